@@ -1,0 +1,75 @@
+"""``nonoqubo info``: the puzzle's size and the model's figures."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from ..build import build
+from ._common import add_puzzle_arguments, load_puzzle
+
+ORDER = 10
+
+HELP = "print the puzzle's size and the QUBO's figures (variables, terms, offset, ...)"
+DESCRIPTION = """\
+Build the expanded domain-wall QUBO of PUZZLE and print its figures: the grid
+size, variables (row/column), terms (linear/quadratic), offset, coefficient
+range, largest variable degree and build time.
+
+example:
+  nonoqubo info examples/qbpp-logo.yaml
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = sub.add_parser("info", help=HELP, description=DESCRIPTION,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_puzzle_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print the figures as a JSON object")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def figures(puzzle, qubo, seconds: float) -> dict:
+    """The figures `info` prints, as a dict."""
+    from ..encoding import Layout
+
+    lay = Layout.of(puzzle)
+    lo, hi = qubo.coefficient_range()
+    degrees = qubo.degrees()
+    return {
+        "name": puzzle.name,
+        "width": puzzle.width,
+        "height": puzzle.height,
+        "variables": qubo.num_vars,
+        "row_variables": lay.num_row_vars,
+        "column_variables": qubo.num_vars - lay.num_row_vars,
+        "terms": qubo.num_terms,
+        "linear_terms": qubo.num_linear,
+        "quadratic_terms": qubo.num_quadratic,
+        "offset": int(qubo.offset),
+        "coefficient_min": lo,
+        "coefficient_max": hi,
+        "max_degree": int(degrees.max()) if degrees.size else 0,
+        "build_seconds": round(seconds, 4),
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    puzzle = load_puzzle(args)
+    start = time.perf_counter()
+    qubo = build(puzzle)
+    info = figures(puzzle, qubo, time.perf_counter() - start)
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return 0
+    title = f" {info['name']!r}" if info["name"] else ""
+    print(f"puzzle{title}: {info['width']} x {info['height']} (width x height)")
+    print(f"variables:   {info['variables']} ({info['row_variables']} row + {info['column_variables']} column)")
+    print(f"terms:       {info['terms']} ({info['linear_terms']} linear + {info['quadratic_terms']} quadratic)")
+    print(f"offset:      {info['offset']}")
+    print(f"coefficients: {info['coefficient_min']} .. {info['coefficient_max']}")
+    print(f"max degree:  {info['max_degree']}")
+    print(f"build time:  {info['build_seconds']:.3f} s")
+    return 0

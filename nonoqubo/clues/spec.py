@@ -1,0 +1,215 @@
+"""nonoqubo's YAML/JSON clue spec (``schemas/puzzle.schema.json``).
+
+Grammar (a YAML or JSON mapping)::
+
+    name: Dancer              # optional
+    width: 5                  # optional; checked against the clues
+    height: 10                # optional; checked against the clues
+    source: webpbn.com #1     # optional, kept
+    rows:                     # one clue per row, top to bottom
+      - [2]
+      - [2, 1]
+      - []                    # an empty row ([0] means the same)
+    cols:                     # alias: columns
+      - [2, 1]
+    solution:                 # optional known answer, rows of '#'/'.'
+      - ".##.."
+
+A clue may also be written as a string of numbers (``"2 1"`` or ``"2,1"``) or
+as a bare number (``3``).  Other keys (author, license, ...) are kept in
+``Puzzle.meta``.  YAML is read with ``yaml.safe_load`` only.  The shared puzzle
+files (``puzzles/json/*.json``) are valid specs.
+
+Examples:
+    >>> loads("rows: [[1], [1]]\\ncols: [[2]]").cols
+    ((2,),)
+    >>> print(dumps(loads('{"rows": [[1]], "cols": [[1]]}')), end="")
+    width: 1
+    height: 1
+    rows:
+    - [1]
+    cols:
+    - [1]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import IO, Any
+
+from ..errors import FormatError, PuzzleError, located
+from ..puzzle import Puzzle
+
+NAME = "spec"
+TITLE = "nonoqubo clue spec, YAML or JSON (rows, cols, optional name/width/height/solution)"
+EXTENSIONS = ("yaml", "yml", "json")
+BINARY = False
+
+__all__ = ["dump", "dumps", "from_dict", "load", "loads"]
+
+_KNOWN = {"rows", "cols", "columns", "name", "width", "height", "source", "solution"}
+
+
+def detect(text: str) -> bool:
+    """True for a mapping with ``rows:`` and ``cols:``/``columns:`` keys."""
+    return bool(re.search(r"^\s*[\"']?rows[\"']?\s*:", text, re.M)) and bool(
+        re.search(r"^\s*[\"']?(cols|columns)[\"']?\s*:", text, re.M)
+    ) or (text.lstrip().startswith("{") and '"rows"' in text)
+
+
+def _clue(value: Any, where: str) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, bool):
+        raise PuzzleError(f"{where}: {value!r} is not a clue")
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, str):
+        parts = [p for p in re.split(r"[\s,]+", value.strip()) if p]
+        try:
+            return [int(p) for p in parts]
+        except ValueError:
+            raise PuzzleError(f"{where}: {value!r} is not a list of block lengths") from None
+    if isinstance(value, list):
+        return value
+    raise PuzzleError(f"{where}: {value!r} is not a clue (a list of block lengths)")
+
+
+def from_dict(doc: Any, *, source: str = "<spec>", text: str | None = None) -> Puzzle:
+    """The puzzle of a parsed spec document.
+
+    Raises:
+        FormatError: a missing key, a wrong type or invalid clues; the message
+            names the key path (``rows[3][1]``) and, when *text* is given, its line.
+    """
+
+    def fail(path: list[Any], message: str) -> FormatError:
+        line = _line_of(text, path) if text is not None else None
+        key = _path_text(path)
+        return FormatError(located(source, line, f"{key}: {message}" if key else message))
+
+    if not isinstance(doc, dict):
+        raise fail([], f"expected a mapping with 'rows' and 'cols', found {type(doc).__name__}")
+    if "cols" in doc and "columns" in doc:
+        raise fail(["columns"], "give either 'cols' or 'columns', not both")
+    col_key = "cols" if "cols" in doc else "columns"
+    for key in ("rows", col_key):
+        if key not in doc:
+            raise fail([], f"the '{key if key == 'rows' else 'cols'}' key is missing")
+        if not isinstance(doc[key], list):
+            raise fail([key], f"expected a list of clues, found {type(doc[key]).__name__}")
+    clues: dict[str, list[list[Any]]] = {}
+    for key, kind in (("rows", "row"), (col_key, "column")):
+        out = []
+        for idx, value in enumerate(doc[key]):
+            try:
+                out.append(_clue(value, f"{kind} {idx + 1}"))
+            except PuzzleError as exc:
+                raise fail([key, idx], str(exc)) from None
+        clues[key] = out
+    for key, size, kind in (("width", len(clues[col_key]), "columns"), ("height", len(clues["rows"]), "rows")):
+        if key in doc and doc[key] != size:
+            raise fail([key], f"{doc[key]!r} but there are {size} {kind}")
+    meta = {k: v for k, v in doc.items() if k not in _KNOWN}
+    if "source" in doc:
+        meta["source"] = doc["source"]
+    name = doc.get("name")
+    try:
+        return Puzzle(rows=clues["rows"], cols=clues[col_key], name=None if name is None else str(name),
+                      solution=doc.get("solution"), meta=meta)
+    except PuzzleError as exc:
+        path = _path_of_error(str(exc), col_key)
+        raise fail(path, str(exc) if not path else str(exc).split(": ", 1)[-1]) from None
+
+
+def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
+    """Read a clue spec from YAML or JSON text."""
+    if options:
+        raise TypeError(f"unexpected options for the spec format: {', '.join(options)}")
+    import yaml
+
+    if not text.strip():
+        raise FormatError(f"{source}: the file is empty")
+    try:
+        if text.lstrip().startswith(("{", "[")):
+            doc = json.loads(text)
+        else:
+            doc = yaml.safe_load(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        line = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
+        raise FormatError(f"{source}{line}: invalid YAML: {problem}") from None
+    return from_dict(doc, source=source, text=text)
+
+
+def load(fp: IO[str], **options: Any) -> Puzzle:
+    """Read a clue spec from an open text file."""
+    return loads(fp.read(), source=getattr(fp, "name", "<stream>"), **options)
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """The puzzle as a YAML clue spec (clues in flow style, one a line)."""
+    lines = []
+    if puzzle.name is not None:
+        lines.append(f"name: {json.dumps(puzzle.name, ensure_ascii=False)}")
+    lines.append(f"width: {puzzle.width}")
+    lines.append(f"height: {puzzle.height}")
+    for key, value in puzzle.meta.items():
+        if key in _KNOWN or not isinstance(value, (str, int, float, bool)):
+            continue
+        lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
+    for key, clues in (("rows", puzzle.rows), ("cols", puzzle.cols)):
+        lines.append(f"{key}:")
+        lines.extend(f"- [{', '.join(map(str, c))}]" for c in clues)
+    if puzzle.solution is not None:
+        lines.append("solution:")
+        lines.extend(f'- "{row}"' for row in puzzle.solution)
+    return "\n".join(lines) + "\n"
+
+
+def dump(puzzle: Puzzle, fp: IO[str]) -> None:
+    """Write the puzzle as a YAML clue spec to an open text file."""
+    fp.write(dumps(puzzle))
+
+
+# -- locating errors -------------------------------------------------------------------
+def _path_text(path: list[Any]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _path_of_error(message: str, col_key: str) -> list[Any]:
+    m = re.match(r"(row|column) (\d+)", message)
+    if not m:
+        return []
+    return ["rows" if m.group(1) == "row" else col_key, int(m.group(2)) - 1]
+
+
+def _line_of(text: str, path: list[Any]) -> int | None:
+    """1-based line of the node at *path* in YAML/JSON *text*, or None."""
+    import yaml
+
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    line = None
+    for part in path:
+        if node is None:
+            break
+        line = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            node = next((v for k, v in node.value if k.value == part), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+        else:
+            node = None
+    if node is not None:
+        line = node.start_mark.line + 1
+    return line

@@ -1,0 +1,271 @@
+"""The domain-wall layout of a puzzle: which variables exist, their labels and order.
+
+For a line of length ``n`` with clue ``r_0 ... r_{m-1}``:
+
+* margin ``d = n - sum(r) - (m - 1)``: how far the blocks can slide together;
+* left-aligned start of block ``k``: ``e_k = sum_{l<k} (r_l + 1)``;
+* variables ``w[k][p]`` for ``p = 0 ... d-1``: 1 exactly when block ``k`` is
+  shifted right by more than ``p``, so a block's shift is its number of
+  leading ones (a "domain wall" between the ones and the zeros).
+
+Row ``i``'s variables are labelled ``y{i}[k][p]`` and column ``j``'s
+``z{j}[k][p]``: the labels of the QUBO++ case study, so QUBO++ samples map
+straight back.  The *variable order* (the index used by every integer-indexed
+file format) is all row variables by ``(i, k, p)``, then all column variables
+by ``(j, k, p)``.  A line with an empty clue or with ``d = 0`` has no
+variables.
+
+Everything here is a NumPy array indexed by *block* (rows' blocks first, then
+columns'), so the builder and the decoder never loop over cells in Python.
+
+Examples:
+    >>> from nonoqubo.puzzle import Puzzle
+    >>> lay = Layout.of(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
+    >>> lay.num_vars, lay.labels()
+    (4, ['y0[0][0]', 'y1[0][0]', 'z0[0][0]', 'z1[0][0]'])
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .puzzle import Puzzle
+
+__all__ = ["Layout", "bracket_name", "flat_name", "parse_label"]
+
+INT = np.int64
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """Variables of the domain-wall model, as flat arrays.
+
+    Lines are numbered rows first (``0 ... H-1``), then columns (``H ... H+W-1``).
+    Blocks are numbered in the same order, ``(line, k)``.
+
+    Attributes:
+        height, width: the grid's size.
+        line_length: cells in each line (W for rows, H for columns).
+        line_margin: ``d`` of each line.
+        line_first_block: index of each line's first block (length lines+1).
+        line_first_var: index of each line's first variable (length lines+1).
+        block_line: the line of each block.
+        block_k: the block's position ``k`` in its line.
+        block_start: ``e_k``, the left-aligned start (cell index within the line).
+        block_length: ``r_k``.
+        block_margin: ``d`` of the block's line (its number of variables).
+        block_first_var: index of the block's first variable (length blocks+1).
+        num_vars, num_row_vars: variable counts.
+    """
+
+    height: int
+    width: int
+    line_length: np.ndarray
+    line_margin: np.ndarray
+    line_first_block: np.ndarray
+    line_first_var: np.ndarray
+    block_line: np.ndarray
+    block_k: np.ndarray
+    block_start: np.ndarray
+    block_length: np.ndarray
+    block_margin: np.ndarray
+    block_first_var: np.ndarray
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Layout:
+        """The layout of *puzzle* (vectorised over blocks)."""
+        clues = (*puzzle.rows, *puzzle.cols)
+        h, w = puzzle.height, puzzle.width
+        n_lines = h + w
+        line_length = np.concatenate((np.full(h, w, INT), np.full(w, h, INT)))
+        blocks_per_line = np.fromiter((len(c) for c in clues), INT, n_lines)
+        block_length = np.fromiter((v for c in clues for v in c), INT, int(blocks_per_line.sum()))
+        line_first_block = np.zeros(n_lines + 1, INT)
+        np.cumsum(blocks_per_line, out=line_first_block[1:])
+        block_line = np.repeat(np.arange(n_lines, dtype=INT), blocks_per_line)
+        block_k = np.arange(block_length.size, dtype=INT) - line_first_block[block_line]
+        # e_k = sum_{l<k} (r_l + 1): an exclusive cumulative sum restarted per line
+        cum = np.zeros(block_length.size + 1, INT)
+        np.cumsum(block_length + 1, out=cum[1:])
+        block_start = cum[:-1] - cum[line_first_block[block_line]]
+        painted = np.add.reduceat(block_length, line_first_block[:-1][blocks_per_line > 0]) if block_length.size else np.zeros(0, INT)
+        line_need = np.zeros(n_lines, INT)
+        line_need[blocks_per_line > 0] = painted + blocks_per_line[blocks_per_line > 0] - 1
+        line_margin = np.where(blocks_per_line > 0, line_length - line_need, 0)
+        block_margin = line_margin[block_line]
+        block_first_var = np.zeros(block_length.size + 1, INT)
+        np.cumsum(block_margin, out=block_first_var[1:])
+        line_first_var = block_first_var[line_first_block]
+        return cls(
+            height=h, width=w, line_length=line_length, line_margin=line_margin,
+            line_first_block=line_first_block, line_first_var=line_first_var,
+            block_line=block_line, block_k=block_k, block_start=block_start,
+            block_length=block_length, block_margin=block_margin, block_first_var=block_first_var,
+        )
+
+    # -- counts ---------------------------------------------------------------------------
+    @property
+    def num_lines(self) -> int:
+        return self.height + self.width
+
+    @property
+    def num_blocks(self) -> int:
+        return int(self.block_length.size)
+
+    @property
+    def num_vars(self) -> int:
+        return int(self.block_first_var[-1])
+
+    @property
+    def num_row_vars(self) -> int:
+        return int(self.line_first_var[self.height])
+
+    # -- per-variable arrays ------------------------------------------------------------
+    @cached_property
+    def var_block(self) -> np.ndarray:
+        """The block of each variable."""
+        return np.repeat(np.arange(self.num_blocks, dtype=INT), self.block_margin)
+
+    @cached_property
+    def var_p(self) -> np.ndarray:
+        """The position ``p`` of each variable within its block's wall."""
+        return np.arange(self.num_vars, dtype=INT) - self.block_first_var[self.var_block]
+
+    # -- labels ---------------------------------------------------------------------------
+    def labels(self) -> list[str]:
+        """The QUBO++ label of every variable, in variable order."""
+        h = self.height
+        out: list[str] = []
+        for b in np.flatnonzero(self.block_margin):
+            line = int(self.block_line[b])
+            prefix = f"y{line}[" if line < h else f"z{line - h}["
+            head = f"{prefix}{int(self.block_k[b])}]["
+            out.extend([f"{head}{p}]" for p in range(int(self.block_margin[b]))])
+        return out
+
+    def line_name(self, line: int) -> str:
+        """``row 3`` / ``column 7`` (1-based, as people count)."""
+        return f"row {line + 1}" if line < self.height else f"column {line - self.height + 1}"
+
+    # -- decoding helpers -----------------------------------------------------------------
+    def shifts(self, samples: np.ndarray) -> np.ndarray:
+        """Shift of every block (its number of leading ones) for each sample.
+
+        Args:
+            samples: ``(S, num_vars)`` array of 0/1.
+
+        Returns:
+            ``(S, num_blocks)`` int64 array; blocks without variables have shift 0.
+        """
+        x = np.asarray(samples)
+        if x.ndim == 1:
+            x = x[None, :]
+        out = np.zeros((x.shape[0], self.num_blocks), INT)
+        has = np.flatnonzero(self.block_margin)
+        if has.size == 0:
+            return out
+        # position of each zero, or the block's margin where the bit is one; the
+        # minimum over a block is the index of its first zero = its leading ones.
+        cand = np.where(x == 0, self.var_p[None, :], self.block_margin[self.var_block][None, :])
+        out[:, has] = np.minimum.reduceat(cand, self.block_first_var[has], axis=1)
+        return out
+
+    def grids(self, shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The grid seen from the rows and the grid seen from the columns.
+
+        Args:
+            shifts: ``(S, num_blocks)`` block shifts.
+
+        Returns:
+            Two ``(S, height, width)`` boolean arrays.
+        """
+        shifts = np.atleast_2d(shifts)
+        s = shifts.shape[0]
+        h, w = self.height, self.width
+        row_grid = np.zeros((s, h, w), bool)
+        col_grid = np.zeros((s, h, w), bool)
+        lengths = self.block_length
+        cell_block = np.repeat(np.arange(self.num_blocks, dtype=INT), lengths)
+        offset_in_block = np.arange(int(lengths.sum()), dtype=INT) - np.repeat(
+            np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths
+        )
+        line = self.block_line[cell_block]
+        # a shift is at most the margin, so every position lies inside its line
+        pos = self.block_start[cell_block][None, :] + shifts[:, cell_block] + offset_in_block[None, :]
+        is_row = line < h
+        sample_idx = np.repeat(np.arange(s), int(is_row.sum()))
+        rpos = pos[:, is_row]
+        row_grid[sample_idx, np.tile(line[is_row], s), rpos.ravel()] = True
+        sample_idx = np.repeat(np.arange(s), int((~is_row).sum()))
+        cpos = pos[:, ~is_row]
+        col_grid[sample_idx, cpos.ravel(), np.tile(line[~is_row] - h, s)] = True
+        return row_grid, col_grid
+
+    def encode(self, grid: np.ndarray) -> np.ndarray:
+        """The assignment (0/1 per variable) of a grid that satisfies every row and column clue.
+
+        Each block's shift is read from the grid's row (or column); the wall of
+        block ``k`` is then ``shift`` ones followed by zeros.
+        """
+        grid = np.asarray(grid, dtype=bool)
+        shifts = np.zeros(self.num_blocks, INT)
+        for line in range(self.num_lines):
+            lo, hi = int(self.line_first_block[line]), int(self.line_first_block[line + 1])
+            if lo == hi:
+                continue
+            cells = grid[line] if line < self.height else grid[:, line - self.height]
+            padded = np.concatenate(([0], cells.astype(np.int8), [0]))
+            starts = np.flatnonzero(np.diff(padded) == 1)
+            if starts.size != hi - lo:
+                raise ValueError(f"{self.line_name(line)} of the grid does not match its clue")
+            shifts[lo:hi] = starts - self.block_start[lo:hi]
+        return (self.var_p < shifts[self.var_block]).astype(np.int8)
+
+
+_LABEL = re.compile(r"^([yz])(\d+)\[(\d+)\]\[(\d+)\]$")
+_FLAT = re.compile(r"^([yz])(\d+)_(\d+)_(\d+)$")
+
+
+def parse_label(label: str) -> tuple[str, int, int, int] | None:
+    """``("y", i, k, p)`` of a QUBO++ label ``y3[1][2]`` or of its flat form ``y3_1_2``.
+
+    Examples:
+        >>> parse_label("z12[0][4]"), parse_label("y3_1_2"), parse_label("x")
+        (('z', 12, 0, 4), ('y', 3, 1, 2), None)
+    """
+    m = _LABEL.match(label) or _FLAT.match(label)
+    if m is None:
+        return None
+    return m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
+
+
+def flat_name(label: str) -> str:
+    """The bracket-free name of a label, for formats (LP, MPS) that forbid ``[`` and ``]``.
+
+    The mapping is one to one: ``y3[1][2]`` <-> ``y3_1_2``.
+
+    Examples:
+        >>> flat_name("y3[1][2]")
+        'y3_1_2'
+    """
+    parts = parse_label(label)
+    if parts is None:
+        return label
+    return f"{parts[0]}{parts[1]}_{parts[2]}_{parts[3]}"
+
+
+def bracket_name(name: str) -> str:
+    """The QUBO++ label of a flat name (inverse of :func:`flat_name`).
+
+    Examples:
+        >>> bracket_name("z0_2_5")
+        'z0[2][5]'
+    """
+    parts = parse_label(name)
+    if parts is None:
+        return name
+    return f"{parts[0]}{parts[1]}[{parts[2]}][{parts[3]}]"

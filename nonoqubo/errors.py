@@ -1,0 +1,70 @@
+"""Exceptions raised by nonoqubo.
+
+Every exception derives from :class:`NonoquboError`, and each also inherits the
+builtin that describes it best (``ValueError``, ``ImportError`` ...), so callers
+may catch either.  Messages are one line, name the place (file, line, sample,
+variable) and say what is wrong; the CLI prints them as they are and exits 2.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "FormatError",
+    "MissingDependency",
+    "NonoquboError",
+    "PuzzleError",
+    "SampleError",
+    "UnsupportedFormat",
+    "located",
+]
+
+
+class NonoquboError(Exception):
+    """Base class of every error nonoqubo raises on purpose."""
+
+
+class PuzzleError(NonoquboError, ValueError):
+    """The clues do not describe a valid black-and-white nonogram."""
+
+
+class FormatError(NonoquboError, ValueError):
+    """A file or string is not valid in the format it was read as.
+
+    The message starts with the place, ``source:line:`` (or ``source:`` when no
+    line applies), as compilers do, so editors can jump to it.
+    """
+
+
+class SampleError(NonoquboError, ValueError):
+    """A solver sample cannot be matched to the model's variables."""
+
+
+class UnsupportedFormat(NonoquboError, NotImplementedError):
+    """A format name or file extension nonoqubo does not know."""
+
+
+class MissingDependency(NonoquboError, ImportError):
+    """An optional package is needed for this and is not installed."""
+
+    def __init__(self, package: str, extra: str, purpose: str) -> None:
+        super().__init__(
+            f"{purpose} needs the '{package}' package, which is not installed; "
+            f'install it with: pip install "nonoqubo[{extra}]"'
+        )
+        self.package = package
+        self.extra = extra
+
+
+def located(source: str | None, line: int | None, message: str) -> str:
+    """Prefix *message* with ``source:line:`` in the compiler style.
+
+    Examples:
+        >>> located("logo.non", 12, "row 3: '2,x' is not a number")
+        "logo.non:12: row 3: '2,x' is not a number"
+        >>> located(None, None, "empty input")
+        '<input>: empty input'
+    """
+    where = source or "<input>"
+    if line is not None:
+        where = f"{where}:{line}"
+    return f"{where}: {message}"

@@ -1,0 +1,371 @@
+"""The QUBO as a plain value: labels, integer biases and an offset, as NumPy arrays.
+
+Canonical energy (every export converts from this, and nothing else)::
+
+    E(x) = offset + sum_i linear[i] * x_i + sum_t quad[t] * x[row[t]] * x[col[t]]
+
+with ``row[t] < col[t]``: the upper triangle, each pair once, full
+coefficient.  Pairs are sorted by ``(row, col)``, merged, and none is zero.
+Everything is int64, so energies are exact.
+
+A :class:`Qubo` may carry the :class:`~nonoqubo.puzzle.Puzzle` it encodes (so
+exported files are self-describing) and the variables fixed before export
+(``fixed``, label -> 0/1), so a sample of a reduced model can be completed.
+
+Examples:
+    >>> q = Qubo.from_terms(["a", "b"], [1, -2], [(0, 1, 3)], offset=5)
+    >>> q.energy([[0, 0], [1, 1], [0, 1]]).tolist()
+    [5, 7, 3]
+    >>> q.fix({"a": 1}).energy([[1]]).tolist()
+    [7]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from .errors import MissingDependency, SampleError
+from .puzzle import Puzzle
+
+if TYPE_CHECKING:
+    import dimod
+
+__all__ = ["IsingArrays", "Qubo"]
+
+INT = np.int64
+#: samples times terms handled at once by energy(); bounds its memory (~0.5 GB)
+_ENERGY_CHUNK = 1 << 25
+
+
+class IsingArrays(NamedTuple):
+    """The same model over spins ``s = 2x - 1``: ``offset + h.s + sum J s_i s_j``."""
+
+    h: np.ndarray
+    row: np.ndarray
+    col: np.ndarray
+    J: np.ndarray
+    offset: float
+
+
+@dataclass(frozen=True, eq=False)
+class Qubo:
+    """A QUBO in canonical form (see the module docstring).
+
+    Use :meth:`from_terms` to make one from arbitrary (unsorted, duplicated,
+    lower-triangle) terms; the constructor trusts its arrays.
+    """
+
+    labels: Sequence[str]
+    linear: np.ndarray
+    row: np.ndarray
+    col: np.ndarray
+    quad: np.ndarray
+    offset: int = 0
+    puzzle: Puzzle | None = None
+    fixed: Mapping[str, int] = field(default_factory=dict)
+
+    # -- construction --------------------------------------------------------------------
+    @classmethod
+    def from_terms(
+        cls,
+        labels: Sequence[str],
+        linear: Sequence[int] | np.ndarray,
+        quadratic: Iterable[tuple[int, int, int]] | tuple[np.ndarray, np.ndarray, np.ndarray] = (),
+        offset: int = 0,
+        *,
+        puzzle: Puzzle | None = None,
+        fixed: Mapping[str, int] | None = None,
+    ) -> Qubo:
+        """Canonicalise arbitrary terms: ``i > j`` pairs are swapped, ``i == j``
+        pairs fold into the linear part (``x*x = x``), duplicates add up, zeros go.
+
+        Args:
+            labels: one label per variable.
+            linear: one bias per variable.
+            quadratic: ``(i, j, bias)`` triples, or three arrays ``(rows, cols, biases)``.
+            offset: the constant.
+        """
+        n = len(labels)
+        lin = np.array(linear, dtype=INT).reshape(-1)
+        if lin.size != n:
+            raise ValueError(f"{n} labels but {lin.size} linear biases")
+        if isinstance(quadratic, tuple) and len(quadratic) == 3 and all(
+            isinstance(a, np.ndarray) for a in quadratic
+        ):
+            i, j, b = (np.asarray(a, dtype=INT).reshape(-1) for a in quadratic)
+        else:
+            triples = np.array(list(quadratic), dtype=INT).reshape(-1, 3)
+            i, j, b = triples[:, 0], triples[:, 1], triples[:, 2]
+        if i.size and (min(i.min(), j.min()) < 0 or max(i.max(), j.max()) >= n):
+            raise ValueError(f"a quadratic term refers to a variable outside 0..{n - 1}")
+        diag = i == j
+        if diag.any():
+            lin = lin + _sum_by(i[diag], b[diag], n)
+        i, j, b = i[~diag], j[~diag], b[~diag]
+        lo, hi = np.minimum(i, j), np.maximum(i, j)
+        r, c, v = merge_pairs(lo, hi, b, n)
+        return cls(list(labels), lin, r, c, v, int(offset), puzzle, dict(fixed or {}))
+
+    # -- figures -------------------------------------------------------------------------
+    @property
+    def num_vars(self) -> int:
+        return len(self.labels)
+
+    @property
+    def num_linear(self) -> int:
+        """Nonzero linear biases."""
+        return int(np.count_nonzero(self.linear))
+
+    @property
+    def num_quadratic(self) -> int:
+        return int(self.quad.size)
+
+    @property
+    def num_terms(self) -> int:
+        """Nonzero linear plus quadratic terms (the offset not counted)."""
+        return self.num_linear + self.num_quadratic
+
+    def degrees(self) -> np.ndarray:
+        """Number of quadratic partners of each variable."""
+        return np.bincount(self.row, minlength=self.num_vars) + np.bincount(self.col, minlength=self.num_vars)
+
+    def coefficient_range(self) -> tuple[int, int]:
+        """Smallest and largest nonzero bias (linear or quadratic); (0, 0) when none."""
+        parts = [a[a != 0] for a in (self.linear, self.quad)]
+        allv = np.concatenate(parts)
+        return (int(allv.min()), int(allv.max())) if allv.size else (0, 0)
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """label -> variable index."""
+        return {label: i for i, label in enumerate(self.labels)}
+
+    # -- evaluation ----------------------------------------------------------------------
+    def energy(self, samples: np.ndarray | Sequence[Sequence[int]] | Sequence[int]) -> np.ndarray:
+        """Exact energies of one sample ``(N,)`` or many ``(S, N)``, vectorised.
+
+        Returns:
+            int64 array of shape ``(S,)`` (``(1,)`` for a single sample).
+
+        Raises:
+            SampleError: wrong length, or values other than 0 and 1.
+        """
+        x = np.asarray(samples)
+        if x.ndim == 1:
+            x = x[None, :]
+        if x.ndim != 2 or x.shape[1] != self.num_vars:
+            raise SampleError(
+                f"a sample must have {self.num_vars} values (one per variable), got shape {x.shape}"
+            )
+        if x.size and not np.isin(x, (0, 1)).all():
+            raise SampleError("sample values must be 0 or 1 (convert spins with (1 + s) // 2)")
+        x = x.astype(np.int8, copy=False)
+        out = np.full(x.shape[0], self.offset, dtype=INT)
+        out += x.astype(INT) @ self.linear if self.num_vars else 0
+        m = self.quad.size
+        if m:
+            step = max(1, _ENERGY_CHUNK // m)
+            for s0 in range(0, x.shape[0], step):
+                xs = x[s0 : s0 + step]
+                both = xs[:, self.row] & xs[:, self.col]
+                out[s0 : s0 + step] += both.astype(INT) @ self.quad
+        return out
+
+    # -- transformations -----------------------------------------------------------------
+    def fix(self, assignments: Mapping[str, int]) -> Qubo:
+        """Substitute fixed values for some variables and drop them.
+
+        A quadratic term with one fixed variable moves into the other's linear
+        bias; with both fixed, into the offset.  Labels, order and the puzzle are
+        kept; the new model's ``fixed`` records every fixed variable so far.
+
+        Raises:
+            SampleError: an unknown label or a value other than 0/1.
+        """
+        n = self.num_vars
+        value = np.full(n, -1, dtype=INT)
+        for label, v in assignments.items():
+            idx = self.index.get(label)
+            if idx is None:
+                raise SampleError(f"cannot fix {label!r}: no such variable in the model")
+            if v not in (0, 1):
+                raise SampleError(f"cannot fix {label!r} to {v!r}: values are 0 or 1")
+            value[idx] = int(v)
+        is_fixed = value >= 0
+        keep = np.flatnonzero(~is_fixed)
+        new_index = np.full(n, -1, dtype=INT)
+        new_index[keep] = np.arange(keep.size, dtype=INT)
+        fr, fc = is_fixed[self.row], is_fixed[self.col]
+        offset = int(self.offset) + int(self.linear[is_fixed] @ value[is_fixed])
+        both = fr & fc
+        offset += int(self.quad[both] @ (value[self.row[both]] * value[self.col[both]]))
+        lin = self.linear.copy()
+        only_row = fr & ~fc  # row fixed: the column variable gets bias * value(row)
+        lin += _sum_by(self.col[only_row], self.quad[only_row] * value[self.row[only_row]], n)
+        only_col = fc & ~fr
+        lin += _sum_by(self.row[only_col], self.quad[only_col] * value[self.col[only_col]], n)
+        free = ~fr & ~fc
+        fixed = dict(self.fixed)
+        fixed.update({self.labels[i]: int(value[i]) for i in np.flatnonzero(is_fixed)})
+        return Qubo(
+            labels=[self.labels[i] for i in keep],
+            linear=lin[keep],
+            row=new_index[self.row[free]],
+            col=new_index[self.col[free]],
+            quad=self.quad[free].copy(),
+            offset=offset,
+            puzzle=self.puzzle,
+            fixed=fixed,
+        )
+
+    def to_ising(self) -> IsingArrays:
+        """The same model over spins, through ``x = (1 + s) / 2``.
+
+        ``b x_i x_j = b/4 (1 + s_i + s_j + s_i s_j)`` and ``a x_i = a/2 (1 + s_i)``,
+        so biases become multiples of 1/4 (exact in float64).
+        """
+        n = self.num_vars
+        quarter = self.quad.astype(np.float64) / 4.0
+        h = self.linear.astype(np.float64) / 2.0
+        h += np.bincount(self.row, weights=quarter, minlength=n) + np.bincount(self.col, weights=quarter, minlength=n)
+        offset = float(self.offset) + float(self.linear.sum()) / 2.0 + float(self.quad.sum()) / 4.0
+        return IsingArrays(h, self.row.copy(), self.col.copy(), quarter, offset)
+
+    def to_bqm(self, vartype: str = "BINARY") -> dimod.BinaryQuadraticModel:
+        """A dimod BQM (``vartype`` ``"BINARY"`` or ``"SPIN"``), labels kept.
+
+        Built with ``BinaryQuadraticModel.from_numpy_vectors``, the fast way in.
+        """
+        try:
+            import dimod
+        except ImportError:  # pragma: no cover - dimod is a runtime dependency
+            raise MissingDependency("dimod", "dimod", "a dimod BQM") from None
+        if vartype.upper() == "SPIN":
+            ising = self.to_ising()
+            return dimod.BinaryQuadraticModel.from_numpy_vectors(
+                ising.h, (ising.row, ising.col, ising.J), ising.offset, dimod.SPIN,
+                variable_order=list(self.labels),
+            )
+        return dimod.BinaryQuadraticModel.from_numpy_vectors(
+            self.linear, (self.row, self.col, self.quad), int(self.offset), dimod.BINARY,
+            variable_order=list(self.labels),
+        )
+
+    # -- comparison ----------------------------------------------------------------------
+    def same_model(self, other: Qubo) -> bool:
+        """True when both have the same labels in the same order and the same terms."""
+        return (
+            list(self.labels) == list(other.labels)
+            and int(self.offset) == int(other.offset)
+            and np.array_equal(self.linear, other.linear)
+            and np.array_equal(self.row, other.row)
+            and np.array_equal(self.col, other.col)
+            and np.array_equal(self.quad, other.quad)
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Qubo):
+            return NotImplemented
+        return self.same_model(other) and dict(self.fixed) == dict(other.fixed) and (
+            self.puzzle is None or other.puzzle is None or self.puzzle == other.puzzle
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Qubo {self.num_vars} variables, {self.num_linear} linear + "
+            f"{self.num_quadratic} quadratic terms, offset {self.offset}>"
+        )
+
+
+def _sum_by(index: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Exact int64 sum of *values* grouped by *index* into an array of length *n*."""
+    out = np.zeros(n, dtype=INT)
+    if index.size:
+        np.add.at(out, index, values.astype(INT, copy=False))
+    return out
+
+
+def merge_pairs(
+    row: np.ndarray, col: np.ndarray, bias: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sort ``(row, col)`` pairs, add up duplicates and drop zero sums.
+
+    Vectorised.  Each pair becomes one int64 key ``row << c | col`` (shifts and
+    masks, no division).  When the biases span a small range, as the builder's
+    do, the bias is packed into the low bits of the same key and the keys are
+    sorted with ``np.sort``, several times faster than an ``argsort`` of 50
+    million keys; otherwise an ``argsort`` of the pair keys is used.  Equal
+    keys are summed through a cumulative sum.
+    """
+    if row.size == 0:
+        return row.astype(INT), col.astype(INT), bias.astype(INT)
+    cbits = max(int(n) - 1, 1).bit_length()
+    lo_b, hi_b = int(bias.min()), int(bias.max())
+    bbits = max(1, (hi_b - lo_b).bit_length())
+    if 2 * cbits + bbits <= 62:
+        key = row.astype(INT)
+        key <<= cbits
+        key |= col
+        key <<= bbits
+        key |= (bias.astype(INT) - lo_b)
+        key.sort()
+        b = key & ((1 << bbits) - 1)
+        b += lo_b
+        key >>= bbits
+    elif 2 * cbits <= 62:
+        key = row.astype(INT)
+        key <<= cbits
+        key |= col
+        order = np.argsort(key)
+        key = key[order]
+        b = bias.astype(INT, copy=False)[order]
+        del order
+    else:  # pragma: no cover - over 2**31 variables
+        raise ValueError(f"{n} variables is more than nonoqubo can index")
+    key, b = _sum_runs(key, b, may_hold_zeros=bool((bias == 0).any()))
+    return key >> cbits, key & ((1 << cbits) - 1), b
+
+
+def _sum_runs(key: np.ndarray, b: np.ndarray, may_hold_zeros: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Merge runs of equal (sorted) keys by adding their biases; drop zero sums.
+
+    Only the repeated positions are touched (no sort, no pass per run): a
+    position that repeats the one before belongs to the run that starts just
+    before its chain of consecutive repeats.  The arrays are compacted once,
+    only when something must go.
+    """
+    later = np.flatnonzero(key[1:] == key[:-1]) + 1  # positions that repeat the one before
+    drop = [later]
+    if later.size:
+        new_chain = np.empty(later.size, bool)
+        new_chain[0] = True
+        new_chain[1:] = later[1:] != later[:-1] + 1
+        chain = np.cumsum(new_chain) - 1
+        owners = later[new_chain] - 1  # the first position of every run
+        sums = np.bincount(chain, weights=b[later], minlength=owners.size).astype(INT)
+        b[owners] += sums
+        drop.append(owners[b[owners] == 0])
+    if may_hold_zeros:
+        drop.append(np.flatnonzero(b == 0))
+    gone = np.concatenate(drop)
+    if gone.size:
+        keep = np.ones(key.size, bool)
+        keep[gone] = False
+        key, b = key[keep], b[keep]
+    return key, b
+
+
+def as_int_array(values: Any) -> np.ndarray:
+    """An int64 array, refusing non-integral floats."""
+    arr = np.asarray(values)
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
+            raise ValueError("coefficients must be integers")
+    return arr.astype(INT)
