@@ -86,10 +86,10 @@ def grid_from_picture(picture: Sequence[str] | Sequence[Sequence[Any]] | np.ndar
         if not rows:
             raise PuzzleError("the picture has no rows")
         if all(isinstance(r, str) for r in rows):
-            rows = [r.rstrip("\r\n") for r in rows]
-            width = len(rows[0])
-            out = np.zeros((len(rows), width), dtype=bool)
-            for i, text in enumerate(rows):
+            texts = [str(r).rstrip("\r\n") for r in rows]
+            width = len(texts[0])
+            out = np.zeros((len(texts), width), dtype=bool)
+            for i, text in enumerate(texts):
                 if len(text) != width:
                     raise PuzzleError(
                         f"picture row {i + 1} has {len(text)} cells, row 1 has {width}"

@@ -211,9 +211,9 @@ class Qubo:
         lin += _sum_by(self.row[only_col], self.quad[only_col] * value[self.col[only_col]], n)
         free = ~fr & ~fc
         fixed = dict(self.fixed)
-        fixed.update({self.labels[i]: int(value[i]) for i in np.flatnonzero(is_fixed)})
+        fixed.update({self.labels[int(i)]: int(value[i]) for i in np.flatnonzero(is_fixed)})
         return Qubo(
-            labels=[self.labels[i] for i in keep],
+            labels=[self.labels[int(i)] for i in keep],
             linear=lin[keep],
             row=new_index[self.row[free]],
             col=new_index[self.col[free]],

@@ -1,0 +1,75 @@
+"""Shared test fixtures: the shared puzzle collection, the logo, an in-process CLI runner."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from nonoqubo.clues import spec
+from nonoqubo.puzzle import Puzzle
+
+ROOT = Path(__file__).resolve().parents[1]
+#: ../shared/puzzles beside the repository (CI copies shared/ there too);
+#: NONOQUBO_SHARED overrides it.
+SHARED = Path(os.environ.get("NONOQUBO_SHARED", ROOT.parent / "shared")) / "puzzles"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@lru_cache(maxsize=None)
+def shared_puzzles() -> list[tuple[str, Puzzle, dict]]:
+    """Every ``shared/puzzles/json/*.json`` as (name, Puzzle, raw document), smallest first."""
+    out = []
+    for path in sorted((SHARED / "json").glob("*.json")):
+        doc = json.loads(path.read_text())
+        out.append((path.stem, spec.from_dict(doc, source=str(path)), doc))
+    out.sort(key=lambda item: item[1].width * item[1].height)
+    return out
+
+
+def shared_puzzle(name: str) -> Puzzle:
+    """One shared puzzle by file stem."""
+    for stem, puzzle, _ in shared_puzzles():
+        if stem == name:
+            return puzzle
+    raise KeyError(name)
+
+
+@pytest.fixture(scope="session")
+def logo() -> Puzzle:
+    """The 15x15 QUBO++ logo of the case study."""
+    return shared_puzzle("qbpp-logo")
+
+
+@pytest.fixture
+def run_cli():
+    """Run ``nonoqubo ARGS`` in-process; returns (status, stdout, stderr)."""
+    from nonoqubo.cli import main
+
+    def run(*argv: str, stdin: str | None = None) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        old_stdin = None
+        if stdin is not None:
+            import sys
+
+            old_stdin = sys.stdin
+            sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    status = main([str(a) for a in argv])
+                except SystemExit as exc:  # argparse errors and --help
+                    status = exc.code if isinstance(exc.code, int) else 2
+        finally:
+            if old_stdin is not None:
+                import sys
+
+                sys.stdin = old_stdin
+        return status, out.getvalue(), err.getvalue()
+
+    return run
