@@ -35,6 +35,7 @@ NAME = "gecode"
 TITLE = "Gecode flat integer array (width, height, column hints, row hints)"
 EXTENSIONS = ("gecode", "cpp", "h", "hh", "c")
 BINARY = False
+SOLUTION = False  # can the format carry a known solution?
 
 __all__ = ["dump", "dumps", "from_array", "load", "loads", "to_array"]
 
@@ -109,7 +110,7 @@ def from_array(values: Sequence[int], *, source: str = "<array>", name: str | No
             f"{len(vals) - pos} number(s) left over after {width} column and {height} row hints",
         )
     try:
-        return Puzzle(rows=hints[width:], cols=hints[:width], name=name)
+        return Puzzle(rows=tuple(hints[width:]), cols=tuple(hints[:width]), name=name)
     except PuzzleError as exc:
         raise FormatError(located(source, None, str(exc))) from None
 

@@ -45,6 +45,7 @@ NAME = "spec"
 TITLE = "nonoqubo clue spec, YAML or JSON (rows, cols, optional name/width/height/solution)"
 EXTENSIONS = ("yaml", "yml", "json")
 BINARY = False
+SOLUTION = True  # can the format carry a known solution?
 
 __all__ = ["dump", "dumps", "from_dict", "load", "loads"]
 
@@ -84,9 +85,9 @@ def from_dict(doc: Any, *, source: str = "<spec>", text: str | None = None) -> P
             names the key path (``rows[3][1]``) and, when *text* is given, its line.
     """
 
-    def fail(path: list[Any], message: str) -> FormatError:
-        line = _line_of(text, path) if text is not None else None
-        key = _path_text(path)
+    def fail(path: list[Any], message: str, name_path: bool = True) -> FormatError:
+        line = _line_of(text, path) if text is not None and path else None
+        key = _path_text(path) if name_path else ""
         return FormatError(located(source, line, f"{key}: {message}" if key else message))
 
     if not isinstance(doc, dict):
@@ -106,7 +107,7 @@ def from_dict(doc: Any, *, source: str = "<spec>", text: str | None = None) -> P
             try:
                 out.append(_clue(value, f"{kind} {idx + 1}"))
             except PuzzleError as exc:
-                raise fail([key, idx], str(exc)) from None
+                raise fail([key, idx], str(exc), name_path=False) from None
         clues[key] = out
     for key, size, kind in (("width", len(clues[col_key]), "columns"), ("height", len(clues["rows"]), "rows")):
         if key in doc and doc[key] != size:
@@ -116,11 +117,11 @@ def from_dict(doc: Any, *, source: str = "<spec>", text: str | None = None) -> P
         meta["source"] = doc["source"]
     name = doc.get("name")
     try:
-        return Puzzle(rows=clues["rows"], cols=clues[col_key], name=None if name is None else str(name),
+        return Puzzle(rows=tuple(map(tuple, clues["rows"])), cols=tuple(map(tuple, clues[col_key])), name=None if name is None else str(name),
                       solution=doc.get("solution"), meta=meta)
     except PuzzleError as exc:
-        path = _path_of_error(str(exc), col_key)
-        raise fail(path, str(exc) if not path else str(exc).split(": ", 1)[-1]) from None
+        # the message already says "row 3, block 2"; find that clue's line
+        raise fail(_path_of_error(str(exc), col_key), str(exc), name_path=False) from None
 
 
 def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
@@ -159,7 +160,7 @@ def dumps(puzzle: Puzzle) -> str:
     lines.append(f"width: {puzzle.width}")
     lines.append(f"height: {puzzle.height}")
     for key, value in puzzle.meta.items():
-        if key in _KNOWN or not isinstance(value, (str, int, float, bool)):
+        if key in _KNOWN - {"source"} or not isinstance(value, (str, int, float, bool)):
             continue
         lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
     for key, clues in (("rows", puzzle.rows), ("cols", puzzle.cols)):
