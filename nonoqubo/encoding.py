@@ -191,7 +191,7 @@ class Layout:
         lengths = self.block_length
         cell_block = np.repeat(np.arange(self.num_blocks, dtype=INT), lengths)
         offset_in_block = np.arange(int(lengths.sum()), dtype=INT) - np.repeat(
-            np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths
+            np.cumsum(lengths) - lengths, lengths
         )
         line = self.block_line[cell_block]
         # a shift is at most the margin, so every position lies inside its line

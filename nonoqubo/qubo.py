@@ -188,36 +188,50 @@ class Qubo:
             SampleError: an unknown label or a value other than 0/1.
         """
         n = self.num_vars
-        value = np.full(n, -1, dtype=INT)
-        for label, v in assignments.items():
-            idx = self.index.get(label)
-            if idx is None:
-                raise SampleError(f"cannot fix {label!r}: no such variable in the model")
-            if v not in (0, 1):
-                raise SampleError(f"cannot fix {label!r} to {v!r}: values are 0 or 1")
-            value[idx] = int(v)
+        names = list(assignments)
+        index = self.index
+        pos = np.fromiter((index.get(k, -1) for k in names), INT, len(names))
+        if (pos < 0).any():
+            bad = names[int(np.argmax(pos < 0))]
+            raise SampleError(f"cannot fix {bad!r}: no such variable in the model")
+        vals = np.fromiter((v if v in (0, 1) else -1 for v in assignments.values()), INT, len(names))
+        if (vals < 0).any():
+            bad = names[int(np.argmax(vals < 0))]
+            raise SampleError(f"cannot fix {bad!r} to {assignments[bad]!r}: values are 0 or 1")
+        return self._fix_arrays(pos, vals)
+
+    def _fix_arrays(self, pos: np.ndarray, vals: np.ndarray) -> Qubo:
+        """:meth:`fix` on index/value arrays (validated by the caller)."""
+        n = self.num_vars
+        value = np.full(n, -1, dtype=np.int8)  # -1 free, else the fixed value
+        value[pos] = vals
         is_fixed = value >= 0
         keep = np.flatnonzero(~is_fixed)
+        offset = int(self.offset) + int(self.linear[value == 1].sum())
+        lin = self.linear.copy()
+        vr, vc = value[self.row], value[self.col]
+        # both fixed to 1: the pair's bias joins the offset; pairs with a 0 vanish
+        offset += int(self.quad[(vr == 1) & (vc == 1)].sum())
+        # one side fixed to 1, the other free: the bias joins the free one's linear bias
+        one_free = (vr == 1) & (vc < 0)
+        lin += _sum_by(self.col[one_free], self.quad[one_free], n)
+        one_free = (vc == 1) & (vr < 0)
+        lin += _sum_by(self.row[one_free], self.quad[one_free], n)
+        del one_free
+        free = (vr < 0) & (vc < 0)
+        del vr, vc
         new_index = np.full(n, -1, dtype=INT)
         new_index[keep] = np.arange(keep.size, dtype=INT)
-        fr, fc = is_fixed[self.row], is_fixed[self.col]
-        offset = int(self.offset) + int(self.linear[is_fixed] @ value[is_fixed])
-        both = fr & fc
-        offset += int(self.quad[both] @ (value[self.row[both]] * value[self.col[both]]))
-        lin = self.linear.copy()
-        only_row = fr & ~fc  # row fixed: the column variable gets bias * value(row)
-        lin += _sum_by(self.col[only_row], self.quad[only_row] * value[self.row[only_row]], n)
-        only_col = fc & ~fr
-        lin += _sum_by(self.row[only_col], self.quad[only_col] * value[self.col[only_col]], n)
-        free = ~fr & ~fc
         fixed = dict(self.fixed)
-        fixed.update({self.labels[int(i)]: int(value[i]) for i in np.flatnonzero(is_fixed)})
+        labels = np.asarray(self.labels, dtype=object)
+        fixed_at = np.flatnonzero(is_fixed)  # recorded in variable order
+        fixed.update(zip(labels[fixed_at].tolist(), value[fixed_at].astype(INT).tolist()))
         return Qubo(
-            labels=[self.labels[int(i)] for i in keep],
+            labels=labels[keep].tolist(),
             linear=lin[keep],
             row=new_index[self.row[free]],
             col=new_index[self.col[free]],
-            quad=self.quad[free].copy(),
+            quad=self.quad[free],
             offset=offset,
             puzzle=self.puzzle,
             fixed=fixed,
@@ -285,10 +299,17 @@ class Qubo:
 
 
 def _sum_by(index: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
-    """Exact int64 sum of *values* grouped by *index* into an array of length *n*."""
+    """Exact int64 sum of *values* grouped by *index* into an array of length *n*.
+
+    ``np.bincount`` (float64 weights) is exact while every partial sum stays
+    below 2**53, which is checked; otherwise ``np.add.at`` in int64.
+    """
+    if not index.size:
+        return np.zeros(n, dtype=INT)
+    if int(np.abs(values).max()) * index.size < (1 << 53):
+        return np.bincount(index, weights=values, minlength=n).astype(INT)
     out = np.zeros(n, dtype=INT)
-    if index.size:
-        np.add.at(out, index, values.astype(INT, copy=False))
+    np.add.at(out, index, values.astype(INT, copy=False))
     return out
 
 

@@ -1,0 +1,202 @@
+"""Presolve: fix the domain-wall variables that line logic decides, before export.
+
+An annealer has a few thousand qubits; every variable fixed before export is
+one the solver does not have to get right.  :func:`~nonoqubo.linesolve.line_solve`
+settles the cells that every solution shares and, for every block ``k``, the
+smallest and largest start of any placement of its line that fits the settled
+cells.  Every solution therefore shifts block ``k`` by an amount in
+``[lo, hi]`` (its start minus its left-aligned start ``e_k``), and since
+``w[k][p] = 1`` exactly when the shift exceeds ``p``::
+
+    w[k][p] = 1   for p <  lo      (every solution shifts the block further)
+    w[k][p] = 0   for p >= hi      (no solution shifts it that far)
+
+Only values shared by every solution are fixed, so the reduced QUBO
+(:meth:`Qubo.fix <nonoqubo.qubo.Qubo.fix>`: terms with one fixed variable move
+into the linear part, with two into the offset) still has minimum 0, reached
+exactly at the solutions, one state per solution.  A line-solvable puzzle
+reduces to zero variables: its offset is 0 and the empty sample, completed with
+the fixed values, is the solution.  The reduced model records the fixed
+variables (``qubo.fixed``), so a sample of it can be completed
+(:func:`complete`) and decoded.
+
+Examples:
+    >>> from nonoqubo.puzzle import Puzzle
+    >>> p = Puzzle(rows=[[1], [1]], cols=[[1], [1]])       # two solutions
+    >>> presolve_qubo(p).num_vars, fixings(p)
+    (4, {})
+    >>> q = presolve_qubo(Puzzle.from_picture(["#.", "##"]))  # line-solvable
+    >>> q.num_vars, q.offset, q.fixed
+    (0, 0, {'y0[0][0]': 0, 'z1[0][0]': 1})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .encoding import Layout
+from .errors import SampleError
+from .linesolve import LineSolveResult, line_solve
+from .puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from .qubo import Qubo
+
+__all__ = ["complete", "fixed_values", "fixings", "presolve_qubo", "shift_bounds"]
+
+INT = np.int64
+
+
+def shift_bounds(puzzle: Puzzle, result: LineSolveResult | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds ``lo <= shift <= hi`` of every block in every solution (Layout block order).
+
+    Args:
+        puzzle: the puzzle.
+        result: its :func:`line_solve` result, when already computed.
+
+    Returns:
+        Two int64 arrays of length ``num_blocks``; ``0 <= lo <= hi <= d``.
+
+    Raises:
+        PuzzleError: line logic finds a contradiction (no solution).
+
+    Examples:
+        >>> from nonoqubo.puzzle import Puzzle
+        >>> lo, hi = shift_bounds(Puzzle(rows=[[3], [1]], cols=[[1], [2], [1]]))
+        >>> lo.tolist(), hi.tolist()
+        ([0, 1, 0, 0, 0], [0, 1, 0, 0, 0])
+    """
+    res = result if result is not None else line_solve(puzzle)
+    return res.shift_lo.copy(), res.shift_hi.copy()
+
+
+def fixed_values(puzzle: Puzzle, result: LineSolveResult | None = None,
+                 layout: Layout | None = None) -> np.ndarray:
+    """The value line logic fixes for every variable (-1 where it fixes none), in variable order.
+
+    Vectorised: ``1`` where ``p < lo`` of the variable's block, ``0`` where ``p >= hi``.
+    """
+    lay = layout or Layout.of(puzzle)
+    lo, hi = shift_bounds(puzzle, result)
+    blk = lay.var_block
+    p = lay.var_p
+    values = np.full(lay.num_vars, -1, np.int8)
+    values[p >= hi[blk]] = 0
+    values[p < lo[blk]] = 1
+    return values
+
+
+def fixings(puzzle: Puzzle, result: LineSolveResult | None = None) -> dict[str, int]:
+    """``{label: value}`` of every domain-wall variable line logic decides.
+
+    Args:
+        puzzle: the puzzle.
+        result: its :func:`line_solve` result, when already computed.
+
+    Raises:
+        PuzzleError: line logic finds a contradiction (no solution).
+
+    Examples:
+        >>> from nonoqubo.puzzle import Puzzle
+        >>> fixings(Puzzle.from_picture(["#.", "##"]))
+        {'y0[0][0]': 0, 'z1[0][0]': 1}
+    """
+    lay = Layout.of(puzzle)
+    values = fixed_values(puzzle, result, lay)
+    idx = np.flatnonzero(values >= 0)
+    if idx.size == 0:
+        return {}
+    labels = lay.labels()
+    return dict(zip(map(labels.__getitem__, idx.tolist()), values[idx].tolist()))
+
+
+def presolve_qubo(puzzle: Puzzle, qubo: Qubo | None = None) -> Qubo:
+    """The QUBO of *puzzle* with every variable line logic decides substituted and removed.
+
+    Args:
+        puzzle: the puzzle.
+        qubo: its full QUBO (``build(puzzle)``), or a model already partly fixed
+            from it; built when None.
+
+    Returns:
+        ``qubo.fix(fixings)``: fewer variables, the same minimum 0 at exactly the
+        solutions, labels kept, ``.fixed`` holding every fixed label and value.
+
+    Raises:
+        PuzzleError: line logic finds a contradiction (the puzzle has no solution).
+        SampleError: *qubo* is not a model of *puzzle* (a label it lacks, or a
+            variable it already fixed to the other value).
+
+    Examples:
+        >>> from nonoqubo.puzzle import Puzzle
+        >>> q = presolve_qubo(Puzzle.from_picture(["#.", "##"]))
+        >>> q.num_vars, q.num_terms, q.offset, int(q.energy([[]])[0])
+        (0, 0, 0, 0)
+    """
+    fix = fixings(puzzle)
+    if qubo is None:
+        from .build import build
+
+        qubo = build(puzzle)
+    if qubo.fixed:
+        for label, value in qubo.fixed.items():
+            if label in fix and fix[label] != int(value):
+                raise SampleError(
+                    f"the model fixes {label} to {value} but line logic proves it is {fix[label]}"
+                )
+        fix = {label: v for label, v in fix.items() if label not in qubo.fixed}
+    return qubo.fix(fix)
+
+
+def complete(reduced: Qubo, samples: np.ndarray, layout: Layout | None = None) -> np.ndarray:
+    """Full assignments (the puzzle's variable order) from samples of a reduced model.
+
+    Args:
+        reduced: a model whose ``labels`` and ``fixed`` together cover every
+            variable of its puzzle (``reduced.puzzle`` or *layout* must be given).
+        samples: ``(S, reduced.num_vars)`` 0/1 in ``reduced.labels`` order.
+        layout: the puzzle's layout (taken from ``reduced.puzzle`` when None).
+
+    Returns:
+        ``(S, num_vars)`` int8 array.
+
+    Raises:
+        SampleError: a sample of the wrong length, or a variable neither in the
+            model nor fixed.
+
+    Examples:
+        >>> from nonoqubo.puzzle import Puzzle
+        >>> q = presolve_qubo(Puzzle.from_picture(["#.", "##"]))
+        >>> q.labels, complete(q, [[]]).tolist()
+        ([], [[0, 1]])
+    """
+    if layout is None:
+        if reduced.puzzle is None:
+            raise SampleError("cannot complete samples of a model that does not carry its puzzle")
+        layout = Layout.of(reduced.puzzle)
+    x = np.asarray(samples, dtype=np.int8)
+    if x.ndim == 1:
+        x = x[None, :] if reduced.num_vars or x.size else x.reshape(1, 0)
+    if x.shape[1] != reduced.num_vars:
+        raise SampleError(f"a sample must have {reduced.num_vars} values, got {x.shape[1]}")
+    labels = layout.labels()
+    where = {label: i for i, label in enumerate(labels)}
+    out = np.full((x.shape[0], layout.num_vars), -1, np.int8)
+
+    def positions(names: list[str]) -> np.ndarray:
+        pos = np.fromiter((where.get(n, -1) for n in names), INT, len(names))
+        if (pos < 0).any():
+            bad = names[int(np.flatnonzero(pos < 0)[0])]
+            raise SampleError(f"{bad!r} is not a variable of the model's puzzle")
+        return pos
+
+    out[:, positions(list(reduced.labels))] = x
+    fixed: Mapping[str, int] = reduced.fixed
+    out[:, positions(list(fixed))] = np.fromiter(fixed.values(), np.int8, len(fixed))
+    if (out < 0).any():
+        missing = labels[int(np.flatnonzero((out < 0).any(axis=0))[0])]
+        raise SampleError(f"the model has neither a variable nor a fixed value for {missing!r}")
+    return out
