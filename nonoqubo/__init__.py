@@ -9,7 +9,9 @@ The handful of names most users need::
     (4, 4)
 
 ``nonoqubo.clues`` reads and writes clue formats; ``Qubo.to_bqm()`` hands the
-model to dimod.
+model to dimod; ``decode(model_or_puzzle, samples)`` turns solver samples back
+into pictures with a verdict, ``check(puzzle, grid)`` checks a grid and
+``solve(puzzle)`` samples locally.
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ from .errors import (
 from .puzzle import Puzzle
 from .qubo import Qubo
 
+# the functions shadow their modules' names on purpose: nonoqubo.decode(...) is
+# the function; the modules stay importable as nonoqubo.decode etc.
+from .check import check  # noqa: E402
+from .decode import decode  # noqa: E402
+from .solve import solve  # noqa: E402
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -41,8 +49,11 @@ __all__ = [
     "SampleError",
     "UnsupportedFormat",
     "build",
+    "check",
     "clues",
+    "decode",
     "load_puzzle",
+    "solve",
 ]
 
 

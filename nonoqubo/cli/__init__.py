@@ -80,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except NonoquboError as exc:
         print(f"nonoqubo: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # pragma: no cover - `nonoqubo decode ... | head`
+        return 0
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"nonoqubo: error: {where}{exc.strerror or exc}", file=sys.stderr)
@@ -87,8 +89,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("nonoqubo: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # pragma: no cover - `nonoqubo build -o - | head`
-        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,184 @@
+"""``nonoqubo decode``: a solver's samples -> the picture, the verdict, and what is broken."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .._atomic import atomic_write
+from ..decode import Decoder, Report, select
+from ..puzzle import Puzzle
+from ..render import svg_picture, text_picture
+from ..samples import formats as sample_formats
+
+ORDER = 50
+
+HELP = "decode a solver's samples: the picture, valid or not, and every broken term"
+DESCRIPTION = """\
+Read the samples a solver returned for a model nonoqubo exported (the clues
+travel inside the file) or for a clue file, and print the picture of the best
+sample with the verdict.  An invalid sample is explained term by term: every
+broken wall, every block-order violation, every cell where the row and the
+column disagree (with the model's colour values), and every line of the
+picture that does not match its clue.  The penalties listed add up to the
+sample's QUBO energy.
+
+Samples may be a dimod SampleSet JSON (to_serializable()), a JSON object
+label -> value (or a list of them), a JSON list or lines of bits / numbers in
+nonoqubo's variable order, a qbsolv answer, or a QPLIB .sol file; 0/1 or
+spins -1/+1.  The format and the spins are detected from the content.
+
+exit status: 0 when the shown sample (with --all: the best sample) is valid,
+1 when it is not, 2 on bad input.
+
+examples:
+  nonoqubo decode logo.qubo.json sampleset.json
+  nonoqubo decode logo.yaml answer.txt --all --json
+  nonoqubo decode logo.qubo samples.json --image logo.svg
+"""
+
+#: items printed per section in text mode (--json lists everything)
+TEXT_LIMIT = 40
+
+
+def add_image_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--image", metavar="OUT.svg",
+        help="also draw the picture (of the best sample) as SVG: the grid with its clues, "
+             "wrong cells and failing lines in red",
+    )
+
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = sub.add_parser("decode", help=HELP, description=DESCRIPTION,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("model", metavar="MODEL_OR_PUZZLE",
+                        help="a model file nonoqubo exported, or a clue file")
+    parser.add_argument("samples", metavar="SAMPLES", help="the solver's samples ('-' reads standard input)")
+    show = parser.add_mutually_exclusive_group()
+    show.add_argument("--best", dest="which", action="store_const", const="best",
+                      help="show the lowest-energy sample (the default)")
+    show.add_argument("--all", dest="which", action="store_const", const="all",
+                      help="show every sample")
+    parser.add_argument("--json", action="store_true",
+                        help="print the report as JSON (schemas/report.schema.json)")
+    parser.add_argument("--samples-format", metavar="FORMAT",
+                        help="samples format, when the content does not tell "
+                             f"({', '.join(sample_formats())})")
+    spin = parser.add_mutually_exclusive_group()
+    spin.add_argument("--spin", dest="spin", action="store_const", const=True,
+                      help="values are spins -1/+1 (default: detected)")
+    spin.add_argument("--binary", dest="spin", action="store_const", const=False,
+                      help="values are 0/1 (default: detected)")
+    add_image_argument(parser)
+    parser.set_defaults(run=run, which="best", spin=None)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    decoder = Decoder(args.model)
+    if args.samples == "-":
+        from ..samples import read_samples
+
+        batch = read_samples(sys.stdin.read(), decoder.labels, format=args.samples_format,
+                             spin=args.spin, fixed=decoder.fixed, source="<stdin>", is_text=True)
+    else:
+        batch = decoder.batch(Path(args.samples), format=args.samples_format, spin=args.spin)
+    analysis = decoder.analyse(batch.bits)
+    shown = select(analysis, args.which)
+    reports = decoder.reports(analysis, shown, batch)
+    best = reports[0] if args.which == "best" else reports[int(select(analysis, "best")[0])]
+    summary = {
+        "model": str(args.model),
+        "variables": len(decoder.labels),
+        "fixed": len(decoder.fixed),
+        "num_samples": len(analysis),
+        "num_valid": int(analysis.valid.sum()),
+        "best_energy": int(analysis.energy.min()),
+    }
+    emit(decoder.puzzle, reports, summary, args.which, as_json=args.json,
+         source=batch.source, image=args.image, best=best)
+    return 0 if best.valid else 1
+
+
+def document(puzzle: Puzzle, reports: list[Report], summary: dict[str, Any], which: str) -> dict[str, Any]:
+    """The JSON document of ``decode --json`` (``schemas/report.schema.json``, kind 'decode')."""
+    doc: dict[str, Any] = {
+        "kind": "decode",
+        "puzzle": {"name": puzzle.name, "width": puzzle.width, "height": puzzle.height},
+    }
+    doc.update(summary)
+    doc["shown"] = which
+    doc["samples"] = [r.to_dict() for r in reports]
+    return doc
+
+
+def emit(puzzle: Puzzle, reports: list[Report], summary: dict[str, Any], which: str, *,
+         as_json: bool, source: str, image: str | None, best: Report) -> None:
+    """Print the reports (text or JSON) and draw the image of *best* if asked."""
+    if image:
+        write_image(image, puzzle, best)
+    if as_json:
+        print(json.dumps(document(puzzle, reports, summary, which), indent=1))
+        return
+    n, k = summary["num_samples"], summary["num_valid"]
+    print(f"{source}: {n} sample{'s' * (n != 1)}, {k} valid, best energy {summary['best_energy']}")
+    for r in reports:
+        print()
+        label = f"sample {r.index + 1}" + (" (best)" if r is best else "")
+        print("\n".join(report_lines(puzzle, r, label)))
+
+
+def verdict(r: Report) -> str:
+    if r.valid:
+        return "VALID, energy 0"
+    pen = r.penalties
+    return (f"INVALID, energy {r.energy} = {pen['wall_shape']} (broken walls) + "
+            f"{pen['block_order']} (block order) + {pen['cells']} (cells)")
+
+
+def report_lines(puzzle: Puzzle, r: Report, label: str) -> list[str]:
+    """The text of one report: verdict, picture with marks, then every broken term."""
+    h = puzzle.height
+    extra = ""
+    if r.num_occurrences is not None and r.num_occurrences != 1:
+        extra = f", seen {r.num_occurrences} times"
+    lines = [f"{label}: {verdict(r)}{extra}"]
+    rows = [t for t in r.failing_line_index if t < h]
+    cols = [t - h for t in r.failing_line_index if t >= h]
+    lines += text_picture(r.grid, conflicts=r.conflicts, failing_rows=rows, failing_cols=cols)
+    if r.valid:
+        return lines
+    lines.append("(X / o: a black / white cell its column disagrees with; < and ^: a line that does not match its clue)")
+    sections = (
+        ("broken walls", r.broken_walls),
+        ("block-order violations", r.order_violations),
+        ("cells where the row and the column disagree", r.cell_conflicts),
+        ("lines that do not match their clue", r.failing_lines),
+        ("violated constraints", r.violated_constraints or []),
+    )
+    for title, items in sections:
+        if not items:
+            continue
+        lines.append(f"{title} ({len(items)}):")
+        lines += [f"  {item}" for item in items[:TEXT_LIMIT]]
+        if len(items) > TEXT_LIMIT:
+            lines.append(f"  ... and {len(items) - TEXT_LIMIT} more (--json lists them all)")
+    return lines
+
+
+def write_image(path: str, puzzle: Puzzle, r: Report) -> None:
+    """Draw report *r* as SVG into *path* (atomically)."""
+    h = puzzle.height
+    title = f"{puzzle.name + ': ' if puzzle.name else ''}{verdict(r)}"
+    svg = svg_picture(
+        puzzle, r.grid, conflicts=r.conflicts,
+        failing_rows=[t for t in r.failing_line_index if t < h],
+        failing_cols=[t - h for t in r.failing_line_index if t >= h],
+        title=title,
+    )
+    with atomic_write(path) as fh:
+        fh.write(svg)

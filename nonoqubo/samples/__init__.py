@@ -1,0 +1,439 @@
+"""Solver samples -> a 0/1 matrix in the model's variable order.
+
+A solver answers with bits, in one of many shapes.  Each *sample format* is a
+module of this package (found with :mod:`pkgutil`; names starting with ``_``
+are skipped) that defines::
+
+    NAME = "sampleset"                     # the name users type (--samples-format)
+    TITLE = "dimod SampleSet JSON"         # one line for the help text
+    PRIORITY = 10                          # order in which detect() is tried (low first)
+    def detect(text: str) -> bool          # does this content look like it?
+    def parse(text: str, *, source: str) -> RawSamples
+
+``parse`` only reads the file's grammar; matching the values to the model
+(labels or positions, 0/1 or spins, lengths) is done once, here, for every
+format, so every reader gives the same errors.  Adding a format is adding a
+module: ``nonoqubo/samples/highs.py`` with those four names is picked up with
+no change to this file.
+
+A :class:`RawSamples` holds either
+
+* ``maps``: one ``{label: value}`` dict per sample (label-keyed formats), or
+* ``values``: an ``(S, M)`` array, with ``labels`` naming its columns or
+  ``labels=None`` meaning "nonoqubo's variable order" (index-ordered vectors);
+  integer labels are positions in that order too,
+
+plus the ``energies`` and ``num_occurrences`` the file carried, and its
+``vartype`` (``"BINARY"``, ``"SPIN"`` or ``None`` for "look at the values").
+
+Labels are matched as written (``y0[0][1]``) or in the flat spelling of LP
+files (``y0_0_1``).  Values may be 0/1 or spins -1/+1 (``x = (1 + s) / 2``);
+spins are recognised by a ``-1`` (or by the vartype, or forced by ``spin=True``).
+
+Examples:
+    >>> batch = read_samples("0110\\n1111", ["a", "b", "c", "d"])
+    >>> batch.bits.tolist()
+    [[0, 1, 1, 0], [1, 1, 1, 1]]
+    >>> read_samples('{"b": 1, "a": -1}', ["a", "b"]).bits.tolist()
+    [[0, 1]]
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import numbers
+import os
+import pkgutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from ..encoding import bracket_name
+from ..errors import SampleError, UnsupportedFormat
+
+__all__ = ["RawSamples", "SampleBatch", "formats", "get_format", "read_samples", "samples_from"]
+
+#: more label problems than this are summarised as "... and N more"
+_SHOW = 3
+
+
+@dataclass
+class RawSamples:
+    """What a reader found in a file, before it is matched to the model."""
+
+    values: np.ndarray | Sequence[Sequence[float]] | None = None
+    labels: Sequence[Any] | None = None
+    maps: list[Mapping[Any, Any]] | None = None
+    energies: np.ndarray | Sequence[float] | None = None
+    num_occurrences: np.ndarray | Sequence[int] | None = None
+    vartype: str | None = None
+
+
+@dataclass
+class SampleBatch:
+    """Samples matched to a model: ``bits[s, i]`` is variable ``labels[i]`` of sample ``s``.
+
+    Attributes:
+        bits: ``(S, N)`` int8 array of 0/1 in the model's variable order.
+        labels: the model's labels (the columns of ``bits``).
+        energies: the energies the file reported, if any (float64, ``(S,)``).
+        num_occurrences: how often each sample was seen, if the file said (int64).
+        spin: True when the input was given as spins.
+        source: where the samples came from (for messages).
+    """
+
+    bits: np.ndarray
+    labels: Sequence[str]
+    energies: np.ndarray | None = None
+    num_occurrences: np.ndarray | None = None
+    spin: bool = False
+    source: str = "<samples>"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.bits.shape[0])
+
+
+# -- the registry ------------------------------------------------------------------------------
+def formats() -> dict[str, ModuleType]:
+    """Every sample format module, by NAME, in detection order."""
+    mods = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(mod, "parse") and hasattr(mod, "NAME"):
+            mods.append(mod)
+    mods.sort(key=lambda m: (getattr(m, "PRIORITY", 50), m.NAME))
+    return {m.NAME: m for m in mods}
+
+
+def get_format(name: str) -> ModuleType:
+    """The module of sample format *name*.
+
+    Raises:
+        UnsupportedFormat: unknown name (the message lists the known ones).
+    """
+    mods = formats()
+    key = name.lower()
+    for mod in mods.values():
+        if key == mod.NAME or key in getattr(mod, "ALIASES", ()):
+            return mod
+    raise UnsupportedFormat(f"unknown samples format {name!r}; known formats: {', '.join(mods)}")
+
+
+def _detect(text: str, source: str) -> ModuleType:
+    for mod in formats().values():
+        detect = getattr(mod, "detect", None)
+        if detect is not None and detect(text):
+            return mod
+    raise UnsupportedFormat(
+        f"{source}: cannot tell the samples format from the content; name it with "
+        f"--samples-format (one of: {', '.join(formats())})"
+    )
+
+
+# -- entry points ------------------------------------------------------------------------------
+def read_samples(
+    path_or_text: str | os.PathLike[str],
+    labels: Sequence[str],
+    *,
+    format: str | None = None,
+    spin: bool | None = None,
+    fixed: Mapping[str, int] | None = None,
+    source: str | None = None,
+    is_text: bool = False,
+) -> SampleBatch:
+    """Read samples from a file (a path) or from text, matched to *labels*.
+
+    A ``str`` that names an existing file, or any ``os.PathLike``, is read as a
+    file; any other ``str`` (or any ``str`` when ``is_text=True``) is the samples' text itself.
+
+    Args:
+        path_or_text: a file path, or the text of the samples.
+        labels: the model's variable labels, in its variable order.
+        format: a sample format name; detected from the content when None.
+        spin: True: values are spins (-1/+1); False: 0/1; None: detect.
+        fixed: labels fixed out of the model (tolerated in label maps, ignored).
+        source: a name for messages (default: the path, or ``<samples>``).
+        is_text: *path_or_text* is the text itself, never a file name.
+
+    Returns:
+        The samples as a :class:`SampleBatch`.
+
+    Raises:
+        SampleError: a sample lacks variables, names unknown ones, has values
+            other than 0/1 or -1/+1, or has the wrong length.
+        UnsupportedFormat: the format cannot be told or is unknown.
+        FormatError: the file is not valid in its format.
+        OSError: the file cannot be read.
+    """
+    if isinstance(path_or_text, os.PathLike) or (
+        not is_text and isinstance(path_or_text, str) and "\n" not in path_or_text and len(path_or_text) < 4096
+        and os.path.isfile(path_or_text)
+    ):
+        path = os.fspath(path_or_text)
+        src = source or path
+        data = Path(path).read_bytes()
+        if b"\x00" in data[:4096]:
+            raise SampleError(f"{src}: this is a binary file, not a samples file")
+        text = data.decode("utf-8-sig", errors="replace")
+    else:
+        text = str(path_or_text)
+        src = source or "<samples>"
+    mod = get_format(format) if format else _detect(text, src)
+    raw = mod.parse(text, source=src)
+    return match(raw, labels, spin=spin, fixed=fixed, source=src)
+
+
+def samples_from(
+    obj: Any,
+    labels: Sequence[str],
+    *,
+    spin: bool | None = None,
+    fixed: Mapping[str, int] | None = None,
+    source: str = "<samples>",
+) -> SampleBatch:
+    """Samples from an in-memory object, matched to *labels*.
+
+    Accepted: a :class:`SampleBatch` (checked against *labels*), a dimod
+    ``SampleSet``, a pyqbpp ``Sol`` (anything with ``var_count``,
+    ``model_var(i)`` and ``get(var)``), a ``{label: value}`` dict, a list of
+    such dicts, or a vector / list of vectors / 2-D array in the model's
+    variable order.
+
+    Examples:
+        >>> samples_from([[1, 0], [0, 1]], ["a", "b"]).bits.tolist()
+        [[1, 0], [0, 1]]
+        >>> samples_from([-1, 1], ["a", "b"]).spin
+        True
+    """
+    if isinstance(obj, SampleBatch):
+        if list(obj.labels) != list(labels):
+            raw = RawSamples(values=obj.bits, labels=list(obj.labels), energies=obj.energies,
+                             num_occurrences=obj.num_occurrences, vartype="BINARY")
+            return match(raw, labels, spin=False, fixed=fixed, source=obj.source)
+        return obj
+    return match(raw_from_object(obj, source), labels, spin=spin, fixed=fixed, source=source)
+
+
+def raw_from_object(obj: Any, source: str = "<samples>") -> RawSamples:
+    """The :class:`RawSamples` of an in-memory object (see :func:`samples_from`)."""
+    if hasattr(obj, "record") and hasattr(obj, "variables") and hasattr(obj, "vartype"):
+        from .sampleset import from_sampleset
+
+        return from_sampleset(obj)
+    if hasattr(obj, "var_count") and hasattr(obj, "model_var") and hasattr(obj, "get"):
+        n = int(obj.var_count)
+        variables = [obj.model_var(i) for i in range(n)]
+        return RawSamples(maps=[{str(v): int(obj.get(v)) for v in variables}], vartype="BINARY")
+    if isinstance(obj, Mapping):
+        return RawSamples(maps=[obj])
+    if isinstance(obj, (list, tuple)) and obj and all(isinstance(o, Mapping) for o in obj):
+        return RawSamples(maps=list(obj))
+    try:
+        arr = np.asarray(obj)
+    except (ValueError, TypeError):
+        arr = None
+    if arr is None or arr.dtype == object or arr.ndim not in (1, 2):
+        raise SampleError(
+            f"{source}: cannot read samples from a {type(obj).__name__}; give a SampleSet, a "
+            "{label: value} dict, or vectors of 0/1 in the model's variable order"
+        )
+    return RawSamples(values=arr if arr.ndim == 2 else arr[None, :])
+
+
+# -- matching raw samples to the model ---------------------------------------------------------
+def _label_key(label: Any) -> Any:
+    """Labels as the model spells them: flat ``y0_0_1`` becomes ``y0[0][1]``."""
+    return bracket_name(label) if isinstance(label, str) else label
+
+
+def _is_index_label(label: Any) -> bool:
+    return isinstance(label, numbers.Integral) and not isinstance(label, bool)
+
+
+def match(
+    raw: RawSamples,
+    labels: Sequence[str],
+    *,
+    spin: bool | None = None,
+    fixed: Mapping[str, int] | None = None,
+    source: str = "<samples>",
+) -> SampleBatch:
+    """Match *raw* samples to the model's *labels*; checks everything (see :func:`read_samples`)."""
+    labels = list(labels)
+    n = len(labels)
+    index = {label: i for i, label in enumerate(labels)}
+    fixed = dict(fixed or {})
+    if raw.maps is not None:
+        values = _from_maps(raw.maps, labels, index, fixed, source)
+    else:
+        if isinstance(raw.values, list):  # rows of a text file, maybe ragged
+            if raw.labels is None:
+                for s, row in enumerate(raw.values):
+                    if len(row) != n:
+                        raise SampleError(
+                            f"{source}: sample {s + 1} has {len(row)} values but the model has "
+                            f"{n} variables"
+                        )
+            if len({len(row) for row in raw.values}) > 1:
+                raise SampleError(f"{source}: the samples do not all have the same length")
+            values = np.asarray(raw.values)
+        else:
+            values = np.asarray(raw.values)
+        if values.ndim == 1:
+            values = values[None, :]
+        if values.ndim != 2:
+            raise SampleError(f"{source}: samples must be vectors, got an array of shape {values.shape}")
+        if raw.labels is not None and not all(_is_index_label(v) for v in raw.labels):
+            values = _reorder(values, raw.labels, labels, index, fixed, source)
+        elif raw.labels is not None:  # integer labels: positions in the variable order
+            names = []
+            for pos in raw.labels:
+                if not 0 <= int(pos) < n:
+                    raise SampleError(
+                        f"{source}: sample 1 has unknown variable index {int(pos)} "
+                        f"(the model's variables are 0..{n - 1})"
+                    )
+                names.append(labels[int(pos)])
+            values = _reorder(values, names, labels, index, fixed, source)
+        if values.shape[1] != n:
+            s = 0
+            raise SampleError(
+                f"{source}: sample {s + 1} has {values.shape[1]} values but the model has "
+                f"{n} variables"
+            )
+    bits, is_spin = _to_bits(values, labels, raw.vartype, spin, source)
+    return SampleBatch(
+        bits=bits, labels=labels,
+        energies=None if raw.energies is None else np.asarray(raw.energies, dtype=np.float64),
+        num_occurrences=None if raw.num_occurrences is None else np.asarray(raw.num_occurrences, dtype=np.int64),
+        spin=is_spin, source=source,
+    )
+
+
+def _name_list(names: list[Any]) -> str:
+    more = f" and {len(names) - _SHOW} more" if len(names) > _SHOW else ""
+    return ", ".join(repr(m) for m in names[:_SHOW]) + more
+
+
+def _missing_message(source: str, s: int, missing: list[str]) -> str:
+    return f"{source}: sample {s + 1} lacks variable {_name_list(missing)}"
+
+
+def _unknown_message(source: str, s: int, unknown: list[Any]) -> str:
+    return (f"{source}: sample {s + 1} has unknown variable {_name_list(unknown)} "
+            "(labels are y{i}[k][p] / z{j}[k][p], or y{i}_k_p)")
+
+
+def _from_maps(maps: list[Mapping[Any, Any]], labels: list[str], index: dict[str, int],
+               fixed: Mapping[str, int], source: str) -> np.ndarray:
+    n = len(labels)
+    if not maps:
+        raise SampleError(f"{source}: no samples")
+    values = np.zeros((len(maps), n), dtype=np.float64)
+    for s, sample in enumerate(maps):
+        if not isinstance(sample, Mapping):
+            raise SampleError(f"{source}: sample {s + 1} is not a {{label: value}} object")
+        keys = [_label_key(k) for k in sample]
+        cols = [index.get(k, -1) for k in keys]
+        unknown = [k for k, c in zip(keys, cols) if c < 0 and k not in fixed]
+        if unknown:
+            raise SampleError(_unknown_message(source, s, unknown))
+        row = values[s]
+        try:
+            vals = np.array([_number(v) for v in sample.values()], dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise SampleError(f"{source}: sample {s + 1}: {exc}") from None
+        cols_arr = np.asarray(cols, dtype=np.int64)
+        keep = cols_arr >= 0
+        seen = np.zeros(n, bool)
+        seen[cols_arr[keep]] = True
+        row[cols_arr[keep]] = vals[keep]
+        if keep.sum() != seen.sum():
+            raise SampleError(f"{source}: sample {s + 1} gives a variable twice (as y0[0][1] and y0_0_1?)")
+        if not seen.all():
+            raise SampleError(_missing_message(source, s, [labels[i] for i in np.flatnonzero(~seen)]))
+    return values
+
+
+def _number(v: Any) -> float:
+    if isinstance(v, bool):
+        return float(v)
+    if isinstance(v, numbers.Number):
+        return float(v)  # type: ignore[arg-type]
+    if isinstance(v, str):
+        try:
+            return float(v)
+        except ValueError:
+            pass
+    raise ValueError(f"{v!r} is not a number")
+
+
+def _reorder(values: np.ndarray, raw_labels: Sequence[Any], labels: list[str],
+             index: dict[str, int], fixed: Mapping[str, int], source: str) -> np.ndarray:
+    keys = [_label_key(k) for k in raw_labels]
+    cols = np.array([index.get(k, -1) for k in keys], dtype=np.int64)
+    unknown = [k for k, c in zip(keys, cols) if c < 0 and k not in fixed]
+    if unknown:
+        raise SampleError(_unknown_message(source, 0, unknown))
+    keep = cols >= 0
+    seen = np.zeros(len(labels), bool)
+    seen[cols[keep]] = True
+    if keep.sum() != seen.sum():
+        raise SampleError(f"{source}: the samples give a variable twice (as y0[0][1] and y0_0_1?)")
+    if not seen.all():
+        raise SampleError(_missing_message(source, 0, [labels[i] for i in np.flatnonzero(~seen)]))
+    out = np.empty((values.shape[0], len(labels)), dtype=values.dtype)
+    out[:, cols[keep]] = values[:, keep]
+    return out
+
+
+def _to_bits(values: np.ndarray, labels: list[str], vartype: str | None, spin: bool | None,
+             source: str) -> tuple[np.ndarray, bool]:
+    """0/1 int8 bits of *values*, converting spins; one clear error for a bad value."""
+    if values.shape[0] == 0:
+        raise SampleError(f"{source}: no samples")
+    if values.dtype == bool:
+        values = values.astype(np.int8)
+    if values.dtype.kind not in "iuf":
+        try:
+            values = values.astype(np.float64)
+        except (TypeError, ValueError):
+            raise SampleError(f"{source}: sample values must be numbers") from None
+    is_spin: bool
+    if spin is not None:
+        is_spin = bool(spin)
+    elif vartype is not None:
+        is_spin = vartype.upper() == "SPIN"
+    else:
+        is_spin = bool((values == -1).any())
+    allowed = (-1, 1) if is_spin else (0, 1)
+    bad = ~np.isin(values, allowed)
+    if bad.any():
+        s, i = (int(v) for v in np.argwhere(bad)[0])
+        v = values[s, i]
+        shown = int(v) if float(v).is_integer() else float(v)
+        if is_spin:
+            why = "spins must be -1 or +1" + (" (0 and -1 are mixed)" if v == 0 else "")
+        else:
+            why = "values must be 0 or 1 (or spins -1/+1)"
+        raise SampleError(f"{source}: sample {s + 1}, variable {labels[i]!r}: value {shown!r}: {why}")
+    bits = ((values + 1) // 2 if is_spin else values).astype(np.int8)
+    return bits, is_spin
+
+
+def loads_json(text: str, source: str) -> Any:
+    """``json.loads`` with a located error."""
+    from ..errors import FormatError
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"{source}:{exc.lineno}: invalid JSON: {exc.msg}") from None

@@ -1,0 +1,80 @@
+"""dimod ``SampleSet`` JSON: what Ocean samplers return, saved with ``to_serializable()``.
+
+Grammar (``sampleset_schema`` 3.x, dimod 0.12)::
+
+    {"type": "SampleSet", "version": {"sampleset_schema": "3.2.0"},
+     "variable_labels": [...], "variable_type": "BINARY" | "SPIN",
+     "record": ..., "sample_data": {... bit-packed ...},
+     "vectors": {"energy": {...}, "num_occurrences": {...}}, "info": {...}}
+
+The file is read with ``dimod.SampleSet.from_serializable`` (dimod is a
+runtime dependency), so every version dimod reads is accepted.  Every sample
+is kept, with its energy and occurrence count.  Labels may be the model's
+(``y0[0][1]``), their flat spelling (``y0_0_1``) or integers ``0..N-1`` (the
+variable order, as in a BQM read from a COO or qbsolv file).
+
+Origin: ``dimod.SampleSet.to_serializable`` (dimod#289).
+
+Examples:
+    >>> import dimod
+    >>> ss = dimod.SampleSet.from_samples([{"a": 1, "b": 0}], "BINARY", energy=[3])
+    >>> raw = parse(json.dumps(ss.to_serializable()), source="x")
+    >>> raw.values.tolist(), list(raw.labels), raw.energies.tolist()
+    ([[1, 0]], ['a', 'b'], [3.0])
+"""
+
+from __future__ import annotations
+
+import json  # noqa: F401  (used by the doctest)
+import re
+from typing import Any
+
+import numpy as np
+
+from ..errors import FormatError
+from . import RawSamples, loads_json
+
+NAME = "sampleset"
+TITLE = "dimod SampleSet JSON (SampleSet.to_serializable())"
+ALIASES = ("dimod", "ocean")
+PRIORITY = 10
+
+_SIGNATURE = re.compile(r'"type"\s*:\s*"SampleSet"')
+
+
+def detect(text: str) -> bool:
+    """A JSON object whose ``type`` is ``SampleSet``."""
+    return text.lstrip().startswith("{") and bool(_SIGNATURE.search(text[:1_000_000]))
+
+
+def from_sampleset(sampleset: Any) -> RawSamples:
+    """The raw samples of an in-memory ``dimod.SampleSet``."""
+    record = sampleset.record
+    vectors = record.dtype.names or ()
+    return RawSamples(
+        values=np.asarray(record.sample),
+        labels=list(sampleset.variables),
+        energies=np.asarray(record.energy, dtype=np.float64) if "energy" in vectors else None,
+        num_occurrences=np.asarray(record.num_occurrences, dtype=np.int64) if "num_occurrences" in vectors else None,
+        vartype=sampleset.vartype.name,
+    )
+
+
+def parse(text: str, *, source: str) -> RawSamples:
+    """Read a serialised SampleSet.
+
+    Raises:
+        FormatError: not JSON, or not a SampleSet dimod can read.
+    """
+    import dimod
+
+    doc = loads_json(text, source)
+    if not isinstance(doc, dict) or doc.get("type") != "SampleSet":
+        raise FormatError(f"{source}: not a dimod SampleSet (no \"type\": \"SampleSet\")")
+    try:
+        sampleset = dimod.SampleSet.from_serializable(doc)
+    except Exception as exc:  # dimod raises KeyError/ValueError/TypeError on damaged files
+        raise FormatError(f"{source}: dimod cannot read this SampleSet: {type(exc).__name__}: {exc}") from None
+    return from_sampleset(sampleset)
+
+
