@@ -1,0 +1,104 @@
+"""Olšák's ``.mk`` clue format (the ``grid`` solver's simple input, read by pbnsolve).
+
+Grammar (one item a line)::
+
+    H W                 height and width (height first!)
+    row clue  x H       top to bottom; numbers separated by spaces
+    #                   a line holding only '#'
+    column clue x W     left to right
+    (blank lines)       ignored at the end of the file
+
+An empty line is written ``0`` (a blank line is read as empty too, as
+pbnsolve does).  The real samples use CRLF line endings and some end in
+several blank lines; exactly W column lines are taken after ``#``, and any
+other text after them is an error.
+
+Origin: Petr Olšák's griddler solver ``grid`` (ftp.cstug.cz, ``.mk`` samples
+shipped with pbnsolve ``examples/``, e.g. ``cplusplus.mk``); webpbn exports it
+as "mk".
+
+Examples:
+    >>> p = loads("2 3\\r\\n3\\r\\n1 1\\r\\n#\\r\\n2\\r\\n1\\r\\n2\\r\\n\\r\\n")
+    >>> p.rows, p.cols
+    (((3,), (1, 1)), ((2,), (1,), (2,)))
+    >>> print(dumps(p), end="")
+    2 3
+    3
+    1 1
+    #
+    2
+    1
+    2
+"""
+
+from __future__ import annotations
+
+import re
+from typing import IO, Any
+
+from . import check_options, clue_text, make_puzzle, parse_size, read_clues, read_stream, reject_trailing, text_lines
+from ..errors import FormatError, located
+from ..puzzle import Puzzle
+
+NAME = "mk"
+TITLE = "Olšák .mk (H W, row clues, '#', column clues)"
+EXTENSIONS = ("mk",)
+BINARY = False
+SOLUTION = False
+
+__all__ = ["dump", "dumps", "load", "loads"]
+
+_HEADER = re.compile(r"\s*(\d+)[ \t]+(\d+)\s*")
+
+
+def detect(text: str) -> bool:
+    """True when line 1 is ``H W`` and line H+2 is ``#``."""
+    lines = text_lines(text)
+    m = _HEADER.fullmatch(lines[0]) if lines else None
+    if not m:
+        return False
+    sep = int(m.group(1)) + 1
+    return sep < len(lines) and lines[sep].strip() == "#"
+
+
+def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
+    """Read a ``.mk`` puzzle (see the module docstring).
+
+    Raises:
+        FormatError: a bad header, a missing ``#``, a missing or non-numeric
+            clue, trailing text, or clues that do not make a puzzle; the
+            message names the source and line.
+    """
+    check_options(options, NAME)
+    lines = text_lines(text)
+    if not any(lines):
+        raise FormatError(f"{source}: the file is empty")
+    height, width = parse_size(lines[0], source, 1, ("height", "width"))
+    for idx, line in enumerate(lines[1 : height + 1], start=2):
+        if line.strip() == "#":
+            raise FormatError(located(source, idx, f"'#' after {idx - 2} row clues, but the header says height {height}"))
+    rows, row_lines = read_clues(lines, 1, height, "row", source)
+    sep = height + 1
+    if sep >= len(lines):
+        raise FormatError(located(source, len(lines), f"the file ends before the '#' line that follows the {height} row clues"))
+    if lines[sep].strip() != "#":
+        raise FormatError(located(source, sep + 1, f"expected '#' after the {height} row clues, found {lines[sep].strip()!r}"))
+    cols, col_lines = read_clues(lines, sep + 1, width, "column", source)
+    reject_trailing(lines, sep + 1 + width, source, f"the {width} column clues (the header says width {width})")
+    return make_puzzle(rows, cols, source=source, row_lines=row_lines, col_lines=col_lines)
+
+
+def load(fp: IO[str], **options: Any) -> Puzzle:
+    """Read a ``.mk`` puzzle from an open text file."""
+    return read_stream(fp, loads, **options)
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """The puzzle as ``.mk`` text (LF line endings, ``0`` for an empty line)."""
+    lines = [f"{puzzle.height} {puzzle.width}", *map(clue_text, puzzle.rows), "#", *map(clue_text, puzzle.cols)]
+    return "\n".join(lines) + "\n"
+
+
+def dump(puzzle: Puzzle, fp: IO[str]) -> None:
+    """Write the puzzle as ``.mk`` to an open text file."""
+    fp.write(dumps(puzzle))

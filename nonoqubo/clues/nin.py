@@ -1,0 +1,94 @@
+"""Jakub Wilk's ``.nin`` clue format (the ``nonogram`` solver's input).
+
+Grammar (one item a line)::
+
+    W H                 width and height, separated by spaces
+    row clue  x H       top to bottom; numbers separated by spaces
+    column clue x W     left to right
+    (anything after the W+H clue lines is ignored)
+
+An empty line is written ``0`` (a blank line is read as empty too).  Exactly
+W+H clue lines are read after the header: files in the original collection
+sometimes continue past the puzzle (a second copy, a missing newline glued
+onto the next header), and what follows is not part of the puzzle.
+
+Origin: jwilk-archive/nonogram (``data/*.nin``, MIT), read by pbnsolve,
+nonogrid and Pierre Dejoue's picross-solver; webpbn exports it as "nin".
+
+Examples:
+    >>> p = loads("3 2\\n3\\n1 1\\n2\\n1\\n2\\n")
+    >>> p.rows, p.cols
+    (((3,), (1, 1)), ((2,), (1,), (2,)))
+    >>> print(dumps(p), end="")
+    3 2
+    3
+    1 1
+    2
+    1
+    2
+"""
+
+from __future__ import annotations
+
+import re
+from typing import IO, Any
+
+from . import check_options, clue_text, make_puzzle, parse_size, read_clues, read_stream, text_lines
+from ..errors import FormatError
+from ..puzzle import Puzzle
+
+NAME = "nin"
+TITLE = "Jakub Wilk .nin (W H, row clues, column clues)"
+EXTENSIONS = ("nin",)
+BINARY = False
+SOLUTION = False
+
+__all__ = ["dump", "dumps", "load", "loads"]
+
+_HEADER = re.compile(r"\s*(\d+)[ \t]+(\d+)\s*")
+_CLUE = re.compile(r"[\d \t]*")
+
+
+def detect(text: str) -> bool:
+    """True when line 1 is ``W H`` and the next W+H lines are space-separated numbers."""
+    lines = text_lines(text)
+    m = _HEADER.fullmatch(lines[0]) if lines else None
+    if not m:
+        return False
+    need = int(m.group(1)) + int(m.group(2))
+    body = lines[1 : need + 1]
+    return len(body) == need and all(_CLUE.fullmatch(line) for line in body)
+
+
+def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
+    """Read a ``.nin`` puzzle (see the module docstring).
+
+    Raises:
+        FormatError: a bad header, a missing or non-numeric clue, or clues that
+            do not make a puzzle; the message names the source and line.
+    """
+    check_options(options, NAME)
+    lines = text_lines(text)
+    if not any(lines):
+        raise FormatError(f"{source}: the file is empty")
+    width, height = parse_size(lines[0], source, 1, ("width", "height"))
+    rows, row_lines = read_clues(lines, 1, height, "row", source)
+    cols, col_lines = read_clues(lines, 1 + height, width, "column", source)
+    return make_puzzle(rows, cols, source=source, row_lines=row_lines, col_lines=col_lines)
+
+
+def load(fp: IO[str], **options: Any) -> Puzzle:
+    """Read a ``.nin`` puzzle from an open text file."""
+    return read_stream(fp, loads, **options)
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """The puzzle as ``.nin`` text (``0`` for an empty line)."""
+    lines = [f"{puzzle.width} {puzzle.height}"]
+    lines += [clue_text(c) for c in (*puzzle.rows, *puzzle.cols)]
+    return "\n".join(lines) + "\n"
+
+
+def dump(puzzle: Puzzle, fp: IO[str]) -> None:
+    """Write the puzzle as ``.nin`` to an open text file."""
+    fp.write(dumps(puzzle))

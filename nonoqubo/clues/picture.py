@@ -1,0 +1,115 @@
+"""A picture of the answer as text: the clues are derived from it.
+
+Grammar::
+
+    .##..          one line a row, one character a cell, all rows equally long
+    .##.#          black: '#', 'X', 'x', '1'     white: '.', '0', '-', '_'
+    ...            (cells may also be separated by spaces: "1 0 1")
+
+Leading and trailing blank lines, trailing spaces, a BOM and CRLF endings are
+ignored; a blank line inside the picture is an error.  The picture is the
+puzzle's known solution, so a puzzle read from it is solved; writing needs a
+known solution too (``#``/``.`` text).  nonogrid and number-loom read such
+"char grid" files; php-nonogram's ``.dat`` is the 0/1 variant.
+
+Examples:
+    >>> p = loads(".#.\\n###\\n")
+    >>> p.rows, p.cols
+    (((1,), (3,)), ((1,), (2,), (1,)))
+    >>> print(dumps(p), end="")
+    .#.
+    ###
+"""
+
+from __future__ import annotations
+
+import re
+from typing import IO, Any
+
+import numpy as np
+
+from . import check_options, read_stream, text_lines
+from ..errors import FormatError, PuzzleError, located
+from ..puzzle import Puzzle
+
+NAME = "picture"
+TITLE = "text picture of the answer (#/., X/., 1/0); clues derived"
+EXTENSIONS = ("picture", "pic", "grid", "dat")
+BINARY = False
+SOLUTION = True
+
+__all__ = ["dump", "dumps", "load", "loads", "to_picture"]
+
+_BLACK = "#Xx1"
+_WHITE = ".0-_"
+_ROW = re.compile(rf"[{re.escape(_BLACK + _WHITE)}]+")
+_BAD = re.compile(rf"[^{re.escape(_BLACK + _WHITE)}]")
+_SPACED = re.compile(rf"[{re.escape(_BLACK + _WHITE)}](?:[ \t]+[{re.escape(_BLACK + _WHITE)}])+")
+
+
+def detect(text: str) -> bool:
+    """True when every non-blank line is a row of picture characters of one length (>= 2 rows)."""
+    rows = [_squeeze(line.strip()) for line in text_lines(text) if line.strip()]
+    return len(rows) >= 2 and len({len(r) for r in rows}) == 1 and all(_ROW.fullmatch(r) for r in rows)
+
+
+def _squeeze(line: str) -> str:
+    return re.sub(r"[ \t]+", "", line) if _SPACED.fullmatch(line) else line
+
+
+def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
+    """Read a text picture; the puzzle's clues come from it and it is the solution.
+
+    Raises:
+        FormatError: an empty picture, a blank line inside it, an unknown
+            character, or rows of different lengths; the message names the
+            source and line.
+    """
+    check_options(options, NAME)
+    lines = text_lines(text)
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        raise FormatError(f"{source}: the picture is empty")
+    last = max(i for i, line in enumerate(lines) if line.strip())
+    rows: list[str] = []
+    for idx in range(first, last + 1):
+        line = _squeeze(lines[idx].strip())
+        if not line:
+            raise FormatError(located(source, idx + 1, "blank line inside the picture"))
+        bad = _BAD.search(line)
+        if bad is not None:
+            raise FormatError(located(source, idx + 1, f"{bad.group()!r} is neither black ('#', 'X', '1') nor white ('.', '0')"))
+        if rows and len(line) != len(rows[0]):
+            raise FormatError(located(source, idx + 1, f"this row has {len(line)} cells, the first row has {len(rows[0])}"))
+        rows.append(line)
+    cells = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8)
+    black = np.isin(cells, np.frombuffer(_BLACK.encode("ascii"), dtype=np.uint8))
+    return Puzzle.from_picture(black.reshape(len(rows), len(rows[0])))
+
+
+def load(fp: IO[str], **options: Any) -> Puzzle:
+    """Read a text picture from an open text file."""
+    return read_stream(fp, loads, **options)
+
+
+def to_picture(puzzle: Puzzle, format_name: str) -> tuple[str, ...]:
+    """The known solution of *puzzle*, or a PuzzleError saying that *format_name* needs one."""
+    if puzzle.solution is None:
+        raise PuzzleError(
+            f"the {format_name} format is a picture of the answer, and this puzzle has no known "
+            "solution (write it in a clue format instead, or solve it first)")
+    return puzzle.solution
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """The known solution as ``#``/``.`` rows.
+
+    Raises:
+        PuzzleError: the puzzle has no known solution.
+    """
+    return "\n".join(to_picture(puzzle, "picture")) + "\n"
+
+
+def dump(puzzle: Puzzle, fp: IO[str]) -> None:
+    """Write the known solution as a text picture to an open text file."""
+    fp.write(dumps(puzzle))

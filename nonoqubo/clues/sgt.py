@@ -1,0 +1,160 @@
+"""Simon Tatham's Portable Puzzles "Pattern": game IDs and save files.
+
+Grammar of a game ID (one a line; blank lines and ``#`` comments are skipped)::
+
+    W x H : clue / clue / ... / clue      W column clues (left to right),
+                                          then H row clues (top to bottom)
+    clue := n ( '.' n )*  |  ''  |  0     '.' joins the numbers of one clue;
+                                          an empty field is an empty line
+    5x5:3/1.1/4/3/1/2/1.1.1/4/2/2         (``W:`` alone means a square W x W)
+
+An optional ``,...`` suffix after the clues lists pre-filled cells; it is a
+hint only and is ignored.  ``WxH#seed`` is a random seed, not a puzzle, and is
+refused.  A text file may hold several game IDs: the ``index`` option
+(1-based, the CLI's ``--index``) picks one, the first by default.
+
+A save file (``sgt-pattern --save``) is a list of ``KEY :len:value`` lines;
+the size comes from ``PARAMS`` and the clues from ``DESC``.  Its ``AUXINFO``
+holds the solution, obfuscated with SHA-1, and is not read.  nonoqubo writes
+game IDs (they paste into the game's "Specific..." dialog and
+``sgt-pattern WxH:...``).
+
+Origin: Simon Tatham's Portable Puzzle Collection, ``pattern.c``
+(www.chiark.greenend.org.uk/~sgtatham/puzzles/), Debian package
+``sgt-puzzles``.
+
+Examples:
+    >>> p = loads("3x2:2/1/2/3/1.1")
+    >>> p.rows, p.cols
+    (((3,), (1, 1)), ((2,), (1,), (2,)))
+    >>> dumps(p)
+    '3x2:2/1/2/3/1.1\\n'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import IO, Any
+
+from . import check_options, make_puzzle, pick_index, read_stream, text_lines
+from ..errors import FormatError, located
+from ..puzzle import Puzzle
+
+NAME = "sgt"
+TITLE = "Simon Tatham's Pattern game ID (WxH:cols/rows) or save file"
+EXTENSIONS = ("sgt", "sav", "pattern")
+BINARY = False
+SOLUTION = False
+
+__all__ = ["dump", "dumps", "load", "loads"]
+
+_GAME_ID = re.compile(r"\s*(\d+)(?:x(\d+))?\s*([:#])(.*)")
+_SAVE_LINE = re.compile(r"([A-Z]+)\s*:(\d+):(.*)")
+
+
+def detect(text: str) -> bool:
+    """True for a Pattern save file or text whose first line is a ``WxH:`` game ID."""
+    head = text.lstrip("\ufeff \t\r\n")
+    if head.startswith("SAVEFILE:"):
+        return re.search(r"^GAME\s*:\d+:Pattern\s*$", text, re.M) is not None
+    first = head.split("\n", 1)[0]
+    return re.fullmatch(r"\d+(x\d+)?:[\d./]*(,.*)?\s*", first) is not None
+
+
+def loads(text: str, *, source: str = "<string>", index: int | None = None, **options: Any) -> Puzzle:
+    """Read a Pattern game ID (or save file); see the module docstring.
+
+    Args:
+        text: one or more game IDs, or a save file.
+        source: the file name used in error messages.
+        index: which game ID of a file that holds several (1-based).
+
+    Raises:
+        FormatError: no game ID, a random seed, a bad size, a non-numeric clue,
+            the wrong number of clues, or clues that do not make a puzzle; the
+            message names the source and line.
+    """
+    check_options(options, NAME)
+    lines = text_lines(text)
+    if lines and lines[0].lstrip("\ufeff").startswith("SAVEFILE:"):
+        if index not in (None, 1):
+            pick_index(1, index, source, "game")
+        return _load_save(lines, source)
+    ids = [(i + 1, line.strip()) for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")]
+    if not ids:
+        raise FormatError(f"{source}: no game ID found (expected WxH:clues)")
+    lineno, game_id = ids[pick_index(len(ids), index, source, "game IDs")]
+    m = _GAME_ID.fullmatch(game_id)
+    if not m:
+        raise FormatError(located(source, lineno, f"{_short(game_id)!r} is not a Pattern game ID (WxH:clues)"))
+    width, height = int(m.group(1)), int(m.group(2) or m.group(1))
+    if m.group(3) == "#":
+        raise FormatError(located(source, lineno, "this is a random seed (WxH#seed), not a puzzle; "
+                                  "let sgt-pattern turn it into a game ID first"))
+    return _from_desc(width, height, m.group(4), source, lineno)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _from_desc(width: int, height: int, desc: str, source: str, lineno: int) -> Puzzle:
+    if width <= 0 or height <= 0:
+        raise FormatError(located(source, lineno, f"size {width}x{height} must be positive"))
+    fields = desc.split(",", 1)[0].split("/")
+    if len(fields) != width + height:
+        raise FormatError(located(
+            source, lineno, f"{len(fields)} clues, but {width}x{height} needs {width} column and {height} row clues"))
+    clues = []
+    for k, field in enumerate(fields):
+        what = f"column {k + 1}" if k < width else f"row {k - width + 1}"
+        parts = field.strip().split(".") if field.strip() else []
+        for part in parts:
+            if not part.isascii() or not part.isdigit():
+                raise FormatError(located(source, lineno, f"{what}: {part!r} is not a number"))
+        values = [int(p) for p in parts]
+        clues.append(tuple(values) if values != [0] else ())
+    lines = [lineno] * (width + height)
+    return make_puzzle(clues[width:], clues[:width], source=source, row_lines=lines[width:], col_lines=lines[:width])
+
+
+def _load_save(lines: list[str], source: str) -> Puzzle:
+    fields: dict[str, tuple[str, int]] = {}
+    for idx, line in enumerate(lines):
+        m = _SAVE_LINE.fullmatch(line)
+        if not m:
+            if line.strip():
+                raise FormatError(located(source, idx + 1, f"{_short(line)!r} is not a 'KEY :length:value' save line"))
+            continue
+        key, length, value = m.group(1), int(m.group(2)), m.group(3)
+        if len(value) != length:
+            raise FormatError(located(source, idx + 1, f"{key}: the value has {len(value)} characters, the line says {length}"))
+        fields.setdefault(key, (value, idx + 1))
+    game = fields.get("GAME", ("", None))
+    if game[0] != "Pattern":
+        raise FormatError(located(source, game[1], f"a save file of the game {game[0]!r}, not 'Pattern'"))
+    for key in ("PARAMS", "DESC"):
+        if key not in fields:
+            raise FormatError(f"{source}: the save file has no {key} line")
+    params, pline = fields["PARAMS"]
+    m = re.fullmatch(r"(\d+)(?:x(\d+))?", params.strip())
+    if not m:
+        raise FormatError(located(source, pline, f"PARAMS {params!r} is not a size WxH"))
+    desc, dline = fields["DESC"]
+    return _from_desc(int(m.group(1)), int(m.group(2) or m.group(1)), desc, source, dline)
+
+
+def load(fp: IO[str], **options: Any) -> Puzzle:
+    """Read a Pattern game ID or save file from an open text file."""
+    return read_stream(fp, loads, **options)
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """The puzzle as a Pattern game ID (one line)."""
+    fields = [".".join(map(str, c)) for c in (*puzzle.cols, *puzzle.rows)]
+    return f"{puzzle.width}x{puzzle.height}:{'/'.join(fields)}\n"
+
+
+def dump(puzzle: Puzzle, fp: IO[str]) -> None:
+    """Write the puzzle as a Pattern game ID to an open text file."""
+    fp.write(dumps(puzzle))

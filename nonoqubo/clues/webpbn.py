@@ -1,0 +1,283 @@
+"""webpbn XML clue format (pbn 0.3 DTD), the richest of the clue formats.
+
+Grammar (the elements nonoqubo reads; anything else is ignored)::
+
+    <?xml version="1.0"?>
+    <!DOCTYPE pbn SYSTEM "http://webpbn.com/pbn-0.3.dtd">     (optional)
+    <puzzleset>                         (or a lone <puzzle> as the root)
+      <puzzle type="grid" defaultcolor="black" backgroundcolor="white">
+        <source>..</source> <id>..</id> <title>..</title> <author>..</author>
+        <copyright>&copy; ..</copyright> <description>..</description>
+        <color name="white" char=".">fff</color>
+        <color name="black" char="X">000</color>
+        <clues type="columns"> <line><count>2</count><count>1</count></line> ...</clues>
+        <clues type="rows"> <line/> (an empty line) ...</clues>
+        <solution type="goal"><image>
+          |.XX..|                       one row a line, one char a cell, mapped
+          ...                           through the <color char="..."> table
+        </image></solution>
+      </puzzle>
+    </puzzleset>
+
+A ``puzzleset`` may hold several puzzles: the ``index`` option (1-based, the
+CLI's ``--index``) picks one, the first by default.  A count takes its
+``color`` attribute or the puzzle's ``defaultcolor``; a puzzle whose counts
+use more than one colour is refused (nonoqubo handles black and white only),
+as is any ``type`` other than ``grid`` (triddlers).  The ``goal`` solution
+(else a ``solution`` of type ``solution``; ``saved`` states are partial and
+ignored) becomes the puzzle's known solution.
+
+Safety: the file is parsed with defusedxml.  The DOCTYPE of real exports is
+tolerated but never fetched; any entity declaration (a "billion laughs" bomb,
+an external ``SYSTEM`` entity) is refused before anything is expanded.  HTML
+named entities of real exports (``&copy;``), which only the never-read DTD
+would define, are replaced by their characters before parsing.
+
+Origin: Jan Wolter's webpbn.com XML export and ``pbn-0.3.dtd``, read by
+pbnsolve (native), nonogrid, number-loom (which leaves the DOCTYPE out; so do
+nonoqubo's files), php-nonogram.
+
+Examples:
+    >>> xml = ('<puzzleset><puzzle><title>T &copy;</title><clues type="columns">'
+    ...        '<line><count>1</count></line><line/></clues><clues type="rows">'
+    ...        '<line><count>1</count></line></clues></puzzle></puzzleset>')
+    >>> p = loads(xml)
+    >>> p.name, p.rows, p.cols
+    ('T ©', ((1,),), ((1,), ()))
+    >>> loads(dumps(p.with_solution(["#."]))).solution
+    ('#.',)
+"""
+
+from __future__ import annotations
+
+import html.entities
+import re
+import xml.etree.ElementTree as ET
+from typing import IO, Any
+from xml.sax.saxutils import escape, quoteattr
+
+from . import check_options, colour_refusal, make_puzzle, pick_index, read_stream
+from ..errors import FormatError, located
+from ..puzzle import Puzzle
+
+NAME = "xml"
+TITLE = "webpbn XML (pbn 0.3), the goal solution included"
+EXTENSIONS = ("xml", "pbn")
+BINARY = False
+SOLUTION = True
+
+__all__ = ["dump", "dumps", "load", "loads"]
+
+_XML_ENTITIES = {"amp", "lt", "gt", "quot", "apos"}
+_ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9]*);")
+_ENCODING = re.compile(r"""(<\?xml[^>]*?)\s+encoding\s*=\s*["'][^"']*["']""")
+_META = ("source", "id", "author", "copyright", "description")
+
+
+def detect(text: str) -> bool:
+    """True for XML whose root is ``puzzleset`` or ``puzzle``."""
+    head = text.lstrip("\ufeff \t\r\n")[:4096]
+    return head.startswith("<") and re.search(r"<puzzle(set)?[\s>]", head) is not None
+
+
+class _Builder(ET.TreeBuilder):
+    """A tree builder that remembers the source line of every element."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: dict[int, int] = {}
+        self.parser: Any = None
+
+    def start(self, tag: str, attrs: dict[str, str]) -> ET.Element:  # type: ignore[override]
+        elem = super().start(tag, attrs)
+        self.lines[id(elem)] = self.parser.parser.CurrentLineNumber
+        return elem
+
+
+def _parse(text: str, source: str) -> tuple[ET.Element, dict[int, int]]:
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import DefusedXMLParser
+
+    def named(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name in _XML_ENTITIES or name not in html.entities.name2codepoint:
+            return m.group(0)
+        return f"&#{html.entities.name2codepoint[name]};"
+
+    text = _ENCODING.sub(r"\1", _ENTITY.sub(named, text.lstrip("\ufeff")), count=1)
+    builder = _Builder()
+    parser = DefusedXMLParser(target=builder, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+    builder.parser = parser
+    try:
+        parser.feed(text)
+        root = parser.close()
+    except ET.ParseError as exc:
+        line_no, col = exc.position
+        message = re.sub(r": line \d+, column \d+$", "", str(exc))
+        raise FormatError(f"{source}:{line_no}:{col + 1}: not well-formed XML: {message}") from None
+    except DefusedXmlException as exc:
+        m = re.search(r"<!ENTITY", text)
+        line = text.count("\n", 0, m.start()) + 1 if m else None
+        raise FormatError(located(
+            source, line, f"entity declarations are refused (XML bomb or external entity: {exc}); "
+            "nonoqubo never expands or fetches entities")) from None
+    return root, builder.lines
+
+
+def loads(text: str, *, source: str = "<string>", index: int | None = None, **options: Any) -> Puzzle:
+    """Read one puzzle of a webpbn XML file (see the module docstring).
+
+    Args:
+        text: the XML document.
+        source: the file name used in error messages.
+        index: which puzzle of a ``puzzleset`` (1-based; default the first).
+
+    Raises:
+        FormatError: not well-formed XML, an entity declaration, a missing or
+            bad element, a colour puzzle, or clues that do not make a puzzle;
+            the message names the source and line.
+    """
+    check_options(options, NAME)
+    root, lines = _parse(text, source)
+
+    def line_of(elem: ET.Element) -> int | None:
+        return lines.get(id(elem))
+
+    if root.tag == "puzzleset":
+        puzzles = root.findall("puzzle")
+    elif root.tag == "puzzle":
+        puzzles = [root]
+    else:
+        raise FormatError(located(source, line_of(root), f"the root element is <{root.tag}>, expected <puzzleset> or <puzzle>"))
+    if not puzzles:
+        raise FormatError(located(source, line_of(root), "the puzzleset holds no <puzzle>"))
+    puzzle = puzzles[pick_index(len(puzzles), index, source)]
+    kind = puzzle.get("type", "grid")
+    if kind != "grid":
+        raise FormatError(located(source, line_of(puzzle), f"puzzle type {kind!r} is not a rectangular grid"))
+    default = puzzle.get("defaultcolor", "black")
+    background = puzzle.get("backgroundcolor", "white")
+
+    sections: dict[str, ET.Element] = {}
+    for clues in puzzle.findall("clues"):
+        ctype = clues.get("type", "")
+        if ctype not in ("rows", "columns"):
+            raise FormatError(located(source, line_of(clues), f"<clues type={ctype!r}>: expected 'rows' or 'columns'"))
+        if ctype in sections:
+            raise FormatError(located(source, line_of(clues), f"a second <clues type={ctype!r}>"))
+        sections[ctype] = clues
+    used: list[str] = []
+    for count in puzzle.iter("count"):  # document order, so the first colour clue is named
+        colour = count.get("color", default)
+        if colour not in used:
+            used.append(colour)
+            if len(used) > 1:
+                raise colour_refusal(source, line_of(count), f"its clues use {', '.join(used)}")
+    read: dict[str, tuple[list[tuple[int, ...]], list[int | None]]] = {}
+    for ctype, kind_name in (("rows", "row"), ("columns", "column")):
+        if ctype not in sections:
+            raise FormatError(located(source, line_of(puzzle), f"the puzzle has no <clues type={ctype!r}>"))
+        found, where = [], []
+        for k, line in enumerate(sections[ctype].findall("line")):
+            clue = []
+            for count in line.findall("count"):
+                value = (count.text or "").strip()
+                if not value.isascii() or not value.isdigit():
+                    raise FormatError(located(source, line_of(count), f"{kind_name} {k + 1}: count {value!r} is not a number"))
+                clue.append(int(value))
+            found.append(tuple(clue))
+            where.append(line_of(line))
+        if not found:
+            raise FormatError(located(source, line_of(sections[ctype]), f"<clues type={ctype!r}> has no <line>"))
+        read[ctype] = (found, where)
+    black = used[0] if used else default
+    solution, solution_line = _solution(puzzle, black, background, line_of, source)
+    meta = {key: _text(puzzle, key) for key in _META if _text(puzzle, key)}
+    name = _text(puzzle, "title") or None
+    return make_puzzle(
+        read["rows"][0], read["columns"][0], source=source,
+        row_lines=read["rows"][1], col_lines=read["columns"][1],  # type: ignore[arg-type]
+        solution_line=solution_line, name=name, solution=solution, meta=meta,
+    )
+
+
+def _text(parent: ET.Element, tag: str) -> str:
+    """The stripped text of *parent*'s first <tag> child ("" when there is none)."""
+    elem = parent.find(tag)
+    return "" if elem is None else (elem.text or "").strip()
+
+
+def _solution(puzzle: ET.Element, black: str, background: str, line_of: Any, source: str) -> tuple[tuple[str, ...] | None, int | None]:
+    chosen = None
+    for wanted in ("goal", "solution"):
+        chosen = next((s for s in puzzle.findall("solution") if s.get("type", "goal") == wanted), None)
+        if chosen is not None:
+            break
+    image = chosen.find("image") if chosen is not None else None
+    if image is None:
+        return None, None
+    chars = {".": background, "X": black}
+    for colour in puzzle.findall("color"):
+        if colour.get("char") is not None and colour.get("name"):
+            chars[colour.get("char", "")] = colour.get("name", "")
+    start = line_of(image) or 0
+    # every char -> "\x01" (black) or "\x02" (background), one translate per row
+    table = str.maketrans({ch: "\x01" if name == black else "\x02" for ch, name in chars.items()
+                           if name in (black, background)})
+    rows = []
+    for offset, raw in enumerate((image.text or "").split("\n")):
+        m = re.search(r"\|(.*)\|", raw)
+        body = m.group(1) if m else raw.strip()
+        if not body:
+            continue
+        cells = body.translate(table)
+        bad = re.search(r"[^\x01\x02]", cells)
+        if bad:
+            ch = body[bad.start()]
+            what = f"colour {chars[ch]!r}" if ch in chars else "no colour in the <color> table"
+            raise FormatError(located(source, start + offset, f"solution image: {ch!r} has {what}"))
+        rows.append(cells.replace("\x01", "#").replace("\x02", "."))
+    return (tuple(rows) if rows else None), start
+
+
+def load(fp: IO[str], **options: Any) -> Puzzle:
+    """Read a webpbn XML puzzle from an open text file."""
+    return read_stream(fp, loads, **options)
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """The puzzle as a webpbn XML puzzleset (no DOCTYPE), with the goal when known."""
+    meta = dict(puzzle.meta)
+    if "copyright" not in meta and "license" in meta:
+        meta["copyright"] = meta["license"]
+    if "source" not in meta and "catalogue" in meta:
+        meta["source"] = meta["catalogue"]
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<puzzleset>", '<puzzle type="grid" defaultcolor="black">']
+    for key in _META[:2]:
+        if key in meta:
+            out.append(f"<{key}>{escape(str(meta[key]))}</{key}>")
+    if puzzle.name:
+        out.append(f"<title>{escape(puzzle.name)}</title>")
+    for key in _META[2:]:
+        if key in meta:
+            out.append(f"<{key}>{escape(str(meta[key]))}</{key}>")
+    out.append('<color name="white" char=".">fff</color>')
+    out.append('<color name="black" char="X">000</color>')
+    for ctype, clues in (("columns", puzzle.cols), ("rows", puzzle.rows)):
+        out.append(f"<clues type={quoteattr(ctype)}>")
+        out += ["<line>" + "".join(f"<count>{n}</count>" for n in clue) + "</line>" for clue in clues]
+        out.append("</clues>")
+    if puzzle.solution is not None:
+        out.append('<solution type="goal">')
+        out.append("<image>")
+        out += ["|" + row.replace("#", "X") + "|" for row in puzzle.solution]
+        out.append("</image>")
+        out.append("</solution>")
+    out.append("</puzzle>")
+    out.append("</puzzleset>")
+    return "\n".join(out) + "\n"
+
+
+def dump(puzzle: Puzzle, fp: IO[str]) -> None:
+    """Write the puzzle as webpbn XML to an open text file."""
+    fp.write(dumps(puzzle))
