@@ -1,0 +1,172 @@
+"""dimod's CQM file (``ConstrainedQuadraticModel.to_file``): the constrained model for hybrid solvers.
+
+The file is what ``cqm.to_file()`` writes (dimod's serialisation format 2.0):
+the 8-byte magic ``DIMODCQM``, a version, a JSON header of counts, then a zip
+archive with ``varinfo``, ``variable_labels.json``, ``objective`` and one
+``constraints/<label>/{lhs,rhs,sense}`` directory per constraint.  Read it with
+``dimod.ConstrainedQuadraticModel.from_file(open(path, "rb"))`` and hand it to
+``LeapHybridCQMSampler().sample_cqm(cqm)``.
+
+* Variables are BINARY, labelled with the QUBO++ labels (``y3[1][2]``;
+  dimod has no name restriction); the objective is zero.
+* Constraints are named ``cell_i_j``, ``wall_y3_k1_p2``, ``order_z5_k0_p4``
+  (see :mod:`nonoqubo.constrained`).
+* Self-describing: dimod's header keeps only counts, so nonoqubo adds one more
+  zip member, ``nonoqubo.json`` (``{"nonoqubo": "constrained", "format": 1,
+  "puzzle": {clue spec}, "fixed": {label: 0/1}, "counts": {...}, "labels":
+  "..."}``).  ``from_file`` reads only the members it knows (it lists
+  ``constraints/<label>/`` directories by pattern and opens the others by
+  name), so the extra member changes nothing in the model dimod loads; any
+  zip tool shows it (``unzip -p model.cqm nonoqubo.json``).
+
+Note that ``from_file`` collects constraint labels in a set, so the
+constraint *order* is not kept by dimod; :func:`loads` rebuilds the model in
+nonoqubo's order and checks every constraint by name.
+
+Examples:
+    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.constrained import build_constrained
+    >>> m = build_constrained(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
+    >>> data = dumps(m)
+    >>> data[:8]
+    b'DIMODCQM'
+    >>> loads(data, source="x.cqm").same_model(m)
+    True
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from typing import IO, Any
+
+from ..clues import spec
+from ..constrained import SENSES, ConstrainedModel, build_constrained
+from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
+
+__all__ = ["dump", "dumps", "load", "loads", "metadata"]
+
+NAME = "cqm"
+TITLE = "dimod CQM file (ConstrainedQuadraticModel.to_file), for hybrid CQM solvers"
+EXTENSIONS = ("cqm",)
+BINARY = True
+ISING = False
+KIND = "constrained"
+
+MAGIC = b"DIMODCQM"
+#: the zip member that carries the clues and the fixed variables
+MEMBER = "nonoqubo.json"
+FORMAT_VERSION = 1
+
+
+def _dimod() -> Any:
+    try:
+        import dimod
+    except ImportError:  # pragma: no cover - dimod is a core dependency
+        raise MissingDependency("dimod", "dimod", "the CQM format") from None
+    return dimod
+
+
+def metadata(model: ConstrainedModel) -> dict[str, Any]:
+    """The ``nonoqubo.json`` document of *model*."""
+    return {
+        "nonoqubo": "constrained",
+        "format": FORMAT_VERSION,
+        "puzzle": model.puzzle.to_dict(),
+        "fixed": dict(model.fixed),
+        "counts": {"variables": model.num_vars, "fixed": len(model.fixed),
+                   "constraints": model.num_constraints, **model.counts(),
+                   "nonzeros": model.num_nonzeros},
+        "labels": "y{i}[k][p] / z{j}[k][p]: row i / column j, block k, wall position p (0-based), "
+                  "1 = block k shifted right by more than p",
+        "constraints": "cell_i_j: row colour - column colour = 0; wall_y3_k1_p2: w[k][p] - w[k][p+1] >= 0; "
+                       "order_y3_k1_p2: w[k+1][p] - w[k][p] >= 0",
+    }
+
+
+def dumps(model: ConstrainedModel, *, ising: bool = False) -> bytes:
+    """The CQM file of *model*, with the ``nonoqubo.json`` member added.
+
+    Raises:
+        UnsupportedFormat: ``ising=True`` (a CQM over spins is not offered).
+    """
+    if ising:
+        raise UnsupportedFormat("the CQM export is over binary variables; it has no Ising form")
+    with model.to_cqm().to_file() as fh:
+        buf = io.BytesIO(fh.read())
+    info = zipfile.ZipInfo(MEMBER, date_time=(1980, 1, 1, 0, 0, 0))
+    with zipfile.ZipFile(buf, mode="a") as zf:
+        zf.writestr(info, json.dumps(metadata(model), indent=1))
+    return buf.getvalue()
+
+
+def dump(model: ConstrainedModel, fp: IO[bytes], *, ising: bool = False) -> None:
+    """Write :func:`dumps` to a binary file object."""
+    fp.write(dumps(model, ising=ising))
+
+
+def loads(data: bytes, *, source: str = "<cqm>") -> ConstrainedModel:
+    """Read a CQM file written by :func:`dumps`.
+
+    dimod reads the file (so it is a valid CQM); the model is rebuilt from the
+    clues and fixings in ``nonoqubo.json`` and every variable and constraint is
+    checked against what dimod read.
+
+    Raises:
+        FormatError: not a CQM file, no ``nonoqubo.json`` member, or a model that
+            differs from the one its clues give (the message names the constraint).
+    """
+    dimod = _dimod()
+    if not data.startswith(MAGIC):
+        raise FormatError(located(source, None, "not a dimod CQM file (no DIMODCQM magic)"))
+    try:
+        cqm = dimod.ConstrainedQuadraticModel.from_file(io.BytesIO(data))
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            doc = json.loads(zf.read(MEMBER))
+    except KeyError:
+        raise FormatError(located(source, None, f"a CQM without the '{MEMBER}' member: not written by "
+                                  "nonoqubo, so its clues are unknown")) from None
+    except (ValueError, zipfile.BadZipFile, OSError) as exc:
+        raise FormatError(located(source, None, f"cannot read the CQM: {exc}")) from None
+    if not isinstance(doc, dict) or doc.get("nonoqubo") != "constrained" or "puzzle" not in doc:
+        raise FormatError(located(source, None, f"'{MEMBER}' is not nonoqubo's constrained-model metadata"))
+    puzzle = spec.from_dict(doc["puzzle"], source=f"{source}:{MEMBER}")
+    try:
+        model = build_constrained(puzzle, doc.get("fixed") or {})
+    except ValueError as exc:
+        raise FormatError(located(source, None, f"the clues and fixed values in {MEMBER}: {exc}")) from None
+    check_cqm(model, cqm, source)
+    return model
+
+
+def check_cqm(model: ConstrainedModel, cqm: Any, source: str = "<cqm>") -> None:
+    """Raise :class:`FormatError` unless *cqm* has exactly the variables and constraints of *model*."""
+    if list(cqm.variables) != list(model.labels):
+        raise FormatError(located(source, None, f"the CQM has {len(cqm.variables)} variables, the model of its "
+                                  f"clues {model.num_vars} (or with other labels)"))
+    if len(cqm.constraints) != model.num_constraints:
+        raise FormatError(located(source, None, f"the CQM has {len(cqm.constraints)} constraints, the model of "
+                                  f"its clues {model.num_constraints}"))
+    labels = model.labels
+    ptr, idx, cof = model.indptr.tolist(), model.indices.tolist(), model.coefs.tolist()
+    for c, name in enumerate(model.names):
+        comp = cqm.constraints.get(name)
+        if comp is None:
+            raise FormatError(located(source, None, f"constraint {name} is missing from the CQM"))
+        lhs = comp.lhs
+        want = {labels[v]: float(a) for v, a in zip(idx[ptr[c]:ptr[c + 1]], cof[ptr[c]:ptr[c + 1]])}
+        got = {v: b for v, b in lhs.iter_linear() if b}
+        if (got != want or lhs.num_interactions or comp.sense.value != SENSES[model.sense[c]]
+                or comp.rhs - lhs.offset != model.rhs[c]):
+            raise FormatError(located(source, None, f"constraint {name} differs from the model of the clues"))
+
+
+def load(fp: IO[bytes], *, source: str | None = None) -> ConstrainedModel:
+    """Read a CQM file object (see :func:`loads`)."""
+    return loads(fp.read(), source=source or str(getattr(fp, "name", "<cqm>")))
+
+
+def detect(head: bytes) -> bool:
+    """dimod's CQM magic."""
+    return head.startswith(MAGIC)
