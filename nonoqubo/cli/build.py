@@ -1,0 +1,128 @@
+"""``nonoqubo build``: build the QUBO of a puzzle and write it in one or more file formats."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import time
+from typing import Any
+
+from .. import exports
+from ..build import build
+from ..errors import NonoquboError, UnsupportedFormat
+from ..progress import bar
+from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
+
+ORDER = 20
+
+HELP = "build the QUBO of PUZZLE and write it as a file (qbsolv, COO, dimod BQM, QPLIB, ...)"
+DESCRIPTION = """\
+Build the expanded domain-wall QUBO of PUZZLE and write it to OUT, in the
+format named by OUT's extension or by -f (see 'nonoqubo formats').  Give -o
+several times to write several formats from one build; '-o -' writes to
+standard output (name the format with -f).  Every file carries the clues, the
+labels (or the rule that gives them), the counts and the offset, so a
+solver's samples can be decoded from the file alone.  Files are written
+atomically: a failed run leaves no file behind.
+
+examples:
+  nonoqubo build examples/qbpp-logo.yaml -o logo.qubo.json
+  nonoqubo build logo.yaml -o logo.bqm -o logo.qubo -o logo.qs
+  nonoqubo build logo.yaml -o - -f coo --ising | head
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = sub.add_parser("build", help=HELP, description=DESCRIPTION,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_puzzle_arguments(parser)
+    parser.add_argument("-o", "--output", action="append", required=True, metavar="OUT",
+                        help="file to write ('-' for standard output); repeat for several formats")
+    parser.add_argument("-f", "--format", action="append", metavar="FORMAT",
+                        help="output format (default: from OUT's extension); once for all outputs or once per -o")
+    parser.add_argument("--ising", action="store_true",
+                        help="write the Ising form (h, J, offset; s = 2x - 1) in formats that can carry it")
+    parser.add_argument("--presolve", action="store_true",
+                        help="fix the variables line logic decides before writing (recorded in the file)")
+    parser.add_argument("--constrained", action="store_true",
+                        help="write the constrained 0-1 model (formats of kind 'constrained': cqm, lp, mps)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def _plan(args: argparse.Namespace) -> list[tuple[str, Any]]:
+    """(output, format module) pairs, checked before anything is built."""
+    outs: list[str] = args.output
+    fmts: list[str] = args.format or []
+    if fmts and len(fmts) not in (1, len(outs)):
+        raise NonoquboError(f"-f was given {len(fmts)} times for {len(outs)} outputs; give it once, or once per -o")
+    plan = []
+    for k, out in enumerate(outs):
+        name = fmts[k] if len(fmts) > 1 else (fmts[0] if fmts else None)
+        if name:
+            mod = exports.get_format(name)
+        elif out == "-":
+            raise UnsupportedFormat("'-o -' needs a format: add -f FORMAT (see 'nonoqubo formats')")
+        else:
+            mod = exports.format_for_path(out)
+        if args.ising and not getattr(mod, "ISING", False):
+            able = ", ".join(m.NAME for m in exports.formats() if getattr(m, "ISING", False))
+            raise UnsupportedFormat(f"{out}: the {mod.NAME} format cannot carry an Ising model; --ising works with: {able}")
+        kind = getattr(mod, "KIND", "qubo")
+        if args.constrained and kind != "constrained":
+            able = ", ".join(m.NAME for m in exports.formats("constrained")) or "none installed"
+            raise NonoquboError(f"{out}: --constrained writes the constrained model, which the {mod.NAME} format "
+                                f"(a QUBO format) cannot hold; constrained formats: {able}")
+        plan.append((out, mod))
+    if len({os.path.abspath(o) for o, _ in plan if o != "-"}) < sum(1 for o, _ in plan if o != "-"):
+        raise NonoquboError("the same output file is named twice")
+    return plan
+
+
+def _hook(module: str, function: str, what: str):
+    """``nonoqubo.<module>.<function>``, imported only when asked for."""
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(f"nonoqubo.{module}"), function)
+    except ImportError as exc:
+        if exc.name and module not in exc.name:  # a dependency of the module is missing: say so
+            raise
+        raise NonoquboError(f"{what} needs nonoqubo.{module}, which this installation lacks") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    plan = _plan(args)
+    show = progress_enabled(args)
+    say = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
+    puzzle = load_puzzle(args)
+    start = time.perf_counter()
+    with bar(None, "building QUBO", enabled=show, unit=" steps") as tick:
+        qubo = build(puzzle)
+        tick(1)
+    title = f" {puzzle.name!r}" if puzzle.name else ""
+    say(f"built{title} {puzzle.width}x{puzzle.height}: {qubo.num_vars} variables, {qubo.num_terms} terms "
+        f"({qubo.num_linear} linear + {qubo.num_quadratic} quadratic), offset {qubo.offset} "
+        f"in {time.perf_counter() - start:.2f} s")
+    if args.presolve:
+        before = qubo
+        qubo = _hook("presolve", "presolve_qubo", "--presolve")(puzzle, qubo)
+        say(f"presolved: {before.num_vars} -> {qubo.num_vars} variables, {before.num_terms} -> {qubo.num_terms} terms, "
+            f"{len(qubo.fixed)} fixed, offset {qubo.offset}")
+    models: dict[str, Any] = {"qubo": qubo}
+    if any(getattr(mod, "KIND", "qubo") == "constrained" for _, mod in plan):
+        build_constrained = _hook("constrained", "build_constrained", "a constrained format")
+        model = models["constrained"] = build_constrained(puzzle, fixed=dict(qubo.fixed) if args.presolve else None)
+        parts = ", ".join(f"{n} {kind}" for kind, n in model.counts().items())
+        say(f"constrained model: {model.num_vars} variables, {model.num_constraints} constraints ({parts})")
+    with contextlib.ExitStack() as stack:  # every file renamed into place only when all are written
+        for out, mod in plan:
+            fh = stack.enter_context(exports.open_target(out, binary=bool(mod.BINARY)))
+            exports.write(models[getattr(mod, "KIND", "qubo")], fh, mod, ising=args.ising, progress=show)
+    for out, mod in plan:
+        size = f", {os.path.getsize(out):,} bytes" if out != "-" else ""
+        say(f"wrote {'standard output' if out == '-' else out} ({mod.NAME}{', Ising' if args.ising else ''}{size})")
+    return 0

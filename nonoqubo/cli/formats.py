@@ -1,0 +1,71 @@
+"""``nonoqubo formats``: every clue format and every QUBO file format, with extensions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .. import clues, exports
+from ..errors import UnsupportedFormat
+
+ORDER = 30
+
+HELP = "list the clue formats nonoqubo reads and the QUBO formats it writes"
+DESCRIPTION = """\
+List every format: the clue formats PUZZLE may be in (--from NAME) and the
+QUBO file formats 'build' writes (-f NAME, or by the output's extension).
+
+example:
+  nonoqubo formats
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = sub.add_parser("formats", help=HELP, description=DESCRIPTION,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def _clue_formats() -> list[dict]:
+    out = []
+    for name in clues.FORMATS:
+        try:
+            mod = clues.get_format(name)
+        except UnsupportedFormat:
+            continue
+        out.append({"name": mod.NAME, "extensions": list(mod.EXTENSIONS), "title": mod.TITLE})
+    return out
+
+
+def _qubo_formats() -> list[dict]:
+    return [
+        {"name": m.NAME, "extensions": list(m.EXTENSIONS), "title": m.TITLE, "kind": getattr(m, "KIND", "qubo"),
+         "ising": bool(getattr(m, "ISING", False)), "binary": bool(getattr(m, "BINARY", False))}
+        for m in exports.formats()
+    ]
+
+
+def run(args: argparse.Namespace) -> int:
+    clue, qubo = _clue_formats(), _qubo_formats()
+    if args.json:
+        print(json.dumps({"clue_formats": clue, "qubo_formats": qubo}, indent=2))
+        return 0
+    print("clue formats (PUZZLE; --from NAME):")
+    _table(clue)
+    print()
+    print("QUBO formats (build -o OUT; -f NAME; * = can carry --ising, + = constrained model):")
+    _table(qubo)
+    return 0
+
+
+def _table(rows: list[dict]) -> None:
+    if not rows:
+        return
+    exts = [" ".join("." + e for e in r["extensions"]) for r in rows]
+    marks = ["*" if r.get("ising") else ("+" if r.get("kind") == "constrained" else " ") for r in rows]
+    w1 = max(len(r["name"]) for r in rows)
+    w2 = max(len(e) for e in exts)
+    for r, e, m in zip(rows, exts, marks):
+        print(f"  {r['name']:<{w1}} {m} {e:<{w2}}  {r['title']}")

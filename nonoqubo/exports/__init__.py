@@ -1,0 +1,253 @@
+"""QUBO export formats: a registry of writer/reader modules, found by discovery.
+
+Every module of this package whose name does not start with ``_`` is a format
+(tablib's and dimod's layout: one format, one module)::
+
+    NAME = "qubo-json"              # what users type after -f
+    TITLE = "nonoqubo's JSON ..."   # one line for `nonoqubo formats`
+    EXTENSIONS = ("qubo.json",)     # file endings, without the dot; multi-part allowed
+    BINARY = False                  # bytes (True) or text
+    ISING = True                    # can carry the Ising form (--ising)
+    KIND = "qubo"                   # "qubo": takes a Qubo; "constrained": a CQM-like model
+    ORDER = 10                      # optional: position in listings
+    def dumps(model, *, ising=False) -> str | bytes
+    def dump(model, fp, *, ising=False, ...)     # fp opened in text or binary mode per BINARY
+    def loads(data, *, source="<string>") -> model
+    def load(fp) -> model
+    def detect(head: bytes) -> bool              # optional: does this content look like it?
+
+Modules are discovered with :mod:`pkgutil`, so a new format is a new file and
+nothing else.  A path picks its format by the longest matching extension
+(``logo.qubo.json`` -> ``qubo-json``, ``x.bqm.json`` -> ``bqm-json``,
+``x.json`` -> ``qubo-json``); reading falls back to content sniffing.
+
+Examples:
+    >>> get_format("coo").NAME, format_for_path("logo.bqm.json").NAME
+    ('coo', 'bqm-json')
+    >>> format_for_path("out/logo.json").NAME
+    'qubo-json'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import pkgutil
+import sys
+from collections.abc import Iterator
+from functools import lru_cache
+from types import ModuleType
+from typing import IO, Any
+
+from .._atomic import atomic_write
+from ..errors import NonoquboError, UnsupportedFormat
+
+__all__ = [
+    "dump",
+    "dumps",
+    "format_for_path",
+    "formats",
+    "get_format",
+    "load",
+    "loads",
+    "open_target",
+    "write",
+]
+
+#: bytes of a file's start handed to the modules' detect()
+HEAD = 4096
+
+
+@lru_cache(maxsize=1)
+def _discovered() -> tuple[ModuleType, ...]:
+    mods = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(mod, "NAME") and hasattr(mod, "dumps"):
+            mods.append(mod)
+    return tuple(sorted(mods, key=lambda m: (getattr(m, "ORDER", 100), m.NAME)))
+
+
+def formats(kind: str | None = None) -> list[ModuleType]:
+    """Every format module, in listing order (only those of *kind* when given)."""
+    return [m for m in _discovered() if kind is None or getattr(m, "KIND", "qubo") == kind]
+
+
+def _names() -> str:
+    return ", ".join(m.NAME for m in formats())
+
+
+def get_format(name: str) -> ModuleType:
+    """The module of format *name* (a NAME, or one of its extensions such as ``qubo``).
+
+    Raises:
+        UnsupportedFormat: unknown name; the message lists the known ones.
+    """
+    key = name.lower().lstrip(".")
+    for mod in formats():
+        if key == mod.NAME:
+            return mod
+    for mod in formats():
+        if key in mod.EXTENSIONS:
+            return mod
+    raise UnsupportedFormat(f"unknown QUBO format {name!r}; known formats: {_names()}")
+
+
+def _by_extension(path: str) -> ModuleType | None:
+    base = os.path.basename(os.fspath(path)).lower()
+    best: tuple[int, ModuleType] | None = None
+    for mod in formats():
+        for ext in mod.EXTENSIONS:
+            if base.endswith("." + ext) and (best is None or len(ext) > best[0]):
+                best = (len(ext), mod)
+    return best[1] if best else None
+
+
+def format_for_path(path: str | os.PathLike[str]) -> ModuleType:
+    """The format of *path* by its longest known extension.
+
+    Raises:
+        UnsupportedFormat: no known extension; the message lists the formats.
+    """
+    mod = _by_extension(os.fspath(path))
+    if mod is None:
+        raise UnsupportedFormat(
+            f"{os.fspath(path)}: cannot tell the QUBO format from the file name; "
+            f"give it with -f (one of: {_names()})"
+        )
+    return mod
+
+
+def _sniff(head: bytes) -> ModuleType | None:
+    for mod in formats():
+        detect = getattr(mod, "detect", None)
+        if detect is not None and detect(head):
+            return mod
+    return None
+
+
+def _check(mod: ModuleType, ising: bool) -> None:
+    if ising and not getattr(mod, "ISING", False):
+        able = ", ".join(m.NAME for m in formats() if getattr(m, "ISING", False))
+        raise UnsupportedFormat(f"the {mod.NAME} format cannot carry an Ising model; --ising works with: {able}")
+
+
+def dumps(model: Any, format: str, *, ising: bool = False) -> str | bytes:
+    """*model* as the text (or bytes) of *format*."""
+    mod = get_format(format)
+    _check(mod, ising)
+    return mod.dumps(model, ising=ising) if ising else mod.dumps(model)
+
+
+@contextlib.contextmanager
+def open_target(path: str | os.PathLike[str], binary: bool) -> Iterator[IO[Any]]:
+    """:func:`~nonoqubo._atomic.atomic_write` with a one-line error for a path that cannot be written.
+
+    Raises:
+        NonoquboError: the directory is missing or not writable, the disk is full...
+            (the temporary file is gone; an existing target is untouched).
+    """
+    try:
+        with atomic_write(path, binary=binary) as fh:
+            yield fh
+    except BrokenPipeError:  # `build -o - | head`: the reader left, nothing to report
+        raise
+    except OSError as exc:
+        raise NonoquboError(f"cannot write {os.fspath(path)}: {exc.strerror or exc}") from None
+
+
+def write(model: Any, fh: IO[Any], mod: ModuleType, *, ising: bool = False, progress: bool = False) -> None:
+    """Write *model* to the open file *fh* in format *mod* (see :func:`open_target`)."""
+    _check(mod, ising)
+    kwargs: dict[str, Any] = {}
+    if ising:
+        kwargs["ising"] = True
+    if progress and getattr(mod, "KIND", "qubo") == "qubo":
+        kwargs["progress"] = True
+    mod.dump(model, fh, **kwargs)
+
+
+def dump(
+    model: Any, path: str | os.PathLike[str], format: str | None = None, *, ising: bool = False,
+    progress: bool = False,
+) -> ModuleType:
+    """Write *model* to *path* atomically (``"-"`` is standard output).
+
+    Args:
+        model: a :class:`~nonoqubo.qubo.Qubo` (or a constrained model for those formats).
+        path: the file to write.
+        format: a format name; default from the extension of *path*.
+        ising: write the Ising form (``h``, ``J``, offset) where the format can.
+        progress: show a progress bar on standard error.
+
+    Returns:
+        The format module used.
+
+    Raises:
+        UnsupportedFormat: unknown format, or --ising with a format that cannot carry it.
+        NonoquboError: the path cannot be written (no file is left behind).
+    """
+    if format:
+        mod = get_format(format)
+    elif os.fspath(path) == "-":
+        raise UnsupportedFormat(f"writing to standard output needs a format name (-f; one of: {_names()})")
+    else:
+        mod = format_for_path(path)
+    _check(mod, ising)
+    with open_target(path, binary=bool(mod.BINARY)) as fh:
+        write(model, fh, mod, ising=ising, progress=progress)
+    return mod
+
+
+def loads(data: str | bytes, format: str | None = None, *, source: str = "<string>") -> Any:
+    """The model in *data* (format by name, else sniffed from the content)."""
+    if format:
+        mod = get_format(format)
+    else:
+        head = data[:HEAD] if isinstance(data, bytes) else data[:HEAD].encode("utf-8", "replace")
+        found = _sniff(head)
+        if found is None:
+            raise UnsupportedFormat(f"{source}: cannot tell the QUBO format from the content; name it (one of: {_names()})")
+        mod = found
+    return mod.loads(_as_input(mod, data), source=source)
+
+
+def load(path: str | os.PathLike[str], format: str | None = None) -> Any:
+    """The model in the file *path*: by format name, else extension, else content.
+
+    A file whose extension names one format but whose content another's
+    ``detect`` recognises (``x.json`` holding a dimod document) is read as the latter.
+
+    Raises:
+        UnsupportedFormat: the format cannot be told.
+        FormatError: the file is not valid in its format (the message names it).
+        OSError: the file cannot be read.
+    """
+    source = os.fspath(path)
+    if source == "-":
+        data: bytes = sys.stdin.buffer.read()
+        source = "<stdin>"
+    else:
+        with open(source, "rb") as fh:
+            data = fh.read()
+    if format:
+        mod = get_format(format)
+    else:
+        head = data[:HEAD]
+        mod = _by_extension(source) if source != "<stdin>" else None
+        detect = getattr(mod, "detect", None)
+        if mod is None or (detect is not None and not detect(head)):
+            mod = _sniff(head) or mod
+        if mod is None:
+            raise UnsupportedFormat(f"{source}: cannot tell the QUBO format from the name or content; "
+                                    f"name it (one of: {_names()})")
+    return mod.loads(_as_input(mod, data), source=source)
+
+
+def _as_input(mod: ModuleType, data: str | bytes) -> str | bytes:
+    if getattr(mod, "BINARY", False):
+        return data if isinstance(data, bytes) else data.encode("latin-1")
+    return data.decode("utf-8-sig") if isinstance(data, bytes) else data

@@ -1,0 +1,152 @@
+"""Shared machinery of the ``i j value`` text formats (COO, qbsolv, QOBLIB, MQLib, MatrixMarket).
+
+They differ only in a few conventions, each a parameter here: the index base
+(0 or 1), whether off-diagonal entries hold half the pair coefficient
+(symmetric semantics), whether the objective is negated (MQLib maximises),
+whether diagonal lines come first (qbsolv) or in row-major order, and the
+comment marker.  Each format module states its own grammar and supplies its
+preamble (problem line, size line, MatrixMarket banner ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import FormatError, located
+from ..qubo import Qubo
+from . import _header, _text
+
+__all__ = ["Convention", "Terms", "read_terms", "terms_of", "to_model"]
+
+
+@dataclass(frozen=True)
+class Convention:
+    """How a format stores ``E = offset + sum a_i x_i + sum_{i<j} b_ij x_i x_j``."""
+
+    name: str
+    marker: str  #: comment marker at the start of a line
+    base: int = 0  #: index of the first variable
+    half: bool = False  #: off-diagonal entries hold b_ij / 2 (symmetric matrix semantics)
+    negate: bool = False  #: the file's objective is -E (maximised)
+    diagonal_first: bool = False  #: all diagonal lines before the couplers
+
+    @property
+    def prefix(self) -> str:
+        return self.marker + " "
+
+
+@dataclass
+class Terms:
+    """A model's terms laid out for one format."""
+
+    i: np.ndarray  #: written indices (base applied)
+    j: np.ndarray
+    num: np.ndarray  #: value numerators
+    den: int  #: common denominator (1, 2 or 4)
+    num_diagonal: int
+    offset: int | float  #: the model's constant (never negated: comments carry E's offset)
+    vartype: str
+    meta: dict[str, Any]
+
+    @property
+    def count(self) -> int:
+        return int(self.i.size)
+
+    def chunks(self) -> Iterator[tuple[bytes, int]]:
+        return _text.data_chunks([self.i, self.j, self.num], [1, 1, self.den])
+
+
+def terms_of(qubo: Qubo, conv: Convention, *, ising: bool = False, labels_listed: bool = False) -> Terms:
+    """The terms of *qubo* (or of its Ising form) under convention *conv*, with the metadata."""
+    linear, row, col, quad, offset, vartype = _header.model_arrays(qubo, ising)
+    if conv.diagonal_first:
+        d = np.flatnonzero(linear)
+        i = np.concatenate((d, row))
+        j = np.concatenate((d, col))
+        v = np.concatenate((linear[d], quad))
+    else:
+        i, j, v = _text.upper_terms(linear, row, col, quad)
+    if conv.half or conv.negate:
+        v = v.astype(np.float64)
+        if conv.half:
+            v[i != j] /= 2
+        if conv.negate:
+            v = -v
+    num, den = _text.rational(v)
+    meta = _header.describe(qubo, conv.name, vartype=vartype, offset=offset, labels_listed=labels_listed,
+                            terms=int(i.size))
+    return Terms(i + conv.base, j + conv.base, num, den, int(np.count_nonzero(linear)), meta["offset"],
+                 vartype, meta)
+
+
+def read_terms(body: str, first_line: int, conv: Convention, n: int, source: str
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``i j value`` lines of *body* as 0-based ``(i, j, value)`` of the canonical energy.
+
+    Comment lines inside the block (qbsolv allows them anywhere) are skipped.
+
+    Raises:
+        FormatError: a malformed line or an index outside ``base .. base+n-1``.
+    """
+    if ("\n" + conv.marker) in body:
+        body = "\n".join("" if ln.lstrip().startswith(conv.marker) else ln for ln in body.split("\n"))
+    table = _text.parse_numbers(body, source, first_line, 3)
+    i = _text.as_int(table[:, 0], source, "index") - conv.base
+    j = _text.as_int(table[:, 1], source, "index") - conv.base
+    v = table[:, 2].copy()
+    bad = np.flatnonzero((i < 0) | (j < 0) | (i >= n) | (j >= n))
+    if bad.size:
+        k = int(bad[0])
+        raise FormatError(located(source, None, f"term {k + 1} ({int(i[k]) + conv.base}, {int(j[k]) + conv.base}) "
+                                  f"is outside the {n} variables (indices start at {conv.base})"))
+    if conv.negate:
+        v = -v
+    if conv.half:
+        v[i != j] *= 2
+    return i, j, v
+
+
+def to_model(meta: dict[str, Any], i: np.ndarray, j: np.ndarray, v: np.ndarray, n: int, offset: float,
+             source: str, labels: list[str] | None = None) -> Qubo:
+    """The :class:`Qubo` of 0-based terms plus the file's metadata."""
+    diag = i == j
+    linear = np.bincount(i[diag], weights=v[diag], minlength=n)
+    return _header.to_qubo(meta, linear, i[~diag], j[~diag], v[~diag], offset, source, labels)
+
+
+def read_sized(data: str | bytes, conv: Convention, source: str) -> tuple[dict[str, Any], list[str], Qubo]:
+    """Read a comment header, an ``n m`` size line and ``m`` term lines (QOBLIB, MQLib).
+
+    Returns:
+        ``(metadata, comment lines, model)``; the model's offset is the metadata's.
+
+    Raises:
+        FormatError: a missing size line, a count that does not match, bad lines, no metadata.
+    """
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    comments, line_no, body = _text.split_comments(text, conv.marker)
+    meta = _header.parse_comments(comments, conv.marker, source)
+    need_meta(meta, source)
+    line, pos = _text.next_line(body, 0)
+    parts = line.split()
+    try:
+        n, m = int(parts[0]), int(parts[1])
+        if len(parts) != 2:
+            raise ValueError
+    except (ValueError, IndexError):
+        raise FormatError(located(source, line_no, f"expected the size line 'n m', found {line[:60]!r}")) from None
+    i, j, v = read_terms(body[pos:], line_no + 1, conv, n, source)
+    if i.size != m:
+        raise FormatError(located(source, line_no, f"the size line announces {m} entries but the file has {i.size}"))
+    return meta, comments, to_model(meta, i, j, v, n, meta.get("offset", 0), source)
+
+
+def need_meta(meta: dict[str, Any], source: str) -> None:
+    """Refuse a file with no nonoqubo metadata (its labels and clues would be unknown)."""
+    if "labels" not in meta:
+        raise FormatError(located(source, None, "no nonoqubo metadata comments (labels, clues); "
+                                  "nonoqubo reads back only the files it wrote"))

@@ -1,0 +1,322 @@
+"""The self-describing metadata every exported QUBO file carries, and its round trip.
+
+Decoding a solver's sample needs the clues (block lengths), the variable
+labels and any variables fixed before export; the file alone must give them.
+Every writer calls :func:`describe` for one metadata dict::
+
+    nonoqubo   version that wrote the file
+    format     the format's NAME
+    vartype    "BINARY" (x in {0,1}) or "SPIN" (s in {-1,+1}, x = (1 + s) / 2)
+    name, rows, cols   the puzzle's title and clues (absent for a bare model)
+    variables, terms, offset   counts (terms: nonzero linear + quadratic) and constant
+    labels     "layout": the rule ``Layout.of(puzzle).labels()`` minus the fixed
+               labels, in order; "listed": the format lists them itself; or the
+               list of labels
+    fixed      {label: 0 or 1} of the variables removed before export
+
+JSON-like formats store the dict as it is.  Text formats write it as comment
+lines, one ``key=value`` a line, values in compact JSON (the vartype bare, as
+dimod's COO reader wants ``# vartype=BINARY``); a long value is wrapped after
+commas over several lines, the later ones written ``key+=...``::
+
+    # nonoqubo 0.1.0 coo: nonogram QUBO (domain-wall encoding), energy 0 exactly at a solution
+    # vartype=BINARY
+    # offset=3
+    # rows=[[1],[1,1],
+    # rows+=[2]]
+
+Examples:
+    >>> meta = {"format": "coo", "vartype": "BINARY", "offset": 3, "rows": [[1], [1, 1], [2]]}
+    >>> text = comment_lines(meta, "# ", width=12)
+    >>> print(text, end="")  # doctest: +ELLIPSIS
+    # nonoqubo ... coo: nonogram QUBO (domain-wall encoding), energy 0 exactly at a solution
+    # format="coo"
+    # vartype=BINARY
+    # offset=3
+    # rows=[[1],[1,1],
+    # rows+=[2]]
+    >>> back = parse_comments(text.splitlines(), "#", "<doc>")
+    >>> back["rows"], back["vartype"], back["offset"]
+    ([[1], [1, 1], [2]], 'BINARY', 3)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..errors import FormatError, located
+from ..puzzle import Puzzle
+from ..qubo import Qubo
+
+__all__ = [
+    "META_KEYS",
+    "comment_lines",
+    "describe",
+    "parse_comments",
+    "spin_to_binary",
+    "to_qubo",
+]
+
+#: the keys, in the order they are written
+META_KEYS = (
+    "format", "vartype", "variables", "terms", "offset", "name", "rows", "cols", "labels", "fixed",
+)
+_KEY = re.compile(r"^([a-z_]+)(\+?)=(.*)$")
+#: a comment line's width before wrapping (clue lists of the 512x512 cauldron run to 40 kB)
+WIDTH = 100
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def describe(qubo: Qubo, fmt: str, *, vartype: str = "BINARY", offset: float | int | None = None,
+             labels_listed: bool = False, terms: int | None = None) -> dict[str, Any]:
+    """The metadata dict of *qubo* written as format *fmt*.
+
+    Args:
+        qubo: the model.
+        fmt: the format's NAME.
+        vartype: ``"BINARY"`` or ``"SPIN"`` (the file holds the Ising form).
+        offset: the constant as written (the Ising offset for SPIN); default ``qubo.offset``.
+        labels_listed: the format lists the labels itself (JSON, CSV, QPLIB names...).
+        terms: the number of terms written (the Ising form has its own); default ``qubo.num_terms``.
+
+    Returns:
+        A JSON-able dict with the keys of :data:`META_KEYS` (name/rows/cols only with a puzzle).
+    """
+    meta: dict[str, Any] = {
+        "nonoqubo": _version(),
+        "format": fmt,
+        "vartype": vartype,
+        "variables": qubo.num_vars,
+        "terms": qubo.num_terms if terms is None else int(terms),
+        "offset": _number(qubo.offset if offset is None else offset),
+    }
+    puzzle = qubo.puzzle
+    if puzzle is not None:
+        meta["name"] = puzzle.name
+        meta["rows"] = [list(c) for c in puzzle.rows]
+        meta["cols"] = [list(c) for c in puzzle.cols]
+    if labels_listed:
+        meta["labels"] = "listed"
+    elif puzzle is not None and list(qubo.labels) == rule_labels(puzzle, qubo.fixed):
+        meta["labels"] = "layout"
+    else:
+        meta["labels"] = list(qubo.labels)
+    meta["fixed"] = {str(k): int(v) for k, v in qubo.fixed.items()}
+    return meta
+
+
+def rule_labels(puzzle: Puzzle, fixed: Mapping[str, int]) -> list[str]:
+    """``Layout.of(puzzle).labels()`` without the fixed ones, in order."""
+    from ..encoding import Layout
+
+    labels = Layout.of(puzzle).labels()
+    if fixed:
+        labels = [lab for lab in labels if lab not in fixed]
+    return labels
+
+
+def _number(value: Any) -> int | float:
+    value = float(value) if not isinstance(value, (int, np.integer)) else int(value)
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def model_arrays(qubo: Qubo, ising: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int | float, str]:
+    """``(linear, row, col, quad, offset, vartype)`` of *qubo*, or of its Ising form."""
+    if ising:
+        m = qubo.to_ising()
+        return m.h, m.row, m.col, m.J, m.offset, "SPIN"
+    return qubo.linear, qubo.row, qubo.col, qubo.quad, qubo.offset, "BINARY"
+
+
+# -- comment lines ------------------------------------------------------------------------
+def _wrap(text: str, width: int) -> list[str]:
+    """Cut *text* into pieces of about *width* characters, each ending after a comma
+    (joining the pieces gives *text* back; a piece with no comma to cut at stays long)."""
+    pieces = []
+    start = 0
+    while len(text) - start > width:
+        cut = text.rfind(",", start, start + width)
+        if cut < start:
+            cut = text.find(",", start + width)
+            if cut < 0:
+                break
+        pieces.append(text[start : cut + 1])
+        start = cut + 1
+    if start < len(text) or not pieces:
+        pieces.append(text[start:])
+    return pieces
+
+
+def comment_lines(meta: Mapping[str, Any], prefix: str, width: int = WIDTH) -> str:
+    """The metadata as comment lines, each starting with *prefix* (``"# "``, ``"c "``, ``"% "``).
+
+    Returns:
+        The lines, each ending with a newline.
+    """
+    fmt = meta.get("format", "?")
+    out = [f"{prefix}nonoqubo {meta.get('nonoqubo', _version())} {fmt}: nonogram QUBO "
+           "(domain-wall encoding), energy 0 exactly at a solution\n"]
+    for key in META_KEYS:
+        if key not in meta:
+            continue
+        value = meta[key]
+        text = str(value) if key == "vartype" else json.dumps(value, separators=(",", ":"))
+        for k, piece in enumerate(_wrap(text, width)):
+            out.append(f"{prefix}{key}{'+' if k else ''}={piece}\n")
+    return "".join(out)
+
+
+def parse_comments(lines: Iterable[str], marker: str, source: str) -> dict[str, Any]:
+    """The metadata from comment lines (other comments are ignored).
+
+    Args:
+        lines: the comment lines, with their comment marker.
+        marker: the comment marker (``"#"``, ``"c"``, ``"%"``).
+        source: file name for messages.
+
+    Raises:
+        FormatError: a metadata value that is not valid JSON.
+    """
+    parts: dict[str, list[str]] = {}
+    meta: dict[str, Any] = {}
+    for line in lines:
+        body = line.rstrip("\r\n")
+        if not body.startswith(marker):
+            continue
+        body = body[len(marker):]
+        if body.startswith(" "):
+            body = body[1:]
+        if body.startswith("nonoqubo "):
+            meta["nonoqubo"] = body.split()[1]
+            continue
+        m = _KEY.match(body)
+        if not m or m.group(1) not in META_KEYS:
+            continue
+        key, more, value = m.groups()
+        if more and key in parts:
+            parts[key].append(value)
+        else:
+            parts[key] = [value]
+    for key, pieces in parts.items():
+        text = "".join(pieces)
+        if key == "vartype":
+            meta[key] = text.strip()
+            continue
+        try:
+            meta[key] = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise FormatError(located(source, None, f"metadata comment {key}= is not valid JSON: {exc}")) from None
+    return meta
+
+
+def names_format(head: bytes, prefix: str, fmt: str) -> bool:
+    """True when *head*'s first line is a nonoqubo header (after *prefix*) naming *fmt*."""
+    first = head.decode("utf-8", "replace").lstrip("\ufeff").split("\n", 1)[0]
+    return first.startswith(f"{prefix}nonoqubo ") and f" {fmt}:" in first
+
+
+# -- back to a Qubo -----------------------------------------------------------------------
+def spin_to_binary(
+    h: np.ndarray, row: np.ndarray, col: np.ndarray, J: np.ndarray, offset: float, source: str
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """The binary form of an Ising model through ``s = 2x - 1``, exact integers.
+
+    ``J s_i s_j = J (4 x_i x_j - 2 x_i - 2 x_j + 1)`` and ``h s = h (2x - 1)``.
+
+    Returns:
+        ``(linear, quad, offset)`` int64 (row and col are unchanged).
+
+    Raises:
+        FormatError: the binary form has non-integer coefficients (not a nonoqubo model).
+    """
+    n = h.size
+    h = np.asarray(h, np.float64)
+    J = np.asarray(J, np.float64)
+    lin = 2.0 * h - 2.0 * (np.bincount(row, weights=J, minlength=n) + np.bincount(col, weights=J, minlength=n))
+    quad = 4.0 * J
+    off = float(offset) - float(h.sum()) + float(J.sum())
+    for what, arr in (("linear", lin), ("quadratic", quad), ("offset", np.array([off]))):
+        if not np.array_equal(arr, np.round(arr)):
+            raise FormatError(located(source, None, f"the SPIN model's binary form has a non-integer {what} coefficient"))
+    return np.round(lin).astype(np.int64), np.round(quad).astype(np.int64), int(round(off))
+
+
+def to_qubo(
+    meta: Mapping[str, Any],
+    linear: np.ndarray,
+    row: np.ndarray,
+    col: np.ndarray,
+    quad: np.ndarray,
+    offset: float,
+    source: str,
+    labels: list[str] | None = None,
+) -> Qubo:
+    """The :class:`Qubo` a file describes: puzzle, labels and fixed variables restored.
+
+    Args:
+        meta: the file's metadata (see :func:`describe`).
+        linear, row, col, quad, offset: the model as read (0-based indices,
+            the file's vartype; duplicates and either triangle allowed).
+        source: file name for messages.
+        labels: the labels when the file lists them itself.
+
+    Raises:
+        FormatError: metadata missing or inconsistent with the data.
+    """
+    puzzle = None
+    if "rows" in meta and "cols" in meta:
+        try:
+            puzzle = Puzzle(meta["rows"], meta["cols"], name=meta.get("name"))
+        except (ValueError, TypeError) as exc:
+            raise FormatError(located(source, None, f"the clues in the file's metadata are invalid: {exc}")) from None
+    fixed = meta.get("fixed") or {}
+    if not isinstance(fixed, dict) or any(v not in (0, 1) for v in fixed.values()):
+        raise FormatError(located(source, None, "metadata 'fixed' must map labels to 0 or 1"))
+    n = int(np.asarray(linear).size)
+    if labels is None:
+        spec = meta.get("labels")
+        if spec == "layout":
+            if puzzle is None:
+                raise FormatError(located(source, None, "labels follow the layout rule but the file has no clues"))
+            labels = rule_labels(puzzle, fixed)
+        elif isinstance(spec, list):
+            labels = [str(x) for x in spec]
+        else:
+            raise FormatError(located(source, None, "no nonoqubo metadata (labels and clues); "
+                                      "was this file written by nonoqubo?"))
+    if len(labels) != n:
+        raise FormatError(located(source, None, f"the metadata gives {len(labels)} labels but the data has {n} variables"))
+    row = np.asarray(row, np.int64)
+    col = np.asarray(col, np.int64)
+    if row.size and (min(row.min(), col.min()) < 0 or max(row.max(), col.max()) >= n):
+        raise FormatError(located(source, None, f"a term refers to a variable outside 0..{n - 1}"))
+    vartype = str(meta.get("vartype", "BINARY")).upper()
+    if vartype == "SPIN":
+        lin, q, off = spin_to_binary(np.asarray(linear), row, col, np.asarray(quad), offset, source)
+    elif vartype == "BINARY":
+        lin, q = _exact(linear, source, "linear"), _exact(quad, source, "quadratic")
+        off = int(_exact(np.array([offset]), source, "offset")[0])
+    else:
+        raise FormatError(located(source, None, f"unknown vartype {vartype!r} (BINARY or SPIN)"))
+    return Qubo.from_terms(labels, lin, (row, col, q), off, puzzle=puzzle, fixed=fixed)
+
+
+def _exact(values: Any, source: str, what: str) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iu":
+        return arr.astype(np.int64)
+    r = np.round(arr)
+    bad = np.flatnonzero(r != arr)
+    if bad.size:
+        raise FormatError(located(source, None, f"{what} coefficient {arr[bad[0]]!r} is not an integer"))
+    return r.astype(np.int64)

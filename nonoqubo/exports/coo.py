@@ -1,0 +1,86 @@
+"""COO text, as read by ``dimod.serialization.coo.load``: one ``i j bias`` line per term.
+
+Grammar (dimod 0.12 ``dimod/serialization/coo.py``)::
+
+    # vartype=BINARY                 comment lines start with '#'
+    <i> <j> <bias>                   0-based, i <= j; i == j is the linear bias of i
+
+Energy: ``E = offset + sum over lines of bias * x_i * x_j`` (``x_i * x_i = x_i``),
+the upper triangle, each pair once, full coefficient, in row-major order.
+dimod's COO has no field for the offset (dimod#767) and loses a variable whose
+bias is zero and that has no partner, so the offset, the variable count and
+the clues ride in the ``#`` header (see :mod:`nonoqubo.exports._header`); the
+``# vartype=...`` line is the one dimod's reader looks for.  Integers are
+written as integers and Ising biases as short decimals (``-0.25``), never in
+scientific notation, which dimod's line pattern would silently skip.
+
+Examples:
+    >>> from nonoqubo.qubo import Qubo
+    >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
+    >>> text = dumps(q)
+    >>> print("".join(l + "\\n" for l in text.splitlines() if not l.startswith("#")), end="")
+    0 0 -1
+    0 1 2
+    1 1 1
+    1 2 -3
+    >>> loads(text) == q
+    True
+"""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+from ..qubo import Qubo
+from . import _coords, _header, _text
+
+NAME = "coo"
+TITLE = "COO text 'i j bias', 0-based upper triangle, as read by dimod.serialization.coo (offset in '# offset=')"
+EXTENSIONS = ("coo",)
+BINARY = False
+ISING = True
+KIND = "qubo"
+ORDER = 40
+
+CONV = _coords.Convention(NAME, "#")
+
+
+def _chunks(qubo: Qubo, ising: bool):
+    terms = _coords.terms_of(qubo, CONV, ising=ising)
+    yield _header.comment_lines(terms.meta, CONV.prefix), 0
+    yield from terms.chunks()
+
+
+def dumps(qubo: Qubo, *, ising: bool = False) -> str:
+    """The COO text of *qubo* (its Ising form with ``ising=True``)."""
+    return _text.join(_chunks(qubo, ising))
+
+
+def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
+    """Write the COO text of *qubo* to *fp* (text or binary mode)."""
+    _text.emit(fp, _chunks(qubo, ising), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+
+
+def loads(data: str | bytes, *, source: str = "<coo>") -> Qubo:
+    """The :class:`Qubo` of a COO text written by nonoqubo.
+
+    Raises:
+        FormatError: malformed lines, or no nonoqubo metadata comments.
+    """
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    comments, first, body = _text.split_comments(text, CONV.marker)
+    meta = _header.parse_comments(comments, CONV.marker, source)
+    _coords.need_meta(meta, source)
+    n = int(meta.get("variables", 0))
+    i, j, v = _coords.read_terms(body, first, CONV, n, source)
+    return _coords.to_model(meta, i, j, v, n, meta.get("offset", 0), source)
+
+
+def load(fp: IO[Any]) -> Qubo:
+    """Read a COO file written by nonoqubo from an open file."""
+    return loads(fp.read(), source=getattr(fp, "name", "<coo>"))
+
+
+def detect(head: bytes) -> bool:
+    """A nonoqubo header naming this format."""
+    return _header.names_format(head, CONV.prefix, NAME)

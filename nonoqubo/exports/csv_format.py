@@ -1,0 +1,138 @@
+"""CSV coefficient list: one term a row, with its indices and labels, under a header row.
+
+Grammar (RFC 4180 with ``#`` comment lines first, as pandas' ``comment="#"`` reads)::
+
+    # <nonoqubo metadata>            offset, vartype, clues, label rule
+    i,j,label_i,label_j,bias         the header row
+    <i>,<j>,<label>,<label>,<bias>   0-based, i <= j; i == j is a linear term
+
+Energy: ``E = offset + sum over rows of bias * x_i * x_j`` (``x_i x_i = x_i``):
+the upper triangle, each pair once, full coefficient, in row-major order.
+The offset is not a term row; it is the ``# offset=`` line.  Labels holding a
+comma or a quote are quoted per RFC 4180.  With ``--ising`` the rows hold
+``h`` (diagonal) and ``J`` and the vartype line says SPIN.
+
+Examples:
+    >>> from nonoqubo.qubo import Qubo
+    >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
+    >>> print("".join(l + "\\n" for l in dumps(q).splitlines() if not l.startswith("#")), end="")
+    i,j,label_i,label_j,bias
+    0,0,a,a,-1
+    0,1,a,b,2
+    1,1,b,b,1
+    1,2,b,c,-3
+    >>> loads(dumps(q)) == q
+    True
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from typing import IO, Any
+
+import numpy as np
+
+from ..errors import FormatError, located
+from ..qubo import Qubo
+from . import _coords, _header, _text
+
+NAME = "csv"
+TITLE = "CSV coefficient list 'i,j,label_i,label_j,bias', one term a row, 0-based upper triangle (offset in '#' lines)"
+EXTENSIONS = ("csv",)
+BINARY = False
+ISING = True
+KIND = "qubo"
+ORDER = 45
+
+HEADER = "i,j,label_i,label_j,bias"
+CONV = _coords.Convention(NAME, "#")
+
+
+def _quoted(label: str) -> str:
+    if any(ch in label for ch in ',"\r\n') or label != label.strip():
+        return '"' + label.replace('"', '""') + '"'
+    return label
+
+
+def _cells(labels: list[str]) -> list[str]:
+    """The labels as CSV cells (quoted only when RFC 4180 needs it; one regex for the common case)."""
+    if not re.search(r'[,"\r\n]|(?:^|\x00)\s|\s(?:\x00|$)', "\x00".join(labels)):
+        return labels
+    return [_quoted(x) for x in labels]
+
+
+def _chunks(qubo: Qubo, ising: bool):
+    t = _coords.terms_of(qubo, CONV, ising=ising)
+    yield _header.comment_lines(t.meta, CONV.prefix), 0
+    yield HEADER + "\n", 0
+    names = _text.Strings(_cells([str(x) for x in qubo.labels]))
+    for s in range(0, t.count, _text.CHUNK):
+        part = slice(s, s + _text.CHUNK)
+        i, j = t.i[part], t.j[part]
+        cols = [i, j, names.take(i), names.take(j), t.num[part]]
+        yield _text.format_lines(cols, [1, 1, 1, 1, t.den], sep=","), int(i.size)
+
+
+def dumps(qubo: Qubo, *, ising: bool = False) -> str:
+    """The CSV text of *qubo* (its Ising form with ``ising=True``)."""
+    return _text.join(_chunks(qubo, ising))
+
+
+def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
+    """Write the CSV text of *qubo* to *fp*."""
+    _text.emit(fp, _chunks(qubo, ising), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+
+
+def loads(data: str | bytes, *, source: str = "<csv>") -> Qubo:
+    """The :class:`Qubo` of a CSV text written by nonoqubo.
+
+    Raises:
+        FormatError: a missing header row, a malformed row, no metadata.
+    """
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    comments, line_no, body = _text.split_comments(text, CONV.marker)
+    meta = _header.parse_comments(comments, CONV.marker, source)
+    _coords.need_meta(meta, source)
+    head, pos = _text.next_line(body, 0)
+    if head.strip().replace(" ", "") != HEADER:
+        raise FormatError(located(source, line_no, f"expected the header row {HEADER!r}, found {head[:60]!r}"))
+    n = int(meta.get("variables", 0))
+    rows = body[pos:]
+    if '"' in rows:  # quoted labels: the csv module, slower but exact
+        records = list(csv.reader(io.StringIO(rows)))
+        table = _numbers([(r[0], r[1], r[4]) for r in records if r], source, line_no + 1)
+    else:
+        table = _numbers(rows, source, line_no + 1)
+    i, j, v = (table[:, k] for k in range(3))
+    i, j = _text.as_int(i, source, "index"), _text.as_int(j, source, "index")
+    if i.size and (min(i.min(), j.min()) < 0 or max(i.max(), j.max()) >= n):
+        raise FormatError(located(source, None, f"an index is outside 0..{n - 1}"))
+    return _coords.to_model(meta, i, j, v.copy(), n, meta.get("offset", 0), source)
+
+
+def _numbers(rows: Any, source: str, first_line: int) -> np.ndarray:
+    """Columns i, j, bias as floats (from text rows or from parsed records)."""
+    if isinstance(rows, list):
+        try:
+            return np.array(rows, dtype=np.float64).reshape(-1, 3)
+        except ValueError as exc:
+            raise FormatError(located(source, None, f"a row has a non-numeric index or bias: {exc}")) from None
+    if not rows.strip():
+        return np.zeros((0, 3))
+    try:
+        return np.loadtxt(io.StringIO(rows), delimiter=",", usecols=(0, 1, 4), dtype=np.float64, ndmin=2,
+                          comments=None)
+    except ValueError as exc:
+        raise FormatError(located(source, None, f"bad CSV row (data starts at line {first_line}): {exc}")) from None
+
+
+def load(fp: IO[Any]) -> Qubo:
+    """Read a CSV file written by nonoqubo from an open file."""
+    return loads(fp.read(), source=getattr(fp, "name", "<csv>"))
+
+
+def detect(head: bytes) -> bool:
+    """A nonoqubo header naming this format."""
+    return _header.names_format(head, CONV.prefix, NAME)

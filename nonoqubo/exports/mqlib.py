@@ -1,0 +1,82 @@
+"""MQLib text (Dunning, Gupta and Silberholz; ``MQLib/MQLib`` ``bin/README.md``).
+
+Grammar::
+
+    # <comment>
+    <n> <m>                      variables, entry lines
+    <a> <b> <w>                  1-based; Q_ab = Q_ba = w; (a, b) or (b, a), not both
+
+Semantics: MQLib **maximises** ``x'Qx`` with ``Q`` symmetric, so a diagonal
+line contributes ``w x_a`` and an off-diagonal line ``2 w x_a x_b``.  To hand
+it nonoqubo's minimisation, every value is negated and off-diagonals are
+halved (as QUBOTools writes MQLib): ``w_aa = -a_a`` and ``w_ab = -b_ab / 2``
+(``a < b``, row-major).  Maximising ``x'Qx`` then minimises ``E``, and
+``E = offset - x'Qx``.  No offset field: it is in the ``#`` metadata lines
+(``# offset=...``, the offset of ``E``, not negated).  BINARY only.
+
+Examples:
+    >>> from nonoqubo.qubo import Qubo
+    >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
+    >>> print("".join(l + "\\n" for l in dumps(q).splitlines() if not l.startswith("#")), end="")
+    3 4
+    1 1 1
+    1 2 -1
+    2 2 -1
+    2 3 1.5
+    >>> loads(dumps(q)) == q
+    True
+"""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+from ..qubo import Qubo
+from . import _coords, _header, _text
+
+NAME = "mqlib"
+TITLE = "MQLib: 'n m', 1-based, maximised x'Qx (Q symmetric): written negated, off-diagonals halved"
+EXTENSIONS = ("mqlib",)
+BINARY = False
+ISING = False
+KIND = "qubo"
+ORDER = 70
+
+CONV = _coords.Convention(NAME, "#", base=1, half=True, negate=True)
+
+
+def _chunks(qubo: Qubo):
+    t = _coords.terms_of(qubo, CONV)
+    yield _header.comment_lines(t.meta, CONV.prefix), 0
+    yield "# maximise x'Qx (Q symmetric); energy = offset - x'Qx\n", 0
+    yield f"{qubo.num_vars} {t.count}\n", 0
+    yield from t.chunks()
+
+
+def dumps(qubo: Qubo, *, ising: bool = False) -> str:
+    """The MQLib text of *qubo*."""
+    return _text.join(_chunks(qubo))
+
+
+def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
+    """Write the MQLib text of *qubo* to *fp*."""
+    _text.emit(fp, _chunks(qubo), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+
+
+def loads(data: str | bytes, *, source: str = "<mqlib>") -> Qubo:
+    """The :class:`Qubo` of an MQLib text written by nonoqubo.
+
+    Raises:
+        FormatError: a missing size line, counts that do not match, bad lines, no metadata.
+    """
+    return _coords.read_sized(data, CONV, source)[2]
+
+
+def load(fp: IO[Any]) -> Qubo:
+    """Read an MQLib file written by nonoqubo from an open file."""
+    return loads(fp.read(), source=getattr(fp, "name", "<mqlib>"))
+
+
+def detect(head: bytes) -> bool:
+    """A nonoqubo header naming this format."""
+    return _header.names_format(head, CONV.prefix, NAME)

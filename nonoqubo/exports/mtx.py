@@ -1,0 +1,110 @@
+"""MatrixMarket coordinate text (NIST), ``general`` symmetry, holding the upper-triangular QUBO.
+
+Grammar (MatrixMarket exchange format, NIST 1996)::
+
+    %%MatrixMarket matrix coordinate real general
+    % <comment>
+    <rows> <cols> <entries>
+    <i> <j> <value>              1-based
+
+nonoqubo stores the QUBO matrix ``U`` as it is: ``U_ii`` the linear bias,
+``U_ij`` (``i < j``) the full pair coefficient, nothing below the diagonal,
+so ``E = offset + x'Ux``.  (With ``symmetric`` the file would hold one
+triangle and readers would mirror it, which would need halved
+off-diagonals; ``general`` avoids that trap.)  The offset, clues and label
+rule are in ``%`` comment lines.  ``scipy.io.mmread`` reads the file.
+BINARY only.
+
+Examples:
+    >>> from nonoqubo.qubo import Qubo
+    >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
+    >>> print("".join(l + "\\n" for l in dumps(q).splitlines() if not l.startswith("% ")), end="")
+    %%MatrixMarket matrix coordinate real general
+    3 3 4
+    1 1 -1
+    1 2 2
+    2 2 1
+    2 3 -3
+    >>> loads(dumps(q)) == q
+    True
+"""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+from ..errors import FormatError, located
+from ..qubo import Qubo
+from . import _coords, _header, _text
+
+NAME = "mtx"
+TITLE = "MatrixMarket coordinate real general: the upper-triangular QUBO matrix, 1-based (offset in '%' lines)"
+EXTENSIONS = ("mtx",)
+BINARY = False
+ISING = False
+KIND = "qubo"
+ORDER = 80
+
+BANNER = "%%MatrixMarket matrix coordinate real general"
+CONV = _coords.Convention(NAME, "%", base=1)
+
+
+def _chunks(qubo: Qubo):
+    t = _coords.terms_of(qubo, CONV)
+    yield BANNER + "\n", 0
+    yield _header.comment_lines(t.meta, CONV.prefix), 0
+    yield "% energy = offset + x'Ux, U upper triangular (diagonal = linear biases)\n", 0
+    yield f"{qubo.num_vars} {qubo.num_vars} {t.count}\n", 0
+    yield from t.chunks()
+
+
+def dumps(qubo: Qubo, *, ising: bool = False) -> str:
+    """The MatrixMarket text of *qubo*."""
+    return _text.join(_chunks(qubo))
+
+
+def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
+    """Write the MatrixMarket text of *qubo* to *fp*."""
+    _text.emit(fp, _chunks(qubo), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+
+
+def loads(data: str | bytes, *, source: str = "<mtx>") -> Qubo:
+    """The :class:`Qubo` of a MatrixMarket text written by nonoqubo.
+
+    Raises:
+        FormatError: not a coordinate general matrix, a bad size line, counts
+            that do not match, bad entry lines, no metadata.
+    """
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    banner = text.split("\n", 1)[0].split()
+    if len(banner) != 5 or banner[0].lower() != "%%matrixmarket" or [b.lower() for b in banner[1:3]] != ["matrix", "coordinate"]:
+        raise FormatError(located(source, 1, "expected '%%MatrixMarket matrix coordinate <field> general'"))
+    if banner[4].lower() != "general" or banner[3].lower() not in ("real", "integer"):
+        raise FormatError(located(source, 1, f"nonoqubo reads 'real general' or 'integer general' matrices, not {' '.join(banner[3:])!r}"))
+    comments, line_no, body = _text.split_comments(text, CONV.marker)
+    meta = _header.parse_comments(comments, CONV.marker, source)
+    _coords.need_meta(meta, source)
+    size, pos = _text.next_line(body, 0)
+    parts = size.split()
+    try:
+        rows, cols, nnz = (int(x) for x in parts)
+    except ValueError:
+        raise FormatError(located(source, line_no, f"expected the size line 'rows cols entries', found {size[:60]!r}")) from None
+    if rows != cols:
+        raise FormatError(located(source, line_no, f"a QUBO matrix is square, this one is {rows} x {cols}"))
+    i, j, v = _coords.read_terms(body[pos:], line_no + 1, CONV, rows, source)
+    if i.size != nnz:
+        raise FormatError(located(source, line_no, f"the size line announces {nnz} entries but the file has {i.size}"))
+    return _coords.to_model(meta, i, j, v, rows, meta.get("offset", 0), source)
+
+
+def load(fp: IO[Any]) -> Qubo:
+    """Read a MatrixMarket file written by nonoqubo from an open file."""
+    return loads(fp.read(), source=getattr(fp, "name", "<mtx>"))
+
+
+def detect(head: bytes) -> bool:
+    """A MatrixMarket banner followed by a nonoqubo header."""
+    lines = head.split(b"\n", 2)
+    return lines[0].lower().startswith(b"%%matrixmarket") and len(lines) > 1 and \
+        _header.names_format(lines[1], CONV.prefix, NAME)

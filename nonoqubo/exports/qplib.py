@@ -1,0 +1,216 @@
+"""QPLIB text, binary unconstrained (Furini et al., Math. Prog. Comp. 2019, Appendix B of the supplement).
+
+Grammar of the problem type ``QBN`` (quadratic objective, binary variables,
+no constraints); text after ``#`` on a line is a comment::
+
+    <name>                                   one word; nonoqubo adds '# nonoqubo {metadata}'
+    QBN
+    minimize
+    <n> # number of variables
+    <q> # number of quadratic terms in objective
+    <h> <k> <v>                              q lines, 1-based, lower triangle h >= k
+    <d> # default value for linear coefficients in objective
+    <l> # number of non-default linear coefficients in objective
+    <i> <b_i>                                l lines
+    <c> # objective constant
+    1.0E+20 # value for infinity
+    0 # default primal start
+    0 # number of non-default primal starts
+    0 # default variable-bound dual start
+    0 # number of non-default variable-bound dual starts
+    <n> # number of non-default variable names
+    <i> <name>                               the labels
+    0 # number of non-default constraint names
+
+Objective: ``1/2 x'Q x + b'x + c`` with ``Q`` symmetric and given by its lower
+triangle, so an off-diagonal entry ``v`` contributes ``v x_h x_k`` (the
+pair's full coefficient; the ½ cancels the mirror entry) and a diagonal entry
+``v`` contributes ``v/2 x_h``.  nonoqubo writes the linear biases in the
+linear section (no diagonal entries), the pair coefficients as they are, and
+the offset as the objective constant.  The trailer follows the JuliaQUBO
+QPLIB reader; ``QBB`` is accepted on reading.  The labels are the variable
+names; the clues and fixed variables are a JSON comment on the name line
+(whole comment lines are not part of the format and some readers reject
+them).  BINARY only.
+
+Examples:
+    >>> from nonoqubo.qubo import Qubo
+    >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
+    >>> lines = dumps(q).splitlines()
+    >>> lines[1:9]
+    ['QBN', 'minimize', '3 # number of variables', '2 # number of quadratic terms in objective', '2 1 2', '3 2 -3', '0 # default value for linear coefficients in objective', '2 # number of non-default linear coefficients in objective']
+    >>> loads(dumps(q)) == q
+    True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import IO, Any
+
+import numpy as np
+
+from ..errors import FormatError, located
+from ..qubo import Qubo
+from . import _header, _text
+
+NAME = "qplib"
+TITLE = "QPLIB QBN (binary, unconstrained): lower triangle of Q in 1/2 x'Qx, linear part, constant, variable names"
+EXTENSIONS = ("qplib",)
+BINARY = False
+ISING = False
+KIND = "qubo"
+ORDER = 90
+
+META_TAG = "# nonoqubo "
+
+
+def _names_ok(labels: list[str]) -> bool:
+    return all(lab and not re.search(r"[\s#]", lab) for lab in labels)
+
+
+def _chunks(qubo: Qubo):
+    labels = [str(x) for x in qubo.labels]
+    listed = _names_ok(labels)
+    meta = _header.describe(qubo, NAME, labels_listed=listed)
+    name = "nonoqubo"
+    if qubo.puzzle is not None and qubo.puzzle.name:
+        name = re.sub(r"[^A-Za-z0-9_.+-]+", "_", qubo.puzzle.name).strip("_") or name
+    d = np.flatnonzero(qubo.linear)
+    yield f"{name} {META_TAG}{json.dumps(meta, separators=(',', ':'))}\nQBN\nminimize\n", 0
+    yield f"{qubo.num_vars} # number of variables\n{qubo.num_quadratic} # number of quadratic terms in objective\n", 0
+    yield from _text.data_chunks([qubo.col + 1, qubo.row + 1, qubo.quad])
+    yield (f"0 # default value for linear coefficients in objective\n"
+           f"{d.size} # number of non-default linear coefficients in objective\n"), 0
+    yield _text.format_lines([d + 1, qubo.linear[d]]), int(d.size)
+    yield (f"{int(qubo.offset)} # objective constant\n1.0E+20 # value for infinity\n"
+           "0 # default primal start\n0 # number of non-default primal starts\n"
+           "0 # default variable-bound dual start\n0 # number of non-default variable-bound dual starts\n"), 0
+    if listed:
+        yield f"{qubo.num_vars} # number of non-default variable names\n", 0
+        names = _text.Strings(labels)
+        for s in range(0, qubo.num_vars, _text.CHUNK):
+            idx = np.arange(s, min(s + _text.CHUNK, qubo.num_vars))
+            yield _text.format_lines([idx + 1, names.take(idx)]), 0
+    else:
+        yield "0 # number of non-default variable names\n", 0
+    yield "0 # number of non-default constraint names\n", 0
+
+
+def dumps(qubo: Qubo, *, ising: bool = False) -> str:
+    """The QPLIB text of *qubo*."""
+    return _text.join(_chunks(qubo))
+
+
+def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
+    """Write the QPLIB text of *qubo* to *fp*."""
+    _text.emit(fp, _chunks(qubo), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+
+
+class _Lines:
+    """A cursor over the file's lines; blocks of many lines are taken at once."""
+
+    def __init__(self, data: bytes, source: str) -> None:
+        self.data, self.pos, self.line, self.source = data, 0, 0, source
+        self._newlines: np.ndarray | None = None
+
+    def raw(self) -> str:
+        if self.pos >= len(self.data):
+            raise FormatError(located(self.source, self.line + 1, "unexpected end of file"))
+        stop = self.data.find(b"\n", self.pos)
+        stop = len(self.data) if stop < 0 else stop
+        text = self.data[self.pos:stop].decode("utf-8", "replace")
+        self.pos, self.line = stop + 1, self.line + 1
+        return text
+
+    def value(self, what: str, kind: type = int) -> Any:
+        text = self.raw().split("#", 1)[0].strip()
+        try:
+            return kind(text.split()[0])
+        except (ValueError, IndexError):
+            raise FormatError(located(self.source, self.line, f"expected {what}, found {text[:60]!r}")) from None
+
+    def block(self, count: int) -> tuple[str, int]:
+        """The next *count* lines as one string, and the number of its first line."""
+        if count == 0:
+            return "", self.line + 1
+        if self._newlines is None:
+            self._newlines = np.flatnonzero(np.frombuffer(self.data, np.uint8) == 10)
+        k = int(np.searchsorted(self._newlines, self.pos))
+        stop = int(self._newlines[k + count - 1]) + 1 if k + count - 1 < self._newlines.size else len(self.data)
+        text = self.data[self.pos:stop].decode("utf-8", "replace")
+        first = self.line + 1
+        self.pos, self.line = stop, self.line + count
+        if "#" in text:
+            text = "\n".join(ln.split("#", 1)[0] for ln in text.split("\n"))
+        return text, first
+
+
+def loads(data: str | bytes, *, source: str = "<qplib>") -> Qubo:
+    """The :class:`Qubo` of a QPLIB QBN/QBB file written by nonoqubo.
+
+    Raises:
+        FormatError: another problem type, a malformed line, or no nonoqubo metadata.
+    """
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    cur = _Lines(raw, source)
+    name_line = cur.raw()
+    kind = cur.value("the problem type", str)
+    if kind.upper() not in ("QBN", "QBB"):
+        raise FormatError(located(source, 2, f"nonoqubo reads binary unconstrained QPLIB (QBN/QBB), not {kind!r}"))
+    sense = cur.value("minimize or maximize", str).lower()
+    if sense not in ("minimize", "maximize"):
+        raise FormatError(located(source, 3, f"expected minimize or maximize, found {sense!r}"))
+    n = cur.value("the number of variables")
+    text, first = cur.block(cur.value("the number of quadratic terms"))
+    q = _text.parse_numbers(text, source, first, 3)
+    h, k = _text.as_int(q[:, 0], source, "index") - 1, _text.as_int(q[:, 1], source, "index") - 1
+    v = q[:, 2].copy()
+    default = cur.value("the default linear coefficient", float)
+    text, first = cur.block(cur.value("the number of linear coefficients"))
+    lin_table = _text.parse_numbers(text, source, first, 2)
+    linear = np.full(n, default)
+    linear[_text.as_int(lin_table[:, 0], source, "index") - 1] = lin_table[:, 1]
+    offset = cur.value("the objective constant", float)
+    for what in ("the value for infinity", "the default primal start"):
+        cur.value(what, str)
+    cur.block(cur.value("the number of primal starts"))
+    cur.value("the default dual start", str)
+    cur.block(cur.value("the number of dual starts"))
+    text, first = cur.block(cur.value("the number of variable names"))
+    names: dict[int, str] = {}
+    for off, line in enumerate(text.split("\n")):
+        parts = line.split()
+        if parts:
+            if len(parts) != 2:
+                raise FormatError(located(source, first + off, f"expected 'index name', found {line[:60]!r}"))
+            names[int(parts[0]) - 1] = parts[1]
+    if "# nonoqubo " not in name_line:
+        raise FormatError(located(source, 1, "no nonoqubo metadata after the problem name"))
+    try:
+        meta = json.loads(name_line.split("# nonoqubo ", 1)[1])
+    except json.JSONDecodeError as exc:
+        raise FormatError(located(source, 1, f"the nonoqubo metadata is not valid JSON: {exc}")) from None
+    labels = None
+    if meta.get("labels") == "listed":
+        if len(names) != n:
+            raise FormatError(located(source, None, f"{len(names)} variable names for {n} variables"))
+        labels = [names[i] for i in range(n)]
+    diag = h == k
+    linear += np.bincount(h[diag], weights=v[diag], minlength=n) / 2  # 1/2 x'Qx on the diagonal
+    sign = -1.0 if sense == "maximize" else 1.0
+    off_diag = ~diag
+    return _header.to_qubo(meta, sign * linear, h[off_diag], k[off_diag], sign * v[off_diag], sign * offset,
+                           source, labels)
+
+
+def load(fp: IO[Any]) -> Qubo:
+    """Read a QPLIB file written by nonoqubo from an open file."""
+    return loads(fp.read(), source=getattr(fp, "name", "<qplib>"))
+
+
+def detect(head: bytes) -> bool:
+    """A nonoqubo name line followed by a QBN/QBB problem type."""
+    lines = head.split(b"\n", 2)
+    return len(lines) > 1 and b"# nonoqubo " in lines[0] and lines[1].split(b"#")[0].strip() in (b"QBN", b"QBB")

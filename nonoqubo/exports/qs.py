@@ -1,0 +1,93 @@
+"""QOBLIB ``.qs`` text (Quantum Optimization Benchmarking Library, Koch et al. 2026; ZIMPL ``qbowrite``).
+
+Grammar::
+
+    # ObjectiveOffset <c>        always present, the first line
+    # <comment>
+    <n> <m>                      variables, entry lines
+    <i> <j> <q>                  1-based, i <= j
+
+Semantics: ``E = c + x'Qx`` with ``Q`` symmetric, that is
+``E = c + sum_i Q_ii x_i + 2 sum_{i<j} Q_ij x_i x_j``, minimised.  So a
+diagonal line holds the full linear bias and **an off-diagonal line holds half
+the pair coefficient** (``2 x_0 x_1`` is written ``1 2 1``).  nonoqubo writes
+the offset exactly (ZIMPL truncates it with ``(long)``), and its metadata in
+further ``#`` lines.  BINARY only.
+
+Examples:
+    >>> from nonoqubo.qubo import Qubo
+    >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
+    >>> lines = dumps(q).splitlines()
+    >>> lines[0]
+    '# ObjectiveOffset 4'
+    >>> print("".join(l + "\\n" for l in lines if not l.startswith("#")), end="")
+    3 4
+    1 1 -1
+    1 2 1
+    2 2 1
+    2 3 -1.5
+    >>> loads(dumps(q)) == q
+    True
+"""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+from ..errors import FormatError, located
+from ..qubo import Qubo
+from . import _coords, _header, _text
+
+NAME = "qs"
+TITLE = "QOBLIB .qs: '# ObjectiveOffset', 'n m', 1-based i <= j, off-diagonals halved (E = c + x'Qx, Q symmetric)"
+EXTENSIONS = ("qs",)
+BINARY = False
+ISING = False
+KIND = "qubo"
+ORDER = 60
+
+CONV = _coords.Convention(NAME, "#", base=1, half=True)
+
+
+def _chunks(qubo: Qubo):
+    t = _coords.terms_of(qubo, CONV)
+    yield f"# ObjectiveOffset {t.offset}\n# Vars Non-zeros\n", 0
+    yield _header.comment_lines(t.meta, CONV.prefix), 0
+    yield f"{qubo.num_vars} {t.count}\n", 0
+    yield from t.chunks()
+
+
+def dumps(qubo: Qubo, *, ising: bool = False) -> str:
+    """The ``.qs`` text of *qubo*."""
+    return _text.join(_chunks(qubo))
+
+
+def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
+    """Write the ``.qs`` text of *qubo* to *fp*."""
+    _text.emit(fp, _chunks(qubo), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+
+
+def loads(data: str | bytes, *, source: str = "<qs>") -> Qubo:
+    """The :class:`Qubo` of a ``.qs`` text written by nonoqubo.
+
+    Raises:
+        FormatError: a missing size line, counts that do not match, bad lines, no metadata.
+    """
+    meta, comments, qubo = _coords.read_sized(data, CONV, source)
+    for c in comments:  # the format's own offset line wins over the metadata copy
+        parts = c.lstrip("#").split()
+        if len(parts) == 2 and parts[0] == "ObjectiveOffset":
+            offset = float(parts[1])
+            if offset != qubo.offset:
+                raise FormatError(located(source, 1, f"ObjectiveOffset {parts[1]} differs from the metadata offset {qubo.offset}"))
+    return qubo
+
+
+def load(fp: IO[Any]) -> Qubo:
+    """Read a ``.qs`` file written by nonoqubo from an open file."""
+    return loads(fp.read(), source=getattr(fp, "name", "<qs>"))
+
+
+def detect(head: bytes) -> bool:
+    """The QOBLIB first line."""
+    return head.lstrip(b"\xef\xbb\xbf").startswith(b"# ObjectiveOffset")

@@ -1,0 +1,183 @@
+"""nonoqubo's own QUBO JSON document (``schemas/qubo.schema.json``).
+
+One object, one key a line, the big arrays last, so ``head`` shows what the
+file is::
+
+    {
+      "format": "nonoqubo-qubo",
+      "format_version": 1,
+      "nonoqubo": "0.1.0",
+      "convention": "E(x) = offset + sum_i linear[i] x_i + ...",
+      "vartype": "BINARY",
+      "num_variables": 437, "num_terms": 2756, "num_linear": 399, "num_quadratic": 2357,
+      "offset": 120,
+      "puzzle": {"name": ..., "width": 15, "height": 15, "rows": [[7], ...], "cols": [...]},
+      "fixed": {},
+      "labels": ["y0[0][0]", ...],
+      "linear": [...],
+      "quadratic": {"row": [...], "col": [...], "bias": [...]}
+    }
+
+Convention (stated in the file too): ``E(x) = offset + sum_i linear[i] x_i +
+sum_t bias[t] x[row[t]] x[col[t]]`` with ``row[t] < col[t]``: the upper
+triangle, each pair once, full coefficient; indices are 0-based positions in
+``labels``.  BINARY files hold integers only.  With ``--ising`` the vartype is
+SPIN and the same keys hold ``h``, ``J`` and the Ising offset (multiples of
+1/4), over ``s = 2x - 1``.  ``puzzle`` is ``null`` for a model without clues;
+``fixed`` lists variables removed by presolve, with their values.
+
+Examples:
+    >>> from nonoqubo.qubo import Qubo
+    >>> q = Qubo.from_terms(["a", "b"], [-1, 1], [(0, 1, 2)], offset=4)
+    >>> doc = json.loads(dumps(q))
+    >>> doc["linear"], doc["quadratic"], doc["offset"]
+    ([-1, 1], {'row': [0], 'col': [1], 'bias': [2]}, 4)
+    >>> loads(dumps(q)) == q
+    True
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any
+
+import numpy as np
+
+from ..errors import FormatError, located
+from ..qubo import Qubo
+from . import _header, _text
+
+NAME = "qubo-json"
+TITLE = "nonoqubo's QUBO JSON (schemas/qubo.schema.json): labels, integer linear/quadratic lists, offset, clues"
+EXTENSIONS = ("qubo.json", "json")
+BINARY = False
+ISING = True
+KIND = "qubo"
+ORDER = 10
+
+FORMAT_ID = "nonoqubo-qubo"
+FORMAT_VERSION = 1
+CONVENTIONS = {
+    "BINARY": (
+        "E(x) = offset + sum_i linear[i]*x_i + sum_t quadratic.bias[t]*x[quadratic.row[t]]*x[quadratic.col[t]], "
+        "x_i in {0,1}; upper triangle (row < col), each pair once, full coefficient; indices are 0-based "
+        "positions in labels; energy 0 exactly at a solution of the puzzle"
+    ),
+    "SPIN": (
+        "E(s) = offset + sum_i linear[i]*s_i + sum_t quadratic.bias[t]*s[quadratic.row[t]]*s[quadratic.col[t]], "
+        "s_i in {-1,+1}, x_i = (1 + s_i)/2 gives the BINARY model; upper triangle (row < col), each pair once, "
+        "full coefficient; indices are 0-based positions in labels"
+    ),
+}
+
+
+def _array(values: np.ndarray, tick_rows: bool = False):
+    """A JSON array of numbers as ``(text, rows)`` chunks (integers bare, quarters as decimals)."""
+    num, den = _text.rational(values)
+    if not num.size:
+        yield "[]", 0
+        return
+    yield "[", 0
+    for s in range(0, num.size, _text.CHUNK):
+        part = _text.format_lines([num[s : s + _text.CHUNK]], [den], end=",")
+        if s + _text.CHUNK >= num.size:
+            part = part[:-1]
+        yield part, (min(_text.CHUNK, num.size - s) if tick_rows else 0)
+    yield "]", 0
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _chunks(qubo: Qubo, ising: bool):
+    linear, row, col, quad, offset, vartype = _header.model_arrays(qubo, ising)
+    meta = _header.describe(qubo, NAME, vartype=vartype, offset=offset, labels_listed=True,
+                            terms=int(np.count_nonzero(linear)) + quad.size)
+    p = qubo.puzzle
+    head = {
+        "format": FORMAT_ID,
+        "format_version": FORMAT_VERSION,
+        "nonoqubo": meta["nonoqubo"],
+        "convention": CONVENTIONS[vartype],
+        "vartype": vartype,
+        "num_variables": qubo.num_vars,
+        "num_terms": meta["terms"],
+        "num_linear": int(np.count_nonzero(linear)),
+        "num_quadratic": int(quad.size),
+        "offset": meta["offset"],
+        "puzzle": None if p is None else {
+            "name": p.name, "width": p.width, "height": p.height, "rows": meta["rows"], "cols": meta["cols"],
+        },
+        "fixed": meta["fixed"],
+        "labels": [str(x) for x in qubo.labels],
+    }
+    yield "{\n" + "".join(f"  {json.dumps(k)}: {_compact(v)},\n" for k, v in head.items()), 0
+    yield '  "linear": ', 0
+    yield from _array(linear)
+    yield ',\n  "quadratic": {"row": ', 0
+    yield from _array(row)
+    yield ', "col": ', 0
+    yield from _array(col)
+    yield ', "bias": ', 0
+    yield from _array(quad, tick_rows=True)
+    yield "}\n}\n", 0
+
+
+def dumps(qubo: Qubo, *, ising: bool = False) -> str:
+    """The QUBO JSON text of *qubo* (its Ising form with ``ising=True``)."""
+    return _text.join(_chunks(qubo, ising))
+
+
+def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
+    """Write the QUBO JSON of *qubo* to *fp*."""
+    _text.emit(fp, _chunks(qubo, ising), total=qubo.num_quadratic, desc=f"writing {NAME}", progress=progress)
+
+
+def loads(data: str | bytes, *, source: str = "<qubo.json>") -> Qubo:
+    """The :class:`Qubo` of a QUBO JSON document.
+
+    Raises:
+        FormatError: not JSON, not this format, or inconsistent arrays.
+    """
+    doc = parse_json(data, source)
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT_ID:
+        raise FormatError(located(source, None, f"not a nonoqubo QUBO JSON document (no \"format\": \"{FORMAT_ID}\")"))
+    if doc.get("format_version") != FORMAT_VERSION:
+        raise FormatError(located(source, None, f"QUBO JSON format_version {doc.get('format_version')!r} is not supported "
+                                  f"(this nonoqubo reads {FORMAT_VERSION})"))
+    try:
+        quad = doc["quadratic"]
+        linear = np.asarray(doc["linear"], dtype=np.float64)
+        row = np.asarray(quad["row"], dtype=np.int64)
+        col = np.asarray(quad["col"], dtype=np.int64)
+        bias = np.asarray(quad["bias"], dtype=np.float64)
+        labels = [str(x) for x in doc["labels"]]
+        meta: dict[str, Any] = {"vartype": doc["vartype"], "fixed": doc.get("fixed") or {}}
+    except (KeyError, TypeError, ValueError) as exc:
+        raise FormatError(located(source, None, f"missing or malformed key: {exc}")) from None
+    if not (row.size == col.size == bias.size):
+        raise FormatError(located(source, None, "quadratic row, col and bias differ in length"))
+    puzzle = doc.get("puzzle")
+    if puzzle:
+        meta.update(name=puzzle.get("name"), rows=puzzle.get("rows"), cols=puzzle.get("cols"))
+    return _header.to_qubo(meta, linear, row, col, bias, doc.get("offset", 0), source, labels)
+
+
+def parse_json(data: str | bytes, source: str) -> Any:
+    """``json.loads`` with a located FormatError."""
+    try:
+        return json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        line = getattr(exc, "lineno", None)
+        raise FormatError(located(source, line, f"not valid JSON: {getattr(exc, 'msg', exc)}")) from None
+
+
+def load(fp: IO[Any]) -> Qubo:
+    """Read a QUBO JSON file from an open file."""
+    return loads(fp.read(), source=getattr(fp, "name", "<qubo.json>"))
+
+
+def detect(head: bytes) -> bool:
+    """The document's first key names this format."""
+    return f'"format": "{FORMAT_ID}"'.encode() in head[:200]
