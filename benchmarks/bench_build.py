@@ -97,9 +97,29 @@ def symbolic_model(puzzle, make_var, one=1):
 
 
 def run_tool(tool: str, case: str) -> dict:
-    """Build one case with one tool (in this process) and return its figures."""
+    """Build one case with one tool (in this process) and return its figures.
+
+    Timing policy, the same for every tool: build once (the "first" time, in a
+    fresh process), then again while the runs so far took under 3 s in all (at
+    most 5 runs); the "best" time is the fastest run, as ``timeit`` reports.
+    """
     puzzle = load_case(case)
-    start = time.perf_counter()
+    times: list[float] = []
+    while True:
+        start = time.perf_counter()
+        figures = build_once(tool, puzzle)
+        times.append(time.perf_counter() - start)
+        if sum(times) >= 3.0 or len(times) >= 5:
+            break
+    figures["first"] = times[0]
+    figures["seconds"] = min(times)
+    figures["runs"] = len(times)
+    figures["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return figures
+
+
+def build_once(tool: str, puzzle) -> dict:
+    """One build of *puzzle* by *tool*: its variable and term counts and offset."""
     if tool == "nonoqubo":
         from nonoqubo.build import build
 
@@ -120,8 +140,6 @@ def run_tool(tool: str, case: str) -> dict:
         figures = {"variables": bqm.num_variables, "terms": terms, "offset": int(round(bqm.offset))}
     else:
         raise SystemExit(f"unknown tool {tool}")
-    figures["seconds"] = time.perf_counter() - start
-    figures["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return figures
 
 
@@ -136,8 +154,8 @@ def main() -> None:
     cases = [("qbpp-logo", True), ("gecode-castle", True)]
     if not args.quick:
         cases += [("random-100x100", True), ("dejoue-cauldron", False)]
-    print("| puzzle | tool | variables | terms | build s | peak MB | nonoqubo faster by |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| puzzle | tool | variables | terms | first run s | best s (runs) | peak MB | nonoqubo faster by (best / first) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for case, with_peers in cases:
         tools = ["nonoqubo", "pyqubo", "dimod"] if with_peers else ["nonoqubo"]
         results = {}
@@ -146,16 +164,18 @@ def main() -> None:
                 [sys.executable, __file__, "--child", tool, case], capture_output=True, text=True, cwd=ROOT
             )
             if proc.returncode != 0:
-                print(f"| {case} | {tool} | failed: {proc.stderr.strip().splitlines()[-1:]} | | | | |")
+                print(f"| {case} | {tool} | failed: {proc.stderr.strip().splitlines()[-1:]} | | | | | |")
                 continue
             results[tool] = json.loads(proc.stdout.strip().splitlines()[-1])
         base = results.get("nonoqubo")
         for tool, r in results.items():
-            ratio = "" if tool == "nonoqubo" or not base else f"{r['seconds'] / base['seconds']:.0f}x"
-            print(f"| {case} | {tool} | {r['variables']:,} | {r['terms']:,} | {r['seconds']:.3f} | {r['peak_mb']:.0f} | {ratio} |")
+            ratio = "" if tool == "nonoqubo" or not base else (
+                f"{r['seconds'] / base['seconds']:.0f}x / {r['first'] / base['first']:.0f}x")
+            print(f"| {case} | {tool} | {r['variables']:,} | {r['terms']:,} | {r['first']:.3f} | "
+                  f"{r['seconds']:.3f} ({r['runs']}) | {r['peak_mb']:.0f} | {ratio} |")
         figures = {(r["variables"], r["terms"], r["offset"]) for r in results.values()}
         if len(figures) != 1:
-            print(f"| {case} | MISMATCH | {figures} | | | | |")
+            print(f"| {case} | MISMATCH | {figures} | | | | | |")
             sys.exit(1)
         sys.stdout.flush()
 
