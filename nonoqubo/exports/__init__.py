@@ -233,6 +233,7 @@ def load(path: str | os.PathLike[str], format: str | None = None) -> Any:
     else:
         with open(source, "rb") as fh:
             data = fh.read()
+    mod: ModuleType | None
     if format:
         mod = get_format(format)
     else:

@@ -102,7 +102,7 @@ def _digits(a: np.ndarray) -> np.ndarray:
 
 
 def format_lines(
-    columns: Sequence[np.ndarray], dens: Sequence[int] | None = None, *, sep: str = " ", end: str = "\n"
+    columns: Sequence[Any], dens: Sequence[int] | None = None, *, sep: str = " ", end: str = "\n"
 ) -> bytes:
     """ASCII text of rows of numbers: ``col0 sep col1 ... end`` per row.
 
@@ -179,7 +179,7 @@ def format_lines(
 
 
 def chunked_lines(
-    columns: Sequence[np.ndarray], dens: Sequence[int] | None = None, *, sep: str = " ",
+    columns: Sequence[Any], dens: Sequence[int] | None = None, *, sep: str = " ",
     end: str = "\n", chunk: int = CHUNK,
 ):
     """:func:`format_lines` over slices of at most *chunk* rows (a generator of bytes)."""
@@ -222,6 +222,8 @@ def parse_numbers(text: str, source: str, first_line: int, per_row: int) -> np.n
                 except ValueError:
                     raise FormatError(located(source, first_line + k, f"{p!r} is not a number")) from None
         raise FormatError(located(source, None, "malformed data lines"))  # pragma: no cover
+    if flat is None:  # pragma: no cover - the loop above raises first
+        raise FormatError(located(source, None, "malformed data lines"))
     return flat.reshape(-1, per_row)
 
 

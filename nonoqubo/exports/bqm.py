@@ -67,13 +67,13 @@ def _to_file(qubo: Qubo, ising: bool) -> Any:
 
     from dimod.serialization.fileview import make_header, read_header
 
-    vartype = "SPIN" if ising else "BINARY"
-    bqm = qubo.to_bqm(vartype)
-    offset = qubo.to_ising().offset if ising else qubo.offset
-    terms = int(np.count_nonzero(bqm.linear)) + bqm.num_interactions if ising else qubo.num_terms
+    linear, row, col, quad, offset, vartype = _header.model_arrays(qubo, ising)
+    bqm = _dimod().BinaryQuadraticModel.from_numpy_vectors(
+        linear, (row, col, quad), offset, vartype, variable_order=list(qubo.labels))
+    terms = int(np.count_nonzero(linear)) + int(quad.size)
     meta = _header.describe(qubo, NAME, vartype=vartype, offset=offset, labels_listed=True, terms=terms)
     original = bqm.to_file(spool_size=1 << 26)  # past 64 MB the copy goes through disk, not memory
-    info = read_header(original, _MAGIC)
+    info = read_header(original, _MAGIC)  # type: ignore[arg-type]
     out = tempfile.SpooledTemporaryFile(max_size=1 << 26)
     out.write(make_header(_MAGIC, {**info.data, META_KEY: meta}, info.version))
     shutil.copyfileobj(original, out, 1 << 22)  # the body, after dimod's own header
