@@ -200,8 +200,10 @@ def parse_numbers(text: str, source: str, first_line: int, per_row: int) -> np.n
     Raises:
         FormatError: a token that is not a number, or a line with the wrong count.
     """
+    if not text.strip():  # a model with no terms (e.g. presolved to nothing)
+        return np.zeros((0, per_row))
     try:
-        flat = np.fromstring(text, dtype=np.float64, sep=" ") if text.strip() else np.zeros(0)
+        flat = np.fromstring(text, dtype=np.float64, sep=" ")
     except ValueError:
         flat = None
     lines = None
