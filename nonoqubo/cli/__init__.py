@@ -33,9 +33,10 @@ picture with a verdict.  The model is the domain-wall encoding of the QUBO++
 
 EPILOG = """\
 examples:
-  nonoqubo info examples/qbpp-logo.yaml
-  nonoqubo build examples/qbpp-logo.yaml -o logo.qubo.json
-  nonoqubo decode logo.qubo.json samples.json
+  nonoqubo info examples/qbpp-logo.yaml --presolve
+  nonoqubo build examples/qbpp-logo.yaml -o logo.qubo          # qbsolv format
+  nonoqubo decode logo.qubo answers.json                      # picture + verdict
+  nonoqubo solve examples/qbpp-logo.yaml --sampler sa --seed 1
 run 'nonoqubo COMMAND --help' for the options of each command.
 """
 

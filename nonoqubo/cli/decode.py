@@ -152,7 +152,8 @@ def report_lines(puzzle: Puzzle, r: Report, label: str) -> list[str]:
     lines += text_picture(r.grid, conflicts=r.conflicts, failing_rows=rows, failing_cols=cols)
     if r.valid:
         return lines
-    lines.append("(X / o: a black / white cell its column disagrees with; < and ^: a line that does not match its clue)")
+    lines.append("(X / o: a cell shown black / white where the row and the column give different colours; "
+                 "< and ^: a line that does not match its clue)")
     sections = (
         ("broken walls", r.broken_walls),
         ("block-order violations", r.order_violations),
