@@ -15,11 +15,10 @@ traceback.
 from __future__ import annotations
 
 import argparse
-import importlib
-import pkgutil
 import sys
 from collections.abc import Sequence
 
+from .._discover import submodules
 from ..errors import NonoquboError
 
 __all__ = ["main", "make_parser"]
@@ -42,13 +41,7 @@ run 'nonoqubo COMMAND --help' for the options of each command.
 
 
 def _command_modules() -> list:
-    mods = []
-    for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_"):
-            continue
-        mod = importlib.import_module(f"{__name__}.{info.name}")
-        if hasattr(mod, "register"):
-            mods.append(mod)
+    mods = submodules(__name__, __path__, "register")
     return sorted(mods, key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
 
 

@@ -31,15 +31,14 @@ Examples:
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
-import pkgutil
 import sys
 from collections.abc import Iterator
 from functools import lru_cache
 from types import ModuleType
 from typing import IO, Any
 
+from .._discover import submodules
 from .._atomic import atomic_write
 from ..errors import NonoquboError, UnsupportedFormat
 
@@ -61,13 +60,7 @@ HEAD = 4096
 
 @lru_cache(maxsize=1)
 def _discovered() -> tuple[ModuleType, ...]:
-    mods = []
-    for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_"):
-            continue
-        mod = importlib.import_module(f"{__name__}.{info.name}")
-        if hasattr(mod, "NAME") and hasattr(mod, "dumps"):
-            mods.append(mod)
+    mods = submodules(__name__, __path__, "NAME", "dumps")
     return tuple(sorted(mods, key=lambda m: (getattr(m, "ORDER", 100), m.NAME)))
 
 

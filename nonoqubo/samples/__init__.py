@@ -40,11 +40,9 @@ Examples:
 
 from __future__ import annotations
 
-import importlib
 import json
 import numbers
 import os
-import pkgutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from .._discover import submodules
 from ..encoding import bracket_name
 from ..errors import SampleError, UnsupportedFormat
 
@@ -102,13 +101,7 @@ class SampleBatch:
 # -- the registry ------------------------------------------------------------------------------
 def formats() -> dict[str, ModuleType]:
     """Every sample format module, by NAME, in detection order."""
-    mods = []
-    for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_"):
-            continue
-        mod = importlib.import_module(f"{__name__}.{info.name}")
-        if hasattr(mod, "parse") and hasattr(mod, "NAME"):
-            mods.append(mod)
+    mods = submodules(__name__, __path__, "NAME", "parse")
     mods.sort(key=lambda m: (getattr(m, "PRIORITY", 50), m.NAME))
     return {m.NAME: m for m in mods}
 
