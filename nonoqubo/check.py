@@ -31,7 +31,7 @@ import numpy as np
 
 from .encoding import Layout
 from .errors import FormatError, PuzzleError
-from .puzzle import Puzzle, grid_from_picture, picture_of_grid
+from .puzzle import Puzzle, grid_from_picture, line_clues, picture_of_grid
 
 __all__ = ["CheckResult", "LineFailure", "check", "failing_lines", "line_clues", "line_failures", "read_grid"]
 
@@ -118,27 +118,6 @@ def failing_lines(layout: Layout, grids: np.ndarray) -> np.ndarray:
             if layout.num_blocks else np.zeros(run_length.size, bool)
         bad |= (np.bincount(key[wrong], minlength=s * (h + w)) > 0).reshape(s, h + w)
     return bad
-
-
-def line_clues(grid: np.ndarray) -> list[tuple[int, ...]]:
-    """The clue of every line of one grid (rows, then columns), in one vectorised pass.
-
-    Examples:
-        >>> line_clues(np.array([[1, 1, 0], [0, 0, 1]], bool))
-        [(2,), (1,), (1,), (1,), (1,)]
-    """
-    g = np.asarray(grid, dtype=bool)
-    h, w = g.shape
-    n = max(h, w)
-    lines = np.zeros((h + w, n + 2), np.int8)
-    lines[:h, 1:w + 1] = g
-    lines[h:, 1:h + 1] = g.T
-    edges = np.diff(lines, axis=1)
-    li, start = np.nonzero(edges == 1)
-    _, end = np.nonzero(edges == -1)
-    lengths = (end - start).tolist()
-    bounds = np.searchsorted(li, np.arange(h + w + 1)).tolist()
-    return [tuple(lengths[bounds[t]:bounds[t + 1]]) for t in range(h + w)]
 
 
 def line_failures(puzzle: Puzzle, layout: Layout, grid: np.ndarray, lines: list[int]) -> list[LineFailure]:

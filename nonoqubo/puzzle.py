@@ -25,7 +25,7 @@ import numpy as np
 
 from .errors import PuzzleError
 
-__all__ = ["Clue", "Puzzle", "clue_of_line", "grid_from_picture", "picture_of_grid"]
+__all__ = ["Clue", "Puzzle", "clue_of_line", "grid_from_picture", "line_clues", "picture_of_grid"]
 
 Clue = tuple[int, ...]
 
@@ -68,6 +68,27 @@ def clue_of_line(line: Sequence[bool] | np.ndarray) -> Clue:
     padded = np.concatenate(([0], cells, [0]))
     edges = np.flatnonzero(np.diff(padded))
     return tuple(int(n) for n in edges[1::2] - edges[0::2])
+
+
+def line_clues(grid: np.ndarray) -> list[tuple[int, ...]]:
+    """The clue of every line of one grid (rows, then columns), in one vectorised pass.
+
+    Examples:
+        >>> line_clues(np.array([[1, 1, 0], [0, 0, 1]], bool))
+        [(2,), (1,), (1,), (1,), (1,)]
+    """
+    g = np.asarray(grid, dtype=bool)
+    h, w = g.shape
+    n = max(h, w)
+    lines = np.zeros((h + w, n + 2), np.int8)
+    lines[:h, 1:w + 1] = g
+    lines[h:, 1:h + 1] = g.T
+    edges = np.diff(lines, axis=1)
+    li, start = np.nonzero(edges == 1)
+    _, end = np.nonzero(edges == -1)
+    lengths = (end - start).tolist()
+    bounds = np.searchsorted(li, np.arange(h + w + 1)).tolist()
+    return [tuple(lengths[bounds[t]:bounds[t + 1]]) for t in range(h + w)]
 
 
 def grid_from_picture(picture: Sequence[str] | Sequence[Sequence[Any]] | np.ndarray) -> np.ndarray:
@@ -212,9 +233,10 @@ class Puzzle:
             ((1,), (1,), (1,))
         """
         grid = grid_from_picture(picture)
+        clues = line_clues(grid)
         return cls(
-            rows=tuple(clue_of_line(r) for r in grid),
-            cols=tuple(clue_of_line(c) for c in grid.T),
+            rows=tuple(clues[: grid.shape[0]]),
+            cols=tuple(clues[grid.shape[0] :]),
             name=name,
             solution=picture_of_grid(grid),
             meta=meta,
@@ -232,10 +254,11 @@ class Puzzle:
             >>> Puzzle(rows=[[1], []], cols=[[1], []]).mismatched_lines(np.array([[0, 1], [0, 0]]))
             ['column 1', 'column 2']
         """
-        grid = np.asarray(grid, dtype=bool)
-        bad = [f"row {i + 1}" for i, r in enumerate(grid) if clue_of_line(r) != self.rows[i]]
-        bad += [f"column {j + 1}" for j, c in enumerate(grid.T) if clue_of_line(c) != self.cols[j]]
-        return bad
+        got = line_clues(np.asarray(grid, dtype=bool))
+        want = (*self.rows, *self.cols)
+        h = self.height
+        return [f"row {t + 1}" if t < h else f"column {t - h + 1}"
+                for t, clue in enumerate(got) if clue != want[t]]
 
     def is_solution(self, grid: np.ndarray | Sequence[str]) -> bool:
         """True when *grid* (array or picture rows) satisfies every clue."""
