@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "puzzles" / "json"
+SHARED = ROOT / "tests" / "data" / "puzzles" / "json"
 
 
 def load_case(name: str):

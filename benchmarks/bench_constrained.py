@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_constrained.py [--max-vars N] [--time-limit S]
 [--reads R] [--sweeps W] [--only NAME ...]``.  Prints a markdown table, one
-row per shared puzzle (``shared/puzzles/json``, smallest first).
+row per shared puzzle (``tests/data/puzzles/json``, smallest first).
 
 Columns:
 
@@ -39,7 +39,7 @@ from nonoqubo.constrained import build_constrained  # noqa: E402
 from nonoqubo.encoding import Layout, flat_name  # noqa: E402
 from nonoqubo.exports import lp  # noqa: E402
 
-SHARED = Path(os.environ.get("NONOQUBO_SHARED", ROOT.parent / "shared")) / "puzzles"
+SHARED = ROOT / "tests" / "data" / "puzzles"
 
 
 def puzzles(max_vars: int, only: list[str]) -> list[tuple[str, object]]:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
@@ -40,7 +39,7 @@ from nonoqubo.decode import Decoder, select  # noqa: E402
 from nonoqubo.encoding import Layout  # noqa: E402
 from nonoqubo.samples import read_samples  # noqa: E402
 
-SHARED = Path(os.environ.get("NONOQUBO_SHARED", ROOT.parent / "shared")) / "puzzles"
+SHARED = ROOT / "tests" / "data" / "puzzles"
 
 
 def best_of(fn, repeat: int) -> tuple[float, float]:

@@ -1,11 +1,10 @@
-"""Shared test fixtures: the shared puzzle collection, the logo, an in-process CLI runner."""
+"""Test fixtures: the puzzle collection in ``tests/data/puzzles``, the logo, an in-process CLI runner."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 import json
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -15,15 +14,14 @@ from nonoqubo.clues import spec
 from nonoqubo.puzzle import Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
-#: ../shared/puzzles beside the repository (CI copies shared/ there too);
-#: NONOQUBO_SHARED overrides it.
-SHARED = Path(os.environ.get("NONOQUBO_SHARED", ROOT.parent / "shared")) / "puzzles"
 DATA = Path(__file__).resolve().parent / "data"
+#: the puzzle collection kept in the repository (sources and licences in its README.md)
+SHARED = DATA / "puzzles"
 
 
 @lru_cache(maxsize=None)
 def shared_puzzles() -> list[tuple[str, Puzzle, dict]]:
-    """Every ``shared/puzzles/json/*.json`` as (name, Puzzle, raw document), smallest first."""
+    """Every ``tests/data/puzzles/json/*.json`` as (name, Puzzle, raw document), smallest first."""
     out = []
     for path in sorted((SHARED / "json").glob("*.json")):
         doc = json.loads(path.read_text())

@@ -1,4 +1,4 @@
-"""Clue formats: the real files under shared/puzzles/originals, round trips, writers, sniffing."""
+"""Clue formats: the real files under tests/data/puzzles/originals, round trips, writers, sniffing."""
 
 from __future__ import annotations
 
@@ -37,8 +37,13 @@ EXPECTED = {
 }
 #: colour puzzles: file -> line the refusal names
 COLOUR = {
+    "g-colour/acorn.g": 3,
     "g-colour/oko.g": 40,
+    "g-colour/rose.g": 11,
     "webpbn-xml-colour/listen_left_and_right.xml": 13,
+    "webpbn-xml-colour/look_sharp.xml": 13,
+    "webpbn-xml-colour/missing.xml": 11,
+    "webpbn-xml-colour/not_invented_yet_1.xml": 21,
 }
 #: the format each original must be read as (by extension or content)
 FORMAT_OF = {"cwd": "cwd", "g": "g", "g-colour": "g", "mk": "mk", "nin": "nin", "non": "non", "pbm": "pbm",
