@@ -140,6 +140,10 @@ def count_puzzles(path: str) -> int:
         return 1
     if "index" not in inspect.signature(mod.loads).parameters:
         return 1
+    try:
+        clues.load(path, mod.NAME, index=1)
+    except NonoquboError:
+        return 1  # unreadable: its one task records the error
     count = 1
     while True:
         try:
