@@ -66,8 +66,8 @@ from .errors import MissingDependency, NonoquboError
 from .runtime import seconds_per_run
 
 __all__ = [
-    "QUANTILES", "Campaign", "Group", "Run", "Tally", "evaluate", "figures", "plan_runs",
-    "runs_to_solution", "weighted_quantiles", "wilson",
+    "QUANTILES", "Campaign", "Group", "Run", "Tally", "csv_text", "evaluate", "figures", "plan_runs",
+    "polisher", "records", "runs_to_solution", "weighted_quantiles", "wilson",
 ]
 
 #: the residual-energy quantiles reported
@@ -175,7 +175,7 @@ def _decoder(model_path: str) -> Decoder:
     return _DECODERS[model_path]
 
 
-def _polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
+def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
     """``bits -> bits`` after a steepest descent on the model's own QUBO."""
     if model_path in _POLISHERS:
         return _POLISHERS[model_path]
@@ -225,7 +225,7 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
     raw = Tally.of(decoder.analyse(batch.bits), weights)
     polished = None
     if polish:
-        polished = Tally.of(decoder.analyse(_polisher(model_path)(batch.bits)), weights)
+        polished = Tally.of(decoder.analyse(polisher(model_path)(batch.bits)), weights)
     reads = int(weights.sum())
     return FileResult(samples_path, reads, seconds_per_run(text, reads), raw, polished)
 

@@ -131,15 +131,23 @@ def _against_size(groups: Sequence[Group], key: str, title: str, log: bool) -> s
     return _img(fig, title)
 
 
+def _small_multiples(count: int, height: float) -> tuple[Any, list[Any]]:
+    """A figure with *count* panels, four a row; the unused cells of the last row are hidden."""
+    ncol = min(4, count)
+    nrow = math.ceil(count / ncol)
+    fig = _figure(3.2 * ncol, height * nrow)
+    axes = list(fig.subplots(nrow, ncol, squeeze=False).flat)
+    for ax in axes[count:]:
+        ax.set_axis_off()
+    return fig, axes[:count]
+
+
 def _panels(groups: Sequence[Group], kind: str) -> str:
     shown = list(groups)[:MAX_PANELS]
     if not shown:
-        return ""
-    ncol = min(4, len(shown))
-    nrow = math.ceil(len(shown) / ncol)
-    fig = _figure(3.2 * ncol, 2.6 * nrow)
-    axes = fig.subplots(nrow, ncol, squeeze=False)
-    for ax, g in zip(axes.flat, shown):
+        return "<p>No samples.</p>"
+    fig, axes = _small_multiples(len(shown), 2.6)
+    for ax, g in zip(axes, shown):
         title = f"{g.model} / {g.setting}"
         if kind == "hist":
             e, w = g.raw.energies, g.raw.weights
@@ -157,8 +165,6 @@ def _panels(groups: Sequence[Group], kind: str) -> str:
             ax.set_xticks([])
             ax.set_yticks([])
         ax.set_title(title, fontsize="small")
-    for ax in list(axes.flat)[len(shown):]:
-        ax.set_axis_off()
     what = "residual-energy histograms" if kind == "hist" else "cell-conflict heat maps"
     note = (f"<p>First {MAX_PANELS} of {len(groups)} (model, setting) pairs.</p>"
             if len(groups) > MAX_PANELS else "")
@@ -171,17 +177,14 @@ def _best_pictures(groups: Sequence[Group]) -> str:
         if g.model not in best or g.raw.best_energy < best[g.model].raw.best_energy:
             best[g.model] = g
     shown = list(best.values())[:MAX_PANELS]
-    ncol = min(4, len(shown))
-    nrow = math.ceil(len(shown) / ncol)
-    fig = _figure(3.2 * ncol, 3.0 * nrow)
-    axes = fig.subplots(nrow, ncol, squeeze=False)
-    for ax, g in zip(axes.flat, shown):
+    if not shown:
+        return "<p>No samples.</p>"
+    fig, axes = _small_multiples(len(shown), 3.0)
+    for ax, g in zip(axes, shown):
         ax.imshow(g.raw.best_grid, cmap="binary", vmin=0, vmax=1, interpolation="nearest")
         ax.set_title(f"{g.model}: E = {g.raw.best_energy} ({g.setting})", fontsize="small")
         ax.set_xticks([])
         ax.set_yticks([])
-    for ax in list(axes.flat)[len(shown):]:
-        ax.set_axis_off()
     return _img(fig, "best pictures")
 
 
