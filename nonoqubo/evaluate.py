@@ -64,6 +64,7 @@ import numpy as np
 from .decode import Analysis, Decoder, load_model
 from .errors import MissingDependency, NonoquboError
 from .runtime import seconds_per_run
+from .samples import read_samples
 
 __all__ = [
     "QUANTILES", "Campaign", "Group", "Run", "Tally", "csv_text", "evaluate", "figures", "plan_runs",
@@ -218,8 +219,14 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
         SampleError, FormatError, UnsupportedFormat, OSError: the file cannot be read or matched.
     """
     decoder = _decoder(model_path)
-    text = Path(samples_path).read_bytes().decode("utf-8-sig", errors="replace")
-    batch = _read(decoder, samples_path, text, samples_format)
+    data = Path(samples_path).read_bytes()
+    if b"\x00" in data[:4096]:  # a binary file (an archive): the registry reads it as it can
+        text = data.decode("latin-1")
+        batch = read_samples(Path(samples_path), decoder.labels, format=samples_format, fixed=decoder.fixed)
+    else:
+        text = data.decode("utf-8-sig", errors="replace")
+        batch = read_samples(text, decoder.labels, format=samples_format, fixed=decoder.fixed,
+                             source=samples_path, is_text=True)
     weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
                else np.asarray(batch.num_occurrences, np.int64))
     raw = Tally.of(decoder.analyse(batch.bits), weights)
@@ -228,16 +235,6 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
         polished = Tally.of(decoder.analyse(polisher(model_path)(batch.bits)), weights)
     reads = int(weights.sum())
     return FileResult(samples_path, reads, seconds_per_run(text, reads), raw, polished)
-
-
-def _read(decoder: Decoder, path: str, text: str, samples_format: str | None):
-    from .errors import SampleError
-    from .samples import read_samples
-
-    if "\x00" in text[:4096]:
-        raise SampleError(f"{path}: this is a binary file, not a samples file")
-    return read_samples(text, decoder.labels, format=samples_format, fixed=decoder.fixed,
-                        source=path, is_text=True)
 
 
 def _judge(args: tuple[str, str, bool, str | None]) -> FileResult | str:
