@@ -45,6 +45,9 @@ from nonoqubo.encoding import Layout  # noqa: E402
 from nonoqubo.evaluate import evaluate, judge_file  # noqa: E402
 from nonoqubo.samples import read_samples  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_decode import random_and_near  # noqa: E402  (the same samples as the decode benchmark)
+
 SHARED = ROOT / "tests" / "data" / "puzzles"
 
 
@@ -67,9 +70,7 @@ def main() -> None:
 
     path = SHARED / "json" / f"{args.puzzle}.json"
     puzzle = spec.from_dict(json.loads(path.read_text()), source=str(path))
-    q = build(puzzle)
-    lay = Layout.of(puzzle)
-    rng = np.random.default_rng(0)
+    q, lay, rng = build(puzzle), Layout.of(puzzle), np.random.default_rng(0)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         model = root / f"{args.puzzle}.qubo.json"
@@ -78,11 +79,7 @@ def main() -> None:
         runs.mkdir(parents=True)
         t0 = time.perf_counter()
         for d in range(args.distinct):
-            half = args.samples // 2
-            x = rng.integers(0, 2, (args.samples, q.num_vars)).astype(np.int8)
-            near = np.tile(lay.encode(puzzle.solution_grid()), (args.samples - half, 1))
-            near[rng.random(near.shape) < 0.01] ^= 1
-            x[half:] = near
+            x = random_and_near(puzzle, lay, args.samples, rng)
             ss = dimod.SampleSet.from_samples((x, q.labels), "BINARY", energy=q.energy(x),
                                               info={"timing": {"sampling_ns": 10**9}})
             (runs / f"{args.puzzle}-{d:03d}.json").write_text(json.dumps(ss.to_serializable()))
