@@ -484,10 +484,9 @@ def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | 
         else:
             t = None
         info = campaign.models[name]
-        decoder = _decoder(info["path"])
-        lay = decoder.layout
-        groups.append(Group(name, setting, info, len(items), t, raw, polished,
-                            [lay.line_name(i) for i in range(lay.num_lines)]))
+        lines = ([f"row {i + 1}" for i in range(info["height"])]  # Layout.line_name, without the model
+                 + [f"column {j + 1}" for j in range(info["width"])])
+        groups.append(Group(name, setting, info, len(items), t, raw, polished, lines))
     groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
     return groups
 

@@ -238,3 +238,20 @@ def test_a_suite_folder_as_the_model(tmp_path: Path) -> None:
     (runs / "stranger.txt").write_text("01\n")
     with pytest.raises(Exception, match="matches no puzzle"):
         evaluate(str(suite), [str(tmp_path / "runs")], jobs=1)
+
+
+def test_missing_matplotlib_is_one_line_with_the_install_hint(campaign, tmp_path: Path, run_cli,
+                                                              monkeypatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # import fails as if not installed
+    report = tmp_path / "r.html"
+    status, out, err = run_cli("evaluate", campaign["model"], campaign["root"] / "runs", "--report", report)
+    assert status == 2 and not out and err.count("\n") == 1
+    assert 'pip install "nonoqubo[campaign]"' in err and not report.exists()
+
+
+@pytest.mark.parametrize("command", ["suite", "evaluate"])
+def test_help_has_examples(command: str, run_cli) -> None:
+    status, out, _ = run_cli(command, "--help")
+    assert status == 0 and "examples:" in out and f"nonoqubo {command} " in out

@@ -62,11 +62,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     families = [parse_family(text, unique=args.unique) for text in args.random]
     show = progress_enabled(args)
-    total: list[int] = []
     with bar(None, "building suite", enabled=show, unit=" puzzles") as tick:
         result = run_suite(args.puzzles, args.output, formats=args.format or ["qubo-json"],
-                           presolve=args.presolve, families=families, jobs=args.jobs,
-                           progress=tick, on_total=total.append)
+                           presolve=args.presolve, families=families, jobs=args.jobs, progress=tick)
     if not args.quiet:
         print(f"{len(result.entries)} puzzles: {result.built} built, {result.skipped} up to date, "
               f"{result.failed} failed, in {result.seconds:.1f} s; index: "
