@@ -255,3 +255,19 @@ def test_missing_matplotlib_is_one_line_with_the_install_hint(campaign, tmp_path
 def test_help_has_examples(command: str, run_cli) -> None:
     status, out, _ = run_cli(command, "--help")
     assert status == 0 and "examples:" in out and f"nonoqubo {command} " in out
+
+
+def test_time_per_run_from_qbsolv_answers(campaign, tmp_path: Path) -> None:
+    """qbsolv prints its CPU seconds after the answer: that is t of TTS99 (one answer a file)."""
+    puzzle = campaign["puzzle"]
+    x = Layout.of(puzzle).encode(puzzle.solution_grid())
+    runs = tmp_path / "qbsolv"
+    runs.mkdir()
+    for k, (bits, seconds) in enumerate(((x, 0.25), (1 - x, 0.75))):
+        (runs / f"answer{k}.txt").write_text(
+            f"{x.size} Number of bits in solution\n{''.join(map(str, bits))}\n"
+            f"-120.00000 Energy of solution\n4 Number of Partitioned calls\n {seconds:.5f} seconds of classic cpu time\n")
+    (g,) = evaluate(str(campaign["model"]), [str(runs)], jobs=1)
+    f = g.figures()
+    assert (f["samples"], f["valid"], f["seconds_per_run"]) == (2, 1, 0.5)
+    assert f["tts99"] == pytest.approx(0.5 * math.log(0.01) / math.log(0.5))
