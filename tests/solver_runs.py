@@ -94,6 +94,13 @@ def run_qbsolv(model: Path, out: Path) -> None:
                    capture_output=True, timeout=600)
 
 
+def run_qbsolv_stdout(model: Path, out: Path) -> None:
+    """qbsolv with no -o and -v1: the answer on standard output, after every improvement it found."""
+    done = subprocess.run([binary("qbsolv"), "-i", str(model), "-v1", "-r", "1"], check=True,
+                          capture_output=True, text=True, timeout=600)
+    out.write_text(done.stdout)
+
+
 def run_mqlib(model: Path, out: Path, seconds: float = 3) -> None:
     done = subprocess.run([binary("mqlib"), "-fQ", model.name, "-h", "GLOVER2010", "-r", str(seconds), "-ps",
                            "-s", "1"], check=True, capture_output=True, text=True, timeout=600, cwd=model.parent)
@@ -173,6 +180,8 @@ def _module(name: str) -> Callable[[], bool]:
 ROUTES = (
     Route("qbsolv", "qbsolv", "qbsolv.txt", run_qbsolv, lambda: binary("qbsolv") is not None,
           "qbsolv -i m.qubo -o answer.txt", ("logo", "jwilk-data005")),
+    Route("qbsolv-stdout", "qbsolv", "qbsolv-stdout.txt", run_qbsolv_stdout, lambda: binary("qbsolv") is not None,
+          "qbsolv -i m.qubo -v1 > answer.txt", ("logo",)),
     Route("MQLib", "mqlib", "mqlib.txt", run_mqlib, lambda: binary("mqlib") is not None,
           "MQLib -fQ m.mqlib -h GLOVER2010 -r 5 -ps > answer.txt", ("logo", "jwilk-data005")),
     Route("SCIP", "lp", "scip.sol", run_scip, _module("pyscipopt"),

@@ -26,7 +26,7 @@ ANSWERS = Path(__file__).resolve().parent / "data" / "answers"
 MANIFEST = json.loads((ANSWERS / "MANIFEST.json").read_text())
 ROUTES = {r.solver: r for r in solver_runs.ROUTES}
 #: the samples format that must be detected for each solver's answer
-DETECTED = {"qbsolv": "qbsolv", "MQLib": "mqlib", "SCIP": "scip", "CBC": "cbc", "Gurobi": "gurobi",
+DETECTED = {"qbsolv": "qbsolv", "qbsolv-stdout": "qbsolv", "MQLib": "mqlib", "SCIP": "scip", "CBC": "cbc", "Gurobi": "gurobi",
             "HiGHS": "highs", "GLPK": "glpk", "OpenJij": "sampleset"}
 
 
@@ -51,10 +51,10 @@ def solution_picture(model: str) -> list[str]:
 
 def independent_energy(solver: str, model_path: Path, answer: str) -> float | None:
     """The QUBO energy of the answer's bits, read here with a plain split and evaluated by ``Qubo.energy``."""
-    if solver not in ("qbsolv", "MQLib"):
+    if solver not in ("qbsolv", "qbsolv-stdout", "MQLib"):
         return None
     qubo = exports.load(str(model_path))
-    if solver == "qbsolv":
+    if solver.startswith("qbsolv"):
         bits = [ln for ln in answer.splitlines() if re.fullmatch(r"[01]+", ln.strip())][-1].strip()
         x = np.array([int(c) for c in bits])
     else:
@@ -71,13 +71,13 @@ def check_answer(run_cli, solver: str, model: str, model_path: Path, answer_path
     assert status == (0 if best["valid"] else 1)
     for sample in doc["samples"]:
         # qbsolv: printed x'Qx + offset; MQLib: offset - objective; OpenJij: its BQM energies; MIP: objective 0
-        if solver in ("qbsolv", "MQLib", "OpenJij") or "reported_energy" in sample:
+        if solver in ("qbsolv", "qbsolv-stdout", "MQLib", "OpenJij") or "reported_energy" in sample:
             assert sample["reported_energy"] == sample["energy"], (solver, sample["index"])
     text = answer_path.read_text()
     expected = independent_energy(solver, model_path, text)
     if expected is not None:
         assert best["energy"] == expected
-    if solver not in ("qbsolv", "MQLib", "OpenJij"):  # a MIP solver's answer is feasible: the solution
+    if solver not in ("qbsolv", "qbsolv-stdout", "MQLib", "OpenJij"):  # a MIP solver's answer is feasible: the solution
         assert best["valid"] and best["picture"] == solution_picture(model)
     return doc
 
@@ -159,6 +159,14 @@ def test_mip_answer_with_a_broken_line_names_the_line(name, lineno, models, run_
     bad.write_text("".join(lines))
     status, _, err = run_cli("decode", models("logo", "lp"), bad)
     assert status == 2 and f"{bad}:{lineno}:" in err and err.count("\n") == 1
+
+
+def test_scip_shell_solution_status_line_is_read(models, run_cli, tmp_path):
+    # the SCIP shell's 'write solution' puts a status line before what writeBestSol writes
+    answer = tmp_path / "shell.sol"
+    answer.write_text("solution status: optimal solution found\n" + (ANSWERS / "logo.scip.sol").read_text())
+    status, _, _ = run_cli("decode", models("logo", "lp"), answer)
+    assert status == 0
 
 
 def test_glpk_raw_write_file_is_refused_with_a_hint(models, run_cli, tmp_path):

@@ -13,6 +13,7 @@ QUBO++ logo, the logo presolved to nothing, and the 25x25
 solver     given                answer file
 =========  ===================  =============================================
 qbsolv     MODEL.qubo           MODEL.qbsolv.txt   (qbsolv -i -o, seed 1)
+qbsolv     MODEL.qubo           MODEL.qbsolv-stdout.txt (no -o, -v1: its standard output)
 MQLib      MODEL.mqlib          MODEL.mqlib.txt    (-h GLOVER2010 -r 3 -ps -s 1)
 SCIP       MODEL.lp             MODEL.scip.sol     (pyscipopt writeBestSol)
 CBC        MODEL.lp             MODEL.cbc.sol      (pulp's cbc: solve solu)
