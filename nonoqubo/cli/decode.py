@@ -28,10 +28,12 @@ column disagree (with the model's colour values), and every line of the
 picture that does not match its clue.  The penalties listed add up to the
 sample's QUBO energy.
 
-Samples may be a dimod SampleSet JSON (to_serializable()), a JSON object
-label -> value (or a list of them), a JSON list or lines of bits / numbers in
-nonoqubo's variable order, a qbsolv answer, or a QPLIB .sol file; 0/1 or
-spins -1/+1.  The format and the spins are detected from the content.
+Samples may be a dimod SampleSet JSON (to_serializable(); OpenJij's too), a
+JSON object label -> value (or a list of them), a JSON list or lines of bits /
+numbers in nonoqubo's variable order, a qbsolv or MQLib answer, a SCIP, CBC,
+Gurobi, HiGHS or GLPK solution file, or a QPLIB .sol file; 0/1 or spins
+-1/+1.  The format and the spins are detected from the content.  A model that
+presolve left with no variables needs no SAMPLES.
 
 exit status: 0 when the shown sample (with --all: the best sample) is valid,
 1 when it is not, 2 on bad input.
