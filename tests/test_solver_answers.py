@@ -260,3 +260,17 @@ def test_qplib_is_written_as_qplib_types_its_unconstrained_binary_instances(mode
     lines = models("logo", "qplib").read_text().splitlines()
     assert lines[1] == "QBN"  # QPLIB_3506, 3565, 3642 ... are classified QBN on the QPLIB site
     assert lines[-2:] == ["0 # number of non-default variable names", "0 # number of non-default constraint names"]
+
+
+def test_qplib_files_of_earlier_versions_still_read_as_meant():
+    # earlier nonoqubo versions listed the names and wrote each pair's coefficient undoubled
+    from nonoqubo.exports import qplib
+    from nonoqubo.qubo import Qubo
+
+    q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
+    new = qplib.dumps(q)
+    old = (new.replace("2 1 4\n3 2 -6\n", "2 1 2\n3 2 -3\n").replace('"labels":"layout"', '"labels":"listed"')
+           .replace('"labels":["a","b","c"]', '"labels":"listed"')
+           .replace("0 # number of non-default variable names", "3 # number of non-default variable names\n1 a\n2 b\n3 c"))
+    assert old != new and "1 a\n" in old
+    assert qplib.loads(old) == q == qplib.loads(new)
