@@ -271,3 +271,18 @@ def test_time_per_run_from_qbsolv_answers(campaign, tmp_path: Path) -> None:
     f = g.figures()
     assert (f["samples"], f["valid"], f["seconds_per_run"]) == (2, 1, 0.5)
     assert f["tts99"] == pytest.approx(0.5 * math.log(0.01) / math.log(0.5))
+
+
+def test_real_solver_answers_give_their_recorded_times(tmp_path: Path) -> None:
+    """The committed qbsolv and MQLib answers for the logo: p = 1, TTS99 = the time each recorded."""
+    answers = Path(__file__).resolve().parent / "data" / "answers"
+    for setting, name in (("qbsolv", "logo.qbsolv.txt"), ("mqlib", "logo.mqlib.txt")):
+        (tmp_path / "runs" / setting).mkdir(parents=True)
+        (tmp_path / "runs" / setting / name).write_bytes((answers / name).read_bytes())
+    groups = {g.setting: g.figures() for g in evaluate(str(LOGO), [str(tmp_path / "runs")], jobs=1)}
+    qbsolv_seconds = float((answers / "logo.qbsolv.txt").read_text().split(" seconds of classic cpu time")[0].split()[-1])
+    mqlib_seconds = float((answers / "logo.mqlib.txt").read_text().splitlines()[0].split(",")[4])
+    for setting, seconds in (("qbsolv", qbsolv_seconds), ("mqlib", mqlib_seconds)):
+        f = groups[setting]
+        assert (f["samples"], f["p"], f["energy_max"]) == (1, 1.0, 0)
+        assert f["seconds_per_run"] == seconds == f["tts99"]
