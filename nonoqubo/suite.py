@@ -112,13 +112,17 @@ class Task:
         return clues.load(self.path, **options)
 
 
-def _files_of(inputs: Iterable[str]) -> list[str]:
-    """Clue files named by *inputs*: files, folders (recursively, sorted), globs."""
+def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
+    """Clue files named by *inputs*: files, folders (recursively, sorted, never into *skip*), globs."""
     out: list[str] = []
+    skip = os.path.realpath(skip) if skip else None
     for item in inputs:
         if os.path.isdir(item):
             for root, dirs, names in os.walk(item):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                                 and os.path.realpath(os.path.join(root, d)) != skip)
+                if os.path.realpath(root) == skip:
+                    continue
                 out.extend(os.path.join(root, n) for n in sorted(names)
                            if not n.startswith(".") and not _NOT_CLUES.match(n))
         elif os.path.exists(item) or not glob.has_magic(item):
@@ -161,14 +165,14 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "puzzle"
 
 
-def plan(inputs: Sequence[str], families: Sequence[Family] = ()) -> list[Task]:
-    """The tasks of a suite, in order, each with a distinct file name.
+def plan(inputs: Sequence[str], families: Sequence[Family] = (), out_dir: str | None = None) -> list[Task]:
+    """The tasks of a suite, in order, each with a distinct file name (*out_dir* is never read).
 
     Raises:
         NonoquboError: a glob that matches nothing.
     """
     tasks: list[Task] = []
-    for path in _files_of(inputs):
+    for path in _files_of(inputs, out_dir):
         stem = _safe(Path(path).name.split(".")[0] if not Path(path).name.startswith(".") else Path(path).name)
         n = count_puzzles(path)
         if n == 1:
@@ -368,7 +372,7 @@ def run_suite(
         raise NonoquboError("no output format: give at least one -f FORMAT")
     out = os.fspath(out_dir)
     os.makedirs(out, exist_ok=True)
-    tasks = plan(inputs, families)
+    tasks = plan(inputs, families, out)
     if not tasks:
         raise NonoquboError("no puzzle to build: name clue files, folders, globs or a --random family")
     if on_total is not None:

@@ -191,3 +191,11 @@ def test_plan_names_are_distinct_and_globs_expand(tmp_path: Path) -> None:
     with pytest.raises(NonoquboError, match="no file matches"):
         plan([str(tmp_path / "*.zzz")])
     assert os.path.basename(tasks[1].path) == "note.nin"
+
+
+def test_an_output_folder_inside_the_input_folder_is_not_read(mixed: Path) -> None:
+    out = mixed / "models"
+    first = run_suite([str(mixed)], out, formats=["qubo-json"], jobs=1)
+    again = run_suite([str(mixed)], out, formats=["qubo-json"], jobs=1)
+    assert (first.built, first.failed) == (PUZZLES, 0)
+    assert (again.skipped, again.failed, len(again.entries)) == (PUZZLES, 0, PUZZLES)
