@@ -244,7 +244,8 @@ def _judge(args: tuple[str, str, bool, str | None]) -> FileResult | str:
     except (NonoquboError, OSError, ValueError) as exc:
         if isinstance(exc, OSError) and not isinstance(exc, NonoquboError):
             return f"{exc.filename or args[1]}: {exc.strerror or exc}"
-        return str(exc)
+        message = str(exc)
+        return message if args[1] in message or args[0] in message else f"{args[1]}: {message}"
 
 
 # -- planning ----------------------------------------------------------------------------------
