@@ -125,10 +125,11 @@ def emit(puzzle: Puzzle, reports: list[Report], summary: dict[str, Any], which: 
         print(json.dumps(document(puzzle, reports, summary, which), indent=1))
         return
     n, k = summary["num_samples"], summary["num_valid"]
-    print(f"{source}: {n} sample{'s' * (n != 1)}, {k} valid, best energy {summary['best_energy']}")
+    print(f"{source}: {n} sample{'s' * (n != 1)}, {k} valid, best energy {summary['best_energy']}"
+          + (" (samples numbered from 0, as in --json)" if n > 1 else ""))
     for r in reports:
         print()
-        label = f"sample {r.index + 1}" + (" (best)" if r is best else "")
+        label = f"sample {r.index}" + (" (best)" if r is best else "")
         print("\n".join(report_lines(puzzle, r, label)))
 
 
