@@ -183,3 +183,4 @@ def test_the_same_seed_gives_the_same_samples():
     ticks = []
     b = solve(SMALL, "sa", reads=3, seed=7, sweeps=20, tick=lambda done, e: ticks.append(done))
     assert (a.batch.bits == b.batch.bits).all() and ticks == [1, 2, 3]
+

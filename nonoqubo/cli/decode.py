@@ -10,6 +10,7 @@ from typing import Any
 
 from .._atomic import atomic_write
 from ..decode import Decoder, Report, select
+from ..progress import spinner
 from ..puzzle import Puzzle
 from ..render import svg_picture, text_picture
 from ..samples import formats as sample_formats
@@ -79,7 +80,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    decoder = Decoder(args.model)
+    from ._common import progress_enabled
+
+    with spinner(f"reading {args.model}", enabled=progress_enabled(args)):
+        decoder = Decoder(args.model)
     if args.samples == "-":
         from ..samples import read_samples
 

@@ -11,7 +11,8 @@ from typing import Any
 from ..build import build
 from ..errors import FormatError, UnsupportedFormat
 from ..puzzle import Puzzle
-from ._common import add_puzzle_arguments, load_puzzle
+from ..progress import spinner
+from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
 
 ORDER = 10
 
@@ -175,11 +176,14 @@ def run(args: argparse.Namespace) -> int:
             print_model(args.puzzle, figures_)
         return 0
     puzzle = load_puzzle(args)
+    show = progress_enabled(args)
     start = time.perf_counter()
-    qubo = build(puzzle)
+    with spinner("building QUBO", enabled=show):
+        qubo = build(puzzle)
     info = figures(puzzle, qubo, time.perf_counter() - start)
     if getattr(args, "presolve", False):
-        info["presolve"] = presolve_figures(puzzle, qubo)
+        with spinner("presolving (line logic)", enabled=show):
+            info["presolve"] = presolve_figures(puzzle, qubo)
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
