@@ -64,8 +64,11 @@ def make_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"nonoqubo {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = {}
     for mod in _command_modules():
-        mod.register(sub)
+        command = mod.register(sub)
+        commands[command.prog.split()[-1]] = command
+    parser.set_defaults(_commands=commands)
     return parser
 
 
@@ -108,7 +111,10 @@ class _PipeSafe:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 invalid answer, 2 bad input)."""
     parser = make_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # the sub-command's usage, not the top level's, goes with the complaint
+        command = args._commands.get(getattr(args, "command", None) or "", parser)
+        command.error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "run", None):
         parser.print_help()
         return 2

@@ -10,6 +10,7 @@ from typing import Any
 
 from .._atomic import atomic_write
 from ..decode import Decoder, Report, select
+from ..errors import NonoquboError
 from ..progress import spinner
 from ..puzzle import Puzzle
 from ..render import svg_picture, text_picture
@@ -45,12 +46,19 @@ examples:
 TEXT_LIMIT = 40
 
 
-def add_image_argument(parser: argparse.ArgumentParser) -> None:
+def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture of the best sample") -> None:
     parser.add_argument(
         "--image", metavar="OUT.svg",
-        help="also draw the picture (of the best sample) as SVG: the grid with its clues, "
+        help=f"also draw {what} as SVG (the file name must end in .svg): the grid with its clues, "
              "wrong cells and failing lines in red",
     )
+
+
+def check_image_path(path: str | None) -> None:
+    """Refuse an --image name that promises another format than the SVG that would be written."""
+    if path and Path(path).suffix.lower() != ".svg":
+        raise NonoquboError(f"{path}: --image writes SVG only; name the file .svg "
+                            "(convert it afterwards, e.g. rsvg-convert -o out.png out.svg)")
 
 
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -82,6 +90,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from ._common import progress_enabled
 
+    check_image_path(args.image)
     with spinner(f"reading {args.model}", enabled=progress_enabled(args)):
         decoder = Decoder(args.model)
     if args.samples == "-":

@@ -10,7 +10,7 @@ from .. import progress
 from .._atomic import atomic_write
 from ..solve import SAMPLER_TABLE, SAMPLERS, SampleOptions, sampleset_document, solve
 from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
-from .decode import add_image_argument, emit
+from .decode import add_image_argument, check_image_path, emit
 
 ORDER = 70
 
@@ -70,6 +70,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     options = SampleOptions(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit)
     options.check(args.sampler)  # before the puzzle is read or anything built
+    check_image_path(args.image)
     puzzle = load_puzzle(args)
     show = progress_enabled(args)
     total = 1 if args.sampler == "exact" else args.reads
