@@ -77,3 +77,11 @@ def test_a_wrong_option_after_a_sub_command_prints_that_sub_commands_usage(run_c
 def test_install_hints_fit_an_installed_package_and_a_clone():
     message = str(MissingDependency("dwave-samplers", "solvers", "the 'sa' sampler"))
     assert 'pip install "nonoqubo[solvers]"' in message and 'pip install -e ".[solvers]"' in message
+
+
+@pytest.mark.parametrize("option,name", [("-o", "samples.json"), ("--image", "logo.svg")])
+def test_solve_refuses_an_output_in_a_missing_folder_before_sampling(run_cli, tmp_path, option, name):
+    target = tmp_path / "no-such-folder" / name
+    status, out, err = run_cli("solve", LOGO, "--reads", "1", option, target)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"nonoqubo: error: {target}: cannot write it") and len(err.splitlines()) == 1

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 from .. import clues
-from ..errors import FormatError, PuzzleError
+from ..errors import FormatError, NonoquboError, PuzzleError
 from ..puzzle import Puzzle
 
-__all__ = ["add_puzzle_arguments", "load_puzzle", "progress_enabled"]
+__all__ = ["add_puzzle_arguments", "check_output_folder", "load_puzzle", "progress_enabled"]
 
 
 def add_puzzle_arguments(parser: argparse.ArgumentParser, name: str = "puzzle") -> None:
@@ -57,6 +58,14 @@ def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
                 else "--index applies only to formats that hold several puzzles"
             raise FormatError(f"{path}: {what}") from None
         raise
+
+
+def check_output_folder(path: str | None) -> None:
+    """Refuse, before any work, an output file whose folder does not exist (the message names the file)."""
+    if path and path != "-":
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise NonoquboError(f"{path}: cannot write it: the folder {folder} does not exist")
 
 
 def progress_enabled(args: argparse.Namespace) -> bool:

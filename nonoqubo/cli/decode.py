@@ -59,9 +59,12 @@ def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture
 
 def check_image_path(path: str | None) -> None:
     """Refuse an --image name that promises another format than the SVG that would be written."""
+    from ._common import check_output_folder
+
     if path and Path(path).suffix.lower() != ".svg":
         raise NonoquboError(f"{path}: --image writes SVG only; name the file .svg "
                             "(convert it afterwards, e.g. rsvg-convert -o out.png out.svg)")
+    check_output_folder(path)
 
 
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:

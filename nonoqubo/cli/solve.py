@@ -9,7 +9,7 @@ import sys
 from .. import progress
 from .._atomic import atomic_write
 from ..solve import SAMPLER_TABLE, SAMPLERS, SampleOptions, sampleset_document, solve
-from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
+from ._common import add_puzzle_arguments, check_output_folder, load_puzzle, progress_enabled
 from .decode import add_image_argument, check_image_path, emit
 
 ORDER = 70
@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     options = SampleOptions(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit)
     options.check(args.sampler)  # before the puzzle is read or anything built
     check_image_path(args.image)
+    check_output_folder(args.output)
     puzzle = load_puzzle(args)
     show = progress_enabled(args)
     total = 1 if args.sampler == "exact" else args.reads
