@@ -184,3 +184,13 @@ def test_the_same_seed_gives_the_same_samples():
     b = solve(SMALL, "sa", reads=3, seed=7, sweeps=20, tick=lambda done, e: ticks.append(done))
     assert (a.batch.bits == b.batch.bits).all() and ticks == [1, 2, 3]
 
+
+
+@pytest.mark.parametrize("sampler", ["exact", "qbpp"])
+def test_a_model_presolve_empties_gives_its_one_sample_without_a_solver(logo, sampler, monkeypatch):
+    import subprocess
+
+    monkeypatch.setattr(subprocess, "run", None)  # no child process may start
+    result = solve(logo, sampler, presolve=True, reads=3)  # line logic solves the logo
+    assert result.qubo.num_vars == 0 and len(result.batch) == 1
+    assert result.best.valid and result.best.picture == logo.solution
