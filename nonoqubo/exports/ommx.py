@@ -1,0 +1,509 @@
+"""OMMX artifact archive (``.ommx``): the model as an ``ommx.v1.Instance`` for every OMMX adapter.
+
+OMMX (Open Mathematical prograMming eXchange, https://github.com/Jij-Inc/ommx,
+the ``ommx`` package 2.9) is an exchange format for optimisation problems; its
+adapters hand one instance to OpenJij, D-Wave, Fixstars Amplify, Fujitsu's
+Digital Annealer, SCIP, HiGHS, Python-MIP, Qiskit...  A ``.ommx`` file is an
+*artifact archive*: an OCI image layout in a tar file::
+
+    index.json                  -> the manifest's digest
+    blobs/sha256/<manifest>     JSON: "annotations" (artifact annotations) and
+                                "layers": [{"mediaType", "digest", "annotations"}]
+    blobs/sha256/<instance>     the ommx.v1.Instance protobuf
+                                (mediaType application/org.ommx.v1.instance)
+
+Written with ``ommx.artifact.ArtifactBuilder.new_archive_unnamed``; read it
+back with ``ommx.artifact.Artifact.load_archive(path).instance``.
+
+The instance
+    * one **binary** decision variable per model variable, ids ``0..N-1`` in
+      nonoqubo's variable order; the QUBO++ label is carried by OMMX's
+      metadata: ``y3[1][2]`` is name ``y`` with subscripts ``[3, 1, 2]``
+      (``[i, k, p]``: row i, block k, wall position p; ``z`` for columns);
+    * QUBO (the default): the objective is the expanded QUBO, integer
+      coefficients, the constant as the offset, sense *minimise*: the
+      objective of a solution is exactly 0, and positive for anything else;
+    * ``--constrained``: a zero objective and one named constraint per row of
+      the 0-1 ILP (:mod:`nonoqubo.constrained`; the names of the LP file,
+      ``cell_i_j``, ``wall_y3_k1_p2``, ``order_z5_k0_p4``), in OMMX's form
+      ``f(x) = 0`` or ``f(x) <= 0`` (a ``>=`` row is negated);
+    * the title is the puzzle's name; the description says what the model is.
+
+Annotations (on the artifact manifest and on the instance layer, all under
+``org.nonoqubo.``, every value a string)::
+
+    format      1 (this layout)          version    nonoqubo's version
+    kind        "qubo" or "constrained"  name       the puzzle's title (if any)
+    height, width                        rows, cols the clues, JSON lists
+    solution    the known answer, JSON list of "#." strings (if known)
+    variables, terms, offset             (qubo) counts and the constant
+    constraints, counts                  (constrained) number and JSON per kind
+    fixed       JSON {label: 0/1} of the variables presolve removed
+    labels      how names and subscripts spell the labels
+
+The objective and constraints are built from NumPy arrays in bulk (the raw
+``Quadratic(columns=, rows=, values=, linear=)`` and ``Linear(terms)``
+constructors of ``ommx``'s Rust core, fed with ``ndarray.tolist()``), never
+one Python call per term.  Reading parses the tar and the manifest with the
+standard library and the instance with OMMX's protobuf classes, so a
+damaged file gives one line naming it.
+
+Examples:
+    >>> from nonoqubo.build import build
+    >>> from nonoqubo.puzzle import Puzzle
+    >>> q = build(Puzzle(rows=[[1], [1]], cols=[[1], [1]], name="tiny"))
+    >>> data = dumps(q)
+    >>> loads(data, source="tiny.ommx") == q
+    True
+    >>> annotations_of(data, "tiny.ommx")["org.nonoqubo.kind"]
+    'qubo'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import shutil
+import tarfile
+import tempfile
+from collections.abc import Mapping
+from typing import IO, Any
+
+import numpy as np
+
+from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
+from ..qubo import Qubo
+
+__all__ = [
+    "PREFIX", "annotations_of", "constrained_instance", "detect", "dump", "dumps", "instance_of",
+    "load", "loads", "model_annotations", "qubo_instance", "read_archive",
+]
+
+NAME = "ommx"
+TITLE = "OMMX artifact archive: an ommx.v1.Instance for every OMMX adapter (--constrained: the 0-1 ILP)"
+EXTENSIONS = ("ommx",)
+BINARY = True
+ISING = False
+KIND = "qubo"
+ORDER = 110
+
+#: the namespace of nonoqubo's annotations
+PREFIX = "org.nonoqubo."
+FORMAT_VERSION = 1
+INSTANCE_MEDIA = "application/org.ommx.v1.instance"
+LABELS_NOTE = ("variable name y (rows) or z (columns) with subscripts [i, k, p] is the QUBO++ label "
+               "y{i}[k][p]: line i, block k, wall position p, 0-based; 1 = block k shifted right by more "
+               "than p; ids are nonoqubo's variable order")
+
+
+def _ommx() -> Any:
+    """The ``ommx`` package, with an install hint when it is missing."""
+    try:
+        import ommx.v1
+        from ommx import _ommx_rust
+    except ImportError:
+        raise MissingDependency("ommx", "ommx", "the OMMX format") from None
+    return _ommx_rust
+
+
+# -- building the instance ---------------------------------------------------------------------
+def _name_parts(labels: list[str]) -> tuple[list[str], list[list[int]]]:
+    """Names and subscripts of QUBO++ labels (``y3[1][2]`` -> ``"y"``, ``[3, 1, 2]``)."""
+    from ..encoding import parse_label
+
+    names, subs = [], []
+    for label in labels:
+        parts = parse_label(label)
+        if parts is None:  # a bare model with other labels: the label is the name
+            names.append(label)
+            subs.append([])
+        else:
+            names.append(parts[0])
+            subs.append([parts[1], parts[2], parts[3]])
+    return names, subs
+
+
+def _variables(rust: Any, labels: list[str]) -> dict[int, Any]:
+    """One binary decision variable per label, ids in order, named by the label."""
+    names, subs = _name_parts(labels)
+    binary = rust.DecisionVariable.binary
+    return {i: binary(i, name, sub) for i, (name, sub) in enumerate(zip(names, subs))}
+
+
+def _description(model: Any, kind: str) -> str:
+    p = model.puzzle
+    what = f"the {p.width}x{p.height} nonogram {p.name or ''}".replace("  ", " ").rstrip() if p else "a QUBO"
+    if kind == "qubo":
+        return (f"{what} as a QUBO (domain-wall encoding of the QUBO++ Nonogram case study): "
+                f"minimise; the objective is 0 exactly at a solution. {LABELS_NOTE}.")
+    return (f"{what} as a 0-1 integer linear program with a zero objective: every feasible point is a "
+            "solution. Constraints cell_i_j (row colour = column colour), wall_y3_k1_p2 "
+            f"(w[k][p] >= w[k][p+1]), order_y3_k1_p2 (w[k+1][p] >= w[k][p]). {LABELS_NOTE}.")
+
+
+def _instance(rust: Any, model: Any, kind: str, objective: Any, constraints: dict[int, Any]) -> Any:
+    """The wrapped ``ommx.v1.Instance`` with title, description and annotations."""
+    from ommx.v1 import Instance
+
+    p = model.puzzle
+    title = (p.name if p is not None and p.name else None) or ("nonogram" if p is not None else "QUBO")
+    raw = rust.Instance.from_components(
+        sense=rust.Sense.Minimize, objective=objective,
+        decision_variables=_variables(rust, list(model.labels)), constraints=constraints,
+        description=rust.InstanceDescription(name=title, description=_description(model, kind),
+                                             created_by="nonoqubo"),
+    )
+    instance = Instance(raw)
+    instance.title = title
+    instance.annotations.update(model_annotations(model, kind))
+    return instance
+
+
+def qubo_instance(qubo: Qubo) -> Any:
+    """The ``ommx.v1.Instance`` of *qubo*: binary variables, the QUBO as the objective (minimise)."""
+    rust = _ommx()
+    nz = np.flatnonzero(qubo.linear)
+    linear = rust.Linear(dict(zip(nz.tolist(), qubo.linear[nz].astype(np.float64).tolist())),
+                         float(qubo.offset))
+    quad = rust.Quadratic(columns=qubo.col.tolist(), rows=qubo.row.tolist(),
+                          values=qubo.quad.astype(np.float64).tolist(), linear=linear)
+    return _instance(rust, qubo, "qubo", rust.Function.from_quadratic(quad), {})
+
+
+def constrained_instance(model: Any) -> Any:
+    """The ``ommx.v1.Instance`` of a :class:`~nonoqubo.constrained.ConstrainedModel`: named linear constraints."""
+    from ..constrained import GE
+
+    rust = _ommx()
+    # OMMX states f(x) = 0 or f(x) <= 0: lhs - rhs for == and <=, rhs - lhs for >=
+    flip = np.where(model.sense == GE, -1, 1).astype(np.int64)
+    row_of = np.repeat(np.arange(model.num_constraints), np.diff(model.indptr))
+    coefs = (model.coefs * flip[row_of]).astype(np.float64).tolist()
+    consts = (-model.rhs * flip).astype(np.float64).tolist()
+    idx = model.indices.tolist()
+    ptr = model.indptr.tolist()
+    eq, le = rust.Equality.EqualToZero, rust.Equality.LessThanOrEqualToZero
+    is_eq = (model.sense == 0).tolist()
+    new_constraint, new_linear, from_linear = rust.Constraint, rust.Linear, rust.Function.from_linear
+    constraints = {
+        c: new_constraint(c, from_linear(new_linear(dict(zip(idx[ptr[c]:ptr[c + 1]], coefs[ptr[c]:ptr[c + 1]])),
+                                                    consts[c])), eq if is_eq[c] else le, name)
+        for c, name in enumerate(model.names)
+    }
+    return _instance(rust, model, "constrained", rust.Function.from_scalar(0.0), constraints)
+
+
+def model_annotations(model: Any, kind: str) -> dict[str, str]:
+    """The ``org.nonoqubo.*`` annotations of *model* (see the module docstring)."""
+    from .. import __version__
+
+    out = {"format": str(FORMAT_VERSION), "version": __version__, "kind": kind}
+    p = model.puzzle
+    if p is not None:
+        if p.name is not None:
+            out["name"] = p.name
+        out["height"], out["width"] = str(p.height), str(p.width)
+        out["rows"] = json.dumps([list(c) for c in p.rows], separators=(",", ":"))
+        out["cols"] = json.dumps([list(c) for c in p.cols], separators=(",", ":"))
+        if p.solution is not None:
+            out["solution"] = json.dumps(list(p.solution))
+    out["variables"] = str(model.num_vars)
+    if kind == "qubo":
+        out["terms"], out["offset"] = str(model.num_terms), str(int(model.offset))
+    else:
+        out["constraints"] = str(model.num_constraints)
+        out["counts"] = json.dumps({**model.counts(), "nonzeros": model.num_nonzeros}, separators=(",", ":"))
+    out["fixed"] = json.dumps({str(k): int(v) for k, v in model.fixed.items()}, separators=(",", ":"))
+    out["labels"] = LABELS_NOTE
+    return {PREFIX + k: v for k, v in out.items()}
+
+
+# -- writing the archive -----------------------------------------------------------------------
+def write_archive(instance: Any, annotations: Mapping[str, str], fp: IO[bytes]) -> None:
+    """Write the artifact archive holding *instance* (and the manifest *annotations*) to *fp*.
+
+    ``ArtifactBuilder`` writes to a path of its own; the archive is built in a
+    temporary directory and copied to *fp* (so the caller's atomic write holds).
+    """
+    from ommx.artifact import ArtifactBuilder
+
+    with tempfile.TemporaryDirectory(prefix="nonoqubo-ommx-") as tmp:
+        path = os.path.join(tmp, "model.ommx")
+        builder = ArtifactBuilder.new_archive_unnamed(path)
+        builder.add_instance(instance)
+        for key, value in annotations.items():
+            builder.add_annotation(key, value)
+        builder.build()
+        with open(path, "rb") as fh:
+            shutil.copyfileobj(fh, fp, 1 << 22)
+
+
+def _check_kind(model: Any, want: str) -> None:
+    is_qubo = isinstance(model, Qubo)
+    if want == "qubo" and not is_qubo:
+        raise UnsupportedFormat("the ommx format writes a QUBO; for the constrained model use ommx-constrained")
+    if want == "constrained" and is_qubo:
+        raise UnsupportedFormat("the ommx-constrained format writes the constrained model, not a QUBO")
+
+
+def dump_model(model: Any, fp: IO[bytes], kind: str, *, progress: bool = False) -> None:
+    """Write *model* (a Qubo for ``kind="qubo"``, a constrained model otherwise) as an archive."""
+    from ..progress import bar
+
+    _check_kind(model, kind)
+    with bar(1, f"writing {NAME}", enabled=progress, unit=" file") as tick:
+        instance = qubo_instance(model) if kind == "qubo" else constrained_instance(model)
+        write_archive(instance, model_annotations(model, kind), fp)
+        tick(1)
+
+
+def dump(qubo: Qubo, fp: IO[bytes], *, ising: bool = False, progress: bool = False) -> None:
+    """Write the OMMX artifact archive of *qubo* to *fp* (a binary file)."""
+    if ising:
+        raise UnsupportedFormat("the ommx format holds binary variables; it has no Ising form")
+    dump_model(qubo, fp, "qubo", progress=progress)
+
+
+def dumps(qubo: Qubo, *, ising: bool = False) -> bytes:
+    """The ``.ommx`` bytes of *qubo*."""
+    buf = io.BytesIO()
+    dump(qubo, buf, ising=ising)
+    return buf.getvalue()
+
+
+# -- reading the archive -----------------------------------------------------------------------
+def detect(head: bytes) -> bool:
+    """A tar archive whose first member is part of an OCI image layout (``blobs/``, ``index.json``, ``oci-layout``)."""
+    return head[257:262] == b"ustar" and head.startswith((b"blobs/sha256/", b"index.json", b"oci-layout"))
+
+
+def read_archive(data: bytes, source: str) -> tuple[dict[str, str], list[tuple[str, dict[str, str], bytes]]]:
+    """The manifest annotations and the layers ``(media type, annotations, blob)`` of an OCI archive.
+
+    Raises:
+        FormatError: not a tar archive, no ``index.json``, or a manifest or blob missing or damaged.
+    """
+    def fail(message: str) -> FormatError:
+        return FormatError(located(source, None, message))
+
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
+            members = {m.name.lstrip("./"): m for m in tar.getmembers() if m.isfile()}
+
+            def member(name: str) -> bytes:
+                info = members.get(name)
+                got = tar.extractfile(info) if info is not None else None
+                if got is None:
+                    raise fail(f"the OMMX archive lacks {name}")
+                return got.read()
+
+            def blob(digest: Any) -> bytes:
+                if not isinstance(digest, str) or ":" not in digest:
+                    raise fail(f"the OMMX archive names a blob by {digest!r}, not 'sha256:<hex>'")
+                return member("blobs/" + digest.replace(":", "/", 1))
+
+            index = json.loads(member("index.json"))
+            manifests = index.get("manifests") if isinstance(index, dict) else None
+            if not manifests or not isinstance(manifests[0], dict):
+                raise fail("the OMMX archive's index.json lists no manifest")
+            manifest = json.loads(blob(manifests[0].get("digest")))
+            if not isinstance(manifest, dict) or not isinstance(manifest.get("layers", []), list):
+                raise fail("the OMMX archive's manifest is not an OCI image manifest")
+            layers = []
+            for layer in manifest.get("layers", []):
+                if not isinstance(layer, dict):
+                    raise fail("the OMMX archive's manifest has a layer that is not an object")
+                layers.append((str(layer.get("mediaType", "")), _str_map(layer.get("annotations")),
+                               blob(layer.get("digest"))))
+            return _str_map(manifest.get("annotations")), layers
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        raise fail(f"not an OMMX artifact archive (a tar file): {exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise fail(f"the OMMX archive's index or manifest is not valid JSON: {exc}") from None
+
+
+def _str_map(value: Any) -> dict[str, str]:
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def annotations_of(data: bytes, source: str = "<ommx>") -> dict[str, str]:
+    """Every annotation of an archive's instance: the manifest's, then the instance layer's."""
+    annotations, layers = read_archive(data, source)
+    for media, layer_annotations, _ in layers:
+        if media == INSTANCE_MEDIA:
+            return {**layer_annotations, **annotations}
+    return annotations
+
+
+def instance_of(data: bytes, source: str) -> tuple[Any, dict[str, str]]:
+    """The instance protobuf message (``ommx.v1.instance_pb2.Instance``) of an archive and its annotations.
+
+    Raises:
+        FormatError: no instance layer, or one that is not an OMMX instance.
+    """
+    _ommx()
+    from google.protobuf.message import DecodeError
+    from ommx.v1.instance_pb2 import Instance
+
+    annotations, layers = read_archive(data, source)
+    for media, layer_annotations, blob in layers:
+        if media != INSTANCE_MEDIA:
+            continue
+        try:
+            message = Instance.FromString(blob)
+        except (DecodeError, ValueError) as exc:
+            raise FormatError(located(source, None, f"the instance layer is not an ommx.v1.Instance: {exc}")) from None
+        return message, {**layer_annotations, **annotations}
+    kinds = ", ".join(sorted({m for m, _, _ in layers})) or "none"
+    raise FormatError(located(source, None, f"the OMMX archive holds no instance (layers: {kinds}); "
+                              "is it a solver's answer rather than a model?"))
+
+
+def _puzzle(meta: Mapping[str, str], source: str) -> Any:
+    """The puzzle of the annotations (None when they carry no clues)."""
+    from ..clues import spec
+
+    if PREFIX + "rows" not in meta or PREFIX + "cols" not in meta:
+        return None
+    doc: dict[str, Any] = {}
+    try:
+        for key in ("rows", "cols", "solution"):
+            if PREFIX + key in meta:
+                doc[key] = json.loads(meta[PREFIX + key])
+    except json.JSONDecodeError:
+        raise FormatError(located(source, None, f"annotation {PREFIX}{key} is not valid JSON")) from None
+    if PREFIX + "name" in meta:
+        doc["name"] = meta[PREFIX + "name"]
+    return spec.from_dict(doc, source=f"{source} (annotations {PREFIX}*)")
+
+
+def _fixed(meta: Mapping[str, str], source: str) -> dict[str, int]:
+    try:
+        fixed = json.loads(meta.get(PREFIX + "fixed", "{}"))
+    except json.JSONDecodeError:
+        fixed = None
+    if not isinstance(fixed, dict) or any(v not in (0, 1) or isinstance(v, bool) for v in fixed.values()):
+        raise FormatError(located(source, None, f"annotation {PREFIX}fixed must map labels to 0 or 1"))
+    return {str(k): int(v) for k, v in fixed.items()}
+
+
+def _labels(message: Any, source: str) -> list[str]:
+    """The labels of the instance's variables, ids checked to be ``0..N-1`` in order."""
+    variables = sorted(message.decision_variables, key=lambda v: v.id)
+    ids = np.fromiter((v.id for v in variables), np.int64, len(variables))
+    if not np.array_equal(ids, np.arange(ids.size)):
+        raise FormatError(located(source, None, "the instance's variable ids are not 0..N-1 "
+                                  "(nonoqubo's variable order); was it written by nonoqubo?"))
+    return [label_of(v.name, v.subscripts) for v in variables]
+
+
+def label_of(name: str, subscripts: Any) -> str:
+    """The nonoqubo label of an OMMX variable: ``y`` with ``[3, 1, 2]`` -> ``y3[1][2]``."""
+    subs = list(subscripts)
+    if name in ("y", "z") and len(subs) == 3:
+        return f"{name}{subs[0]}[{subs[1]}][{subs[2]}]"
+    return name + "".join(f"[{s}]" for s in subs)
+
+
+def _objective(message: Any, n: int, source: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
+    """``(linear, row, col, quad, offset)`` of the objective, as arrays."""
+    f = message.objective
+    which = f.WhichOneof("function")
+    linear = np.zeros(n, np.float64)
+    empty = np.zeros(0, np.int64)
+    row, col, quad = empty, empty, np.zeros(0, np.float64)
+
+    def add_linear(lin: Any) -> float:
+        terms = lin.terms  # one message per linear term: at most one per variable
+        ids = np.fromiter((t.id for t in terms), np.int64, len(terms))
+        coef = np.fromiter((t.coefficient for t in terms), np.float64, len(terms))
+        if ids.size and (ids.min() < 0 or ids.max() >= n):
+            raise FormatError(located(source, None, f"the objective refers to a variable outside 0..{n - 1}"))
+        np.add.at(linear, ids, coef)
+        return float(lin.constant)
+
+    if which in (None, "constant"):
+        offset = float(f.constant) if which else 0.0
+    elif which == "linear":
+        offset = add_linear(f.linear)
+    elif which == "quadratic":
+        q = f.quadratic
+        row, col = np.asarray(q.rows, np.int64), np.asarray(q.columns, np.int64)
+        quad = np.asarray(q.values, np.float64)
+        if not row.size == col.size == quad.size:
+            raise FormatError(located(source, None, "the objective's rows, columns and values differ in length"))
+        offset = add_linear(q.linear) if q.HasField("linear") else 0.0
+    else:
+        raise FormatError(located(source, None, f"the objective is a {which}, not a QUBO"))
+    return linear, row, col, quad, offset
+
+
+def loads(data: bytes, *, source: str = "<ommx>") -> Any:
+    """The model of a ``.ommx`` archive written by nonoqubo: a :class:`Qubo`, or the constrained model.
+
+    Raises:
+        FormatError: not an OMMX archive, no instance, no nonoqubo annotations,
+            or an instance that differs from the model its annotations describe.
+    """
+    message, meta = instance_of(data, source)
+    kind = meta.get(PREFIX + "kind")
+    if kind is None:
+        raise FormatError(located(source, None, f"no {PREFIX}kind annotation: not written by nonoqubo, "
+                                  "so the clues of its variables are unknown"))
+    if kind == "constrained":
+        return _constrained(message, meta, source)
+    if kind != "qubo":
+        raise FormatError(located(source, None, f"unknown {PREFIX}kind {kind!r} (qubo or constrained)"))
+    labels = _labels(message, source)
+    linear, row, col, quad, offset = _objective(message, len(labels), source)
+    header: dict[str, Any] = {"vartype": "BINARY", "fixed": _fixed(meta, source)}
+    puzzle = _puzzle(meta, source)
+    if puzzle is not None:
+        header.update(rows=[list(c) for c in puzzle.rows], cols=[list(c) for c in puzzle.cols], name=puzzle.name)
+    from . import _header
+
+    qubo = _header.to_qubo(header, linear, row, col, quad, offset, source, labels)
+    # the puzzle as the annotations give it, known solution included
+    return qubo if puzzle is None else dataclasses.replace(qubo, puzzle=puzzle)
+
+
+def _constrained(message: Any, meta: Mapping[str, str], source: str) -> Any:
+    """The constrained model its annotations describe, checked against the instance's constraints."""
+    from ..constrained import EQ, GE, build_constrained
+
+    puzzle = _puzzle(meta, source)
+    if puzzle is None:
+        raise FormatError(located(source, None, f"no {PREFIX}rows/{PREFIX}cols annotations: the clues are unknown"))
+    try:
+        model = build_constrained(puzzle, _fixed(meta, source) or None)
+    except ValueError as exc:
+        raise FormatError(located(source, None, f"the clues and fixed values in the annotations: {exc}")) from None
+    if _labels(message, source) != list(model.labels):
+        raise FormatError(located(source, None, "the instance's variables differ from those of its clues"))
+    if len(message.constraints) != model.num_constraints:
+        raise FormatError(located(source, None, f"the instance has {len(message.constraints)} constraints, "
+                                  f"the model of its clues {model.num_constraints}"))
+    by_name = {c.name: c for c in message.constraints}
+    ptr, idx, cof = model.indptr.tolist(), model.indices.tolist(), model.coefs.tolist()
+    sense, rhs = model.sense.tolist(), model.rhs.tolist()
+    for c, name in enumerate(model.names):
+        got = by_name.get(name)
+        if got is None:
+            raise FormatError(located(source, None, f"constraint {name} is missing from the instance"))
+        flip = -1 if sense[c] == GE else 1
+        want = {v: float(a * flip) for v, a in zip(idx[ptr[c]:ptr[c + 1]], cof[ptr[c]:ptr[c + 1]])}
+        f = got.function
+        lin = f.linear if f.WhichOneof("function") == "linear" else None
+        terms = {} if lin is None else {t.id: t.coefficient for t in lin.terms if t.coefficient}
+        constant = 0.0 if lin is None else lin.constant
+        equality = got.equality == 1  # EQUALITY_EQUAL_TO_ZERO
+        if lin is None or terms != want or constant != -rhs[c] * flip or equality != (sense[c] == EQ):
+            raise FormatError(located(source, None, f"constraint {name} differs from the model of the clues"))
+    return model
+
+
+def load(fp: IO[bytes]) -> Any:
+    """Read a ``.ommx`` archive written by nonoqubo from an open binary file."""
+    return loads(fp.read(), source=getattr(fp, "name", "<ommx>"))
