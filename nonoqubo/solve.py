@@ -11,6 +11,10 @@ name       what                                                  package
 ``qbpp``   QUBO++ ``EasySolver``                                 pyqbpp
 =========  ====================================================  ==========================
 
+``openjij-sa`` and ``openjij-sqa`` are OpenJij's simulated annealing and
+simulated *quantum* annealing (package openjij), with their schedule options
+(``options``): see :mod:`nonoqubo.openjij_sampler`.
+
 ``exact`` enumerates ``2**N`` states, so it refuses more than
 :data:`EXACT_LIMIT` variables.  pyqbpp without a licence allows 100 variables
 per process, counted cumulatively, and *aborts the interpreter* past that: it
@@ -30,6 +34,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +49,7 @@ from .samples import SampleBatch, samples_from
 
 __all__ = ["EXACT_LIMIT", "QBPP_LIMIT", "SAMPLERS", "SolveResult", "sample", "solve"]
 
-SAMPLERS = ("sa", "tabu", "exact", "qbpp")
+SAMPLERS = ("sa", "tabu", "exact", "qbpp", "openjij-sa", "openjij-sqa")
 #: dimod.ExactSolver enumerates 2**N states
 EXACT_LIMIT = 24
 #: pyqbpp's unlicensed variable limit (per process, cumulative)
@@ -97,6 +102,7 @@ def sample(
     seed: int | None = None,
     sweeps: int | None = None,
     time_limit: float | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> SampleBatch:
     """Sample *qubo* with a local sampler.
 
@@ -107,6 +113,8 @@ def sample(
         seed: random seed, for repeatable runs.
         sweeps: annealing sweeps per read (``sa``; default dwave-samplers' 1000).
         time_limit: seconds (``tabu`` per read, ``qbpp`` per run).
+        options: the OpenJij samplers' schedule options (``beta_min``, ``beta_max``;
+            ``beta``, ``gamma``, ``trotter``: see :mod:`nonoqubo.openjij_sampler`).
 
     Returns:
         The samples in the model's variable order, energies attached.
@@ -118,6 +126,10 @@ def sample(
     n = qubo.num_vars
     if reads < 1:
         raise SolverError(f"--reads must be at least 1, not {reads}")
+    given = sorted(k for k, v in (options or {}).items() if v is not None)
+    if given and not sampler.startswith("openjij-"):
+        raise SolverError(f"--{given[0].replace('_', '-')} is an option of the OpenJij samplers "
+                          f"(openjij-sa, openjij-sqa), not of {sampler}")
     if sampler in ("sa", "tabu"):
         try:
             from dwave.samplers import SimulatedAnnealingSampler, TabuSampler
@@ -144,6 +156,10 @@ def sample(
 
         result = dimod.ExactSolver().sample(_bqm(qubo))
         return samples_from(result, qubo.labels, spin=False, source="exact solver")
+    if sampler.startswith("openjij-"):
+        from .openjij_sampler import sample as sample_openjij
+
+        return sample_openjij(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, options=options)
     if sampler == "qbpp":
         return _sample_qbpp(qubo, reads=reads, seed=seed, time_limit=time_limit)
     raise SolverError(f"unknown sampler {sampler!r}; choose one of {', '.join(SAMPLERS)}")
@@ -217,6 +233,7 @@ def solve(
     seed: int | None = None,
     sweeps: int | None = None,
     time_limit: float | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> SolveResult:
     """Build *puzzle*'s QUBO, sample it locally and decode every sample.
 
@@ -226,7 +243,7 @@ def solve(
         A :class:`SolveResult`; ``best`` is the report of the lowest-energy sample.
     """
     qubo = build(puzzle)
-    batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit)
+    batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options)
     decoder = Decoder(qubo)
     analysis = decoder.analyse(batch.bits)
     best = decoder.reports(analysis, select(analysis, "best"), batch)[0]
