@@ -77,8 +77,9 @@ from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
 from ..qubo import Qubo
 
 __all__ = [
-    "PREFIX", "annotations_of", "constrained_instance", "detect", "dump", "dumps", "instance_of",
-    "load", "loads", "model_annotations", "qubo_instance", "read_archive",
+    "PREFIX", "annotations_of", "constrained_instance", "detect", "dump", "dumps", "instance_blob",
+    "instance_of", "layer_annotations", "load", "loads", "model_annotations", "qubo_instance",
+    "read_archive", "write_archive",
 ]
 
 NAME = "ommx"
@@ -143,40 +144,37 @@ def _description(model: Any, kind: str) -> str:
             f"(w[k][p] >= w[k][p+1]), order_y3_k1_p2 (w[k+1][p] >= w[k][p]). {LABELS_NOTE}.")
 
 
-def _instance(rust: Any, model: Any, kind: str, objective: Any, constraints: dict[int, Any]) -> Any:
-    """The wrapped ``ommx.v1.Instance`` with title, description and annotations."""
-    from ommx.v1 import Instance
-
+def _title(model: Any) -> str:
     p = model.puzzle
-    title = (p.name if p is not None and p.name else None) or ("nonogram" if p is not None else "QUBO")
-    raw = rust.Instance.from_components(
+    return (p.name if p is not None and p.name else None) or ("nonogram" if p is not None else "QUBO")
+
+
+def _raw_instance(model: Any, kind: str) -> Any:
+    """The Rust-core instance (``ommx._ommx_rust.Instance``) of *model*, built in bulk."""
+    rust = _ommx()
+    objective, constraints = (_qubo_objective if kind == "qubo" else _constraints)(rust, model)
+    return rust.Instance.from_components(
         sense=rust.Sense.Minimize, objective=objective,
         decision_variables=_variables(rust, list(model.labels)), constraints=constraints,
-        description=rust.InstanceDescription(name=title, description=_description(model, kind),
+        description=rust.InstanceDescription(name=_title(model), description=_description(model, kind),
                                              created_by="nonoqubo"),
     )
-    instance = Instance(raw)
-    instance.title = title
-    instance.annotations.update(model_annotations(model, kind))
-    return instance
 
 
-def qubo_instance(qubo: Qubo) -> Any:
-    """The ``ommx.v1.Instance`` of *qubo*: binary variables, the QUBO as the objective (minimise)."""
-    rust = _ommx()
+def _qubo_objective(rust: Any, qubo: Qubo) -> tuple[Any, dict[int, Any]]:
+    """The QUBO as a quadratic function (from the arrays, one constructor call) and no constraints."""
     nz = np.flatnonzero(qubo.linear)
     linear = rust.Linear(dict(zip(nz.tolist(), qubo.linear[nz].astype(np.float64).tolist())),
                          float(qubo.offset))
     quad = rust.Quadratic(columns=qubo.col.tolist(), rows=qubo.row.tolist(),
                           values=qubo.quad.astype(np.float64).tolist(), linear=linear)
-    return _instance(rust, qubo, "qubo", rust.Function.from_quadratic(quad), {})
+    return rust.Function.from_quadratic(quad), {}
 
 
-def constrained_instance(model: Any) -> Any:
-    """The ``ommx.v1.Instance`` of a :class:`~nonoqubo.constrained.ConstrainedModel`: named linear constraints."""
-    from ..constrained import GE
+def _constraints(rust: Any, model: Any) -> tuple[Any, dict[int, Any]]:
+    """A zero objective and one named linear constraint per row of the constrained model."""
+    from ..constrained import EQ, GE
 
-    rust = _ommx()
     # OMMX states f(x) = 0 or f(x) <= 0: lhs - rhs for == and <=, rhs - lhs for >=
     flip = np.where(model.sense == GE, -1, 1).astype(np.int64)
     row_of = np.repeat(np.arange(model.num_constraints), np.diff(model.indptr))
@@ -185,14 +183,42 @@ def constrained_instance(model: Any) -> Any:
     idx = model.indices.tolist()
     ptr = model.indptr.tolist()
     eq, le = rust.Equality.EqualToZero, rust.Equality.LessThanOrEqualToZero
-    is_eq = (model.sense == 0).tolist()
+    is_eq = (model.sense == EQ).tolist()
     new_constraint, new_linear, from_linear = rust.Constraint, rust.Linear, rust.Function.from_linear
     constraints = {
         c: new_constraint(c, from_linear(new_linear(dict(zip(idx[ptr[c]:ptr[c + 1]], coefs[ptr[c]:ptr[c + 1]])),
                                                     consts[c])), eq if is_eq[c] else le, name)
         for c, name in enumerate(model.names)
     }
-    return _instance(rust, model, "constrained", rust.Function.from_scalar(0.0), constraints)
+    return rust.Function.from_scalar(0.0), constraints
+
+
+def _wrapped(model: Any, kind: str) -> Any:
+    from ommx.v1 import Instance
+
+    instance = Instance(_raw_instance(model, kind))
+    instance.annotations.update(model_annotations(model, kind))
+    return instance
+
+
+def qubo_instance(qubo: Qubo) -> Any:
+    """The ``ommx.v1.Instance`` of *qubo* (what ``.ommx`` holds), ready for any OMMX adapter."""
+    return _wrapped(qubo, "qubo")
+
+
+def constrained_instance(model: Any) -> Any:
+    """The ``ommx.v1.Instance`` of a :class:`~nonoqubo.constrained.ConstrainedModel`: named linear constraints."""
+    return _wrapped(model, "constrained")
+
+
+def layer_annotations(model: Any, kind: str) -> dict[str, str]:
+    """The instance layer's annotations: OMMX's own (title, description, counts) and nonoqubo's."""
+    ns = "org.ommx.v1.instance."
+    out = {ns + "title": _title(model), ns + "description": _description(model, kind),
+           ns + "created_by": "nonoqubo", ns + "variables": str(model.num_vars),
+           ns + "constraints": str(0 if kind == "qubo" else model.num_constraints)}
+    out.update(model_annotations(model, kind))
+    return out
 
 
 def model_annotations(model: Any, kind: str) -> dict[str, str]:
@@ -221,8 +247,28 @@ def model_annotations(model: Any, kind: str) -> dict[str, str]:
 
 
 # -- writing the archive -----------------------------------------------------------------------
-def write_archive(instance: Any, annotations: Mapping[str, str], fp: IO[bytes]) -> None:
-    """Write the artifact archive holding *instance* (and the manifest *annotations*) to *fp*.
+def instance_blob(raw: Any, annotations: Mapping[str, str]) -> bytes:
+    """The instance layer's bytes: the Rust core's protobuf with *annotations* in its ``annotations`` map.
+
+    Protobuf merges concatenated messages field by field, so the map is appended
+    as a message of its own (``ommx.v1.Instance(annotations=...)``): the same
+    bytes a reader parses as ``Instance.to_bytes()`` of the wrapped instance
+    would give, without parsing and re-serialising 50 MB in Python.
+    """
+    from ommx.v1.instance_pb2 import Instance
+
+    extra = {k: v for k, v in annotations.items() if not k.startswith("org.ommx.v1.")}
+    return raw.to_bytes() + Instance(annotations=extra).SerializeToString()
+
+
+def write_archive(blob: bytes, layer: Mapping[str, str], annotations: Mapping[str, str], fp: IO[bytes]) -> None:
+    """Write the artifact archive holding the instance *blob* to *fp*.
+
+    Args:
+        blob: the ``ommx.v1.Instance`` protobuf.
+        layer: the instance layer's annotations.
+        annotations: the artifact (manifest) annotations.
+        fp: a binary file.
 
     ``ArtifactBuilder`` writes to a path of its own; the archive is built in a
     temporary directory and copied to *fp* (so the caller's atomic write holds).
@@ -232,7 +278,7 @@ def write_archive(instance: Any, annotations: Mapping[str, str], fp: IO[bytes]) 
     with tempfile.TemporaryDirectory(prefix="nonoqubo-ommx-") as tmp:
         path = os.path.join(tmp, "model.ommx")
         builder = ArtifactBuilder.new_archive_unnamed(path)
-        builder.add_instance(instance)
+        builder.add_layer(INSTANCE_MEDIA, blob, dict(layer))
         for key, value in annotations.items():
             builder.add_annotation(key, value)
         builder.build()
@@ -254,8 +300,9 @@ def dump_model(model: Any, fp: IO[bytes], kind: str, *, progress: bool = False) 
 
     _check_kind(model, kind)
     with bar(1, f"writing {NAME}", enabled=progress, unit=" file") as tick:
-        instance = qubo_instance(model) if kind == "qubo" else constrained_instance(model)
-        write_archive(instance, model_annotations(model, kind), fp)
+        annotations = model_annotations(model, kind)
+        blob = instance_blob(_raw_instance(model, kind), annotations)
+        write_archive(blob, layer_annotations(model, kind), annotations, fp)
         tick(1)
 
 
