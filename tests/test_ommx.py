@@ -8,7 +8,6 @@ solve the instances and their answers decode to the known pictures.
 
 from __future__ import annotations
 
-import builtins
 import io
 import json
 import tarfile
@@ -16,7 +15,7 @@ import tarfile
 import numpy as np
 import pytest
 
-from conftest import SHARED, shared_puzzle
+from conftest import SHARED, hide_packages, shared_puzzle
 from nonoqubo import exports
 from nonoqubo.build import build
 from nonoqubo.constrained import build_constrained
@@ -300,13 +299,6 @@ def test_damaged_answers_give_one_line(tmp_path, logo, run_cli):
 
 
 def test_missing_ommx_gets_an_install_hint(monkeypatch, logo):
-    real_import = builtins.__import__
-
-    def no_ommx(name, *args, **kwargs):
-        if name == "ommx" or name.startswith("ommx."):
-            raise ImportError(name)
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_ommx)
+    hide_packages(monkeypatch, "ommx")
     with pytest.raises(MissingDependency, match='pip install "nonoqubo\\[ommx\\]"'):
         ommx_format.dumps(build(logo))

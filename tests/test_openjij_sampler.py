@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import builtins
 
 import pytest
 
-from conftest import SHARED
+from conftest import SHARED, hide_packages
 from nonoqubo.build import build
 from nonoqubo.errors import MissingDependency
 from nonoqubo.openjij_sampler import sample
@@ -67,14 +66,7 @@ def test_bad_options_are_refused_before_sampling(run_cli, args, message):
 
 
 def test_missing_openjij_gets_an_install_hint(run_cli, monkeypatch):
-    real_import = builtins.__import__
-
-    def no_openjij(name, *args, **kwargs):
-        if name == "openjij" or name.startswith("openjij."):
-            raise ImportError(name)
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_openjij)
+    hide_packages(monkeypatch, "openjij")
     with pytest.raises(MissingDependency, match='pip install "nonoqubo\\[openjij\\]"'):
         sample(build(SMALL), "openjij-sqa")
     status, _, err = run_cli("solve", LOGO_JSON, "--sampler", "openjij-sa")
