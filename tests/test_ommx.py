@@ -302,3 +302,17 @@ def test_missing_ommx_gets_an_install_hint(monkeypatch, logo):
     hide_packages(monkeypatch, "ommx")
     with pytest.raises(MissingDependency, match='pip install "nonoqubo\\[ommx\\]"'):
         ommx_format.dumps(build(logo))
+
+
+def test_openjij_adapter_on_the_constrained_model_adds_variables_that_decode_ignores(tmp_path):
+    adapter = pytest.importorskip("ommx_openjij_adapter")
+    puzzle = Puzzle.from_picture(["#.#..", ".###.", "#...#", "##.##"])
+    path = _write(build_constrained(puzzle), tmp_path / "small.ommx", "ommx-constrained")
+    sample_set = adapter.OMMXOpenJijSAAdapter.sample(Artifact.load_archive(path).instance, num_reads=3,
+                                                     seed=1, uniform_penalty_weight=4.0)
+    names = {v.name for v in sample_set.raw.decision_variables}
+    assert {"y", "z"} < names and any(n.startswith("ommx.") for n in names)  # slack / encoding variables
+    reports = decode(path, sample_set)
+    assert len(reports) == 3
+    feasible = sample_set.feasible  # OMMX's verdict on the instance's own constraints
+    assert [r.valid for r in reports] == [feasible[i] for i in sorted(feasible)]
