@@ -12,8 +12,10 @@ Digital Annealer, SCIP, HiGHS, Python-MIP, Qiskit...  A ``.ommx`` file is an
     blobs/sha256/<instance>     the ommx.v1.Instance protobuf
                                 (mediaType application/org.ommx.v1.instance)
 
-Written with ``ommx.artifact.ArtifactBuilder.new_archive_unnamed``; read it
-back with ``ommx.artifact.Artifact.load_archive(path).instance``.
+Written with ``ommx.artifact.ArtifactBuilder.new_archive_unnamed`` (an
+unnamed image: a file to hand around, not one to push to a registry); read it
+back with ``ommx.artifact.Artifact.load_archive(path).instance``, or take the
+instance without a file from :func:`qubo_instance` / :func:`constrained_instance`.
 
 The instance
     * one **binary** decision variable per model variable, ids ``0..N-1`` in
@@ -41,12 +43,17 @@ Annotations (on the artifact manifest and on the instance layer, all under
     fixed       JSON {label: 0/1} of the variables presolve removed
     labels      how names and subscripts spell the labels
 
-The objective and constraints are built from NumPy arrays in bulk (the raw
+The instance layer also carries OMMX's own ``org.ommx.v1.instance.*``
+annotations (title, description, created_by, variables, constraints).
+
+The objective is built from NumPy arrays in bulk (the raw
 ``Quadratic(columns=, rows=, values=, linear=)`` and ``Linear(terms)``
 constructors of ``ommx``'s Rust core, fed with ``ndarray.tolist()``), never
-one Python call per term.  Reading parses the tar and the manifest with the
-standard library and the instance with OMMX's protobuf classes, so a
-damaged file gives one line naming it.
+one Python call per term; the constrained model takes one constructor call
+per constraint row (and, like the QUBO, one per variable).  Reading parses
+the tar and the manifest with the standard library and the instance with
+OMMX's protobuf classes (repeated fields straight into NumPy), so a damaged
+file gives one line naming it.
 
 Examples:
     >>> from nonoqubo.build import build

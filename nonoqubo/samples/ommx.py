@@ -84,16 +84,16 @@ def _is_archive(data: bytes) -> bool:
     return archive(data[:512])
 
 
-def _decode(kind: str, data: bytes) -> Any:
-    """OMMX's decoder of *kind* (``SampleSet``/``Solution``) on *data*; None when it is not one."""
+def _decode(kind: str, data: bytes) -> tuple[Any, str]:
+    """OMMX's decoder of *kind* (``SampleSet``/``Solution``) on *data*: ``(message, "")``,
+    or ``(None, the first line of OMMX's complaint)``."""
+    decoder = getattr(_rust(), kind)
     try:
-        return getattr(_rust(), kind).from_bytes(data)
-    except MissingDependency:
+        return decoder.from_bytes(data), ""
+    except (KeyboardInterrupt, SystemExit, MemoryError):
         raise
     except BaseException as exc:  # RuntimeError, or pyo3's PanicException on hostile input
-        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-            raise
-        return None
+        return None, _first_line(exc)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -110,7 +110,7 @@ def detect_bytes(data: bytes) -> bool:
     except MissingDependency:
         return False
     for kind in ("SampleSet", "Solution"):
-        message = _decode(kind, data)
+        message, _ = _decode(kind, data)
         if message is not None and message.decision_variables:
             return True
     return False
@@ -122,7 +122,7 @@ def parse_bytes(data: bytes, *, source: str) -> RawSamples:
     Raises:
         FormatError: neither a SampleSet, a Solution nor an archive holding one.
     """
-    rust = _rust()
+    _rust()
     if _is_archive(data):
         from ..exports.ommx import read_archive
 
@@ -130,23 +130,22 @@ def parse_bytes(data: bytes, *, source: str) -> RawSamples:
         for media, _, blob in layers:
             if media in (SAMPLE_SET_MEDIA, SOLUTION_MEDIA):
                 kind = "SampleSet" if media == SAMPLE_SET_MEDIA else "Solution"
-                try:
-                    message = getattr(rust, kind).from_bytes(blob)
-                except Exception as exc:
-                    raise FormatError(located(source, None, f"the archive's {kind} layer cannot be read: "
-                                              f"{_first_line(exc)}")) from None
+                message, error = _decode(kind, blob)
+                if message is None:
+                    raise FormatError(located(source, None, f"the archive's {kind} layer cannot be read: {error}"))
                 return _from_sample_set(message, source) if kind == "SampleSet" else _from_solution(message, source)
         kinds = ", ".join(sorted({m for m, _, _ in layers})) or "none"
         raise FormatError(located(source, None, f"the OMMX archive holds no sample set or solution (layers: "
                                   f"{kinds}); a model (.ommx) goes first on the command line"))
-    sample_set = _decode("SampleSet", data)
+    sample_set, error = _decode("SampleSet", data)
     if sample_set is not None and sample_set.decision_variables:
         return _from_sample_set(sample_set, source)
-    solution = _decode("Solution", data)
+    solution, _ = _decode("Solution", data)
     if solution is not None and solution.decision_variables:
         return _from_solution(solution, source)
-    raise FormatError(located(source, None, "not an OMMX SampleSet, Solution or artifact archive "
-                              "(OMMX's decoder rejects it)"))
+    why = error or "no decision variables"
+    raise FormatError(located(source, None, f"not an OMMX SampleSet, Solution or artifact archive "
+                              f"(as a SampleSet: {why})"))
 
 
 def _labels(variables: list[Any]) -> tuple[list[Any], list[int]]:
