@@ -316,3 +316,52 @@ def test_openjij_adapter_on_the_constrained_model_adds_variables_that_decode_ign
     assert len(reports) == 3
     feasible = sample_set.feasible  # OMMX's verdict on the instance's own constraints
     assert [r.valid for r in reports] == [feasible[i] for i in sorted(feasible)]
+
+
+# -- the NumPy protobuf writer against OMMX's constructors ------------------------------------
+def _message(blob: bytes):
+    """What a reader sees: the parsed instance, quadratic terms sorted (their order is free)."""
+    from ommx.v1.instance_pb2 import Instance
+
+    m = Instance.FromString(blob)
+    q = m.objective.quadratic
+    variables = [(v.id, v.kind, v.bound.lower, v.bound.upper, v.name, list(v.subscripts))
+                 for v in m.decision_variables]
+    return (sorted(zip(q.rows, q.columns, q.values)), sorted((t.id, t.coefficient) for t in q.linear.terms),
+            q.linear.constant, variables, m.description, m.sense, dict(m.annotations), len(m.constraints))
+
+
+def test_numpy_writer_gives_the_message_ommx_constructors_give(logo):
+    from nonoqubo.qubo import Qubo
+
+    webpbn27 = shared_puzzle("gecode-webpbn27")
+    models = [
+        build(logo),
+        presolve_qubo(webpbn27, build(webpbn27)),  # labels with gaps: the layout less the fixed ones
+        Qubo.from_terms(["a", "b[1]", "y0[0][0]"], [1, 0, -3], [(0, 1, 5), (1, 2, -2)], offset=7),
+        Qubo.from_terms([], [], [], offset=0),
+    ]
+    for qubo in models:
+        annotations = ommx_format.model_annotations(qubo, "qubo")
+        fast = ommx_format.qubo_instance_bytes(qubo, annotations)
+        reference = ommx_format.instance_blob(ommx_format._raw_instance(qubo, "qubo"), annotations)
+        assert _message(fast) == _message(reference)
+        assert ommx_v1.Instance.from_bytes(fast).objective.almost_equal(
+            ommx_v1.Instance.from_bytes(reference).objective)
+
+
+def test_varints_and_packed_fields_read_back_by_protobuf():
+    from ommx.v1.quadratic_pb2 import Quadratic
+
+    from nonoqubo.exports import _protobuf as pb
+
+    rng = np.random.default_rng(5)
+    ints = np.concatenate(([0, 1, 127, 128, 16383, 16384, 2**56 - 1, 2**56, 2**63 - 1],
+                           rng.integers(0, 2**40, 1000), rng.integers(0, 300, 1000)))
+    doubles = rng.normal(size=ints.size)
+    data = pb.packed_varints(1, ints) + pb.packed_varints(2, ints[::-1]) + pb.packed_doubles(3, doubles)
+    q = Quadratic.FromString(data)
+    assert list(q.rows) == ints.tolist() and list(q.columns) == ints[::-1].tolist()
+    assert list(q.values) == doubles.tolist()
+    with pytest.raises(ValueError, match="non-negative"):
+        pb.varints(np.array([3, -1]))

@@ -46,14 +46,22 @@ Annotations (on the artifact manifest and on the instance layer, all under
 The instance layer also carries OMMX's own ``org.ommx.v1.instance.*``
 annotations (title, description, created_by, variables, constraints).
 
-The objective is built from NumPy arrays in bulk (the raw
-``Quadratic(columns=, rows=, values=, linear=)`` and ``Linear(terms)``
-constructors of ``ommx``'s Rust core, fed with ``ndarray.tolist()``), never
-one Python call per term; the constrained model takes one constructor call
-per constraint row (and, like the QUBO, one per variable).  Reading parses
-the tar and the manifest with the standard library and the instance with
-OMMX's protobuf classes (repeated fields straight into NumPy), so a damaged
-file gives one line naming it.
+Two ways to the same instance, never one Python call per term:
+
+* :func:`qubo_instance` (an ``ommx.v1.Instance`` in memory) feeds the arrays
+  to the raw ``Quadratic(columns=, rows=, values=, linear=)`` and
+  ``Linear(terms)`` constructors of OMMX's Rust core (``ndarray.tolist()``);
+* the ``.ommx`` writer encodes the same protobuf message from the arrays with
+  NumPy (:func:`qubo_instance_bytes`, :mod:`nonoqubo.exports._protobuf`):
+  on the random 100x100 (3.6 M terms) about 0.7 s and a few hundred MB
+  instead of 2-8 s and 1.3 GB through the constructors.  The tests parse
+  both and compare them field by field.
+
+The constrained model goes through the constructors (one call per
+constraint row and per variable).  Reading parses the tar and the manifest
+with the standard library and the instance with OMMX's protobuf classes
+(repeated fields straight into NumPy), so a damaged file gives one line
+naming it.
 
 Examples:
     >>> from nonoqubo.build import build
@@ -218,6 +226,109 @@ def constrained_instance(model: Any) -> Any:
     return _wrapped(model, "constrained")
 
 
+# -- the QUBO instance's bytes straight from the arrays ---------------------------------------
+def qubo_instance_bytes(qubo: Qubo, annotations: Mapping[str, str]) -> bytes:
+    """The ``ommx.v1.Instance`` protobuf of *qubo*, encoded from its arrays with NumPy.
+
+    The same message :func:`qubo_instance` builds through OMMX's constructors
+    (the tests parse both and compare them), written with :mod:`._protobuf`
+    instead: a few array passes in place of millions of Python objects, several
+    times faster and a fraction of the memory on millions of terms.  The
+    small fields (description, sense, *annotations*) go through OMMX's own
+    ``instance_pb2.Instance``; the variables and the objective are appended
+    as further fields of the same message (protobuf merges concatenations).
+
+    Wire layout (``ommx/v1/*.proto``)::
+
+        Instance   1 description, 2 decision_variables (repeated), 3 objective,
+                   5 sense, 11 annotations (map)
+        DecisionVariable   1 id, 2 kind (1 = binary), 3 bound {1 lower, 2 upper},
+                           4 name, 5 subscripts (packed int64)
+        Function   3 quadratic
+        Quadratic  1 rows, 2 columns (packed uint64), 3 values (packed double), 4 linear
+        Linear     1 terms (repeated {1 id, 2 coefficient}), 2 constant
+    """
+    _ommx()
+    from ommx.v1.instance_pb2 import Instance
+
+    from . import _protobuf as pb
+
+    head = Instance(
+        description=Instance.Description(name=_title(qubo), description=_description(qubo, "qubo"),
+                                         created_by="nonoqubo"),
+        sense=Instance.SENSE_MINIMIZE,
+        annotations={k: v for k, v in annotations.items() if not k.startswith("org.ommx.v1.")},
+    ).SerializeToString()
+    variables = pb.length_prefixed(2, _variable_messages(qubo))[0].tobytes()
+    nz = np.flatnonzero(qubo.linear)
+    fixed64 = pb.key(2, pb.FIXED64)
+    terms = pb.join(pb.constant(pb.key(1, pb.VARINT), nz.size), pb.varints(nz),
+                    pb.constant(fixed64, nz.size), _doubles(qubo.linear[nz]))
+    linear = pb.length_prefixed(1, terms)[0].tobytes() + fixed64 + np.float64(qubo.offset).astype("<f8").tobytes()
+    quadratic = (pb.packed_varints(1, qubo.row) + pb.packed_varints(2, qubo.col)
+                 + pb.packed_doubles(3, qubo.quad) + pb.field(4, linear))
+    return head + variables + pb.field(3, pb.field(3, quadratic))
+
+
+def _doubles(values: np.ndarray) -> Any:
+    """Float64 values as a batch of 8-byte items."""
+    return np.ascontiguousarray(values, "<f8").view(np.uint8), np.full(values.size, 8, np.int64)
+
+
+def _layout_parts(model: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """Names (``y``/``z`` as bytes) and ``(N, 3)`` subscripts ``[i, k, p]`` from the layout's arrays.
+
+    None unless the model's labels are its puzzle's layout labels (less the
+    fixed ones), in order; the labels are then never parsed one by one.
+    """
+    from ..encoding import Layout
+
+    if model.puzzle is None:
+        return None
+    lay = Layout.of(model.puzzle)
+    full = lay.labels()
+    keep = np.ones(len(full), bool)
+    if model.fixed:
+        keep = np.fromiter((label not in model.fixed for label in full), bool, len(full))
+    if [full[i] for i in np.flatnonzero(keep)] != list(model.labels):
+        return None
+    line = lay.block_line[lay.var_block][keep]
+    is_row = line < lay.height
+    subs = np.column_stack((np.where(is_row, line, line - lay.height), lay.block_k[lay.var_block][keep],
+                            lay.var_p[keep]))
+    return np.where(is_row, ord("y"), ord("z")).astype(np.uint8), subs
+
+
+def _variable_messages(model: Any) -> Any:
+    """One binary ``DecisionVariable`` message per variable (a :mod:`._protobuf` batch), ids in order."""
+    from . import _protobuf as pb
+
+    n = model.num_vars
+    parts = _layout_parts(model)
+    if parts is not None:
+        name_batch = (parts[0], np.ones(n, np.int64))
+        count = np.full(n, 3, np.int64)
+        flat_values = parts[1].ravel()
+    else:  # other labels: parse each (a bare model's labels are its names)
+        names, subs = _name_parts(list(model.labels))
+        encoded = [name.encode("utf-8") for name in names]
+        name_batch = (np.frombuffer(b"".join(encoded), np.uint8), np.fromiter(map(len, encoded), np.int64, n))
+        count = np.fromiter(map(len, subs), np.int64, n)
+        flat_values = np.fromiter((x for sub in subs for x in sub), np.int64, int(count.sum()))
+    # subscripts: packed varints, the field left out for a variable without any
+    flat, flat_len = pb.varints(flat_values)
+    payload = np.bincount(np.repeat(np.arange(n), count), weights=flat_len, minlength=n).astype(np.int64)
+    has = count > 0
+    size_data, size_len = pb.varints(payload[has])
+    size_full = np.zeros(n, np.int64)
+    size_full[has] = size_len
+    subscripts = pb.join((np.tile(np.frombuffer(pb.key(5, pb.LEN), np.uint8), int(has.sum())), has.astype(np.int64)),
+                         (size_data, size_full), (flat, payload))
+    binary = pb.key(2, pb.VARINT) + b"\x01" + pb.field(3, pb.key(2, pb.FIXED64) + np.array([1.0], "<f8").tobytes())
+    return pb.join(pb.constant(pb.key(1, pb.VARINT), n), pb.varints(np.arange(n)), pb.constant(binary, n),
+                   pb.length_prefixed(4, name_batch), subscripts)
+
+
 def layer_annotations(model: Any, kind: str) -> dict[str, str]:
     """The instance layer's annotations: OMMX's own (title, description, counts) and nonoqubo's."""
     ns = "org.ommx.v1.instance."
@@ -308,7 +419,10 @@ def dump_model(model: Any, fp: IO[bytes], kind: str, *, progress: bool = False) 
     _check_kind(model, kind)
     with bar(1, f"writing {NAME}", enabled=progress, unit=" file") as tick:
         annotations = model_annotations(model, kind)
-        blob = instance_blob(_raw_instance(model, kind), annotations)
+        if kind == "qubo":
+            blob = qubo_instance_bytes(model, annotations)
+        else:
+            blob = instance_blob(_raw_instance(model, kind), annotations)
         write_archive(blob, layer_annotations(model, kind), annotations, fp)
         tick(1)
 
