@@ -254,17 +254,33 @@ def _tar(members: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
+def _oci(instance_blob: bytes, digest: str | None = None) -> bytes:
+    """An OCI archive with one instance layer holding *instance_blob* (named by *digest*, default its own)."""
+    import hashlib
+
+    def sha(data: bytes) -> str:
+        return hashlib.sha256(data).hexdigest()
+
+    layer = digest or sha(instance_blob)
+    manifest = json.dumps({"layers": [{"mediaType": ommx_format.INSTANCE_MEDIA, "digest": f"sha256:{layer}"}],
+                           "annotations": {"org.nonoqubo.kind": "qubo"}}).encode()
+    index = json.dumps({"manifests": [{"digest": f"sha256:{sha(manifest)}"}]}).encode()
+    return _tar({"index.json": index, f"blobs/sha256/{sha(manifest)}": manifest, f"blobs/sha256/{layer}": instance_blob})
+
+
 def _damaged_models(good: bytes) -> dict[str, bytes]:
-    index = b'{"manifests": [{"digest": "sha256:00"}]}'
+    tampered = bytearray(good)
+    at = good.index(b"qbpp-logo", 3000)  # inside the instance blob (the manifest and index come first or last)
+    tampered[at] ^= 1
     return {
         "truncated": good[: len(good) // 2],
         "header only": good[:700],
         "no index": _tar({"blobs/sha256/aa": b"{}"}),
         "index not json": _tar({"index.json": b"{nope"}),
-        "manifest missing": _tar({"index.json": index}),
-        "instance garbage": _tar({"index.json": index, "blobs/sha256/00": json.dumps(
-            {"layers": [{"mediaType": ommx_format.INSTANCE_MEDIA, "digest": "sha256:11"}],
-             "annotations": {"org.nonoqubo.kind": "qubo"}}).encode(), "blobs/sha256/11": b"\xff\xff\xff"}),
+        "manifest missing": _tar({"index.json": b'{"manifests": [{"digest": "sha256:00"}]}'}),
+        "instance garbage": _oci(b"\xff\xff\xff"),
+        "blob tampered": bytes(tampered),
+        "digest wrong": _oci(b"", digest="0" * 64),
         "zeros": bytes(4096),
     }
 
@@ -277,6 +293,8 @@ def test_damaged_model_files_give_one_line(tmp_path, logo, run_cli):
         with pytest.raises((FormatError, ValueError)) as info:
             exports.load(path)
         assert str(path) in str(info.value), what
+        if what in ("instance garbage", "blob tampered"):
+            assert ("not an ommx.v1.Instance" if what == "instance garbage" else "sha256 differs") in str(info.value)
         status, out, err = run_cli("decode", path, tmp_path / "good.ommx")
         assert status == 2 and out == "", what
         assert err.count("\n") == 1 and str(path) in err and "Traceback" not in err, (what, err)

@@ -77,6 +77,7 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
 import json
 import os
@@ -450,6 +451,8 @@ def detect(head: bytes) -> bool:
 def read_archive(data: bytes, source: str) -> tuple[dict[str, str], list[tuple[str, dict[str, str], bytes]]]:
     """The manifest annotations and the layers ``(media type, annotations, blob)`` of an OCI archive.
 
+    Every blob is checked against its sha256 digest, as OCI readers do.
+
     Raises:
         FormatError: not a tar archive, no ``index.json``, or a manifest or blob missing or damaged.
     """
@@ -468,9 +471,12 @@ def read_archive(data: bytes, source: str) -> tuple[dict[str, str], list[tuple[s
                 return got.read()
 
             def blob(digest: Any) -> bytes:
-                if not isinstance(digest, str) or ":" not in digest:
+                if not isinstance(digest, str) or not digest.startswith("sha256:"):
                     raise fail(f"the OMMX archive names a blob by {digest!r}, not 'sha256:<hex>'")
-                return member("blobs/" + digest.replace(":", "/", 1))
+                data = member("blobs/" + digest.replace(":", "/", 1))
+                if hashlib.sha256(data).hexdigest() != digest[len("sha256:"):]:
+                    raise fail(f"the OMMX archive's blob {digest[:19]}... is damaged (its sha256 differs)")
+                return data
 
             index = json.loads(member("index.json"))
             manifests = index.get("manifests") if isinstance(index, dict) else None
