@@ -65,8 +65,10 @@ def _check(sampler: str, options: Mapping[str, Any], sweeps: int | None) -> dict
             given[key] = value
     if "beta_min" in given and "beta_max" in given and given["beta_min"] >= given["beta_max"]:
         raise SolverError(f"--beta-min ({given['beta_min']}) must be below --beta-max ({given['beta_max']})")
-    if "trotter" in given and (int(given["trotter"]) != given["trotter"] or given["trotter"] < 2):
-        raise SolverError(f"--trotter must be an integer of at least 2, not {given['trotter']!r}")
+    if "trotter" in given:
+        if isinstance(given["trotter"], bool) or int(given["trotter"]) != given["trotter"] or given["trotter"] < 2:
+            raise SolverError(f"--trotter must be an integer of at least 2, not {given['trotter']!r}")
+        given["trotter"] = int(given["trotter"])
     if sweeps is not None:
         if sweeps < 1:
             raise SolverError(f"--sweeps must be at least 1, not {sweeps}")
@@ -102,6 +104,8 @@ def sample(
     """
     if sampler not in SAMPLERS:
         raise SolverError(f"unknown OpenJij sampler {sampler!r}; choose one of {', '.join(SAMPLERS)}")
+    if reads < 1:
+        raise SolverError(f"--reads must be at least 1, not {reads}")
     kwargs = _check(sampler, dict(options or {}), sweeps)
     if qubo.num_vars == 0:
         raise SolverError("the model has no variables: nothing for the sampler to do")
