@@ -4,7 +4,7 @@ OMMX (Open Mathematical prograMming eXchange, https://github.com/Jij-Inc/ommx,
 the ``ommx`` package 2.9) is an exchange format for optimisation problems; its
 adapters hand one instance to OpenJij, D-Wave, Fixstars Amplify, Fujitsu's
 Digital Annealer, SCIP, HiGHS, Python-MIP, Qiskit...  A ``.ommx`` file is an
-*artifact archive*: an OCI image layout in a tar file::
+*artifact archive*: an OCI image layout in a tar file (:mod:`._oci`)::
 
     index.json                  -> the manifest's digest
     blobs/sha256/<manifest>     JSON: "annotations" (artifact annotations) and
@@ -77,13 +77,8 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import io
 import json
-import os
-import shutil
-import tarfile
-import tempfile
 from collections.abc import Mapping
 from typing import IO, Any
 
@@ -91,11 +86,11 @@ import numpy as np
 
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
 from ..qubo import Qubo
+from . import _oci
 
 __all__ = [
     "PREFIX", "annotations_of", "constrained_instance", "detect", "dump", "dumps", "instance_blob",
     "instance_of", "layer_annotations", "load", "loads", "model_annotations", "qubo_instance",
-    "read_archive", "write_archive",
 ]
 
 NAME = "ommx"
@@ -380,31 +375,6 @@ def instance_blob(raw: Any, annotations: Mapping[str, str]) -> bytes:
     return raw.to_bytes() + Instance(annotations=extra).SerializeToString()
 
 
-def write_archive(blob: bytes, layer: Mapping[str, str], annotations: Mapping[str, str], fp: IO[bytes]) -> None:
-    """Write the artifact archive holding the instance *blob* to *fp*.
-
-    Args:
-        blob: the ``ommx.v1.Instance`` protobuf.
-        layer: the instance layer's annotations.
-        annotations: the artifact (manifest) annotations.
-        fp: a binary file.
-
-    ``ArtifactBuilder`` writes to a path of its own; the archive is built in a
-    temporary directory and copied to *fp* (so the caller's atomic write holds).
-    """
-    from ommx.artifact import ArtifactBuilder
-
-    with tempfile.TemporaryDirectory(prefix="nonoqubo-ommx-") as tmp:
-        path = os.path.join(tmp, "model.ommx")
-        builder = ArtifactBuilder.new_archive_unnamed(path)
-        builder.add_layer(INSTANCE_MEDIA, blob, dict(layer))
-        for key, value in annotations.items():
-            builder.add_annotation(key, value)
-        builder.build()
-        with open(path, "rb") as fh:
-            shutil.copyfileobj(fh, fp, 1 << 22)
-
-
 def _check_kind(model: Any, want: str) -> None:
     is_qubo = isinstance(model, Qubo)
     if want == "qubo" and not is_qubo:
@@ -424,7 +394,7 @@ def dump_model(model: Any, fp: IO[bytes], kind: str, *, progress: bool = False) 
             blob = qubo_instance_bytes(model, annotations)
         else:
             blob = instance_blob(_raw_instance(model, kind), annotations)
-        write_archive(blob, layer_annotations(model, kind), annotations, fp)
+        _oci.write_archive(INSTANCE_MEDIA, blob, layer_annotations(model, kind), annotations, fp)
         tick(1)
 
 
@@ -443,68 +413,12 @@ def dumps(qubo: Qubo, *, ising: bool = False) -> bytes:
 
 
 # -- reading the archive -----------------------------------------------------------------------
-def detect(head: bytes) -> bool:
-    """A tar archive whose first member is part of an OCI image layout (``blobs/``, ``index.json``, ``oci-layout``)."""
-    return head[257:262] == b"ustar" and head.startswith((b"blobs/sha256/", b"index.json", b"oci-layout"))
-
-
-def read_archive(data: bytes, source: str) -> tuple[dict[str, str], list[tuple[str, dict[str, str], bytes]]]:
-    """The manifest annotations and the layers ``(media type, annotations, blob)`` of an OCI archive.
-
-    Every blob is checked against its sha256 digest, as OCI readers do.
-
-    Raises:
-        FormatError: not a tar archive, no ``index.json``, or a manifest or blob missing or damaged.
-    """
-    def fail(message: str) -> FormatError:
-        return FormatError(located(source, None, message))
-
-    try:
-        with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
-            members = {m.name.lstrip("./"): m for m in tar.getmembers() if m.isfile()}
-
-            def member(name: str) -> bytes:
-                info = members.get(name)
-                got = tar.extractfile(info) if info is not None else None
-                if got is None:
-                    raise fail(f"the OMMX archive lacks {name}")
-                return got.read()
-
-            def blob(digest: Any) -> bytes:
-                if not isinstance(digest, str) or not digest.startswith("sha256:"):
-                    raise fail(f"the OMMX archive names a blob by {digest!r}, not 'sha256:<hex>'")
-                data = member("blobs/" + digest.replace(":", "/", 1))
-                if hashlib.sha256(data).hexdigest() != digest[len("sha256:"):]:
-                    raise fail(f"the OMMX archive's blob {digest[:19]}... is damaged (its sha256 differs)")
-                return data
-
-            index = json.loads(member("index.json"))
-            manifests = index.get("manifests") if isinstance(index, dict) else None
-            if not manifests or not isinstance(manifests[0], dict):
-                raise fail("the OMMX archive's index.json lists no manifest")
-            manifest = json.loads(blob(manifests[0].get("digest")))
-            if not isinstance(manifest, dict) or not isinstance(manifest.get("layers", []), list):
-                raise fail("the OMMX archive's manifest is not an OCI image manifest")
-            layers = []
-            for layer in manifest.get("layers", []):
-                if not isinstance(layer, dict):
-                    raise fail("the OMMX archive's manifest has a layer that is not an object")
-                layers.append((str(layer.get("mediaType", "")), _str_map(layer.get("annotations")),
-                               blob(layer.get("digest"))))
-            return _str_map(manifest.get("annotations")), layers
-    except (tarfile.TarError, EOFError, OSError) as exc:
-        raise fail(f"not an OMMX artifact archive (a tar file): {exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise fail(f"the OMMX archive's index or manifest is not valid JSON: {exc}") from None
-
-
-def _str_map(value: Any) -> dict[str, str]:
-    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+detect = _oci.detect
 
 
 def annotations_of(data: bytes, source: str = "<ommx>") -> dict[str, str]:
     """Every annotation of an archive's instance: the manifest's, then the instance layer's."""
-    annotations, layers = read_archive(data, source)
+    annotations, layers = _oci.read_archive(data, source)
     for media, layer_annotations, _ in layers:
         if media == INSTANCE_MEDIA:
             return {**layer_annotations, **annotations}
@@ -521,7 +435,7 @@ def instance_of(data: bytes, source: str) -> tuple[Any, dict[str, str]]:
     from google.protobuf.message import DecodeError
     from ommx.v1.instance_pb2 import Instance
 
-    annotations, layers = read_archive(data, source)
+    annotations, layers = _oci.read_archive(data, source)
     for media, layer_annotations, blob in layers:
         if media != INSTANCE_MEDIA:
             continue

@@ -79,9 +79,9 @@ def parse(text: str, *, source: str) -> RawSamples:
 
 
 def _is_archive(data: bytes) -> bool:
-    from ..exports.ommx import detect as archive
+    from ..exports._oci import detect
 
-    return archive(data[:512])
+    return detect(data[:512])
 
 
 def _decode(kind: str, data: bytes) -> tuple[Any, str]:
@@ -124,7 +124,7 @@ def parse_bytes(data: bytes, *, source: str) -> RawSamples:
     """
     _rust()
     if _is_archive(data):
-        from ..exports.ommx import read_archive
+        from ..exports._oci import read_archive
 
         _, layers = read_archive(data, source)
         for media, _, blob in layers:
