@@ -24,6 +24,10 @@ rather than ignored.
 ``seed + r``, so a progress display can count reads and the best energy so
 far, and the same seed gives the same samples on a terminal or in a pipe.
 
+``openjij-sa`` and ``openjij-sqa`` are OpenJij's simulated annealing and
+simulated *quantum* annealing (package openjij), with their schedule options
+(``options``): see :mod:`nonoqubo.openjij_sampler`.
+
 ``exact`` enumerates ``2**N`` states, so it refuses more than
 :data:`EXACT_LIMIT` variables.  pyqbpp without a licence allows 100 variables
 per process, counted cumulatively, and *aborts the interpreter* past that: it
@@ -52,7 +56,7 @@ import json
 import math
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,12 +97,15 @@ class SampleOptions:
         seed: random seed (read ``r`` uses ``seed + r``), for repeatable runs.
         sweeps: annealing sweeps per read (``sa``).
         time_limit: seconds per read (``tabu``, ``qbpp``).
+        schedule: the OpenJij samplers' schedule options (``beta_min``, ``beta_max``;
+            ``beta``, ``gamma``, ``trotter``); None values count as not given.
     """
 
     reads: int = 10
     seed: int | None = None
     sweeps: int | None = None
     time_limit: float | None = None
+    schedule: Mapping[str, Any] | None = None
 
     def check(self, sampler: str) -> None:
         """Raise :class:`SolverError` (one line, naming the option) for a value *sampler* cannot take."""
@@ -114,6 +121,11 @@ class SampleOptions:
                 flag = "--" + option.replace("_", "-")
                 able = ", ".join(s.name for s in SAMPLER_TABLE.values() if option in s.takes) or "none"
                 raise SolverError(f"{flag} does not apply to the {sampler} sampler (it applies to: {able})")
+        given_schedule = sorted(k for k, v in (self.schedule or {}).items() if v is not None)
+        if given_schedule and "schedule" not in spec.takes:
+            able = ", ".join(s.name for s in SAMPLER_TABLE.values() if "schedule" in s.takes)
+            raise SolverError(f"--{given_schedule[0].replace('_', '-')} is an option of the "
+                              f"OpenJij samplers ({able}), not of {sampler}")
         if self.sweeps is not None and (isinstance(self.sweeps, bool) or not isinstance(self.sweeps, int)
                                         or self.sweeps < 1):
             raise SolverError(f"--sweeps must be a whole number of at least 1, not {self.sweeps}")
@@ -132,7 +144,8 @@ class SamplerSpec:
     Attributes:
         name: what ``--sampler`` takes.
         summary: one line for ``solve --help``.
-        takes: the options it takes beyond ``reads`` and ``seed`` (``"sweeps"``, ``"time_limit"``).
+        takes: the options it takes beyond ``reads`` and ``seed`` (``"sweeps"``, ``"time_limit"``,
+            ``"schedule"``).
         run: ``run(qubo, options, tick) -> SampleBatch``; calls ``tick`` after every read.
     """
 
@@ -250,6 +263,20 @@ def _run_qbpp(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
     return batch
 
 
+def _openjij(sampler: str):
+    """A run function for OpenJij's sampler *sampler* (all reads in one call)."""
+
+    def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
+        from .openjij_sampler import sample as sample_openjij
+
+        batch = sample_openjij(qubo, sampler, reads=opts.reads, seed=opts.seed, sweeps=opts.sweeps,
+                               options=opts.schedule)
+        tick(opts.reads, float(np.min(batch.energies)) if batch.energies is not None else float("nan"))
+        return batch
+
+    return run
+
+
 #: the local samplers, in the order `solve --help` lists them; a new sampler is one entry
 SAMPLER_TABLE: dict[str, SamplerSpec] = {
     spec.name: spec for spec in (
@@ -261,6 +288,10 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     frozenset(), _run_exact),
         SamplerSpec("qbpp", f"QUBO++ EasySolver (pyqbpp); at most {QBPP_LIMIT} variables without a licence",
                     frozenset({"time_limit"}), _run_qbpp),
+        SamplerSpec("openjij-sa", "OpenJij simulated annealing (openjij; --beta-min, --beta-max)", frozenset({"sweeps", "schedule"}),
+                    _openjij("openjij-sa")),
+        SamplerSpec("openjij-sqa", "OpenJij simulated quantum annealing (openjij; --beta, --gamma, --trotter)",
+                    frozenset({"sweeps", "schedule"}), _openjij("openjij-sqa")),
     )
 }
 SAMPLERS = tuple(SAMPLER_TABLE)
@@ -286,6 +317,7 @@ def sample(
     seed: int | None = None,
     sweeps: int | None = None,
     time_limit: float | None = None,
+    options: Mapping[str, Any] | None = None,
     tick: Tick | None = None,
 ) -> SampleBatch:
     """Sample *qubo* with a local sampler.
@@ -297,6 +329,8 @@ def sample(
         seed: random seed, for repeatable runs (read ``r`` uses ``seed + r``).
         sweeps: annealing sweeps per read (``sa``; default dwave-samplers' 1000).
         time_limit: seconds per read (``tabu``; ``qbpp``, default 1).
+        options: the OpenJij samplers' schedule options (``beta_min``, ``beta_max``;
+            ``beta``, ``gamma``, ``trotter``: see :mod:`nonoqubo.openjij_sampler`).
         tick: called as ``tick(reads_done, energy)`` after every read (progress display).
 
     Returns:
@@ -307,7 +341,7 @@ def sample(
         MissingDependency: the sampler's package is not installed.
         SolverError: a bad option, a model too large for ``exact`` or ``qbpp``, or an unknown sampler.
     """
-    opts = SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit)
+    opts = SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options)
     opts.check(sampler)
     spec = sampler_spec(sampler)
     if qubo.num_vars == 0:
@@ -347,6 +381,7 @@ def solve(
     sweeps: int | None = None,
     time_limit: float | None = None,
     presolve: bool = False,
+    options: Mapping[str, Any] | None = None,
     tick: Tick | None = None,
 ) -> SolveResult:
     """Build *puzzle*'s QUBO, sample it locally and decode every sample.
@@ -359,13 +394,14 @@ def solve(
     Raises:
         SolverError: a bad option (checked before the model is built).
     """
-    SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit).check(sampler)
+    SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options).check(sampler)
     qubo = build(puzzle)
     if presolve:
         from .presolve import presolve_qubo
 
         qubo = presolve_qubo(puzzle, qubo)
-    batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, tick=tick)
+    batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
+                   tick=tick)
     decoder = Decoder(qubo)
     analysis = decoder.analyse(batch.bits)
     best = decoder.reports(analysis, select(analysis, "best"), batch)[0]

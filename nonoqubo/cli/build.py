@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--presolve", action="store_true",
                         help="fix the variables line logic decides before writing (recorded in the file)")
     parser.add_argument("--constrained", action="store_true",
-                        help="write the constrained 0-1 model (formats of kind 'constrained': cqm, lp, mps)")
+                        help="write the constrained 0-1 model (formats of kind 'constrained': cqm, lp, mps, ommx)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary")
     parser.set_defaults(run=run)
     return parser
@@ -67,7 +67,7 @@ def _plan(args: argparse.Namespace) -> list[tuple[str, Any]]:
         elif out == "-":
             raise UnsupportedFormat("'-o -' needs a format: add -f FORMAT (see 'nonoqubo formats')")
         else:
-            mod = exports.format_for_path(out)
+            mod = exports.format_for_path(out, "constrained" if args.constrained else None)
         if args.ising and not getattr(mod, "ISING", False):
             able = ", ".join(m.NAME for m in exports.formats() if getattr(m, "ISING", False))
             raise UnsupportedFormat(f"{out}: the {mod.NAME} format cannot carry an Ising model; --ising works with: {able}")

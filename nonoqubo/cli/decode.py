@@ -36,6 +36,10 @@ Gurobi, HiGHS or GLPK solution file, or a QPLIB .sol file; 0/1 or spins
 -1/+1.  The format and the spins are detected from the content.  A model that
 presolve left with no variables needs no SAMPLES.
 
+OMMX answers (an ommx.v1.SampleSet or Solution saved with to_bytes(), or an
+OMMX artifact archive holding one) are read from their file, against a .ommx
+model or any other model or clue file.
+
 exit status: 0 when the shown sample (with --all: the best sample) is valid,
 1 when it is not, 2 on bad input.
 
@@ -43,6 +47,7 @@ examples:
   nonoqubo decode logo.qubo.json sampleset.json
   nonoqubo decode logo.yaml answer.txt --all --json
   nonoqubo decode logo.qubo samples.json --image logo.svg
+  nonoqubo decode logo.ommx openjij-answer.pb
 """
 
 #: items printed per section in text mode (--json lists everything)

@@ -21,7 +21,7 @@ and print the best picture with its verdict (as `decode` does).  -o saves the
 samples as a dimod SampleSet JSON, which `nonoqubo decode` reads back.
 
 samplers:
-{chr(10).join(f"  {s.name:<6} {s.summary}" for s in SAMPLER_TABLE.values())}
+{chr(10).join(f"  {s.name:<11} {s.summary}" for s in SAMPLER_TABLE.values())}
 
 On a terminal, sampling shows the reads done and the best energy so far.
 
@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="random seed 0..4294967295, for repeatable runs (read r uses S + r)")
     parser.add_argument("--sweeps", type=int, default=None, metavar="N",
-                        help="annealing sweeps per read, at least 1 (sa only; default 1000)")
+                        help="annealing sweeps per read, at least 1 (sa, openjij-sa, openjij-sqa; default 1000)")
     parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                         help="seconds per read, more than 0 (tabu, qbpp only; qbpp default 1)")
     parser.add_argument("--presolve", action="store_true",
@@ -59,6 +59,13 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output", metavar="SAMPLES.json",
                         help="also save the samples as a dimod SampleSet JSON of the full model "
                              "(fixed variables filled in), for 'nonoqubo decode'")
+    openjij = parser.add_argument_group("OpenJij schedules (openjij-sa, openjij-sqa)")
+    openjij.add_argument("--beta-min", type=float, metavar="B", help="openjij-sa: first inverse temperature")
+    openjij.add_argument("--beta-max", type=float, metavar="B", help="openjij-sa: last inverse temperature")
+    openjij.add_argument("--beta", type=float, metavar="B", help="openjij-sqa: inverse temperature (default 5)")
+    openjij.add_argument("--gamma", type=float, metavar="G",
+                         help="openjij-sqa: initial transverse field, lowered to 0 (default 1)")
+    openjij.add_argument("--trotter", type=int, metavar="N", help="openjij-sqa: Trotter slices (default 4)")
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON (schemas/report.schema.json)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress display and no hint")
@@ -67,8 +74,16 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
+def openjij_options(args: argparse.Namespace) -> dict[str, object]:
+    """The OpenJij schedule options given on the command line (checked by the sampler)."""
+    return {k: getattr(args, k) for k in ("beta_min", "beta_max", "beta", "gamma", "trotter")
+            if getattr(args, k) is not None}
+
+
 def run(args: argparse.Namespace) -> int:
-    options = SampleOptions(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit)
+    schedule = openjij_options(args)
+    options = SampleOptions(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
+                            schedule=schedule)
     options.check(args.sampler)  # before the puzzle is read or anything built
     check_image_path(args.image)
     check_output_folder(args.output)
@@ -77,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     total = 1 if args.sampler == "exact" else args.reads
     with progress.reads(total, f"{args.sampler} sampling", enabled=show) as tick:
         result = solve(puzzle, args.sampler, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
-                       time_limit=args.time_limit, presolve=args.presolve, tick=tick)
+                       time_limit=args.time_limit, presolve=args.presolve, options=schedule, tick=tick)
     if args.output:
         with atomic_write(args.output) as fh:
             json.dump(sampleset_document(result), fh)
