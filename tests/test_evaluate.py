@@ -286,3 +286,26 @@ def test_real_solver_answers_give_their_recorded_times(tmp_path: Path) -> None:
         f = groups[setting]
         assert (f["samples"], f["p"], f["energy_max"]) == (1, 1.0, 0)
         assert f["seconds_per_run"] == seconds == f["tts99"]
+
+
+def test_time_per_run_from_an_ommx_archive(tmp_path: Path) -> None:
+    """An OMMX sample set's start/end annotations (in the archive's manifest) give t."""
+    from datetime import datetime, timedelta, timezone
+
+    adapter = pytest.importorskip("ommx_openjij_adapter")
+    from ommx.artifact import Artifact, ArtifactBuilder
+
+    puzzle = spec.from_dict(json.loads(LOGO.read_text()), source=str(LOGO))
+    model = tmp_path / "logo.ommx"
+    exports.dump(build(puzzle), model)
+    sample_set = adapter.OMMXOpenJijSAAdapter.sample(Artifact.load_archive(str(model)).instance,
+                                                      num_reads=4, num_sweeps=500, seed=1)
+    start = datetime(2026, 11, 30, 12, 0, 0, tzinfo=timezone.utc)
+    sample_set.start, sample_set.end = start, start + timedelta(seconds=2)
+    (tmp_path / "runs" / "openjij").mkdir(parents=True)
+    builder = ArtifactBuilder.new_archive_unnamed(str(tmp_path / "runs" / "openjij" / "answer.ommx"))
+    builder.add_sample_set(sample_set)
+    builder.build()
+    (g,) = evaluate(str(model), [str(tmp_path / "runs")], jobs=1)
+    f = g.figures()
+    assert f["samples"] == 4 and f["seconds_per_run"] == pytest.approx(0.5)
