@@ -35,9 +35,10 @@ def reference_lines(columns, dens=None, *, sep=" ", end="\n") -> bytes:
     cells = []
     for col, den in zip(columns, dens):
         if isinstance(col, _ascii.Strings):
-            cells.append([col.texts[k].decode() for k in col._codes().tolist()])
-        else:
-            cells.append([_number(int(x), den) for x in np.asarray(col).tolist()])
+            codes = col._codes()
+            cells.append([col.texts[k].decode() for k in np.asarray(codes[0 : codes.size]).tolist()])
+        else:  # an array, or a lazily built column: its whole slice
+            cells.append([_number(int(x), den) for x in np.asarray(col[0 : col.size]).tolist()])
     return "".join(sep.join(row) + end for row in zip(*cells)).encode()
 
 

@@ -39,11 +39,11 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["CHUNK", "Strings", "format_lines", "line_chunks"]
+__all__ = ["CHUNK", "Column", "Strings", "format_lines", "line_chunks"]
 
 #: rows assembled at once (bounds the temporary buffers to some tens of MB)
 CHUNK = 1 << 20
@@ -67,7 +67,8 @@ class Strings:
     def take(self, index: np.ndarray) -> Strings:
         """The same texts, indexed by *index* (one row per entry)."""
         out = object.__new__(Strings)
-        out.texts, out.index, out.tables = self.texts, np.asarray(index), self.tables
+        out.texts, out.tables = self.texts, self.tables
+        out.index = index if hasattr(index, "size") else np.asarray(index)
         return out
 
     @property
@@ -81,20 +82,33 @@ class Strings:
         return self.index if self.index is not None else np.arange(len(self.texts))
 
 
+class Column(Protocol):
+    """What a numeric column must offer besides a NumPy array: a lazily built one
+    (such as the row-major merge of linear and pair terms) gives its pieces on demand."""
+
+    size: int
+
+    def __getitem__(self, part: slice) -> np.ndarray: ...
+
+    def min(self) -> Any: ...
+
+    def max(self) -> Any: ...
+
+
 class _Field:
-    """One column's text: ``words[codes]`` (8-byte words, zero-padded), ``lengths[codes]`` bytes.
+    """One column's text: ``words[codes]`` (8-byte words, zero-padded), ``lengths[codes]`` bytes,
+    with ``codes = source[rows] - lo``; ``source`` None when the words are one row per row."""
 
-    ``codes`` is None when the words are already one row per row of the column.
-    """
-
-    def __init__(self, words: np.ndarray, lengths: np.ndarray, codes: np.ndarray | None) -> None:
-        self.words, self.lengths, self.codes = words, lengths, codes
+    def __init__(self, words: np.ndarray, lengths: np.ndarray, source: Any = None, lo: int = 0) -> None:
+        self.words, self.lengths, self.source, self.lo = words, lengths, source, lo
 
     def part(self, s: int, e: int) -> tuple[np.ndarray, np.ndarray]:
         """``(words (rows, m), lengths (rows,))`` of rows ``s:e``."""
-        if self.codes is None:
+        if self.source is None:
             return self.words[s:e], self.lengths[s:e]
-        codes = self.codes[s:e]
+        codes = np.asarray(self.source[s:e])
+        if self.lo:
+            codes = codes - self.lo
         return self.words[codes], self.lengths[codes]
 
 
@@ -156,15 +170,13 @@ def _render(num: np.ndarray, den: int, suffix: bytes) -> _Field:
 def _number_field(col: Any, den: int, suffix: bytes) -> _Field:
     """The field of an integer column: from a table of its value range when that is no
     longer than the column, else rendered row by row."""
-    col = np.asarray(col)
-    if col.dtype.kind not in "iu":
-        col = col.astype(np.int64)
+    if not hasattr(col, "min"):
+        col = np.asarray(col, dtype=np.int64)
     lo, hi = int(col.min()), int(col.max())
     if hi - lo <= col.size + 255:
         table = _render(np.arange(lo, hi + 1, dtype=np.int64), den, suffix)
-        codes = col - lo if lo else col
-        return _Field(table.words, table.lengths, codes.astype(np.intp, copy=False))
-    return _render(col.astype(np.int64, copy=False), den, suffix)
+        return _Field(table.words, table.lengths, col, lo)
+    return _render(np.asarray(col[0 : col.size], dtype=np.int64), den, suffix)
 
 
 def _string_field(col: Strings, suffix: bytes) -> _Field:
@@ -240,7 +252,7 @@ def format_lines(columns: Sequence[Any], dens: Sequence[int] | None = None, *, s
     """ASCII text of rows of numbers: ``col0 sep col1 ... end`` per row.
 
     Args:
-        columns: equal-length integer arrays of numerators, or :class:`Strings`.
+        columns: equal-length integer arrays of numerators (or :class:`Column`), or :class:`Strings`.
         dens: the denominator (1, 2 or 4) of each column; default all 1.
         sep: between the fields of a row.
         end: after every row (``","`` for a JSON array body, less its last comma).
