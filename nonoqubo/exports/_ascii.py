@@ -11,6 +11,7 @@ here no step is per byte or per line in Python, and almost none per byte in C.
    (``"40 "``).  The column's text is then one gather of 8-byte words per row.
    A column with a wider range is rendered row by row with the same digit
    arithmetic (one vector pass per decimal digit), so it is exact, only slower.
+   Equal ranges share one table (the ``i`` and ``j`` columns of a term list).
 2. **Lines from word stores.**  A row's length is the sum of its fields'
    lengths; a prefix sum gives every field's byte offset in the output.  Each
    8-byte word is then OR-ed into a zeroed output buffer through a byte-strided
@@ -136,46 +137,47 @@ def _tails(den: int, suffix: bytes) -> tuple[np.ndarray, np.ndarray]:
 def _render(num: np.ndarray, den: int, suffix: bytes) -> _Field:
     """The texts of the numerators *num* over *den*, each followed by *suffix*, one row each.
 
-    One vector pass per decimal digit and per tail byte; the digits land
-    left-aligned after an optional ``-``.
+    Laid out right-aligned first (``-`` just before the digits, then the
+    fraction and suffix), one column operation per digit; then every row is
+    shifted left by its padding in one gather.
     """
     k = num.size
     neg = num < 0
     mag = np.abs(num).astype(np.uint64)
-    whole, frac = (mag // np.uint64(den), mag % np.uint64(den)) if den != 1 else (mag, None)
-    nd = np.searchsorted(_POW10[1:], whole, side="right").astype(np.int64) + 1
+    whole, frac = (mag // np.uint64(den), mag % np.uint64(den)) if den != 1 else (mag, np.zeros(k, np.intp))
+    nd = np.searchsorted(_POW10[1:], whole, side="right") + 1
     tail, tail_len = _tails(den, suffix)
-    tlen = tail_len[frac] if frac is not None else np.full(k, tail_len[0])
-    lengths = neg + nd + tlen
-    width = int(lengths.max()) if k else 1
-    matrix = np.zeros((k, width), np.uint8)
-    rows = np.arange(k)
-    matrix[neg, 0] = ord("-")
-    last = neg + nd - 1  # column of the units digit
-    rest = whole.astype(np.uint32) if int(nd.max(initial=1)) <= 9 else whole
-    for d in range(int(nd.max(initial=1))):
+    digits = int(nd.max(initial=1))
+    head = digits + 1  # sign slot and digits, right-aligned
+    right = np.zeros((k, head + tail.shape[1]), np.uint8)
+    rest = whole.astype(np.uint32) if digits <= 9 else whole
+    for d in range(digits):
         rest, digit = np.divmod(rest, 10)
-        ok = nd > d
-        if ok.all():
-            matrix[rows, last - d] = digit + 48
-        else:
-            matrix[rows[ok], (last - d)[ok]] = digit[ok] + 48
-    codes = frac if frac is not None else np.zeros(k, np.intp)
-    for t in range(tail.shape[1]):
-        ok = tail_len[codes] > t
-        matrix[rows[ok], last[ok] + 1 + t] = tail[codes[ok], t]
+        right[:, head - 1 - d] = np.where(nd > d, digit + 48, 0)
+    rows = np.flatnonzero(neg)
+    right[rows, head - 1 - nd[rows]] = ord("-")
+    right[:, head:] = tail[frac]
+    pad = head - nd - neg  # leading empty bytes of each row
+    lengths = (nd + neg + tail_len[frac]).astype(np.int64)
+    width = int(lengths.max(initial=1))
+    take = np.minimum(np.arange(width) + pad[:, None], right.shape[1] - 1)
+    matrix = np.take_along_axis(right, take, axis=1)
+    matrix[np.arange(width) >= lengths[:, None]] = 0
     return _pack(matrix, lengths)
 
 
-def _number_field(col: Any, den: int, suffix: bytes) -> _Field:
+def _number_field(col: Any, den: int, suffix: bytes, tables: dict[Any, _Field]) -> _Field:
     """The field of an integer column: from a table of its value range when that is no
-    longer than the column, else rendered row by row."""
+    longer than the column (*tables* keeps them for the other columns), else rendered
+    row by row."""
     if not hasattr(col, "min"):
         col = np.asarray(col, dtype=np.int64)
     lo, hi = int(col.min()), int(col.max())
     if hi - lo <= col.size + 255:
-        table = _render(np.arange(lo, hi + 1, dtype=np.int64), den, suffix)
-        return _Field(table.words, table.lengths, col, lo)
+        key = (lo, hi, den, suffix)
+        if key not in tables:
+            tables[key] = _render(np.arange(lo, hi + 1, dtype=np.int64), den, suffix)
+        return _Field(tables[key].words, tables[key].lengths, col, lo)
     return _render(np.asarray(col[0 : col.size], dtype=np.int64), den, suffix)
 
 
@@ -203,9 +205,10 @@ def _fields(columns: Sequence[Any], dens: Sequence[int] | None, sep: str, end: s
     dens = list(dens or [1] * len(columns))
     last = len(columns) - 1
     out = []
+    tables: dict[Any, _Field] = {}
     for c, (col, den) in enumerate(zip(columns, dens)):
         suffix = (end if c == last else sep).encode()
-        out.append(_string_field(col, suffix) if isinstance(col, Strings) else _number_field(col, den, suffix))
+        out.append(_string_field(col, suffix) if isinstance(col, Strings) else _number_field(col, den, suffix, tables))
     return out
 
 

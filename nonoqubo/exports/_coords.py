@@ -99,13 +99,18 @@ def terms_of(qubo: Qubo, conv: Convention, *, ising: bool = False, labels_listed
     d = np.flatnonzero(linear)
     diag = linear[d]
     # each linear term goes before its row's pairs, or before every pair (diagonal_first)
-    pos = np.zeros(d.size, np.int64) if conv.diagonal_first else np.searchsorted(row, d)
+    if conv.diagonal_first or not d.size:
+        pos = np.zeros(d.size, np.int64)
+    else:  # before row d's first pair: the pairs of the rows above it (one pass, no binary search)
+        per_row = np.bincount(row, minlength=linear.size)
+        pos = (np.cumsum(per_row) - per_row)[d]
     if conv.half or conv.negate:
         diag = -diag if conv.negate else diag
         quad = quad * ((-0.5 if conv.negate else 0.5) if conv.half else -1)
     (num_d, den_d), (num_q, den_q) = _text.rational(diag), _text.rational(quad)
     den = max(den_d, den_q)
-    num_d, num_q = num_d * (den // den_d), num_q * (den // den_q)
+    num_d = num_d * (den // den_d) if den != den_d else num_d
+    num_q = num_q * (den // den_q) if den != den_q else num_q
     meta = _header.describe(qubo, conv.name, vartype=vartype, offset=offset, labels_listed=labels_listed,
                             terms=int(d.size + quad.size))
     return Terms(Merged(d, row, pos, conv.base), Merged(d, col, pos, conv.base), Merged(num_d, num_q, pos), den,
