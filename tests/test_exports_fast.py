@@ -123,7 +123,9 @@ def test_chunks_of_one_row_and_of_many_give_the_same_text():
     cols = [np.sort(rng.integers(0, 10**6, 5000)), rng.integers(0, 10**6, 5000), rng.integers(-9, 9, 5000)]
     whole = _ascii.format_lines(cols)
     for chunk in (1, 7, 4096):
-        assert b"".join(p.tobytes() for p, _ in _ascii.line_chunks(cols, chunk=chunk)) == whole
+        for threads in (1, 3):
+            parts = _ascii.line_chunks(cols, chunk=chunk, threads=threads)
+            assert b"".join(p.tobytes() for p, _ in parts) == whole
     assert whole == reference_lines(cols)
 
 

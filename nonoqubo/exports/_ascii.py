@@ -39,7 +39,10 @@ Examples:
 
 from __future__ import annotations
 
+import os
+from collections import deque
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
 import numpy as np
@@ -52,6 +55,8 @@ _POW10 = 10 ** np.arange(20, dtype=np.uint64)
 #: the decimal tails of numerator % den
 _FRACTIONS = {1: [b""], 2: [b"", b".5"], 4: [b"", b".25", b".5", b".75"]}
 _WORD = 8
+#: threads assembling chunks (``NONOQUBO_THREADS`` overrides; 1 = in the caller's thread)
+THREADS = int(os.environ.get("NONOQUBO_THREADS", min(2, os.cpu_count() or 1)))
 
 
 class Strings:
@@ -236,18 +241,35 @@ def _assemble(parts: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
 
 
 def line_chunks(columns: Sequence[Any], dens: Sequence[int] | None = None, *, sep: str = " ",
-                end: str = "\n", chunk: int = CHUNK) -> Iterator[tuple[np.ndarray, int]]:
-    """``(uint8 text, rows)`` of at most *chunk* rows at a time; see :func:`format_lines`.
+                end: str = "\n", chunk: int = CHUNK, threads: int | None = None) -> Iterator[tuple[np.ndarray, int]]:
+    """``(uint8 text, rows)`` of at most *chunk* rows at a time, in order; see :func:`format_lines`.
 
-    The value tables are built once for the whole columns.
+    The value tables are built once for the whole columns.  Chunks are
+    assembled by *threads* worker threads (default :data:`THREADS`; NumPy
+    releases the GIL in the gathers and stores), at most two per thread ahead.
     """
     n = int(columns[0].size) if len(columns) else 0
     if n == 0:
         return
     fields = _fields(columns, dens, sep, end)
-    for s in range(0, n, chunk):
+
+    def one(s: int) -> tuple[np.ndarray, int]:
         e = min(s + chunk, n)
-        yield _assemble([f.part(s, e) for f in fields]), e - s
+        return _assemble([f.part(s, e) for f in fields]), e - s
+
+    starts = range(0, n, chunk)
+    workers = THREADS if threads is None else threads
+    if workers <= 1 or len(starts) == 1:
+        yield from map(one, starts)
+        return
+    with ThreadPoolExecutor(workers, thread_name_prefix="nonoqubo-lines") as pool:
+        pending: deque[Future[tuple[np.ndarray, int]]] = deque()
+        for s in starts:
+            pending.append(pool.submit(one, s))
+            if len(pending) > 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def format_lines(columns: Sequence[Any], dens: Sequence[int] | None = None, *, sep: str = " ",
