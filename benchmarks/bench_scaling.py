@@ -7,7 +7,8 @@ grids of density 0.5 (Python's ``random.Random(7)``, row by row, as in
 side here (3.64 M terms at 100x100, 0.69 M at 66x66), so the sides are picked
 to give about 10^4, 10^5 ... 10^8 terms (10^8 near 230x230).  The format
 registry is loaded before the clock starts (a one-off 0.07 s import).  Each size runs in a fresh subprocess that builds the QUBO, writes it,
-and reports its own peak resident memory (``ru_maxrss``) after the build and after
+and reports wall-clock and CPU seconds (a shared machine's load moves the
+former far more) and its own peak resident memory (``ru_maxrss``) after the build and after
 the write.  Before each size the script prints an estimate of that peak,
 extrapolated from the bytes per term of the last size measured, and skips
 the size when the estimate exceeds the memory available.  Prints a markdown
@@ -41,14 +42,15 @@ puzzle = Puzzle.from_picture(grid, name=f"random-{side}x{side}-7")
 rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 exports.get_format(fmt)  # the registry's one-off import, outside the clock
 before = rss()
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 qubo = build(puzzle)
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), time.process_time()
 built = rss()
 exports.dump(qubo, path, fmt)
-t2 = time.perf_counter()
+t2, c2 = time.perf_counter(), time.process_time()
 print(json.dumps({"vars": qubo.num_vars, "terms": qubo.num_terms, "build": t1 - t0, "write": t2 - t1,
-                  "start_peak": before, "build_peak": built, "peak": rss()}))
+                  "build_cpu": c1 - c0, "write_cpu": c2 - c1, "start_peak": before, "build_peak": built,
+                  "peak": rss()}))
 """
 
 
@@ -100,13 +102,14 @@ def main() -> None:
             rows.append(r)
             print(f"side {side}: {r['terms']:,} terms, build {r['build']:.2f} s, write {r['write']:.2f} s, "
                   f"peak {r['peak'] / 2**30:.2f} GB", file=sys.stderr, flush=True)
-    print("| side | variables | terms | build s | write s | build ns/term | write ns/term | write M terms/s "
-          "| peak after build GB | peak after write GB | peak bytes/term | file MB |")
+    print("| side | variables | terms | build s (CPU s) | write s (CPU s) | build CPU ns/term | write CPU ns/term "
+          "| write M terms/s | peak after build GB | peak after write GB | peak bytes/term | file MB |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         t = r["terms"]
-        print(f"| {r['side']} | {r['vars']:,} | {t:,} | {r['build']:.3f} | {r['write']:.3f} | "
-              f"{r['build'] / t * 1e9:.0f} | {r['write'] / t * 1e9:.0f} | {t / r['write'] / 1e6:.1f} | "
+        print(f"| {r['side']} | {r['vars']:,} | {t:,} | {r['build']:.3f} ({r['build_cpu']:.3f}) | "
+              f"{r['write']:.3f} ({r['write_cpu']:.3f}) | {r['build_cpu'] / t * 1e9:.0f} | "
+              f"{r['write_cpu'] / t * 1e9:.0f} | {t / r['write'] / 1e6:.1f} | "
               f"{r['build_peak'] / 2**30:.2f} | {r['peak'] / 2**30:.2f} | "
               f"{(r['peak'] - r['start_peak']) / t:.0f} | {r['size'] / 1e6:.0f} |")
     print()
