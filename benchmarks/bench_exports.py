@@ -34,6 +34,9 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+# measure this checkout's nonoqubo, here and in the children, not another installed one
+sys.path.insert(0, str(ROOT))
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 CAULDRON = ROOT / "tests" / "data" / "puzzles" / "json" / "dejoue-cauldron.json"
 
 
