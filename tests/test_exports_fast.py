@@ -188,6 +188,9 @@ def test_files_text_streams_and_dumps_agree(fmt, tmp_path):
         exports.get_format(fmt).dump(q, fh)
         fh.write("after\n")
     assert (tmp_path / "t.txt").read_text(encoding="utf-8") == "before\n" + text + "after\n"
+    with open(tmp_path / "u.txt", "w", encoding="utf-16") as fh:  # not ASCII-compatible: no shortcut
+        exports.get_format(fmt).dump(q, fh)
+    assert (tmp_path / "u.txt").read_text(encoding="utf-16") == text
 
 
 class _FullDisk(io.RawIOBase):

@@ -128,12 +128,12 @@ def emit(fp: Any, chunks: Iterable[Chunk], *, total: int, desc: str, progress: b
     encoding = "utf-8"
     if not _is_binary(fp):
         raw = getattr(fp, "buffer", None)
-        if raw is not None and os.linesep == "\n":
+        encoding = getattr(fp, "encoding", None) or "utf-8"
+        if raw is not None and os.linesep == "\n" and _ascii_compatible(encoding):
             fp.flush()
-            encoding = getattr(fp, "encoding", None) or "utf-8"
             fp = raw
         else:
-            fp = _TextSink(fp)
+            fp, encoding = _TextSink(fp), "utf-8"
     with bar(total, desc, enabled=progress) as tick, _Writer(fp) as write:
         for data, rows in chunks:
             write(data.encode(encoding) if isinstance(data, str) else data)
@@ -144,9 +144,9 @@ def emit(fp: Any, chunks: Iterable[Chunk], *, total: int, desc: str, progress: b
 class _Writer:
     """Writes on a background thread, so the next chunk is formatted while the kernel copies this one.
 
-    At most :data:`AHEAD` chunks wait; an error of the write (disk full) is
-    raised in the caller at its next write or at the end, one of the formatter
-    stops the writer before it propagates.
+    At most :data:`AHEAD` chunks wait.  An error of a write (disk full) is
+    raised in the caller at its next write or at the end; an error of the
+    formatter stops the writer before it propagates.
     """
 
     AHEAD = 2
@@ -184,8 +184,16 @@ class _Writer:
             raise self.error
 
 
+def _ascii_compatible(encoding: str) -> bool:
+    """ASCII bytes are valid text in *encoding* as they are (UTF-8, Latin-1; not UTF-16, no BOM)."""
+    try:
+        return "ok\n".encode(encoding) == b"ok\n"
+    except LookupError:
+        return False
+
+
 class _TextSink:
-    """A text file seen as a binary one (its chunks decoded as ASCII)."""
+    """A text file seen as a binary one (every chunk decoded as UTF-8)."""
 
     def __init__(self, fp: Any) -> None:
         self.fp = fp
