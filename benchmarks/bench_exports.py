@@ -1,4 +1,5 @@
-"""Export speed: every format on a random 100x100 puzzle, beside dimod's writers, numpy.savetxt and cp.
+"""Export speed: every QUBO format (text, and binary: bqm, npz, ommx) on a random 100x100 puzzle,
+beside dimod's writers, numpy.savetxt and cp.
 
 Run ``python benchmarks/bench_exports.py`` (``--no-cauldron`` skips the 512x512 case,
 ``--repeat N`` takes the best of N runs, ``--dimod-cauldron`` also times dimod's
