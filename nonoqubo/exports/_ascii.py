@@ -118,6 +118,17 @@ class _Field:
         return self.words[codes], self.lengths[codes]
 
 
+class _Direct(_Field):
+    """A column rendered row by row, a chunk at a time (its values span too wide a range for a table)."""
+
+    def __init__(self, col: Any, den: int, suffix: bytes) -> None:
+        self.col, self.den, self.suffix = col, den, suffix
+
+    def part(self, s: int, e: int) -> tuple[np.ndarray, np.ndarray]:
+        field = _render(np.asarray(self.col[s:e], dtype=np.int64), self.den, self.suffix)
+        return field.words, field.lengths
+
+
 def _pack(matrix: np.ndarray, lengths: np.ndarray) -> _Field:
     """A left-aligned zero-padded ``(k, width)`` byte matrix as a field of whole words."""
     k, width = matrix.shape
@@ -144,8 +155,8 @@ def _render(num: np.ndarray, den: int, suffix: bytes) -> _Field:
     """The texts of the numerators *num* over *den*, each followed by *suffix*, one row each.
 
     Laid out right-aligned first (``-`` just before the digits, then the
-    fraction and suffix), one column operation per digit; then every row is
-    shifted left by its padding in one gather.
+    fraction and suffix), one column operation per digit; then the rows are
+    shifted left by their padding, one copy per distinct padding.
     """
     k = num.size
     neg = num < 0
@@ -166,9 +177,11 @@ def _render(num: np.ndarray, den: int, suffix: bytes) -> _Field:
     pad = head - nd - neg  # leading empty bytes of each row
     lengths = (nd + neg + tail_len[frac]).astype(np.int64)
     width = int(lengths.max(initial=1))
-    take = np.minimum(np.arange(width) + pad[:, None], right.shape[1] - 1)
-    matrix = np.take_along_axis(right, take, axis=1)
-    matrix[np.arange(width) >= lengths[:, None]] = 0
+    matrix = np.zeros((k, width), np.uint8)
+    for p in np.flatnonzero(np.bincount(pad)).tolist():  # rows of one padding at a time
+        sel = pad == p
+        span = min(width, right.shape[1] - p)
+        matrix[sel, :span] = right[sel, p : p + span]  # zeros follow each text already
     return _pack(matrix, lengths)
 
 
@@ -184,7 +197,7 @@ def _number_field(col: Any, den: int, suffix: bytes, tables: dict[Any, _Field]) 
         if key not in tables:
             tables[key] = _render(np.arange(lo, hi + 1, dtype=np.int64), den, suffix)
         return _Field(tables[key].words, tables[key].lengths, col, lo)
-    return _render(np.asarray(col[0 : col.size], dtype=np.int64), den, suffix)
+    return _Direct(col, den, suffix)
 
 
 def _string_field(col: Strings, suffix: bytes) -> _Field:
