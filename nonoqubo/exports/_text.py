@@ -221,23 +221,6 @@ def data_chunks(columns: Sequence[Any], dens: Sequence[int] | None = None, *, se
     return line_chunks(columns, dens, sep=sep, end=end)
 
 
-def upper_terms(linear: np.ndarray, row: np.ndarray, col: np.ndarray, quad: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Linear and quadratic terms merged in row-major order ``(i, j, value)``, ``i <= j``.
-
-    Each nonzero linear bias becomes the diagonal term ``(i, i)``, placed before
-    row ``i``'s pairs (``row``/``col`` must be sorted by ``(row, col)``).
-
-    Examples:
-        >>> i, j, v = upper_terms(np.array([1, 0, 3]), np.array([0, 1]), np.array([2, 2]), np.array([5, 6]))
-        >>> i.tolist(), j.tolist(), v.tolist()
-        ([0, 0, 1, 2], [0, 2, 2, 2], [1, 5, 6, 3])
-    """
-    d = np.flatnonzero(linear)
-    pos = np.searchsorted(row, d, side="left")
-    return np.insert(row, pos, d), np.insert(col, pos, d), np.insert(quad, pos, linear[d])
-
-
 def head_text(head: bytes) -> str:
     """The start of a file as text, for detect()."""
     return head.decode("utf-8", "replace")
