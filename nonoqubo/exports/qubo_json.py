@@ -78,11 +78,13 @@ def _array(values: np.ndarray, tick_rows: bool = False):
         yield "[]", 0
         return
     yield "[", 0
-    for s in range(0, num.size, _text.CHUNK):
-        part = _text.format_lines([num[s : s + _text.CHUNK]], [den], end=",")
-        if s + _text.CHUNK >= num.size:
-            part = part[:-1]
-        yield part, (min(_text.CHUNK, num.size - s) if tick_rows else 0)
+    held = None  # each chunk is held back one step: the last one loses its trailing comma
+    for part, rows in _text.data_chunks([num], [den], end=","):
+        if held is not None:
+            yield held
+        held = part, (rows if tick_rows else 0)
+    if held is not None:
+        yield held[0][:-1], held[1]
     yield "]", 0
 
 
