@@ -219,9 +219,9 @@ class Palette:
                 out[i] = [table[ch] for ch in text]
             except KeyError:
                 j = next(j for j, ch in enumerate(text) if ch not in table)
-                raise PuzzleError(
-                    f"picture row {i + 1}, column {j + 1}: {text[j]!r} is no colour's character "
-                    f"(the palette's are {' '.join(repr(c) for c in self.chars)})") from None
+                known = ("neither black ('#', 'X', '1') nor white ('.', '0')" if len(self.colours) == 1 else
+                         f"no colour's character (the palette's are {' '.join(repr(c) for c in self.chars)})")
+                raise PuzzleError(f"picture row {i + 1}, column {j + 1}: {text[j]!r} is {known}") from None
         return out
 
     def picture(self, grid: np.ndarray) -> tuple[str, ...]:

@@ -45,7 +45,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     puzzle = load_puzzle(args)
-    grid = read_grid(sys.stdin.read(), source="<stdin>") if args.grid == "-" else read_grid(Path(args.grid))
+    pal = puzzle.palette
+    grid = read_grid(sys.stdin.read(), source="<stdin>", palette=pal) if args.grid == "-" else \
+        read_grid(Path(args.grid), palette=pal)
     result = check(puzzle, grid)
     rows = [int(f.line.split()[1]) - 1 for f in result.failures if f.line.startswith("row")]
     cols = [int(f.line.split()[1]) - 1 for f in result.failures if f.line.startswith("column")]
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(doc, indent=1))
     else:
         print(verdict)
-        print("\n".join(text_picture(result.grid, failing_rows=rows, failing_cols=cols)))
+        print("\n".join(text_picture(result.grid, failing_rows=rows, failing_cols=cols, palette=pal)))
         for failure in result.failures:
             print(f"  {failure}")
     return 0 if result.valid else 1
