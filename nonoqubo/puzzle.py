@@ -486,9 +486,9 @@ class Puzzle:
             totals.append(np.bincount(which, weights=lengths, minlength=ncol).astype(np.int64))
         if not np.array_equal(totals[0], totals[1]):
             c = int(np.flatnonzero(totals[0] != totals[1])[0])
-            colour = "" if ncol == 2 else f"{palette.names[c]} "
+            colour = "" if ncol == 2 else f" {palette.names[c]}"
             raise PuzzleError(
-                f"the row clues paint {int(totals[0][c])} {colour}cells but the column clues paint "
+                f"the row clues paint {int(totals[0][c])}{colour} cells but the column clues paint "
                 f"{int(totals[1][c])}"
             )
         object.__setattr__(self, "rows", rows)
