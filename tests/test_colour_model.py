@@ -1,7 +1,7 @@
 """The colour model (issue 14) against independent builds, brute force and known solutions.
 
 * pyqbpp (the seed program) builds the colour model from its definition in
-  ``tests/qbpp_colour_reference.py``, one small puzzle per process (under its
+  ``tests/qbpp_reference.py``, one small puzzle per process (under its
   100-variable limit);
 * dimod's symbolic ``Binary`` arithmetic builds it here, from the same
   definition, for the colour puzzles of the repository (up to ~2,000 variables);
@@ -31,7 +31,7 @@ from nonoqubo.encoding import Layout
 from nonoqubo.errors import PuzzleError
 from nonoqubo.puzzle import Palette, Puzzle
 
-REFERENCE = Path(__file__).with_name("qbpp_colour_reference.py")
+REFERENCE = Path(__file__).with_name("qbpp_reference.py")
 COLOUR_DIR = SHARED / "colour"
 RGB = Palette.of(["red", "green", "blue"])
 
