@@ -111,12 +111,12 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             name = line.strip()
     background = declared.pop("0", ("white", None, 0))
     default = declared.get("1")
+    for letter, (colour, rgb, at) in declared.items():
+        if letter != "1" and ((colour, rgb) == background[:2] or colour == background[0] and rgb is None):
+            raise FormatError(located(source, at, f"colour {letter!r} is the background colour {colour!r}"))
     names = [c[0] for c in declared.values()]
     declared = {k: (n if names.count(n) == 1 and n != background[0] else k, rgb, at)
                 for k, (n, rgb, at) in declared.items()}
-    for letter, (colour, _, at) in declared.items():
-        if colour == background[0] or colour == letter == background[0]:
-            raise FormatError(located(source, at, f"colour {letter!r} is the background colour {colour!r}"))
     groups: list[tuple[list[list[tuple[int, str]]], list[int]]] = []
     used: dict[str, None] = {}
     for g, (kind, start) in enumerate(zip(("row", "column"), marks)):
