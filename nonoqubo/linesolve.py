@@ -136,28 +136,48 @@ def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np
     upto = before[:, 1:]  # at or before j
     rows = np.arange(n_lines)[:, None]
     none = POS(-(n + 5))
+    runs: dict[int, np.ndarray] = {}
+
+    def run_of(c: np.ndarray) -> np.ndarray:
+        """Cells e-1, e-2, ... that may take colour c (per line), counted back from e."""
+        uniform = bool((c == c[0]).all())
+        if uniform and int(c[0]) in runs:
+            return runs[int(c[0])]
+        cannot = (np.right_shift(mask, (c[0] if uniform else c[:, None]).astype(mask.dtype)) & 1) == 0
+        last_no = np.full((n_lines, n + 1), -1, POS)
+        last_no[:, 1:] = np.maximum.accumulate(np.where(cannot, pos[:n], -1), axis=1)
+        run = pos - 1 - last_no
+        if uniform:
+            runs[int(c[0])] = run
+        return run
+
     ends = np.zeros((m_max, n_lines, n + 1), bool)
     white_left = np.zeros((m_max + 1, n_lines, n), bool)
     white_left[0] = upto == -1
-    start_ok = before == -1  # P[s] of block 0: no cell before s must be coloured
-    shifted = mask.copy()
+    # start condition P[s] (blocks before fit, only background left before s), left-padded
+    # with n+1 False columns so that P[e - r] needs no clipping
+    stride = 2 * n + 2
+    start_ok = np.zeros((n_lines, stride), bool)
+    flat_start = start_ok.reshape(-1)
+    base = (np.arange(n_lines, dtype=INT) * stride + n + 1)[:, None] + pos
+    start_ok[:, n + 1:] = before == -1
     for k in range(m_max):
         r = clue[:, k][:, None]
-        # cells e-1, e-2, ... that may take the block's colour, counted back from e
-        np.right_shift(mask, colour[:, k][:, None].astype(mask.dtype), out=shifted)
-        cannot = (shifted & 1) == 0
-        last_no = np.full((n_lines, n + 1), -1, POS)
-        last_no[:, 1:] = np.maximum.accumulate(np.where(cannot, pos[:n], -1), axis=1)
-        ok = pos - 1 - last_no >= r
-        ok &= start_ok[rows, np.maximum(pos - r, 0)] & (pos >= r)
+        ok = run_of(colour[:, k]) >= r
+        ok &= flat_start[base - r]
         ends[k] = ok
         latest = np.maximum.accumulate(np.where(ok, pos, none), axis=1)
         white_left[k + 1] = latest[:, :n] > upto
         if k + 1 < m_max:
             # the next block may start at s after an end e <= s - g with nothing coloured in [e, s)
-            g = gap[:, k + 1][:, None]
-            at = pos - g
-            start_ok = np.where(at >= 0, latest[rows, np.maximum(at, 0)], none) > before
+            g = gap[:, k + 1]
+            if (g == g[0]).all():
+                g0 = int(g[0])
+                start_ok[:, n + 1:n + 1 + g0] = False
+                np.greater(latest[:, :n + 1 - g0], before[:, g0:], out=start_ok[:, n + 1 + g0:])
+            else:
+                at = pos - g[:, None]
+                start_ok[:, n + 1:] = np.where(at >= 0, latest[rows, np.maximum(at, 0)], none) > before
     return ends, white_left
 
 
@@ -221,9 +241,10 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
         last[:, k] = np.where(has, n - np.argmax(feasible[:, ::-1], axis=1) - r[:, 0], -1)
         # cell j is covered by a feasible block ending in j+1 .. j+r
         nxt = np.minimum.accumulate(np.where(feasible, pos, far)[:, ::-1], axis=1)[:, ::-1]
-        covered = nxt[:, 1:] <= pos[:n] + r
-        can |= np.where(covered, np.left_shift(mask.dtype.type(1), colour[:, k][:, None].astype(mask.dtype)),
-                        mask.dtype.type(0)).astype(mask.dtype)
+        covered = (nxt[:, 1:] <= pos[:n] + r).view(np.uint8).astype(mask.dtype)
+        c = colour[:, k]
+        bit = np.left_shift(mask.dtype.type(1), (c[0] if (c == c[0]).all() else c[:, None]).astype(mask.dtype))
+        can |= covered * bit
     for k in range(m_max + 1):
         kr = counts - k
         bg = white_left[k] & (kr >= 0)[:, None] & white_right[np.maximum(kr, 0), rows][:, ::-1]
