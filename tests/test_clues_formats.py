@@ -147,9 +147,9 @@ def test_round_trip_random_pictures(grid, fmt):
         assert back.solution == puzzle.solution
 
 
-CHAIN = ["spec", "xml", "non", "picture", "pbm", "gecode", "nin", "mk", "g", "cwd", "sgt", "spec"]
-EXT = {"spec": "yaml", "xml": "xml", "non": "non", "picture": "pic", "pbm": "pbm", "gecode": "gecode",
-       "nin": "nin", "mk": "mk", "g": "g", "cwd": "cwd", "sgt": "sgt"}
+CHAIN = ["spec", "xml", "non", "picture", "pbm", "ppm", "png", "gecode", "nin", "mk", "g", "cwd", "sgt", "spec"]
+EXT = {"spec": "yaml", "xml": "xml", "non": "non", "picture": "pic", "pbm": "pbm", "ppm": "ppm", "png": "png",
+       "gecode": "gecode", "nin": "nin", "mk": "mk", "g": "g", "cwd": "cwd", "sgt": "sgt"}
 
 
 @pytest.mark.parametrize("name", ["mikix-webpbn-1", "olsak-cplusplus", "loom-atrus", "gecode-non-unique"])

@@ -8,7 +8,9 @@ colour, and one clear line (exit 2) for every malformed colour file.
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 
 import jsonschema
 import numpy as np
@@ -16,6 +18,7 @@ import pytest
 
 from conftest import ROOT, SHARED
 from nonoqubo import clues, exports
+from nonoqubo.clues import ppm
 from nonoqubo.build import build
 from nonoqubo.check import check, read_grid
 from nonoqubo.constrained import build_constrained
@@ -49,7 +52,7 @@ def same_puzzle(a: Puzzle, b: Puzzle) -> bool:
 
 # -- clue formats ------------------------------------------------------------------------------
 def test_colour_formats_are_the_expected_ones():
-    assert COLOUR_FORMATS == ["spec", "xml", "g", "picture"]
+    assert COLOUR_FORMATS == ["spec", "xml", "g", "picture", "ppm", "png"]
 
 
 @pytest.mark.parametrize("fmt", COLOUR_FORMATS)
@@ -62,6 +65,10 @@ def test_colour_round_trip(fmt, name):
         assert (back.rows, back.cols) == (puzzle.rows, puzzle.cols)
         assert back.solution == puzzle.solution
         return
+    if fmt in ("ppm", "png"):  # colours named by their RGB, in order of first appearance
+        assert (back.rows, back.cols) == (puzzle.rows, puzzle.cols)
+        assert np.array_equal(ppm.pixels_of(back, fmt), ppm.pixels_of(puzzle, fmt))
+        return
     assert same_puzzle(back, puzzle)
     if mod.SOLUTION:
         assert back.solution == puzzle.solution
@@ -71,7 +78,7 @@ def test_colour_round_trip(fmt, name):
 def test_black_and_white_formats_refuse_colour(fmt):
     with pytest.raises(PuzzleError, match=rf"the {fmt} format holds black-and-white puzzles only and this "
                                            r"puzzle has 3 colours \(red, green, blue\); write it as one of: "
-                                           r"spec, xml, g, picture"):
+                                           r"spec, xml, g, picture, ppm, png"):
         clues.dumps(small(), fmt)
 
 
@@ -139,6 +146,12 @@ BAD = [
      "row 2, block 1: the background colour 'white' cannot colour a block"),
     ("picture-bad-char", "a.pic", "rg\nr?\n", 2, "'?' is neither black ('#', 'X', '1'), a colour"),
 ]
+BAD_IMAGES = [
+    ("ppm-short", "a.ppm", b"P6\n2 2\n255\n\x00\x00\x00", "the raster has 3 bytes, 2x2 pixels need 12"),
+    ("ppm-maxval", "a.ppm", b"P3\n1 1\n15\n16 0 0\n", "a sample exceeds maxval 15"),
+    ("ppm-header", "a.ppm", b"P6\n2\n", "the PPM header ends before its height"),
+    ("png-broken", "a.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 20, "cannot decode the PNG image"),
+]
 
 
 @pytest.mark.parametrize("case", BAD, ids=[c[0] for c in BAD])
@@ -153,6 +166,35 @@ def test_malformed_colour_file_gives_one_line_and_exit_2(case, tmp_path, run_cli
     assert err.startswith(f"nonoqubo: error: {path}:{line}: "), err
     assert message in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("case", BAD_IMAGES, ids=[c[0] for c in BAD_IMAGES])
+def test_malformed_image_gives_one_line_and_exit_2(case, tmp_path, run_cli):
+    _, name, data, message = case
+    path = tmp_path / name
+    path.write_bytes(data)
+    status, _, err = run_cli("build", path, "-o", tmp_path / "out.qubo.json")
+    assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"nonoqubo: error: {path}: ") and message in err, err
+
+
+def test_images_black_and_white_and_transparent():
+    from PIL import Image
+
+    bw = clues.loads(b"P3\n2 1\n1\n0 0 0 1 1 1\n", "ppm")
+    assert bw.palette == Puzzle.from_picture(["#."]).palette and bw.rows == ((1,),)
+    rgba = np.zeros((1, 3, 4), np.uint8)
+    rgba[0, 0] = (255, 0, 0, 255)  # red, then two transparent pixels (white)
+    buf = io.BytesIO()
+    Image.fromarray(rgba, "RGBA").save(buf, format="PNG")
+    p = clues.loads(buf.getvalue(), "png")
+    assert p.palette.names == ("white", "ff0000") and p.solution == ("f..",)
+
+
+def test_png_without_pillow_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    with pytest.raises(ImportError, match=r'pip install "nonoqubo\[image\]"'):
+        clues.dumps(small(), "png")
 
 
 # -- exports ---------------------------------------------------------------------------------

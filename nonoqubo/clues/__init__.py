@@ -55,6 +55,8 @@ FORMATS: dict[str, str] = {
     "sgt": ".sgt",
     "picture": ".picture",
     "pbm": ".pbm",
+    "ppm": ".ppm",
+    "png": ".png",
 }
 
 #: other names users may type for a format
