@@ -15,6 +15,8 @@ import sys
 import jsonschema
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import ROOT, SHARED
 from nonoqubo import clues, exports
@@ -72,6 +74,21 @@ def test_colour_round_trip(fmt, name):
     assert same_puzzle(back, puzzle)
     if mod.SOLUTION:
         assert back.solution == puzzle.solution
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grid=st.integers(1, 6).flatmap(lambda h: st.integers(1, 6).flatmap(
+    lambda w: st.lists(st.lists(st.integers(0, 3), min_size=w, max_size=w), min_size=h, max_size=h))),
+    fmt=st.sampled_from(COLOUR_FORMATS))
+def test_random_colour_pictures_survive_every_colour_format(grid, fmt):
+    """Touching colours, empty lines, one colour only, no colour at all: every colour format keeps them."""
+    puzzle = Puzzle.from_picture(np.array(grid), palette=Palette.of(["red", "green", "blue"]), name="random")
+    back = clues.loads(clues.dumps(puzzle, fmt), fmt)
+    assert (back.rows, back.cols) == (puzzle.rows, puzzle.cols)
+    names = [back.palette.names[c] for clue in back.row_colours for c in clue]
+    mapping = dict(zip(names, [puzzle.palette.names[c] for clue in puzzle.row_colours for c in clue]))
+    assert len(set(mapping.values())) == len(mapping)  # colours kept apart (renamed at most)
+    assert back.solution_grid() is None or back.mismatched_lines(back.solution_grid()) == []
 
 
 @pytest.mark.parametrize("fmt", BW_ONLY)

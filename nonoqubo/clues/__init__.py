@@ -316,9 +316,11 @@ def pick_index(count: int, index: int | None, source: str, what: str = "puzzles"
 
 
 def colour_refusal(source: str, line: int | None, detail: str) -> FormatError:
-    """The error for a colour puzzle (nonoqubo models black-and-white nonograms only)."""
+    """The error of a reader that handles black-and-white puzzles only, for a colour puzzle."""
+    able = ", ".join(name for name, m in _available().items() if getattr(m, "COLOUR", False))
     return FormatError(located(
-        source, line, f"the puzzle has colours ({detail}); nonoqubo handles black-and-white puzzles only"))
+        source, line, f"the puzzle has colours ({detail}); this format's reader handles black-and-white "
+        f"puzzles only (colour puzzles are read as {able})"))
 
 
 def read_stream(fp: IO[Any], loads_fn: Any, **options: Any) -> Puzzle:

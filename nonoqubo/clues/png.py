@@ -3,8 +3,9 @@
 The container is PNG (any mode Pillow reads: palette, greyscale, RGB, RGBA;
 transparent pixels count as white); the pixels are read exactly as a PPM's
 (:mod:`nonoqubo.clues.ppm`): every distinct colour is a colour of the puzzle,
-named by its RGB, white (else the most frequent colour) is the background, and
-an image with only black and white is a black-and-white puzzle.  The picture
+named by its RGB; the background is the colour of a ``background-rgb`` text
+chunk (nonoqubo writes one), else white, else the most frequent colour; an
+image with only black and white is a black-and-white puzzle.  The picture
 is the puzzle's known solution; writing needs one and gives an 8-bit RGB PNG.
 
 Pillow is an optional dependency: ``pip install "nonoqubo[image]"``.
@@ -20,12 +21,13 @@ Examples:
 from __future__ import annotations
 
 import io
+import re
 from typing import IO, Any
 
 import numpy as np
 
 from . import check_options, read_stream
-from .ppm import pixels_of, puzzle_of_pixels
+from .ppm import background_of, pixels_of, puzzle_of_pixels
 from ..errors import FormatError, MissingDependency, located
 from ..puzzle import Puzzle
 
@@ -73,10 +75,13 @@ def loads(data: bytes, *, source: str = "<string>", **options: Any) -> Puzzle:
         with Image.open(io.BytesIO(data)) as image:
             image.load()
             rgba = np.asarray(image.convert("RGBA"))
+            back = str(image.info.get("background-rgb", "")) or None
     except (OSError, ValueError, Image.DecompressionBombError) as exc:
         raise FormatError(located(source, None, f"cannot decode the PNG image: {exc}")) from None
     rgb = np.where(rgba[..., 3:] == 0, np.uint8(255), rgba[..., :3]).astype(np.uint8)
-    return puzzle_of_pixels(rgb, source)
+    if back is not None and not re.fullmatch(r"[0-9a-fA-F]{6}", back):
+        back = None
+    return puzzle_of_pixels(rgb, source, back.lower() if back else None)
 
 
 def load(fp: IO[bytes], **options: Any) -> Puzzle:
@@ -92,9 +97,13 @@ def dumps(puzzle: Puzzle) -> bytes:
         MissingDependency: Pillow is not installed.
     """
     Image = _pillow()
+    from PIL.PngImagePlugin import PngInfo
+
     rgb = pixels_of(puzzle, NAME)
+    info = PngInfo()
+    info.add_text("background-rgb", background_of(puzzle))
     buf = io.BytesIO()
-    Image.fromarray(rgb, "RGB").save(buf, format="PNG")
+    Image.fromarray(rgb, "RGB").save(buf, format="PNG", pnginfo=info)
     return buf.getvalue()
 
 

@@ -13,8 +13,9 @@ Grammar (netpbm ``ppm(5)``)::
 
 One pixel is one cell.  Samples are scaled to 0 .. 255; every distinct colour
 is a colour of the puzzle, named by its RGB (``ff0000``; ``000000`` is
-``black``).  The background is white (``ffffff``) when the image has white,
-else the most frequent colour.  Block colours are in order of first
+``black``).  The background is the colour a ``# background RRGGBB`` header
+comment names (nonoqubo writes one), else white (``ffffff``) when the image
+has white, else the most frequent colour.  Block colours are in order of first
 appearance (rows top to bottom).  An image with only black and white is a
 black-and-white puzzle.  Only the first image of a file is read.  The picture
 is the puzzle's known solution; writing needs one, and a colour without RGB is
@@ -50,9 +51,10 @@ BINARY = True
 SOLUTION = True
 COLOUR = True
 
-__all__ = ["dump", "dumps", "load", "loads", "pixels_of", "puzzle_of_pixels"]
+__all__ = ["background_of", "dump", "dumps", "load", "loads", "pixels_of", "puzzle_of_pixels"]
 
 _TOKEN = re.compile(rb"\s*(?:#[^\n\r]*[\n\r]\s*)*(\S+)")
+_BACKGROUND = re.compile(rb"#\s*background\s+#?([0-9A-Fa-f]{6})\b")
 #: RGB of colours that come without one (distinct hues, then greys)
 FALLBACK = ("e6194b", "3cb44b", "4363d8", "f58231", "911eb4", "42d4f4", "f032e6", "bfef45",
             "fabed4", "469990", "dcbeff", "9a6324", "fffac8", "800000", "aaffc3", "808000")
@@ -65,8 +67,15 @@ def detect(text: str | bytes) -> bool:
     return re.match(rb"P[36]\s", head[:3]) is not None
 
 
-def puzzle_of_pixels(rgb: np.ndarray, source: str = "<image>") -> Puzzle:
+def puzzle_of_pixels(rgb: np.ndarray, source: str = "<image>", background: str | None = None) -> Puzzle:
     """The puzzle whose answer is the ``(height, width, 3)`` uint8 image *rgb*.
+
+    Args:
+        rgb: the image.
+        source: the file name for messages.
+        background: the background's RGB as six hex digits, when the file says
+            (nonoqubo's own images do); else white if present, else the most
+            frequent colour.
 
     Raises:
         FormatError: an empty image, or more than 63 colours besides the background
@@ -78,19 +87,26 @@ def puzzle_of_pixels(rgb: np.ndarray, source: str = "<image>") -> Puzzle:
     packed = (rgb[..., 0].astype(np.int64) << 16) | (rgb[..., 1].astype(np.int64) << 8) | rgb[..., 2]
     values, first, inverse, counts = np.unique(packed.ravel(), return_index=True, return_inverse=True,
                                                return_counts=True)
-    white = np.flatnonzero(values == 0xFFFFFF)
-    back = int(white[0]) if white.size else int(np.argmax(counts))
+    wanted = 0xFFFFFF if background is None else int(background, 16)
+    found = np.flatnonzero(values == wanted)
+    back = int(found[0]) if found.size else -1 if background is not None else int(np.argmax(counts))
     order = [int(v) for v in np.argsort(first, kind="stable") if v != back]
     if len(order) > 63:
         raise FormatError(located(source, None, f"the image has {len(order)} colours besides the background; "
                                   "at most 63 are read"))
     hexes = [f"{int(v):06x}" for v in values]
+    back_hex = hexes[back] if back >= 0 else f"{wanted:06x}"
     palette = Palette.of([(_NAMES.get(hexes[v], hexes[v]), hexes[v]) for v in order] or [("black", "000000")],
-                         (_NAMES.get(hexes[back], hexes[back]), hexes[back]))
+                         (_NAMES.get(back_hex, back_hex), back_hex))
     index = np.zeros(values.size, np.int8)
     index[order] = np.arange(1, len(order) + 1)
     grid = index[inverse].reshape(packed.shape)
     return Puzzle.from_picture(grid, palette=palette)
+
+
+def background_of(puzzle: Puzzle) -> str:
+    """The RGB nonoqubo writes for *puzzle*'s background (six hex digits)."""
+    return puzzle.palette.background.rgb or "ffffff"
 
 
 def pixels_of(puzzle: Puzzle, format_name: str) -> np.ndarray:
@@ -105,8 +121,8 @@ def pixels_of(puzzle: Puzzle, format_name: str) -> np.ndarray:
             f"the {format_name} format is a picture of the answer, and this puzzle has no known "
             "solution (write it in a clue format instead, or solve it first)")
     colours = (puzzle.palette.background, *puzzle.palette.colours)
-    table = np.array([[int((c.rgb or FALLBACK[k % len(FALLBACK)])[t:t + 2], 16) for t in (0, 2, 4)]
-                      for k, c in enumerate(colours)], np.uint8)
+    rgbs = [background_of(puzzle)] + [c.rgb or FALLBACK[k % len(FALLBACK)] for k, c in enumerate(colours[1:])]
+    table = np.array([[int(h[t:t + 2], 16) for t in (0, 2, 4)] for h in rgbs], np.uint8)
     return table[grid]
 
 
@@ -154,7 +170,8 @@ def loads(data: bytes, *, source: str = "<string>", **options: Any) -> Puzzle:
     if samples.max(initial=0) > maxval:
         raise FormatError(located(source, None, f"a sample exceeds maxval {maxval}"))
     rgb = (samples * 255 // maxval).astype(np.uint8).reshape(height, width, 3)
-    return puzzle_of_pixels(rgb, source)
+    m = _BACKGROUND.search(data, 0, pos)
+    return puzzle_of_pixels(rgb, source, m.group(1).decode("ascii").lower() if m else None)
 
 
 def load(fp: IO[bytes], **options: Any) -> Puzzle:
@@ -170,7 +187,8 @@ def dumps(puzzle: Puzzle) -> bytes:
     """
     rgb = pixels_of(puzzle, NAME)
     name = f"# {' '.join(puzzle.name.split())}\n".encode("utf-8") if puzzle.name else b""
-    return b"P6\n" + name + f"{puzzle.width} {puzzle.height}\n255\n".encode("ascii") + rgb.tobytes()
+    return (b"P6\n" + name + f"# background {background_of(puzzle)}\n{puzzle.width} {puzzle.height}\n255\n".encode("ascii")
+            + rgb.tobytes())
 
 
 def dump(puzzle: Puzzle, fp: IO[bytes]) -> None:
