@@ -75,17 +75,29 @@ _CHUNK = 1 << 25
 # -- report items ----------------------------------------------------------------------------
 @dataclass(slots=True)
 class _WallTerm:
-    """A penalised pair of wall variables; ``block`` is 1-based, ``position`` is ``p`` as in the labels."""
+    """A penalised pair of wall variables; ``block`` is 1-based, ``position`` is ``p`` as in the labels.
+
+    In a colour puzzle ``colours`` names the colour of the block (a broken
+    wall) or of the two blocks (an order violation); empty in black and white.
+    """
 
     line: str
     block: int
     position: int
     labels: tuple[str, str]
     penalty: int = 1
+    colours: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "block": self.block, "position": self.position,
-                "labels": list(self.labels), "penalty": self.penalty}
+        out: dict[str, Any] = {"line": self.line, "block": self.block, "position": self.position,
+                               "labels": list(self.labels), "penalty": self.penalty}
+        if self.colours:
+            out["colours"] = list(self.colours)
+        return out
+
+    def _block(self, t: int) -> str:
+        """``block 2`` or, in colour, ``block 2 (red)``, for the t-th block of the term."""
+        return f"{self.block + t}" + (f" ({self.colours[t]})" if t < len(self.colours) else "")
 
 
 @dataclass(slots=True)
@@ -93,7 +105,7 @@ class BrokenWall(_WallTerm):
     """``w[k][p] = 0`` followed by ``w[k][p+1] = 1``: the wall of block ``k`` is not a wall."""
 
     def __str__(self) -> str:
-        return (f"{self.line}, block {self.block}: {self.labels[0]} = 0 but "
+        return (f"{self.line}, block {self._block(0)}: {self.labels[0]} = 0 but "
                 f"{self.labels[1]} = 1 (penalty {self.penalty})")
 
 
@@ -102,7 +114,7 @@ class OrderViolation(_WallTerm):
     """``w[k][p] = 1`` and ``w[k+1][p] = 0``: block ``k`` moved further than block ``k+1``."""
 
     def __str__(self) -> str:
-        return (f"{self.line}, blocks {self.block} and {self.block + 1}: {self.labels[0]} = 1 "
+        return (f"{self.line}, blocks {self._block(0)} and {self._block(1)}: {self.labels[0]} = 1 "
                 f"but {self.labels[1]} = 0 (penalty {self.penalty})")
 
 
@@ -373,6 +385,14 @@ class Decoder:
         names = [lay.line_name(t) for t in range(lay.num_lines)]
         return names, lay.var_block.tolist(), lay.var_p.tolist(), lay.block_line.tolist(), lay.block_k.tolist()
 
+    @cached_property
+    def _block_colour_names(self) -> tuple[str, ...]:
+        """The colour name of every block in a colour puzzle; empty in black and white."""
+        if not self.puzzle.is_colour:
+            return ()
+        names = self.puzzle.palette.names
+        return tuple(names[c] for c in self.layout.block_colour.tolist())
+
     def _colours(self, x: np.ndarray) -> np.ndarray:
         """Algebraic colour of every slot, ``(S, 2*H*W*C)`` int16: row view, then column view."""
         s = x.shape[0]
@@ -424,17 +444,18 @@ class Decoder:
         h, w = lay.height, lay.width
 
         names, var_block, var_p, block_line, block_k = self._lists
+        colour = self._block_colour_names
         walls = []
         for v in self.shape_first[np.flatnonzero(analysis.broken[i])].tolist():
             blk = var_block[v]
             walls.append(BrokenWall(names[block_line[blk]], block_k[blk] + 1, var_p[v],
-                                    (labels[v], labels[v + 1])))
+                                    (labels[v], labels[v + 1]), colours=colour[blk:blk + 1]))
         orders = []
         hits = np.flatnonzero(analysis.order[i])
         for v, u in zip(self.order_first[hits].tolist(), self.order_second[hits].tolist()):
             blk = var_block[v]
             orders.append(OrderViolation(names[block_line[blk]], block_k[blk] + 1, var_p[v],
-                                         (labels[v], labels[u])))
+                                         (labels[v], labels[u]), colours=colour[blk:blk + 2]))
         rc, cc = analysis.row_colour[i], analysis.col_colour[i]
         nc = lay.num_colours
         bad_slots = np.flatnonzero(rc != cc)

@@ -26,7 +26,7 @@ from nonoqubo.check import check, read_grid
 from nonoqubo.constrained import build_constrained
 from nonoqubo.decode import decode
 from nonoqubo.encoding import Layout
-from nonoqubo.errors import PuzzleError
+from nonoqubo.errors import FormatError, PuzzleError
 from nonoqubo.puzzle import Palette, Puzzle
 from nonoqubo.render import svg_picture, text_picture
 from nonoqubo.solve import solve
@@ -120,6 +120,19 @@ def test_xml_reads_and_writes_the_colour_goal():
     text = clues.dumps(p, "xml")
     assert '<count color="green">1</count>' in text and 'defaultcolor="red"' in text
     assert clues.loads(text, "xml").solution == p.solution
+
+
+def test_xml_goal_in_the_file_s_own_characters():
+    """number-loom's palette (background ' ', colours 'a', 'b') in a goal image, as webpbn exports it."""
+    known = colour_puzzle("loom-look-sharp")
+    text = (ORIGINALS / "webpbn-xml-colour/look_sharp.xml").read_text()
+    image = "".join(f"|{row.replace('.', ' ')}|\n" for row in known.solution)  # our chars are the file's a, b
+    text = text.replace("</puzzle>", f'<solution type="goal"><image>\n{image}</image></solution>\n</puzzle>')
+    p = clues.loads(text, "xml")
+    assert p.solution == known.solution and p.is_solution(p.solution_grid())
+    broken = text.replace("|" + known.solution[0].replace(".", " ") + "|", "|" + "z" * 15 + "|")
+    with pytest.raises(FormatError, match=r":\d+: solution image: 'z' has no colour in the <color> table"):
+        clues.loads(broken, "xml")
 
 
 def test_g_writes_a_colour_section():
@@ -275,6 +288,10 @@ def test_decode_names_colours_and_penalties_add_up():
     conflict = next(c for r in reports for c in r.cell_conflicts)
     assert conflict.colour in puzzle.palette.names[1:]
     assert f", {conflict.colour}: row says" in str(conflict)
+    wall = next(w for r in reports for w in r.broken_walls)
+    assert len(wall.colours) == 1 and f"block {wall.block} ({wall.colours[0]})" in str(wall)
+    order = next(o for r in reports for o in r.order_violations)
+    assert len(order.colours) == 2 and f"and {order.block + 1} ({order.colours[1]})" in str(order)
     failing = next(f for r in reports for f in r.failing_lines)
     assert failing.clue_colours and all(n in puzzle.palette.names for n in failing.clue_colours)
     schema = json.loads((ROOT / "schemas" / "report.schema.json").read_text())
