@@ -211,18 +211,21 @@ class Palette:
             table.update({ch: 1 for ch in BLACK_CHARS if ch not in table})
             table.update({ch: 0 for ch in WHITE_CHARS if ch not in table})
         width = len(rows[0])
-        out = np.zeros((len(rows), width), np.int8)
         for i, text in enumerate(rows):
             if len(text) != width:
                 raise PuzzleError(f"picture row {i + 1} has {len(text)} cells, row 1 has {width}")
-            try:
-                out[i] = [table[ch] for ch in text]
-            except KeyError:
-                j = next(j for j, ch in enumerate(text) if ch not in table)
-                known = ("neither black ('#', 'X', '1') nor white ('.', '0')" if len(self.colours) == 1 else
-                         f"no colour's character (the palette's are {' '.join(repr(c) for c in self.chars)})")
-                raise PuzzleError(f"picture row {i + 1}, column {j + 1}: {text[j]!r} is {known}") from None
-        return out
+        # every cell's code point looked up in the sorted table, in one pass
+        codes = np.frombuffer("".join(rows).encode("utf-32-le", "surrogatepass"), np.uint32)
+        keys = np.array(sorted(map(ord, table)), np.uint32)
+        values = np.array([table[chr(k)] for k in keys.tolist()], np.int8)
+        at = np.minimum(np.searchsorted(keys, codes), keys.size - 1)
+        bad = np.flatnonzero(keys[at] != codes)
+        if bad.size:
+            i, j = divmod(int(bad[0]), width)
+            known = ("neither black ('#', 'X', '1') nor white ('.', '0')" if len(self.colours) == 1 else
+                     f"no colour's character (the palette's are {' '.join(repr(c) for c in self.chars)})")
+            raise PuzzleError(f"picture row {i + 1}, column {j + 1}: {rows[i][j]!r} is {known}")
+        return values[at].reshape(len(rows), width)
 
     def picture(self, grid: np.ndarray) -> tuple[str, ...]:
         """Rows of picture characters from a grid of colour indices."""
