@@ -12,7 +12,7 @@ from typing import Any
 from .. import exports
 from ..build import build
 from ..errors import NonoquboError, UnsupportedFormat
-from ..progress import bar
+from ..progress import spinner
 from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
 
 ORDER = 20
@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--presolve", action="store_true",
                         help="fix the variables line logic decides before writing (recorded in the file)")
     parser.add_argument("--constrained", action="store_true",
-                        help="write the constrained 0-1 model (formats of kind 'constrained': cqm, lp, mps)")
+                        help="write the constrained 0-1 model (formats of kind 'constrained': cqm, lp, mps, ommx)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary")
     parser.set_defaults(run=run)
     return parser
@@ -67,7 +67,7 @@ def _plan(args: argparse.Namespace) -> list[tuple[str, Any]]:
         elif out == "-":
             raise UnsupportedFormat("'-o -' needs a format: add -f FORMAT (see 'nonoqubo formats')")
         else:
-            mod = exports.format_for_path(out)
+            mod = exports.format_for_path(out, "constrained" if args.constrained else None)
         if args.ising and not getattr(mod, "ISING", False):
             able = ", ".join(m.NAME for m in exports.formats() if getattr(m, "ISING", False))
             raise UnsupportedFormat(f"{out}: the {mod.NAME} format cannot carry an Ising model; --ising works with: {able}")
@@ -108,16 +108,16 @@ def run(args: argparse.Namespace) -> int:
     say = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
     puzzle = load_puzzle(args)
     start = time.perf_counter()
-    with bar(None, "building QUBO", enabled=show, unit=" steps") as tick:
+    with spinner("building QUBO", enabled=show):  # one vectorised call: no steps to count
         qubo = build(puzzle)
-        tick(1)
     title = f" {puzzle.name!r}" if puzzle.name else ""
     say(f"built{title} {puzzle.width}x{puzzle.height}: {qubo.num_vars} variables, {qubo.num_terms} terms "
         f"({qubo.num_linear} linear + {qubo.num_quadratic} quadratic), offset {qubo.offset} "
         f"in {time.perf_counter() - start:.2f} s")
     if args.presolve:
         before = qubo
-        qubo = _hook("presolve", "presolve_qubo", "--presolve")(puzzle, qubo)
+        with spinner("presolving (line logic)", enabled=show):
+            qubo = _hook("presolve", "presolve_qubo", "--presolve")(puzzle, qubo)
         say(f"presolved: {before.num_vars} -> {qubo.num_vars} variables, {before.num_terms} -> {qubo.num_terms} terms, "
             f"{len(qubo.fixed)} fixed, offset {qubo.offset}")
     if qubo.num_vars == 0:  # a warning, shown even with -q: these files crash qbsolv and stop MQLib
@@ -125,13 +125,17 @@ def run(args: argparse.Namespace) -> int:
     models: dict[str, Any] = {"qubo": qubo}
     if any(getattr(mod, "KIND", "qubo") == "constrained" for _, mod in plan):
         build_constrained = _hook("constrained", "build_constrained", "a constrained format")
-        model = models["constrained"] = build_constrained(puzzle, fixed=dict(qubo.fixed) if args.presolve else None)
+        with spinner("building the constrained model", enabled=show):
+            model = models["constrained"] = build_constrained(puzzle, fixed=dict(qubo.fixed) if args.presolve else None)
         parts = ", ".join(f"{n} {kind}" for kind, n in model.counts().items())
         say(f"constrained model: {model.num_vars} variables, {model.num_constraints} constraints ({parts})")
     with contextlib.ExitStack() as stack:  # every file renamed into place only when all are written
         for out, mod in plan:
             fh = stack.enter_context(exports.open_target(out, binary=bool(mod.BINARY)))
-            exports.write(models[getattr(mod, "KIND", "qubo")], fh, mod, ising=args.ising, progress=show)
+            kind = getattr(mod, "KIND", "qubo")
+            # QUBO writers tick their own bar; the constrained ones (HiGHS, dimod) get a spinner
+            with spinner(f"writing {out}", enabled=show and kind != "qubo"):
+                exports.write(models[kind], fh, mod, ising=args.ising, progress=show)
     for out, mod in plan:
         size = f", {os.path.getsize(out):,} bytes" if out != "-" else ""
         say(f"wrote {'standard output' if out == '-' else out} ({mod.NAME}{', Ising' if args.ising else ''}{size})")

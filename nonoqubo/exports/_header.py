@@ -104,12 +104,7 @@ def describe(qubo: Qubo, fmt: str, *, vartype: str = "BINARY", offset: float | i
     }
     puzzle = qubo.puzzle
     if puzzle is not None:
-        meta["name"] = puzzle.name
-        spec = puzzle.to_dict()  # the clue spec's own form: lengths, or [length, colour] in colour
-        if "colours" in spec:
-            meta["palette"] = puzzle.palette.to_dict()
-        meta["rows"] = spec["rows"]
-        meta["cols"] = spec["cols"]
+        meta.update(clue_meta(puzzle))
     if labels_listed:
         meta["labels"] = "listed"
     elif puzzle is not None and list(qubo.labels) == rule_labels(puzzle, qubo.fixed):
@@ -117,6 +112,17 @@ def describe(qubo: Qubo, fmt: str, *, vartype: str = "BINARY", offset: float | i
     else:
         meta["labels"] = list(qubo.labels)
     meta["fixed"] = {str(k): int(v) for k, v in qubo.fixed.items()}
+    return meta
+
+
+def clue_meta(puzzle: Puzzle) -> dict[str, Any]:
+    """``name``, ``palette`` (colour only), ``rows`` and ``cols`` of the metadata (see :func:`describe`)."""
+    meta: dict[str, Any] = {"name": puzzle.name}
+    spec = puzzle.to_dict()  # the clue spec's own form: lengths, or [length, colour] in colour
+    if "colours" in spec:
+        meta["palette"] = puzzle.palette.to_dict()
+    meta["rows"] = spec["rows"]
+    meta["cols"] = spec["cols"]
     return meta
 
 
