@@ -53,6 +53,9 @@ Clue = tuple[int, ...]
 #: characters accepted as black and as white in a picture of the answer
 BLACK_CHARS = frozenset("#X1xB@■█*")
 WHITE_CHARS = frozenset(".0-_ ·□")
+#: what a character of a black-and-white picture must be
+_NOT_BW = (f"neither black ({' '.join(sorted(BLACK_CHARS))}) nor white ({' '.join(sorted(WHITE_CHARS - {' '}))} "
+           "or a space)")
 #: picture characters handed out to colours that bring none of their own
 _SPARE_CHARS = "abcdefghijklmnopqrstuvwyzABCDEFGHIJKLMNOPQRSTUVWYZ23456789%&+=?$"
 
@@ -222,7 +225,7 @@ class Palette:
         bad = np.flatnonzero(keys[at] != codes)
         if bad.size:
             i, j = divmod(int(bad[0]), width)
-            known = ("neither black ('#', 'X', '1') nor white ('.', '0')" if len(self.colours) == 1 else
+            known = (_NOT_BW if len(self.colours) == 1 else
                      f"no colour's character (the palette's are {' '.join(repr(c) for c in self.chars)})")
             raise PuzzleError(f"picture row {i + 1}, column {j + 1}: {rows[i][j]!r} is {known}")
         return values[at].reshape(len(rows), width)
@@ -364,11 +367,7 @@ def grid_from_picture(picture: Sequence[str] | Sequence[Sequence[Any]] | np.ndar
                     if ch in BLACK_CHARS:
                         out[i, j] = True
                     elif ch not in WHITE_CHARS:
-                        raise PuzzleError(
-                            f"picture row {i + 1}, column {j + 1}: {ch!r} is neither black "
-                            f"({' '.join(sorted(BLACK_CHARS))}) nor white ({' '.join(sorted(WHITE_CHARS - {' '}))} "
-                            "or a space)"
-                        )
+                        raise PuzzleError(f"picture row {i + 1}, column {j + 1}: {ch!r} is {_NOT_BW}")
             grid = out
         else:
             widths = {len(r) for r in rows}
