@@ -27,7 +27,7 @@ from .errors import (
     SampleError,
     UnsupportedFormat,
 )
-from .puzzle import Puzzle
+from .puzzle import Palette, Puzzle
 from .qubo import Qubo
 
 # the functions shadow their modules' names on purpose: nonoqubo.decode(...) is
@@ -43,6 +43,7 @@ __all__ = [
     "Layout",
     "MissingDependency",
     "NonoquboError",
+    "Palette",
     "Puzzle",
     "PuzzleError",
     "Qubo",

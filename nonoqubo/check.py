@@ -33,7 +33,7 @@ import numpy as np
 
 from .encoding import Layout
 from .errors import FormatError, PuzzleError
-from .puzzle import BW, Palette, Puzzle, _colour_grid, line_clues, line_runs
+from .puzzle import BW, Palette, Puzzle, colour_grid, line_clues, line_runs
 
 __all__ = ["CheckResult", "LineFailure", "check", "failing_lines", "line_clues", "line_failures", "read_grid"]
 
@@ -165,7 +165,7 @@ def check(puzzle: Puzzle, grid: np.ndarray | Sequence[str] | Sequence[Sequence[i
     Raises:
         PuzzleError: the grid is not a picture, or its size differs from the puzzle's.
     """
-    g = _colour_grid(grid, puzzle.palette)
+    g = colour_grid(grid, puzzle.palette)
     if g.shape != puzzle.shape:
         raise PuzzleError(
             f"the grid is {g.shape[1]}x{g.shape[0]} but the puzzle is "
@@ -222,7 +222,7 @@ def read_grid(path_or_text: str | os.PathLike[str], *, source: str | None = None
             if any(not isinstance(v, (int, bool)) for row in doc for v in row):
                 raise FormatError(f"{src}: a JSON grid of lists holds only 0/1 or true/false (colour numbers in colour)")
         try:
-            return _colour_grid(doc, palette)
+            return colour_grid(doc, palette)
         except PuzzleError as exc:
             raise FormatError(f"{src}: {exc}") from None
     rows: list[str] = []
@@ -236,7 +236,7 @@ def read_grid(path_or_text: str | os.PathLike[str], *, source: str | None = None
     if not rows:
         raise FormatError(f"{src}: no grid rows")
     try:
-        return _colour_grid(rows, palette)
+        return colour_grid(rows, palette)
     except PuzzleError as exc:
         msg = str(exc)
         if msg.startswith("picture row "):

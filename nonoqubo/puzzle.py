@@ -44,7 +44,7 @@ import numpy as np
 from .errors import PuzzleError
 
 __all__ = [
-    "BW", "Clue", "Colour", "Palette", "Puzzle", "clue_of_line", "grid_from_picture", "line_clues",
+    "BW", "Clue", "Colour", "Palette", "Puzzle", "clue_of_line", "colour_grid", "grid_from_picture", "line_clues",
     "line_runs", "picture_of_grid",
 ]
 
@@ -389,8 +389,16 @@ def picture_of_grid(grid: np.ndarray, black: str = "#", white: str = ".") -> tup
     return tuple("".join(row) for row in table[np.asarray(grid, dtype=np.int8)])
 
 
-def _colour_grid(picture: Any, palette: Palette) -> np.ndarray:
-    """A grid of colour indices (int8) from picture rows, a boolean grid or an integer grid."""
+def colour_grid(picture: Any, palette: Palette) -> np.ndarray:
+    """A grid of colour indices (int8) from picture rows, a boolean grid or an integer grid.
+
+    Raises:
+        PuzzleError: ragged rows, a character or number that is no colour of *palette*.
+
+    Examples:
+        >>> colour_grid(["r.", "gr"], Palette.of(["red", "green"])).tolist()
+        [[1, 0], [2, 1]]
+    """
     if isinstance(picture, np.ndarray) and picture.dtype != bool:
         grid = picture
     elif not isinstance(picture, np.ndarray) and picture and all(isinstance(r, str) for r in picture):
@@ -501,7 +509,7 @@ class Puzzle:
         object.__setattr__(self, "palette", palette)
         object.__setattr__(self, "meta", dict(self.meta))
         if self.solution is not None:
-            grid = _colour_grid(self.solution, palette)
+            grid = colour_grid(self.solution, palette)
             if grid.shape != (len(rows), len(cols)):
                 raise PuzzleError(
                     f"the solution is {grid.shape[1]}x{grid.shape[0]} but the clues are "
@@ -574,7 +582,7 @@ class Puzzle:
             ((1,), (1,), (1,))
         """
         pal = palette or BW
-        grid = _colour_grid(picture, pal)
+        grid = colour_grid(picture, pal)
         lengths, colours = line_runs(grid)
         h = grid.shape[0]
         return cls(
@@ -585,7 +593,7 @@ class Puzzle:
 
     def with_solution(self, picture: Sequence[str] | np.ndarray | None) -> Puzzle:
         """A copy carrying *picture* as its known solution (checked)."""
-        solution = None if picture is None else self.palette.picture(_colour_grid(picture, self.palette))
+        solution = None if picture is None else self.palette.picture(colour_grid(picture, self.palette))
         return Puzzle(self.rows, self.cols, self.name, solution, self.meta, self.palette,
                       self.row_colours, self.col_colours)
 
@@ -606,7 +614,7 @@ class Puzzle:
 
     def is_solution(self, grid: np.ndarray | Sequence[str]) -> bool:
         """True when *grid* (array or picture rows) satisfies every clue."""
-        g = _colour_grid(grid, self.palette)
+        g = colour_grid(grid, self.palette)
         return g.shape == self.shape and not self.mismatched_lines(g)
 
     def solution_grid(self) -> np.ndarray | None:
