@@ -27,7 +27,8 @@ from .errors import (
     SampleError,
     UnsupportedFormat,
 )
-from .puzzle import Palette, Puzzle
+from .palette import Palette
+from .puzzle import Puzzle
 from .qubo import Qubo
 
 # the functions shadow their modules' names on purpose: nonoqubo.decode(...) is

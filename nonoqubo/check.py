@@ -33,7 +33,8 @@ import numpy as np
 
 from .encoding import Layout
 from .errors import FormatError, PuzzleError
-from .puzzle import BW, Palette, Puzzle, colour_grid, line_clues, line_runs
+from .palette import BW, Palette
+from .puzzle import Puzzle, colour_grid, line_clues, line_runs
 
 __all__ = ["CheckResult", "LineFailure", "check", "failing_lines", "line_clues", "line_failures", "read_grid"]
 

@@ -59,7 +59,8 @@ import numpy as np
 from .check import LineFailure, failing_lines, line_failures
 from .encoding import Layout
 from .errors import FormatError, NonoquboError, SampleError, UnsupportedFormat
-from .puzzle import BW, Palette, Puzzle
+from .palette import BW, Palette
+from .puzzle import Puzzle
 from .samples import SampleBatch, read_samples, samples_from
 
 __all__ = [

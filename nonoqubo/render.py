@@ -30,7 +30,8 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from .puzzle import BW, Palette, Puzzle
+from .palette import BW, Palette
+from .puzzle import Puzzle
 
 __all__ = ["svg_picture", "text_picture"]
 

@@ -23,7 +23,8 @@ from nonoqubo.encoding import Layout
 from nonoqubo.errors import PuzzleError
 from nonoqubo.linesolve import line_solve, solve_masks
 from nonoqubo.presolve import complete, presolve_qubo
-from nonoqubo.puzzle import Palette, Puzzle
+from nonoqubo.palette import Palette
+from nonoqubo.puzzle import Puzzle
 
 
 def placements(lengths: list[int], colours: list[int], n: int) -> list[tuple[np.ndarray, list[int]]]:

@@ -29,7 +29,8 @@ from nonoqubo import clues
 from nonoqubo.build import build
 from nonoqubo.encoding import Layout
 from nonoqubo.errors import PuzzleError
-from nonoqubo.puzzle import Palette, Puzzle
+from nonoqubo.palette import Palette
+from nonoqubo.puzzle import Puzzle
 
 REFERENCE = Path(__file__).with_name("qbpp_reference.py")
 COLOUR_DIR = SHARED / "colour"

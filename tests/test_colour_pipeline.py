@@ -27,7 +27,8 @@ from nonoqubo.constrained import build_constrained
 from nonoqubo.decode import decode
 from nonoqubo.encoding import Layout
 from nonoqubo.errors import FormatError, PuzzleError
-from nonoqubo.puzzle import Palette, Puzzle
+from nonoqubo.palette import Palette
+from nonoqubo.puzzle import Puzzle
 from nonoqubo.render import svg_picture, text_picture
 from nonoqubo.solve import solve
 

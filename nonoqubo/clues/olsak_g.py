@@ -57,7 +57,8 @@ from typing import IO, Any
 
 from . import check_options, make_puzzle, read_stream, text_lines
 from ..errors import FormatError, PuzzleError, located
-from ..puzzle import BW, Palette, Puzzle, normalise_rgb
+from ..palette import BW, Palette, normalise_rgb
+from ..puzzle import Puzzle
 
 NAME = "g"
 TITLE = "Olšák .g (free text, ': rows' group, ': columns' group)"

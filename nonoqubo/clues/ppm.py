@@ -42,7 +42,8 @@ import numpy as np
 
 from . import check_options, read_stream
 from ..errors import FormatError, PuzzleError, located
-from ..puzzle import Palette, Puzzle
+from ..palette import Palette
+from ..puzzle import Puzzle
 
 NAME = "ppm"
 TITLE = "PPM colour image of the answer (P3 plain, P6 raw); clues derived from the pixels"

@@ -58,7 +58,8 @@ import re
 from typing import IO, Any
 
 from ..errors import FormatError, PuzzleError, located
-from ..puzzle import BW, Palette, Puzzle
+from ..palette import BW, Palette
+from ..puzzle import Puzzle
 
 NAME = "spec"
 TITLE = "nonoqubo clue spec, YAML or JSON (rows, cols, optional name/width/height/solution)"

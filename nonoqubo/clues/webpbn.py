@@ -69,7 +69,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from . import check_options, make_puzzle, pick_index, read_stream
 from ..errors import FormatError, PuzzleError, located
-from ..puzzle import Palette, Puzzle
+from ..palette import Palette
+from ..puzzle import Puzzle
 
 NAME = "xml"
 TITLE = "webpbn XML (pbn 0.3), the goal solution included"

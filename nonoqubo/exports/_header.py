@@ -52,7 +52,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import FormatError, located
-from ..puzzle import BW, Palette, Puzzle
+from ..palette import BW, Palette
+from ..puzzle import Puzzle
 from ..qubo import Qubo
 
 __all__ = [

@@ -63,7 +63,8 @@ import numpy as np
 from ..constrained import SENSES, ConstrainedModel, build_constrained
 from ..encoding import bracket_name, flat_name
 from ..errors import FormatError, UnsupportedFormat, located
-from ..puzzle import BW, Palette, Puzzle
+from ..palette import BW, Palette
+from ..puzzle import Puzzle
 
 __all__ = ["dump", "dumps", "load", "loads", "metadata_lines", "read_metadata"]
 
