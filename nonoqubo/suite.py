@@ -203,6 +203,8 @@ def _key(puzzle: Puzzle, options: Options) -> str:
 
     doc = {"rows": puzzle.rows, "cols": puzzle.cols, "formats": options.formats,
            "presolve": options.presolve, "version": __version__}
+    if puzzle.is_colour:  # the same lengths in other colours are another puzzle (black-and-white keys unchanged)
+        doc.update(palette=puzzle.palette.names, row_colours=puzzle.row_colours, col_colours=puzzle.col_colours)
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
 

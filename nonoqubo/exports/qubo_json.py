@@ -109,7 +109,8 @@ def _chunks(qubo: Qubo, ising: bool):
         "num_quadratic": int(quad.size),
         "offset": meta["offset"],
         "puzzle": None if p is None else {
-            "name": p.name, "width": p.width, "height": p.height, "rows": meta["rows"], "cols": meta["cols"],
+            "name": p.name, "width": p.width, "height": p.height,
+            **({"palette": meta["palette"]} if "palette" in meta else {}), "rows": meta["rows"], "cols": meta["cols"],
         },
         "fixed": meta["fixed"],
         "labels": [str(x) for x in qubo.labels],
@@ -163,6 +164,8 @@ def loads(data: str | bytes, *, source: str = "<qubo.json>") -> Qubo:
     puzzle = doc.get("puzzle")
     if puzzle:
         meta.update(name=puzzle.get("name"), rows=puzzle.get("rows"), cols=puzzle.get("cols"))
+        if puzzle.get("palette") is not None:
+            meta["palette"] = puzzle["palette"]
     return _header.to_qubo(meta, linear, row, col, bias, doc.get("offset", 0), source, labels)
 
 
