@@ -26,9 +26,16 @@ a cell.
 Expanding a slot's square ``(c0 + sum_i c_i x_i)^2`` gives ``c0^2`` to the
 offset, ``c_i^2 + 2 c0 c_i`` to each linear bias and ``2 c_i c_j`` to each pair.
 All of it is computed on NumPy arrays, entry by entry, with no Python loop per
-term or per cell.  A pair of one row variable and one column variable meets in
-at most one slot, so only pairs within one line can need merging; they are
-merged with one sort.
+term or per cell.
+
+The pairs are generated in their final ``(row, col)`` order, without a sort,
+from the model's structure.  A variable's partners of higher index are first
+those of its own line (they meet it at offsets fixed by the two blocks alone:
+see :class:`_Segments`), then, for a row variable, the column variables that
+share one of its two slots, in column order (:class:`_Cross`: a row and a
+column variable share at most one slot).  Counting both per variable gives
+every pair's place; the arrays are filled in chunks of variables, so the
+temporary arrays stay small beside the result (int32 indices, int8 biases).
 
 Examples:
     >>> from nonoqubo.puzzle import Puzzle
@@ -43,7 +50,7 @@ import numpy as np
 
 from .encoding import Layout
 from .puzzle import Puzzle
-from .qubo import Qubo, merge_pairs
+from .qubo import Qubo
 
 __all__ = ["build", "build_arrays"]
 
@@ -73,13 +80,16 @@ def _left_aligned(layout: Layout, rows: bool) -> np.ndarray:
 
 
 def build_arrays(puzzle: Puzzle, layout: Layout | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """The expanded model as ``(linear, row, col, quad, offset)`` int64 arrays.
+    """The expanded model as ``(linear, row, col, quad, offset)`` arrays.
 
-    ``row < col``, pairs sorted by ``(row, col)``, merged and nonzero.
+    ``linear`` is int64, ``row`` and ``col`` int32, ``quad`` int8 (every bias
+    of this model lies in -3 .. 4); ``row < col``, pairs sorted by
+    ``(row, col)``, each once and nonzero, generated in that order (no sort).
     """
     lay = layout or Layout.of(puzzle)
-    h, w = lay.height, lay.width
     n = lay.num_vars
+    if n >= 1 << 31:  # pragma: no cover - far beyond any puzzle that fits in memory
+        raise ValueError(f"{n} variables is more than nonoqubo can index")
 
     # constant part of every slot: row coverage minus column coverage at zero shifts
     c0 = _left_aligned(lay, rows=True) - _left_aligned(lay, rows=False)
@@ -87,78 +97,225 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None) -> tuple[np.ndarr
 
     vb = lay.var_block
     p = lay.var_p
-    line = lay.block_line[vb]
-    start = lay.block_start[vb]
-    is_row = line < h
-    # the two slots of each variable, along its line: A = e + p (coef -1), B = e + r + p (+1),
-    # both in the colour of its block
-    pos_a = start + p
-    pos_b = pos_a + lay.block_length[vb]
-    col_of_line = line - h
-    nc = lay.num_colours
-    colour = lay.block_colour[vb] - 1
+    slot_a, slot_b, is_row = _slots(lay)
+    sign = np.where(is_row, 1, -1).astype(np.int8)  # (row colour - column colour)
+    # linear: c^2 + 2 c0 c for each of the two entries of every variable (coefficients -s at A, +s at B)
+    linear = 2 + 2 * sign * (c0[slot_b].astype(INT) - c0[slot_a])
+    # wall shape (1 - w_p) w_{p+1} = w_{p+1} - w_p w_{p+1}: +1 to every w_{p+1}
+    linear[1:] += (p[1:] > 0)
+    # block order w[k][p] (1 - w[k+1][p]) = w[k][p] - w[k][p] w[k+1][p]: +1 to every w[k][p] with a next block
+    linear += _next_in_line(lay)[vb]
 
-    def cell_id(pos: np.ndarray) -> np.ndarray:
-        return np.where(is_row, line * w + pos, pos * w + col_of_line) * nc + colour
-
-    cell_a, cell_b = cell_id(pos_a), cell_id(pos_b)
-    sign = np.where(is_row, 1, -1).astype(INT)  # (row colour - column colour)
-    coef_a, coef_b = -sign, sign
-
-    # linear: c^2 + 2 c0 c for each of the two entries of every variable
-    linear = 2 + 2 * (c0[cell_a] * coef_a + c0[cell_b] * coef_b)
-
-    # wall shape (1 - w_p) w_{p+1} = w_{p+1} - w_p w_{p+1}
-    has_next = p < lay.block_margin[vb] - 1
-    shape_first = np.flatnonzero(has_next)
-    linear[shape_first + 1] += 1
-    # block order w[k][p] (1 - w[k+1][p]) = w[k][p] - w[k][p] w[k+1][p]
-    nb = lay.num_blocks
-    next_same_line = np.zeros(nb, bool)
-    next_same_line[:-1] = lay.block_line[1:] == lay.block_line[:-1]
-    order_first = np.flatnonzero(next_same_line[vb])
-    linear[order_first] += 1
-    order_second = order_first + lay.block_margin[vb[order_first]]
-
-    # cell pairs: group the 2n entries by cell, then every pair within a group
-    ent_cell = np.concatenate((cell_a, cell_b))
-    order = np.argsort(ent_cell, kind="stable")
-    ent_var = np.concatenate((np.arange(n, dtype=IDX), np.arange(n, dtype=IDX)))[order]
-    ent_coef = np.concatenate((coef_a, coef_b)).astype(np.int8)[order]
-    ent_cell = ent_cell[order]
-    del order, cell_a, cell_b
-    first, second = _pairs_within_groups(ent_cell)
-    del ent_cell
-    va, vb2 = ent_var[first], ent_var[second]
-    cell_bias = (2 * ent_coef[first] * ent_coef[second]).astype(np.int8)
-    del first, second
-    lo, hi = np.minimum(va, vb2), np.maximum(va, vb2)
-    del va, vb2
-    row = np.concatenate((lo, shape_first.astype(IDX), order_first.astype(IDX)))
-    del lo
-    col = np.concatenate((hi, (shape_first + 1).astype(IDX), order_second.astype(IDX)))
-    del hi
-    bias = np.concatenate((cell_bias, np.full(shape_first.size + order_first.size, -1, np.int8)))
-    del cell_bias
-    row, col, quad = merge_pairs(row, col, bias, n)
+    seg = _Segments(lay)
+    nrow = lay.num_row_vars
+    cross = _Cross(lay, slot_a[:nrow], slot_b[:nrow], slot_a[nrow:], slot_b[nrow:], nrow)
+    # pairs of variable u: its in-line partners (all of its own line, so below every
+    # column variable), then for a row variable its column partners
+    wcount = seg.count
+    xcount = np.zeros(n, INT)
+    xcount[:nrow] = cross.count
+    count = wcount + xcount
+    start = np.zeros(n + 1, INT)
+    np.cumsum(count, out=start[1:])
+    m = int(start[-1])
+    row = np.repeat(np.arange(n, dtype=IDX), count)
+    col = np.empty(m, IDX)
+    quad = np.empty(m, BIAS)
+    # fill in chunks of variables, bounding the temporary arrays (the grid of candidate pairs)
+    cells = seg.per_var
+    cell_start = np.zeros(n + 1, INT)
+    np.cumsum(cells, out=cell_start[1:])
+    bounds = np.unique(np.concatenate((
+        np.searchsorted(cell_start, np.arange(0, int(cell_start[-1]), _CHUNK), side="right") - 1,
+        np.searchsorted(start, np.arange(0, m, _CHUNK), side="right") - 1, [n])))
+    for u0, u1 in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        v_w, b_w = seg.pairs(u0, u1, p, cells, cell_start)
+        lo, hi = int(start[u0]), int(start[u1])
+        if u0 >= nrow:  # column variables: in-line partners only
+            col[lo:hi], quad[lo:hi] = v_w, b_w
+            continue
+        x1 = min(u1, nrow)
+        v_x, b_x = cross.pairs(u0, x1)
+        if u1 > nrow:  # a chunk across the row/column boundary: column variables' pairs go last
+            tail = int(start[nrow])
+            k = int(np.sum(wcount[nrow:u1]))
+            col[tail:hi], quad[tail:hi] = v_w[v_w.size - k:], b_w[b_w.size - k:]
+            v_w, b_w, hi = v_w[:v_w.size - k], b_w[:b_w.size - k], tail
+        inside = np.repeat(np.tile(np.array([True, False]), x1 - u0),
+                           np.stack((wcount[u0:x1], xcount[u0:x1]), axis=1).reshape(-1))
+        out_c, out_q = col[lo:hi], quad[lo:hi]
+        out_c[inside], out_q[inside] = v_w, b_w
+        np.logical_not(inside, out=inside)
+        out_c[inside], out_q[inside] = v_x, b_x
     return linear, row, col, quad, offset
 
 
-def _pairs_within_groups(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Positions ``(a, b)``, ``a < b``, of every pair of entries with equal *group*.
+def _next_in_line(lay: Layout) -> np.ndarray:
+    """Whether each block has a next block in its line (bool per block)."""
+    out = np.zeros(lay.num_blocks, bool)
+    out[:-1] = lay.block_line[1:] == lay.block_line[:-1]
+    return out
 
-    *group* must be sorted.  Fully vectorised: entry ``t`` pairs with every later
-    entry of its group, so it starts ``end(t) - t - 1`` pairs.
+
+#: candidate pairs (or output pairs) handled at once by build_arrays
+_CHUNK = 1 << 22
+#: bias dtype of the built model: every bias lies in -3 .. 4
+BIAS = np.int8
+
+
+def _slots(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The two slots of every variable, ``A = e + p`` and ``B = e + r + p`` along its line.
+
+    Returns:
+        ``(slot_a, slot_b, is_row)``: slot ``(i * W + j) * C + (c - 1)`` of each
+        variable's two entries (both in its block's colour), and whether it is a row variable.
     """
-    size = group.size
-    bounds = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1], [True])))
-    partners = np.repeat(bounds[1:], np.diff(bounds)) - np.arange(size, dtype=INT) - 1
-    first = np.repeat(np.arange(size, dtype=IDX), partners)
-    run_start = np.cumsum(partners) - partners
-    # pair q of entry t (q counted over all pairs) has b = t + 1 + (q - run_start[t])
-    second = np.arange(first.size, dtype=INT)
-    second += np.repeat(np.arange(size, dtype=INT) + 1 - run_start, partners)
-    return first, second.astype(IDX)
+    vb = lay.var_block
+    line = lay.block_line[vb]
+    is_row = line < lay.height
+    pos_a = lay.block_start[vb] + lay.var_p
+    pos_b = pos_a + lay.block_length[vb]
+    nc, w = lay.num_colours, lay.width
+    colour = lay.block_colour[vb] - 1
+
+    def slot(pos: np.ndarray) -> np.ndarray:
+        return np.where(is_row, line * w + pos, pos * w + (line - lay.height)) * nc + colour
+
+    return slot(pos_a), slot(pos_b), is_row
+
+
+class _Segments:
+    """The in-line pairs of every variable, as diagonal segments of block pairs.
+
+    Two variables ``w[k][p]`` and ``w[k'][q]`` (``k <= k'``) of one line meet
+    in a slot, in the wall shape (``k' = k``, ``q = p + 1``) or in the block
+    order (``k' = k + 1``, ``q = p``) only at a fixed offset ``o = q - p`` that
+    depends on the blocks alone (``e``: left-aligned start, ``r``: length)::
+
+        k' = k:     o = 1 (shape, bias -1),  o = r (B of p = A of q, -2)
+        k' > k, same colour, with base = e_k - e_k':
+                    o = base - r'   (A = B', -2)      o = base         (A = A', +2)
+                    o = base + r - r' (B = B', +2)    o = base + r     (B = A', -2)
+        k' = k + 1: o = 0 (order, bias -1), after every offset above (they are < 0)
+
+    Offsets listed in this order increase, and equal ones (``r = 1`` for the
+    first pair, ``r = r'`` for the middle two) are merged into one segment; no
+    merged bias is zero.  So a variable's in-line partners, in increasing
+    order, are the segments of its block, in order, whose range of ``p``
+    (``0 <= p < d`` and ``0 <= p + o < d``) holds its ``p``.  Only blocks
+    ``k'`` that start before ``e_k + r_k + d`` can meet block ``k``.
+    """
+
+    def __init__(self, lay: Layout) -> None:
+        d_all = lay.block_margin
+        e, r, colour = lay.block_start, lay.block_length, lay.block_colour
+        nb = lay.num_blocks
+        key = lay.block_line * (int(lay.line_length.max(initial=0)) + 1) + e  # sorted
+        reach = np.searchsorted(key, key + r + d_all, side="left")  # first block no slot of b meets
+        reach = np.maximum(reach, np.arange(nb) + 1 + _next_in_line(lay))  # the block order pair
+        reach = np.where(d_all > 0, reach - np.arange(nb), 0)
+        bb = np.repeat(np.arange(nb, dtype=INT), reach)
+        bp = bb + np.arange(bb.size, dtype=INT) - np.repeat(np.cumsum(reach) - reach, reach)
+        same_b = bb == bp
+        same_c = (colour[bb] == colour[bp]) & ~same_b
+        base = e[bb] - e[bp]
+        r1, r2, d = r[bb], r[bp], d_all[bb]
+        offs = np.stack((
+            np.where(same_b, 1, base - r2),
+            np.where(same_b, r1, base + np.minimum(0, r1 - r2)),
+            base + np.maximum(0, r1 - r2),
+            base + r1,
+            np.zeros_like(base),
+        ), axis=1)
+        bias = np.stack((
+            np.where(same_b, np.where(r1 == 1, -3, -1), -2),
+            np.where(same_b, -2, np.where(r1 == r2, 4, 2)),
+            np.full_like(base, 2),
+            np.full_like(base, -2),
+            np.full_like(base, -1),
+        ), axis=1)
+        valid = np.stack((
+            same_b | same_c,
+            (same_b & (r1 > 1)) | same_c,
+            same_c & (r1 != r2),
+            same_c,
+            (bp == bb + 1) & (lay.block_line[bp] == lay.block_line[bb]),
+        ), axis=1)
+        valid &= (offs > -d[:, None]) & (offs < d[:, None])
+        keep = valid.reshape(-1)
+        o = offs.reshape(-1)[keep]
+        sb = np.repeat(bb, 5)[keep]
+        d = d_all[sb]
+        first = lay.block_first_var
+        self.lo = np.maximum(0, -o).astype(np.int32)
+        self.size = (np.minimum(d, d - o) - self.lo).astype(np.int32)  # p - lo in [0, size)
+        self.voff = (first[np.repeat(bp, 5)[keep]] - first[sb] + o).astype(IDX)  # v = u + voff
+        self.bias = bias.reshape(-1)[keep].astype(BIAS)
+        per_block = np.bincount(sb, minlength=nb)
+        self.block_first_seg = np.cumsum(per_block) - per_block
+        self.per_var = per_block[lay.var_block]
+        # exact number of in-line partners of each variable: segments cover p in [lo, lo + size)
+        n = lay.num_vars
+        at = first[sb] + self.lo
+        diff = np.bincount(at, minlength=n + 1) - np.bincount(at + self.size, minlength=n + 1)
+        self.count = np.cumsum(diff[:n])
+        self.var_block = lay.var_block
+
+    def pairs(self, u0: int, u1: int, p: np.ndarray, cells: np.ndarray,
+              cell_start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Partners and biases of the in-line pairs of variables ``u0 .. u1-1``, in order.
+
+        A grid of (variable, segment of its block) cells, row by row, keeps the
+        cells whose segment holds the variable's ``p``.
+        """
+        per = cells[u0:u1]
+        g0 = int(cell_start[u0])
+        g = int(cell_start[u1]) - g0
+        s = np.arange(g, dtype=IDX)
+        s += np.repeat((self.block_first_seg[self.var_block[u0:u1]] - (cell_start[u0:u1] - g0)).astype(IDX), per)
+        pc = np.repeat(p[u0:u1].astype(np.int32), per)
+        pc -= self.lo[s]
+        ok = pc.view(np.uint32) < self.size[s].view(np.uint32)
+        del pc
+        s = s[ok]
+        u = np.repeat(np.arange(u0, u1, dtype=IDX), per)[ok]
+        u += self.voff[s]
+        return u, self.bias[s]
+
+
+class _Cross:
+    """The pairs of one row variable and one column variable: one per shared slot.
+
+    The column entries (two per column variable) are grouped by slot, in
+    variable order, once; a row variable's column partners are then the
+    entries of its slot A followed by those of its slot B (B is in a later
+    column, so every partner there comes later).  Bias: ``2 c_row c_col`` with
+    ``c = -1, +1`` at a row variable's A, B and ``+1, -1`` at a column variable's.
+    """
+
+    def __init__(self, lay: Layout, row_a: np.ndarray, row_b: np.ndarray,
+                 col_a: np.ndarray, col_b: np.ndarray, nrow: int) -> None:
+        slots = np.stack((col_a, col_b), axis=1).reshape(-1)
+        order = np.argsort(slots, kind="stable")
+        self.var = (order // 2 + nrow).astype(IDX)
+        self.coef = np.where(order % 2 == 0, 1, -1).astype(BIAS)
+        num_slots = lay.height * lay.width * lay.num_colours
+        per_slot = np.bincount(slots, minlength=num_slots)
+        slot_start = np.cumsum(per_slot) - per_slot
+        ent = np.stack((row_a, row_b), axis=1).reshape(-1)  # (A, B) of every row variable
+        self.ent_count = per_slot[ent]
+        self.ent_first = slot_start[ent]
+        self.count = self.ent_count[0::2] + self.ent_count[1::2]
+
+    def pairs(self, u0: int, u1: int) -> tuple[np.ndarray, np.ndarray]:
+        """Partners and biases of the column pairs of row variables ``u0 .. u1-1``, in order."""
+        cnt = self.ent_count[2 * u0:2 * u1]
+        first = self.ent_first[2 * u0:2 * u1]
+        at = np.cumsum(cnt) - cnt
+        src = np.arange(int(cnt.sum()), dtype=INT)
+        src += np.repeat(first - at, cnt)
+        sides = np.tile(np.array([-2, 2], BIAS), u1 - u0)
+        return self.var[src], np.repeat(sides, cnt) * self.coef[src]
 
 
 def build(puzzle: Puzzle) -> Qubo:

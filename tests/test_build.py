@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sys
 
 import numpy as np
 import pytest
@@ -12,7 +13,9 @@ from hypothesis import strategies as st
 from conftest import shared_puzzles
 from nonoqubo.build import build
 from nonoqubo.encoding import Layout
+from nonoqubo.palette import Palette
 from nonoqubo.puzzle import Puzzle, clue_of_line
+from nonoqubo.qubo import Qubo
 
 
 def independent_encoding(puzzle: Puzzle, grid: np.ndarray) -> dict[str, int]:
@@ -83,7 +86,8 @@ def test_logo_solution_has_energy_zero(logo):
 
 def test_arrays_are_canonical(logo):
     q = build(logo)
-    assert q.linear.dtype == q.quad.dtype == q.row.dtype == np.int64
+    # issue 16: int32 indices and the smallest bias type (energies are still summed in int64)
+    assert q.linear.dtype == np.int64 and q.row.dtype == q.col.dtype == np.int32 and q.quad.dtype == np.int8
     assert (q.row < q.col).all()
     keys = q.row * q.num_vars + q.col
     assert (np.diff(keys) > 0).all(), "pairs sorted, each once"
@@ -173,3 +177,57 @@ def test_lines_without_freedom_have_no_variables():
     qubo = build(puzzle)
     assert not any(label.startswith(("y0[", "y1[")) for label in qubo.labels)
     assert qubo.energy(Layout.of(puzzle).encode(np.array([[1, 1, 1], [0, 0, 0], [1, 0, 1]]))).tolist() == [0]
+
+
+def _naive_arrays(puzzle):
+    """The model from its definition, one slot square at a time in plain Python, merged by
+    :meth:`Qubo.from_terms` (an independent check of the structure-ordered builder)."""
+    lay = Layout.of(puzzle)
+    h, w, nc = lay.height, lay.width, lay.num_colours
+    slots: dict[tuple[int, int], list[tuple[int, int]]] = {}  # (cell, colour) -> [(var, coef)]
+    const: dict[tuple[int, int], int] = {}
+    pairs, linear = [], [0] * lay.num_vars
+    for b in range(lay.num_blocks):
+        line, e, r, d = (int(a[b]) for a in (lay.block_line, lay.block_start, lay.block_length, lay.block_margin))
+        c, sign, f = int(lay.block_colour[b]), (1 if line < h else -1), int(lay.block_first_var[b])
+
+        def cell(pos: int) -> int:
+            return line * w + pos if line < h else pos * w + (line - h)
+
+        for pos in range(e, e + r):  # left-aligned picture
+            const[(cell(pos), c)] = const.get((cell(pos), c), 0) + sign
+        for p in range(d):
+            slots.setdefault((cell(e + p), c), []).append((f + p, -sign))
+            slots.setdefault((cell(e + r + p), c), []).append((f + p, sign))
+            if p + 1 < d:  # wall shape
+                linear[f + p + 1] += 1
+                pairs.append((f + p, f + p + 1, -1))
+            if b + 1 < lay.num_blocks and int(lay.block_line[b + 1]) == line:  # block order
+                linear[f + p] += 1
+                pairs.append((f + p, int(lay.block_first_var[b + 1]) + p, -1))
+    offset = sum(v * v for v in const.values())
+    for key, entries in slots.items():
+        c0 = const.get(key, 0)
+        for t, (u, cu) in enumerate(entries):
+            linear[u] += cu * cu + 2 * c0 * cu
+            pairs.extend((u, v, 2 * cu * cv) for v, cv in entries[t + 1:])
+    assert nc >= 1
+    return Qubo.from_terms(lay.labels(), linear, pairs, offset)
+
+
+@pytest.mark.parametrize("colours", [1, 3])
+@pytest.mark.parametrize("seed", range(6))
+def test_structure_ordered_build_matches_the_definition_in_any_chunking(monkeypatch, seed, colours):
+    build_module = sys.modules[build.__module__]  # the package exports a function of that name
+
+    rng = np.random.default_rng(seed)
+    h, w = rng.integers(2, 12, size=2)
+    grid = rng.integers(0, colours + 1, size=(h, w)) * (rng.random((h, w)) < 0.7)
+    names = ["red", "green", "blue"][:colours] if colours > 1 else ["black"]
+    puzzle = Puzzle.from_picture(grid.astype(np.int8), palette=Palette.of(names))
+    want = _naive_arrays(puzzle)
+    for chunk in (1 << 22, 1, 7, 64):  # one chunk, and chunks split anywhere (even across rows/columns)
+        monkeypatch.setattr(build_module, "_CHUNK", chunk)
+        got = build(puzzle)
+        assert got.same_model(want), chunk
+        assert got.row.dtype == got.col.dtype == np.int32 and got.quad.dtype == np.int8
