@@ -136,11 +136,16 @@ def presolve_qubo(puzzle: Puzzle, qubo: Qubo | None = None) -> Qubo:
         >>> q.num_vars, q.num_terms, q.offset, int(q.energy([[]])[0])
         (0, 0, 0, 0)
     """
-    fix = fixings(puzzle)
     if qubo is None:
         from .build import build
 
         qubo = build(puzzle)
+    if not qubo.fixed and qubo.puzzle is not None and qubo.num_vars == _num_vars(puzzle) and qubo.puzzle == puzzle:
+        # the full model of this puzzle (variables in layout order): fix by index, no label look-up
+        values = fixed_values(puzzle)
+        at = np.flatnonzero(values >= 0)
+        return qubo._fix_arrays(at, values[at].astype(INT))
+    fix = fixings(puzzle)
     if qubo.fixed:
         for label, value in qubo.fixed.items():
             if label in fix and fix[label] != int(value):
@@ -149,6 +154,10 @@ def presolve_qubo(puzzle: Puzzle, qubo: Qubo | None = None) -> Qubo:
                 )
         fix = {label: v for label, v in fix.items() if label not in qubo.fixed}
     return qubo.fix(fix)
+
+
+def _num_vars(puzzle: Puzzle) -> int:
+    return Layout.of(puzzle).num_vars
 
 
 def complete(reduced: Qubo, samples: np.ndarray, layout: Layout | None = None) -> np.ndarray:

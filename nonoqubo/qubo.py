@@ -143,7 +143,7 @@ class Qubo:
     @cached_property
     def index(self) -> dict[str, int]:
         """label -> variable index."""
-        return {label: i for i, label in enumerate(self.labels)}
+        return dict(zip(self.labels, range(len(self.labels))))
 
     # -- evaluation ----------------------------------------------------------------------
     def energy(self, samples: np.ndarray | Sequence[Sequence[int]] | Sequence[int]) -> np.ndarray:
@@ -247,9 +247,10 @@ class Qubo:
         new_index = np.full(n, -1, dtype=INT)
         new_index[keep] = np.arange(keep.size, dtype=INT)
         fixed = dict(self.fixed)
-        labels = np.asarray(self.labels, dtype=object)
+        labels = np.empty(n, dtype=object)
+        labels[:] = self.labels
         fixed_at = np.flatnonzero(is_fixed)  # recorded in variable order
-        fixed.update(zip(labels[fixed_at].tolist(), value[fixed_at].astype(INT).tolist()))
+        fixed.update(zip(labels[fixed_at].tolist(), value[fixed_at].tolist()))
         return Qubo(
             labels=labels[keep].tolist(),
             linear=lin[keep],
