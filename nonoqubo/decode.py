@@ -394,23 +394,27 @@ class Decoder:
         names = self.puzzle.palette.names
         return tuple(names[c] for c in self.layout.block_colour.tolist())
 
-    def _colours(self, x: np.ndarray) -> np.ndarray:
-        """Algebraic colour of every slot, ``(S, 2*H*W*C)`` int16: row view, then column view."""
-        s = x.shape[0]
-        out = np.broadcast_to(self._left, (s, self._left.size)).copy()
-        step = max(1, _CHUNK // max(1, x.shape[1]))
+    def _colours(self, xt: np.ndarray) -> np.ndarray:
+        """Algebraic colour of every slot, ``(S, 2*H*W*C)`` int16: row view, then column view.
+
+        *xt* holds the samples as columns ``(N, S)``, so every step gathers whole
+        rows; the result is a transposed view of a ``(2*H*W*C, S)`` array.
+        """
+        s = xt.shape[1]
+        out = np.repeat(self._left[:, None], s, axis=1)
+        step = max(1, _CHUNK // max(1, xt.shape[0]))
         for s0 in range(0, s, step):
-            xs = x[s0:s0 + step]
-            view = out[s0:s0 + step]
+            xs = xt[:, s0:s0 + step]
+            view = out[:, s0:s0 + step]
             for cells, steps, sign in self._plans:
-                acc = np.zeros((xs.shape[0], cells.size), np.int16)
+                acc = np.zeros((cells.size, xs.shape[1]), np.int16)
                 for m, var in steps:
-                    acc[:, :m] += np.take(xs, var, axis=1)
+                    acc[:m] += xs[var]
                 if sign > 0:
-                    view[:, cells] += acc
+                    view[cells] += acc
                 else:
-                    view[:, cells] -= acc
-        return out
+                    view[cells] -= acc
+        return out.T
 
     # -- the vectorised pass ----------------------------------------------------------------
     def analyse(self, bits: np.ndarray, *, complete: bool = True) -> Analysis:
@@ -422,16 +426,20 @@ class Decoder:
         """
         x = self.complete(bits) if complete else np.asarray(bits, dtype=np.int8)
         lay = self.layout
-        shifts = lay.shifts(x)
+        # one variable per row: every gather below takes whole rows (fast), and the
+        # per-sample results are transposed views
+        xt = np.ascontiguousarray(x.T)
+        shifts = lay.shifts_of_columns(xt)
         a, b = self.shape_first, self.shape_first + 1
-        broken = x[:, b] > x[:, a]  # 0 then 1
-        order = x[:, self.order_first] > x[:, self.order_second]  # 1 then 0
+        broken = (xt[b] > xt[a]).T  # 0 then 1
+        order = (xt[self.order_first] > xt[self.order_second]).T  # 1 then 0
         hw = lay.height * lay.width * lay.num_colours
-        colours = self._colours(x)
+        colours = self._colours(xt)
         rc, cc = colours[:, :hw], colours[:, hw:]
-        diff = rc.astype(INT) - cc
-        energy = (broken.sum(axis=1, dtype=INT) + order.sum(axis=1, dtype=INT)
-                  + np.einsum("ij,ij->i", diff, diff))
+        diff = colours.T[:hw].astype(np.int32) - colours.T[hw:]  # |diff| <= blocks over a slot
+        diff *= diff
+        energy = (broken.T.sum(axis=0, dtype=INT) + order.T.sum(axis=0, dtype=INT)
+                  + diff.sum(axis=0, dtype=INT))
         grid, _ = lay.grids(shifts)
         failing = failing_lines(lay, grid)
         return Analysis(x, shifts, broken, order, rc, cc, energy, grid, failing)

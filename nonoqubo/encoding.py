@@ -179,14 +179,35 @@ class Layout:
         x = np.asarray(samples)
         if x.ndim == 1:
             x = x[None, :]
-        out = np.zeros((x.shape[0], self.num_blocks), INT)
+        return self.shifts_of_columns(np.ascontiguousarray(x.T, dtype=np.int8))
+
+    def shifts_of_columns(self, xt: np.ndarray) -> np.ndarray:
+        """:meth:`shifts` of samples given as ``(num_vars, S)`` int8 columns (one row per variable).
+
+        A wall's leading ones are counted position by position: ``alive`` (all
+        ones so far) is ANDed with the bits at position ``p`` of every block
+        still that long (blocks sorted by margin, so they are a prefix), and
+        added up.  One step per position of the longest wall, each on whole
+        rows of samples.
+        """
+        s = xt.shape[1]
+        out = np.zeros((s, self.num_blocks), INT)
         has = np.flatnonzero(self.block_margin)
         if has.size == 0:
             return out
-        # position of each zero, or the block's margin where the bit is one; the
-        # minimum over a block is the index of its first zero = its leading ones.
-        cand = np.where(x == 0, self.var_p[None, :], self.block_margin[self.var_block][None, :])
-        out[:, has] = np.minimum.reduceat(cand, self.block_first_var[has], axis=1)
+        margin = self.block_margin[has]
+        by = np.argsort(-margin, kind="stable")
+        first = self.block_first_var[has][by]
+        margin = margin[by]
+        count_type = np.int16 if int(margin[0]) < (1 << 15) else np.int32
+        alive = xt[first] != 0
+        count = alive.astype(count_type)
+        for p in range(1, int(margin[0])):
+            k = int(np.searchsorted(-margin, -p, side="left"))  # blocks with margin > p
+            alive_k = alive[:k]
+            alive_k &= xt[first[:k] + p] != 0
+            count[:k] += alive_k
+        out[:, has[by]] = count.T
         return out
 
     def grids(self, shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -213,14 +234,20 @@ class Layout:
         line = self.block_line[cell_block]
         colour = self.block_colour[cell_block].astype(np.int8)
         # a shift is at most the margin, so every position lies inside its line
-        pos = self.block_start[cell_block][None, :] + shifts[:, cell_block] + offset_in_block[None, :]
+        # flat index (sample, i, j) of every painted cell: the cell at zero shift, plus the
+        # shift along the line (1 for a row, w for a column), plus the sample's grid
         is_row = line < h
-        sample_idx = np.repeat(np.arange(s), int(is_row.sum()))
-        rpos = pos[:, is_row]
-        row_grid[sample_idx, np.tile(line[is_row], s), rpos.ravel()] = np.tile(colour[is_row], s)
-        sample_idx = np.repeat(np.arange(s), int((~is_row).sum()))
-        cpos = pos[:, ~is_row]
-        col_grid[sample_idx, cpos.ravel(), np.tile(line[~is_row] - h, s)] = np.tile(colour[~is_row], s)
+        start = self.block_start[cell_block] + offset_in_block
+        at_zero = np.where(is_row, line * w + start, start * w + (line - h))
+        step = np.where(is_row, 1, w)
+        idx_type = np.int32 if s * h * w < (1 << 31) else INT
+        for grid, part in ((row_grid, is_row), (col_grid, ~is_row)):
+            blocks = cell_block[part]
+            flat = shifts[:, blocks].astype(idx_type)
+            flat *= step[part].astype(idx_type)
+            flat += at_zero[part].astype(idx_type)
+            flat += (np.arange(s, dtype=idx_type) * (h * w))[:, None]
+            grid.reshape(-1)[flat.reshape(-1)] = np.tile(colour[part], s)
         return row_grid, col_grid
 
     def encode(self, grid: np.ndarray) -> np.ndarray:
