@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
-from nonoqubo.build import build
-from nonoqubo.clues import spec
-from nonoqubo.linesolve import line_solve
-from nonoqubo.presolve import presolve_qubo
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's nonoqubo
+
+from nonoqubo.build import build  # noqa: E402
+from nonoqubo.clues import spec  # noqa: E402
+from nonoqubo.linesolve import line_solve  # noqa: E402
+from nonoqubo.presolve import presolve_qubo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT / "tests" / "data" / "puzzles"
