@@ -123,13 +123,14 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None) -> tuple[np.ndarr
     quad = np.empty(m, BIAS)
     # fill in chunks of variables, bounding the temporary arrays (the grid of candidate pairs)
     cells = seg.per_var
+    p32 = p.astype(np.int32)
     cell_start = np.zeros(n + 1, INT)
     np.cumsum(cells, out=cell_start[1:])
     bounds = np.unique(np.concatenate((
         np.searchsorted(cell_start, np.arange(0, int(cell_start[-1]), _CHUNK), side="right") - 1,
         np.searchsorted(start, np.arange(0, m, _CHUNK), side="right") - 1, [n])))
     for u0, u1 in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
-        v_w, b_w = seg.pairs(u0, u1, p, cells, cell_start)
+        v_w, b_w = seg.pairs(u0, u1, p32, cells, cell_start)
         lo, hi = int(start[u0]), int(start[u1])
         if u0 >= nrow:  # column variables: in-line partners only
             col[lo:hi], quad[lo:hi] = v_w, b_w
@@ -249,7 +250,8 @@ class _Segments:
         first = lay.block_first_var
         self.lo = np.maximum(0, -o).astype(np.int32)
         self.size = (np.minimum(d, d - o) - self.lo).astype(np.int32)  # p - lo in [0, size)
-        self.voff = (first[np.repeat(bp, 5)[keep]] - first[sb] + o).astype(IDX)  # v = u + voff
+        # partner of p: v = first[k'] + p + o = vlo + (p - lo)
+        self.vlo = (first[np.repeat(bp, 5)[keep]] + o + self.lo).astype(IDX)
         self.bias = bias.reshape(-1)[keep].astype(BIAS)
         per_block = np.bincount(sb, minlength=nb)
         self.block_first_seg = np.cumsum(per_block) - per_block
@@ -273,14 +275,13 @@ class _Segments:
         g = int(cell_start[u1]) - g0
         s = np.arange(g, dtype=IDX)
         s += np.repeat((self.block_first_seg[self.var_block[u0:u1]] - (cell_start[u0:u1] - g0)).astype(IDX), per)
-        pc = np.repeat(p[u0:u1].astype(np.int32), per)
+        pc = np.repeat(p[u0:u1], per)
         pc -= self.lo[s]
-        ok = pc.view(np.uint32) < self.size[s].view(np.uint32)
-        del pc
+        ok = pc.view(np.uint32) < self.size[s].view(np.uint32)  # 0 <= p - lo < size
         s = s[ok]
-        u = np.repeat(np.arange(u0, u1, dtype=IDX), per)[ok]
-        u += self.voff[s]
-        return u, self.bias[s]
+        v = pc[ok]
+        v += self.vlo[s]
+        return v, self.bias[s]
 
 
 class _Cross:

@@ -155,11 +155,12 @@ class Layout:
         """The QUBO++ label of every variable, in variable order."""
         h = self.height
         out: list[str] = []
-        for b in np.flatnonzero(self.block_margin):
-            line = int(self.block_line[b])
-            prefix = f"y{line}[" if line < h else f"z{line - h}["
-            head = f"{prefix}{int(self.block_k[b])}]["
-            out.extend([f"{head}{p}]" for p in range(int(self.block_margin[b]))])
+        has = np.flatnonzero(self.block_margin)
+        tails = [f"{p}]" for p in range(int(self.block_margin.max(initial=0)))]  # "p]", formatted once
+        for line, k, d in zip(self.block_line[has].tolist(), self.block_k[has].tolist(),
+                              self.block_margin[has].tolist()):
+            head = f"y{line}[{k}][" if line < h else f"z{line - h}[{k}]["
+            out.extend(map(head.__add__, tails[:d]))
         return out
 
     def line_name(self, line: int) -> str:
