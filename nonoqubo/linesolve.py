@@ -56,9 +56,13 @@ from .puzzle import Puzzle
 __all__ = ["LineSolveResult", "line_solve", "solve_lines"]
 
 INT = np.int64
-#: dtype of positions within a line (halves the memory traffic of int64)
-POS = np.int32
 UNKNOWN, WHITE, BLACK = -1, 0, 1
+
+
+def _pos_type(n: int) -> type:
+    """dtype of positions (and sentinels up to ``2n + 5``) within a line of *n* cells:
+    int16 for lines up to 16,000 cells (a quarter of int64's memory traffic), else int32."""
+    return np.int16 if 2 * n + 5 < (1 << 15) else np.int32
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,14 +132,15 @@ def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np
     """
     n_lines, n = mask.shape
     m_max = clue.shape[1]
-    pos = np.arange(n + 1, dtype=POS)
+    pos_t = _pos_type(n)
+    pos = np.arange(n + 1, dtype=pos_t)
     nonbg = (mask & 1) == 0
     # last cell strictly before s (s = 0..n) that cannot be background, -1 when none
-    before = np.full((n_lines, n + 1), -1, POS)
+    before = np.full((n_lines, n + 1), -1, pos_t)
     before[:, 1:] = np.maximum.accumulate(np.where(nonbg, pos[:n], -1), axis=1)
     upto = before[:, 1:]  # at or before j
     rows = np.arange(n_lines)[:, None]
-    none = POS(-(n + 5))
+    none = pos_t(-(n + 5))
     runs: dict[int, np.ndarray] = {}
 
     def run_of(c: np.ndarray) -> np.ndarray:
@@ -144,7 +149,7 @@ def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np
         if uniform and int(c[0]) in runs:
             return runs[int(c[0])]
         cannot = (np.right_shift(mask, (c[0] if uniform else c[:, None]).astype(mask.dtype)) & 1) == 0
-        last_no = np.full((n_lines, n + 1), -1, POS)
+        last_no = np.full((n_lines, n + 1), -1, pos_t)
         last_no[:, 1:] = np.maximum.accumulate(np.where(cannot, pos[:n], -1), axis=1)
         run = pos - 1 - last_no
         if uniform:
@@ -163,7 +168,7 @@ def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np
     start_ok[:, n + 1:] = before == -1
     for k in range(m_max):
         r = clue[:, k][:, None]
-        ok = run_of(colour[:, k]) >= r
+        ok = run_of(colour[:, k]) >= r.astype(pos_t)  # compared in pos_t, not widened to int64
         ok &= flat_start[base - r]
         ends[k] = ok
         latest = np.maximum.accumulate(np.where(ok, pos, none), axis=1)
@@ -210,17 +215,20 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
     m_max = clue.shape[1]
     rows = np.arange(n_lines, dtype=INT)
     rows2 = rows[:, None]
-    pos = np.arange(n + 1, dtype=POS)
+    pos_t = _pos_type(n)
+    pos = np.arange(n + 1, dtype=pos_t)
     k_idx = np.arange(m_max, dtype=INT)[None, :]
     real = k_idx < counts[:, None]
     gap = np.zeros((n_lines, m_max), INT)
-    gap[:, 1:] = (colour[:, 1:] == colour[:, :-1]) & real[:, 1:]
+    # past a line's clue the gap is 1 (unused there; in black and white every gap is then 1,
+    # and _left_tables takes its fast path for a gap shared by the whole batch)
+    gap[:, 1:] = np.where(real[:, 1:], colour[:, 1:] == colour[:, :-1], 1)
     # reversed clue: block k of the reversed line is block m-1-k of the line
     src = np.maximum(counts[:, None] - 1 - k_idx, 0)
     rev_clue = np.where(real, clue[rows2, src], 1)
     rev_colour = np.where(real, colour[rows2, src], 0)
     rev_gap = np.zeros((n_lines, m_max), INT)
-    rev_gap[:, 1:] = (rev_colour[:, 1:] == rev_colour[:, :-1]) & real[:, 1:]
+    rev_gap[:, 1:] = np.where(real[:, 1:], rev_colour[:, 1:] == rev_colour[:, :-1], 1)
     ends_left, white_left = _left_tables(mask, clue, colour, gap)
     # an end e' in the reversed line is the start n - e' in the line
     ends_right, white_right = _left_tables(mask[:, ::-1], rev_clue, rev_colour, rev_gap)
@@ -228,7 +236,7 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
     can = np.zeros((n_lines, n), mask.dtype)
     first = np.full((n_lines, m_max), -1, INT)
     last = np.full((n_lines, m_max), -1, INT)
-    far = POS(2 * n + 5)
+    far = pos_t(2 * n + 5)
     flat_base = (rows * (n + 1))[:, None] + pos
     for k in range(m_max):
         r = clue[:, k][:, None]
@@ -241,7 +249,7 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
         last[:, k] = np.where(has, n - np.argmax(feasible[:, ::-1], axis=1) - r[:, 0], -1)
         # cell j is covered by a feasible block ending in j+1 .. j+r
         nxt = np.minimum.accumulate(np.where(feasible, pos, far)[:, ::-1], axis=1)[:, ::-1]
-        covered = (nxt[:, 1:] <= pos[:n] + r).view(np.uint8).astype(mask.dtype)
+        covered = (nxt[:, 1:] <= pos[:n] + r.astype(pos_t)).view(np.uint8).astype(mask.dtype)
         c = colour[:, k]
         bit = np.left_shift(mask.dtype.type(1), (c[0] if (c == c[0]).all() else c[:, None]).astype(mask.dtype))
         can |= covered * bit
