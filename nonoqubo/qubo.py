@@ -233,24 +233,36 @@ class Qubo:
         keep = np.flatnonzero(~is_fixed)
         offset = int(self.offset) + int(self.linear[value == 1].sum())
         lin = self.linear.copy()
-        vr, vc = value[self.row], value[self.col]
+        # each pair's state as one int8 code 3 * state(row) + state(col), with state 0 (fixed
+        # to 0), 1 (fixed to 1) or 2 (free); canonical rows are sorted, so their states are a repeat
+        state = np.where(is_fixed, value, 2).astype(np.int8)
+        triple = state * np.int8(3)
+        if self.row.size and bool(np.all(self.row[1:] >= self.row[:-1])):
+            code = np.repeat(triple, np.bincount(self.row, minlength=n))
+        else:  # a model built by hand, out of order
+            code = triple[self.row]
+        code += state[self.col]
         # both fixed to 1: the pair's bias joins the offset; pairs with a 0 vanish
-        offset += int(self.quad[(vr == 1) & (vc == 1)].sum())
+        offset += int(self.quad[code == 4].sum())
         # one side fixed to 1, the other free: the bias joins the free one's linear bias
-        one_free = (vr == 1) & (vc < 0)
+        one_free = code == 5
         lin += _sum_by(self.col[one_free], self.quad[one_free], n)
-        one_free = (vc == 1) & (vr < 0)
+        one_free = code == 7
         lin += _sum_by(self.row[one_free], self.quad[one_free], n)
         del one_free
-        free = (vr < 0) & (vc < 0)
-        del vr, vc
+        free = code == 8
+        del code
         new_index = np.full(n, -1, dtype=INT)
         new_index[keep] = np.arange(keep.size, dtype=INT)
         fixed = dict(self.fixed)
-        labels = np.empty(n, dtype=object)
-        labels[:] = self.labels
         fixed_at = np.flatnonzero(is_fixed)  # recorded in variable order
-        fixed.update(zip(labels[fixed_at].tolist(), value[fixed_at].tolist()))
+        if keep.size == 0:  # everything fixed (a line-solvable puzzle): no gathers of labels
+            fixed.update(zip(self.labels, value.tolist()))
+            labels = np.empty(0, dtype=object)
+        else:
+            labels = np.empty(n, dtype=object)
+            labels[:] = self.labels
+            fixed.update(zip(labels[fixed_at].tolist(), value[fixed_at].tolist()))
         return Qubo(
             labels=labels[keep].tolist(),
             linear=lin[keep],
