@@ -166,12 +166,18 @@ def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np
     flat_start = start_ok.reshape(-1)
     base = (np.arange(n_lines, dtype=INT) * stride + n + 1)[:, None] + pos
     start_ok[:, n + 1:] = before == -1
+    # block k cannot end before its left-aligned end, so the running maximum of its ends
+    # only needs computing from the batch's earliest left-aligned end on
+    earliest = np.minimum(_aligned_ends(clue, gap).min(axis=0), n + 1)
+    latest = np.empty((n_lines, n + 1), pos_t)
     for k in range(m_max):
         r = clue[:, k][:, None]
         ok = run_of(colour[:, k]) >= r.astype(pos_t)  # compared in pos_t, not widened to int64
         ok &= flat_start[base - r]
         ends[k] = ok
-        latest = np.maximum.accumulate(np.where(ok, pos, none), axis=1)
+        c0 = int(earliest[k])
+        latest[:, :c0] = none
+        np.maximum.accumulate(np.where(ok[:, c0:], pos[c0:], none), axis=1, out=latest[:, c0:])
         white_left[k + 1] = latest[:, :n] > upto
         if k + 1 < m_max:
             # the next block may start at s after an end e <= s - g with nothing coloured in [e, s)
@@ -184,6 +190,12 @@ def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np
                 at = pos - g[:, None]
                 start_ok[:, n + 1:] = np.where(at >= 0, latest[rows, np.maximum(at, 0)], none) > before
     return ends, white_left
+
+
+def _aligned_ends(clue: np.ndarray, gap: np.ndarray) -> np.ndarray:
+    """``(L, M)`` left-aligned end of every block: its length and the least gaps before it,
+    from the left (``gap[:, 0]`` is 0).  No placement ends block ``k`` earlier."""
+    return np.cumsum(clue + gap, axis=1)
 
 
 def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -238,6 +250,13 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
     last = np.full((n_lines, m_max), -1, INT)
     far = pos_t(2 * n + 5)
     flat_base = (rows * (n + 1))[:, None] + pos
+    # every feasible end of block k lies between its left-aligned end and its right-aligned
+    # end (the margin d later): the batch's extremes bound the scan for the next feasible end
+    aligned = _aligned_ends(clue, gap)
+    need = np.where(counts > 0, aligned[rows, np.maximum(counts - 1, 0)], 0)
+    lo_end = np.minimum(aligned.min(axis=0), n)
+    hi_end = np.clip((aligned + (n - need)[:, None]).max(axis=0), lo_end, n)
+    nxt = np.empty((n_lines, n + 1), pos_t)
     for k in range(m_max):
         r = clue[:, k][:, None]
         kr = counts - 1 - k
@@ -248,7 +267,11 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
         first[:, k] = np.where(has, np.argmax(feasible, axis=1) - r[:, 0], -1)
         last[:, k] = np.where(has, n - np.argmax(feasible[:, ::-1], axis=1) - r[:, 0], -1)
         # cell j is covered by a feasible block ending in j+1 .. j+r
-        nxt = np.minimum.accumulate(np.where(feasible, pos, far)[:, ::-1], axis=1)[:, ::-1]
+        c0, c1 = int(lo_end[k]), int(hi_end[k]) + 1
+        nxt[:, c1:] = far
+        nxt[:, c0:c1] = np.minimum.accumulate(np.where(feasible[:, c0:c1], pos[c0:c1], far)[:, ::-1],
+                                              axis=1)[:, ::-1]
+        nxt[:, :c0] = nxt[:, c0:c0 + 1]
         covered = (nxt[:, 1:] <= pos[:n] + r.astype(pos_t)).view(np.uint8).astype(mask.dtype)
         c = colour[:, k]
         bit = np.left_shift(mask.dtype.type(1), (c[0] if (c == c[0]).all() else c[:, None]).astype(mask.dtype))
