@@ -172,12 +172,12 @@ def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np
     latest = np.empty((n_lines, n + 1), pos_t)
     for k in range(m_max):
         r = clue[:, k][:, None]
-        ok = run_of(colour[:, k]) >= r.astype(pos_t)  # compared in pos_t, not widened to int64
-        ok &= flat_start[base - r]
-        ends[k] = ok
         c0 = int(earliest[k])
+        ok = ends[k][:, c0:]  # ends before c0 stay False
+        np.greater_equal(run_of(colour[:, k])[:, c0:], r.astype(pos_t), out=ok)  # in pos_t, not int64
+        ok &= flat_start[base[:, c0:] - r]
         latest[:, :c0] = none
-        np.maximum.accumulate(np.where(ok[:, c0:], pos[c0:], none), axis=1, out=latest[:, c0:])
+        np.maximum.accumulate(np.where(ok, pos[c0:], none), axis=1, out=latest[:, c0:])
         white_left[k + 1] = latest[:, :n] > upto
         if k + 1 < m_max:
             # the next block may start at s after an end e <= s - g with nothing coloured in [e, s)
