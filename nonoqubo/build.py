@@ -158,8 +158,9 @@ def _next_in_line(lay: Layout) -> np.ndarray:
     return out
 
 
-#: candidate pairs (or output pairs) handled at once by build_arrays
-_CHUNK = 1 << 22
+#: candidate pairs (or output pairs) handled at once by build_arrays: small enough for the
+#: temporary arrays to stay in the CPU caches (1 << 22 ran 20-40 % slower than this)
+_CHUNK = 1 << 17
 #: bias dtype of the built model: every bias lies in -3 .. 4
 BIAS = np.int8
 

@@ -6,7 +6,10 @@ Canonical energy (every export converts from this, and nothing else)::
 
 with ``row[t] < col[t]``: the upper triangle, each pair once, full
 coefficient.  Pairs are sorted by ``(row, col)``, merged, and none is zero.
-Everything is int64, so energies are exact.
+``linear`` is int64; ``row``/``col`` are int32 or int64 and ``quad`` any signed
+integer type (the builder stores int32 indices and int8 biases, 9 bytes a pair
+instead of 24; :meth:`from_terms` gives int64, :meth:`fix` int64 indices and the
+biases' own type).  Every sum is taken in int64, so energies are exact.
 
 A :class:`Qubo` may carry the :class:`~nonoqubo.puzzle.Puzzle` it encodes (so
 exported files are self-describing) and the variables fixed before export
