@@ -249,7 +249,6 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
     first = np.full((n_lines, m_max), -1, INT)
     last = np.full((n_lines, m_max), -1, INT)
     far = pos_t(2 * n + 5)
-    flat_base = (rows * (n + 1))[:, None] + pos
     # every feasible end of block k lies between its left-aligned end and its right-aligned
     # end (the margin d later): the batch's extremes bound the scan for the next feasible end
     aligned = _aligned_ends(clue, gap)
@@ -257,20 +256,23 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
     lo_end = np.minimum(aligned.min(axis=0), n)
     hi_end = np.clip((aligned + (n - need)[:, None]).max(axis=0), lo_end, n)
     nxt = np.empty((n_lines, n + 1), pos_t)
+    flat_right = ends_right.reshape(-1)
     for k in range(m_max):
         r = clue[:, k][:, None]
         kr = counts - 1 - k
-        start_right = ends_right[np.maximum(kr, 0), rows][:, ::-1]  # (L, n+1), by start
-        feasible = ends_left[k] & (kr >= 0)[:, None]
-        feasible &= start_right.reshape(-1)[np.maximum(flat_base - r, flat_base - pos)]
-        has = feasible.any(axis=1)
-        first[:, k] = np.where(has, np.argmax(feasible, axis=1) - r[:, 0], -1)
-        last[:, k] = np.where(has, n - np.argmax(feasible[:, ::-1], axis=1) - r[:, 0], -1)
-        # cell j is covered by a feasible block ending in j+1 .. j+r
+        # feasible ends: left tables agree with the right ones (end e is start n - e + r of the
+        # reversed block kr), computed only between the batch's aligned ends c0 .. c1-1
         c0, c1 = int(lo_end[k]), int(hi_end[k]) + 1
+        feasible = ends_left[k][:, c0:c1] & (kr >= 0)[:, None]
+        right_row = ((np.maximum(kr, 0) * n_lines + rows) * (n + 1))[:, None]
+        at = right_row + (n + r) - pos[c0:c1]
+        feasible &= flat_right[np.minimum(at, right_row + n)]  # an end e < r has no start
+        has = feasible.any(axis=1)
+        first[:, k] = np.where(has, c0 + np.argmax(feasible, axis=1) - r[:, 0], -1)
+        last[:, k] = np.where(has, c1 - 1 - np.argmax(feasible[:, ::-1], axis=1) - r[:, 0], -1)
+        # cell j is covered by a feasible block ending in j+1 .. j+r
         nxt[:, c1:] = far
-        nxt[:, c0:c1] = np.minimum.accumulate(np.where(feasible[:, c0:c1], pos[c0:c1], far)[:, ::-1],
-                                              axis=1)[:, ::-1]
+        nxt[:, c0:c1] = np.minimum.accumulate(np.where(feasible, pos[c0:c1], far)[:, ::-1], axis=1)[:, ::-1]
         nxt[:, :c0] = nxt[:, c0:c0 + 1]
         covered = (nxt[:, 1:] <= pos[:n] + r.astype(pos_t)).view(np.uint8).astype(mask.dtype)
         c = colour[:, k]
