@@ -115,7 +115,8 @@ def _mask_dtype(colours: int) -> type:
     raise PuzzleError(f"line logic handles at most 63 colours, this puzzle has {colours}")
 
 
-def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np.ndarray,
+                 counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Left-to-right tables of a batch of lines of equal length, indexed by block *end*.
 
     Args:
@@ -123,6 +124,8 @@ def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np
         clue: ``(L, M)`` block lengths, padded with 1 beyond each line's clue.
         colour: ``(L, M)`` block colours (padding: anything).
         gap: ``(L, M)`` least gap before each block (1 after a block of the same colour).
+        counts: ``(L,)`` blocks of each line; when given, ends past a block's right-aligned
+            end are left out (see below), else every end is computed.
 
     Returns:
         ``E`` ``(M, L, n+1)``: block ``k`` may end at ``e`` (cells ``e-r_k .. e-1``
@@ -166,18 +169,28 @@ def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np
     flat_start = start_ok.reshape(-1)
     base = (np.arange(n_lines, dtype=INT) * stride + n + 1)[:, None] + pos
     start_ok[:, n + 1:] = before == -1
-    # block k cannot end before its left-aligned end, so the running maximum of its ends
-    # only needs computing from the batch's earliest left-aligned end on
-    earliest = np.minimum(_aligned_ends(clue, gap).min(axis=0), n + 1)
+    # Block k cannot end before its left-aligned end, and no placement of the whole line
+    # ends it after its right-aligned end (the line's margin later).  Ends are computed only
+    # between the batch's extremes c0 .. c1-1: the ends left out before c0 do not exist, and
+    # those after c1 (blocks 0..k fit, the later ones cannot) only ever reach cells that the
+    # later blocks' own tables rule out, so the running maximum simply stops at c1.
+    aligned = _aligned_ends(clue, gap)
+    earliest = np.minimum(aligned.min(axis=0), n + 1)
+    if counts is None:
+        stop = np.full(m_max, n + 1)
+    else:
+        need = np.where(counts > 0, aligned[rows[:, 0], np.maximum(counts - 1, 0)], 0)
+        stop = np.clip((aligned + (n - need)[:, None]).max(axis=0) + 1, earliest, n + 1)
     latest = np.empty((n_lines, n + 1), pos_t)
     for k in range(m_max):
         r = clue[:, k][:, None]
-        c0 = int(earliest[k])
-        ok = ends[k][:, c0:]  # ends before c0 stay False
-        np.greater_equal(run_of(colour[:, k])[:, c0:], r.astype(pos_t), out=ok)  # in pos_t, not int64
-        ok &= flat_start[base[:, c0:] - r]
+        c0, c1 = int(earliest[k]), int(stop[k])
+        ok = ends[k][:, c0:c1]  # ends outside c0 .. c1-1 stay False
+        np.greater_equal(run_of(colour[:, k])[:, c0:c1], r.astype(pos_t), out=ok)  # in pos_t, not int64
+        ok &= flat_start[base[:, c0:c1] - r]
         latest[:, :c0] = none
-        np.maximum.accumulate(np.where(ok, pos[c0:], none), axis=1, out=latest[:, c0:])
+        np.maximum.accumulate(np.where(ok, pos[c0:c1], none), axis=1, out=latest[:, c0:c1])
+        latest[:, c1:] = latest[:, c1 - 1:c1] if c1 > c0 else none
         white_left[k + 1] = latest[:, :n] > upto
         if k + 1 < m_max:
             # the next block may start at s after an end e <= s - g with nothing coloured in [e, s)
@@ -241,9 +254,9 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
     rev_colour = np.where(real, colour[rows2, src], 0)
     rev_gap = np.zeros((n_lines, m_max), INT)
     rev_gap[:, 1:] = np.where(real[:, 1:], rev_colour[:, 1:] == rev_colour[:, :-1], 1)
-    ends_left, white_left = _left_tables(mask, clue, colour, gap)
+    ends_left, white_left = _left_tables(mask, clue, colour, gap, counts)
     # an end e' in the reversed line is the start n - e' in the line
-    ends_right, white_right = _left_tables(mask[:, ::-1], rev_clue, rev_colour, rev_gap)
+    ends_right, white_right = _left_tables(mask[:, ::-1], rev_clue, rev_colour, rev_gap, counts)
 
     can = np.zeros((n_lines, n), mask.dtype)
     first = np.full((n_lines, m_max), -1, INT)
