@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -326,3 +329,15 @@ def test_info_presolve_names_the_contradicting_line(run_cli, tmp_path):
     status, out, err = run_cli("info", bad, "--presolve")
     assert status == 2
     assert err.strip().endswith("column 1: no placement of clue 3 fits the cells settled so far")
+
+
+@pytest.mark.parametrize("name", ["qbpp-logo", "gecode-webpbn27"])  # line-solvable; partly solvable
+def test_the_fixed_mapping_of_a_presolved_model_behaves_as_a_dict(name):
+    puzzle = shared_puzzle(name)
+    reduced, want = presolve_qubo(puzzle), fixings(puzzle)
+    assert len(reduced.fixed) == len(want) > 0  # counted before the dict is made
+    assert list(reduced.fixed.items()) == list(want.items())  # variable order
+    assert pickle.loads(pickle.dumps(reduced.fixed)) == want
+    assert json.loads(json.dumps(dict(reduced.fixed))) == want
+    again = reduced.fix({})  # fixing nothing more keeps every earlier fixing
+    assert dict(again.fixed) == want and len(again.fixed) == len(want)
