@@ -32,6 +32,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
 
+from .._guard import integer
 from ..errors import FormatError, PuzzleError, UnsupportedFormat, located
 from ..puzzle import Puzzle
 
@@ -233,7 +234,7 @@ def parse_numbers(text: str, source: str, line: int | None, what: str) -> list[i
             continue
         if not token.isascii() or not token.isdigit():
             raise FormatError(located(source, line, f"{what}: {token!r} is not a number"))
-        out.append(int(token))
+        out.append(integer(token, source, line, what))
     return out
 
 

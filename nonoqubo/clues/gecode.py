@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from typing import IO, Any
 
+from .._guard import integer
 from ..errors import FormatError, PuzzleError, located
 from ..puzzle import Puzzle
 
@@ -154,7 +155,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             inside, closed = False, True
         elif re.fullmatch(r"-?\d+", tok):
             if inside:
-                values.append(int(tok))
+                values.append(integer(tok, source, line, f"value {len(values) + 1}"))
                 positions.append((line, col))
             elif closed:
                 raise FormatError(f"{source}:{line}:{col}: number {tok} after the closing '}}'")

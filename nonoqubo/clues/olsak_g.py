@@ -57,7 +57,10 @@ SOLUTION = False
 __all__ = ["dump", "dumps", "load", "loads"]
 
 _COLOUR_DECL = re.compile(r"\s*(\S):(\S?)\s+(\S+)")
-_COLOUR_TOKEN = re.compile(r"\d+[^\d\s,]")
+#: a count glued to a colour letter; the look-behind starts a match only at the first digit
+#: of a run, so the search is linear in a long run of digits (a plain ``\d+`` retries from
+#: every digit: quadratic)
+_COLOUR_TOKEN = re.compile(r"(?<!\d)\d+[^\d\s,]")
 
 
 def detect(text: str) -> bool:

@@ -38,6 +38,7 @@ import json
 import re
 from typing import IO, Any
 
+from .._guard import integer, json_loads, yaml_load
 from ..errors import FormatError, PuzzleError, located
 from ..puzzle import Puzzle
 
@@ -54,8 +55,8 @@ _KNOWN = {"rows", "cols", "columns", "name", "width", "height", "source", "solut
 
 def detect(text: str) -> bool:
     """True for a mapping with ``rows:`` and ``cols:``/``columns:`` keys."""
-    return bool(re.search(r"^\s*[\"']?rows[\"']?\s*:", text, re.M)) and bool(
-        re.search(r"^\s*[\"']?(cols|columns)[\"']?\s*:", text, re.M)
+    return bool(re.search(r"^[ \t]*[\"']?rows[\"']?\s*:", text, re.M)) and bool(
+        re.search(r"^[ \t]*[\"']?(cols|columns)[\"']?\s*:", text, re.M)
     ) or (text.lstrip().startswith("{") and '"rows"' in text)
 
 
@@ -69,8 +70,8 @@ def _clue(value: Any, where: str) -> list[Any]:
     if isinstance(value, str):
         parts = [p for p in re.split(r"[\s,]+", value.strip()) if p]
         try:
-            return [int(p) for p in parts]
-        except ValueError:
+            return [integer(p, '', None, where) for p in parts]
+        except (ValueError, FormatError):
             raise PuzzleError(f"{where}: {value!r} is not a list of block lengths") from None
     if isinstance(value, list):
         return value
@@ -128,22 +129,12 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
     """Read a clue spec from YAML or JSON text."""
     if options:
         raise TypeError(f"unexpected options for the spec format: {', '.join(options)}")
-    import yaml
-
     if not text.strip():
         raise FormatError(f"{source}: the file is empty")
-    try:
-        if text.lstrip().startswith(("{", "[")):
-            doc = json.loads(text)
-        else:
-            doc = yaml.safe_load(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        line = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
-        raise FormatError(f"{source}{line}: invalid YAML: {problem}") from None
+    if text.lstrip().startswith(("{", "[")):
+        doc = json_loads(text, source)
+    else:
+        doc = yaml_load(text, source)
     return from_dict(doc, source=source, text=text)
 
 

@@ -57,6 +57,7 @@ from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from . import check_options, colour_refusal, make_puzzle, pick_index, read_stream
+from .._guard import integer
 from ..errors import FormatError, located
 from ..puzzle import Puzzle
 
@@ -184,7 +185,7 @@ def loads(text: str, *, source: str = "<string>", index: int | None = None, **op
                 value = (count.text or "").strip()
                 if not value.isascii() or not value.isdigit():
                     raise FormatError(located(source, line_of(count), f"{kind_name} {k + 1}: count {value!r} is not a number"))
-                clue.append(int(value))
+                clue.append(integer(value, source, line_of(count), f"{kind_name} {k + 1}"))
             found.append(tuple(clue))
             where.append(line_of(line))
         if not found:

@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from .._guard import json_loads
 from ..errors import FormatError, located
 from ..puzzle import Puzzle
 from ..qubo import Qubo
@@ -212,10 +213,7 @@ def parse_comments(lines: Iterable[str], marker: str, source: str) -> dict[str, 
         if key == "vartype":
             meta[key] = text.strip()
             continue
-        try:
-            meta[key] = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise FormatError(located(source, None, f"metadata comment {key}= is not valid JSON: {exc}")) from None
+        meta[key] = json_loads(text, source, None)
     return meta
 
 

@@ -62,6 +62,7 @@ import numpy as np
 
 from ..constrained import SENSES, ConstrainedModel, build_constrained
 from ..encoding import bracket_name, flat_name
+from .._guard import json_loads
 from ..errors import FormatError, UnsupportedFormat, located
 from ..puzzle import Puzzle
 
@@ -192,10 +193,9 @@ def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puz
     height, width = size
     name = None
     if "name" in fields:
-        try:
-            name = json.loads("".join(fields["name"]))
-        except json.JSONDecodeError:
-            raise FormatError(located(source, first["name"], "the name is not a JSON string")) from None
+        name = json_loads("".join(fields["name"]), source, first["name"])
+        if not isinstance(name, str):
+            raise FormatError(located(source, first["name"], "the name is not a JSON string"))
     rows = [ints(f"row {i}") for i in range(height)]
     cols = [ints(f"col {j}") for j in range(width)]
     solution = None

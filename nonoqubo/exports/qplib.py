@@ -51,6 +51,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from .._guard import json_loads
 from ..errors import FormatError, located
 from ..qubo import Qubo
 from . import _header, _text
@@ -188,10 +189,9 @@ def loads(data: str | bytes, *, source: str = "<qplib>") -> Qubo:
             names[int(parts[0]) - 1] = parts[1]
     if "# nonoqubo " not in name_line:
         raise FormatError(located(source, 1, "no nonoqubo metadata after the problem name"))
-    try:
-        meta = json.loads(name_line.split("# nonoqubo ", 1)[1])
-    except json.JSONDecodeError as exc:
-        raise FormatError(located(source, 1, f"the nonoqubo metadata is not valid JSON: {exc}")) from None
+    meta = json_loads(name_line.split("# nonoqubo ", 1)[1], source, 1)
+    if not isinstance(meta, dict):
+        raise FormatError(located(source, 1, "the nonoqubo metadata is not a JSON object"))
     labels = None
     if meta.get("labels") == "listed":
         if len(names) != n:

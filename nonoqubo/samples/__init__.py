@@ -424,9 +424,6 @@ def _to_bits(values: np.ndarray, labels: list[str], vartype: str | None, spin: b
 
 def loads_json(text: str, source: str) -> Any:
     """``json.loads`` with a located error."""
-    from ..errors import FormatError
+    from .._guard import json_loads
 
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"{source}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+    return json_loads(text, source)

@@ -31,8 +31,8 @@ TITLE = "qbsolv answer (bit count, bit string, energy)"
 ALIASES = ("qbsolv-answer",)
 PRIORITY = 30
 
-_HEADER = re.compile(r"^\s*(\d+)\s+Number of bits in solution\s*$", re.MULTILINE)
-_ENERGY = re.compile(r"^\s*(\S+)\s+Energy of solution", re.MULTILINE)
+_HEADER = re.compile(r"^[ \t]*(\d+)[ \t]+Number of bits in solution\s*$", re.MULTILINE)
+_ENERGY = re.compile(r"^[ \t]*(\S+)\s+Energy of solution", re.MULTILINE)
 
 
 def detect(text: str) -> bool:
