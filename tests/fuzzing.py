@@ -305,7 +305,7 @@ def readers(workdir: str) -> dict[str, Reader]:
     for name, data in models:
         fmt = name.split(".", 1)[1]
         out[fmt] = Reader(fmt, [(name, data)], lambda p: ["decode", p, good_answer],
-                          subprocess=fmt in ("bqm",))
+                          subprocess=fmt in ("bqm", "cqm"))
     return out
 
 

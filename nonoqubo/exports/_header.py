@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from .._guard import json_loads
+from .._guard import finite, json_loads
 from ..errors import FormatError, located
 from ..puzzle import Puzzle
 from ..qubo import Qubo
@@ -296,6 +296,9 @@ def to_qubo(
         raise FormatError(located(source, None, f"the metadata gives {len(labels)} labels but the data has {n} variables"))
     row = np.asarray(row, np.int64)
     col = np.asarray(col, np.int64)
+    if np.ndim(linear) != 1 or row.ndim != 1 or not row.size == col.size == np.size(quad):
+        raise FormatError(located(source, None, f"the quadratic rows ({row.size}), columns ({col.size}) and "
+                                  f"biases ({np.size(quad)}) differ in number"))
     if row.size and (min(row.min(), col.min()) < 0 or max(row.max(), col.max()) >= n):
         raise FormatError(located(source, None, f"a term refers to a variable outside 0..{n - 1}"))
     vartype = str(meta.get("vartype", "BINARY")).upper()
@@ -310,7 +313,7 @@ def to_qubo(
 
 
 def _exact(values: Any, source: str, what: str) -> np.ndarray:
-    arr = np.asarray(values)
+    arr = finite(np.asarray(values), source, f"{what} coefficient")
     if arr.dtype.kind in "iu":
         return arr.astype(np.int64)
     r = np.round(arr)

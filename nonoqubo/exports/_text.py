@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .._guard import finite
 from ..errors import FormatError, located
 
 __all__ = ["Strings", "chunked_lines", "format_lines", "parse_numbers", "rational"]
@@ -237,7 +238,8 @@ def _blank(text: str) -> int:
 
 
 def as_int(values: np.ndarray, source: str, what: str) -> np.ndarray:
-    """Exact int64 of float *values*, or a FormatError naming the first non-integer."""
+    """Exact int64 of float *values*, or a FormatError naming the first non-integer (or NaN, inf, huge)."""
+    finite(values, source, what)
     out = np.round(values)
     bad = np.flatnonzero(out != values)
     if bad.size:

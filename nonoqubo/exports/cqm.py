@@ -41,6 +41,7 @@ import json
 import zipfile
 from typing import IO, Any
 
+from .._guard import json_loads
 from ..clues import spec
 from ..constrained import SENSES, ConstrainedModel, build_constrained
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
@@ -123,12 +124,14 @@ def loads(data: bytes, *, source: str = "<cqm>") -> ConstrainedModel:
     try:
         cqm = dimod.ConstrainedQuadraticModel.from_file(io.BytesIO(data))
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            doc = json.loads(zf.read(MEMBER))
+            doc = json_loads(zf.read(MEMBER), source)
     except KeyError:
         raise FormatError(located(source, None, f"a CQM without the '{MEMBER}' member: not written by "
                                   "nonoqubo, so its clues are unknown")) from None
-    except (ValueError, zipfile.BadZipFile, OSError) as exc:
-        raise FormatError(located(source, None, f"cannot read the CQM: {exc}")) from None
+    except (ValueError, zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, NotImplementedError,
+            RuntimeError, TypeError, IndexError) as exc:
+        message = " ".join(str(exc).split())[:200]
+        raise FormatError(located(source, None, f"cannot read the CQM: {message}")) from None
     if not isinstance(doc, dict) or doc.get("nonoqubo") != "constrained" or "puzzle" not in doc:
         raise FormatError(located(source, None, f"'{MEMBER}' is not nonoqubo's constrained-model metadata"))
     puzzle = spec.from_dict(doc["puzzle"], source=f"{source}:{MEMBER}")

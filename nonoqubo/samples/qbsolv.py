@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from .._guard import integer
 from ..errors import FormatError
 from . import RawSamples
 
@@ -50,8 +51,8 @@ def parse(text: str, *, source: str) -> RawSamples:
     if not headers:
         raise FormatError(f"{source}: no 'Number of bits in solution' line (not qbsolv output)")
     head = headers[-1]
-    n = int(head.group(1))
     lineno = text.count("\n", 0, head.end()) + 2
+    n = integer(head.group(1), source, lineno - 1, "bit count")
     rest = text[head.end():].lstrip("\r\n")
     bits = rest.splitlines()[0].strip() if rest else ""
     if len(bits) != n or not re.fullmatch(r"[01]*", bits):

@@ -21,6 +21,7 @@ Examples:
 
 from __future__ import annotations
 
+import math
 import re
 
 from ..errors import FormatError
@@ -83,7 +84,10 @@ def parse(text: str, *, source: str) -> RawSamples:
                 continue
             if not _NUMBER.match(token):
                 raise FormatError(f"{source}:{lineno}: {token!r} is not a 0/1 or -1/+1 value")
-            row.append(int(float(token)))
+            value = float(token)
+            if not math.isfinite(value):  # 1e400, or 400 digits: not a 0/1 or spin value
+                raise FormatError(f"{source}:{lineno}: {token[:40]!r} is not a 0/1 or -1/+1 value")
+            row.append(int(value))
         rows.append(row)
     if not rows:
         raise FormatError(f"{source}: no samples in the file")
