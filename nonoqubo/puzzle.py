@@ -79,16 +79,26 @@ def line_clues(grid: np.ndarray) -> list[tuple[int, ...]]:
     """
     g = np.asarray(grid, dtype=bool)
     h, w = g.shape
-    n = max(h, w)
-    lines = np.zeros((h + w, n + 2), np.int8)
-    lines[:h, 1:w + 1] = g
-    lines[h:, 1:h + 1] = g.T
-    edges = np.diff(lines, axis=1)
-    li, start = np.nonzero(edges == 1)
-    _, end = np.nonzero(edges == -1)
-    lengths = (end - start).tolist()
+    # rows and columns apart, each padded by one white cell at both ends: memory and time
+    # proportional to the cells (one (h+w) x max(h, w) array would make a 1 x 2,000,000
+    # picture a 4-terabyte request)
+    row_line, row_len = _runs(g)
+    col_line, col_len = _runs(g.T)
+    li = np.concatenate((row_line, col_line + h))
+    lengths = np.concatenate((row_len, col_len)).tolist()
     bounds = np.searchsorted(li, np.arange(h + w + 1)).tolist()
     return [tuple(lengths[bounds[t]:bounds[t + 1]]) for t in range(h + w)]
+
+
+def _runs(lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(line index, length) of every black run of the boolean *lines*, in reading order."""
+    count, n = lines.shape
+    padded = np.zeros((count, n + 2), np.int8)
+    padded[:, 1:n + 1] = lines
+    edges = np.diff(padded, axis=1)
+    li, start = np.nonzero(edges == 1)
+    _, end = np.nonzero(edges == -1)
+    return li, end - start
 
 
 def grid_from_picture(picture: Sequence[str] | Sequence[Sequence[Any]] | np.ndarray) -> np.ndarray:

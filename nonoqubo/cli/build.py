@@ -11,9 +11,11 @@ from typing import Any
 
 from .. import exports
 from ..build import build
+from ..estimate import LONG_WORK_TERMS, check_fits
 from ..errors import NonoquboError, UnsupportedFormat
 from ..progress import bar
 from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
+from .info import add_force_argument
 
 ORDER = 20
 
@@ -49,6 +51,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--constrained", action="store_true",
                         help="write the constrained 0-1 model (formats of kind 'constrained': cqm, lp, mps)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary")
+    add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -99,6 +102,9 @@ def run(args: argparse.Namespace) -> int:
     show = progress_enabled(args)
     say = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
     puzzle = load_puzzle(args)
+    est = check_fits(puzzle, args.puzzle, force=args.force)
+    if est.terms > LONG_WORK_TERMS:
+        say(f"estimate: {est}")
     start = time.perf_counter()
     with bar(None, "building QUBO", enabled=show, unit=" steps") as tick:
         qubo = build(puzzle)

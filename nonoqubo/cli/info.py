@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 from ..build import build
+from ..estimate import LONG_WORK_TERMS, check_fits
 from ._common import add_puzzle_arguments, load_puzzle
 
 ORDER = 10
@@ -35,8 +37,15 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the figures as a JSON object")
     parser.add_argument("--presolve", action="store_true",
                         help="also report what line logic settles and the reduced model's size")
+    add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
+
+
+def add_force_argument(parser: argparse.ArgumentParser) -> None:
+    """``--force``: build even when the model's estimated size exceeds the available memory."""
+    parser.add_argument("--force", action="store_true",
+                        help="build even when the estimate of the model's size says it will not fit in memory")
 
 
 def figures(puzzle, qubo, seconds: float) -> dict:
@@ -90,6 +99,9 @@ def presolve_figures(puzzle, qubo) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     puzzle = load_puzzle(args)
+    est = check_fits(puzzle, args.puzzle, force=args.force)
+    if est.terms > LONG_WORK_TERMS:
+        print(f"estimate: {est}", file=sys.stderr, flush=True)
     start = time.perf_counter()
     qubo = build(puzzle)
     info = figures(puzzle, qubo, time.perf_counter() - start)
