@@ -15,7 +15,7 @@ from ..estimate import LONG_WORK_TERMS, check_fits
 from ..errors import NonoquboError, UnsupportedFormat
 from ..progress import bar
 from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
-from .info import add_force_argument
+from .info import add_force_argument, no_solution_names
 
 ORDER = 20
 
@@ -109,13 +109,16 @@ def run(args: argparse.Namespace) -> int:
     with bar(None, "building QUBO", enabled=show, unit=" steps") as tick:
         qubo = build(puzzle)
         tick(1)
+    seconds = time.perf_counter() - start
+    before = qubo
+    if args.presolve:  # before any summary: an unsolvable puzzle is one line of error, nothing else
+        with no_solution_names(args.puzzle):
+            qubo = _hook("presolve", "presolve_qubo", "--presolve")(puzzle, qubo)
     title = f" {puzzle.name!r}" if puzzle.name else ""
-    say(f"built{title} {puzzle.width}x{puzzle.height}: {qubo.num_vars} variables, {qubo.num_terms} terms "
-        f"({qubo.num_linear} linear + {qubo.num_quadratic} quadratic), offset {qubo.offset} "
-        f"in {time.perf_counter() - start:.2f} s")
+    say(f"built{title} {puzzle.width}x{puzzle.height}: {before.num_vars} variables, {before.num_terms} terms "
+        f"({before.num_linear} linear + {before.num_quadratic} quadratic), offset {before.offset} "
+        f"in {seconds:.2f} s")
     if args.presolve:
-        before = qubo
-        qubo = _hook("presolve", "presolve_qubo", "--presolve")(puzzle, qubo)
         say(f"presolved: {before.num_vars} -> {qubo.num_vars} variables, {before.num_terms} -> {qubo.num_terms} terms, "
             f"{len(qubo.fixed)} fixed, offset {qubo.offset}")
     models: dict[str, Any] = {"qubo": qubo}

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
+from collections.abc import Iterator
 
 from ..build import build
+from ..errors import PuzzleError
 from ..estimate import LONG_WORK_TERMS, check_fits
 from ._common import add_puzzle_arguments, load_puzzle
 
@@ -40,6 +43,15 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
+
+
+@contextlib.contextmanager
+def no_solution_names(source: str) -> Iterator[None]:
+    """Line logic's "no placement fits" becomes an error naming *source* and saying what it means."""
+    try:
+        yield
+    except PuzzleError as exc:
+        raise PuzzleError(f"{source}: the puzzle has no solution, line logic proves it: {exc}") from None
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:
@@ -106,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
     qubo = build(puzzle)
     info = figures(puzzle, qubo, time.perf_counter() - start)
     if getattr(args, "presolve", False):
-        info["presolve"] = presolve_figures(puzzle, qubo)
+        with no_solution_names(args.puzzle):
+            info["presolve"] = presolve_figures(puzzle, qubo)
     if args.json:
         print(json.dumps(info, indent=2))
         return 0

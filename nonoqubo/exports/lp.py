@@ -191,6 +191,10 @@ def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puz
     if len(size) != 2:
         raise FormatError(located(source, first["size"], "'size' must be 'height width'"))
     height, width = size
+    given = {kind: sum(1 for key in fields if key.startswith(f"{kind} ")) for kind in ("row", "col")}
+    if not 0 <= height <= given["row"] or not 0 <= width <= given["col"]:  # before looping over the size
+        raise FormatError(located(source, first["size"], f"'size: {height} {width}' but the header has "
+                                  f"{given['row']} row and {given['col']} column clues"))
     name = None
     if "name" in fields:
         name = json_loads("".join(fields["name"]), source, first["name"])
