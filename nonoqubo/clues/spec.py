@@ -41,6 +41,7 @@ from typing import IO, Any
 from .._guard import integer, json_loads, yaml_load
 from ..errors import FormatError, PuzzleError, located
 from ..puzzle import Puzzle
+from . import META_KEYS
 
 NAME = "spec"
 TITLE = "nonoqubo clue spec, YAML or JSON (rows, cols, optional name/width/height/solution)"
@@ -116,7 +117,17 @@ def from_dict(doc: Any, *, source: str = "<spec>", text: str | None = None) -> P
     meta = {k: v for k, v in doc.items() if k not in _KNOWN}
     if "source" in doc:
         meta["source"] = doc["source"]
+    for key in ("name", *META_KEYS):  # the fields other formats write: plain text, never a structure's repr
+        value = doc.get(key)
+        if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+            value = ", ".join(map(str, value))
+            if key != "name":
+                meta[key] = value
+        if value is not None and not isinstance(value, (str, int, float)):
+            raise fail([key], f"expected text, found a {type(value).__name__}")
     name = doc.get("name")
+    if isinstance(name, list):
+        name = ", ".join(map(str, name))
     try:
         return Puzzle(rows=tuple(map(tuple, clues["rows"])), cols=tuple(map(tuple, clues[col_key])), name=None if name is None else str(name),
                       solution=doc.get("solution"), meta=meta)
