@@ -441,10 +441,21 @@ class Decoder:
             index=i, valid=energy == 0, energy=energy, broken_walls=walls, order_violations=orders,
             cell_conflicts=cells, failing_lines=lines, grid=grid.copy(),
             conflicts=conflicts.reshape(h, w), shifts=analysis.shifts[i].copy(),
-            reported_energy=None if batch is None or batch.energies is None else float(batch.energies[i]),
+            reported_energy=self._reported_energy(batch, i),
             num_occurrences=None if batch is None or batch.num_occurrences is None else int(batch.num_occurrences[i]),
             violated_constraints=violated, failing_line_index=failing_idx,
         )
+
+    def _reported_energy(self, batch: SampleBatch | None, i: int) -> float | None:
+        """The energy the samples file gave for sample *i*, as a QUBO energy (offset included)."""
+        if batch is None or batch.energies is None:
+            return None
+        energy = float(batch.energies[i])
+        if batch.extra.get("offset_excluded"):  # qbsolv and MQLib files have no offset field
+            offset = self.qubo.offset if isinstance(self.model, Puzzle) else getattr(self.model, "offset", None)
+            if offset is not None:
+                energy += float(offset)
+        return energy
 
     def reports(self, analysis: Analysis, indices: Sequence[int], batch: SampleBatch | None = None) -> list[Report]:
         """Reports for the chosen samples (constraint names added for constrained models)."""
@@ -461,7 +472,7 @@ class Decoder:
         return samples_from(samples, self.labels, spin=spin, fixed=self.fixed)
 
     @cached_property
-    def qubo(self):  # pragma: no cover - convenience
+    def qubo(self):
         """``build(puzzle)``: the full model the penalties add up to."""
         from .build import build
 

@@ -166,18 +166,21 @@ def energies_mtx(text: str, labels, x, spin):
 
 
 def energies_qplib(text: str, labels, x, spin):
-    # QPLIB (Furini et al. 2019, App. B): min 1/2 x'Qx + b'x + c, Q by its lower triangle, 1-based.
+    # QPLIB (Furini et al. 2019, App. B) as its real readers evaluate it (pyqplib obj_val; OMMX
+    # load_qplib since ommx#1207, checked against QPLIB's published solutions): min 1/2 sum of
+    # v x_h x_k over the listed lower-triangle entries (h >= k, 1-based) + b'x + c.  No names.
     lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
     it = iter(lines)
     next(it)
     assert next(it) in ("QBN", "QBB") and next(it) == "minimize"
     n = int(next(it))
-    Q = np.zeros((n, n))
+    assert n == len(labels)
+    L = np.zeros((n, n))
     for _ in range(int(next(it))):
         h, k, v = next(it).split()
         h, k = int(h) - 1, int(k) - 1
         assert h >= k
-        Q[h, k] = Q[k, h] = float(v)
+        L[h, k] = float(v)
     b = np.full(n, float(next(it)))
     for _ in range(int(next(it))):
         i, v = next(it).split()
@@ -189,13 +192,9 @@ def energies_qplib(text: str, labels, x, spin):
     next(it)
     for _ in range(int(next(it))):
         next(it)
-    names = {}
-    for _ in range(int(next(it))):
-        i, name = next(it).split()
-        names[int(i) - 1] = name
-    assert [names[i] for i in range(n)] == list(labels)
+    assert int(next(it)) == 0 and int(next(it)) == 0  # no variable or constraint names
     xf = x.astype(float)
-    return 0.5 * np.einsum("si,ij,sj->s", xf, Q, xf) + xf @ b + c
+    return 0.5 * np.einsum("si,ij,sj->s", xf, L, xf) + xf @ b + c
 
 
 def energies_npz(data: bytes, labels, x, spin):

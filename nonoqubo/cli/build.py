@@ -97,6 +97,14 @@ def _hook(module: str, function: str, what: str):
         raise NonoquboError(f"{what} needs nonoqubo.{module}, which this installation lacks") from None
 
 
+def empty_model_note(outputs: list[str]) -> str:
+    """What to say when the model has no variables left (line logic solved the puzzle)."""
+    target = next((o for o in outputs if o != "-"), "MODEL")
+    return (f"note: line logic solved the puzzle: the model has no variables left, so there is nothing "
+            f"for a solver to do (qbsolv crashes and MQLib stops on a 0-variable file); see the picture "
+            f"with: nonoqubo decode {target}")
+
+
 def run(args: argparse.Namespace) -> int:
     plan = _plan(args)
     show = progress_enabled(args)
@@ -121,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
     if args.presolve:
         say(f"presolved: {before.num_vars} -> {qubo.num_vars} variables, {before.num_terms} -> {qubo.num_terms} terms, "
             f"{len(qubo.fixed)} fixed, offset {qubo.offset}")
+    if qubo.num_vars == 0:  # a warning, shown even with -q: these files crash qbsolv and stop MQLib
+        print(empty_model_note(args.output), file=sys.stderr)
     models: dict[str, Any] = {"qubo": qubo}
     if any(getattr(mod, "KIND", "qubo") == "constrained" for _, mod in plan):
         build_constrained = _hook("constrained", "build_constrained", "a constrained format")

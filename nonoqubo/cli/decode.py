@@ -12,6 +12,8 @@ from .._atomic import atomic_write
 from ..decode import Decoder, Report, select
 from ..puzzle import Puzzle
 from ..render import svg_picture, text_picture
+from ..errors import NonoquboError
+from ..samples import SampleBatch, samples_from
 from ..samples import formats as sample_formats
 
 ORDER = 50
@@ -26,10 +28,12 @@ column disagree (with the model's colour values), and every line of the
 picture that does not match its clue.  The penalties listed add up to the
 sample's QUBO energy.
 
-Samples may be a dimod SampleSet JSON (to_serializable()), a JSON object
-label -> value (or a list of them), a JSON list or lines of bits / numbers in
-nonoqubo's variable order, a qbsolv answer, or a QPLIB .sol file; 0/1 or
-spins -1/+1.  The format and the spins are detected from the content.
+Samples may be a dimod SampleSet JSON (to_serializable(); OpenJij's too), a
+JSON object label -> value (or a list of them), a JSON list or lines of bits /
+numbers in nonoqubo's variable order, a qbsolv or MQLib answer, a SCIP, CBC,
+Gurobi, HiGHS or GLPK solution file, or a QPLIB .sol file; 0/1 or spins
+-1/+1.  The format and the spins are detected from the content.  A model that
+presolve left with no variables needs no SAMPLES.
 
 exit status: 0 when the shown sample (with --all: the best sample) is valid,
 1 when it is not, 2 on bad input.
@@ -57,7 +61,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model", metavar="MODEL_OR_PUZZLE",
                         help="a model file nonoqubo exported, or a clue file")
-    parser.add_argument("samples", metavar="SAMPLES", help="the solver's samples ('-' reads standard input)")
+    parser.add_argument("samples", metavar="SAMPLES", nargs="?",
+                        help="the solver's samples ('-' reads standard input); may be left out for a "
+                             "model presolve left with no variables")
     show = parser.add_mutually_exclusive_group()
     show.add_argument("--best", dest="which", action="store_const", const="best",
                       help="show the lowest-energy sample (the default)")
@@ -80,7 +86,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     decoder = Decoder(args.model)
-    if args.samples == "-":
+    if args.samples is None:
+        batch = no_samples(decoder, args.model)
+    elif args.samples == "-":
         from ..samples import read_samples
 
         batch = read_samples(sys.stdin.read(), decoder.labels, format=args.samples_format,
@@ -102,6 +110,14 @@ def run(args: argparse.Namespace) -> int:
     emit(decoder.puzzle, reports, summary, args.which, as_json=args.json,
          source=batch.source, image=args.image, best=best)
     return 0 if best.valid else 1
+
+
+def no_samples(decoder: Decoder, model: str) -> SampleBatch:
+    """The one (empty) sample of a model with no variables; any other model needs SAMPLES."""
+    if decoder.labels:
+        raise NonoquboError(f"{model}: the model has {len(decoder.labels)} variables: give the solver's "
+                            "SAMPLES file (only a model presolve left with no variables decodes without one)")
+    return samples_from([[]], decoder.labels, fixed=decoder.fixed, source=f"{model} (no variables: no samples needed)")
 
 
 def document(puzzle: Puzzle, reports: list[Report], summary: dict[str, Any], which: str) -> dict[str, Any]:

@@ -288,7 +288,7 @@ def dumps(model: ConstrainedModel, *, ising: bool = False) -> str:
 
 def _body(model: ConstrainedModel) -> str:
     """Everything after the comment lines, from ``Minimize`` to ``End`` and its newline."""
-    parts = ["Minimize", f" obj: 0 {model.flat_labels[0]}" if model.num_vars else " obj: 0", "Subject To"]
+    parts = ["Minimize", f" obj: 0 {model.flat_labels[0]}" if model.num_vars else " obj:", "Subject To"]
     parts += row_texts(model)
     parts.append("Binary")
     parts += _name_lines(model.flat_labels)

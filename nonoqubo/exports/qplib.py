@@ -1,7 +1,8 @@
 """QPLIB text, binary unconstrained (Furini et al., Math. Prog. Comp. 2019, Appendix B of the supplement).
 
 Grammar of the problem type ``QBN`` (quadratic objective, binary variables,
-no constraints); text after ``#`` on a line is a comment::
+no constraints: the type the QPLIB site gives its unconstrained binary
+instances, e.g. QPLIB_3506, 3565, 3642); text after ``#`` on a line is a comment::
 
     <name>                                   one word; nonoqubo adds '# nonoqubo {metadata}'
     QBN
@@ -18,27 +19,31 @@ no constraints); text after ``#`` on a line is a comment::
     0 # number of non-default primal starts
     0 # default variable-bound dual start
     0 # number of non-default variable-bound dual starts
-    <n> # number of non-default variable names
-    <i> <name>                               the labels
+    0 # number of non-default variable names
     0 # number of non-default constraint names
 
-Objective: ``1/2 x'Q x + b'x + c`` with ``Q`` symmetric and given by its lower
-triangle, so an off-diagonal entry ``v`` contributes ``v x_h x_k`` (the
-pair's full coefficient; the ½ cancels the mirror entry) and a diagonal entry
-``v`` contributes ``v/2 x_h``.  nonoqubo writes the linear biases in the
-linear section (no diagonal entries), the pair coefficients as they are, and
-the offset as the objective constant.  The trailer follows the JuliaQUBO
-QPLIB reader; ``QBB`` is accepted on reading.  The labels are the variable
-names; the clues and fixed variables are a JSON comment on the name line
-(whole comment lines are not part of the format and some readers reject
-them).  BINARY only.
+Objective: ``1/2 sum v x_h x_k + b'x + c`` over the listed entries: every
+entry, on the diagonal or off it, counts with the factor ½.  This is how the
+real readers evaluate QPLIB's own instances against their published
+solutions: pyqplib's ``obj_val``, OMMX's ``load_qplib`` since ommx#1207/#1209
+(checked against QPLIB_0018 and QPLIB_0681) and the QUBOLib/JuliaQUBO reader.
+So nonoqubo writes the linear biases in the linear section (no diagonal
+entries), each pair coefficient **doubled** (``2 b_hk``, so that ½ of it is
+``b_hk``) and the offset as the objective constant.  No variable names: pyqplib
+refuses a file with names ("Non-standard variable / constraint names") and the
+QUBOLib reader asserts there are none, so the labels travel in nonoqubo's JSON
+metadata on the name line (with the clues and fixed variables; whole comment
+lines are not part of the format and some readers reject them).  Reading,
+``QBB`` (the type the QUBOLib reader asserts) is accepted too, and a file
+written by earlier nonoqubo versions (names listed, pairs not doubled) is
+still read as it was meant.  BINARY only.
 
 Examples:
     >>> from nonoqubo.qubo import Qubo
     >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
     >>> lines = dumps(q).splitlines()
     >>> lines[1:9]
-    ['QBN', 'minimize', '3 # number of variables', '2 # number of quadratic terms in objective', '2 1 2', '3 2 -3', '0 # default value for linear coefficients in objective', '2 # number of non-default linear coefficients in objective']
+    ['QBN', 'minimize', '3 # number of variables', '2 # number of quadratic terms in objective', '2 1 4', '3 2 -6', '0 # default value for linear coefficients in objective', '2 # number of non-default linear coefficients in objective']
     >>> loads(dumps(q)) == q
     True
 """
@@ -57,7 +62,7 @@ from ..qubo import Qubo
 from . import _header, _text
 
 NAME = "qplib"
-TITLE = "QPLIB QBN (binary, unconstrained): lower triangle of Q in 1/2 x'Qx, linear part, constant, variable names"
+TITLE = "QPLIB QBN (binary, unconstrained): 1/2 of each lower-triangle entry, linear part, constant (labels in its metadata)"
 EXTENSIONS = ("qplib",)
 BINARY = False
 ISING = False
@@ -67,36 +72,22 @@ ORDER = 90
 META_TAG = "# nonoqubo "
 
 
-def _names_ok(labels: list[str]) -> bool:
-    return all(lab and not re.search(r"[\s#]", lab) for lab in labels)
-
-
 def _chunks(qubo: Qubo):
-    labels = [str(x) for x in qubo.labels]
-    listed = _names_ok(labels)
-    meta = _header.describe(qubo, NAME, labels_listed=listed)
+    meta = _header.describe(qubo, NAME)  # the labels go in the metadata: real readers refuse names
     name = "nonoqubo"
     if qubo.puzzle is not None and qubo.puzzle.name:
         name = re.sub(r"[^A-Za-z0-9_.+-]+", "_", qubo.puzzle.name).strip("_") or name
     d = np.flatnonzero(qubo.linear)
     yield f"{name} {META_TAG}{json.dumps(meta, separators=(',', ':'))}\nQBN\nminimize\n", 0
     yield f"{qubo.num_vars} # number of variables\n{qubo.num_quadratic} # number of quadratic terms in objective\n", 0
-    yield from _text.data_chunks([qubo.col + 1, qubo.row + 1, qubo.quad])
+    yield from _text.data_chunks([qubo.col + 1, qubo.row + 1, 2 * qubo.quad])  # 1/2 of every entry counts
     yield (f"0 # default value for linear coefficients in objective\n"
            f"{d.size} # number of non-default linear coefficients in objective\n"), 0
     yield _text.format_lines([d + 1, qubo.linear[d]]), int(d.size)
     yield (f"{int(qubo.offset)} # objective constant\n1.0E+20 # value for infinity\n"
            "0 # default primal start\n0 # number of non-default primal starts\n"
-           "0 # default variable-bound dual start\n0 # number of non-default variable-bound dual starts\n"), 0
-    if listed:
-        yield f"{qubo.num_vars} # number of non-default variable names\n", 0
-        names = _text.Strings(labels)
-        for s in range(0, qubo.num_vars, _text.CHUNK):
-            idx = np.arange(s, min(s + _text.CHUNK, qubo.num_vars))
-            yield _text.format_lines([idx + 1, names.take(idx)]), 0
-    else:
-        yield "0 # number of non-default variable names\n", 0
-    yield "0 # number of non-default constraint names\n", 0
+           "0 # default variable-bound dual start\n0 # number of non-default variable-bound dual starts\n"
+           "0 # number of non-default variable names\n0 # number of non-default constraint names\n"), 0
 
 
 def dumps(qubo: Qubo, *, ising: bool = False) -> str:
@@ -203,10 +194,12 @@ def loads(data: str | bytes, *, source: str = "<qplib>") -> Qubo:
             raise FormatError(located(source, None, f"{len(names)} variable names for {n} variables"))
         labels = [names[i] for i in range(n)]
     diag = h == k
-    linear += np.bincount(h[diag], weights=v[diag], minlength=n) / 2  # 1/2 x'Qx on the diagonal
+    linear += np.bincount(h[diag], weights=v[diag], minlength=n) / 2  # every listed entry counts 1/2
     sign = -1.0 if sense == "maximize" else 1.0
     off_diag = ~diag
-    return _header.to_qubo(meta, sign * linear, h[off_diag], k[off_diag], sign * v[off_diag], sign * offset,
+    # files of earlier nonoqubo versions listed the names and wrote each pair undoubled
+    pair = v[off_diag] if names else v[off_diag] / 2
+    return _header.to_qubo(meta, sign * linear, h[off_diag], k[off_diag], sign * pair, sign * offset,
                            source, labels)
 
 

@@ -25,6 +25,11 @@ A :class:`RawSamples` holds either
 
 plus the ``energies`` and ``num_occurrences`` the file carried, and its
 ``vartype`` (``"BINARY"``, ``"SPIN"`` or ``None`` for "look at the values").
+``sparse=True`` says a variable the file leaves out is 0 (MIP solution files
+list only the nonzero ones); ``offset_excluded=True`` says the file's energies
+lack the model's offset (qbsolv, MQLib), which the decoder then adds.  A model
+with no variables (presolve fixed them all) takes an empty file, or a file with
+no samples, as its one empty sample.
 
 Labels are matched as written (``y0[0][1]``) or in the flat spelling of LP
 files (``y0_0_1``).  Values may be 0/1 or spins -1/+1 (``x = (1 + s) / 2``);
@@ -71,6 +76,10 @@ class RawSamples:
     energies: np.ndarray | Sequence[float] | None = None
     num_occurrences: np.ndarray | Sequence[int] | None = None
     vartype: str | None = None
+    #: a variable the file leaves out is 0 (MIP solution files list only the nonzero ones)
+    sparse: bool = False
+    #: the file's energies lack the model's offset (qbsolv, MQLib: formats with no offset field)
+    offset_excluded: bool = False
 
 
 @dataclass
@@ -179,6 +188,8 @@ def read_samples(
     else:
         text = str(path_or_text)
         src = source or "<samples>"
+    if not text.strip() and not labels:  # an empty answer for a model with no variables
+        return match(RawSamples(maps=[{}]), labels, spin=spin, fixed=fixed, source=src)
     mod = get_format(format) if format else _detect(text, src)
     raw = mod.parse(text, source=src)
     return match(raw, labels, spin=spin, fixed=fixed, source=src)
@@ -264,8 +275,11 @@ def match(
     n = len(labels)
     index = {label: i for i, label in enumerate(labels)}
     fixed = dict(fixed or {})
+    if n == 0 and _no_samples(raw):  # a model presolved to nothing: its one sample is the empty one
+        raw = RawSamples(maps=[{}], energies=raw.energies if _size(raw.energies) == 1 else None,
+                         vartype="BINARY", offset_excluded=raw.offset_excluded)
     if raw.maps is not None:
-        values = _from_maps(raw.maps, labels, index, fixed, source)
+        values = _from_maps(raw.maps, labels, index, fixed, source, sparse=raw.sparse)
     else:
         if isinstance(raw.values, list):  # rows of a text file, maybe ragged
             if raw.labels is None:
@@ -285,7 +299,7 @@ def match(
         if values.ndim != 2:
             raise SampleError(f"{source}: samples must be vectors, got an array of shape {values.shape}")
         if raw.labels is not None and not all(_is_index_label(v) for v in raw.labels):
-            values = _reorder(values, raw.labels, labels, index, fixed, source)
+            values = _reorder(values, raw.labels, labels, index, fixed, source, sparse=raw.sparse)
         elif raw.labels is not None:  # integer labels: positions in the variable order
             names = []
             for pos in raw.labels:
@@ -295,7 +309,7 @@ def match(
                         f"(the model's variables are 0..{n - 1})"
                     )
                 names.append(labels[int(pos)])
-            values = _reorder(values, names, labels, index, fixed, source)
+            values = _reorder(values, names, labels, index, fixed, source, sparse=raw.sparse)
         if values.shape[1] != n:
             s = 0
             raise SampleError(
@@ -308,7 +322,24 @@ def match(
         energies=None if raw.energies is None else np.asarray(raw.energies, dtype=np.float64),
         num_occurrences=None if raw.num_occurrences is None else np.asarray(raw.num_occurrences, dtype=np.int64),
         spin=is_spin, source=source,
+        extra={"offset_excluded": True} if raw.offset_excluded else {},
     )
+
+
+def _size(seq: Any) -> int:
+    return 0 if seq is None else len(seq)
+
+
+def _no_samples(raw: RawSamples) -> bool:
+    """No sample at all (what a solver returns for a model with no variables, e.g. dimod's ExactSolver)."""
+    if raw.maps is not None:
+        return len(raw.maps) == 0
+    if raw.values is None:
+        return True
+    if isinstance(raw.values, list):
+        return len(raw.values) == 0
+    values = np.asarray(raw.values)
+    return values.ndim == 2 and values.shape[0] == 0
 
 
 def _name_list(names: list[Any]) -> str:
@@ -326,7 +357,7 @@ def _unknown_message(source: str, s: int, unknown: list[Any]) -> str:
 
 
 def _from_maps(maps: list[Mapping[Any, Any]], labels: list[str], index: dict[str, int],
-               fixed: Mapping[str, int], source: str) -> np.ndarray:
+               fixed: Mapping[str, int], source: str, *, sparse: bool = False) -> np.ndarray:
     n = len(labels)
     if not maps:
         raise SampleError(f"{source}: no samples")
@@ -351,7 +382,7 @@ def _from_maps(maps: list[Mapping[Any, Any]], labels: list[str], index: dict[str
         row[cols_arr[keep]] = vals[keep]
         if keep.sum() != seen.sum():
             raise SampleError(f"{source}: sample {s + 1} gives a variable twice (as y0[0][1] and y0_0_1?)")
-        if not seen.all():
+        if not sparse and not seen.all():
             raise SampleError(_missing_message(source, s, [labels[i] for i in np.flatnonzero(~seen)]))
     return values
 
@@ -370,7 +401,8 @@ def _number(v: Any) -> float:
 
 
 def _reorder(values: np.ndarray, raw_labels: Sequence[Any], labels: list[str],
-             index: dict[str, int], fixed: Mapping[str, int], source: str) -> np.ndarray:
+             index: dict[str, int], fixed: Mapping[str, int], source: str, *,
+             sparse: bool = False) -> np.ndarray:
     keys = [_label_key(k) for k in raw_labels]
     cols = np.array([index.get(k, -1) for k in keys], dtype=np.int64)
     unknown = [k for k, c in zip(keys, cols) if c < 0 and k not in fixed]
@@ -381,9 +413,9 @@ def _reorder(values: np.ndarray, raw_labels: Sequence[Any], labels: list[str],
     seen[cols[keep]] = True
     if keep.sum() != seen.sum():
         raise SampleError(f"{source}: the samples give a variable twice (as y0[0][1] and y0_0_1?)")
-    if not seen.all():
+    if not sparse and not seen.all():
         raise SampleError(_missing_message(source, 0, [labels[i] for i in np.flatnonzero(~seen)]))
-    out = np.empty((values.shape[0], len(labels)), dtype=values.dtype)
+    out = np.zeros((values.shape[0], len(labels)), dtype=values.dtype)
     out[:, cols[keep]] = values[:, keep]
     return out
 

@@ -7,8 +7,10 @@ Grammar (``sampleset_schema`` 3.x, dimod 0.12)::
      "record": ..., "sample_data": {... bit-packed ...},
      "vectors": {"energy": {...}, "num_occurrences": {...}}, "info": {...}}
 
-The file is read with ``dimod.SampleSet.from_serializable`` (dimod is a
-runtime dependency), so every version dimod reads is accepted.  Every sample
+OpenJij's ``Response.to_serializable()`` writes the same document with
+``"type": "Response"`` (its ``Response`` subclasses dimod's ``SampleSet``): it
+is read the same way.  The file is read with ``dimod.SampleSet.from_serializable``
+(dimod is a runtime dependency), so every version dimod reads is accepted.  Every sample
 is kept, with its energy and occurrence count.  Labels may be the model's
 (``y0[0][1]``), their flat spelling (``y0_0_1``) or integers ``0..N-1`` (the
 variable order, as in a BQM read from a COO or qbsolv file).
@@ -35,15 +37,17 @@ from ..errors import FormatError
 from . import RawSamples, loads_json
 
 NAME = "sampleset"
-TITLE = "dimod SampleSet JSON (SampleSet.to_serializable())"
-ALIASES = ("dimod", "ocean")
+TITLE = "dimod SampleSet JSON (SampleSet.to_serializable(); OpenJij's \"type\": \"Response\" too)"
+ALIASES = ("dimod", "ocean", "openjij", "response")
 PRIORITY = 10
 
-_SIGNATURE = re.compile(r'"type"\s*:\s*"SampleSet"')
+#: the document types: dimod's, and OpenJij's Response (a SampleSet subclass)
+TYPES = ("SampleSet", "Response")
+_SIGNATURE = re.compile(r'"type"\s*:\s*"(?:SampleSet|Response)"')
 
 
 def detect(text: str) -> bool:
-    """A JSON object whose ``type`` is ``SampleSet``."""
+    """A JSON object whose ``type`` is ``SampleSet`` (dimod) or ``Response`` (OpenJij)."""
     return text.lstrip().startswith("{") and bool(_SIGNATURE.search(text[:1_000_000]))
 
 
@@ -69,8 +73,9 @@ def parse(text: str, *, source: str) -> RawSamples:
     import dimod
 
     doc = loads_json(text, source)
-    if not isinstance(doc, dict) or doc.get("type") != "SampleSet":
-        raise FormatError(f"{source}: not a dimod SampleSet (no \"type\": \"SampleSet\")")
+    if not isinstance(doc, dict) or doc.get("type") not in TYPES:
+        raise FormatError(f"{source}: not a dimod SampleSet (no \"type\": \"SampleSet\" or OpenJij's \"Response\")")
+    doc = {**doc, "type": "SampleSet"}
     try:
         sampleset = dimod.SampleSet.from_serializable(doc)
     except Exception as exc:  # dimod raises KeyError/ValueError/TypeError on damaged files

@@ -1,0 +1,1 @@
+Optimal - objective value 0.00000000

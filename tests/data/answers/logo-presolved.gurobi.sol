@@ -1,0 +1,2 @@
+# Solution for model obj
+# Objective value = 0
