@@ -221,6 +221,6 @@ def finite(values: np.ndarray, source: str, what: str, line: int | None = None) 
     if arr.dtype.kind == "f" and arr.size:
         bad = ~np.isfinite(arr) | (np.abs(arr) >= 2.0 ** 63)
         if bad.any():
-            raise FormatError(located(source, line, f"{what} {arr[np.flatnonzero(bad)[0]]!r} is not a finite "
+            raise FormatError(located(source, line, f"{what} {float(arr.ravel()[np.flatnonzero(bad.ravel())[0]])!r} is not a finite "
                                                     "number in range"))
     return values

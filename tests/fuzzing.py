@@ -46,6 +46,8 @@ DATA = Path(__file__).resolve().parent / "data"
 PUZZLES = DATA / "puzzles"
 #: seconds one case may take before it counts as a hang
 LIMIT = float(os.environ.get("NONOQUBO_FUZZ_LIMIT", "5"))
+#: where the inputs of failing cases are kept, to reproduce them
+KEEP = os.environ.get("NONOQUBO_FUZZ_KEEP", os.path.join(tempfile.gettempdir(), "nonoqubo-fuzz-failures"))
 
 #: tokens that broke readers before (issue 11) or are known to break parsers
 NASTY: tuple[bytes, ...] = (
@@ -174,9 +176,11 @@ def fuzz(reader: Reader, cases: int, seed: int = 0, workdir: str | None = None) 
             kind, detail = run_case(argv, [path])
             outcome.counts[kind] += 1
             if kind not in ("ok", "invalid", "error"):
-                keep = os.path.join(tmp, "..", f"nonoqubo-fuzz-{reader.name}-{case}-{name}")
-                with contextlib.suppress(OSError), open(keep, "wb") as fh:
-                    fh.write(mutant)
+                keep = os.path.join(KEEP, f"{reader.name}-seed{seed}-case{case}-{name}")
+                with contextlib.suppress(OSError):
+                    os.makedirs(KEEP, exist_ok=True)
+                    with open(keep, "wb") as fh:
+                        fh.write(mutant)
                 outcome.failures.append(f"{reader.name} case {case} ({name}, kept as {os.path.abspath(keep)}): "
                                         f"{kind}: {detail}")
             os.unlink(path)
@@ -250,6 +254,9 @@ def _sample_seeds() -> list[tuple[str, bytes]]:
     bits = [int(b) for b in np.asarray(layout.encode(grid)).ravel()]
     labels = layout.labels()
     seeds = [(p.name, p.read_bytes()) for p in sorted((DATA / "samples").iterdir())]
+    answers = DATA / "answers"  # what the real solvers wrote for the logo
+    if answers.is_dir():
+        seeds += [(p.name, p.read_bytes()) for p in sorted(answers.glob("logo.*")) if p.stat().st_size < 200_000]
     seeds += [
         ("answer.txt", (" ".join(map(str, bits)) + "\n").encode()),
         ("answer-bits.txt", ("".join(map(str, bits)) + "\n").encode()),

@@ -243,7 +243,7 @@ def as_int(values: np.ndarray, source: str, what: str) -> np.ndarray:
     out = np.round(values)
     bad = np.flatnonzero(out != values)
     if bad.size:
-        raise FormatError(located(source, None, f"{what} {values[bad[0]]!r} is not an integer"))
+        raise FormatError(located(source, None, f"{what} {float(values[bad[0]])!r} is not an integer"))
     return out.astype(INT)
 
 
