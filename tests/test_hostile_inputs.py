@@ -177,11 +177,17 @@ def _bqm_variants(data: bytes) -> dict[str, bytes]:
     head = len(data) - len(body)
     nv = info.data["shape"][0]
     qstart = head + 8 + nv * 12  # float64 offset, then (int32 start, float64 bias) per variable
-    bad_index = bytearray(data)
-    bad_index[qstart:qstart + 4] = np.int32(2**30).tobytes()  # a neighbour far outside the variables
-    bad_start = bytearray(data)
-    bad_start[head + 8 + 12:head + 8 + 16] = np.int32(-5).tobytes()  # a negative neighbourhood start
-    return {"huge": huge, "index": bytes(bad_index), "start": bytes(bad_start), "cut": data[: len(data) // 2]}
+    out = {"huge": huge, "cut": data[: len(data) // 2]}
+    # with dimod 0.12.23, a negative neighbour index is a segmentation fault (exit 139) and a
+    # far one in a later neighbourhood a std::bad_alloc (exit 134)
+    for name, k, value in (("negative", 0, -5), ("far", 49, 2**30)):
+        bad = bytearray(data)
+        bad[qstart + 12 * k:qstart + 12 * k + 4] = np.int32(value).tobytes()
+        out[name] = bytes(bad)
+    bad = bytearray(data)
+    bad[head + 8 + 12:head + 8 + 16] = np.int32(-5).tobytes()  # a negative neighbourhood start
+    out["start"] = bytes(bad)
+    return out
 
 
 def test_class6_damaged_bqm_files_are_refused_not_crashed(tmp_path, small_exports):
