@@ -96,7 +96,7 @@ def nesting_depth(text: str) -> int:
 
 
 def _json_int(token: str) -> int:
-    if len(token.lstrip("-").lstrip("0")) > MAX_DIGITS:
+    if len(token) > MAX_DIGITS and len(token.lstrip("-").lstrip("0")) > MAX_DIGITS:
         raise _Refused(f"a number of {len(token.lstrip('-'))} digits is too large")
     return int(token)
 

@@ -385,7 +385,7 @@ def _parse_row(toks: list[str], lineno: int, source: str) -> tuple[int, dict[str
                 terms[t] = terms.get(t, 0) + sign * (1 if coef is None else coef)
                 sign, coef = 1, None
         rhs = float(toks[-1])
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: a 400-digit coefficient is an infinite float
         raise FormatError(located(source, lineno, f"cannot read the row {' '.join(toks)!r}")) from None
     if not rhs.is_integer():
         raise FormatError(located(source, lineno, f"right-hand side {toks[-1]} is not an integer"))
