@@ -104,7 +104,7 @@ class Reader:
     name: str
     seeds: list[tuple[str, bytes]]  # (file name, content)
     argv: Callable[[str], list[str]]  # mutant path -> CLI arguments
-    subprocess: bool = False  # native code behind it: run the batch in a child process
+    subprocess: bool = False  # native code behind it (dimod, HiGHS): run the batch in a child process
 
 
 @dataclass
@@ -192,9 +192,15 @@ def fuzz_in_child(reader: str, cases: int, seed: int = 0) -> Outcome:
     import subprocess
 
     root = Path(__file__).resolve().parent.parent
-    proc = subprocess.run([sys.executable, "-m", "tests.fuzzing", "--reader", reader, "--cases", str(cases),
-                           "--seed", str(seed), "--json"], cwd=root, capture_output=True, text=True)
     outcome = Outcome()
+    try:  # a hang in native code ignores the in-process timer: the child's deadline catches it
+        proc = subprocess.run([sys.executable, "-m", "tests.fuzzing", "--reader", reader, "--cases", str(cases),
+                               "--seed", str(seed), "--json"], cwd=root, capture_output=True, text=True,
+                              timeout=60 + cases * LIMIT / 5)
+    except subprocess.TimeoutExpired:
+        outcome.counts["hang"] += 1
+        outcome.failures.append(f"{reader}: the fuzzing process hung (in native code?); see {KEEP}")
+        return outcome
     if proc.returncode != 0:
         outcome.counts["crash"] += 1
         outcome.failures.append(f"{reader}: the fuzzing process died with status {proc.returncode}: "
@@ -312,7 +318,7 @@ def readers(workdir: str) -> dict[str, Reader]:
     for name, data in models:
         fmt = name.split(".", 1)[1]
         out[fmt] = Reader(fmt, [(name, data)], lambda p: ["decode", p, good_answer],
-                          subprocess=fmt in ("bqm", "cqm"))
+                          subprocess=fmt in ("bqm", "cqm", "mps"))
     return out
 
 

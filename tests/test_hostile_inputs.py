@@ -212,6 +212,17 @@ def test_class6_damaged_bqm_files_are_refused_not_crashed(tmp_path, small_export
         assert line.startswith(f"2 nonoqubo: error: {path}: "), line
 
 
+def test_class6_an_mps_file_that_hangs_highs_is_refused_before_highs_reads_it(tmp_path, small_exports):
+    files, answer = small_exports
+    line = "    z1_0_1    wall_z1_k0_p0  -1"
+    assert line in files["mps"]
+    path = tmp_path / "hang.mps"  # HiGHS 1.16 loops forever on a one-field COLUMNS line and a blank line
+    path.write_text(files["mps"].replace(line, "    z1_0_1 \n\n" + line))
+    proc = subprocess.run([sys.executable, "-m", "nonoqubo", "decode", str(path), str(answer)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and f"{path}:112: a COLUMNS line has 1 field(s)" in proc.stderr
+
+
 # -- 7. .npz ----------------------------------------------------------------------------------
 def _npz_claiming_huge_shape(data: bytes) -> bytes:
     out = io.BytesIO()

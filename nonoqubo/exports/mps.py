@@ -176,6 +176,9 @@ def loads(data: str | bytes, *, source: str = "<mps>") -> ConstrainedModel:
         data = data.decode("utf-8", errors="replace")
     comments = [(i, line[1:]) for i, line in enumerate(data.splitlines(), start=1) if line.startswith("*")]
     model = model_from_metadata(comments, source)
+    if data == dumps(model):
+        return model  # exactly what nonoqubo writes for these clues: nothing for HiGHS to check
+    _check_fields(data, source)
     highspy = _highspy()
     h = _quiet(highspy)
     with tempfile.TemporaryDirectory(prefix="nonoqubo-") as tmp:
@@ -199,6 +202,29 @@ def loads(data: str | bytes, *, source: str = "<mps>") -> ConstrainedModel:
         raise FormatError(located(source, None, "the file's constraints differ from the model of the "
                                   "clues in its header"))
     return model
+
+
+#: data lines' field counts per section (free MPS); section names start in column 1
+_FIELDS = {"ROWS": (2,), "COLUMNS": (3, 5), "RHS": (3, 5), "RANGES": (3, 5), "BOUNDS": (3, 4)}
+
+
+def _check_fields(text: str, source: str) -> None:
+    """Refuse data lines with the wrong number of fields before HiGHS reads the file.
+
+    HiGHS 1.16's MPS reader loops forever on some malformed files (a one-field
+    COLUMNS line followed by a blank line), in native code no timer can interrupt.
+    """
+    section = None
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("*"):
+            continue
+        if not line[0].isspace():
+            section = line.split()[0].upper()
+            continue
+        fields = len(line.split())
+        if section in _FIELDS and fields not in _FIELDS[section]:
+            raise FormatError(located(source, lineno, f"a {section} line has {fields} field(s), expected "
+                                      f"{' or '.join(map(str, _FIELDS[section]))}: {line.strip()[:60]!r}"))
 
 
 def _rowwise(lp: Any, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
