@@ -1,17 +1,17 @@
 """How big a puzzle's model will be, from its clues alone, before anything is built.
 
-A 3000 x 3000 puzzle or a spec with ten million rows reads in seconds but builds for minutes
-and may need more memory than the machine has.  :func:`estimate` answers from the clues, in
-time proportional to the lines and cells (far below the build's cost):
+A 3000 x 3000 puzzle reads in seconds but builds for minutes and may need more memory than
+the machine has.  :func:`estimate` answers from the clues, in time and memory proportional to
+the variables (far below the build's cost, which grows with the terms):
 
 * **variables** exactly: a line with ``m`` blocks and margin ``d`` has ``m * d``;
 * **terms** as an upper bound: ``Σ linear + wall shape + block order`` is at most ``3`` per
   variable, and the cell penalty ``(R - C)²`` of a cell touched by ``a_r`` row and ``a_c``
-  column variables adds at most ``a_r(a_r - 1)/2 + a_c(a_c - 1)/2 + a_r a_c`` pairs.  The
-  touch counts come from one difference array per direction; a variable ``w[k][p]`` touches
-  the two cells ``e_k + p`` and ``e_k + r_k + p``.  On the puzzles of ``tests/data`` the bound
-  is 1.05-2 times the real count (merged and cancelled terms make the difference).  Past
-  :data:`EXACT_CELLS` cells a cruder per-line bound is used instead.
+  column variables adds at most ``a_r(a_r - 1)/2 + a_c(a_c - 1)/2 + a_r a_c`` pairs.  A
+  variable ``w[k][p]`` touches the two cells ``e_k + p`` and ``e_k + r_k + p`` of its line, so
+  the touch counts are the multiplicities of 2 x variables cell numbers (one sort), and only
+  touched cells are ever counted.  On the puzzles of ``tests/data`` the bound is 1.05-2 times
+  the real count (merged and cancelled terms make the difference).
 * **bytes**: :data:`BYTES_PER_TERM` per term, the build's measured peak (int64 row, column
   and value plus the sort that merges like terms).
 
@@ -40,8 +40,6 @@ __all__ = ["BYTES_PER_TERM", "Estimate", "ModelTooLarge", "available_memory", "c
 
 #: peak bytes of the build per term (measured: the 512x512 cauldron, 48M terms, peaks at 2.4 GB)
 BYTES_PER_TERM = 64
-#: largest grid whose cells are counted one by one (8 bytes a cell, briefly)
-EXACT_CELLS = 20_000_000
 #: terms past which the estimate is worth printing before the build
 LONG_WORK_TERMS = 5_000_000
 
@@ -66,28 +64,26 @@ def estimate(puzzle: Puzzle, layout: Layout | None = None) -> Estimate:
     """The model's size from *puzzle*'s clues (see the module docstring)."""
     lay = layout or Layout.of(puzzle)
     variables = lay.num_vars
-    if puzzle.height * puzzle.width <= EXACT_CELLS:
-        a_r = _touches(lay, 0, puzzle.height, puzzle.width)
-        a_c = _touches(lay, puzzle.height, puzzle.width, puzzle.height).T
-        cells = (a_r * (a_r - 1) // 2 + a_c * (a_c - 1) // 2 + a_r * a_c).sum()
-    else:
-        m = np.diff(lay.line_first_block)
-        d = lay.line_margin
-        cells = (m * d * 4 * np.minimum(m, d + 1)).sum()
-    terms = 3 * variables + int(cells)
+    block = lay.var_block
+    line = lay.block_line[block]
+    first = lay.block_start[block] + lay.var_p  # the cell e_k + p; the other is r_k further
+    cells = np.concatenate((first, first + lay.block_length[block]))
+    line = np.concatenate((line, line))
+    row = line < puzzle.height
+    w = puzzle.width  # cell number i * width + j, from the row (i = line) or the column (j = line - H)
+    at_row, at_col = line[row] * w + cells[row], cells[~row] * w + (line[~row] - puzzle.height)
+    if puzzle.width * puzzle.height <= 8 * cells.size + 1_000_000:  # a count per cell: no sort
+        a_r = np.bincount(at_row, minlength=puzzle.width * puzzle.height)
+        a_c = np.bincount(at_col, minlength=puzzle.width * puzzle.height)
+        cross = int(a_r @ a_c)
+    else:  # far more cells than touches (long empty lines): count the touched cells only
+        rows, a_r = np.unique(at_row, return_counts=True)
+        cols, a_c = np.unique(at_col, return_counts=True)
+        _, at_r, at_c = np.intersect1d(rows, cols, assume_unique=True, return_indices=True)
+        cross = int(a_r[at_r] @ a_c[at_c])
+    pairs = (a_r * (a_r - 1) // 2).sum() + (a_c * (a_c - 1) // 2).sum() + cross
+    terms = 3 * variables + int(pairs)
     return Estimate(variables, terms, terms * BYTES_PER_TERM)
-
-
-def _touches(lay: Layout, first_line: int, count: int, length: int) -> np.ndarray:
-    """``(count, length)`` number of variables touching each cell of lines ``first_line ...``."""
-    blocks = (lay.block_line >= first_line) & (lay.block_line < first_line + count) & (lay.block_margin > 0)
-    line = lay.block_line[blocks] - first_line
-    e, r, d = lay.block_start[blocks], lay.block_length[blocks], lay.block_margin[blocks]
-    base = line * (length + 1)
-    at = np.concatenate((base + e, base + e + d, base + e + r, base + e + r + d))
-    step = np.concatenate((np.ones(e.size), -np.ones(e.size), np.ones(e.size), -np.ones(e.size)))
-    diff = np.bincount(at, weights=step, minlength=count * (length + 1))
-    return np.cumsum(diff).astype(np.int64).reshape(count, length + 1)[:, :length]
 
 
 def available_memory() -> int | None:
