@@ -1,4 +1,5 @@
-"""Export speed: every text format on a random 100x100 puzzle, beside dimod's coo.dump and numpy.savetxt.
+"""Export speed: every QUBO format (text, and binary: bqm, npz, ommx) on a random 100x100 puzzle,
+beside dimod's coo.dump and numpy.savetxt.
 
 Run ``python benchmarks/bench_exports.py`` (``--no-cauldron`` skips the 512x512 case,
 ``--repeat N`` takes the best of N runs).  Prints markdown tables:
@@ -10,7 +11,7 @@ Run ``python benchmarks/bench_exports.py`` (``--no-cauldron`` skips the 512x512 
    dimod's writer visits every pair of variables (O(n^2)) and does not finish in
    minutes there, so it runs in a child with a time limit, and a 20x20 puzzle
    is timed too;
-2. the cauldron (``shared/puzzles/json/dejoue-cauldron.json``, 48 M terms) built
+2. the cauldron (``tests/data/puzzles/json/dejoue-cauldron.json``, 48 M terms) built
    and written as ``.bqm`` and as ``.coo``, one subprocess per case, with its
    peak resident memory (``ru_maxrss`` of the child itself).
 """
@@ -29,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("NONOQUBO_SHARED", ROOT.parent / "shared")) / "puzzles"
+SHARED = ROOT / "tests" / "data" / "puzzles"
 CAULDRON = SHARED / "json" / "dejoue-cauldron.json"
 
 

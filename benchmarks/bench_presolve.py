@@ -1,7 +1,7 @@
 """Presolve figures: variables and terms before and after, line-logic coverage, timings.
 
 Run: ``python benchmarks/bench_presolve.py [--skip-cauldron]``.  Prints a markdown
-table over every ``shared/puzzles/json/*.json`` (smallest first): the full
+table over every ``tests/data/puzzles/json/*.json`` (smallest first): the full
 model's variables and terms, the share of the grid line logic settles, the
 reduced model's variables and terms, and the time of the line solver alone and
 of the whole ``presolve_qubo`` (line solver + fixings + ``Qubo.fix``, the
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from nonoqubo.linesolve import line_solve
 from nonoqubo.presolve import fixings
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("NONOQUBO_SHARED", ROOT.parent / "shared")) / "puzzles"
+SHARED = ROOT / "tests" / "data" / "puzzles"
 
 
 def main() -> None:

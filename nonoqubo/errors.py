@@ -49,7 +49,8 @@ class MissingDependency(NonoquboError, ImportError):
     def __init__(self, package: str, extra: str, purpose: str) -> None:
         super().__init__(
             f"{purpose} needs the '{package}' package, which is not installed; "
-            f'install it with: pip install "nonoqubo[{extra}]"'
+            f'install it with: pip install "nonoqubo[{extra}]" '
+            f'(in a clone of the repository: pip install -e ".[{extra}]")'
         )
         self.package = package
         self.extra = extra

@@ -131,7 +131,8 @@ def grid_from_picture(picture: Sequence[str] | Sequence[Sequence[Any]] | np.ndar
                     elif ch not in WHITE_CHARS:
                         raise PuzzleError(
                             f"picture row {i + 1}, column {j + 1}: {ch!r} is neither black "
-                            "('#', 'X', '1') nor white ('.', '0')"
+                            f"({' '.join(sorted(BLACK_CHARS))}) nor white ({' '.join(sorted(WHITE_CHARS - {' '}))} "
+                            "or a space)"
                         )
             grid = out
         else:

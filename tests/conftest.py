@@ -71,3 +71,17 @@ def run_cli():
         return status, out.getvalue(), err.getvalue()
 
     return run
+
+
+def hide_packages(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
+    """Make ``import NAME`` (and its submodules) fail, as if the packages were not installed."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def guarded(name, *args, **kwargs):
+        if any(name == n or name.startswith(n + ".") for n in names):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", guarded)

@@ -61,6 +61,8 @@ NASTY: tuple[bytes, ...] = (
     b"\x93NUMPY", b"PK\x03\x04",
 )
 _NUMBER = re.compile(rb"\d+")
+#: model formats read by native code (dimod, HiGHS, OMMX): fuzzed in a child process
+NATIVE = ("bqm", "cqm", "mps", "ommx", "ommx-constrained")
 
 
 def mutate(data: bytes, rng: random.Random) -> bytes:
@@ -234,7 +236,7 @@ def _clue_seeds() -> list[tuple[str, bytes]]:
     return seeds
 
 
-def _model_seeds() -> list[tuple[str, bytes]]:
+def _model_seeds() -> list[tuple[str, str, bytes]]:
     from nonoqubo import clues, exports
     from nonoqubo.build import build
     from nonoqubo.constrained import build_constrained
@@ -244,7 +246,7 @@ def _model_seeds() -> list[tuple[str, bytes]]:
     seeds = []
     for mod in exports.formats():
         data = exports.dumps(model if getattr(mod, "KIND", "qubo") == "constrained" else qubo, mod.NAME)
-        seeds.append((f"small.{mod.EXTENSIONS[0]}", data if isinstance(data, bytes) else data.encode()))
+        seeds.append((mod.NAME, f"small.{mod.EXTENSIONS[0]}", data if isinstance(data, bytes) else data.encode()))
     return seeds
 
 
@@ -315,10 +317,8 @@ def readers(workdir: str) -> dict[str, Reader]:
         "samples": Reader("samples", _sample_seeds(), lambda p: ["decode", model_path, p]),
         "grids": Reader("grids", _grid_seeds(), lambda p: ["check", str(LOGO), p]),
     }
-    for name, data in models:
-        fmt = name.split(".", 1)[1]
-        out[fmt] = Reader(fmt, [(name, data)], lambda p: ["decode", p, good_answer],
-                          subprocess=fmt in ("bqm", "cqm", "mps"))
+    for fmt, name, data in models:
+        out[fmt] = Reader(fmt, [(name, data)], lambda p: ["decode", p, good_answer], subprocess=fmt in NATIVE)
     return out
 
 

@@ -92,7 +92,8 @@ def test_arrays_are_canonical(logo):
 
 @pytest.mark.parametrize(
     "name,puzzle,doc",
-    [item for item in shared_puzzles() if item[2].get("solution")],
+    [pytest.param(*item, marks=pytest.mark.slow) if item[0] == "dejoue-cauldron" else item
+     for item in shared_puzzles() if item[2].get("solution")],
     ids=lambda v: v if isinstance(v, str) else "",
 )
 def test_energy_zero_at_every_known_solution(name, puzzle, doc):

@@ -6,7 +6,9 @@ import json
 import subprocess
 import sys
 
-from conftest import ROOT
+import pytest
+
+from conftest import ROOT, SHARED
 
 
 def test_info_on_the_embedded_logo(run_cli):
@@ -54,4 +56,44 @@ def test_help_teaches(run_cli):
     assert status == 0
     assert "info" in out and "examples:" in out
     status, out, _ = run_cli("info", "--help")
-    assert status == 0 and "example:" in out
+    assert status == 0 and "examples:" in out
+
+
+QUBO_FORMATS = ["qubo-json", "bqm", "bqm-json", "coo", "csv", "qbsolv", "qs", "mqlib", "mtx", "qplib", "npz"]
+CONSTRAINED_FORMATS = ["cqm", "lp", "mps"]
+
+
+@pytest.mark.parametrize("fmt", QUBO_FORMATS + CONSTRAINED_FORMATS)
+@pytest.mark.parametrize("presolve", [False, True], ids=["full", "presolved"])
+def test_info_reads_every_export_format(run_cli, tmp_path, fmt, presolve):
+    from nonoqubo import exports
+
+    mod = exports.get_format(fmt)
+    out_path = tmp_path / f"m.{mod.EXTENSIONS[0]}"
+    puzzle = SHARED / "json" / "gecode-non-unique.json"  # line logic settles part of it
+    extra = ["--presolve"] if presolve else []
+    if fmt in CONSTRAINED_FORMATS:
+        extra.append("--constrained")
+    status, _, err = run_cli("build", puzzle, "-o", out_path, "-f", fmt, "-q", *extra)
+    assert status == 0, err
+    status, out, err = run_cli("info", out_path, "--json")
+    assert status == 0, err
+    info = json.loads(out)
+    assert (info["name"], info["width"], info["height"]) == ("non_unique", 11, 15)
+    status, full, _ = run_cli("info", puzzle, "--json", *(["--presolve"] if presolve else []))
+    full = json.loads(full)
+    if fmt in CONSTRAINED_FORMATS:
+        assert info["kind"] == "constrained" and info["constraints"] > 0
+    expect = full["presolve"] if presolve else full
+    suffix = "_after" if presolve else ""
+    assert info["variables"] == expect["variables" + suffix]
+    if fmt in QUBO_FORMATS:
+        assert info["terms"] == expect["terms" + suffix]
+        assert info["offset"] == expect["offset" + suffix]
+    if presolve:
+        assert info["fixed_variables"] == full["presolve"]["fixed_variables"] > 0
+    else:
+        assert info["fixed_variables"] == 0
+    status, text, _ = run_cli("info", out_path)
+    assert status == 0 and "model of puzzle 'non_unique', 11 x 15" in text
+    assert ("variables fixed by line logic" in text) == presolve

@@ -21,6 +21,7 @@ ORIGINALS = SHARED / "originals"
 EXPECTED = {
     "cwd/webpbn1_SYNTHETIC.cwd": ("gecode-webpbn1", (5, 10), {}),
     "g/kolo.g": ("olsak-kolo", (20, 20), {}),
+    "gecode/nonogram.cpp": ("gecode-castle", (60, 35), {"index": 8}),
     "g/veze.g": ("olsak-veze", (4, 4), {}),
     "mk/cplusplus.mk": ("olsak-cplusplus", (25, 25), {}),
     "nin/data000.nin": ("jwilk-data000", (10, 10), {}),
@@ -46,7 +47,7 @@ COLOUR = {
     "webpbn-xml-colour/not_invented_yet_1.xml": 21,
 }
 #: the format each original must be read as (by extension or content)
-FORMAT_OF = {"cwd": "cwd", "g": "g", "g-colour": "g", "mk": "mk", "nin": "nin", "non": "non", "pbm": "pbm",
+FORMAT_OF = {"cwd": "cwd", "g": "g", "gecode": "gecode", "g-colour": "g", "mk": "mk", "nin": "nin", "non": "non", "pbm": "pbm",
              "sgt": "sgt", "webpbn-xml": "xml", "webpbn-xml-colour": "xml"}
 SOLUTION_FORMATS = [name for name in clues.FORMATS if clues.get_format(name).SOLUTION]
 ALL_FORMATS = list(clues.FORMATS)

@@ -236,7 +236,8 @@ def test_cli_decode_valid_and_invalid(run_cli, tmp_path, logo):
     status, out, err = run_cli("decode", LOGO_JSON, path)
     assert status == 0, err
     assert "2 samples, 1 valid, best energy 0" in out
-    assert "sample 2 (best): VALID" in out
+    assert "sample 1 (best): VALID" in out  # the same number as the JSON report's "index"
+    assert json.loads(run_cli("decode", LOGO_JSON, path, "--json")[1])["samples"][0]["index"] == 1
     assert "\n".join(logo.solution) in out
     status, out, _ = run_cli("decode", LOGO_JSON, _write_samples(tmp_path, logo, bad[None]))
     assert status == 1

@@ -203,7 +203,28 @@ def energies_npz(data: bytes, labels, x, spin):
     return int(a["offset"]) + x @ a["linear"] + (x[:, a["row"]] * x[:, a["col"]]) @ a["quad"]
 
 
+def energies_ommx(data: bytes, labels, x, spin):
+    """OMMX's own reader and evaluator: Artifact.load_archive, then Instance.evaluate_samples."""
+    import os
+    import tempfile
+
+    pytest.importorskip("ommx")
+    from ommx.artifact import Artifact
+    from ommx.v1 import Samples
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "model.ommx")
+        Path(path).write_bytes(data)
+        instance = Artifact.load_archive(path).instance
+    variables = instance.decision_variables
+    assert [f"{v.name}{v.subscripts[0]}[{v.subscripts[1]}][{v.subscripts[2]}]" for v in variables] == list(labels)
+    ids = [v.id for v in variables]
+    objectives = instance.evaluate_samples(Samples({s: dict(zip(ids, row)) for s, row in enumerate(x.tolist())})).objectives
+    return np.array([objectives[s] for s in range(len(x))])
+
+
 READERS = {
+    "ommx": energies_ommx,
     "bqm": energies_bqm, "bqm-json": energies_bqm_json, "qubo-json": energies_qubo_json, "coo": energies_coo,
     "csv": energies_csv, "qbsolv": energies_qbsolv, "qs": energies_qs, "mqlib": energies_mqlib,
     "mtx": energies_mtx, "qplib": energies_qplib, "npz": energies_npz,

@@ -21,8 +21,8 @@ from fuzzing import Reader, fuzz, fuzz_in_child, mutate, readers, run_case
 
 TOTAL = int(os.environ.get("NONOQUBO_FUZZ_CASES", "2000"))
 SEED = int(os.environ.get("NONOQUBO_FUZZ_SEED", "0"))
-NAMES = ["clues", "samples", "grids", "qubo.json", "bqm", "bqm.json", "coo", "csv", "qubo", "qs", "mqlib",
-         "mtx", "qplib", "cqm", "lp", "mps", "npz"]
+NAMES = ["clues", "samples", "grids", "qubo-json", "bqm", "bqm-json", "coo", "csv", "qbsolv", "qs", "mqlib",
+         "mtx", "qplib", "cqm", "lp", "mps", "npz", "ommx", "ommx-constrained"]
 #: clue files get a bigger share: eleven formats share that family
 SHARE = {"clues": 4, "samples": 2, "grids": 1}
 #: failures another change owns: `check`'s wrong-grid-size message does not name the grid file yet

@@ -10,13 +10,20 @@ Every sub-command lives in a module of this package that defines::
 status.  Errors the library raises on purpose (:class:`NonoquboError`) and
 file errors become one line on standard error and exit status 2, never a
 traceback.
+
+The exit status is the verdict also in a pipe: when the reader of standard
+output goes away (``nonoqubo decode m.non s.json | head -3``), the rest of the
+output is sent to the null device and the command runs on to its verdict
+(0 valid, 1 invalid, 2 bad input), the same on every run.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from typing import Any, TextIO
 
 from .._discover import submodules
 from ..errors import NonoquboError
@@ -57,24 +64,78 @@ def make_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"nonoqubo {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = {}
     for mod in _command_modules():
-        mod.register(sub)
+        command = mod.register(sub)
+        commands[command.prog.split()[-1]] = command
+    parser.set_defaults(_commands=commands)
     return parser
+
+
+def _stdout_to_devnull(stream: Any) -> None:
+    """Point standard output's file descriptor at the null device (its reader has gone)."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+class _PipeSafe:
+    """Standard output that outlives a closed pipe: after ``BrokenPipeError`` it writes to the null device."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            _stdout_to_devnull(self._stream)
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            _stdout_to_devnull(self._stream)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 invalid answer, 2 bad input)."""
     parser = make_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # the sub-command's usage, not the top level's, goes with the complaint
+        command = args._commands.get(getattr(args, "command", None) or "", parser)
+        command.error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    stdout = sys.stdout
+    sys.stdout = _PipeSafe(stdout)  # type: ignore[assignment]
+    try:
+        status = _run(args)
+        sys.stdout.flush()
+        return status
+    finally:
+        sys.stdout = stdout
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.run(args) or 0)
     except NonoquboError as exc:
         print(f"nonoqubo: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # pragma: no cover - `nonoqubo decode ... | head`
+    except BrokenPipeError:  # binary output written to sys.stdout.buffer (build -o - | head)
+        _stdout_to_devnull(sys.stdout)
         return 0
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 from .. import clues
-from ..errors import FormatError, PuzzleError
+from ..errors import FormatError, NonoquboError, PuzzleError
 from ..puzzle import Puzzle
 
-__all__ = ["add_puzzle_arguments", "load_puzzle", "progress_enabled"]
+__all__ = ["add_puzzle_arguments", "check_output_folder", "load_puzzle", "progress_enabled"]
 
 
 def add_puzzle_arguments(parser: argparse.ArgumentParser, name: str = "puzzle") -> None:
-    """PUZZLE plus --from and --index."""
+    """PUZZLE plus --from, --index and --name."""
     parser.add_argument(
         name,
         metavar=name.upper(),
@@ -26,7 +27,13 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser, name: str = "puzzle") 
     )
     parser.add_argument(
         "--index", type=int, default=None, metavar="N",
-        help="which puzzle of a file that holds several (1-based; default: the first)",
+        help="which puzzle of a file that holds several: counted from 1 (webpbn XML, .nin, Tatham "
+             "game ids; default the first), but from 0 in a Gecode C++ file, in the order of its "
+             "specs[] table, like Gecode's own -size N",
+    )
+    parser.add_argument(
+        "--name", dest="spec_name", metavar="NAME",
+        help="which spec of a Gecode C++ file, by its declared name (e.g. castle)",
     )
 
 
@@ -36,6 +43,8 @@ def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
     options: dict[str, Any] = {}
     if getattr(args, "index", None) is not None:
         options["index"] = args.index
+    if getattr(args, "spec_name", None) is not None:
+        options["name"] = args.spec_name
     try:
         if path == "-":
             data = sys.stdin.buffer.read()
@@ -45,8 +54,18 @@ def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
         raise FormatError(f"{path}: {exc}") from None
     except TypeError as exc:
         if "unexpected options" in str(exc):
-            raise FormatError(f"{path}: --index applies only to formats that hold several puzzles") from None
+            what = "--name applies only to Gecode C++ files" if "name" in str(exc).split(":")[-1] \
+                else "--index applies only to formats that hold several puzzles"
+            raise FormatError(f"{path}: {what}") from None
         raise
+
+
+def check_output_folder(path: str | None) -> None:
+    """Refuse, before any work, an output file whose folder does not exist (the message names the file)."""
+    if path and path != "-":
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise NonoquboError(f"{path}: cannot write it: the folder {folder} does not exist")
 
 
 def progress_enabled(args: argparse.Namespace) -> bool:

@@ -13,7 +13,7 @@ from .. import exports
 from ..build import build
 from ..estimate import LONG_WORK_TERMS, check_fits
 from ..errors import NonoquboError, UnsupportedFormat
-from ..progress import bar
+from ..progress import spinner
 from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
 from .info import add_force_argument, no_solution_names
 
@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--presolve", action="store_true",
                         help="fix the variables line logic decides before writing (recorded in the file)")
     parser.add_argument("--constrained", action="store_true",
-                        help="write the constrained 0-1 model (formats of kind 'constrained': cqm, lp, mps)")
+                        help="write the constrained 0-1 model (formats of kind 'constrained': cqm, lp, mps, ommx)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary")
     add_force_argument(parser)
     parser.set_defaults(run=run)
@@ -70,7 +70,7 @@ def _plan(args: argparse.Namespace) -> list[tuple[str, Any]]:
         elif out == "-":
             raise UnsupportedFormat("'-o -' needs a format: add -f FORMAT (see 'nonoqubo formats')")
         else:
-            mod = exports.format_for_path(out)
+            mod = exports.format_for_path(out, "constrained" if args.constrained else None)
         if args.ising and not getattr(mod, "ISING", False):
             able = ", ".join(m.NAME for m in exports.formats() if getattr(m, "ISING", False))
             raise UnsupportedFormat(f"{out}: the {mod.NAME} format cannot carry an Ising model; --ising works with: {able}")
@@ -114,13 +114,12 @@ def run(args: argparse.Namespace) -> int:
     if est.terms > LONG_WORK_TERMS:
         say(f"estimate: {est}")
     start = time.perf_counter()
-    with bar(None, "building QUBO", enabled=show, unit=" steps") as tick:
+    with spinner("building QUBO", enabled=show):  # one vectorised call: no steps to count
         qubo = build(puzzle)
-        tick(1)
     seconds = time.perf_counter() - start
     before = qubo
     if args.presolve:  # before any summary: an unsolvable puzzle is one line of error, nothing else
-        with no_solution_names(args.puzzle):
+        with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
             qubo = _hook("presolve", "presolve_qubo", "--presolve")(puzzle, qubo)
     title = f" {puzzle.name!r}" if puzzle.name else ""
     say(f"built{title} {puzzle.width}x{puzzle.height}: {before.num_vars} variables, {before.num_terms} terms "
@@ -134,13 +133,17 @@ def run(args: argparse.Namespace) -> int:
     models: dict[str, Any] = {"qubo": qubo}
     if any(getattr(mod, "KIND", "qubo") == "constrained" for _, mod in plan):
         build_constrained = _hook("constrained", "build_constrained", "a constrained format")
-        model = models["constrained"] = build_constrained(puzzle, fixed=dict(qubo.fixed) if args.presolve else None)
+        with spinner("building the constrained model", enabled=show):
+            model = models["constrained"] = build_constrained(puzzle, fixed=dict(qubo.fixed) if args.presolve else None)
         parts = ", ".join(f"{n} {kind}" for kind, n in model.counts().items())
         say(f"constrained model: {model.num_vars} variables, {model.num_constraints} constraints ({parts})")
     with contextlib.ExitStack() as stack:  # every file renamed into place only when all are written
         for out, mod in plan:
             fh = stack.enter_context(exports.open_target(out, binary=bool(mod.BINARY)))
-            exports.write(models[getattr(mod, "KIND", "qubo")], fh, mod, ising=args.ising, progress=show)
+            kind = getattr(mod, "KIND", "qubo")
+            # QUBO writers tick their own bar; the constrained ones (HiGHS, dimod) get a spinner
+            with spinner(f"writing {out}", enabled=show and kind != "qubo"):
+                exports.write(models[kind], fh, mod, ising=args.ising, progress=show)
     for out, mod in plan:
         size = f", {os.path.getsize(out):,} bytes" if out != "-" else ""
         say(f"wrote {'standard output' if out == '-' else out} ({mod.NAME}{', Ising' if args.ising else ''}{size})")

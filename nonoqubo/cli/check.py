@@ -9,20 +9,33 @@ from pathlib import Path
 
 from .._atomic import atomic_write
 from ..check import check, read_grid
+from ..errors import FormatError, NonoquboError, PuzzleError
+from ..puzzle import BLACK_CHARS, WHITE_CHARS
 from ..render import svg_picture, text_picture
 from ._common import add_puzzle_arguments, load_puzzle
-from .decode import add_image_argument
+from .decode import add_image_argument, check_image_path
 
 ORDER = 60
 
+
+def _chars(chars: frozenset[str]) -> str:
+    return " ".join(repr(c) for c in sorted(chars))
+
+
 HELP = "check a grid (text of #/. or 1/0, or JSON) against the clues"
-DESCRIPTION = """\
+DESCRIPTION = f"""\
 Check GRID against the clues of PUZZLE and list the lines that fail: a line
 fails when the lengths of its black runs, in order, differ from its clue.
 
-GRID is text, one row per line, '#' (or 'X', '1') black and '.' (or '0', '-')
-white, or JSON: a list of row strings, a list of 0/1 lists, or an object with
-a "grid" (or "solution") key.
+GRID is text, one row per line, or JSON: a list of row strings, a list of
+0/1 lists, or an object with a "grid" (or "solution", "picture") key.
+  black: {_chars(BLACK_CHARS)}
+  white: {_chars(WHITE_CHARS)}
+Blank lines and lines starting with // or ; are skipped; spaces between
+cells are ignored (so ' ' is white only inside JSON row strings).
+
+A solver's samples (domain-wall variables, not a grid) are for 'decode':
+  nonoqubo decode PUZZLE SAMPLES
 
 exit status: 0 when the grid solves the puzzle, 1 when it does not, 2 on bad input.
 
@@ -38,15 +51,34 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("grid", metavar="GRID", help="the grid to check ('-' reads standard input)")
     parser.add_argument("--json", action="store_true",
                         help="print the verdict as JSON (schemas/report.schema.json, kind 'check')")
-    add_image_argument(parser)
+    add_image_argument(parser, "the grid")
     parser.set_defaults(run=run)
     return parser
 
 
+def _samples_hint(text: str, args: argparse.Namespace) -> str:
+    """'; ... use decode' when *text* reads as a solver's samples file, else ''."""
+    from ..samples import formats
+
+    for mod in formats().values():
+        detect = getattr(mod, "detect", None)
+        if mod.NAME != "vector" and detect is not None and detect(text):
+            return (f"; it looks like a solver's samples ({mod.NAME}), not a grid: "
+                    f"decode it with 'nonoqubo decode {args.puzzle} {args.grid}'")
+    return ""
+
+
 def run(args: argparse.Namespace) -> int:
+    check_image_path(args.image)
     puzzle = load_puzzle(args)
-    grid = read_grid(sys.stdin.read(), source="<stdin>") if args.grid == "-" else read_grid(Path(args.grid))
-    result = check(puzzle, grid)
+    source = "<stdin>" if args.grid == "-" else args.grid
+    text = sys.stdin.read() if args.grid == "-" else Path(args.grid).read_text(encoding="utf-8-sig", errors="replace")
+    try:
+        grid = read_grid(text, source=source)
+        result = check(puzzle, grid)
+    except (PuzzleError, FormatError) as exc:
+        message = str(exc) if str(exc).startswith(source) else f"{source}: {exc}"
+        raise NonoquboError(message + _samples_hint(text, args)) from None
     rows = [int(f.line.split()[1]) - 1 for f in result.failures if f.line.startswith("row")]
     cols = [int(f.line.split()[1]) - 1 for f in result.failures if f.line.startswith("column")]
     verdict = "VALID: the grid solves the puzzle" if result.valid else \

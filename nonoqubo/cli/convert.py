@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 
 from .. import clues
 from .._atomic import atomic_write
@@ -18,7 +20,8 @@ Read INPUT in any clue format and write it to OUTPUT in another.  The formats
 are told by the file endings, else by the content (INPUT) or --from/--to.  A
 known solution travels along when both formats can carry one (spec, xml, non,
 picture, pbm); the picture formats need one.  Metadata (title, author,
-copyright, ...) is kept where the output format has a place for it.
+copyright, ...) is kept where the output format has a place for it.  The clue
+spec is written as JSON to a .json file (or with --to json), else as YAML.
 
 examples:
   nonoqubo convert dancer.non dancer.xml
@@ -52,6 +55,31 @@ def output_format(output: str, name: str | None):
     raise UnsupportedFormat(f"{what} needs --to FORMAT (one of: {', '.join(clues.FORMATS)})")
 
 
+def wants_json(output: str, name: str | None) -> bool:
+    """True when the clue spec is to be written as JSON: --to json, else a .json OUTPUT."""
+    if name:
+        return name.lower() == "json"
+    return output != "-" and Path(output).suffix.lower() == ".json"
+
+
+def spec_as_json(yaml_text: str) -> str:
+    """The YAML clue spec (plain data, keys in order) as the same document in JSON, one clue a line."""
+    import yaml
+
+    def dump(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    doc = yaml.safe_load(yaml_text)
+    parts = []
+    for key, value in doc.items():
+        if isinstance(value, list) and value:
+            items = ",\n".join(f"  {dump(v)}" for v in value)
+            parts.append(f" {dump(key)}: [\n{items}\n ]")
+        else:
+            parts.append(f" {dump(key)}: {dump(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
 def run(args: argparse.Namespace) -> int:
     mod = output_format(args.output, args.to_format)
     puzzle = load_puzzle(args, "input")
@@ -59,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         data = mod.dumps(puzzle)
     except PuzzleError as exc:
         raise FormatError(f"{args.output}: {exc}") from None
+    if mod.NAME == "spec" and wants_json(args.output, args.to_format):
+        data = spec_as_json(data)
     with atomic_write(args.output, binary=isinstance(data, bytes)) as fh:
         fh.write(data)
     if puzzle.solution is not None and not getattr(mod, "SOLUTION", False) and not args.quiet:

@@ -10,9 +10,10 @@ from typing import Any
 
 from .._atomic import atomic_write
 from ..decode import Decoder, Report, select
+from ..errors import NonoquboError
+from ..progress import spinner
 from ..puzzle import Puzzle
 from ..render import svg_picture, text_picture
-from ..errors import NonoquboError
 from ..samples import SampleBatch, samples_from
 from ..samples import formats as sample_formats
 
@@ -35,6 +36,10 @@ Gurobi, HiGHS or GLPK solution file, or a QPLIB .sol file; 0/1 or spins
 -1/+1.  The format and the spins are detected from the content.  A model that
 presolve left with no variables needs no SAMPLES.
 
+OMMX answers (an ommx.v1.SampleSet or Solution saved with to_bytes(), or an
+OMMX artifact archive holding one) are read from their file, against a .ommx
+model or any other model or clue file.
+
 exit status: 0 when the shown sample (with --all: the best sample) is valid,
 1 when it is not, 2 on bad input.
 
@@ -42,18 +47,29 @@ examples:
   nonoqubo decode logo.qubo.json sampleset.json
   nonoqubo decode logo.yaml answer.txt --all --json
   nonoqubo decode logo.qubo samples.json --image logo.svg
+  nonoqubo decode logo.ommx openjij-answer.pb
 """
 
 #: items printed per section in text mode (--json lists everything)
 TEXT_LIMIT = 40
 
 
-def add_image_argument(parser: argparse.ArgumentParser) -> None:
+def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture of the best sample") -> None:
     parser.add_argument(
         "--image", metavar="OUT.svg",
-        help="also draw the picture (of the best sample) as SVG: the grid with its clues, "
+        help=f"also draw {what} as SVG (the file name must end in .svg): the grid with its clues, "
              "wrong cells and failing lines in red",
     )
+
+
+def check_image_path(path: str | None) -> None:
+    """Refuse an --image name that promises another format than the SVG that would be written."""
+    from ._common import check_output_folder
+
+    if path and Path(path).suffix.lower() != ".svg":
+        raise NonoquboError(f"{path}: --image writes SVG only; name the file .svg "
+                            "(convert it afterwards, e.g. rsvg-convert -o out.png out.svg)")
+    check_output_folder(path)
 
 
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -85,7 +101,11 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    decoder = Decoder(args.model)
+    from ._common import progress_enabled
+
+    check_image_path(args.image)
+    with spinner(f"reading {args.model}", enabled=progress_enabled(args)):
+        decoder = Decoder(args.model)
     if args.samples is None:
         batch = no_samples(decoder, args.model)
     elif args.samples == "-":
@@ -141,10 +161,11 @@ def emit(puzzle: Puzzle, reports: list[Report], summary: dict[str, Any], which: 
         print(json.dumps(document(puzzle, reports, summary, which), indent=1))
         return
     n, k = summary["num_samples"], summary["num_valid"]
-    print(f"{source}: {n} sample{'s' * (n != 1)}, {k} valid, best energy {summary['best_energy']}")
+    print(f"{source}: {n} sample{'s' * (n != 1)}, {k} valid, best energy {summary['best_energy']}"
+          + (" (samples numbered from 0, as in --json)" if n > 1 else ""))
     for r in reports:
         print()
-        label = f"sample {r.index + 1}" + (" (best)" if r is best else "")
+        label = f"sample {r.index}" + (" (best)" if r is best else "")
         print("\n".join(report_lines(puzzle, r, label)))
 
 

@@ -1,4 +1,4 @@
-"""``nonoqubo info``: the puzzle's size and the model's figures."""
+"""``nonoqubo info``: the puzzle's size and the model's figures, of a clue file or of an exported model."""
 
 from __future__ import annotations
 
@@ -8,11 +8,14 @@ import json
 import sys
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from ..build import build
-from ..errors import PuzzleError
+from ..errors import FormatError, PuzzleError, UnsupportedFormat
 from ..estimate import LONG_WORK_TERMS, check_fits
-from ._common import add_puzzle_arguments, load_puzzle
+from ..progress import spinner
+from ..puzzle import Puzzle
+from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
 
 ORDER = 10
 
@@ -28,8 +31,14 @@ the domain-wall variables it decides are fixed (what 'build --presolve'
 exports).  A puzzle that line logic proves unsolvable is an error naming the
 line.
 
-example:
+PUZZLE may also be a model nonoqubo exported (any format 'decode' reads:
+.qubo, .coo, .qs, .qplib, .mps, .lp, .csv, .mtx, .npz, .bqm, .json, .cqm, ...):
+info then prints the figures of the file as written and the metadata it
+carries (the puzzle, counts, offset, the variables a presolve fixed).
+
+examples:
   nonoqubo info examples/qbpp-logo.yaml --presolve
+  nonoqubo info logo.qubo
 """
 
 
@@ -109,16 +118,93 @@ def presolve_figures(puzzle, qubo) -> dict:
     }
 
 
+def _exported_model(args: argparse.Namespace) -> Any | None:
+    """The model in PUZZLE when it is a file nonoqubo exported, else None (then it is read as clues)."""
+    if args.puzzle == "-" or args.from_format or args.index is not None or getattr(args, "spec_name", None):
+        return None
+    from .. import exports
+
+    try:
+        return exports.load(args.puzzle)
+    except UnsupportedFormat:
+        return None
+    except FormatError as model_error:  # x.json: a QUBO JSON by its name, or a clue spec?
+        try:
+            load_puzzle(args)
+        except UnsupportedFormat:
+            raise model_error from None
+        return None
+
+
+def model_figures(model: Any) -> dict[str, Any]:
+    """The figures of an exported model (a Qubo or a constrained model) and the metadata it carries."""
+    puzzle = getattr(model, "puzzle", None)
+    fixed = dict(getattr(model, "fixed", {}) or {})
+    info: dict[str, Any] = {
+        "name": getattr(puzzle, "name", None),
+        "width": getattr(puzzle, "width", None),
+        "height": getattr(puzzle, "height", None),
+        "kind": "constrained" if hasattr(model, "num_constraints") else "qubo",
+        "variables": model.num_vars,
+        "fixed_variables": len(fixed),
+        "fixed_to_one": sum(1 for v in fixed.values() if int(v)),
+    }
+    if info["kind"] == "constrained":
+        info.update(constraints=model.num_constraints, nonzeros=model.num_nonzeros, constraint_kinds=model.counts())
+        return info
+    lo, hi = model.coefficient_range()
+    degrees = model.degrees()
+    info.update(terms=model.num_terms, linear_terms=model.num_linear, quadratic_terms=model.num_quadratic,
+                offset=int(model.offset), coefficient_min=lo, coefficient_max=hi,
+                max_degree=int(degrees.max()) if degrees.size else 0)
+    return info
+
+
+def print_model(path: str, info: dict[str, Any]) -> None:
+    """The text of `info` on an exported model."""
+    if info["width"] is None:
+        print(f"{path}: a {info['kind']} model that carries no clues")
+    else:
+        title = f" {info['name']!r}" if info["name"] else ""
+        print(f"{path}: the {info['kind']} model of puzzle{title}, {info['width']} x {info['height']} (width x height)")
+    print(f"variables:   {info['variables']}")
+    if info["kind"] == "constrained":
+        kinds = ", ".join(f"{n} {k}" for k, n in info["constraint_kinds"].items())
+        print(f"constraints: {info['constraints']} ({kinds}), {info['nonzeros']} nonzeros")
+    else:
+        print(f"terms:       {info['terms']} ({info['linear_terms']} linear + {info['quadratic_terms']} quadratic)")
+        print(f"offset:      {info['offset']}")
+        print(f"coefficients: {info['coefficient_min']} .. {info['coefficient_max']}")
+        print(f"max degree:  {info['max_degree']}")
+    if info["fixed_variables"]:
+        print(f"presolved:   {info['fixed_variables']} variables fixed by line logic "
+              f"({info['fixed_to_one']} to 1, {info['fixed_variables'] - info['fixed_to_one']} to 0); "
+              "the file's variables are the ones left")
+
+
 def run(args: argparse.Namespace) -> int:
+    model = _exported_model(args)
+    if model is not None:
+        figures_ = model_figures(model)
+        if args.presolve:
+            print("nonoqubo: note: --presolve applies to clue files; this model is shown as written",
+                  file=sys.stderr)
+        if args.json:
+            print(json.dumps(figures_, indent=2))
+        else:
+            print_model(args.puzzle, figures_)
+        return 0
     puzzle = load_puzzle(args)
     est = check_fits(puzzle, args.puzzle, force=args.force)
     if est.terms > LONG_WORK_TERMS:
         print(f"estimate: {est}", file=sys.stderr, flush=True)
+    show = progress_enabled(args)
     start = time.perf_counter()
-    qubo = build(puzzle)
+    with spinner("building QUBO", enabled=show):
+        qubo = build(puzzle)
     info = figures(puzzle, qubo, time.perf_counter() - start)
     if getattr(args, "presolve", False):
-        with no_solution_names(args.puzzle):
+        with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
             info["presolve"] = presolve_figures(puzzle, qubo)
     if args.json:
         print(json.dumps(info, indent=2))

@@ -3,30 +3,43 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 
-from ..solve import SAMPLERS, solve
-from ._common import add_puzzle_arguments, load_puzzle
-from .decode import add_image_argument, emit
+from .. import progress
+from .._atomic import atomic_write
+from ..solve import SAMPLER_TABLE, SAMPLERS, SampleOptions, sampleset_document, solve
+from ._common import add_puzzle_arguments, check_output_folder, load_puzzle, progress_enabled
+from .decode import add_image_argument, check_image_path, emit
 
 ORDER = 70
 
 HELP = "solve a puzzle locally (simulated annealing, tabu, exact, QUBO++) and show the picture"
-DESCRIPTION = """\
+DESCRIPTION = f"""\
 Build the QUBO of PUZZLE, sample it with a local solver, decode the samples
-and print the best picture with its verdict (as `decode` does).
+and print the best picture with its verdict (as `decode` does).  -o saves the
+samples as a dimod SampleSet JSON, which `nonoqubo decode` reads back.
 
 samplers:
-  sa     simulated annealing (dwave-samplers; the default)
-  tabu   tabu search (dwave-samplers)
-  exact  every assignment (dimod.ExactSolver); at most 24 variables
-  qbpp   QUBO++ EasySolver (pyqbpp); at most 100 variables without a licence
+{chr(10).join(f"  {s.name:<11} {s.summary}" for s in SAMPLER_TABLE.values())}
+
+On a terminal, sampling shows the reads done and the best energy so far.
 
 exit status: 0 when the best sample solves the puzzle, 1 when it does not,
-2 on bad input or a sampler that is missing or cannot take the model.
+2 on bad input, a bad option, or a sampler that is missing or cannot take the model.
 
-example:
+examples:
   nonoqubo solve examples/qbpp-logo.yaml --sampler sa --reads 20 --seed 1
+  nonoqubo solve examples/qbpp-logo.yaml --seed 1 -o samples.json
+  nonoqubo decode examples/qbpp-logo.yaml samples.json
 """
+
+#: what to try when no sample is valid (the last line of the output)
+NO_VALID_HINT = (
+    "nonoqubo: hint: no sample is valid; try more --sweeps (sa) or --reads, --presolve (line logic "
+    "fixes what it can first), or the LP route: nonoqubo build PUZZLE --constrained -o m.lp, solve m.lp "
+    "with HiGHS (highs m.lp --solution_file m.sol), then nonoqubo decode m.lp m.sol"
+)
 
 
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -34,31 +47,66 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_arguments(parser)
     parser.add_argument("--sampler", choices=SAMPLERS, default="sa", help="the local solver (default: sa)")
-    parser.add_argument("--reads", type=int, default=10, metavar="N", help="number of samples (default: 10)")
-    parser.add_argument("--seed", type=int, default=None, metavar="S", help="random seed, for repeatable runs")
+    parser.add_argument("--reads", type=int, default=10, metavar="N", help="number of samples, at least 1 (default: 10)")
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="random seed 0..4294967295, for repeatable runs (read r uses S + r)")
     parser.add_argument("--sweeps", type=int, default=None, metavar="N",
-                        help="annealing sweeps per read (sa; default 1000)")
+                        help="annealing sweeps per read, at least 1 (sa, openjij-sa, openjij-sqa; default 1000)")
     parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                        help="time per read (tabu) or per run (qbpp; default 1)")
+                        help="seconds per read, more than 0 (tabu, qbpp only; qbpp default 1)")
+    parser.add_argument("--presolve", action="store_true",
+                        help="fix the variables line logic decides before sampling (as 'build --presolve')")
+    parser.add_argument("-o", "--output", metavar="SAMPLES.json",
+                        help="also save the samples as a dimod SampleSet JSON of the full model "
+                             "(fixed variables filled in), for 'nonoqubo decode'")
+    openjij = parser.add_argument_group("OpenJij schedules (openjij-sa, openjij-sqa)")
+    openjij.add_argument("--beta-min", type=float, metavar="B", help="openjij-sa: first inverse temperature")
+    openjij.add_argument("--beta-max", type=float, metavar="B", help="openjij-sa: last inverse temperature")
+    openjij.add_argument("--beta", type=float, metavar="B", help="openjij-sqa: inverse temperature (default 5)")
+    openjij.add_argument("--gamma", type=float, metavar="G",
+                         help="openjij-sqa: initial transverse field, lowered to 0 (default 1)")
+    openjij.add_argument("--trotter", type=int, metavar="N", help="openjij-sqa: Trotter slices (default 4)")
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON (schemas/report.schema.json)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress display and no hint")
     add_image_argument(parser)
     parser.set_defaults(run=run)
     return parser
 
 
+def openjij_options(args: argparse.Namespace) -> dict[str, object]:
+    """The OpenJij schedule options given on the command line (checked by the sampler)."""
+    return {k: getattr(args, k) for k in ("beta_min", "beta_max", "beta", "gamma", "trotter")
+            if getattr(args, k) is not None}
+
+
 def run(args: argparse.Namespace) -> int:
+    schedule = openjij_options(args)
+    options = SampleOptions(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
+                            schedule=schedule)
+    options.check(args.sampler)  # before the puzzle is read or anything built
+    check_image_path(args.image)
+    check_output_folder(args.output)
     puzzle = load_puzzle(args)
-    result = solve(puzzle, args.sampler, reads=args.reads, seed=args.seed,
-                   sweeps=args.sweeps, time_limit=args.time_limit)
+    show = progress_enabled(args)
+    total = 1 if args.sampler == "exact" else args.reads
+    with progress.reads(total, f"{args.sampler} sampling", enabled=show) as tick:
+        result = solve(puzzle, args.sampler, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
+                       time_limit=args.time_limit, presolve=args.presolve, options=schedule, tick=tick)
+    if args.output:
+        with atomic_write(args.output) as fh:
+            json.dump(sampleset_document(result), fh)
     summary = {
-        "model": f"{args.sampler} sampler",
+        "model": f"{args.sampler} sampler" + (" (presolved)" if args.presolve else ""),
         "variables": result.qubo.num_vars,
-        "fixed": 0,
+        "fixed": len(result.decoder.fixed),
         "num_samples": len(result.analysis),
         "num_valid": result.num_valid,
         "best_energy": int(result.analysis.energy.min()),
     }
     emit(puzzle, [result.best], summary, "best", as_json=args.json,
-         source=f"{args.sampler} sampler", image=args.image, best=result.best)
+         source=summary["model"], image=args.image, best=result.best)
+    if not result.best.valid and not args.quiet:
+        sys.stdout.flush()
+        print(NO_VALID_HINT, file=sys.stderr)
     return 0 if result.best.valid else 1

@@ -89,23 +89,28 @@ def get_format(name: str) -> ModuleType:
     raise UnsupportedFormat(f"unknown QUBO format {name!r}; known formats: {_names()}")
 
 
-def _by_extension(path: str) -> ModuleType | None:
+def _by_extension(path: str, kind: str | None = None) -> ModuleType | None:
     base = os.path.basename(os.fspath(path)).lower()
     best: tuple[int, ModuleType] | None = None
-    for mod in formats():
+    for mod in sorted(formats(), key=lambda m: kind is not None and getattr(m, "KIND", "qubo") != kind):
         for ext in mod.EXTENSIONS:
             if base.endswith("." + ext) and (best is None or len(ext) > best[0]):
                 best = (len(ext), mod)
     return best[1] if best else None
 
 
-def format_for_path(path: str | os.PathLike[str]) -> ModuleType:
+def format_for_path(path: str | os.PathLike[str], kind: str | None = None) -> ModuleType:
     """The format of *path* by its longest known extension.
+
+    Args:
+        path: the file name.
+        kind: prefer a format of this KIND where two share the extension
+            (``model.ommx`` is ``ommx``, or ``ommx-constrained`` for ``"constrained"``).
 
     Raises:
         UnsupportedFormat: no known extension; the message lists the formats.
     """
-    mod = _by_extension(os.fspath(path))
+    mod = _by_extension(os.fspath(path), kind)
     if mod is None:
         raise UnsupportedFormat(
             f"{os.fspath(path)}: cannot tell the QUBO format from the file name; "

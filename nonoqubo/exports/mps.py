@@ -80,28 +80,37 @@ _banner_shown = False
 
 
 def _quiet(highspy: Any) -> Any:
-    """A silent ``Highs``.
+    """A silent ``Highs``: no banner, no log, on any stream.
 
-    HiGHS prints its banner on standard output when the first instance of the
-    process is made, before any option can be set; with ``-o - -f mps`` that
-    would land in the MPS text.  So the first instance is made with file
-    descriptor 1 pointed at standard error (C buffers flushed before it is put back).
+    HiGHS prints its banner ("Running HiGHS ...", two lines) on standard output
+    when the first instance of the process is made, before any option can be
+    set; with ``-o - -f mps`` it would land in the MPS text, and on a terminal
+    it is noise the user did not ask for.  So the first instance is made with
+    file descriptors 1 and 2 pointed at the null device (C buffers flushed
+    before they are put back); every instance then gets ``output_flag`` and
+    ``log_to_console`` off before it reads or writes anything.
     """
     global _banner_shown
     if _banner_shown:
         h = highspy.Highs()
     else:
         sys.stdout.flush()
-        saved = os.dup(1)
+        sys.stderr.flush()
+        saved = os.dup(1), os.dup(2)
+        devnull = os.open(os.devnull, os.O_WRONLY)
         try:
-            os.dup2(2, 1)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
             h = highspy.Highs()
             ctypes.CDLL(None).fflush(None)
         finally:
-            os.dup2(saved, 1)
-            os.close(saved)
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            for fd in (*saved, devnull):
+                os.close(fd)
         _banner_shown = True
     h.setOptionValue("output_flag", False)
+    h.setOptionValue("log_to_console", False)
     return h
 
 

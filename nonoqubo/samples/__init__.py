@@ -10,6 +10,10 @@ are skipped) that defines::
     def detect(text: str) -> bool          # does this content look like it?
     def parse(text: str, *, source: str) -> RawSamples
 
+A binary format (OMMX's protobuf answers) also defines
+``detect_bytes(data: bytes) -> bool`` and ``parse_bytes(data, *, source)``;
+a file with a NUL byte in its first 4 kB is offered to those.
+
 ``parse`` only reads the file's grammar; matching the values to the model
 (labels or positions, 0/1 or spins, lengths) is done once, here, for every
 format, so every reader gives the same errors.  Adding a format is adding a
@@ -140,6 +144,24 @@ def _detect(text: str, source: str) -> ModuleType:
     )
 
 
+def _binary_format(data: bytes, format: str | None) -> ModuleType | None:
+    """The binary format module (one with ``parse_bytes``) that reads *data*, or None for text.
+
+    Named with *format*, or recognised by a module's ``detect_bytes(data)`` when the
+    file is binary (a NUL byte in its first 4 kB).
+    """
+    if format:
+        mod = get_format(format)
+        return mod if hasattr(mod, "parse_bytes") else None
+    if b"\x00" not in data[:4096]:
+        return None
+    for mod in formats().values():
+        detect = getattr(mod, "detect_bytes", None)
+        if detect is not None and detect(data):
+            return mod
+    return None
+
+
 # -- entry points ------------------------------------------------------------------------------
 def read_samples(
     path_or_text: str | os.PathLike[str],
@@ -182,6 +204,9 @@ def read_samples(
         path = os.fspath(path_or_text)
         src = source or path
         data = Path(path).read_bytes()
+        binary = _binary_format(data, format)
+        if binary is not None:
+            return match(binary.parse_bytes(data, source=src), labels, spin=spin, fixed=fixed, source=src)
         if b"\x00" in data[:4096]:
             raise SampleError(f"{src}: this is a binary file, not a samples file")
         text = data.decode("utf-8-sig", errors="replace")
@@ -206,7 +231,7 @@ def samples_from(
     """Samples from an in-memory object, matched to *labels*.
 
     Accepted: a :class:`SampleBatch` (checked against *labels*), a dimod
-    ``SampleSet``, a pyqbpp ``Sol`` (anything with ``var_count``,
+    ``SampleSet``, an ``ommx.v1.SampleSet`` or ``Solution``, a pyqbpp ``Sol`` (anything with ``var_count``,
     ``model_var(i)`` and ``get(var)``), a ``{label: value}`` dict, a list of
     such dicts, or a vector / list of vectors / 2-D array in the model's
     variable order.
@@ -232,6 +257,10 @@ def raw_from_object(obj: Any, source: str = "<samples>") -> RawSamples:
         from .sampleset import from_sampleset
 
         return from_sampleset(obj)
+    if type(obj).__module__.startswith(("ommx", "builtins")) and type(obj).__name__ in ("SampleSet", "Solution"):
+        from .ommx import parse_bytes  # an ommx.v1.SampleSet / Solution (or its Rust core)
+
+        return parse_bytes(obj.to_bytes(), source=source)
     if hasattr(obj, "var_count") and hasattr(obj, "model_var") and hasattr(obj, "get"):
         n = int(obj.var_count)
         variables = [obj.model_var(i) for i in range(n)]

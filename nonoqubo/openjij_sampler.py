@@ -1,0 +1,122 @@
+"""OpenJij as a local sampler: simulated annealing and simulated *quantum* annealing.
+
+OpenJij (https://github.com/OpenJij/OpenJij, the ``openjij`` package) anneals
+Ising models in C++.  Two of its samplers serve ``solve``:
+
+================  ==============  ==========================================================
+name              OpenJij class   schedule options (OpenJij's defaults when not given)
+================  ==============  ==========================================================
+``openjij-sa``    ``SASampler``   ``sweeps`` (1000), ``beta_min``, ``beta_max`` (set from the
+                                  model's biases): the inverse temperature rises
+                                  geometrically from ``beta_min`` to ``beta_max``
+``openjij-sqa``   ``SQASampler``  ``sweeps`` (1000), ``beta`` (5.0, inverse temperature),
+                                  ``gamma`` (1.0, initial transverse field, lowered to 0),
+                                  ``trotter`` (4, Trotter slices of the path integral)
+================  ==============  ==========================================================
+
+Simulated quantum annealing (path-integral Monte Carlo over ``trotter``
+coupled replicas while the transverse field falls) is the closest thing to a
+quantum annealer that runs on a laptop.  Both take the QUBO as a dimod BQM
+with integer labels (the variable order) and give a SampleSet that maps back
+by position; ``reads`` is OpenJij's ``num_reads``, ``seed`` its ``seed``.
+
+Examples:
+    >>> from nonoqubo.build import build
+    >>> from nonoqubo.puzzle import Puzzle
+    >>> q = build(Puzzle.from_picture(["#.", "##"]))
+    >>> batch = sample(q, "openjij-sqa", reads=4, seed=1)
+    >>> len(batch), int(q.energy(batch.bits).min())
+    (4, 0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import MissingDependency
+from .qubo import Qubo
+from .samples import SampleBatch, samples_from
+from .solve import SolverError
+
+__all__ = ["OPTIONS", "SAMPLERS", "sample"]
+
+#: sampler name -> OpenJij sampler class
+SAMPLERS = {"openjij-sa": "SASampler", "openjij-sqa": "SQASampler"}
+#: the schedule options each sampler takes (besides reads, seed and sweeps)
+OPTIONS = {"openjij-sa": ("beta_min", "beta_max"), "openjij-sqa": ("beta", "gamma", "trotter")}
+
+
+def _check(sampler: str, options: Mapping[str, Any], sweeps: int | None) -> dict[str, Any]:
+    """OpenJij's keyword arguments from *options*, each checked (one clear message per problem)."""
+    allowed = OPTIONS[sampler]
+    given = {k: v for k, v in options.items() if v is not None}
+    for key in given:
+        if key not in allowed:
+            able = [name for name, opts in OPTIONS.items() if key in opts]
+            where = f"; it belongs to {', '.join(able)}" if able else ""
+            raise SolverError(f"--{key.replace('_', '-')} is not an option of the {sampler} sampler{where}")
+    for key in ("beta_min", "beta_max", "beta", "gamma"):
+        if key in given:
+            value = float(given[key])
+            if not math.isfinite(value) or value <= 0:
+                raise SolverError(f"--{key.replace('_', '-')} must be a positive number, not {given[key]!r}")
+            given[key] = value
+    if "beta_min" in given and "beta_max" in given and given["beta_min"] >= given["beta_max"]:
+        raise SolverError(f"--beta-min ({given['beta_min']}) must be below --beta-max ({given['beta_max']})")
+    if "trotter" in given:
+        if isinstance(given["trotter"], bool) or int(given["trotter"]) != given["trotter"] or given["trotter"] < 2:
+            raise SolverError(f"--trotter must be an integer of at least 2, not {given['trotter']!r}")
+        given["trotter"] = int(given["trotter"])
+    if sweeps is not None:
+        if sweeps < 1:
+            raise SolverError(f"--sweeps must be at least 1, not {sweeps}")
+        given["num_sweeps"] = int(sweeps)
+    return given
+
+
+def sample(
+    qubo: Qubo,
+    sampler: str = "openjij-sa",
+    *,
+    reads: int = 10,
+    seed: int | None = None,
+    sweeps: int | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> SampleBatch:
+    """Sample *qubo* with OpenJij's SA or SQA sampler.
+
+    Args:
+        qubo: the model.
+        sampler: ``"openjij-sa"`` or ``"openjij-sqa"``.
+        reads: number of samples.
+        seed: random seed, for repeatable runs.
+        sweeps: Monte Carlo sweeps per read.
+        options: schedule options of the sampler (see :data:`OPTIONS`); None values are left out.
+
+    Returns:
+        The samples in the model's variable order, OpenJij's energies attached.
+
+    Raises:
+        MissingDependency: openjij is not installed.
+        SolverError: an unknown sampler, an option of the other sampler, or a bad value.
+    """
+    if sampler not in SAMPLERS:
+        raise SolverError(f"unknown OpenJij sampler {sampler!r}; choose one of {', '.join(SAMPLERS)}")
+    if reads < 1:
+        raise SolverError(f"--reads must be at least 1, not {reads}")
+    kwargs = _check(sampler, dict(options or {}), sweeps)
+    if qubo.num_vars == 0:
+        raise SolverError("the model has no variables: nothing for the sampler to do")
+    try:
+        import openjij
+    except ImportError:
+        raise MissingDependency("openjij", "openjij", f"the '{sampler}' sampler") from None
+    from .solve import _bqm
+
+    kwargs["num_reads"] = int(reads)
+    if seed is not None:
+        kwargs["seed"] = int(seed)
+    result = getattr(openjij, SAMPLERS[sampler])().sample(_bqm(qubo), **kwargs)
+    return samples_from(result, qubo.labels, spin=False, source=f"{sampler} sampler")
