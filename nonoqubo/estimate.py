@@ -11,7 +11,10 @@ the variables (far below the build's cost, which grows with the terms):
   variable ``w[k][p]`` touches the two cells ``e_k + p`` and ``e_k + r_k + p`` of its line, so
   the touch counts are the multiplicities of 2 x variables cell numbers (one sort), and only
   touched cells are ever counted.  On the puzzles of ``tests/data`` the bound is 1.05-2 times
-  the real count (merged and cancelled terms make the difference).
+  the real count (merged and cancelled terms make the difference).  Past
+  :data:`EXACT_VARIABLES` a per-line bound is used, so that the estimate of an absurd puzzle
+  (10^6 rows and columns of ``[1]`` is a 4 MB file and 2 x 10^12 variables) costs no more than
+  reading its clues.
 * **bytes**: :data:`BYTES_PER_TERM` per term, the build's measured peak (int64 row, column
   and value plus the sort that merges like terms).
 
@@ -40,6 +43,9 @@ __all__ = ["BYTES_PER_TERM", "Estimate", "ModelTooLarge", "available_memory", "c
 
 #: peak bytes of the build per term (measured: the 512x512 cauldron, 48M terms, peaks at 2.4 GB)
 BYTES_PER_TERM = 64
+#: variables up to which the touch counts are exact (about 40 bytes a variable, briefly); past it, a
+#: cruder bound from each line's blocks and margin (``4 m d min(m, d + 1)`` cell pairs) in O(lines)
+EXACT_VARIABLES = 30_000_000
 #: terms past which the estimate is worth printing before the build
 LONG_WORK_TERMS = 5_000_000
 
@@ -64,6 +70,11 @@ def estimate(puzzle: Puzzle, layout: Layout | None = None) -> Estimate:
     """The model's size from *puzzle*'s clues (see the module docstring)."""
     lay = layout or Layout.of(puzzle)
     variables = lay.num_vars
+    if variables > EXACT_VARIABLES:  # per-variable arrays would be big themselves: a per-line bound
+        m = np.diff(lay.line_first_block).astype(np.float64)
+        d = lay.line_margin.astype(np.float64)
+        terms = int((m * d * (3 + 4 * np.minimum(m, d + 1))).sum())
+        return Estimate(variables, terms, terms * BYTES_PER_TERM)
     block = lay.var_block
     line = lay.block_line[block]
     first = lay.block_start[block] + lay.var_p  # the cell e_k + p; the other is r_k further

@@ -391,3 +391,12 @@ def test_class17_estimate_is_exact_in_variables_and_bounds_the_terms():
         qubo, est = build(puzzle), estimate(puzzle)
         assert est.variables == qubo.num_vars, name
         assert qubo.num_terms <= est.terms <= 2 * qubo.num_terms + 64, name
+
+
+def test_class17_an_absurd_puzzle_is_refused_from_its_clues_alone(tmp_path, run_cli):
+    """10^5 rows and columns of [1]: a 1 MB spec whose model has 2 x 10^10 variables."""
+    path = tmp_path / "absurd.json"
+    path.write_text(json.dumps({"rows": [[1]] * 100_000, "cols": [[1]] * 100_000}))
+    status, _, err = run_cli("build", path, "-o", tmp_path / "absurd.qubo")
+    assert status == 2 and err.count("\n") == 1
+    assert "19,999,800,000 variables" in err and "TB of memory" in err and "--force" in err
