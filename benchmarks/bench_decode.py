@@ -54,6 +54,17 @@ def best_of(fn, repeat: int) -> tuple[float, float]:
     return min(walls), min(cpus)
 
 
+def random_and_near(puzzle, lay: Layout, s: int, rng: np.random.Generator) -> np.ndarray:
+    """*s* samples: half random bits, half the known solution with 1 % of the bits flipped."""
+    half = s // 2
+    x = rng.integers(0, 2, (s, lay.num_vars)).astype(np.int8)
+    if puzzle.solution is not None:
+        near = np.tile(lay.encode(puzzle.solution_grid()), (s - half, 1))
+        near[rng.random(near.shape) < 0.01] ^= 1
+        x[half:] = near
+    return x
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=1000)
@@ -67,12 +78,7 @@ def main() -> None:
     lay = Layout.of(puzzle)
     rng = np.random.default_rng(0)
     s = args.samples
-    half = s // 2
-    x = rng.integers(0, 2, (s, q.num_vars)).astype(np.int8)
-    if puzzle.solution is not None:
-        near = np.tile(lay.encode(puzzle.solution_grid()), (s - half, 1))
-        near[rng.random(near.shape) < 0.01] ^= 1
-        x[half:] = near
+    x = random_and_near(puzzle, lay, s, rng)
 
     decoder = Decoder(puzzle)
     analysis = decoder.analyse(x)

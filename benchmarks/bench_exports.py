@@ -1,19 +1,24 @@
 """Export speed: every QUBO format (text, and binary: bqm, npz, ommx) on a random 100x100 puzzle,
-beside dimod's coo.dump and numpy.savetxt.
+beside dimod's writers, numpy.savetxt and cp.
 
 Run ``python benchmarks/bench_exports.py`` (``--no-cauldron`` skips the 512x512 case,
-``--repeat N`` takes the best of N runs).  Prints markdown tables:
+``--repeat N`` takes the best of N runs, ``--dimod-cauldron`` also times dimod's
+``to_file`` on the cauldron: minutes and several GB).  Prints markdown tables:
 
 1. the random 100x100 puzzle (density 0.5, seed 7, built with nonoqubo.build, about
-   3.6 million terms) written in every format, with dimod's own
-   ``dimod.serialization.coo.dump`` and ``numpy.savetxt(fmt="%d")`` of the same
-   ``i j bias`` triples in the same run, in terms per second;
-   dimod's writer visits every pair of variables (O(n^2)) and does not finish in
-   minutes there, so it runs in a child with a time limit, and a 20x20 puzzle
-   is timed too;
+   3.6 million terms) written in every format, in terms per second: wall clock, and
+   this process's CPU time (all threads), which other jobs on a shared machine
+   disturb less.  In the same run: dimod's ``dimod.serialization.coo.dump`` and
+   ``numpy.savetxt(fmt="%d")`` of the same ``i j bias`` triples; dimod's
+   ``BinaryQuadraticModel.to_file`` (the BQM already built, its spooled file copied
+   to disk as a user must) and the whole dimod route ``from_numpy_vectors`` +
+   ``to_file``.  dimod's COO writer visits every pair of variables (O(n^2)) and does
+   not finish in minutes there, so it runs in a child with a time limit, and a
+   20x20 puzzle is timed too;
 2. the cauldron (``tests/data/puzzles/json/dejoue-cauldron.json``, 48 M terms) built
-   and written as ``.bqm`` and as ``.coo``, one subprocess per case, with its
-   peak resident memory (``ru_maxrss`` of the child itself).
+   and written as ``.coo`` and ``.bqm``, one subprocess per case, with its peak
+   resident memory (``ru_maxrss`` of the child itself), and ``cp`` of the written
+   file on the same disk, timed in the same run.
 """
 
 from __future__ import annotations
@@ -30,8 +35,10 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT / "tests" / "data" / "puzzles"
-CAULDRON = SHARED / "json" / "dejoue-cauldron.json"
+# measure this checkout's nonoqubo, here and in the children, not another installed one
+sys.path.insert(0, str(ROOT))
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+CAULDRON = ROOT / "tests" / "data" / "puzzles" / "json" / "dejoue-cauldron.json"
 
 
 def random_puzzle(size: int = 100, density: float = 0.5, seed: int = 7):
@@ -48,16 +55,24 @@ def random_puzzle(size: int = 100, density: float = 0.5, seed: int = 7):
     return Puzzle.from_picture(grid, name=f"random-{size}x{size}-{seed}")
 
 
-def best_of(repeat: int, fn) -> float:
-    times = []
+def best_of(repeat: int, fn) -> tuple[float, float]:
+    """The best wall-clock and the best CPU seconds (this process, all threads) of *repeat* runs."""
+    wall, cpu = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return min(wall), min(cpu)
 
 
-DIMOD_CHILD = r"""
+def save_arrays(qubo, path: str) -> None:
+    """The model's arrays and labels for a peer's child process."""
+    np.savez(path, linear=qubo.linear, row=qubo.row, col=qubo.col, quad=qubo.quad,
+             labels=np.array([str(x) for x in qubo.labels]))
+
+
+DIMOD_COO_CHILD = r"""
 import sys, time, numpy as np, dimod
 from dimod.serialization import coo
 a = np.load(sys.argv[1])
@@ -68,17 +83,43 @@ with open(sys.argv[2], "w") as fh:
 print(time.perf_counter() - t)
 """
 
+DIMOD_FILE_CHILD = r"""
+import shutil, sys, time, numpy as np, dimod
+a = np.load(sys.argv[1])
+t0 = time.perf_counter()
+bqm = dimod.BinaryQuadraticModel.from_numpy_vectors(a["linear"], (a["row"], a["col"], a["quad"]), 0, "BINARY",
+                                                    variable_order=a["labels"].tolist())
+t1 = time.perf_counter()
+spooled = bqm.to_file()
+with open(sys.argv[2], "wb") as fh:
+    shutil.copyfileobj(spooled, fh, 1 << 22)
+t2 = time.perf_counter()
+print(t1 - t0, t2 - t1)
+"""
+
 
 def dimod_coo_dump(qubo, path: str, timeout: float) -> float | None:
     """Seconds dimod's coo.dump takes on *qubo* (index labels), or None past *timeout*."""
     arrays = path + ".npz"
-    np.savez(arrays, linear=qubo.linear, row=qubo.row, col=qubo.col, quad=qubo.quad)
+    save_arrays(qubo, arrays)
     try:
-        proc = subprocess.run([sys.executable, "-c", DIMOD_CHILD, arrays, path], capture_output=True,
+        proc = subprocess.run([sys.executable, "-c", DIMOD_COO_CHILD, arrays, path], capture_output=True,
                               text=True, timeout=timeout, check=True)
     except subprocess.TimeoutExpired:
         return None
+    finally:
+        os.unlink(arrays)
     return float(proc.stdout.strip().splitlines()[-1])
+
+
+def dimod_to_file(arrays: str, path: str) -> tuple[float, float] | None:
+    """``(from_numpy_vectors s, to_file + copy to disk s)`` of the saved *arrays*, in a child."""
+    proc = subprocess.run([sys.executable, "-c", DIMOD_FILE_CHILD, arrays, path], capture_output=True,
+                          text=True, check=False)
+    if proc.returncode:
+        return None
+    build, write = (float(x) for x in proc.stdout.split())
+    return build, write
 
 
 def bench_random(repeat: int, dimod_timeout: float, size: int = 100) -> None:
@@ -92,33 +133,43 @@ def bench_random(repeat: int, dimod_timeout: float, size: int = 100) -> None:
     terms = qubo.num_terms
     print(f"### Random {size}x{size} (density 0.5, seed 7): {qubo.num_vars:,} variables, {terms:,} terms, "
           f"built in {built:.2f} s\n")
-    print("| writer | seconds | terms/s | file MB |")
-    print("|---|---:|---:|---:|")
+    print("| writer | seconds | terms/s | CPU s | terms/CPU s | file MB |")
+    print("|---|---:|---:|---:|---:|---:|")
+    rows: list[tuple[str, float | None, float | None, int]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        rows = []
         for mod in exports.formats("qubo"):
             path = os.path.join(tmp, "m." + mod.EXTENSIONS[0])
-            secs = best_of(repeat, lambda: exports.dump(qubo, path, mod.NAME))
-            rows.append((f"nonoqubo {mod.NAME}{' (binary)' if mod.BINARY else ''}", secs, os.path.getsize(path)))
-        # peers, same run: dimod's COO writer (in a child with a time limit: it walks every
-        # pair of variables, O(n^2), hours for 130k variables) and numpy.savetxt of the same triples
+            secs, cpu = best_of(repeat, lambda: exports.dump(qubo, path, mod.NAME))
+            rows.append((f"nonoqubo {mod.NAME}{' (binary)' if mod.BINARY else ''}", secs, cpu, os.path.getsize(path)))
+            os.unlink(path)
+        # peers, same run: dimod's BQM file (to_file of a built BQM; the whole route)
+        arrays, path = os.path.join(tmp, "m.npz"), os.path.join(tmp, "dimod.bqm")
+        save_arrays(qubo, arrays)
+        result = dimod_to_file(arrays, path)
+        if result is not None:
+            size_bqm = os.path.getsize(path)
+            rows.append(("dimod BQM.to_file + copy to disk (BQM already built)", result[1], None, size_bqm))
+            rows.append(("dimod from_numpy_vectors + to_file + copy", sum(result), None, size_bqm))
+        # dimod's COO writer (in a child with a time limit: it walks every pair of variables,
+        # O(n^2), hours for 130k variables) and numpy.savetxt of the same triples
         path = os.path.join(tmp, "dimod.coo")
         secs = dimod_coo_dump(qubo, path, dimod_timeout)
         if secs is None:
-            rows.append((f"dimod.serialization.coo.dump (stopped after {dimod_timeout:.0f} s)", None, 0))
+            rows.append((f"dimod.serialization.coo.dump (stopped after {dimod_timeout:.0f} s)", None, None, 0))
         else:
-            rows.append(("dimod.serialization.coo.dump", secs, os.path.getsize(path)))
+            rows.append(("dimod.serialization.coo.dump", secs, None, os.path.getsize(path)))
         d = np.flatnonzero(qubo.linear)
         triples = np.column_stack([np.concatenate((d, qubo.row)), np.concatenate((d, qubo.col)),
                                    np.concatenate((qubo.linear[d], qubo.quad))])
         path = os.path.join(tmp, "savetxt.txt")
-        rows.append(('numpy.savetxt(fmt="%d")', best_of(repeat, lambda: np.savetxt(path, triples, fmt="%d")),
-                     os.path.getsize(path)))
-        for name, secs, size in rows:
-            if secs is None:
-                print(f"| {name} | > {dimod_timeout:.0f} | < {terms / dimod_timeout / 1e6:.2f} M | - |")
-            else:
-                print(f"| {name} | {secs:.2f} | {terms / secs / 1e6:.2f} M | {size / 1e6:.1f} |")
+        secs, cpu = best_of(min(repeat, 2), lambda: np.savetxt(path, triples, fmt="%d"))
+        rows.append(('numpy.savetxt(fmt="%d")', secs, cpu, os.path.getsize(path)))
+    for name, secs, cpu, nbytes in rows:
+        cpu_cells = "- | -" if cpu is None else f"{cpu:.2f} | {terms / cpu / 1e6:.1f} M"
+        if secs is None:
+            print(f"| {name} | > {dimod_timeout:.0f} | < {terms / dimod_timeout / 1e6:.2f} M | - | - | - |")
+        else:
+            print(f"| {name} | {secs:.3f} | {terms / secs / 1e6:.1f} M | {cpu_cells} | {nbytes / 1e6:.1f} |")
     print()
 
 
@@ -131,46 +182,75 @@ t0 = time.perf_counter()
 puzzle = spec.from_dict(json.load(open(sys.argv[1])), source=sys.argv[1])
 qubo = build(puzzle)
 t1 = time.perf_counter()
+built_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 exports.dump(qubo, sys.argv[2])
 t2 = time.perf_counter()
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-print(json.dumps({"terms": qubo.num_terms, "build": t1 - t0, "write": t2 - t1, "peak": peak}))
+if len(sys.argv) > 3:  # the arrays for dimod's child, after the timings
+    import numpy as np
+    np.savez(sys.argv[3], linear=qubo.linear, row=qubo.row, col=qubo.col, quad=qubo.quad,
+             labels=np.array([str(x) for x in qubo.labels]))
+print(json.dumps({"terms": qubo.num_terms, "build": t1 - t0, "write": t2 - t1, "built_peak": built_peak,
+                  "peak": peak}))
 """
 
 
-def bench_cauldron() -> None:
+def timed_cp(path: str) -> float:
+    """Seconds ``cp`` takes to copy *path* beside itself (the copy is removed)."""
+    copy = path + ".cp"
+    start = time.perf_counter()
+    subprocess.run(["cp", path, copy], check=True)
+    secs = time.perf_counter() - start
+    os.unlink(copy)
+    return secs
+
+
+def bench_cauldron(with_dimod: bool) -> None:
     if not CAULDRON.exists():
         print(f"(cauldron skipped: {CAULDRON} not found)")
         return
     print("### Cauldron 512x512 (one subprocess per case; peak RSS of the child)\n")
-    print("| format | terms | build s | write s | write terms/s | file MB | peak RSS GB |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| writer | terms | build s | write s | write terms/s | file MB | cp of the file s | write / cp "
+          "| peak RSS GB (after build) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
-        for ext in ("bqm", "coo"):
+        for ext in ("coo", "bqm"):
             path = os.path.join(tmp, f"cauldron.{ext}")
-            proc = subprocess.run([sys.executable, "-c", CHILD, str(CAULDRON), path],
+            arrays = os.path.join(tmp, "cauldron.npz")
+            extra = [arrays] if (with_dimod and ext == "bqm") else []
+            proc = subprocess.run([sys.executable, "-c", CHILD, str(CAULDRON), path, *extra],
                                   capture_output=True, text=True, check=False)
             if proc.returncode:
                 print(f"| {ext} | failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr else proc.returncode} |")
                 continue
             r = json.loads(proc.stdout.strip().splitlines()[-1])
             size = os.path.getsize(path)
+            cp = timed_cp(path)
             os.unlink(path)
-            print(f"| {ext} | {r['terms']:,} | {r['build']:.1f} | {r['write']:.1f} | "
-                  f"{r['terms'] / r['write'] / 1e6:.2f} M | {size / 1e6:.0f} | {r['peak'] / 2**30:.2f} |")
+            print(f"| nonoqubo {ext} | {r['terms']:,} | {r['build']:.1f} | {r['write']:.2f} | "
+                  f"{r['terms'] / r['write'] / 1e6:.1f} M | {size / 1e6:.0f} | {cp:.2f} | {r['write'] / cp:.1f}x | "
+                  f"{r['peak'] / 2**30:.2f} ({r['built_peak'] / 2**30:.2f}) |")
+            if extra:
+                result = dimod_to_file(arrays, path)
+                if result is not None:
+                    print(f"| dimod to_file + copy (from_numpy_vectors {result[0]:.1f} s before) | {r['terms']:,} | | "
+                          f"{result[1]:.2f} | {r['terms'] / result[1] / 1e6:.1f} M | {os.path.getsize(path) / 1e6:.0f} "
+                          "| | | |")
+                    os.unlink(path)
     print()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-cauldron", action="store_true", help="skip the 512x512 cauldron")
-    parser.add_argument("--repeat", type=int, default=1, help="best of N runs for the random puzzle")
+    parser.add_argument("--repeat", type=int, default=3, help="best of N runs for the random puzzle")
     parser.add_argument("--dimod-timeout", type=float, default=60.0, help="stop dimod's coo.dump after this")
+    parser.add_argument("--dimod-cauldron", action="store_true", help="also time dimod's to_file on the cauldron")
     args = parser.parse_args()
     bench_random(args.repeat, args.dimod_timeout)
     bench_random(args.repeat, args.dimod_timeout, size=20)  # small enough for dimod's writer
     if not args.no_cauldron:
-        bench_cauldron()
+        bench_cauldron(args.dimod_cauldron)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from .errors import (
     SampleError,
     UnsupportedFormat,
 )
+from .palette import Palette
 from .puzzle import Puzzle
 from .qubo import Qubo
 
@@ -43,6 +44,7 @@ __all__ = [
     "Layout",
     "MissingDependency",
     "NonoquboError",
+    "Palette",
     "Puzzle",
     "PuzzleError",
     "Qubo",

@@ -4,24 +4,30 @@ The penalty (energy) is::
 
     sum over lines:  sum_{k,p} (1 - w[k][p]) * w[k][p+1]      wall shape: no 1 after a 0
                    + sum_{k,p} w[k][p] * (1 - w[k+1][p])      block order: later block moves as far
-    + sum over cells (row colour - column colour)^2
+    + sum over cells, sum over block colours c:  (R_c - C_c)^2
 
 expanded over binary variables (``x*x = x``), like terms merged, zeros dropped;
-no auxiliary variables.  The colour of cell ``j`` seen from its line is linear
-in the variables::
+no auxiliary variables.  ``R_c`` is the row's coverage of the cell by its
+blocks of colour ``c``, ``C_c`` the column's; in black and white there is one
+colour and this is ``(row colour - column colour)^2``, term for term the
+QUBO++ model.  The coverage of cell ``j`` by colour ``c`` seen from its line is
+linear in the variables::
 
-    colour(j) = L(j) + sum_k ( w[k][j - e_k - r_k] - w[k][j - e_k] )
+    R_c(j) = L_c(j) + sum_{k : c_k = c} ( w[k][j - e_k - r_k] - w[k][j - e_k] )
 
-where ``L`` is the line's left-aligned picture and a ``w`` whose index falls
-outside ``0 .. d-1`` is left out (it is a constant already counted in ``L``).
-So every variable ``w[k][p]`` appears in exactly two cells of its line: with
-``-1`` at ``e_k + p`` and with ``+1`` at ``e_k + r_k + p``.
+where ``L_c`` is the line's left-aligned picture in colour ``c`` and a ``w``
+whose index falls outside ``0 .. d-1`` is left out (it is a constant already
+counted in ``L_c``).  So every variable ``w[k][p]`` appears in exactly two
+*slots* (a slot is a cell and a colour) of its line, both in its block's
+colour: with ``-1`` at ``e_k + p`` and with ``+1`` at ``e_k + r_k + p``.  The
+builder below works on slots ``cell * C + (c - 1)``; with ``C = 1`` a slot is
+a cell.
 
-Expanding a cell's square ``(c0 + sum_i c_i x_i)^2`` gives ``c0^2`` to the
+Expanding a slot's square ``(c0 + sum_i c_i x_i)^2`` gives ``c0^2`` to the
 offset, ``c_i^2 + 2 c0 c_i`` to each linear bias and ``2 c_i c_j`` to each pair.
 All of it is computed on NumPy arrays, entry by entry, with no Python loop per
 term or per cell.  A pair of one row variable and one column variable meets in
-exactly one cell, so only pairs within one line can need merging; they are
+at most one slot, so only pairs within one line can need merging; they are
 merged with one sort.
 
 Examples:
@@ -47,9 +53,14 @@ IDX = np.int32
 
 
 def _left_aligned(layout: Layout, rows: bool) -> np.ndarray:
-    """The left-aligned (top-aligned for columns) picture of every row or column, as H x W int8."""
-    h, w = layout.height, layout.width
-    grid = np.zeros(h * w, np.int8)
+    """The left-aligned (top-aligned for columns) picture of every row or column, per slot.
+
+    Returns:
+        ``H * W * C`` int8: 1 at slot ``(i * W + j) * C + (c - 1)`` when the
+        aligned blocks paint cell ``(i, j)`` in colour ``c``.
+    """
+    h, w, nc = layout.height, layout.width, layout.num_colours
+    grid = np.zeros(h * w * nc, np.int8)
     blocks = np.flatnonzero((layout.block_line < h) if rows else (layout.block_line >= h))
     lengths = layout.block_length[blocks]
     cell_block = np.repeat(blocks, lengths)
@@ -57,7 +68,7 @@ def _left_aligned(layout: Layout, rows: bool) -> np.ndarray:
     pos = layout.block_start[cell_block] + within
     line = layout.block_line[cell_block]
     cell = line * w + pos if rows else pos * w + (line - h)
-    grid[cell] = 1
+    grid[cell * nc + layout.block_colour[cell_block] - 1] = 1
     return grid
 
 
@@ -70,7 +81,7 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None) -> tuple[np.ndarr
     h, w = lay.height, lay.width
     n = lay.num_vars
 
-    # constant part of every cell: row colour minus column colour at zero shifts
+    # constant part of every slot: row coverage minus column coverage at zero shifts
     c0 = _left_aligned(lay, rows=True) - _left_aligned(lay, rows=False)
     offset = int(np.dot(c0.astype(INT), c0.astype(INT)))
 
@@ -79,13 +90,16 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None) -> tuple[np.ndarr
     line = lay.block_line[vb]
     start = lay.block_start[vb]
     is_row = line < h
-    # the two cells of each variable, along its line: A = e + p (coef -1), B = e + r + p (+1)
+    # the two slots of each variable, along its line: A = e + p (coef -1), B = e + r + p (+1),
+    # both in the colour of its block
     pos_a = start + p
     pos_b = pos_a + lay.block_length[vb]
     col_of_line = line - h
+    nc = lay.num_colours
+    colour = lay.block_colour[vb] - 1
 
     def cell_id(pos: np.ndarray) -> np.ndarray:
-        return np.where(is_row, line * w + pos, pos * w + col_of_line)
+        return np.where(is_row, line * w + pos, pos * w + col_of_line) * nc + colour
 
     cell_a, cell_b = cell_id(pos_a), cell_id(pos_b)
     sign = np.where(is_row, 1, -1).astype(INT)  # (row colour - column colour)

@@ -2,8 +2,10 @@
 
 A grid is a picture of the answer: text rows of ``#``/``.`` (or ``1``/``0``,
 ``X``/``-``, ...), or JSON (a list of such strings, a list of 0/1 lists, or an
-object with a ``grid`` / ``solution`` / ``picture`` key).  A line *fails* when
-the lengths of its black runs, in order, differ from its clue.
+object with a ``grid`` / ``solution`` / ``picture`` key).  A colour puzzle's
+grid uses the palette's picture characters (``.`` the background).  A line
+*fails* when its runs (maximal stretches of one colour), in order, differ from
+its clue in length or in colour.
 
 The test is vectorised over grids: :func:`failing_lines` takes an
 ``(S, height, width)`` stack and finds every line's runs with one ``diff``
@@ -32,7 +34,8 @@ import numpy as np
 from .encoding import Layout
 from ._guard import json_loads
 from .errors import FormatError, PuzzleError
-from .puzzle import Puzzle, grid_from_picture, line_clues, picture_of_grid
+from .palette import BW, Palette
+from .puzzle import Puzzle, colour_grid, line_clues, line_runs
 
 __all__ = ["CheckResult", "LineFailure", "check", "failing_lines", "line_clues", "line_failures", "read_grid"]
 
@@ -45,22 +48,34 @@ class LineFailure:
 
     Attributes:
         line: ``row 3`` / ``column 7`` (1-based).
-        clue: the clue the line should have.
+        clue: the clue the line should have (block lengths).
         got: the clue of the line as painted.
+        clue_colours, got_colours: colour puzzles: the colour name of each
+            block of *clue* / each run of *got* (empty in black and white).
     """
 
     line: str
     clue: tuple[int, ...]
     got: tuple[int, ...]
+    clue_colours: tuple[str, ...] = ()
+    got_colours: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "clue": list(self.clue), "got": list(self.got)}
+        out: dict[str, Any] = {"line": self.line, "clue": list(self.clue), "got": list(self.got)}
+        if self.clue_colours or self.got_colours:
+            out["clue_colours"] = list(self.clue_colours)
+            out["got_colours"] = list(self.got_colours)
+        return out
 
     def __str__(self) -> str:
-        def show(c: tuple[int, ...]) -> str:
+        def show(c: tuple[int, ...], names: tuple[str, ...]) -> str:
+            if names:
+                return " ".join(f"{v}{n}" for v, n in zip(c, names)) or "0"
             return " ".join(map(str, c)) or "0"
 
-        return f"{self.line}: clue {show(self.clue)}, picture has {show(self.got)}"
+        coloured = bool(self.clue_colours or self.got_colours)
+        return (f"{self.line}: clue {show(self.clue, self.clue_colours if coloured else ())}, "
+                f"picture has {show(self.got, self.got_colours if coloured else ())}")
 
 
 @dataclass(frozen=True)
@@ -70,10 +85,11 @@ class CheckResult:
     valid: bool
     grid: np.ndarray
     failures: list[LineFailure] = field(default_factory=list)
+    palette: Palette = BW
 
     @property
     def picture(self) -> tuple[str, ...]:
-        return picture_of_grid(self.grid)
+        return self.palette.picture(self.grid)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,19 +109,22 @@ def failing_lines(layout: Layout, grids: np.ndarray) -> np.ndarray:
     Returns:
         ``(S, height + width)`` boolean array, rows first then columns; True = fails.
     """
-    g = np.asarray(grids, dtype=bool)
+    g = np.asarray(grids)
     if g.ndim == 2:
         g = g[None]
+    g = g.astype(np.int16)
     s, h, w = g.shape
     n = max(h, w)
-    # every line as a row of a (S, lines, n + 2) array, zero-padded on both sides
-    lines = np.zeros((s, h + w, n + 2), np.int8)
+    # every line as a row of a (S, lines, n + 2) array, zero-padded on both sides; a run is
+    # a maximal stretch of one non-zero colour
+    lines = np.zeros((s, h + w, n + 2), np.int16)
     lines[:, :h, 1:w + 1] = g
     lines[:, h:, 1:h + 1] = g.transpose(0, 2, 1)
-    edges = np.diff(lines, axis=2)
-    si, li, start = np.nonzero(edges == 1)  # run starts, ordered by (sample, line, position)
-    _, _, end = np.nonzero(edges == -1)  # run ends, same order
+    change = lines[:, :, 1:] != lines[:, :, :-1]
+    si, li, start = np.nonzero(change & (lines[:, :, 1:] != 0))  # run starts, by (sample, line, position)
+    _, _, end = np.nonzero(change & (lines[:, :, :-1] != 0))  # run ends, same order
     run_length = end - start
+    run_colour = lines[si, li, start + 1]
     key = si * (h + w) + li
     count = np.bincount(key, minlength=s * (h + w)).reshape(s, h + w)
     blocks_per_line = np.diff(layout.line_first_block)
@@ -114,8 +133,8 @@ def failing_lines(layout: Layout, grids: np.ndarray) -> np.ndarray:
         first_run = np.concatenate(([0], np.cumsum(count.ravel())[:-1]))
         rank = np.arange(run_length.size) - first_run[key]
         ok_rank = rank < blocks_per_line[li]
-        block = layout.line_first_block[li] + np.where(ok_rank, rank, 0)
-        wrong = ok_rank & (layout.block_length[np.minimum(block, layout.num_blocks - 1)] != run_length) \
+        block = np.minimum(layout.line_first_block[li] + np.where(ok_rank, rank, 0), max(layout.num_blocks - 1, 0))
+        wrong = ok_rank & ((layout.block_length[block] != run_length) | (layout.block_colour[block] != run_colour)) \
             if layout.num_blocks else np.zeros(run_length.size, bool)
         bad |= (np.bincount(key[wrong], minlength=s * (h + w)) > 0).reshape(s, h + w)
     return bad
@@ -126,8 +145,13 @@ def line_failures(puzzle: Puzzle, layout: Layout, grid: np.ndarray, lines: list[
     if not lines:
         return []
     clues = (*puzzle.rows, *puzzle.cols)
-    got = line_clues(grid)
-    return [LineFailure(layout.line_name(t), clues[t], got[t]) for t in lines]
+    got, got_colours = line_runs(grid)
+    if not puzzle.is_colour:
+        return [LineFailure(layout.line_name(t), clues[t], got[t]) for t in lines]
+    names = puzzle.palette.names
+    colours = (*puzzle.row_colours, *puzzle.col_colours)  # type: ignore[misc]
+    return [LineFailure(layout.line_name(t), clues[t], got[t], tuple(names[c] for c in colours[t]),
+                        tuple(names[c] for c in got_colours[t])) for t in lines]
 
 
 def check(puzzle: Puzzle, grid: np.ndarray | Sequence[str] | Sequence[Sequence[int]], layout: Layout | None = None) -> CheckResult:
@@ -143,7 +167,7 @@ def check(puzzle: Puzzle, grid: np.ndarray | Sequence[str] | Sequence[Sequence[i
     Raises:
         PuzzleError: the grid is not a picture, or its size differs from the puzzle's.
     """
-    g = grid_from_picture(grid)
+    g = colour_grid(grid, puzzle.palette)
     if g.shape != puzzle.shape:
         raise PuzzleError(
             f"the grid is {g.shape[1]}x{g.shape[0]} but the puzzle is "
@@ -152,16 +176,18 @@ def check(puzzle: Puzzle, grid: np.ndarray | Sequence[str] | Sequence[Sequence[i
     lay = layout or Layout.of(puzzle)
     bad = np.flatnonzero(failing_lines(lay, g)[0])
     failures = line_failures(puzzle, lay, g, [int(t) for t in bad])
-    return CheckResult(valid=not failures, grid=g, failures=failures)
+    return CheckResult(valid=not failures, grid=g, failures=failures, palette=puzzle.palette)
 
 
-def read_grid(path_or_text: str | os.PathLike[str], *, source: str | None = None) -> np.ndarray:
+def read_grid(path_or_text: str | os.PathLike[str], *, source: str | None = None,
+              palette: Palette = BW) -> np.ndarray:
     """Read a grid from a file path or from text.
 
     Text: one row per line, ``#``/``X``/``1`` black and ``.``/``0``/``-`` white;
     blank lines and lines starting with ``//`` or ``;`` are skipped, and
     blanks between cells are ignored.  JSON: a list of row strings, a list of
     0/1 lists, or an object whose ``grid``, ``solution`` or ``picture`` is one.
+    A colour puzzle's grid uses *palette*'s characters (or colour numbers in JSON).
 
     Raises:
         FormatError: the text is not a picture (the message names the line).
@@ -193,9 +219,9 @@ def read_grid(path_or_text: str | os.PathLike[str], *, source: str | None = None
                 raise FormatError(f"{src}: a JSON grid object needs a 'grid', 'solution' or 'picture' key")
         if isinstance(doc, list) and doc and isinstance(doc[0], list):
             if any(not isinstance(v, (int, bool)) for row in doc for v in row):
-                raise FormatError(f"{src}: a JSON grid of lists holds only 0/1 or true/false")
+                raise FormatError(f"{src}: a JSON grid of lists holds only 0/1 or true/false (colour numbers in colour)")
         try:
-            return grid_from_picture(doc)
+            return colour_grid(doc, palette)
         except PuzzleError as exc:
             raise FormatError(f"{src}: {exc}") from None
     rows: list[str] = []
@@ -209,7 +235,7 @@ def read_grid(path_or_text: str | os.PathLike[str], *, source: str | None = None
     if not rows:
         raise FormatError(f"{src}: no grid rows")
     try:
-        return grid_from_picture(rows)
+        return colour_grid(rows, palette)
     except PuzzleError as exc:
         msg = str(exc)
         if msg.startswith("picture row "):

@@ -14,7 +14,10 @@ name                      constraint                                 meaning
 ========================  =========================================  ==========================
 
 (``z{j}`` in place of ``y{i}`` for columns; all indices 0-based, as in the
-labels.)  The colour of cell ``j`` of a line is ``L(j) + sum_k (w[k][j - e_k -
+labels.)  A colour puzzle has one cell row per cell and block colour ``c``,
+named ``cell_{i}_{j}_c{c}`` (``c`` 1-based, the palette's order): the row's
+coverage of the cell in colour ``c`` equals the column's (see
+:mod:`nonoqubo.build`).  The colour of cell ``j`` of a line is ``L(j) + sum_k (w[k][j - e_k -
 r_k] - w[k][j - e_k])`` (see :mod:`nonoqubo.build`): the constant part
 ``L_row(i, j) - L_col(i, j)`` moves to the right-hand side, so the cell row
 reads ``sum coef * x = L_col(i, j) - L_row(i, j)`` with every coefficient
@@ -90,7 +93,7 @@ class ConstrainedModel:
         sense: one code per constraint, an index into :data:`SENSES`.
         rhs: integer right-hand sides.
         kind: ``0`` cell, ``1`` wall, ``2`` order (index into :data:`KINDS`).
-        where: ``(C, 3)`` name parts: ``(i, j, 0)`` for a cell, ``(line, k, p)`` otherwise.
+        where: ``(C, 3)`` name parts: ``(i, j, c - 1)`` for a cell (colour c), ``(line, k, p)`` otherwise.
     """
 
     puzzle: Puzzle
@@ -133,7 +136,7 @@ class ConstrainedModel:
     @cached_property
     def names(self) -> list[str]:
         """The name of every constraint (``cell_3_4``, ``wall_y3_k1_p2``, ``order_z5_k0_p4``)."""
-        return _names(self.layout.height, self.kind, self.where)
+        return _names(self.layout.height, self.kind, self.where, self.layout.num_colours)
 
     @cached_property
     def flat_labels(self) -> list[str]:
@@ -288,6 +291,8 @@ class ConstrainedModel:
         return (
             self.puzzle.rows == other.puzzle.rows
             and self.puzzle.cols == other.puzzle.cols
+            and self.puzzle.row_colours == other.puzzle.row_colours
+            and self.puzzle.col_colours == other.puzzle.col_colours
             and dict(self.fixed) == dict(other.fixed)
             and list(self.labels) == list(other.labels)
             and all(
@@ -348,8 +353,11 @@ def build_constrained(puzzle: Puzzle, fixed: Mapping[str, int] | None = None) ->
     is_row = line < h
     pos_a = lay.block_start[vb] + p  # cell where w[k][p] enters with -1
     pos_b = pos_a + lay.block_length[vb]  # and where it enters with +1
-    cell_a = np.where(is_row, line * w + pos_a, pos_a * w + (line - h))
-    cell_b = np.where(is_row, line * w + pos_b, pos_b * w + (line - h))
+    nc = lay.num_colours
+    colour = lay.block_colour[vb] - 1
+    # slots: (cell, colour) pairs, cell * C + colour (a slot is a cell in black and white)
+    cell_a = np.where(is_row, line * w + pos_a, pos_a * w + (line - h)) * nc + colour
+    cell_b = np.where(is_row, line * w + pos_b, pos_b * w + (line - h)) * nc + colour
     sign = np.where(is_row, 1, -1).astype(INT)  # row colour - column colour
     var = np.arange(n, dtype=INT)
 
@@ -360,8 +368,9 @@ def build_constrained(puzzle: Puzzle, fixed: Mapping[str, int] | None = None) ->
     order = np.lexsort((ent_var, ent_cell))
     ent_cell, ent_var, ent_coef = ent_cell[order], ent_var[order], ent_coef[order]
     c0 = _left_aligned(lay, rows=True).astype(INT) - _left_aligned(lay, rows=False).astype(INT)
-    cells = np.arange(h * w, dtype=INT)
-    cell_len = np.bincount(ent_cell, minlength=h * w)
+    slots = np.arange(h * w * nc, dtype=INT)
+    cells = slots // nc
+    cell_len = np.bincount(ent_cell, minlength=h * w * nc)
 
     # -- wall rows: w[k][p] - w[k][p+1] >= 0
     wall_v = np.flatnonzero(p < lay.block_margin[vb] - 1)
@@ -378,11 +387,11 @@ def build_constrained(puzzle: Puzzle, fixed: Mapping[str, int] | None = None) ->
     coefs = np.concatenate((ent_coef, np.tile(np.array([1, -1], INT), wall_v.size),
                             np.tile(np.array([-1, 1], INT), order_v.size)))
     rhs = np.concatenate((-c0, np.zeros(pair_len.size, INT)))
-    sense = np.concatenate((np.full(h * w, EQ, np.int8), np.full(pair_len.size, GE, np.int8)))
-    kind = np.concatenate((np.full(h * w, CELL, np.int8), np.full(wall_v.size, WALL, np.int8),
+    sense = np.concatenate((np.full(slots.size, EQ, np.int8), np.full(pair_len.size, GE, np.int8)))
+    kind = np.concatenate((np.full(slots.size, CELL, np.int8), np.full(wall_v.size, WALL, np.int8),
                            np.full(order_v.size, ORDER, np.int8)))
     where = np.concatenate((
-        np.column_stack((cells // w, cells % w, np.zeros_like(cells))),
+        np.column_stack((cells // w, cells % w, slots % nc)),
         np.column_stack((line[wall_v], lay.block_k[vb[wall_v]], p[wall_v])),
         np.column_stack((line[order_v], lay.block_k[vb[order_v]], p[order_v])),
     )).astype(INT)
@@ -404,7 +413,7 @@ def build_constrained(puzzle: Puzzle, fixed: Mapping[str, int] | None = None) ->
                           np.where(sense == LE, lo_act > rhs, hi_act < rhs))
     if impossible.any():
         bad = np.flatnonzero(impossible)
-        probe = _names(h, kind[bad[:5]], where[bad[:5]])
+        probe = _names(h, kind[bad[:5]], where[bad[:5]], nc)
         why = "with the fixed values" if fixed else "for any values of the variables"
         raise PuzzleError(
             f"the puzzle has no solution: {bad.size} constraint(s) cannot hold {why}, "
@@ -453,12 +462,12 @@ def _row_sums(values: np.ndarray, indptr: np.ndarray) -> np.ndarray:
     return cs[indptr[1:]] - cs[indptr[:-1]]
 
 
-def _names(height: int, kind: np.ndarray, where: np.ndarray) -> list[str]:
+def _names(height: int, kind: np.ndarray, where: np.ndarray, colours: int = 1) -> list[str]:
     """Constraint names from their kinds and name parts (see the module docstring)."""
     out: list[str] = []
     for k, (a, b, c) in zip(kind.tolist(), where.tolist()):
         if k == CELL:
-            out.append(f"cell_{a}_{b}")
+            out.append(f"cell_{a}_{b}" if colours == 1 else f"cell_{a}_{b}_c{c + 1}")
         else:
             line = f"y{a}" if a < height else f"z{a - height}"
             out.append(f"{KINDS[k]}_{line}_k{b}_p{c}")

@@ -19,6 +19,9 @@ arrays precomputed from the :class:`~nonoqubo.encoding.Layout`:
      ``L(j) + sum_k (w[k][j - e_k - r_k] - w[k][j - e_k])``.  With a broken
      wall this *algebraic* colour can be 2 or -1: the report lists it as it
      is, so that the listed penalties add up **exactly** to the QUBO energy.
+     In a colour puzzle the same holds per cell *and colour* (a slot): the
+     coverage of the cell by the line's blocks of that colour; a conflict
+     names its colour, and one cell may conflict in two colours.
 
 3. **lines** of the picture (rows and columns) whose black runs differ from
    their clue (:func:`nonoqubo.check.failing_lines`).
@@ -56,7 +59,8 @@ import numpy as np
 from .check import LineFailure, failing_lines, line_failures
 from .encoding import Layout
 from .errors import FormatError, NonoquboError, SampleError, UnsupportedFormat
-from .puzzle import Puzzle, picture_of_grid
+from .palette import BW, Palette
+from .puzzle import Puzzle
 from .samples import SampleBatch, read_samples, samples_from
 
 __all__ = [
@@ -72,17 +76,29 @@ _CHUNK = 1 << 25
 # -- report items ----------------------------------------------------------------------------
 @dataclass(slots=True)
 class _WallTerm:
-    """A penalised pair of wall variables; ``block`` is 1-based, ``position`` is ``p`` as in the labels."""
+    """A penalised pair of wall variables; ``block`` is 1-based, ``position`` is ``p`` as in the labels.
+
+    In a colour puzzle ``colours`` names the colour of the block (a broken
+    wall) or of the two blocks (an order violation); empty in black and white.
+    """
 
     line: str
     block: int
     position: int
     labels: tuple[str, str]
     penalty: int = 1
+    colours: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "block": self.block, "position": self.position,
-                "labels": list(self.labels), "penalty": self.penalty}
+        out: dict[str, Any] = {"line": self.line, "block": self.block, "position": self.position,
+                               "labels": list(self.labels), "penalty": self.penalty}
+        if self.colours:
+            out["colours"] = list(self.colours)
+        return out
+
+    def _block(self, t: int) -> str:
+        """``block 2`` or, in colour, ``block 2 (red)``, for the t-th block of the term."""
+        return f"{self.block + t}" + (f" ({self.colours[t]})" if t < len(self.colours) else "")
 
 
 @dataclass(slots=True)
@@ -90,7 +106,7 @@ class BrokenWall(_WallTerm):
     """``w[k][p] = 0`` followed by ``w[k][p+1] = 1``: the wall of block ``k`` is not a wall."""
 
     def __str__(self) -> str:
-        return (f"{self.line}, block {self.block}: {self.labels[0]} = 0 but "
+        return (f"{self.line}, block {self._block(0)}: {self.labels[0]} = 0 but "
                 f"{self.labels[1]} = 1 (penalty {self.penalty})")
 
 
@@ -99,7 +115,7 @@ class OrderViolation(_WallTerm):
     """``w[k][p] = 1`` and ``w[k+1][p] = 0``: block ``k`` moved further than block ``k+1``."""
 
     def __str__(self) -> str:
-        return (f"{self.line}, blocks {self.block} and {self.block + 1}: {self.labels[0]} = 1 "
+        return (f"{self.line}, blocks {self._block(0)} and {self._block(1)}: {self.labels[0]} = 1 "
                 f"but {self.labels[1]} = 0 (penalty {self.penalty})")
 
 
@@ -109,24 +125,34 @@ class CellConflict:
 
     ``row`` and ``column`` are 1-based.  The colours are the model's algebraic
     values (0/1 when the walls are intact, possibly -1 or 2 when not); the
-    penalty is ``(row_colour - column_colour)^2``.
+    penalty is ``(row_colour - column_colour)^2``.  In a colour puzzle
+    ``colour`` names the block colour and the values are that colour's
+    coverage of the cell.
     """
 
     row: int
     column: int
     row_colour: int
     column_colour: int
+    colour: str | None = None
 
     @property
     def penalty(self) -> int:
         return (self.row_colour - self.column_colour) ** 2
 
     def to_dict(self) -> dict[str, Any]:
-        return {"row": self.row, "column": self.column, "row_colour": self.row_colour,
-                "column_colour": self.column_colour, "penalty": self.penalty}
+        out: dict[str, Any] = {"row": self.row, "column": self.column, "row_colour": self.row_colour,
+                               "column_colour": self.column_colour}
+        if self.colour is not None:
+            out["colour"] = self.colour
+        out["penalty"] = self.penalty
+        return out
 
     def __str__(self) -> str:
-        return (f"row {self.row}, column {self.column}: row says {self.row_colour}, "
+        where = f"row {self.row}, column {self.column}"
+        if self.colour is not None:
+            where += f", {self.colour}"
+        return (f"{where}: row says {self.row_colour}, "
                 f"column says {self.column_colour} (penalty {self.penalty})")
 
 
@@ -140,7 +166,7 @@ class Report:
         energy: the QUBO energy, equal to ``penalty_total``.
         broken_walls, order_violations, cell_conflicts: every penalised term.
         failing_lines: lines of the picture whose runs differ from their clue.
-        grid: the picture (row view), ``(height, width)`` booleans.
+        grid: the picture (row view), ``(height, width)`` colour indices (0/1 in black and white).
         conflicts: ``(height, width)`` booleans, the cells in ``cell_conflicts``.
         shifts: every block's shift (rows' blocks first).
         reported_energy, num_occurrences: what the samples file said, if anything.
@@ -161,11 +187,12 @@ class Report:
     num_occurrences: int | None = None
     violated_constraints: list[str] | None = None
     failing_line_index: list[int] = field(default_factory=list)
+    palette: Palette = BW
 
     @property
     def picture(self) -> tuple[str, ...]:
-        """The picture as rows of ``#``/``.``."""
-        return picture_of_grid(self.grid)
+        """The picture as rows of ``#``/``.`` (the palette's characters in colour)."""
+        return self.palette.picture(self.grid)
 
     @property
     def penalties(self) -> dict[str, int]:
@@ -211,10 +238,10 @@ class Analysis:
     shifts: np.ndarray  # (S, blocks)
     broken: np.ndarray  # (S, shape pairs) bool
     order: np.ndarray  # (S, order pairs) bool
-    row_colour: np.ndarray  # (S, H*W)
-    col_colour: np.ndarray  # (S, H*W)
+    row_colour: np.ndarray  # (S, H*W*C): per slot (cell, colour)
+    col_colour: np.ndarray  # (S, H*W*C)
     energy: np.ndarray  # (S,) int64
-    grid: np.ndarray  # (S, H, W) row view
+    grid: np.ndarray  # (S, H, W) row view, colour indices
     failing: np.ndarray  # (S, lines) bool
 
     @property
@@ -335,9 +362,11 @@ class Decoder:
         pos_a = lay.block_start[vb] + p
         pos_b = pos_a + lay.block_length[vb]
         is_row = line < h
+        nc = lay.num_colours
+        colour = lay.block_colour[vb] - 1
 
-        def cell(pos: np.ndarray) -> np.ndarray:
-            return np.where(is_row, line * w + pos, h * w + pos * w + (line - h))
+        def cell(pos: np.ndarray) -> np.ndarray:  # a slot: (cell, colour), row view then column view
+            return np.where(is_row, line * w + pos, h * w + pos * w + (line - h)) * nc + colour
 
         # Per sign: the cells sorted by their number of entries (largest first),
         # so "cells with more than t entries" is a prefix; step t adds the t-th
@@ -365,8 +394,16 @@ class Decoder:
         names = [lay.line_name(t) for t in range(lay.num_lines)]
         return names, lay.var_block.tolist(), lay.var_p.tolist(), lay.block_line.tolist(), lay.block_k.tolist()
 
+    @cached_property
+    def _block_colour_names(self) -> tuple[str, ...]:
+        """The colour name of every block in a colour puzzle; empty in black and white."""
+        if not self.puzzle.is_colour:
+            return ()
+        names = self.puzzle.palette.names
+        return tuple(names[c] for c in self.layout.block_colour.tolist())
+
     def _colours(self, x: np.ndarray) -> np.ndarray:
-        """Algebraic colour of every cell, ``(S, 2*H*W)`` int16: row view, then column view."""
+        """Algebraic colour of every slot, ``(S, 2*H*W*C)`` int16: row view, then column view."""
         s = x.shape[0]
         out = np.broadcast_to(self._left, (s, self._left.size)).copy()
         step = max(1, _CHUNK // max(1, x.shape[1]))
@@ -397,7 +434,7 @@ class Decoder:
         a, b = self.shape_first, self.shape_first + 1
         broken = x[:, b] > x[:, a]  # 0 then 1
         order = x[:, self.order_first] > x[:, self.order_second]  # 1 then 0
-        hw = lay.height * lay.width
+        hw = lay.height * lay.width * lay.num_colours
         colours = self._colours(x)
         rc, cc = colours[:, :hw], colours[:, hw:]
         diff = rc.astype(INT) - cc
@@ -416,23 +453,26 @@ class Decoder:
         h, w = lay.height, lay.width
 
         names, var_block, var_p, block_line, block_k = self._lists
+        colour = self._block_colour_names
         walls = []
         for v in self.shape_first[np.flatnonzero(analysis.broken[i])].tolist():
             blk = var_block[v]
             walls.append(BrokenWall(names[block_line[blk]], block_k[blk] + 1, var_p[v],
-                                    (labels[v], labels[v + 1])))
+                                    (labels[v], labels[v + 1]), colours=colour[blk:blk + 1]))
         orders = []
         hits = np.flatnonzero(analysis.order[i])
         for v, u in zip(self.order_first[hits].tolist(), self.order_second[hits].tolist()):
             blk = var_block[v]
             orders.append(OrderViolation(names[block_line[blk]], block_k[blk] + 1, var_p[v],
-                                         (labels[v], labels[u])))
+                                         (labels[v], labels[u]), colours=colour[blk:blk + 2]))
         rc, cc = analysis.row_colour[i], analysis.col_colour[i]
-        bad_cells = np.flatnonzero(rc != cc)
-        cells = [CellConflict(c // w + 1, c % w + 1, a, b)
-                 for c, a, b in zip(bad_cells.tolist(), rc[bad_cells].tolist(), cc[bad_cells].tolist())]
+        nc = lay.num_colours
+        bad_slots = np.flatnonzero(rc != cc)
+        colour_names: list[str | None] = list(self.puzzle.palette.names[1:]) if self.puzzle.is_colour else [None] * nc
+        cells = [CellConflict(c // nc // w + 1, c // nc % w + 1, a, b, colour_names[c % nc])
+                 for c, a, b in zip(bad_slots.tolist(), rc[bad_slots].tolist(), cc[bad_slots].tolist())]
         conflicts = np.zeros(h * w, bool)
-        conflicts[bad_cells] = True
+        conflicts[bad_slots // nc] = True
         grid = analysis.grid[i]
         failing_idx = np.flatnonzero(analysis.failing[i]).tolist()
         lines = line_failures(self.puzzle, lay, grid, failing_idx)
@@ -443,7 +483,7 @@ class Decoder:
             conflicts=conflicts.reshape(h, w), shifts=analysis.shifts[i].copy(),
             reported_energy=self._reported_energy(batch, i),
             num_occurrences=None if batch is None or batch.num_occurrences is None else int(batch.num_occurrences[i]),
-            violated_constraints=violated, failing_line_index=failing_idx,
+            violated_constraints=violated, failing_line_index=failing_idx, palette=self.puzzle.palette,
         )
 
     def _reported_energy(self, batch: SampleBatch | None, i: int) -> float | None:

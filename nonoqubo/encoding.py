@@ -1,9 +1,13 @@
 """The domain-wall layout of a puzzle: which variables exist, their labels and order.
 
-For a line of length ``n`` with clue ``r_0 ... r_{m-1}``:
+For a line of length ``n`` with clue ``r_0 ... r_{m-1}`` (block colours
+``c_0 ... c_{m-1}``; one colour in black and white):
 
-* margin ``d = n - sum(r) - (m - 1)``: how far the blocks can slide together;
-* left-aligned start of block ``k``: ``e_k = sum_{l<k} (r_l + 1)``;
+* left-aligned start of block ``k``: ``e_0 = 0``, ``e_k = e_{k-1} + r_{k-1} + g_k``
+  with the gap ``g_k = 1`` when ``c_k = c_{k-1}`` and ``0`` when the colours
+  differ (blocks of different colours may touch);
+* margin ``d = n - (e_{m-1} + r_{m-1})``: how far the blocks can slide together
+  (in black and white ``n - sum(r) - (m - 1)``);
 * variables ``w[k][p]`` for ``p = 0 ... d-1``: 1 exactly when block ``k`` is
   shifted right by more than ``p``, so a block's shift is its number of
   leading ones (a "domain wall" between the ones and the zeros).
@@ -57,6 +61,8 @@ class Layout:
         block_k: the block's position ``k`` in its line.
         block_start: ``e_k``, the left-aligned start (cell index within the line).
         block_length: ``r_k``.
+        block_colour: ``c_k``, the block's 1-based palette colour (1 in black and white).
+        num_colours: the puzzle's number of block colours.
         block_margin: ``d`` of the block's line (its number of variables).
         block_first_var: index of the block's first variable (length blocks+1).
         num_vars, num_row_vars: variable counts.
@@ -74,6 +80,8 @@ class Layout:
     block_length: np.ndarray
     block_margin: np.ndarray
     block_first_var: np.ndarray
+    block_colour: np.ndarray
+    num_colours: int = 1
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Layout:
@@ -84,17 +92,23 @@ class Layout:
         line_length = np.concatenate((np.full(h, w, INT), np.full(w, h, INT)))
         blocks_per_line = np.fromiter((len(c) for c in clues), INT, n_lines)
         block_length = np.fromiter((v for c in clues for v in c), INT, int(blocks_per_line.sum()))
+        block_colour = np.fromiter((v for c in (*puzzle.row_colours, *puzzle.col_colours) for v in c),  # type: ignore[misc]
+                                   INT, block_length.size)
         line_first_block = np.zeros(n_lines + 1, INT)
         np.cumsum(blocks_per_line, out=line_first_block[1:])
         block_line = np.repeat(np.arange(n_lines, dtype=INT), blocks_per_line)
         block_k = np.arange(block_length.size, dtype=INT) - line_first_block[block_line]
-        # e_k = sum_{l<k} (r_l + 1): an exclusive cumulative sum restarted per line
+        # e_k = sum_{l<k} (r_l + g_{l+1}): an exclusive cumulative sum restarted per line, where
+        # g_{l+1} = 1 when block l+1 is in the same line and has the same colour
+        gap_after = np.zeros(block_length.size, INT)
+        if block_length.size:
+            gap_after[:-1] = (block_line[1:] == block_line[:-1]) & (block_colour[1:] == block_colour[:-1])
         cum = np.zeros(block_length.size + 1, INT)
-        np.cumsum(block_length + 1, out=cum[1:])
+        np.cumsum(block_length + gap_after, out=cum[1:])
         block_start = cum[:-1] - cum[line_first_block[block_line]]
-        painted = np.add.reduceat(block_length, line_first_block[:-1][blocks_per_line > 0]) if block_length.size else np.zeros(0, INT)
         line_need = np.zeros(n_lines, INT)
-        line_need[blocks_per_line > 0] = painted + blocks_per_line[blocks_per_line > 0] - 1
+        last = line_first_block[1:][blocks_per_line > 0] - 1
+        line_need[blocks_per_line > 0] = block_start[last] + block_length[last]
         line_margin = np.where(blocks_per_line > 0, line_length - line_need, 0)
         block_margin = line_margin[block_line]
         block_first_var = np.zeros(block_length.size + 1, INT)
@@ -105,6 +119,7 @@ class Layout:
             line_first_block=line_first_block, line_first_var=line_first_var,
             block_line=block_line, block_k=block_k, block_start=block_start,
             block_length=block_length, block_margin=block_margin, block_first_var=block_first_var,
+            block_colour=block_colour, num_colours=puzzle.num_colours,
         )
 
     # -- counts ---------------------------------------------------------------------------
@@ -181,48 +196,64 @@ class Layout:
             shifts: ``(S, num_blocks)`` block shifts.
 
         Returns:
-            Two ``(S, height, width)`` boolean arrays.
+            Two ``(S, height, width)`` int8 arrays of colour indices (0 the
+            background; 0/1 in black and white).  Where two blocks of a line
+            overlap (possible only with broken walls or order), the later wins.
         """
         shifts = np.atleast_2d(shifts)
         s = shifts.shape[0]
         h, w = self.height, self.width
-        row_grid = np.zeros((s, h, w), bool)
-        col_grid = np.zeros((s, h, w), bool)
+        row_grid = np.zeros((s, h, w), np.int8)
+        col_grid = np.zeros((s, h, w), np.int8)
         lengths = self.block_length
         cell_block = np.repeat(np.arange(self.num_blocks, dtype=INT), lengths)
         offset_in_block = np.arange(int(lengths.sum()), dtype=INT) - np.repeat(
             np.cumsum(lengths) - lengths, lengths
         )
         line = self.block_line[cell_block]
+        colour = self.block_colour[cell_block].astype(np.int8)
         # a shift is at most the margin, so every position lies inside its line
         pos = self.block_start[cell_block][None, :] + shifts[:, cell_block] + offset_in_block[None, :]
         is_row = line < h
         sample_idx = np.repeat(np.arange(s), int(is_row.sum()))
         rpos = pos[:, is_row]
-        row_grid[sample_idx, np.tile(line[is_row], s), rpos.ravel()] = True
+        row_grid[sample_idx, np.tile(line[is_row], s), rpos.ravel()] = np.tile(colour[is_row], s)
         sample_idx = np.repeat(np.arange(s), int((~is_row).sum()))
         cpos = pos[:, ~is_row]
-        col_grid[sample_idx, cpos.ravel(), np.tile(line[~is_row] - h, s)] = True
+        col_grid[sample_idx, cpos.ravel(), np.tile(line[~is_row] - h, s)] = np.tile(colour[~is_row], s)
         return row_grid, col_grid
 
     def encode(self, grid: np.ndarray) -> np.ndarray:
         """The assignment (0/1 per variable) of a grid that satisfies every row and column clue.
 
-        Each block's shift is read from the grid's row (or column); the wall of
-        block ``k`` is then ``shift`` ones followed by zeros.
+        Each block's shift is read from the grid's row (or column): the start
+        of its run minus its left-aligned start; the wall of block ``k`` is then
+        ``shift`` ones followed by zeros.
+
+        Args:
+            grid: ``(height, width)`` colour indices (booleans in black and white).
+
+        Raises:
+            ValueError: a line of the grid does not match its clue.
         """
-        grid = np.asarray(grid, dtype=bool)
+        from .puzzle import line_runs
+
+        g = np.asarray(grid)
+        lengths, colours = line_runs(g)
         shifts = np.zeros(self.num_blocks, INT)
         for line in range(self.num_lines):
             lo, hi = int(self.line_first_block[line]), int(self.line_first_block[line + 1])
-            if lo == hi:
-                continue
-            cells = grid[line] if line < self.height else grid[:, line - self.height]
-            padded = np.concatenate(([0], cells.astype(np.int8), [0]))
-            starts = np.flatnonzero(np.diff(padded) == 1)
-            if starts.size != hi - lo:
+            if (tuple(self.block_length[lo:hi].tolist()) != lengths[line]
+                    or tuple(self.block_colour[lo:hi].tolist()) != colours[line]):
                 raise ValueError(f"{self.line_name(line)} of the grid does not match its clue")
-            shifts[lo:hi] = starts - self.block_start[lo:hi]
+        if self.num_blocks:
+            h, w = self.height, self.width
+            n = max(h, w)
+            lines = np.zeros((h + w, n + 2), np.int16)
+            lines[:h, 1:w + 1] = g
+            lines[h:, 1:h + 1] = g.T
+            li, start = np.nonzero((lines[:, 1:] != lines[:, :-1]) & (lines[:, 1:] != 0))
+            shifts[:] = start - self.block_start  # runs come in (line, position) order, as blocks do
         return (self.var_p < shifts[self.var_block]).astype(np.int8)
 
 

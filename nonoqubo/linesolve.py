@@ -1,8 +1,12 @@
 """Line logic: the cells every placement of a line's clue agrees on, to a fixpoint.
 
-A *placement* of a clue ``r_0 ... r_{m-1}`` in a line of ``n`` cells puts block
-``k`` at a start ``s_k`` with ``s_{k+1} >= s_k + r_k + 1``; it *fits* the cells
-known so far when every known black cell is covered and no known white one is.
+A *placement* of a clue ``r_0 ... r_{m-1}`` (colours ``c_0 ... c_{m-1}``) in a
+line of ``n`` cells puts block ``k`` at a start ``s_k`` with ``s_{k+1} >= s_k
++ r_k + g_{k+1}``, the gap ``g`` being 1 between blocks of the same colour and
+0 between different colours (black and white: always 1).  Every cell holds a
+*set* of possible colours (a bit mask: bit 0 the background, bit ``c`` colour
+``c``); a placement *fits* when every cell it paints may take the block's
+colour and every cell it leaves may be background.
 The line solver finds, for every line, exactly the cells on which all fitting
 placements agree, writes them into the grid, and repeats over rows and
 columns, re-solving only the lines whose cells changed, until nothing changes.
@@ -12,17 +16,17 @@ The dynamic programme runs over blocks, vectorised over positions and over a
 whole batch of lines (all dirty rows, or all dirty columns, grouped by clue
 length), so there is no Python loop per cell:
 
-* ``A_k[s]``, block ``k`` may start at ``s`` as far as blocks ``0 .. k`` and the
-  cells up to ``s + r_k`` are concerned: cells ``s .. s+r_k-1`` may be black,
-  cell ``s + r_k`` (if any) may be white, and some ``A_{k-1}[s']`` with
-  ``s' + r_{k-1} + 1 <= s`` leaves no known black cell uncovered in between.
-  "Some such ``s'``" is the running maximum of the feasible ``s'``, read at
-  ``s - r_{k-1} - 1``;
+* ``E_k[e]``, block ``k`` may end at ``e`` as far as blocks ``0 .. k`` and the
+  cells before ``e`` are concerned: cells ``e-r_k .. e-1`` may take colour
+  ``c_k``, and some ``E_{k-1}[e']`` with ``e' + g_k <= e - r_k`` leaves only
+  cells that may be background in between.  "Some such ``e'``" is the running
+  maximum of the feasible ends, read at ``e - r_k - g_k``;
 * the same table for the reversed line and reversed clue gives the blocks
   ``k .. m-1`` seen from the right; a start is *feasible* when both agree;
-* a cell may be black when a feasible start of some block covers it, and may be
-  white when, for some ``k``, blocks ``0 .. k-1`` fit strictly to its left and
-  blocks ``k .. m-1`` strictly to its right with no known black cell left over.
+* a cell may take colour ``c`` when a feasible start of a block of colour ``c``
+  covers it, and may be background when, for some ``k``, blocks ``0 .. k-1``
+  fit to its left and blocks ``k .. m-1`` to its right, leaving it and the
+  cells between background.
 
 The smallest and largest feasible start of every block, minus its left-aligned
 start ``e_k``, bound its shift in every solution: the domain-wall variables
@@ -62,7 +66,10 @@ class LineSolveResult:
     """What line logic settles.
 
     Attributes:
-        grid: ``(height, width)`` int8 array: -1 unknown, 0 white, 1 black.
+        grid: ``(height, width)`` int8 array: -1 unknown, else the cell's colour
+            (0 background / white, 1 black or colour 1, ...).
+        possible: ``(height, width)`` bit masks of the colours each cell may
+            still take (bit 0 the background).
         solved: every cell settled (the puzzle is line-solvable).
         settled: number of settled cells.
         iterations: passes over a batch of rows or of columns.
@@ -83,6 +90,7 @@ class LineSolveResult:
     last_start: np.ndarray
     shift_lo: np.ndarray
     shift_hi: np.ndarray
+    possible: np.ndarray | None = None
 
     @property
     def cells(self) -> int:
@@ -95,58 +103,165 @@ class LineSolveResult:
         return self.settled / self.cells if self.cells else 1.0
 
 
-def _left_tables(black: np.ndarray, white: np.ndarray, clue: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _mask_dtype(colours: int) -> type:
+    """The unsigned integer type whose bits hold the background and *colours* colours."""
+    for dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
+        if colours < np.iinfo(dtype).bits:
+            return dtype
+    raise PuzzleError(f"line logic handles at most 63 colours, this puzzle has {colours}")
+
+
+def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Left-to-right tables of a batch of lines of equal length, indexed by block *end*.
 
     Args:
-        black, white: ``(L, n)`` known black / known white cells.
+        mask: ``(L, n)`` bit masks of the colours each cell may take (bit 0 background).
         clue: ``(L, M)`` block lengths, padded with 1 beyond each line's clue.
+        colour: ``(L, M)`` block colours (padding: anything).
+        gap: ``(L, M)`` least gap before each block (1 after a block of the same colour).
 
     Returns:
         ``E`` ``(M, L, n+1)``: block ``k`` may end at ``e`` (cells ``e-r_k .. e-1``
-        black, cell ``e`` white or past the end) with blocks ``0..k-1`` fitting
-        before it; ``W`` ``(M+1, L, n)``: blocks ``0..k-1`` fit strictly left of
-        cell ``j``, leaving cell ``j`` and every cell from their end up to ``j`` white.
+        may take its colour) with blocks ``0..k-1`` fitting before it; ``W``
+        ``(M+1, L, n)``: blocks ``0..k-1`` fit at or left of cell ``j``, leaving
+        cell ``j`` and every cell from their end up to ``j`` background.
     """
-    n_lines, n = black.shape
+    n_lines, n = mask.shape
     m_max = clue.shape[1]
     pos = np.arange(n + 1, dtype=POS)
-    # last known black cell strictly before s (s = 0..n), -1 when none
+    nonbg = (mask & 1) == 0
+    # last cell strictly before s (s = 0..n) that cannot be background, -1 when none
     before = np.full((n_lines, n + 1), -1, POS)
-    before[:, 1:] = np.maximum.accumulate(np.where(black, pos[:n], -1), axis=1)
+    before[:, 1:] = np.maximum.accumulate(np.where(nonbg, pos[:n], -1), axis=1)
     upto = before[:, 1:]  # at or before j
-    # cells e-1, e-2, ... that may be black, counted back from e
-    last_white = np.full((n_lines, n + 1), -1, POS)
-    last_white[:, 1:] = np.maximum.accumulate(np.where(white, pos[:n], -1), axis=1)
-    run = pos - 1 - last_white
-    gap_ok = np.ones((n_lines, n + 1), bool)
-    gap_ok[:, :n] = ~black
-    # start condition P[s] (blocks before fit, no black left uncovered), left-padded
+    rows = np.arange(n_lines)[:, None]
+    none = POS(-(n + 5))
+    runs: dict[int, np.ndarray] = {}
+
+    def run_of(c: np.ndarray) -> np.ndarray:
+        """Cells e-1, e-2, ... that may take colour c (per line), counted back from e."""
+        uniform = bool((c == c[0]).all())
+        if uniform and int(c[0]) in runs:
+            return runs[int(c[0])]
+        cannot = (np.right_shift(mask, (c[0] if uniform else c[:, None]).astype(mask.dtype)) & 1) == 0
+        last_no = np.full((n_lines, n + 1), -1, POS)
+        last_no[:, 1:] = np.maximum.accumulate(np.where(cannot, pos[:n], -1), axis=1)
+        run = pos - 1 - last_no
+        if uniform:
+            runs[int(c[0])] = run
+        return run
+
+    ends = np.zeros((m_max, n_lines, n + 1), bool)
+    white_left = np.zeros((m_max + 1, n_lines, n), bool)
+    white_left[0] = upto == -1
+    # start condition P[s] (blocks before fit, only background left before s), left-padded
     # with n+1 False columns so that P[e - r] needs no clipping
     stride = 2 * n + 2
     start_ok = np.zeros((n_lines, stride), bool)
     flat_start = start_ok.reshape(-1)
     base = (np.arange(n_lines, dtype=INT) * stride + n + 1)[:, None] + pos
-    none = POS(-(n + 5))
-    ends = np.zeros((m_max, n_lines, n + 1), bool)
-    white_left = np.zeros((m_max + 1, n_lines, n), bool)
-    white_left[0] = upto == -1
-    start_ok[:, n + 1 :] = before == -1
+    start_ok[:, n + 1:] = before == -1
     for k in range(m_max):
         r = clue[:, k][:, None]
-        ok = (run >= r) & gap_ok
+        ok = run_of(colour[:, k]) >= r
         ok &= flat_start[base - r]
         ends[k] = ok
         latest = np.maximum.accumulate(np.where(ok, pos, none), axis=1)
         white_left[k + 1] = latest[:, :n] > upto
-        # the next block may start at s >= 1 after an end e <= s-1 with no black in [e+1, s)
-        start_ok[:, n + 1] = False
-        np.greater(latest[:, :n] + 1, before[:, 1:], out=start_ok[:, n + 2 :])
+        if k + 1 < m_max:
+            # the next block may start at s after an end e <= s - g with nothing coloured in [e, s)
+            g = gap[:, k + 1]
+            if (g == g[0]).all():
+                g0 = int(g[0])
+                start_ok[:, n + 1:n + 1 + g0] = False
+                np.greater(latest[:, :n + 1 - g0], before[:, g0:], out=start_ok[:, n + 1 + g0:])
+            else:
+                at = pos - g[:, None]
+                start_ok[:, n + 1:] = np.where(at >= 0, latest[rows, np.maximum(at, 0)], none) > before
     return ends, white_left
 
 
+def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One exact line solve of a batch of lines of equal length, in colour, vectorised.
+
+    Args:
+        mask: ``(L, n)`` bit masks: the colours each cell may take (bit 0 background).
+        clue: ``(L, M)`` block lengths, each row padded (with anything >= 1) past its clue.
+        colour: ``(L, M)`` block colours (1-based), padded with anything.
+        counts: ``(L,)`` number of blocks of each line.
+
+    Returns:
+        ``(mask, feasible, first, last)``: the narrowed masks ``(L, n)`` (only
+        colours some fitting placement gives the cell); whether any placement
+        fits ``(L,)``; the first and last feasible start of every block
+        ``(L, M)`` (-1 past a line's clue or for an infeasible line).
+
+    Examples:
+        >>> m, ok, first, last = solve_masks(np.array([[7, 7, 7]], np.uint8), np.array([[1, 1]]),
+        ...                                  np.array([[1, 2]]), np.array([2]))
+        >>> m.tolist(), first.tolist(), last.tolist()
+        ([[3, 7, 5]], [[0, 1]], [[1, 2]])
+    """
+    mask = np.asarray(mask)
+    clue = np.asarray(clue, dtype=INT)
+    colour = np.asarray(colour, dtype=INT)
+    counts = np.asarray(counts, dtype=INT)
+    n_lines, n = mask.shape
+    m_max = clue.shape[1]
+    rows = np.arange(n_lines, dtype=INT)
+    rows2 = rows[:, None]
+    pos = np.arange(n + 1, dtype=POS)
+    k_idx = np.arange(m_max, dtype=INT)[None, :]
+    real = k_idx < counts[:, None]
+    gap = np.zeros((n_lines, m_max), INT)
+    gap[:, 1:] = (colour[:, 1:] == colour[:, :-1]) & real[:, 1:]
+    # reversed clue: block k of the reversed line is block m-1-k of the line
+    src = np.maximum(counts[:, None] - 1 - k_idx, 0)
+    rev_clue = np.where(real, clue[rows2, src], 1)
+    rev_colour = np.where(real, colour[rows2, src], 0)
+    rev_gap = np.zeros((n_lines, m_max), INT)
+    rev_gap[:, 1:] = (rev_colour[:, 1:] == rev_colour[:, :-1]) & real[:, 1:]
+    ends_left, white_left = _left_tables(mask, clue, colour, gap)
+    # an end e' in the reversed line is the start n - e' in the line
+    ends_right, white_right = _left_tables(mask[:, ::-1], rev_clue, rev_colour, rev_gap)
+
+    can = np.zeros((n_lines, n), mask.dtype)
+    first = np.full((n_lines, m_max), -1, INT)
+    last = np.full((n_lines, m_max), -1, INT)
+    far = POS(2 * n + 5)
+    flat_base = (rows * (n + 1))[:, None] + pos
+    for k in range(m_max):
+        r = clue[:, k][:, None]
+        kr = counts - 1 - k
+        start_right = ends_right[np.maximum(kr, 0), rows][:, ::-1]  # (L, n+1), by start
+        feasible = ends_left[k] & (kr >= 0)[:, None]
+        feasible &= start_right.reshape(-1)[np.maximum(flat_base - r, flat_base - pos)]
+        has = feasible.any(axis=1)
+        first[:, k] = np.where(has, np.argmax(feasible, axis=1) - r[:, 0], -1)
+        last[:, k] = np.where(has, n - np.argmax(feasible[:, ::-1], axis=1) - r[:, 0], -1)
+        # cell j is covered by a feasible block ending in j+1 .. j+r
+        nxt = np.minimum.accumulate(np.where(feasible, pos, far)[:, ::-1], axis=1)[:, ::-1]
+        covered = (nxt[:, 1:] <= pos[:n] + r).view(np.uint8).astype(mask.dtype)
+        c = colour[:, k]
+        bit = np.left_shift(mask.dtype.type(1), (c[0] if (c == c[0]).all() else c[:, None]).astype(mask.dtype))
+        can |= covered * bit
+    for k in range(m_max + 1):
+        kr = counts - k
+        bg = white_left[k] & (kr >= 0)[:, None] & white_right[np.maximum(kr, 0), rows][:, ::-1]
+        can |= bg.astype(mask.dtype)
+    # a line fits when its first block has a feasible end (counted above into
+    # first[:, 0]); an empty line fits when every cell may be background
+    ok = np.where(counts > 0, first[:, 0] >= 0, white_left[0][:, n - 1])
+    first[~ok] = -1
+    last[~ok] = -1
+    return np.where(ok[:, None], can & mask, mask), ok, first, last
+
+
 def solve_lines(known: np.ndarray, clue: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One exact line solve of a batch of lines of equal length, vectorised.
+    """One exact line solve of a batch of black-and-white lines of equal length.
+
+    :func:`solve_masks` with one colour: ``known`` cells -1 unknown / 0 white /
+    1 black in and out.
 
     Args:
         known: ``(L, n)`` int8 cells, -1 unknown / 0 white / 1 black.
@@ -166,50 +281,32 @@ def solve_lines(known: np.ndarray, clue: np.ndarray, counts: np.ndarray) -> tupl
         ([[-1, -1, 1, -1, -1]], [True], [[0]], [[2]])
     """
     known = np.asarray(known, dtype=np.int8)
-    clue = np.asarray(clue, dtype=INT)
-    counts = np.asarray(counts, dtype=INT)
-    n_lines, n = known.shape
-    m_max = clue.shape[1]
-    rows = np.arange(n_lines, dtype=INT)
-    rows2 = rows[:, None]
-    pos = np.arange(n + 1, dtype=POS)
-    black, white = known == BLACK, known == WHITE
-    # reversed clue: block k of the reversed line is block m-1-k of the line
-    src = counts[:, None] - 1 - np.arange(m_max, dtype=INT)[None, :]
-    rev_clue = np.where(src >= 0, clue[rows2, np.maximum(src, 0)], 1)
-    ends_left, white_left = _left_tables(black, white, clue)
-    # an end e' in the reversed line is the start n - e' in the line
-    ends_right, white_right = _left_tables(black[:, ::-1], white[:, ::-1], rev_clue)
-
-    can_black = np.zeros((n_lines, n), bool)
-    first = np.full((n_lines, m_max), -1, INT)
-    last = np.full((n_lines, m_max), -1, INT)
-    far = POS(2 * n + 5)
-    flat_base = (rows * (n + 1))[:, None] + pos
-    for k in range(m_max):
-        r = clue[:, k][:, None]
-        kr = counts - 1 - k
-        start_right = ends_right[np.maximum(kr, 0), rows][:, ::-1]  # (L, n+1), by start
-        feasible = ends_left[k] & (kr >= 0)[:, None]
-        feasible &= start_right.reshape(-1)[np.maximum(flat_base - r, flat_base - pos)]
-        has = feasible.any(axis=1)
-        first[:, k] = np.where(has, np.argmax(feasible, axis=1) - r[:, 0], -1)
-        last[:, k] = np.where(has, n - np.argmax(feasible[:, ::-1], axis=1) - r[:, 0], -1)
-        # cell j is covered by a feasible block ending in j+1 .. j+r
-        nxt = np.minimum.accumulate(np.where(feasible, pos, far)[:, ::-1], axis=1)[:, ::-1]
-        can_black |= nxt[:, 1:] <= pos[:n] + r
-    can_white = np.zeros((n_lines, n), bool)
-    for k in range(m_max + 1):
-        kr = counts - k
-        can_white |= white_left[k] & (kr >= 0)[:, None] & white_right[np.maximum(kr, 0), rows][:, ::-1]
-    # a line fits when its first block has a feasible end (counted above into
-    # first[:, 0]); an empty line fits when it holds no known black cell
-    ok = np.where(counts > 0, first[:, 0] >= 0, white_left[0][:, n - 1])
-    cells = np.where(can_black & ~can_white, BLACK, np.where(can_white & ~can_black, WHITE, known))
-    cells = cells.astype(np.int8)
-    first[~ok] = -1
-    last[~ok] = -1
+    mask = _masks_of(known)
+    out, ok, first, last = solve_masks(mask, clue, np.ones_like(np.asarray(clue)), counts)
+    cells = np.where(ok[:, None], _cells_of(out), known).astype(np.int8)
     return cells, ok, first, last
+
+
+def _masks_of(known: np.ndarray, colours: int = 1) -> np.ndarray:
+    """Bit masks of a grid of -1 (unknown: every colour) / colour index cells."""
+    dtype = _mask_dtype(colours)
+    full = dtype((1 << (colours + 1)) - 1)
+    k = np.asarray(known)
+    return np.where(k < 0, full, np.left_shift(dtype(1), np.maximum(k, 0).astype(dtype))).astype(dtype)
+
+
+def _cells_of(mask: np.ndarray) -> np.ndarray:
+    """-1 where a mask allows several colours, else the one colour (int8)."""
+    m = np.asarray(mask).astype(np.uint64)
+    single = (m & (m - np.uint64(1))) == 0
+    # log2 of a power of two: the index of its one bit
+    colour = np.zeros(m.shape, np.int8)
+    for bit in range(1, 64):
+        hit = m == np.uint64(1 << bit)
+        if not hit.any() and (m >> np.uint64(bit)).max(initial=0) == 0:
+            break
+        colour[hit] = bit
+    return np.where(single & (m > 0), colour, -1).astype(np.int8)
 
 
 def _clue_text(clue: tuple[int, ...]) -> str:
@@ -253,20 +350,25 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None) -> LineSolveResu
     """
     lay = Layout.of(puzzle)
     h, w = puzzle.height, puzzle.width
+    nc = puzzle.num_colours
     if known is None:
         grid = np.full((h, w), UNKNOWN, np.int8)
     else:
         grid = np.array(known, dtype=np.int8, copy=True)
         if grid.shape != (h, w):
             raise PuzzleError(f"known cells: expected a {h} x {w} grid, got shape {grid.shape}")
-        if not np.isin(grid, (UNKNOWN, WHITE, BLACK)).all():
-            raise PuzzleError("known cells must be -1 (unknown), 0 (white) or 1 (black)")
+        if not ((grid >= UNKNOWN) & (grid <= nc)).all():
+            raise PuzzleError(f"known cells must be -1 (unknown), 0 (white) or 1 (black)"
+                              + (f" .. {nc} (a colour)" if nc > 1 else ""))
+    mask = _masks_of(grid, nc)
     n_lines = h + w
     counts = np.diff(lay.line_first_block)
     m_max = int(counts.max()) if n_lines else 0
-    # clue table (lines x max blocks), padded with 1
+    # clue and colour tables (lines x max blocks), padded with 1
     clue = np.ones((n_lines, max(m_max, 1)), INT)
     clue[lay.block_line, lay.block_k] = lay.block_length
+    colour = np.ones((n_lines, max(m_max, 1)), INT)
+    colour[lay.block_line, lay.block_k] = lay.block_colour
     first_start = np.full(lay.num_blocks, -1, INT)
     last_start = np.full(lay.num_blocks, -1, INT)
 
@@ -275,19 +377,20 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None) -> LineSolveResu
     side = 0
     while dirty[0].any() or dirty[1].any():
         if dirty[side].any():
-            view = grid if side == 0 else grid.T
+            view = mask if side == 0 else mask.T
             todo = np.flatnonzero(dirty[side])
             dirty[side][:] = False
             base = 0 if side == 0 else h
             for part in _batches(counts[base:], todo):
                 lines = part + base
                 width = max(int(counts[lines].max()), 1)
-                cells, ok, first, last = solve_lines(view[part], clue[lines, :width], counts[lines])
+                cells, ok, first, last = solve_masks(view[part], clue[lines, :width], colour[lines, :width],
+                                                     counts[lines])
                 if not ok.all():
                     bad = int(lines[np.flatnonzero(~ok)[0]])
-                    c = (puzzle.rows + puzzle.cols)[bad]
                     raise PuzzleError(
-                        f"{lay.line_name(bad)}: no placement of clue {_clue_text(c)} fits the cells settled so far"
+                        f"{lay.line_name(bad)}: no placement of clue {puzzle.clue_text(bad)} fits the cells "
+                        "settled so far"
                     )
                 changed = cells != view[part]
                 view[part] = cells
@@ -302,6 +405,7 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None) -> LineSolveResu
                 solves += part.size
             iterations += 1
         side = 1 - side
+    grid = _cells_of(mask)
     settled = int(np.count_nonzero(grid != UNKNOWN))
     return LineSolveResult(
         grid=grid,
@@ -313,4 +417,5 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None) -> LineSolveResu
         last_start=last_start,
         shift_lo=first_start - lay.block_start,
         shift_hi=last_start - lay.block_start,
+        possible=mask,
     )

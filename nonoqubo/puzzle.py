@@ -1,17 +1,34 @@
-"""The nonogram itself: row and column clues, validated; no file I/O here.
+"""The nonogram itself: row and column clues, validated, in black and white or in colour; no file I/O.
 
-A clue lists the lengths of a line's black blocks in order (rows left to right,
-columns top to bottom).  ``[]`` and ``[0]`` both mean an empty line.  A
-:class:`Puzzle` is immutable and always valid: every block length is a positive
-integer, every clue fits its line, and the rows paint as many cells as the
-columns.  A known solution (a picture of the answer) may travel with it.
+A clue lists a line's blocks in order (rows left to right, columns top to
+bottom).  Each block has a length and a colour; ``[]`` and ``[0]`` both mean
+an empty line.  A black-and-white puzzle is the one-colour case: its blocks
+are all "black" and its clues are plain lengths, ``[3, 1]``.  In a colour
+puzzle a block is written ``(3, "red")``; the :class:`Palette` names the
+colours (with RGB and a picture character where known) and the background.
+
+Two blocks of the same colour need at least one background cell between
+them; blocks of different colours may touch.  So a clue needs
+``sum(r_k) + #{k : c_k = c_(k-1)}`` cells.
+
+A :class:`Puzzle` is immutable and always valid: every block length is a
+positive integer, every colour is in the palette (never the background),
+every clue fits its line, and for every colour the rows paint as many cells as
+the columns.  A known solution (a picture of the answer, one character per
+cell from the palette) may travel with it.
+
+Grids are integer arrays of colour indices: 0 the background, ``c`` the
+palette's colour ``c`` (1-based); a boolean grid is the black-and-white case.
 
 Examples:
     >>> p = Puzzle(rows=[[1], [1, 1], [3]], cols=[[2], [1, 1], [2]])
-    >>> p.width, p.height
-    (3, 3)
+    >>> p.width, p.height, p.num_colours
+    (3, 3, 1)
     >>> Puzzle.from_picture(["#.#", "###"]).rows
     ((1, 1), (3,))
+    >>> q = Puzzle.from_picture(["rg", "r."], palette=Palette.of(["red", "green"]))
+    >>> q.rows, q.row_colours, q.clue_items(q.rows, q.row_colours)[0]
+    (((1, 1), (1,)), ((1, 2), (1,)), [(1, 'red'), (1, 'green')])
 """
 
 from __future__ import annotations
@@ -24,25 +41,36 @@ from typing import Any
 import numpy as np
 
 from .errors import PuzzleError
+# BLACK_CHARS and WHITE_CHARS are also read from here (nonoqubo.puzzle) by older callers
+from .palette import _NOT_BW, BLACK_CHARS, BW, WHITE_CHARS, Palette  # noqa: F401
 
-__all__ = ["Clue", "Puzzle", "clue_of_line", "grid_from_picture", "line_clues", "picture_of_grid"]
+__all__ = ["Clue", "Puzzle", "clue_of_line", "colour_grid", "grid_from_picture", "line_clues", "line_runs",
+           "picture_of_grid"]
 
 Clue = tuple[int, ...]
 
-#: characters accepted as black and as white in a picture of the answer
-BLACK_CHARS = frozenset("#X1xB@■█*")
-WHITE_CHARS = frozenset(".0-_ ·□")
 
+# -- clues ---------------------------------------------------------------------------------
+def _normalise_clue(clue: Any, what: str) -> tuple[Clue, tuple[Any, ...]]:
+    """The lengths of *clue* and the colour token of each block (None = the default colour).
 
-def _normalise_clue(clue: Any, what: str) -> Clue:
-    """Turn *clue* into a tuple of positive ints; ``[0]`` becomes ``()``."""
+    A block is a positive integer or a ``(length, colour)`` pair; ``[0]`` is ``()``.
+    """
     if isinstance(clue, (str, bytes)) or not isinstance(clue, Iterable):
         raise PuzzleError(f"{what}: a clue must be a list of block lengths, not {clue!r}")
     values = list(clue)
     if values == [0]:
-        return ()
-    result = []
-    for pos, value in enumerate(values, start=1):
+        return (), ()
+    lengths, tokens = [], []
+    for pos, item in enumerate(values, start=1):
+        token = None
+        if isinstance(item, (list, tuple)):
+            if len(item) != 2:
+                raise PuzzleError(f"{what}, block {pos}: {item!r} is not a (length, colour) pair")
+            item, token = item
+            if token is None or isinstance(token, (bool, float)):
+                raise PuzzleError(f"{what}, block {pos}: {token!r} is not a colour")
+        value = item
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
@@ -53,8 +81,20 @@ def _normalise_clue(clue: Any, what: str) -> Clue:
             kind = "zero" if value == 0 else "negative"
             hint = " (an empty line is written [] or [0] alone)" if value == 0 else ""
             raise PuzzleError(f"{what}, block {pos}: block length {value} is {kind}{hint}")
-        result.append(value)
-    return tuple(result)
+        lengths.append(value)
+        tokens.append(token)
+    return tuple(lengths), tuple(tokens)
+
+
+def clue_need(lengths: Sequence[int], colours: Sequence[int]) -> int:
+    """Cells a clue needs: its blocks plus one gap between neighbours of the same colour.
+
+    Examples:
+        >>> clue_need([2, 1, 1], [1, 1, 2])
+        5
+    """
+    same = sum(1 for k in range(1, len(lengths)) if colours[k] == colours[k - 1])
+    return sum(lengths) + same
 
 
 def clue_of_line(line: Sequence[bool] | np.ndarray) -> Clue:
@@ -70,39 +110,54 @@ def clue_of_line(line: Sequence[bool] | np.ndarray) -> Clue:
     return tuple(int(n) for n in edges[1::2] - edges[0::2])
 
 
+def line_runs(grid: np.ndarray) -> tuple[list[Clue], list[Clue]]:
+    """Lengths and colours of the runs of every line of a grid (rows, then columns), vectorised.
+
+    A run is a maximal stretch of one non-background colour; a boolean grid is
+    the one-colour case (every run has colour 1).
+
+    Examples:
+        >>> line_runs(np.array([[1, 2, 2], [0, 0, 1]]))
+        ([(1, 2), (1,), (1,), (1,), (1, 1)], [(1, 2), (1,), (1,), (2,), (2, 1)])
+    """
+    g = np.asarray(grid).astype(np.int16)
+    h, w = g.shape
+    # rows and columns apart, each padded by one background cell at both ends: memory and time
+    # proportional to the cells (one (h+w) x max(h, w) array would make a 1 x 2,000,000
+    # picture a 4-terabyte request)
+    row_line, row_len, row_colour = _runs(g)
+    col_line, col_len, col_colour = _runs(g.T)
+    li = np.concatenate((row_line, col_line + h))
+    lengths = np.concatenate((row_len, col_len)).tolist()
+    colours = np.concatenate((row_colour, col_colour)).tolist()
+    bounds = np.searchsorted(li, np.arange(h + w + 1)).tolist()
+    return ([tuple(lengths[bounds[t]:bounds[t + 1]]) for t in range(h + w)],
+            [tuple(colours[bounds[t]:bounds[t + 1]]) for t in range(h + w)])
+
+
 def line_clues(grid: np.ndarray) -> list[tuple[int, ...]]:
-    """The clue of every line of one grid (rows, then columns), in one vectorised pass.
+    """The clue (run lengths) of every line of one grid (rows, then columns), in one vectorised pass.
 
     Examples:
         >>> line_clues(np.array([[1, 1, 0], [0, 0, 1]], bool))
         [(2,), (1,), (1,), (1,), (1,)]
     """
-    g = np.asarray(grid, dtype=bool)
-    h, w = g.shape
-    # rows and columns apart, each padded by one white cell at both ends: memory and time
-    # proportional to the cells (one (h+w) x max(h, w) array would make a 1 x 2,000,000
-    # picture a 4-terabyte request)
-    row_line, row_len = _runs(g)
-    col_line, col_len = _runs(g.T)
-    li = np.concatenate((row_line, col_line + h))
-    lengths = np.concatenate((row_len, col_len)).tolist()
-    bounds = np.searchsorted(li, np.arange(h + w + 1)).tolist()
-    return [tuple(lengths[bounds[t]:bounds[t + 1]]) for t in range(h + w)]
+    return line_runs(grid)[0]
 
 
-def _runs(lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(line index, length) of every black run of the boolean *lines*, in reading order."""
+def _runs(lines: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(line index, length, colour) of every run of the int16 *lines* (0 = background), in reading order."""
     count, n = lines.shape
-    padded = np.zeros((count, n + 2), np.int8)
+    padded = np.zeros((count, n + 2), np.int16)
     padded[:, 1:n + 1] = lines
-    edges = np.diff(padded, axis=1)
-    li, start = np.nonzero(edges == 1)
-    _, end = np.nonzero(edges == -1)
-    return li, end - start
+    change = padded[:, 1:] != padded[:, :-1]
+    li, start = np.nonzero(change & (padded[:, 1:] != 0))  # a run starts at cell `start`
+    _, end = np.nonzero(change & (padded[:, :-1] != 0))  # a run ends before cell `end`
+    return li, end - start, padded[li, start + 1]
 
 
 def grid_from_picture(picture: Sequence[str] | Sequence[Sequence[Any]] | np.ndarray) -> np.ndarray:
-    """A boolean ``(height, width)`` array from a picture of the answer.
+    """A boolean ``(height, width)`` array from a black-and-white picture of the answer.
 
     *picture* is a sequence of strings (``#``/``X``/``1`` black, ``.``/``0``
     white), or a nested sequence / array of 0/1 or booleans.
@@ -129,11 +184,7 @@ def grid_from_picture(picture: Sequence[str] | Sequence[Sequence[Any]] | np.ndar
                     if ch in BLACK_CHARS:
                         out[i, j] = True
                     elif ch not in WHITE_CHARS:
-                        raise PuzzleError(
-                            f"picture row {i + 1}, column {j + 1}: {ch!r} is neither black "
-                            f"({' '.join(sorted(BLACK_CHARS))}) nor white ({' '.join(sorted(WHITE_CHARS - {' '}))} "
-                            "or a space)"
-                        )
+                        raise PuzzleError(f"picture row {i + 1}, column {j + 1}: {ch!r} is {_NOT_BW}")
             grid = out
         else:
             widths = {len(r) for r in rows}
@@ -155,22 +206,59 @@ def picture_of_grid(grid: np.ndarray, black: str = "#", white: str = ".") -> tup
     return tuple("".join(row) for row in table[np.asarray(grid, dtype=np.int8)])
 
 
-@dataclass(frozen=True)
-class Puzzle:
-    """A black-and-white nonogram: clues for every row and every column.
-
-    Args:
-        rows: one clue per row, top to bottom; each a sequence of block lengths.
-        cols: one clue per column, left to right.
-        name: a short title, if known.
-        solution: a known answer as rows of ``#``/``.`` (checked against the clues).
-        meta: anything else the source said (author, licence, source, ...);
-            not compared.
+def colour_grid(picture: Any, palette: Palette) -> np.ndarray:
+    """A grid of colour indices (int8) from picture rows, a boolean grid or an integer grid.
 
     Raises:
-        PuzzleError: a block length that is not a positive integer, a clue that
-            does not fit its line, row and column totals that differ, no rows or
-            no columns, or a solution that does not match.
+        PuzzleError: ragged rows, a character or number that is no colour of *palette*.
+
+    Examples:
+        >>> colour_grid(["r.", "gr"], Palette.of(["red", "green"])).tolist()
+        [[1, 0], [2, 1]]
+    """
+    if isinstance(picture, np.ndarray) and picture.dtype != bool:
+        grid = picture
+    elif not isinstance(picture, np.ndarray) and picture and all(isinstance(r, str) for r in picture):
+        return palette.grid(picture)
+    elif len(palette.colours) == 1 or isinstance(picture, np.ndarray):
+        return grid_from_picture(picture).astype(np.int8)
+    else:
+        grid = np.asarray(picture)
+    if grid.ndim != 2 or grid.size == 0 or grid.dtype.kind not in "iub":
+        raise PuzzleError(f"a picture must be a non-empty 2-D grid of colour numbers, got shape {grid.shape}")
+    if grid.min() < 0 or grid.max() >= len(palette):
+        raise PuzzleError(f"a picture given as numbers may hold only 0 .. {len(palette) - 1}")
+    return grid.astype(np.int8)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A nonogram: clues for every row and every column, black and white or in colour.
+
+    Args:
+        rows: one clue per row, top to bottom; each a sequence of blocks, a
+            block being a length or a ``(length, colour)`` pair (colour: a
+            palette name, picture character or 1-based index).
+        cols: one clue per column, left to right.
+        name: a short title, if known.
+        solution: a known answer as rows of picture characters (``#``/``.``
+            in black and white; the palette's characters in colour); checked.
+        meta: anything else the source said (author, licence, source, ...);
+            not compared.
+        palette: the colours; default black on white (:data:`BW`), or, when
+            the clues name colours and no palette is given, those names in
+            order of first use on white.
+        row_colours, col_colours: the colour of every block (1-based palette
+            indices); filled from the clues, normally not given.
+
+    After construction ``rows``/``cols`` hold block lengths only and
+    ``row_colours``/``col_colours`` the matching colour indices.
+
+    Raises:
+        PuzzleError: a block length that is not a positive integer, an unknown
+            colour or the background as a block colour, a clue that does not
+            fit its line, row and column totals (per colour) that differ, no
+            rows or no columns, or a solution that does not match.
     """
 
     rows: tuple[Clue, ...]
@@ -178,33 +266,67 @@ class Puzzle:
     name: str | None = None
     solution: tuple[str, ...] | None = None
     meta: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    palette: Palette = BW
+    row_colours: tuple[Clue, ...] | None = None
+    col_colours: tuple[Clue, ...] | None = None
 
     def __post_init__(self) -> None:
-        rows = tuple(_normalise_clue(c, f"row {i + 1}") for i, c in enumerate(self.rows))
-        cols = tuple(_normalise_clue(c, f"column {j + 1}") for j, c in enumerate(self.cols))
-        if not rows:
+        row_items = [_normalise_clue(c, f"row {i + 1}") for i, c in enumerate(self.rows)]
+        col_items = [_normalise_clue(c, f"column {j + 1}") for j, c in enumerate(self.cols)]
+        if not row_items:
             raise PuzzleError("the puzzle has no rows")
-        if not cols:
+        if not col_items:
             raise PuzzleError("the puzzle has no columns")
-        for kind, clues, length, unit in (("row", rows, len(cols), "width"), ("column", cols, len(rows), "height")):
-            for idx, clue in enumerate(clues):
-                need = sum(clue) + max(len(clue) - 1, 0)
+        palette = self.palette if self.palette is not None else BW
+        for given, items in ((self.row_colours, row_items), (self.col_colours, col_items)):
+            if given is not None:
+                if len(given) != len(items) or any(len(g) != len(t[0]) for g, t in zip(given, items)):
+                    raise PuzzleError("the block colours do not match the clues block for block")
+                items[:] = [(t[0], tuple(g)) for t, g in zip(items, given)]
+        named = [tok for _, toks in (*row_items, *col_items) for tok in toks if isinstance(tok, str)]
+        if palette is BW and named and any(t not in BW.names + BW.chars for t in named):
+            palette = Palette.of(dict.fromkeys(named))
+        resolved = []
+        for kind, items in (("row", row_items), ("column", col_items)):
+            out = []
+            for idx, (_, toks) in enumerate(items):
+                out.append(tuple(1 if tok is None else palette.index(tok, f"{kind} {idx + 1}, block {k + 1}")
+                                 for k, tok in enumerate(toks)))
+            resolved.append(tuple(out))
+        rows = tuple(t[0] for t in row_items)
+        cols = tuple(t[0] for t in col_items)
+        row_colours, col_colours = resolved
+        for kind, clues, colours, length, unit in (
+            ("row", rows, row_colours, len(cols), "width"), ("column", cols, col_colours, len(rows), "height"),
+        ):
+            for idx, (clue, cc) in enumerate(zip(clues, colours)):
+                need = clue_need(clue, cc)
                 if need > length:
                     raise PuzzleError(
-                        f"{kind} {idx + 1}: clue {' '.join(map(str, clue))} needs {need} cells "
+                        f"{kind} {idx + 1}: clue {self._show(clue, cc, palette)} needs {need} cells "
                         f"(blocks plus gaps) but the {unit} is {length}"
                     )
-        row_total = sum(map(sum, rows))
-        col_total = sum(map(sum, cols))
-        if row_total != col_total:
+        ncol = len(palette)
+        totals = []
+        for clues, colours in ((rows, row_colours), (cols, col_colours)):
+            lengths = np.fromiter((v for c in clues for v in c), np.int64)
+            which = np.fromiter((v for c in colours for v in c), np.int64, lengths.size)
+            totals.append(np.bincount(which, weights=lengths, minlength=ncol).astype(np.int64))
+        if not np.array_equal(totals[0], totals[1]):
+            c = int(np.flatnonzero(totals[0] != totals[1])[0])
+            colour = "" if ncol == 2 else f" {palette.names[c]}"
             raise PuzzleError(
-                f"the row clues paint {row_total} cells but the column clues paint {col_total}"
+                f"the row clues paint {int(totals[0][c])}{colour} cells but the column clues paint "
+                f"{int(totals[1][c])}"
             )
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
+        object.__setattr__(self, "row_colours", row_colours)
+        object.__setattr__(self, "col_colours", col_colours)
+        object.__setattr__(self, "palette", palette)
         object.__setattr__(self, "meta", dict(self.meta))
         if self.solution is not None:
-            grid = grid_from_picture(self.solution)
+            grid = colour_grid(self.solution, palette)
             if grid.shape != (len(rows), len(cols)):
                 raise PuzzleError(
                     f"the solution is {grid.shape[1]}x{grid.shape[0]} but the clues are "
@@ -213,7 +335,13 @@ class Puzzle:
             bad = self.mismatched_lines(grid)
             if bad:
                 raise PuzzleError(f"the solution does not match the clues: {', '.join(bad[:5])}")
-            object.__setattr__(self, "solution", picture_of_grid(grid))
+            object.__setattr__(self, "solution", palette.picture(grid))
+
+    @staticmethod
+    def _show(clue: Sequence[int], colours: Sequence[int], palette: Palette) -> str:
+        if len(palette.colours) == 1:
+            return " ".join(map(str, clue)) or "0"
+        return " ".join(f"{v}{palette.names[c]}" for v, c in zip(clue, colours)) or "0"
 
     # -- sizes -------------------------------------------------------------------------
     @property
@@ -231,31 +359,60 @@ class Puzzle:
         """``(height, width)``, as NumPy orders a grid."""
         return (len(self.rows), len(self.cols))
 
+    @property
+    def num_colours(self) -> int:
+        """Number of block colours (1 for black and white)."""
+        return len(self.palette.colours)
+
+    @property
+    def is_colour(self) -> bool:
+        """More than one block colour: a black-and-white-only format cannot hold it."""
+        return self.num_colours > 1
+
+    def clue_items(self, lengths: Sequence[Clue], colours: Sequence[Clue]) -> list[list[tuple[int, str]]]:
+        """Clues as ``(length, colour name)`` blocks, e.g. ``clue_items(p.rows, p.row_colours)``."""
+        names = self.palette.names
+        return [[(v, names[c]) for v, c in zip(cl, cc)] for cl, cc in zip(lengths, colours)]
+
+    def clue_text(self, line: int) -> str:
+        """The clue of line *line* (rows first) as people write it: ``3 1`` or ``3red 1blue``."""
+        h = self.height
+        clue = self.rows[line] if line < h else self.cols[line - h]
+        cc = self.row_colours[line] if line < h else self.col_colours[line - h]  # type: ignore[index]
+        return self._show(clue, cc, self.palette)
+
     # -- constructors ------------------------------------------------------------------
     @classmethod
     def from_picture(
         cls, picture: Sequence[str] | Sequence[Sequence[Any]] | np.ndarray, name: str | None = None,
-        **meta: Any,
+        palette: Palette | None = None, **meta: Any,
     ) -> Puzzle:
         """The puzzle whose answer is *picture*; the picture becomes its solution.
+
+        Args:
+            picture: rows of picture characters, or a grid of colour indices
+                (booleans for black and white).
+            palette: the colours the characters / indices refer to (default black and white).
 
         Examples:
             >>> Puzzle.from_picture(["##.", "..#"]).cols
             ((1,), (1,), (1,))
         """
-        grid = grid_from_picture(picture)
-        clues = line_clues(grid)
+        pal = palette or BW
+        grid = colour_grid(picture, pal)
+        lengths, colours = line_runs(grid)
+        h = grid.shape[0]
         return cls(
-            rows=tuple(clues[: grid.shape[0]]),
-            cols=tuple(clues[grid.shape[0] :]),
-            name=name,
-            solution=picture_of_grid(grid),
-            meta=meta,
+            rows=tuple(lengths[:h]), cols=tuple(lengths[h:]), name=name,
+            solution=pal.picture(grid), meta=meta, palette=pal,
+            row_colours=tuple(colours[:h]), col_colours=tuple(colours[h:]),
         )
 
     def with_solution(self, picture: Sequence[str] | np.ndarray | None) -> Puzzle:
         """A copy carrying *picture* as its known solution (checked)."""
-        return Puzzle(self.rows, self.cols, self.name, None if picture is None else picture_of_grid(grid_from_picture(picture)), self.meta)
+        solution = None if picture is None else self.palette.picture(colour_grid(picture, self.palette))
+        return Puzzle(self.rows, self.cols, self.name, solution, self.meta, self.palette,
+                      self.row_colours, self.col_colours)
 
     # -- checks ------------------------------------------------------------------------
     def mismatched_lines(self, grid: np.ndarray) -> list[str]:
@@ -265,30 +422,42 @@ class Puzzle:
             >>> Puzzle(rows=[[1], []], cols=[[1], []]).mismatched_lines(np.array([[0, 1], [0, 0]]))
             ['column 1', 'column 2']
         """
-        got = line_clues(np.asarray(grid, dtype=bool))
+        lengths, colours = line_runs(np.asarray(grid))
         want = (*self.rows, *self.cols)
+        want_c = (*self.row_colours, *self.col_colours)  # type: ignore[misc]
         h = self.height
         return [f"row {t + 1}" if t < h else f"column {t - h + 1}"
-                for t, clue in enumerate(got) if clue != want[t]]
+                for t in range(len(want)) if lengths[t] != want[t] or colours[t] != want_c[t]]
 
     def is_solution(self, grid: np.ndarray | Sequence[str]) -> bool:
         """True when *grid* (array or picture rows) satisfies every clue."""
-        g = grid_from_picture(grid)
+        g = colour_grid(grid, self.palette)
         return g.shape == self.shape and not self.mismatched_lines(g)
 
     def solution_grid(self) -> np.ndarray | None:
-        """The known solution as a boolean array, or None."""
-        return None if self.solution is None else grid_from_picture(self.solution)
+        """The known solution as an int8 grid of colour indices (0/1 in black and white), or None."""
+        return None if self.solution is None else self.palette.grid(self.solution)
 
     def to_dict(self) -> dict[str, Any]:
-        """The clue spec as plain data (``schemas/puzzle.schema.json``)."""
+        """The clue spec as plain data (``schemas/puzzle.schema.json``).
+
+        Black and white: clues are lists of lengths.  Colour (or a palette
+        other than black on white): ``background`` and ``colours`` give the
+        palette, and every block is ``[length, colour name]``.
+        """
         out: dict[str, Any] = {}
         if self.name is not None:
             out["name"] = self.name
         out["width"] = self.width
         out["height"] = self.height
-        out["rows"] = [list(c) for c in self.rows]
-        out["cols"] = [list(c) for c in self.cols]
+        if self.palette == BW:
+            out["rows"] = [list(c) for c in self.rows]
+            out["cols"] = [list(c) for c in self.cols]
+        else:
+            out["background"] = self.palette.background.to_dict()
+            out["colours"] = [c.to_dict() for c in self.palette.colours]
+            out["rows"] = [[list(b) for b in c] for c in self.clue_items(self.rows, self.row_colours)]  # type: ignore[arg-type]
+            out["cols"] = [[list(b) for b in c] for c in self.clue_items(self.cols, self.col_colours)]  # type: ignore[arg-type]
         if self.solution is not None:
             out["solution"] = list(self.solution)
         for key, value in self.meta.items():
@@ -297,4 +466,5 @@ class Puzzle:
 
     def __repr__(self) -> str:
         title = f" {self.name!r}" if self.name else ""
-        return f"<Puzzle{title} {self.width}x{self.height}>"
+        colours = f" {self.num_colours} colours" if self.is_colour else ""
+        return f"<Puzzle{title} {self.width}x{self.height}{colours}>"

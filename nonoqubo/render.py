@@ -1,14 +1,19 @@
 """Show a picture: plain text for the terminal, SVG for people who would rather look.
 
-Text: one row per line, ``#`` black and ``.`` white.  Cells where the row and
-the column disagree are marked ``X`` (black in the row view) or ``o`` (white
-in the row view); a row that fails its clue ends with ``  <``, and a line of
+Text: one row per line, ``#`` black and ``.`` white (in colour, the
+palette's character of each colour).  Cells where the row and the column
+disagree are marked ``X`` (coloured in the row view) or ``o`` (background in
+the row view); a row that fails its clue ends with ``  <``, and a line of
 ``^`` under the grid points at the failing columns.
 
 SVG (no dependency, plain text): the grid with its clues around it, row clues
 on the left and column clues on top; disagreeing cells are filled red (or
 outlined red when white), and the clues of failing lines are red on a pink
-band.  The drawing is a pure function of its inputs, so it is easy to test.
+band.  In colour every cell is filled with its colour's RGB (a colour named
+without RGB gets its name, which SVG knows for the CSS colours) and a
+disagreeing coloured cell is outlined red; each clue number is written in its
+block's colour.  The drawing is a pure function of its inputs, so it is easy
+to test.
 
 Examples:
     >>> import numpy as np
@@ -25,6 +30,7 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
+from .palette import BW, Palette
 from .puzzle import Puzzle
 
 __all__ = ["svg_picture", "text_picture"]
@@ -43,20 +49,22 @@ def text_picture(
     conflicts: np.ndarray | None = None,
     failing_rows: Iterable[int] = (),
     failing_cols: Iterable[int] = (),
+    palette: Palette = BW,
 ) -> list[str]:
     """Rows of text for *grid* with the marks described in the module docstring.
 
     Args:
-        grid: ``(height, width)`` booleans, True = black.
-        conflicts: cells to mark (``X`` black, ``o`` white), same shape.
+        grid: ``(height, width)`` colour indices (booleans in black and white).
+        conflicts: cells to mark (``X`` coloured, ``o`` background), same shape.
         failing_rows, failing_cols: 0-based indices of lines that fail their clue.
+        palette: the colours' characters.
     """
-    g = np.asarray(grid, dtype=bool)
-    chars = np.where(g, "#", ".").astype("<U1")
+    g = np.asarray(grid).astype(np.int64)
+    chars = np.array(palette.chars, dtype="<U1")[g]
     if conflicts is not None:
         c = np.asarray(conflicts, dtype=bool)
-        chars[c & g] = "X"
-        chars[c & ~g] = "o"
+        chars[c & (g > 0)] = "X"
+        chars[c & (g == 0)] = "o"
     bad_rows = set(int(i) for i in failing_rows)
     out = ["".join(row) + ("  <" if i in bad_rows else "") for i, row in enumerate(chars)]
     cols = sorted(int(j) for j in failing_cols)
@@ -65,6 +73,19 @@ def text_picture(
         for j in cols:
             marker[j] = "^"
         out.append("".join(marker).rstrip())
+    return out
+
+
+def _fill(palette: Palette) -> list[str]:
+    """The SVG fill of every colour index: black is the house BLACK, else RGB, else the name."""
+    out = []
+    for colour in (palette.background, *palette.colours):
+        if colour.rgb == "000000":
+            out.append(BLACK)
+        elif colour.rgb is not None:
+            out.append(f"#{colour.rgb}")
+        else:
+            out.append(colour.name if colour.name.isalpha() else "#888888")
     return out
 
 
@@ -85,7 +106,7 @@ def svg_picture(
 
     Args:
         puzzle: the clues drawn around the grid.
-        grid: ``(height, width)`` booleans, True = black.
+        grid: ``(height, width)`` colour indices (booleans in black and white).
         conflicts: cells where rows and columns disagree (drawn red).
         failing_rows, failing_cols: 0-based indices of lines that fail (clues in red).
         title: a caption above the drawing (e.g. the verdict).
@@ -100,10 +121,13 @@ def svg_picture(
         >>> s.startswith("<svg") and s.count("<rect") >= 2
         True
     """
-    g = np.asarray(grid, dtype=bool)
+    g = np.asarray(grid).astype(np.int64)
     h, w = g.shape
+    fills = _fill(puzzle.palette)
     bad_rows = set(int(i) for i in failing_rows)
     bad_cols = set(int(j) for j in failing_cols)
+    row_colours = puzzle.row_colours or tuple(() for _ in puzzle.rows)
+    col_colours = puzzle.col_colours or tuple(() for _ in puzzle.cols)
     row_texts = [" ".join(_clue_text(c)) for c in puzzle.rows]
     col_texts = [_clue_text(c) for c in puzzle.cols]
     char_w = FONT * 0.62
@@ -128,31 +152,39 @@ def svg_picture(
         parts.append(f'<rect x="0" y="{top + i * CELL}" width="{left - 2}" height="{CELL}" fill="{BAND}"/>')
     for j in sorted(bad_cols):
         parts.append(f'<rect x="{left + j * CELL}" y="{caption}" width="{CELL}" height="{top - caption - 2}" fill="{BAND}"/>')
-    # clues
+
+    def ink(colours: Sequence[int], t: int, failing: bool) -> str:
+        """A clue number's colour: red on a failing line, else its block's colour (black in black and white)."""
+        if failing:
+            return WRONG
+        return fills[colours[t]] if puzzle.is_colour and t < len(colours) else BLACK
+
+    # clues: one text per row (in colour, one tspan per block in its colour)
     for i, text in enumerate(row_texts):
-        fill = WRONG if i in bad_rows else BLACK
         y = top + i * CELL + CELL * 0.7
-        parts.append(f'<text x="{left - 4}" y="{y:.1f}" text-anchor="end" fill="{fill}">{escape(text)}</text>')
+        fill = WRONG if i in bad_rows else BLACK
+        body = escape(text)
+        if puzzle.is_colour and puzzle.rows[i]:
+            body = " ".join(f'<tspan fill="{ink(row_colours[i], t, i in bad_rows)}">{escape(item)}</tspan>'
+                            for t, item in enumerate(_clue_text(puzzle.rows[i])))
+        parts.append(f'<text x="{left - 4}" y="{y:.1f}" text-anchor="end" fill="{fill}">{body}</text>')
     for j, items in enumerate(col_texts):
-        fill = WRONG if j in bad_cols else BLACK
         x = left + j * CELL + CELL / 2
         y0 = top - 6 - (len(items) - 1) * (FONT + 3)
         for t, item in enumerate(items):
-            parts.append(f'<text x="{x:.1f}" y="{y0 + t * (FONT + 3):.1f}" text-anchor="middle" fill="{fill}">{escape(item)}</text>')
+            parts.append(f'<text x="{x:.1f}" y="{y0 + t * (FONT + 3):.1f}" text-anchor="middle" '
+                         f'fill="{ink(col_colours[j], t, j in bad_cols)}">{escape(item)}</text>')
     # cells
-    conf = np.zeros_like(g) if conflicts is None else np.asarray(conflicts, dtype=bool)
+    conf = np.zeros(g.shape, bool) if conflicts is None else np.asarray(conflicts, dtype=bool)
     parts.append(f'<g stroke="{GRIDLINE}" stroke-width="0.5">')
     for i in range(h):
         for j in range(w):
             x, y = left + j * CELL, top + i * CELL
-            if g[i, j]:
-                fill = WRONG if conf[i, j] else BLACK
-                parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}"/>')
-            else:
-                parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="white"/>')
+            fill = WRONG if conf[i, j] and g[i, j] and not puzzle.is_colour else fills[g[i, j]]
+            parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{"white" if g[i, j] == 0 else fill}"/>')
     parts.append("</g>")
-    # white cells in conflict: a red outline on top
-    for i, j in zip(*np.nonzero(conf & ~g)):
+    # white cells in conflict (every conflicting cell in colour): a red outline on top
+    for i, j in zip(*np.nonzero(conf & ((g == 0) | puzzle.is_colour))):
         x, y = left + int(j) * CELL, top + int(i) * CELL
         parts.append(f'<rect x="{x + 1.5}" y="{y + 1.5}" width="{CELL - 3}" height="{CELL - 3}" '
                      f'fill="none" stroke="{WRONG}" stroke-width="2"/>')

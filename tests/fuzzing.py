@@ -233,6 +233,14 @@ def _clue_seeds() -> list[tuple[str, bytes]]:
     seeds.append(("small.yaml", yaml.safe_dump({"name": spec["name"], "author": "me", "rows": spec["rows"],
                                                 "cols": spec["cols"]}).encode()))
     seeds.append(("small.picture", ("\n".join(spec["solution"]) + "\n").encode()))
+    from nonoqubo import clues
+
+    for fmt in ("ppm", "pbm"):  # images of the answer, written by nonoqubo
+        try:
+            data = clues.dumps(clues.load(SMALL), fmt)
+        except Exception:  # noqa: BLE001 - a format this version lacks
+            continue
+        seeds.append((f"small.{fmt}", data if isinstance(data, bytes) else data.encode()))
     return seeds
 
 

@@ -36,15 +36,15 @@ EXPECTED = {
     "sgt/sgt_5x5_0.sav": ("sgt-pattern-5x5", (5, 5), {}),
     "webpbn-xml/atrus.xml": ("loom-atrus", (10, 10), {}),
 }
-#: colour puzzles: file -> line the refusal names
+#: colour puzzles: file -> ((width, height), block colour names)
 COLOUR = {
-    "g-colour/acorn.g": 3,
-    "g-colour/oko.g": 40,
-    "g-colour/rose.g": 11,
-    "webpbn-xml-colour/listen_left_and_right.xml": 13,
-    "webpbn-xml-colour/look_sharp.xml": 13,
-    "webpbn-xml-colour/missing.xml": 11,
-    "webpbn-xml-colour/not_invented_yet_1.xml": 21,
+    "g-colour/acorn.g": ((50, 35), ("yellow", "orange", "brown", "red")),
+    "g-colour/oko.g": ((40, 30), ("blue", "black")),
+    "g-colour/rose.g": ((39, 28), ("z", "g", "t", "s", "r", "f", "c")),
+    "webpbn-xml-colour/listen_left_and_right.xml": ((20, 20), ("black", "aB30101")),
+    "webpbn-xml-colour/look_sharp.xml": ((15, 20), ("a00CDFF", "b1600FF")),
+    "webpbn-xml-colour/missing.xml": ((20, 15), ("b4D4D39", "a2764FF")),
+    "webpbn-xml-colour/not_invented_yet_1.xml": ((40, 15), ("bF42020", "black")),
 }
 #: the format each original must be read as (by extension or content)
 FORMAT_OF = {"cwd": "cwd", "g": "g", "gecode": "gecode", "g-colour": "g", "mk": "mk", "nin": "nin", "non": "non", "pbm": "pbm",
@@ -76,12 +76,14 @@ def test_original_is_read_with_the_right_clues(rel):
 
 
 @pytest.mark.parametrize("rel", sorted(COLOUR))
-def test_colour_originals_are_refused(rel):
-    with pytest.raises(FormatError) as info:
-        clues.load(ORIGINALS / rel)
-    message = str(info.value)
-    assert message.startswith(f"{ORIGINALS / rel}:{COLOUR[rel]}: the puzzle has colours (")
-    assert message.endswith("nonoqubo handles black-and-white puzzles only")
+def test_colour_originals_are_read(rel):
+    size, names = COLOUR[rel]
+    path = ORIGINALS / rel
+    assert clues.format_for(path, path.read_bytes()).NAME == FORMAT_OF[rel.split("/")[0]]
+    puzzle = clues.load(path)
+    assert (puzzle.width, puzzle.height) == size
+    assert puzzle.palette.names[1:] == names and puzzle.is_colour
+    assert {c for clue in (*puzzle.row_colours, *puzzle.col_colours) for c in clue} == set(range(1, len(names) + 1))
 
 
 def test_goal_solutions_of_originals():
@@ -146,9 +148,9 @@ def test_round_trip_random_pictures(grid, fmt):
         assert back.solution == puzzle.solution
 
 
-CHAIN = ["spec", "xml", "non", "picture", "pbm", "gecode", "nin", "mk", "g", "cwd", "sgt", "spec"]
-EXT = {"spec": "yaml", "xml": "xml", "non": "non", "picture": "pic", "pbm": "pbm", "gecode": "gecode",
-       "nin": "nin", "mk": "mk", "g": "g", "cwd": "cwd", "sgt": "sgt"}
+CHAIN = ["spec", "xml", "non", "picture", "pbm", "ppm", "png", "gecode", "nin", "mk", "g", "cwd", "sgt", "spec"]
+EXT = {"spec": "yaml", "xml": "xml", "non": "non", "picture": "pic", "pbm": "pbm", "ppm": "ppm", "png": "png",
+       "gecode": "gecode", "nin": "nin", "mk": "mk", "g": "g", "cwd": "cwd", "sgt": "sgt"}
 
 
 @pytest.mark.parametrize("name", ["mikix-webpbn-1", "olsak-cplusplus", "loom-atrus", "gecode-non-unique"])

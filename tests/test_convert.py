@@ -10,7 +10,7 @@ from nonoqubo.cli import make_parser
 
 ORIGINALS = SHARED / "originals"
 EXT = {"spec": "yaml", "gecode": "gecode", "xml": "xml", "non": "non", "nin": "nin", "mk": "mk", "g": "g",
-       "cwd": "cwd", "sgt": "sgt", "picture": "pic", "pbm": "pbm"}
+       "cwd": "cwd", "sgt": "sgt", "picture": "pic", "pbm": "pbm", "ppm": "ppm", "png": "png"}
 
 
 def test_every_format_has_a_file_ending_for_convert():
@@ -87,9 +87,9 @@ def test_convert_refuses_what_it_cannot_tell(tmp_path, run_cli):
     assert not (tmp_path / "x.nin").exists()
 
 
-def test_convert_refuses_colour_puzzles(tmp_path, run_cli):
+def test_convert_refuses_colour_puzzles_to_black_and_white_formats(tmp_path, run_cli):
     status, _, err = run_cli("convert", ORIGINALS / "g-colour/oko.g", tmp_path / "oko.non")
     assert status == 2
-    assert err == (f"nonoqubo: error: {ORIGINALS / 'g-colour/oko.g'}:40: the puzzle has colours (m = blue); "
-                   "nonoqubo handles black-and-white puzzles only\n")
+    assert err == (f"nonoqubo: error: {tmp_path / 'oko.non'}: the non format holds black-and-white puzzles only "
+                   "and this puzzle has 2 colours (blue, black); write it as one of: spec, xml, g, picture, ppm, png\n")
     assert not (tmp_path / "oko.non").exists()

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     source = "<stdin>" if args.grid == "-" else args.grid
     text = sys.stdin.read() if args.grid == "-" else Path(args.grid).read_text(encoding="utf-8-sig", errors="replace")
     try:
-        grid = read_grid(text, source=source)
+        grid = read_grid(text, source=source, palette=puzzle.palette)
         result = check(puzzle, grid)
     except (PuzzleError, FormatError) as exc:
         message = str(exc) if str(exc).startswith(source) else f"{source}: {exc}"
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(doc, indent=1))
     else:
         print(verdict)
-        print("\n".join(text_picture(result.grid, failing_rows=rows, failing_cols=cols)))
+        print("\n".join(text_picture(result.grid, failing_rows=rows, failing_cols=cols, palette=puzzle.palette)))
         for failure in result.failures:
             print(f"  {failure}")
     return 0 if result.valid else 1

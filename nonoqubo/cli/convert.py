@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     mod = output_format(args.output, args.to_format)
     puzzle = load_puzzle(args, "input")
     try:
+        clues.refuse_colour(puzzle, mod)
         data = mod.dumps(puzzle)
     except PuzzleError as exc:
         raise FormatError(f"{args.output}: {exc}") from None

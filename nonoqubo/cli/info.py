@@ -91,6 +91,8 @@ def figures(puzzle, qubo, seconds: float) -> dict:
         "coefficient_max": hi,
         "max_degree": int(degrees.max()) if degrees.size else 0,
         "build_seconds": round(seconds, 4),
+        **({"colours": [c.to_dict() for c in puzzle.palette.colours],
+            "background": puzzle.palette.background.to_dict()} if puzzle.is_colour else {}),
     }
 
 
@@ -211,6 +213,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     title = f" {info['name']!r}" if info["name"] else ""
     print(f"puzzle{title}: {info['width']} x {info['height']} (width x height)")
+    if puzzle.is_colour:
+        print(f"colours:     {puzzle.num_colours} on {puzzle.palette.background.name}: {puzzle.palette.legend()}")
     print(f"variables:   {info['variables']} ({info['row_variables']} row + {info['column_variables']} column)")
     print(f"terms:       {info['terms']} ({info['linear_terms']} linear + {info['quadratic_terms']} quadratic)")
     print(f"offset:      {info['offset']}")

@@ -8,6 +8,7 @@ signature (dimod's convention)::
     EXTENSIONS = ("non",)              # file endings, without the dot
     BINARY = False                     # True when loads() wants bytes
     SOLUTION = True                    # the format can carry a known solution
+    COLOUR = False                     # optional: True when it can carry a colour puzzle
     def detect(text: str) -> bool      # optional: does this content look like it?
     def loads(data, *, source="<string>", **options) -> Puzzle
     def dumps(puzzle) -> str | bytes
@@ -55,6 +56,8 @@ FORMATS: dict[str, str] = {
     "sgt": ".sgt",
     "picture": ".picture",
     "pbm": ".pbm",
+    "ppm": ".ppm",
+    "png": ".png",
 }
 
 #: other names users may type for a format
@@ -165,8 +168,24 @@ def load(
 
 
 def dumps(puzzle: Puzzle, format: str) -> str | bytes:
-    """Write *puzzle* as a string (bytes for binary formats) in *format*."""
-    return get_format(format).dumps(puzzle)
+    """Write *puzzle* as a string (bytes for binary formats) in *format*.
+
+    Raises:
+        PuzzleError: a colour puzzle and a black-and-white-only format.
+    """
+    mod = get_format(format)
+    refuse_colour(puzzle, mod)
+    return mod.dumps(puzzle)
+
+
+def refuse_colour(puzzle: Puzzle, mod: ModuleType) -> None:
+    """Raise a PuzzleError when *puzzle* has colours that format *mod* cannot hold."""
+    if puzzle.is_colour and not getattr(mod, "COLOUR", False):
+        able = [name for name, m in _available().items() if getattr(m, "COLOUR", False)]
+        raise PuzzleError(
+            f"the {mod.NAME} format holds black-and-white puzzles only and this puzzle has "
+            f"{puzzle.num_colours} colours ({', '.join(puzzle.palette.names[1:])}); "
+            f"write it as one of: {', '.join(able)}")
 
 
 def dump(puzzle: Puzzle, path: str | os.PathLike[str], format: str | None = None) -> None:
@@ -174,6 +193,7 @@ def dump(puzzle: Puzzle, path: str | os.PathLike[str], format: str | None = None
     from .._atomic import atomic_write
 
     mod = get_format(format) if format else format_for(path)
+    refuse_colour(puzzle, mod)
     data = mod.dumps(puzzle)
     with atomic_write(path, binary=isinstance(data, bytes)) as fh:
         fh.write(data)
@@ -297,9 +317,11 @@ def pick_index(count: int, index: int | None, source: str, what: str = "puzzles"
 
 
 def colour_refusal(source: str, line: int | None, detail: str) -> FormatError:
-    """The error for a colour puzzle (nonoqubo models black-and-white nonograms only)."""
+    """The error of a reader that handles black-and-white puzzles only, for a colour puzzle."""
+    able = ", ".join(name for name, m in _available().items() if getattr(m, "COLOUR", False))
     return FormatError(located(
-        source, line, f"the puzzle has colours ({detail}); nonoqubo handles black-and-white puzzles only"))
+        source, line, f"the puzzle has colours ({detail}); this format's reader handles black-and-white "
+        f"puzzles only (colour puzzles are read as {able})"))
 
 
 def read_stream(fp: IO[Any], loads_fn: Any, **options: Any) -> Puzzle:

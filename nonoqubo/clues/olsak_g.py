@@ -14,9 +14,17 @@ Grammar (lines; ``:`` and ``#`` count only in the first column)::
     ...                       one column clue a line, left to right
     :end                      optional; anything after it is ignored
 
-A colour section that declares colours other than ``0`` and ``1``, or a
-number with a colour letter, makes the puzzle a colour puzzle, which is
-refused; ``#t``/``#T`` (triangles, triddlers) is refused too.  Without a
+Colour: each ``#d`` line declares a colour by its input letter (``<inchar>``,
+any character but a digit, space or comma), an optional output character, an
+XPM colour word (a name such as ``blue``, or ``#RRGGBB``) and a comment.
+``0`` declares the background (default white), ``1`` the default block
+colour used by numbers without a letter (without it, every number needs a
+letter).  The colour's name is the XPM word (the letter when the word is an
+RGB value or names a colour twice); its picture character is the letter.
+A letter that is not declared (or any letter with no ``#d`` section), a
+number without a letter when no default is declared, and a colour that is
+the background are errors naming their line.  ``#t``/``#T`` (triangles,
+triddlers) is refused.  Without a
 closing ``:`` line, blank lines at the end of the file are not column clues.
 nonoqubo writes empty lines as blank lines, as Olšák's examples do.
 
@@ -37,6 +45,9 @@ Examples:
     1
     1
     :end
+    >>> c = loads("#d\\n r:r red\\n b:b #0000ff blue\\n: rows\\n1r 1b\\n: columns\\n1r\\n1b\\n")
+    >>> c.rows, c.row_colours, c.palette.names, c.palette.colours[1].rgb
+    (((1, 1),), ((1, 2),), ('white', 'red', 'b'), '0000ff')
 """
 
 from __future__ import annotations
@@ -44,8 +55,10 @@ from __future__ import annotations
 import re
 from typing import IO, Any
 
-from . import check_options, colour_refusal, make_puzzle, parse_clue, read_stream, text_lines
-from ..errors import FormatError, located
+from . import check_options, make_puzzle, read_stream, text_lines
+from .._guard import integer
+from ..errors import FormatError, PuzzleError, located
+from ..palette import BW, Palette, normalise_rgb
 from ..puzzle import Puzzle
 
 NAME = "g"
@@ -53,14 +66,14 @@ TITLE = "Olšák .g (free text, ': rows' group, ': columns' group)"
 EXTENSIONS = ("g",)
 BINARY = False
 SOLUTION = False
+COLOUR = True
 
 __all__ = ["dump", "dumps", "load", "loads"]
 
 _COLOUR_DECL = re.compile(r"\s*(\S):(\S?)\s+(\S+)")
-#: a count glued to a colour letter; the look-behind starts a match only at the first digit
-#: of a run, so the search is linear in a long run of digits (a plain ``\d+`` retries from
-#: every digit: quadratic)
-_COLOUR_TOKEN = re.compile(r"(?<!\d)\d+[^\d\s,]")
+#: one block: a length and an optional colour letter
+_BLOCK = re.compile(r"(\d+)([^\d\s,]?)")
+_SEP = re.compile(r"[\s,]*")
 
 
 def detect(text: str) -> bool:
@@ -85,6 +98,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
         raise FormatError(located(source, len(lines) or None, "no line starts with ':' (the row group must follow one)"))
     name = None
     section = None
+    declared: dict[str, tuple[str, str | None, int]] = {}  # letter -> (name, rgb, line)
     for idx, line in enumerate(lines[: marks[0]]):
         if line.startswith("#"):
             section = line[1:2].lower()
@@ -93,11 +107,20 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             continue
         if section == "d":
             m = _COLOUR_DECL.match(line)
-            if m and m.group(1) not in "01":
-                raise colour_refusal(source, idx + 1, f"{m.group(1)} = {m.group(3)}")
+            if m:
+                declared[m.group(1)] = _colour_of(m.group(1), m.group(3), source, idx + 1)
         elif section is None and name is None and line.strip():
             name = line.strip()
-    groups: list[tuple[list[tuple[int, ...]], list[int]]] = []
+    background = declared.pop("0", ("white", None, 0))
+    default = declared.get("1")
+    for letter, (colour, rgb, at) in declared.items():
+        if letter != "1" and ((colour, rgb) == background[:2] or colour == background[0] and rgb is None):
+            raise FormatError(located(source, at, f"colour {letter!r} is the background colour {colour!r}"))
+    names = [c[0] for c in declared.values()]
+    declared = {k: (n if names.count(n) == 1 and n != background[0] else k, rgb, at)
+                for k, (n, rgb, at) in declared.items()}
+    groups: list[tuple[list[list[tuple[int, str]]], list[int]]] = []
+    used: dict[str, None] = {}
     for g, (kind, start) in enumerate(zip(("row", "column"), marks)):
         stop = marks[g + 1] if g + 1 < len(marks) else None
         if stop is None:
@@ -106,20 +129,67 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             stop = len(lines)
             while stop > start + 1 and not lines[stop - 1].strip():
                 stop -= 1
-        found: list[tuple[int, ...]] = []
+        found: list[list[tuple[int, str]]] = []
         where: list[int] = []
         for idx in range(start + 1, stop):
-            body = lines[idx]
-            m = _COLOUR_TOKEN.search(body)
-            if m:
-                raise colour_refusal(source, idx + 1, f"{kind} {len(found) + 1} has the colour clue {body.strip()!r}")
-            found.append(parse_clue(body, source, idx + 1, f"{kind} {len(found) + 1}"))
+            what = f"{kind} {len(found) + 1}"
+            clue = _blocks(lines[idx], declared, default is not None, source, idx + 1, what)
+            used.update((letter, None) for _, letter in clue)
+            found.append(clue)
             where.append(idx + 1)
         if not found:
             raise FormatError(located(source, start + 1, f"the {kind} group is empty"))
         groups.append((found, where))
     (rows, row_lines), (cols, col_lines) = groups
-    return make_puzzle(rows, cols, source=source, row_lines=row_lines, col_lines=col_lines, name=name)
+    order = [k for k in declared if k in used] or ["1"]
+    several = len(order) > 1
+    try:
+        palette = Palette.of([(declared[k][0], declared[k][1], k if several else "") if k in declared else "black"
+                              for k in order], background[:2])
+    except PuzzleError as exc:
+        raise FormatError(located(source, None, str(exc))) from None
+    letter_name = {k: palette.colours[n].name for n, k in enumerate(order)}
+    return make_puzzle([[(v, letter_name[c]) for v, c in clue] for clue in rows],
+                       [[(v, letter_name[c]) for v, c in clue] for clue in cols],
+                       source=source, row_lines=row_lines, col_lines=col_lines, name=name, palette=palette)
+
+
+def _colour_of(letter: str, word: str, source: str, line: int) -> tuple[str, str | None, int]:
+    """``(name, rgb, line)`` of one ``#d`` declaration (name: the XPM word, or the letter for ``#RRGGBB``)."""
+    if letter.isdigit() and letter not in "01":
+        raise FormatError(located(source, line, f"colour letter {letter!r} is a digit (only 0 and 1 may be)"))
+    if word.startswith("#"):
+        try:
+            return letter, normalise_rgb(word), line
+        except PuzzleError as exc:
+            raise FormatError(located(source, line, str(exc))) from None
+    return word, None, line
+
+
+def _blocks(text: str, declared: dict[str, Any], has_default: bool, source: str, line: int,
+            what: str) -> list[tuple[int, str]]:
+    """One clue line: ``3 1m 2`` -> ``[(3, "1"), (1, "m"), (2, "1")]`` ("1" = the default colour)."""
+    out: list[tuple[int, str]] = []
+    pos = _SEP.match(text).end()  # type: ignore[union-attr]
+    while pos < len(text):
+        m = _BLOCK.match(text, pos)
+        if m is None:
+            token = text[pos:].split()[0]
+            raise FormatError(located(source, line, f"{what}: {token!r} is not a number"))
+        letter = m.group(2) or "1"
+        if letter != "1" and letter not in declared:
+            why = "is not declared in the #d section" if declared else "is used but the file has no #d colour section"
+            raise FormatError(located(source, line, f"{what}: colour letter {letter!r} {why}"))
+        if letter == "1" and not has_default and declared:
+            raise FormatError(located(source, line, f"{what}: block {m.group(1)} has no colour letter and "
+                                      "the #d section declares no default colour (1)"))
+        out.append((integer(m.group(1), source, line, what), letter))
+        pos = _SEP.match(text, m.end()).end()  # type: ignore[union-attr]
+    if [v for v, _ in out] == [0]:
+        return []
+    if any(v == 0 for v, _ in out):
+        raise FormatError(located(source, line, f"{what}: a block of length 0 inside the clue {text.strip()!r}"))
+    return out
 
 
 def load(fp: IO[str], **options: Any) -> Puzzle:
@@ -128,12 +198,32 @@ def load(fp: IO[str], **options: Any) -> Puzzle:
 
 
 def dumps(puzzle: Puzzle) -> str:
-    """The puzzle as ``.g`` text (the name as the free text, blank lines for empty lines)."""
+    """The puzzle as ``.g`` text (the name as the free text, blank lines for empty lines).
+
+    A palette other than black on white gets a ``#d`` section: the background
+    as ``0``, each colour under its picture character (the XPM word is its RGB
+    when known, else its name), and every number its colour's letter.
+    """
     title = " ".join((puzzle.name or "nonogram").split())
     if title[:1] in (":", "#"):
         title = " " + title
-    lines = [title, ": rows", *(" ".join(map(str, c)) for c in puzzle.rows)]
-    lines += [": columns", *(" ".join(map(str, c)) for c in puzzle.cols), ":end"]
+    pal = puzzle.palette
+    lines = [title]
+    suffix = [""] * len(pal)
+    if pal != BW:
+        lines.append("#d")
+        for k, colour in enumerate((pal.background, *pal.colours)):
+            letter = "0" if k == 0 else colour.char
+            plain = colour.name != colour.char and re.fullmatch(r"[A-Za-z][\w-]*", colour.name)
+            word = colour.name if plain or not colour.rgb else f"#{colour.rgb.upper()}"
+            lines.append(f"   {letter}:{'' if k == 0 else colour.char}  {word}  {colour.name}")
+            suffix[k] = "" if k == 0 else colour.char
+
+    def clue(lengths: tuple[int, ...], colours: tuple[int, ...]) -> str:
+        return " ".join(f"{v}{suffix[c]}" for v, c in zip(lengths, colours))
+
+    lines += [": rows", *(clue(c, k) for c, k in zip(puzzle.rows, puzzle.row_colours))]  # type: ignore[arg-type]
+    lines += [": columns", *(clue(c, k) for c, k in zip(puzzle.cols, puzzle.col_colours)), ":end"]  # type: ignore[arg-type]
     return "\n".join(lines) + "\n"
 
 

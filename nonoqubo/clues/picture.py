@@ -6,6 +6,10 @@ Grammar::
     .##.#          black: '#', 'X', 'x', '1'     white: '.', '0', '-', '_'
     ...            (cells may also be separated by spaces: "1 0 1")
 
+Colour: any other letter, digit or one of ``@*%&+=$`` is a colour of its own, named by the character, in order of first appearance; a picture
+with such characters is a colour puzzle (``#``, ``X``... then count as
+colours too): the row ``rrg..`` has the clue ``2r 1g``.
+
 Leading and trailing blank lines, trailing spaces, a BOM and CRLF endings are
 ignored; a blank line inside the picture is an error.  The picture is the
 puzzle's known solution, so a puzzle read from it is solved; writing needs a
@@ -19,6 +23,9 @@ Examples:
     >>> print(dumps(p), end="")
     .#.
     ###
+    >>> c = loads("rrg\\n.gg\\n")
+    >>> c.palette.names, c.rows, c.row_colours
+    (('white', 'r', 'g'), ((2, 1), (2,)), ((1, 2), (2,)))
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import numpy as np
 
 from . import check_options, read_stream, text_lines
 from ..errors import FormatError, PuzzleError, located
+from ..palette import Palette
 from ..puzzle import Puzzle
 
 NAME = "picture"
@@ -37,6 +45,7 @@ TITLE = "text picture of the answer (#/., X/., 1/0); clues derived"
 EXTENSIONS = ("picture", "pic", "grid", "dat")
 BINARY = False
 SOLUTION = True
+COLOUR = True
 
 __all__ = ["dump", "dumps", "load", "loads", "to_picture"]
 
@@ -44,6 +53,8 @@ _BLACK = "#Xx1"
 _WHITE = ".0-_"
 _ROW = re.compile(rf"[{re.escape(_BLACK + _WHITE)}]+")
 _BAD = re.compile(rf"[^{re.escape(_BLACK + _WHITE)}]")
+#: anything but a colour character (letters, digits, ``#@*%&+=$``) or a white one
+_COLOUR_BAD = re.compile(rf"[^A-Za-z0-9#@*%&+=$" + re.escape(_WHITE) + "]")
 _SPACED = re.compile(rf"[{re.escape(_BLACK + _WHITE)}](?:[ \t]+[{re.escape(_BLACK + _WHITE)}])+")
 
 
@@ -76,15 +87,23 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
         line = _squeeze(lines[idx].strip())
         if not line:
             raise FormatError(located(source, idx + 1, "blank line inside the picture"))
-        bad = _BAD.search(line)
+        bad = _COLOUR_BAD.search(line)
         if bad is not None:
-            raise FormatError(located(source, idx + 1, f"{bad.group()!r} is neither black ('#', 'X', '1') nor white ('.', '0')"))
+            raise FormatError(located(source, idx + 1, f"{bad.group()!r} is neither black ('#', 'X', '1'), "
+                                      "a colour (a letter, a digit, '@*%&+=$') nor white ('.', '0')"))
         if rows and len(line) != len(rows[0]):
             raise FormatError(located(source, idx + 1, f"this row has {len(line)} cells, the first row has {len(rows[0])}"))
         rows.append(line)
-    cells = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8)
-    black = np.isin(cells, np.frombuffer(_BLACK.encode("ascii"), dtype=np.uint8))
-    return Puzzle.from_picture(black.reshape(len(rows), len(rows[0])))
+    text = "".join(rows)
+    if _BAD.search(text) is None:  # black and white
+        cells = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+        black = np.isin(cells, np.frombuffer(_BLACK.encode("ascii"), dtype=np.uint8))
+        return Puzzle.from_picture(black.reshape(len(rows), len(rows[0])))
+    chars = [ch for ch in dict.fromkeys(text) if ch not in _WHITE]
+    palette = Palette.of([(ch, None, ch) for ch in chars])
+    # the palette's own chars (a digit colour is re-lettered), the background '.'
+    table = str.maketrans({**{ch: "." for ch in _WHITE}, **{ch: c.char for ch, c in zip(chars, palette.colours)}})
+    return Puzzle.from_picture([row.translate(table) for row in rows], palette=palette)
 
 
 def load(fp: IO[str], **options: Any) -> Puzzle:

@@ -16,8 +16,24 @@ Grammar (a YAML or JSON mapping)::
       - ".##.."
 
 A clue may also be written as a string of numbers (``"2 1"`` or ``"2,1"``) or
-as a bare number (``3``).  Other keys (author, license, ...) are kept in
-``Puzzle.meta``.  YAML is read with ``yaml.safe_load`` only.  The shared puzzle
+as a bare number (``3``).
+
+Colour puzzles add a palette and give each block a colour::
+
+    background: white         # optional: a name or {name, rgb, char}; default white
+    colours:                  # the block colours (alias: colors), in order
+      - {name: red, rgb: "ff0000", char: r}    # rgb and char optional
+      - blue                                   # a bare name
+    rows:
+      - [[3, red], [1, blue]] # a block is [length, colour]; colour = name or char
+      - "3r 1blue"            # compact: each number followed by a colour char or name
+      - [2, [1, blue]]        # a bare number takes the first colour
+    solution:
+      - "rrr.b"               # one picture char a cell ('.' the background)
+
+A colour a clue names must be in ``colours`` (a spec that names colours and
+has no ``colours`` list is an error), and the background colours no block.
+Other keys (author, license, ...) are kept in ``Puzzle.meta``.  YAML is read with ``yaml.safe_load`` only.  The shared puzzle
 files (``puzzles/json/*.json``) are valid specs.
 
 Examples:
@@ -30,6 +46,9 @@ Examples:
     - [1]
     cols:
     - [1]
+    >>> c = loads("colours: [red, blue]\\nrows: ['1r 1b']\\ncols: [[[1, red]], '1blue']")
+    >>> c.row_colours, c.col_colours
+    (((1, 2),), ((1,), (2,)))
 """
 
 from __future__ import annotations
@@ -38,8 +57,9 @@ import json
 import re
 from typing import IO, Any
 
-from .._guard import integer, json_loads, yaml_load
+from .._guard import MAX_DIGITS, json_loads, yaml_load
 from ..errors import FormatError, PuzzleError, located
+from ..palette import BW, Palette
 from ..puzzle import Puzzle
 from . import META_KEYS
 
@@ -48,10 +68,12 @@ TITLE = "nonoqubo clue spec, YAML or JSON (rows, cols, optional name/width/heigh
 EXTENSIONS = ("yaml", "yml", "json")
 BINARY = False
 SOLUTION = True  # can the format carry a known solution?
+COLOUR = True  # can the format carry a colour puzzle?
 
 __all__ = ["dump", "dumps", "from_dict", "load", "loads"]
 
-_KNOWN = {"rows", "cols", "columns", "name", "width", "height", "source", "solution"}
+_KNOWN = {"rows", "cols", "columns", "name", "width", "height", "source", "solution", "background", "colours", "colors"}
+_TOKEN = re.compile(r"(\d+)(\D\S*)?")
 
 
 def detect(text: str) -> bool:
@@ -70,10 +92,13 @@ def _clue(value: Any, where: str) -> list[Any]:
         return [value]
     if isinstance(value, str):
         parts = [p for p in re.split(r"[\s,]+", value.strip()) if p]
-        try:
-            return [integer(p, '', None, where) for p in parts]
-        except (ValueError, FormatError):
-            raise PuzzleError(f"{where}: {value!r} is not a list of block lengths") from None
+        out: list[Any] = []
+        for part in parts:
+            m = _TOKEN.fullmatch(part)
+            if m is None or len(m.group(1)) > MAX_DIGITS:
+                raise PuzzleError(f"{where}: {value[:60]!r} is not a list of block lengths")
+            out.append(int(m.group(1)) if m.group(2) is None else [int(m.group(1)), m.group(2)])
+        return out
     if isinstance(value, list):
         return value
     raise PuzzleError(f"{where}: {value!r} is not a clue (a list of block lengths)")
@@ -128,12 +153,42 @@ def from_dict(doc: Any, *, source: str = "<spec>", text: str | None = None) -> P
     name = doc.get("name")
     if isinstance(name, list):
         name = ", ".join(map(str, name))
+    palette = _palette(doc, clues, col_key, fail)
     try:
         return Puzzle(rows=tuple(map(tuple, clues["rows"])), cols=tuple(map(tuple, clues[col_key])), name=None if name is None else str(name),
-                      solution=doc.get("solution"), meta=meta)
+                      solution=doc.get("solution"), meta=meta, palette=palette)
     except PuzzleError as exc:
         # the message already says "row 3, block 2"; find that clue's line
         raise fail(_path_of_error(str(exc), col_key), str(exc), name_path=False) from None
+
+
+def _palette(doc: dict[str, Any], clues: dict[str, list[list[Any]]], col_key: str, fail: Any) -> Palette:
+    """The palette the spec declares (black on white when it declares none and names no colour)."""
+    if "colours" in doc and "colors" in doc:
+        raise fail(["colors"], "give either 'colours' or 'colors', not both")
+    key = "colours" if "colours" in doc else "colors"
+    if key not in doc:
+        for ckey, kind in (("rows", "row"), (col_key, "column")):
+            for idx, clue in enumerate(clues[ckey]):
+                for b, item in enumerate(clue, start=1):
+                    if isinstance(item, (list, tuple)) and len(item) == 2 and item[1] not in BW.names + BW.chars:
+                        raise fail([ckey, idx], f"{kind} {idx + 1}, block {b}: colour {item[1]!r} is used but the "
+                                   "spec has no 'colours' palette", name_path=False)
+        if "background" not in doc:
+            return BW
+    items = doc.get(key, ["black"])
+    if not isinstance(items, list) or not items:
+        raise fail([key], "expected a non-empty list of colours (names or {name, rgb, char})")
+    for idx, item in enumerate([*items, doc.get("background", "white")]):
+        ok = isinstance(item, str) or (isinstance(item, dict) and isinstance(item.get("name"), str)
+                                       and set(item) <= {"name", "rgb", "char"})
+        if not ok:
+            where = [key, idx] if idx < len(items) else ["background"]
+            raise fail(where, f"{item!r} is not a colour (a name, or a mapping with name and optional rgb, char)")
+    try:
+        return Palette.of(items, doc.get("background", "white"))
+    except PuzzleError as exc:
+        raise fail([key], str(exc)) from None
 
 
 def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
@@ -165,13 +220,28 @@ def dumps(puzzle: Puzzle) -> str:
         if key in _KNOWN - {"source"} or not isinstance(value, (str, int, float, bool)):
             continue
         lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
-    for key, clues in (("rows", puzzle.rows), ("cols", puzzle.cols)):
+    pal = puzzle.palette
+    names = pal.names
+    if pal != BW:
+        lines.append(f"background: {_flow(pal.background.to_dict())}")
+        lines.append("colours:")
+        lines.extend(f"- {_flow(c.to_dict())}" for c in pal.colours)
+    for key, clues, colours in (("rows", puzzle.rows, puzzle.row_colours), ("cols", puzzle.cols, puzzle.col_colours)):
         lines.append(f"{key}:")
-        lines.extend(f"- [{', '.join(map(str, c))}]" for c in clues)
+        if pal == BW:
+            lines.extend(f"- [{', '.join(map(str, c))}]" for c in clues)
+        else:
+            lines.extend("- [" + ", ".join(f"[{v}, {json.dumps(names[k], ensure_ascii=False)}]" for v, k in zip(c, cc)) + "]"
+                         for c, cc in zip(clues, colours))  # type: ignore[arg-type]
     if puzzle.solution is not None:
         lines.append("solution:")
         lines.extend(f'- "{row}"' for row in puzzle.solution)
     return "\n".join(lines) + "\n"
+
+
+def _flow(mapping: dict[str, Any]) -> str:
+    """A mapping in YAML flow style with JSON-quoted values: ``{name: "red", char: "r"}``."""
+    return "{" + ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in mapping.items()) + "}"
 
 
 def dump(puzzle: Puzzle, fp: IO[str]) -> None:

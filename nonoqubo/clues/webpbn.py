@@ -21,11 +21,16 @@ Grammar (the elements nonoqubo reads; anything else is ignored)::
 
 A ``puzzleset`` may hold several puzzles: the ``index`` option (1-based, the
 CLI's ``--index``) picks one, the first by default.  A count takes its
-``color`` attribute or the puzzle's ``defaultcolor``; a puzzle whose counts
-use more than one colour is refused (nonoqubo handles black and white only),
-as is any ``type`` other than ``grid`` (triddlers).  The ``goal`` solution
-(else a ``solution`` of type ``solution``; ``saved`` states are partial and
-ignored) becomes the puzzle's known solution.
+``color`` attribute or the puzzle's ``defaultcolor`` (default ``black``); the
+background is ``backgroundcolor`` (default ``white``).  Colour puzzles are
+read in full: the palette is the ``<color>`` elements (name, ``char``, RGB
+as the text) minus the background, kept in file order and limited to the
+colours the clues use.  A count whose colour is not declared (or, with no
+``<color>`` at all, any colour but black), or that uses the background
+colour, is an error naming its line.  Any ``type`` other than ``grid``
+(triddlers) is refused.  The ``goal`` solution (else a ``solution`` of type
+``solution``; ``saved`` states are partial and ignored) becomes the puzzle's
+known solution, its characters mapped through the ``<color char>`` table.
 
 Safety: the file is parsed with defusedxml.  The DOCTYPE of real exports is
 tolerated but never fetched; any entity declaration (a "billion laughs" bomb,
@@ -46,6 +51,12 @@ Examples:
     ('T ©', ((1,),), ((1,), ()))
     >>> loads(dumps(p.with_solution(["#."]))).solution
     ('#.',)
+    >>> c = loads('<puzzle><color name="white" char=".">fff</color><color name="red" char="r">f00</color>'
+    ...           '<color name="blue" char="b">00f</color><clues type="rows"><line><count color="red">1</count>'
+    ...           '<count color="blue">1</count></line></clues><clues type="columns"><line><count color="red">1'
+    ...           '</count></line><line><count color="blue">1</count></line></clues></puzzle>')
+    >>> c.rows, c.row_colours, c.palette.names
+    (((1, 1),), ((1, 2),), ('white', 'red', 'blue'))
 """
 
 from __future__ import annotations
@@ -56,9 +67,10 @@ import xml.etree.ElementTree as ET
 from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
-from . import check_options, colour_refusal, make_puzzle, pick_index, read_stream
+from . import check_options, make_puzzle, pick_index, read_stream
 from .._guard import integer
-from ..errors import FormatError, located
+from ..errors import FormatError, PuzzleError, located
+from ..palette import Palette
 from ..puzzle import Puzzle
 
 NAME = "xml"
@@ -66,6 +78,7 @@ TITLE = "webpbn XML (pbn 0.3), the goal solution included"
 EXTENSIONS = ("xml", "pbn")
 BINARY = False
 SOLUTION = True
+COLOUR = True
 
 __all__ = ["dump", "dumps", "load", "loads"]
 
@@ -167,38 +180,52 @@ def loads(text: str, *, source: str = "<string>", index: int | None = None, **op
         if ctype in sections:
             raise FormatError(located(source, line_of(clues), f"a second <clues type={ctype!r}>"))
         sections[ctype] = clues
-    used: list[str] = []
-    for count in puzzle.iter("count"):  # document order, so the first colour clue is named
-        colour = count.get("color", default)
-        if colour not in used:
-            used.append(colour)
-            if len(used) > 1:
-                raise colour_refusal(source, line_of(count), f"its clues use {', '.join(used)}")
-    read: dict[str, tuple[list[tuple[int, ...]], list[int | None]]] = {}
+    declared: dict[str, tuple[str, str]] = {}  # name -> (rgb, char), file order
+    for colour in puzzle.findall("color"):
+        if colour.get("name"):
+            declared[colour.get("name", "")] = ((colour.text or "").strip(), colour.get("char", ""))
+    used: dict[str, None] = {}
+    read: dict[str, tuple[list[list[tuple[int, str]]], list[int | None]]] = {}
     for ctype, kind_name in (("rows", "row"), ("columns", "column")):
         if ctype not in sections:
             raise FormatError(located(source, line_of(puzzle), f"the puzzle has no <clues type={ctype!r}>"))
         found, where = [], []
         for k, line in enumerate(sections[ctype].findall("line")):
             clue = []
-            for count in line.findall("count"):
+            for b, count in enumerate(line.findall("count"), start=1):
                 value = (count.text or "").strip()
                 if not value.isascii() or not value.isdigit():
                     raise FormatError(located(source, line_of(count), f"{kind_name} {k + 1}: count {value!r} is not a number"))
-                clue.append(integer(value, source, line_of(count), f"{kind_name} {k + 1}"))
-            found.append(tuple(clue))
+                colour = count.get("color", default)
+                what = f"{kind_name} {k + 1}, block {b}"
+                if colour == background:
+                    raise FormatError(located(source, line_of(count), f"{what}: the background colour {colour!r} cannot colour a block"))
+                if colour not in declared and (declared or colour != "black"):
+                    why = (f"is not a declared <color> ({', '.join(declared)})" if declared
+                           else "is used but the puzzle declares no <color> palette")
+                    raise FormatError(located(source, line_of(count), f"{what}: colour {colour!r} {why}"))
+                used[colour] = None
+                clue.append((integer(value, source, line_of(count), what), colour))
+            found.append(clue)
             where.append(line_of(line))
         if not found:
             raise FormatError(located(source, line_of(sections[ctype]), f"<clues type={ctype!r}> has no <line>"))
         read[ctype] = (found, where)
-    black = used[0] if used else default
-    solution, solution_line = _solution(puzzle, black, background, line_of, source)
+    order = [name for name in declared if name in used] + [name for name in used if name not in declared]
+    several = len(order) > 1
+    try:
+        palette = Palette.of([(name, declared.get(name, ("", ""))[0] or None, declared.get(name, ("", ""))[1] if several else "")
+                              for name in order] or ["black"],
+                             (background, declared.get(background, ("", ""))[0] or None))
+    except PuzzleError as exc:
+        raise FormatError(located(source, line_of(puzzle), str(exc))) from None
+    solution, solution_line = _solution(puzzle, declared, palette, background, line_of, source)
     meta = {key: _text(puzzle, key) for key in _META if _text(puzzle, key)}
     name = _text(puzzle, "title") or None
     return make_puzzle(
         read["rows"][0], read["columns"][0], source=source,
         row_lines=read["rows"][1], col_lines=read["columns"][1],  # type: ignore[arg-type]
-        solution_line=solution_line, name=name, solution=solution, meta=meta,
+        solution_line=solution_line, name=name, solution=solution, meta=meta, palette=palette,
     )
 
 
@@ -208,7 +235,8 @@ def _text(parent: ET.Element, tag: str) -> str:
     return "" if elem is None else (elem.text or "").strip()
 
 
-def _solution(puzzle: ET.Element, black: str, background: str, line_of: Any, source: str) -> tuple[tuple[str, ...] | None, int | None]:
+def _solution(puzzle: ET.Element, declared: dict[str, tuple[str, str]], palette: Palette, background: str,
+              line_of: Any, source: str) -> tuple[tuple[str, ...] | None, int | None]:
     chosen = None
     for wanted in ("goal", "solution"):
         chosen = next((s for s in puzzle.findall("solution") if s.get("type", "goal") == wanted), None)
@@ -217,14 +245,15 @@ def _solution(puzzle: ET.Element, black: str, background: str, line_of: Any, sou
     image = chosen.find("image") if chosen is not None else None
     if image is None:
         return None, None
-    chars = {".": background, "X": black}
-    for colour in puzzle.findall("color"):
-        if colour.get("char") is not None and colour.get("name"):
-            chars[colour.get("char", "")] = colour.get("name", "")
+    chars = {".": background, "X": palette.colours[0].name}
+    for name, (_, char) in declared.items():
+        if char:
+            chars[char] = name
     start = line_of(image) or 0
-    # every char -> "\x01" (black) or "\x02" (background), one translate per row
-    table = str.maketrans({ch: "\x01" if name == black else "\x02" for ch, name in chars.items()
-                           if name in (black, background)})
+    # every file char -> the palette's picture char, one translate per row; \x00 marks a char
+    # whose colour is no colour of the puzzle
+    ours = dict(zip(palette.names, palette.chars))
+    table = str.maketrans({ch: ours.get(name, "\x00") for ch, name in chars.items()})
     rows = []
     for offset, raw in enumerate((image.text or "").split("\n")):
         m = re.search(r"\|(.*)\|", raw)
@@ -232,12 +261,13 @@ def _solution(puzzle: ET.Element, black: str, background: str, line_of: Any, sou
         if not body:
             continue
         cells = body.translate(table)
-        bad = re.search(r"[^\x01\x02]", cells)
-        if bad:
-            ch = body[bad.start()]
-            what = f"colour {chars[ch]!r}" if ch in chars else "no colour in the <color> table"
+        bad = next((j for j, ch in enumerate(body) if ch not in chars or cells[j] == "\x00"), None)
+        if bad is not None:
+            ch = body[bad]
+            what = (f"colour {chars[ch]!r}, which no clue uses" if ch in chars
+                    else "no colour in the <color> table")
             raise FormatError(located(source, start + offset, f"solution image: {ch!r} has {what}"))
-        rows.append(cells.replace("\x01", "#").replace("\x02", "."))
+        rows.append(cells)
     return (tuple(rows) if rows else None), start
 
 
@@ -253,7 +283,10 @@ def dumps(puzzle: Puzzle) -> str:
         meta["copyright"] = meta["license"]
     if "source" not in meta and "catalogue" in meta:
         meta["source"] = meta["catalogue"]
-    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<puzzleset>", '<puzzle type="grid" defaultcolor="black">']
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<puzzleset>",
+           f'<puzzle type="grid" defaultcolor={quoteattr(puzzle.palette.colours[0].name)}'
+           + ("" if puzzle.palette.background.name == "white" else
+              f' backgroundcolor={quoteattr(puzzle.palette.background.name)}') + ">"]
     for key in _META[:2]:
         if key in meta:
             out.append(f"<{key}>{escape(str(meta[key]))}</{key}>")
@@ -262,16 +295,24 @@ def dumps(puzzle: Puzzle) -> str:
     for key in _META[2:]:
         if key in meta:
             out.append(f"<{key}>{escape(str(meta[key]))}</{key}>")
-    out.append('<color name="white" char=".">fff</color>')
-    out.append('<color name="black" char="X">000</color>')
-    for ctype, clues in (("columns", puzzle.cols), ("rows", puzzle.rows)):
+    pal = puzzle.palette
+    default = pal.colours[0].name
+    # webpbn writes black as "X": the picture's "#" becomes "X" when no other colour has it
+    table = str.maketrans({"#": "X"} if "X" not in pal.chars else {})
+    for colour in (pal.background, *pal.colours):
+        char = colour.char.translate(table)
+        out.append(f"<color name={quoteattr(colour.name)} char={quoteattr(char)}>{colour.rgb or ''}</color>")
+    names = pal.names
+    for ctype, clues, colours in (("columns", puzzle.cols, puzzle.col_colours), ("rows", puzzle.rows, puzzle.row_colours)):
         out.append(f"<clues type={quoteattr(ctype)}>")
-        out += ["<line>" + "".join(f"<count>{n}</count>" for n in clue) + "</line>" for clue in clues]
+        out += ["<line>" + "".join(
+            f"<count>{n}</count>" if names[c] == default else f"<count color={quoteattr(names[c])}>{n}</count>"
+            for n, c in zip(clue, cc)) + "</line>" for clue, cc in zip(clues, colours)]  # type: ignore[arg-type]
         out.append("</clues>")
     if puzzle.solution is not None:
         out.append('<solution type="goal">')
         out.append("<image>")
-        out += ["|" + row.replace("#", "X") + "|" for row in puzzle.solution]
+        out += ["|" + row.translate(table) + "|" for row in puzzle.solution]
         out.append("</image>")
         out.append("</solution>")
     out.append("</puzzle>")

@@ -21,7 +21,7 @@ from ..errors import FormatError, located
 from ..qubo import Qubo
 from . import _header, _text
 
-__all__ = ["Convention", "Terms", "read_terms", "terms_of", "to_model"]
+__all__ = ["Convention", "Merged", "Terms", "read_terms", "terms_of", "to_model"]
 
 
 @dataclass(frozen=True)
@@ -40,13 +40,46 @@ class Convention:
         return self.marker + " "
 
 
+class Merged:
+    """A column of the written term sequence, built a slice at a time.
+
+    The sequence is the ``pairs`` values with the ``diag`` values inserted:
+    diagonal ``t`` goes before pair ``pos[t]`` (``pos`` non-decreasing), and
+    ``add`` is added to every value (the index base).  Slicing gives the
+    piece as an array, so a file of 10^8 terms never holds the merged copy.
+
+    Examples:
+        >>> m = Merged(np.array([7, 8]), np.array([1, 2, 3]), np.array([0, 2]), add=10)
+        >>> m[0:5].tolist(), m[1:4].tolist(), m.size, int(m.min()), int(m.max())
+        ([17, 11, 12, 18, 13], [11, 12, 18], 5, 11, 18)
+    """
+
+    def __init__(self, diag: np.ndarray, pairs: np.ndarray, pos: np.ndarray, add: int = 0) -> None:
+        self.diag, self.pairs, self.pos, self.add = diag, pairs, pos, add
+        self.at = pos + np.arange(pos.size)  # where each diagonal value lands
+        self.size = int(diag.size + pairs.size)
+
+    def __getitem__(self, part: slice) -> np.ndarray:
+        s, e, _ = part.indices(self.size)
+        da, db = np.searchsorted(self.at, [s, e]).tolist()
+        p0, p1 = s - da, e - db
+        out = np.insert(self.pairs[p0:p1], self.pos[da:db] - p0, self.diag[da:db])
+        return out + self.add if self.add else out
+
+    def min(self) -> Any:
+        return min(a.min() for a in (self.diag, self.pairs) if a.size) + self.add
+
+    def max(self) -> Any:
+        return max(a.max() for a in (self.diag, self.pairs) if a.size) + self.add
+
+
 @dataclass
 class Terms:
-    """A model's terms laid out for one format."""
+    """A model's terms laid out for one format (columns built a slice at a time)."""
 
-    i: np.ndarray  #: written indices (base applied)
-    j: np.ndarray
-    num: np.ndarray  #: value numerators
+    i: Merged  #: written indices (base applied)
+    j: Merged
+    num: Merged  #: value numerators
     den: int  #: common denominator (1, 2 or 4)
     num_diagonal: int
     offset: int | float  #: the model's constant (never negated: comments carry E's offset)
@@ -55,33 +88,34 @@ class Terms:
 
     @property
     def count(self) -> int:
-        return int(self.i.size)
+        return self.i.size
 
-    def chunks(self) -> Iterator[tuple[bytes, int]]:
+    def chunks(self) -> Iterator[tuple[np.ndarray, int]]:
         return _text.data_chunks([self.i, self.j, self.num], [1, 1, self.den])
 
 
 def terms_of(qubo: Qubo, conv: Convention, *, ising: bool = False, labels_listed: bool = False) -> Terms:
     """The terms of *qubo* (or of its Ising form) under convention *conv*, with the metadata."""
     linear, row, col, quad, offset, vartype = _header.model_arrays(qubo, ising)
-    if conv.diagonal_first:
-        d = np.flatnonzero(linear)
-        i = np.concatenate((d, row))
-        j = np.concatenate((d, col))
-        v = np.concatenate((linear[d], quad))
-    else:
-        i, j, v = _text.upper_terms(linear, row, col, quad)
+    d = np.flatnonzero(linear)
+    diag = linear[d]
+    # each linear term goes before its row's pairs, or before every pair (diagonal_first)
+    if conv.diagonal_first or not d.size:
+        pos = np.zeros(d.size, np.int64)
+    else:  # before row d's first pair: the pairs of the rows above it (one pass, no binary search)
+        per_row = np.bincount(row, minlength=linear.size)
+        pos = (np.cumsum(per_row) - per_row)[d]
     if conv.half or conv.negate:
-        v = v.astype(np.float64)
-        if conv.half:
-            v[i != j] /= 2
-        if conv.negate:
-            v = -v
-    num, den = _text.rational(v)
+        diag = -diag if conv.negate else diag
+        quad = quad * ((-0.5 if conv.negate else 0.5) if conv.half else -1)
+    (num_d, den_d), (num_q, den_q) = _text.rational(diag), _text.rational(quad)
+    den = max(den_d, den_q)
+    num_d = num_d * (den // den_d) if den != den_d else num_d
+    num_q = num_q * (den // den_q) if den != den_q else num_q
     meta = _header.describe(qubo, conv.name, vartype=vartype, offset=offset, labels_listed=labels_listed,
-                            terms=int(i.size))
-    return Terms(i + conv.base, j + conv.base, num, den, int(np.count_nonzero(linear)), meta["offset"],
-                 vartype, meta)
+                            terms=int(d.size + quad.size))
+    return Terms(Merged(d, row, pos, conv.base), Merged(d, col, pos, conv.base), Merged(num_d, num_q, pos), den,
+                 int(d.size), meta["offset"], vartype, meta)
 
 
 def read_terms(body: str, first_line: int, conv: Convention, n: int, source: str

@@ -7,7 +7,9 @@ Every writer calls :func:`describe` for one metadata dict::
     nonoqubo   version that wrote the file
     format     the format's NAME
     vartype    "BINARY" (x in {0,1}) or "SPIN" (s in {-1,+1}, x = (1 + s) / 2)
-    name, rows, cols   the puzzle's title and clues (absent for a bare model)
+    name, rows, cols   the puzzle's title and clues (absent for a bare model); in
+               colour every block is ``[length, colour name]``
+    palette    colour puzzles only: ``{"background": {...}, "colours": [{name, rgb, char}, ...]}``
     variables, terms, offset   counts (terms: nonzero linear + quadratic) and constant
     labels     "layout": the rule ``Layout.of(puzzle).labels()`` minus the fixed
                labels, in order; "listed": the format lists them itself; or the
@@ -51,6 +53,7 @@ import numpy as np
 
 from .._guard import finite, json_loads
 from ..errors import FormatError, located
+from ..palette import BW, Palette
 from ..puzzle import Puzzle
 from ..qubo import Qubo
 
@@ -65,7 +68,7 @@ __all__ = [
 
 #: the keys, in the order they are written
 META_KEYS = (
-    "format", "vartype", "variables", "terms", "offset", "name", "rows", "cols", "labels", "fixed",
+    "format", "vartype", "variables", "terms", "offset", "name", "palette", "rows", "cols", "labels", "fixed",
 )
 _KEY = re.compile(r"^([a-z_]+)(\+?)=(.*)$")
 #: a comment line's width before wrapping (clue lists of the 512x512 cauldron run to 40 kB)
@@ -103,9 +106,7 @@ def describe(qubo: Qubo, fmt: str, *, vartype: str = "BINARY", offset: float | i
     }
     puzzle = qubo.puzzle
     if puzzle is not None:
-        meta["name"] = puzzle.name
-        meta["rows"] = [list(c) for c in puzzle.rows]
-        meta["cols"] = [list(c) for c in puzzle.cols]
+        meta.update(clue_meta(puzzle))
     if labels_listed:
         meta["labels"] = "listed"
     elif puzzle is not None and list(qubo.labels) == rule_labels(puzzle, qubo.fixed):
@@ -113,6 +114,17 @@ def describe(qubo: Qubo, fmt: str, *, vartype: str = "BINARY", offset: float | i
     else:
         meta["labels"] = list(qubo.labels)
     meta["fixed"] = {str(k): int(v) for k, v in qubo.fixed.items()}
+    return meta
+
+
+def clue_meta(puzzle: Puzzle) -> dict[str, Any]:
+    """``name``, ``palette`` (colour only), ``rows`` and ``cols`` of the metadata (see :func:`describe`)."""
+    meta: dict[str, Any] = {"name": puzzle.name}
+    spec = puzzle.to_dict()  # the clue spec's own form: lengths, or [length, colour] in colour
+    if "colours" in spec:
+        meta["palette"] = puzzle.palette.to_dict()
+    meta["rows"] = spec["rows"]
+    meta["cols"] = spec["cols"]
     return meta
 
 
@@ -274,8 +286,8 @@ def to_qubo(
     puzzle = None
     if "rows" in meta and "cols" in meta:
         try:
-            puzzle = Puzzle(meta["rows"], meta["cols"], name=meta.get("name"))
-        except (ValueError, TypeError) as exc:
+            puzzle = Puzzle(meta["rows"], meta["cols"], name=meta.get("name"), palette=palette_of(meta))
+        except (ValueError, TypeError, KeyError) as exc:
             raise FormatError(located(source, None, f"the clues in the file's metadata are invalid: {exc}")) from None
     fixed = meta.get("fixed") or {}
     if not isinstance(fixed, dict) or any(v not in (0, 1) for v in fixed.values()):
@@ -310,6 +322,18 @@ def to_qubo(
     else:
         raise FormatError(located(source, None, f"unknown vartype {vartype!r} (BINARY or SPIN)"))
     return Qubo.from_terms(labels, lin, (row, col, q), off, puzzle=puzzle, fixed=fixed)
+
+
+def palette_of(meta: Mapping[str, Any]) -> Palette:
+    """The palette the metadata gives (black on white when it gives none).
+
+    Raises:
+        PuzzleError, KeyError, TypeError: a malformed palette.
+    """
+    pal = meta.get("palette")
+    if pal is None:
+        return BW
+    return Palette.of(pal["colours"], pal["background"])
 
 
 def _exact(values: Any, source: str, what: str) -> np.ndarray:

@@ -1,9 +1,10 @@
-"""Fast, exact number <-> text conversion for the text export formats.
+"""Exact number <-> text conversion for the text export formats.
 
-Writing tens of millions of ``i j bias`` lines with Python's ``%`` operator
-runs at about a million terms a second; here every column is turned into
-ASCII digits with NumPy, one pass per digit position, and the lines are laid
-into one ``uint8`` buffer.  Values are exact rationals ``numerator / den``
+Writing: the lines themselves are laid out by :mod:`._ascii` (tables of
+value texts, 8-byte word stores, no per-line Python), re-exported here as
+:func:`format_lines`, :class:`Strings` and :func:`data_chunks`; :func:`emit`
+hands the byte chunks to the file in large blocks, straight to the binary
+buffer under a text-mode file.  Values are exact rationals ``numerator / den``
 with ``den`` 1, 2 or 4 (integer QUBO biases, halved off-diagonals, Ising
 quarters), so they print as integers or short decimals (``-3``, ``0.5``,
 ``-1.25``), never in scientific notation.
@@ -13,15 +14,16 @@ failure is located to its line by a slow second pass, only on that error path.
 
 Examples:
     >>> import numpy as np
-    >>> format_lines([np.array([0, 12]), np.array([-3, 5])], [1, 2]).decode()
-    '0 -1.5\\n12 2.5\\n'
-    >>> format_lines([np.array([7, -10])], [4], end=",").decode()
-    '1.75,-2.5,'
+    >>> rational(np.array([0.5, -1.25]))
+    (array([ 2, -5]), 4)
 """
 
 from __future__ import annotations
 
 import io
+import os
+import queue
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -29,14 +31,11 @@ import numpy as np
 
 from .._guard import finite
 from ..errors import FormatError, located
+from ._ascii import CHUNK, Strings, format_lines, line_chunks
 
-__all__ = ["Strings", "chunked_lines", "format_lines", "parse_numbers", "rational"]
+__all__ = ["CHUNK", "Strings", "data_chunks", "format_lines", "parse_numbers", "rational"]
 
 INT = np.int64
-_FRACTIONS = {1: [b""], 2: [b"", b".5"], 4: [b"", b".25", b".5", b".75"]}
-_POW10 = 10 ** np.arange(19, dtype=INT)
-#: rows formatted at once by chunked_lines (bounds the temporary buffers)
-CHUNK = 1 << 20
 
 
 def rational(values: np.ndarray) -> tuple[np.ndarray, int]:
@@ -54,139 +53,6 @@ def rational(values: np.ndarray) -> tuple[np.ndarray, int]:
         if np.array_equal(num, scaled):
             return num.astype(INT), den
     raise ValueError("coefficients must be multiples of 1/4 to be written exactly")
-
-
-class Strings:
-    """A text column for :func:`format_lines`: ``texts[index]`` for every row.
-
-    The texts are held once as a ``(k, width)`` byte matrix with their lengths,
-    so a column of millions of labels costs one gather, no Python strings.
-
-    Examples:
-        >>> format_lines([np.array([3, 4]), Strings(["ab", "c"]).take(np.array([1, 0]))], sep=",").decode()
-        '3,c\\n4,ab\\n'
-    """
-
-    def __init__(self, texts: Sequence[str], index: np.ndarray | None = None) -> None:
-        encoded = [t.encode("utf-8") for t in texts]
-        self.table = np.array(encoded, dtype="S") if encoded else np.zeros(0, "S1")
-        width = max(self.table.dtype.itemsize, 1)
-        self.matrix = self.table.view(np.uint8).reshape(len(encoded), width)
-        self.lengths = np.fromiter(map(len, encoded), np.int64, len(encoded))
-        self.index = index
-
-    def take(self, index: np.ndarray) -> Strings:
-        """The same texts, indexed by *index* (one row per entry)."""
-        out = object.__new__(Strings)
-        out.table, out.matrix, out.lengths, out.index = self.table, self.matrix, self.lengths, index
-        return out
-
-    @property
-    def size(self) -> int:
-        return int(self.index.size) if self.index is not None else int(self.lengths.size)
-
-    def __getitem__(self, part: slice) -> Strings:
-        index = self.index if self.index is not None else np.arange(self.lengths.size)
-        return self.take(index[part])
-
-    def part(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(bytes (rows, width), keep mask)`` for format_lines."""
-        index = self.index if self.index is not None else np.arange(self.lengths.size)
-        data = self.matrix[index]
-        keep = np.arange(self.matrix.shape[1]) < self.lengths[index][:, None]
-        return data, keep
-
-
-def _digits(a: np.ndarray) -> np.ndarray:
-    """Number of decimal digits of each non-negative int64 (1 for zero)."""
-    return np.searchsorted(_POW10[1:], a, side="right").astype(INT) + 1
-
-
-def format_lines(
-    columns: Sequence[Any], dens: Sequence[int] | None = None, *, sep: str = " ", end: str = "\n"
-) -> bytes:
-    """ASCII text of rows of numbers: ``col0 sep col1 ... end`` per row.
-
-    Every row is first laid out at a fixed width (sign, right-aligned digits,
-    fraction, separators) in a ``(rows, width)`` byte matrix with a mask of the
-    bytes that are real; ``matrix[mask]`` then squeezes the padding out, in row
-    order, in one C pass.
-
-    Args:
-        columns: equal-length int64 arrays of numerators, or :class:`Strings`.
-        dens: the denominator (1, 2 or 4) of each column; default all 1.
-        sep: between the fields of a row.
-        end: after every row (``","`` for a JSON array body, less its last comma).
-
-    Returns:
-        The text as bytes.
-    """
-    dens = list(dens or [1] * len(columns))
-    n = int(columns[0].size) if len(columns) else 0
-    if n == 0:
-        return b""
-    parts: list[tuple[np.ndarray, np.ndarray | None]] = []  # (bytes (n, w) or (w,), keep (n, w) or None)
-
-    def const(text: str) -> None:
-        if text:
-            parts.append((np.frombuffer(text.encode(), np.uint8), None))
-
-    for c, (col, den) in enumerate(zip(columns, dens)):
-        if c:
-            const(sep)
-        if isinstance(col, Strings):
-            parts.append(col.part())
-            continue
-        col = np.asarray(col, dtype=INT)
-        neg = col < 0
-        mag = np.abs(col)
-        whole = mag // den if den != 1 else mag
-        width = int(_digits(np.array([whole.max()]))[0])
-        if neg.any():
-            parts.append((np.where(neg, ord("-"), ord(" ")).astype(np.uint8)[:, None], neg[:, None]))
-        pows = _POW10[:width][::-1]
-        # unsigned 32-bit division is several times faster than int64's
-        rest = whole.astype(np.uint32) if width <= 9 else whole.astype(np.uint64)
-        digits = np.empty((n, width), np.uint8)
-        for k in range(width - 1, -1, -1):
-            rest, digit = np.divmod(rest, 10)
-            digits[:, k] = digit
-        digits += 48
-        keep = whole[:, None] >= pows
-        keep[:, -1] = True
-        parts.append((digits, keep))
-        if den != 1:
-            table = _FRACTIONS[den]
-            fw = max(len(t) for t in table)
-            frac_bytes = np.zeros((den, fw), np.uint8)
-            frac_keep = np.zeros((den, fw), bool)
-            for k, t in enumerate(table):
-                frac_bytes[k, : len(t)] = np.frombuffer(t, np.uint8)
-                frac_keep[k, : len(t)] = True
-            frac = mag % den
-            parts.append((frac_bytes[frac], frac_keep[frac]))
-    const(end)
-    total = sum(p[0].shape[-1] for p in parts)
-    matrix = np.empty((n, total), np.uint8)
-    mask = np.ones((n, total), bool)
-    at = 0
-    for data, keep in parts:
-        w = data.shape[-1]
-        matrix[:, at : at + w] = data
-        if keep is not None:
-            mask[:, at : at + w] = keep
-        at += w
-    return matrix[mask].tobytes()
-
-
-def chunked_lines(
-    columns: Sequence[Any], dens: Sequence[int] | None = None, *, sep: str = " ",
-    end: str = "\n", chunk: int = CHUNK,
-):
-    """:func:`format_lines` over slices of at most *chunk* rows (a generator of bytes)."""
-    n = int(columns[0].size) if columns else 0
-    for s in range(0, n, chunk):
-        yield format_lines([c[s : s + chunk] for c in columns], dens, sep=sep, end=end)
 
 
 def parse_numbers(text: str, source: str, first_line: int, per_row: int) -> np.ndarray:
@@ -248,24 +114,99 @@ def as_int(values: np.ndarray, source: str, what: str) -> np.ndarray:
 
 
 # -- writing chunks -----------------------------------------------------------------------
-def emit(fp: Any, chunks: Iterable[tuple[bytes | str, int]], *, total: int, desc: str, progress: bool = False) -> None:
-    """Write ``(text, rows)`` chunks to *fp* (text or binary mode), ticking a progress bar."""
+#: a piece of output and the number of terms it holds (for the progress bar)
+Chunk = tuple[bytes | str | np.ndarray, int]
+
+
+def emit(fp: Any, chunks: Iterable[Chunk], *, total: int, desc: str, progress: bool = False) -> None:
+    """Write ``(text, rows)`` chunks to *fp* (text or binary mode), ticking a progress bar.
+
+    A chunk is a str, bytes or a uint8 array.  Under a text-mode file with a
+    binary buffer (and ``\\n`` line ends) the bytes go straight to the buffer
+    after a flush, so millions of lines are never decoded and re-encoded.
+    """
     from ..progress import bar
 
-    binary = _is_binary(fp)
-    with bar(total, desc, enabled=progress) as tick:
+    encoding = "utf-8"
+    if not _is_binary(fp):
+        raw = getattr(fp, "buffer", None)
+        encoding = getattr(fp, "encoding", None) or "utf-8"
+        if raw is not None and os.linesep == "\n" and _ascii_compatible(encoding):
+            fp.flush()
+            fp = raw
+        else:
+            fp, encoding = _TextSink(fp), "utf-8"
+    with bar(total, desc, enabled=progress) as tick, _Writer(fp) as write:
         for data, rows in chunks:
-            if binary:
-                fp.write(data.encode() if isinstance(data, str) else data)
-            else:
-                fp.write(data.decode("ascii") if isinstance(data, bytes) else data)
+            write(data.encode(encoding) if isinstance(data, str) else data)
             if rows:
                 tick(rows)
 
 
-def join(chunks: Iterable[tuple[bytes | str, int]]) -> str:
+class _Writer:
+    """Writes on a background thread, so the next chunk is formatted while the kernel copies this one.
+
+    At most :data:`AHEAD` chunks wait.  An error of a write (disk full) is
+    raised in the caller at its next write or at the end; an error of the
+    formatter stops the writer before it propagates.
+    """
+
+    AHEAD = 2
+
+    def __init__(self, fp: Any) -> None:
+        self.fp = fp
+        self.queue: queue.Queue[Any] = queue.Queue(self.AHEAD)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="nonoqubo-writer", daemon=True)
+
+    def _run(self) -> None:
+        while True:
+            data = self.queue.get()
+            if data is None:
+                return
+            if self.error is None:
+                try:
+                    self.fp.write(data)
+                except BaseException as exc:  # handed to the caller
+                    self.error = exc
+
+    def __call__(self, data: Any) -> None:
+        if self.error is not None:
+            raise self.error
+        self.queue.put(data)
+
+    def __enter__(self) -> _Writer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        self.queue.put(None)
+        self.thread.join()
+        if kind is None and self.error is not None:
+            raise self.error
+
+
+def _ascii_compatible(encoding: str) -> bool:
+    """ASCII bytes are valid text in *encoding* as they are (UTF-8, Latin-1; not UTF-16, no BOM)."""
+    try:
+        return "ok\n".encode(encoding) == b"ok\n"
+    except LookupError:
+        return False
+
+
+class _TextSink:
+    """A text file seen as a binary one (every chunk decoded as UTF-8)."""
+
+    def __init__(self, fp: Any) -> None:
+        self.fp = fp
+
+    def write(self, data: Any) -> None:
+        self.fp.write(bytes(data).decode("utf-8"))
+
+
+def join(chunks: Iterable[Chunk]) -> str:
     """All chunks as one string (for ``dumps``)."""
-    return "".join(d.decode("ascii") if isinstance(d, bytes) else d for d, _ in chunks)
+    return "".join(d if isinstance(d, str) else bytes(d).decode("utf-8") for d, _ in chunks)
 
 
 def _is_binary(fp: Any) -> bool:
@@ -276,30 +217,10 @@ def _is_binary(fp: Any) -> bool:
     return "b" in getattr(fp, "mode", "")
 
 
-def data_chunks(columns: Sequence[np.ndarray], dens: Sequence[int] | None = None, *, sep: str = " ",
-                end: str = "\n") -> Iterator[tuple[bytes, int]]:
-    """:func:`chunked_lines` with each chunk's row count, for :func:`emit`."""
-    n = int(columns[0].size) if len(columns) else 0
-    for s in range(0, n, CHUNK):
-        part = [c[s : s + CHUNK] for c in columns]
-        yield format_lines(part, dens, sep=sep, end=end), int(part[0].size)
-
-
-def upper_terms(linear: np.ndarray, row: np.ndarray, col: np.ndarray, quad: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Linear and quadratic terms merged in row-major order ``(i, j, value)``, ``i <= j``.
-
-    Each nonzero linear bias becomes the diagonal term ``(i, i)``, placed before
-    row ``i``'s pairs (``row``/``col`` must be sorted by ``(row, col)``).
-
-    Examples:
-        >>> i, j, v = upper_terms(np.array([1, 0, 3]), np.array([0, 1]), np.array([2, 2]), np.array([5, 6]))
-        >>> i.tolist(), j.tolist(), v.tolist()
-        ([0, 0, 1, 2], [0, 2, 2, 2], [1, 5, 6, 3])
-    """
-    d = np.flatnonzero(linear)
-    pos = np.searchsorted(row, d, side="left")
-    return np.insert(row, pos, d), np.insert(col, pos, d), np.insert(quad, pos, linear[d])
+def data_chunks(columns: Sequence[Any], dens: Sequence[int] | None = None, *, sep: str = " ",
+                end: str = "\n") -> Iterator[tuple[np.ndarray, int]]:
+    """The lines of *columns* (see :func:`format_lines`) as ``(uint8 text, rows)`` chunks for :func:`emit`."""
+    return line_chunks(columns, dens, sep=sep, end=end)
 
 
 def head_text(head: bytes) -> str:

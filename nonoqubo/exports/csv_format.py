@@ -68,11 +68,8 @@ def _chunks(qubo: Qubo, ising: bool):
     yield _header.comment_lines(t.meta, CONV.prefix), 0
     yield HEADER + "\n", 0
     names = _text.Strings(_cells([str(x) for x in qubo.labels]))
-    for s in range(0, t.count, _text.CHUNK):
-        part = slice(s, s + _text.CHUNK)
-        i, j = t.i[part], t.j[part]
-        cols = [i, j, names.take(i), names.take(j), t.num[part]]
-        yield _text.format_lines(cols, [1, 1, 1, 1, t.den], sep=","), int(i.size)
+    cols = [t.i, t.j, names.take(t.i), names.take(t.j), t.num]
+    yield from _text.data_chunks(cols, [1, 1, 1, 1, t.den], sep=",")
 
 
 def dumps(qubo: Qubo, *, ising: bool = False) -> str:

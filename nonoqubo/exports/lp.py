@@ -60,10 +60,11 @@ from typing import IO
 
 import numpy as np
 
+from .._guard import json_loads
 from ..constrained import SENSES, ConstrainedModel, build_constrained
 from ..encoding import bracket_name, flat_name
-from .._guard import json_loads
 from ..errors import FormatError, UnsupportedFormat, located
+from ..palette import BW, Palette
 from ..puzzle import Puzzle
 
 __all__ = ["dump", "dumps", "load", "loads", "metadata_lines", "read_metadata"]
@@ -138,9 +139,11 @@ def metadata_lines(model: ConstrainedModel, prefix: str = "\\") -> list[str]:
     if p.name is not None:
         out += _chunks("name", json.dumps(p.name), prefix)
     out.append(f"{prefix} size: {p.height} {p.width}")
-    for kind, clues in (("row", p.rows), ("col", p.cols)):
-        for i, clue in enumerate(clues):
-            out += _token_lines(f"{kind} {i}", map(str, clue), prefix)
+    if p.palette != BW:  # colour: the palette, and blocks of colour c > 1 written length/c
+        out += _chunks("palette", json.dumps(p.palette.to_dict(), separators=(",", ":")), prefix)
+    for kind, clues, colours in (("row", p.rows, p.row_colours), ("col", p.cols, p.col_colours)):
+        for i, (clue, cc) in enumerate(zip(clues, colours)):  # type: ignore[arg-type]
+            out += _token_lines(f"{kind} {i}", (str(v) if c == 1 else f"{v}/{c}" for v, c in zip(clue, cc)), prefix)
     if model.fixed:
         out += _token_lines("fixed", (f"{flat_name(k)}={v}" for k, v in model.fixed.items()), prefix)
     if p.solution is not None:
@@ -149,7 +152,7 @@ def metadata_lines(model: ConstrainedModel, prefix: str = "\\") -> list[str]:
     return out
 
 
-_META = re.compile(r"^(name|size|fixed|counts|(?:row|col|solution) \d+):\s?(.*)$")
+_META = re.compile(r"^(name|palette|size|fixed|counts|(?:row|col|solution) \d+):\s?(.*)$")
 
 
 def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puzzle, dict[str, int]]:
@@ -200,8 +203,23 @@ def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puz
         name = json_loads("".join(fields["name"]), source, first["name"])
         if not isinstance(name, str):
             raise FormatError(located(source, first["name"], "the name is not a JSON string"))
-    rows = [ints(f"row {i}") for i in range(height)]
-    cols = [ints(f"col {j}") for j in range(width)]
+
+    def blocks(key: str) -> list[int | tuple[int, int]]:
+        """``3`` or, for a block of colour c, ``3/c``."""
+        try:
+            return [int(t) if "/" not in t else (int(t.split("/")[0]), int(t.split("/")[1])) for t in tokens(key)]
+        except ValueError:
+            raise FormatError(located(source, first[key], f"'{key}' must list integers (length/colour in colour)")) from None
+
+    rows = [blocks(f"row {i}") for i in range(height)]
+    cols = [blocks(f"col {j}") for j in range(width)]
+    palette = BW
+    if "palette" in fields:
+        try:
+            pal = json_loads("".join(fields["palette"]), source, first["palette"])
+            palette = Palette.of(pal["colours"], pal["background"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise FormatError(located(source, first["palette"], f"the palette is not valid: {exc}")) from None
     solution = None
     if "solution 0" in fields:
         solution = ["".join(fields.get(f"solution {i}", [])) for i in range(height)]
@@ -213,7 +231,7 @@ def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puz
         fixed[bracket_name(label)] = int(value)
     try:
         puzzle = Puzzle(rows=tuple(map(tuple, rows)), cols=tuple(map(tuple, cols)), name=name,
-                        solution=None if solution is None else tuple(solution))
+                        solution=None if solution is None else tuple(solution), palette=palette)
     except ValueError as exc:
         raise FormatError(located(source, first["size"], f"the clues in the header are invalid: {exc}")) from None
     return puzzle, fixed

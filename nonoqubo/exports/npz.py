@@ -8,7 +8,7 @@ Keys (``np.load(path)`` gives them; no pickling needed)::
     quad     int64 (m,)          pair coefficients (full, each pair once)
     offset   int64 ()            the constant
     vartype  str ()              "BINARY"
-    clues    str ()              JSON {"name", "rows", "cols"}, or "null" without a puzzle
+    clues    str ()              JSON {"name", "rows", "cols"} (+ "palette" in colour), or "null" without a puzzle
     fixed    str ()              JSON {label: 0/1} of variables removed before export
     meta     str ()              JSON of the full nonoqubo metadata (counts, version ...)
 
@@ -54,7 +54,7 @@ KEYS = ("labels", "linear", "row", "col", "quad", "offset", "vartype", "clues", 
 def dump(qubo: Qubo, fp: IO[bytes], *, ising: bool = False, progress: bool = False) -> None:
     """Write the ``.npz`` archive of *qubo* to *fp* (a binary file)."""
     meta = _header.describe(qubo, NAME, labels_listed=True)
-    clues = None if qubo.puzzle is None else {"name": meta["name"], "rows": meta["rows"], "cols": meta["cols"]}
+    clues = None if qubo.puzzle is None else {k: meta[k] for k in ("name", "palette", "rows", "cols") if k in meta}
     np.savez(
         fp,
         labels=np.array([str(x) for x in qubo.labels], dtype=str) if qubo.num_vars else np.zeros(0, "U1"),

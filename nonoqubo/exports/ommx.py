@@ -37,6 +37,7 @@ Annotations (on the artifact manifest and on the instance layer, all under
     format      1 (this layout)          version    nonoqubo's version
     kind        "qubo" or "constrained"  name       the puzzle's title (if any)
     height, width                        rows, cols the clues, JSON lists
+    background, colours                  colour puzzles: the palette, as in the clue spec
     solution    the known answer, JSON list of "#." strings (if known)
     variables, terms, offset             (qubo) counts and the constant
     constraints, counts                  (constrained) number and JSON per kind
@@ -345,8 +346,10 @@ def model_annotations(model: Any, kind: str) -> dict[str, str]:
         if p.name is not None:
             out["name"] = p.name
         out["height"], out["width"] = str(p.height), str(p.width)
-        out["rows"] = json.dumps([list(c) for c in p.rows], separators=(",", ":"))
-        out["cols"] = json.dumps([list(c) for c in p.cols], separators=(",", ":"))
+        spec = p.to_dict()  # lengths, or [length, colour] blocks with the palette in colour
+        for key in ("background", "colours", "rows", "cols"):
+            if key in spec:
+                out[key] = json.dumps(spec[key], separators=(",", ":"))
         if p.solution is not None:
             out["solution"] = json.dumps(list(p.solution))
     out["variables"] = str(model.num_vars)
@@ -457,7 +460,7 @@ def _puzzle(meta: Mapping[str, str], source: str) -> Any:
         return None
     doc: dict[str, Any] = {}
     try:
-        for key in ("rows", "cols", "solution"):
+        for key in ("background", "colours", "rows", "cols", "solution"):
             if PREFIX + key in meta:
                 doc[key] = json.loads(meta[PREFIX + key])
     except json.JSONDecodeError:
@@ -546,11 +549,12 @@ def loads(data: bytes, *, source: str = "<ommx>") -> Any:
         raise FormatError(located(source, None, f"unknown {PREFIX}kind {kind!r} (qubo or constrained)"))
     labels = _labels(message, source)
     linear, row, col, quad, offset = _objective(message, len(labels), source)
+    from . import _header
+
     header: dict[str, Any] = {"vartype": "BINARY", "fixed": _fixed(meta, source)}
     puzzle = _puzzle(meta, source)
     if puzzle is not None:
-        header.update(rows=[list(c) for c in puzzle.rows], cols=[list(c) for c in puzzle.cols], name=puzzle.name)
-    from . import _header
+        header.update(_header.clue_meta(puzzle))
 
     qubo = _header.to_qubo(header, linear, row, col, quad, offset, source, labels)
     # the puzzle as the annotations give it, known solution included

@@ -79,11 +79,13 @@ def _array(values: np.ndarray, tick_rows: bool = False):
         yield "[]", 0
         return
     yield "[", 0
-    for s in range(0, num.size, _text.CHUNK):
-        part = _text.format_lines([num[s : s + _text.CHUNK]], [den], end=",")
-        if s + _text.CHUNK >= num.size:
-            part = part[:-1]
-        yield part, (min(_text.CHUNK, num.size - s) if tick_rows else 0)
+    held = None  # each chunk is held back one step: the last one loses its trailing comma
+    for part, rows in _text.data_chunks([num], [den], end=","):
+        if held is not None:
+            yield held
+        held = part, (rows if tick_rows else 0)
+    if held is not None:
+        yield held[0][:-1], held[1]
     yield "]", 0
 
 
@@ -108,7 +110,8 @@ def _chunks(qubo: Qubo, ising: bool):
         "num_quadratic": int(quad.size),
         "offset": meta["offset"],
         "puzzle": None if p is None else {
-            "name": p.name, "width": p.width, "height": p.height, "rows": meta["rows"], "cols": meta["cols"],
+            "name": p.name, "width": p.width, "height": p.height,
+            **({"palette": meta["palette"]} if "palette" in meta else {}), "rows": meta["rows"], "cols": meta["cols"],
         },
         "fixed": meta["fixed"],
         "labels": [str(x) for x in qubo.labels],
@@ -162,6 +165,8 @@ def loads(data: str | bytes, *, source: str = "<qubo.json>") -> Qubo:
     puzzle = doc.get("puzzle")
     if puzzle:
         meta.update(name=puzzle.get("name"), rows=puzzle.get("rows"), cols=puzzle.get("cols"))
+        if puzzle.get("palette") is not None:
+            meta["palette"] = puzzle["palette"]
     return _header.to_qubo(meta, linear, row, col, bias, doc.get("offset", 0), source, labels)
 
 

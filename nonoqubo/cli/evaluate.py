@@ -1,0 +1,125 @@
+"""``nonoqubo evaluate``: success probability, TTS99, residual energies and what breaks, per setting."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+from typing import Any
+
+from .._atomic import atomic_write
+from ..evaluate import Group, csv_text, evaluate, records
+from ..progress import bar
+from ._common import progress_enabled
+
+ORDER = 65
+
+HELP = "judge a benchmark campaign: success probability, TTS99, residual energy per model and setting"
+DESCRIPTION = """\
+Decode every sample file against MODEL (an exported model, a clue file, or a
+folder written by 'nonoqubo suite') and report, per model and setting: the
+samples, the success probability p with its 95 % Wilson interval, TTS99 =
+t ln(0.01)/ln(1-p) with its interval (inf when p = 0, t when p >= 0.99), the
+residual energy (min, quantiles, max), the share of samples with broken
+walls / order violations / cell conflicts, and the lines and cells most often
+wrong.
+
+A folder of samples is one setting (or, when its files lie in sub-folders,
+each sub-folder is one: runs/sa-1000/*.json).  The seconds per run t come
+from the files (dimod SampleSet info timing, qbsolv's seconds line, MQLib's
+runtime, "seconds_per_run") or from --time.  With a suite folder as MODEL,
+a sample file belongs to the puzzle whose name starts its file name.
+
+--polish runs a steepest descent from every sample first (dwave-samplers) and
+reports the polished figures beside the raw ones.
+
+examples:
+  nonoqubo evaluate logo.qubo.json runs/ --report report.html
+  nonoqubo evaluate suite/ runs/ --polish --json > figures.json
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = sub.add_parser("evaluate", help=HELP, description=DESCRIPTION,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("model", metavar="MODEL", help="exported model, clue file, or suite folder")
+    parser.add_argument("samples", nargs="+", metavar="SAMPLES", help="sample files and folders of them")
+    parser.add_argument("--setting", metavar="NAME", help="one setting name for every file (default: the folders)")
+    parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
+                        help="seconds per run (overrides what the files record)")
+    parser.add_argument("--polish", action="store_true",
+                        help="also judge the samples after a steepest-descent pass (dwave-samplers)")
+    parser.add_argument("--samples-format", metavar="FORMAT", help="the samples' format (default: detect per file)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
+    parser.add_argument("--csv", metavar="FILE", help="also write the figures as CSV")
+    parser.add_argument("--report", metavar="FILE", help="also write a self-contained HTML report with plots")
+    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                        help="worker processes (default: the number of CPUs)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _num(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float) and math.isinf(x):
+        return "inf"
+    return f"{x:.3g}"
+
+
+def table(groups: list[Group]) -> str:
+    """The terminal table (one line per model, setting and stage)."""
+    head = ("model", "setting", "stage", "samples", "p [95% CI]", "TTS99 s [95% CI]", "E min/med/q90",
+            "walls", "order", "cells")
+    rows = [head]
+    for g in groups:
+        for stage in ("raw", "polished") if g.polished is not None else ("raw",):
+            f = g.figures(stage)
+            rows.append((g.model, g.setting, stage, str(f["samples"]),
+                         f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]",
+                         f"{_num(f['tts99'])} [{_num(f['tts99_lo'])}, {_num(f['tts99_hi'])}]",
+                         f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
+                         _pct(f["share_broken_walls"]), _pct(f["share_order_violations"]),
+                         _pct(f["share_cell_conflicts"])))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    for g in groups:
+        f = g.figures("raw")
+        if f["worst_lines"] or f["worst_cells"]:
+            worst = ", ".join(f"{x['line']} {_pct(x['share'])}" for x in f["worst_lines"])
+            cells = ", ".join(f"({x['row']},{x['column']}) {_pct(x['share'])}" for x in f["worst_cells"])
+            lines.append(f"{g.model} / {g.setting}: most often wrong lines: {worst}; cells: {cells}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.report:  # matplotlib missing: say so before judging anything
+        from ..report_html import _figure
+
+        _figure(1, 1)
+    with bar(None, "judging sample files", enabled=progress_enabled(args), unit=" files") as tick:
+        groups = evaluate(args.model, args.samples, setting=args.setting, seconds=args.time,
+                          polish=args.polish, samples_format=args.samples_format, jobs=args.jobs,
+                          progress=tick)
+    report = None
+    if args.report:
+        from ..report_html import render_report
+
+        report = render_report(groups, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}")
+    if args.csv:
+        with atomic_write(args.csv) as fh:
+            fh.write(csv_text(groups))
+    if report is not None:
+        with atomic_write(args.report) as fh:
+            fh.write(report)
+    if args.json:
+        print(json.dumps({"groups": records(groups)}, indent=1, allow_nan=False))
+    else:
+        print(table(groups))
+    return 0

@@ -1,0 +1,78 @@
+"""``nonoqubo suite``: build a whole collection of puzzles into a folder of models with an index."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..generate import parse_family
+from ..progress import bar
+from ..suite import INDEX_CSV, INDEX_JSON, run_suite
+from ._common import progress_enabled
+
+ORDER = 60
+
+HELP = "build an instance library: many puzzles (files, folders, globs, random families) -> models + index"
+DESCRIPTION = """\
+Build the QUBO of every puzzle named (clue files in any format, folders of
+them, globs, every puzzle of a multi-puzzle file, and random families) and
+write one model per puzzle and format into DIR, with an index (index.json and
+index.csv): name, source, size, variables, terms, offset, ground-state energy
+(0, and what each format's convention makes of it), line-solvable or not,
+variables after presolve, and the SHA-256 of every file.
+
+Puzzles are built in parallel worker processes.  A puzzle that fails is
+recorded in the index with its error and the others go on (exit status 1).
+Run the same command again to resume: puzzles whose files are present and
+match the index are skipped.
+
+--random SIZES:DENSITY:COUNT[:SEED] adds a generated family, e.g.
+'10x10,20x20:0.5:100:1' (100 random pictures of each size, black with
+probability 0.5, seed 1); with --unique only line-solvable (hence unique)
+pictures are kept.
+
+examples:
+  nonoqubo suite tests/data/puzzles/json -o suite -f qbsolv -f bqm --presolve
+  nonoqubo suite 'puzzles/**/*.non' --random 10x10,20x20:0.5:50:1 --unique -o suite -j 2
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = sub.add_parser("suite", help=HELP, description=DESCRIPTION,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("puzzles", nargs="*", metavar="PUZZLES",
+                        help="clue files, folders (read recursively) and globs")
+    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write")
+    parser.add_argument("-f", "--format", action="append", metavar="FORMAT",
+                        help="export format, repeat for several (default: qubo-json; see 'nonoqubo formats')")
+    parser.add_argument("--presolve", action="store_true",
+                        help="also write NAME.presolved.EXT, with the variables line logic decides fixed")
+    parser.add_argument("--random", action="append", default=[], metavar="SIZES:DENSITY:COUNT[:SEED]",
+                        help="a generated family of random pictures (repeat for several)")
+    parser.add_argument("--unique", action="store_true",
+                        help="generated pictures must be line-solvable (so their puzzle is unique)")
+    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                        help="worker processes (default: the number of CPUs)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    families = [parse_family(text, unique=args.unique) for text in args.random]
+    show = progress_enabled(args)
+    with bar(None, "building suite", enabled=show, unit=" puzzles") as tick:
+        result = run_suite(args.puzzles, args.output, formats=args.format or ["qubo-json"],
+                           presolve=args.presolve, families=families, jobs=args.jobs, progress=tick)
+    if not args.quiet:
+        print(f"{len(result.entries)} puzzles: {result.built} built, {result.skipped} up to date, "
+              f"{result.failed} failed, in {result.seconds:.1f} s; index: "
+              f"{os.path.join(args.output, INDEX_JSON)}, {os.path.join(args.output, INDEX_CSV)}",
+              file=sys.stderr)
+        for e in result.entries:
+            if e.get("status") != "ok":
+                error = str(e.get("error"))
+                where = "" if error.startswith(str(e["source"])) else f"{e['source']}: "
+                print(f"nonoqubo: failed: {where}{error}", file=sys.stderr)
+    return 1 if result.failed else 0

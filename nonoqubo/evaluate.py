@@ -1,0 +1,542 @@
+"""Judge a benchmark campaign: the figures annealing papers report, from thousands of samples.
+
+A *campaign* is one or more models (an exported model file, a clue file, or a
+folder written by :mod:`nonoqubo.suite`) and many sample files, grouped by
+*setting* (a solver and its parameters).  For every ``(model, setting)``
+:func:`evaluate` reports:
+
+* ``samples``: the runs judged (a sample seen ``k`` times, ``num_occurrences``,
+  counts ``k`` times), ``valid``: those of energy 0 (a solution);
+* ``p``: the success probability ``valid / samples``, with its 95 % Wilson
+  score interval ``[p_lo, p_hi]`` (:func:`wilson`);
+* ``r99``: the runs needed to see a solution with 99 % probability,
+  ``ln(0.01) / ln(1 - p)``, and ``tts99 = t * r99`` with ``t`` the seconds per
+  run (read from the files, :mod:`nonoqubo.runtime`, or given).  Conventions
+  (:func:`runs_to_solution`): ``p = 0`` gives infinity; at least one run is
+  always needed, so ``p >= 0.99`` (and ``p = 1``) gives ``r99 = 1``, ``tts99 =
+  t``.  The interval of ``tts99`` is ``t * r99`` at ``p_hi`` and at ``p_lo``;
+* the residual energy (the energy above the ground state 0): min, the 10/25/
+  50/75/90 % quantiles (inverted-CDF, as ``numpy.quantile(...,
+  method="inverted_cdf")`` of the samples with repeats), max and mean;
+* the shares of samples with at least one broken wall, block-order violation
+  or cell conflict (:mod:`nonoqubo.decode`);
+* how often each line of the picture fails its clue and how often each cell
+  is in conflict (row view differs from column view): the most often wrong
+  lines and cells, and the whole heat map (for the HTML report);
+* the best (lowest-energy) picture.
+
+With ``polish=True`` every sample first goes through a steepest-descent pass
+(dwave-samplers' ``SteepestDescentSolver``: flip the single bit that lowers
+the energy most until none does), the standard post-processing of annealer
+output; the polished figures are reported beside the raw ones.  A descent
+never raises a sample's energy.
+
+Decoding is vectorised (:meth:`~nonoqubo.decode.Decoder.analyse` on the
+``(S, N)`` matrix of a file) and files are judged in worker processes
+(``jobs``), each keeping one decoder per model.
+
+Grouping (see :func:`plan_runs`): a sample folder named on the command line
+is a setting when its files lie directly in it; its sub-folders are settings
+otherwise (``runs/sa-1000/*.json`` -> setting ``sa-1000``).  A lone sample
+file's setting is its folder's name.  With a suite folder as the model, a
+sample file belongs to the puzzle whose name starts its file name (or one of
+its folders); ``NAME.presolved...`` files to the presolved model.
+
+Examples:
+    >>> wilson(0, 10)[0], round(wilson(5, 10)[1], 4)
+    (0.0, 0.7634)
+    >>> runs_to_solution(0.0), runs_to_solution(1.0), round(runs_to_solution(0.5), 4)
+    (inf, 1.0, 6.6439)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .decode import Analysis, Decoder, load_model
+from .errors import MissingDependency, NonoquboError
+from .runtime import seconds_per_run
+from .samples import read_samples
+
+__all__ = [
+    "QUANTILES", "Campaign", "Group", "Run", "Tally", "csv_text", "evaluate", "figures", "plan_runs",
+    "polisher", "records", "runs_to_solution", "weighted_quantiles", "wilson",
+]
+
+#: the residual-energy quantiles reported
+QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+#: z of the 95 % Wilson interval
+Z95 = 1.959963984540054
+#: lines and cells listed as most often wrong
+TOP = 5
+
+
+# -- statistics --------------------------------------------------------------------------------
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``k / n`` (``(0, 1)`` when ``n = 0``)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half) if k else 0.0, min(1.0, centre + half) if k < n else 1.0
+
+
+def runs_to_solution(p: float, target: float = 0.99) -> float:
+    """Runs needed to see a success with probability *target*: ``ln(1-target)/ln(1-p)``, at least 1."""
+    if p <= 0.0:
+        return math.inf
+    if p >= target:
+        return 1.0
+    return max(1.0, math.log(1.0 - target) / math.log1p(-p))
+
+
+def weighted_quantiles(values: np.ndarray, weights: np.ndarray, qs: Sequence[float]) -> np.ndarray:
+    """Inverted-CDF quantiles of *values* repeated *weights* times (no repetition is made)."""
+    order = np.argsort(values, kind="stable")
+    v, cw = values[order], np.cumsum(weights[order])
+    idx = np.searchsorted(cw, np.asarray(qs, dtype=np.float64) * cw[-1], side="left")
+    return v[np.minimum(idx, v.size - 1)]
+
+
+# -- the additive figures of a batch -----------------------------------------------------------
+@dataclass
+class Tally:
+    """What a batch of samples contributes to its group; tallies add up (:meth:`merge`)."""
+
+    energies: np.ndarray  # (S,) int64
+    weights: np.ndarray  # (S,) int64
+    broken: int  # samples (weighted) with a broken wall
+    order: int
+    conflict: int
+    cell_wrong: np.ndarray  # (H*W,) weighted count of samples where the cell is in conflict
+    line_wrong: np.ndarray  # (lines,) weighted count of samples where the line fails its clue
+    best_energy: int
+    best_grid: np.ndarray  # (H, W) bool
+
+    @classmethod
+    def of(cls, analysis: Analysis, weights: np.ndarray) -> Tally:
+        w = weights.astype(np.int64)
+        conflicts = analysis.row_colour != analysis.col_colour
+        best = int(np.argmin(analysis.energy))
+        return cls(
+            energies=analysis.energy.astype(np.int64), weights=w,
+            broken=int(w @ analysis.broken.any(axis=1)), order=int(w @ analysis.order.any(axis=1)),
+            conflict=int(w @ conflicts.any(axis=1)),
+            cell_wrong=w @ conflicts, line_wrong=w @ analysis.failing,
+            best_energy=int(analysis.energy[best]), best_grid=analysis.grid[best].astype(bool),
+        )
+
+    def merge(self, other: Tally) -> Tally:
+        best = other if other.best_energy < self.best_energy else self
+        return Tally(
+            np.concatenate((self.energies, other.energies)), np.concatenate((self.weights, other.weights)),
+            self.broken + other.broken, self.order + other.order, self.conflict + other.conflict,
+            self.cell_wrong + other.cell_wrong, self.line_wrong + other.line_wrong,
+            best.best_energy, best.best_grid,
+        )
+
+    @property
+    def samples(self) -> int:
+        return int(self.weights.sum())
+
+    @property
+    def valid(self) -> int:
+        return int(self.weights[self.energies == 0].sum())
+
+
+# -- judging one file (runs in a worker) -------------------------------------------------------
+@dataclass
+class FileResult:
+    """One sample file judged: raw (and polished) tallies, its reads and recorded time per run."""
+
+    path: str
+    reads: int
+    seconds: float | None
+    raw: Tally
+    polished: Tally | None = None
+
+
+_DECODERS: dict[str, Decoder] = {}
+_POLISHERS: dict[str, Any] = {}
+
+
+def _decoder(model_path: str) -> Decoder:
+    if model_path not in _DECODERS:
+        _DECODERS[model_path] = Decoder(load_model(model_path))
+    return _DECODERS[model_path]
+
+
+def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
+    """``bits -> bits`` after a steepest descent on the model's own QUBO."""
+    if model_path in _POLISHERS:
+        return _POLISHERS[model_path]
+    try:
+        import dimod
+        from dwave.samplers import SteepestDescentSolver
+    except ImportError:
+        raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
+    from .build import build
+    from .puzzle import Puzzle
+    from .qubo import Qubo
+
+    model = _decoder(model_path).model
+    qubo = build(model) if isinstance(model, Puzzle) else model
+    if not isinstance(qubo, Qubo):
+        raise NonoquboError(f"{model_path}: --polish needs a QUBO model; this is a constrained model")
+    n = qubo.num_vars
+    bqm = dimod.BinaryQuadraticModel.from_numpy_vectors(
+        qubo.linear.astype(np.float64), (qubo.row, qubo.col, qubo.quad.astype(np.float64)),
+        float(qubo.offset), dimod.BINARY)
+    solver = SteepestDescentSolver()
+
+    def polish(bits: np.ndarray) -> np.ndarray:
+        if n == 0 or bits.shape[0] == 0:
+            return bits
+        result = solver.sample(bqm, initial_states=(bits, list(range(n))))
+        out = np.empty_like(bits)
+        out[:, np.asarray(list(result.variables), dtype=np.int64)] = result.record.sample
+        return out
+
+    _POLISHERS[model_path] = polish
+    return polish
+
+
+def judge_file(model_path: str, samples_path: str, polish: bool = False, samples_format: str | None = None,
+               ) -> FileResult:
+    """Read, decode and tally one sample file (and its polished samples).
+
+    Raises:
+        SampleError, FormatError, UnsupportedFormat, OSError: the file cannot be read or matched.
+    """
+    decoder = _decoder(model_path)
+    data = Path(samples_path).read_bytes()
+    if b"\x00" in data[:4096]:  # a binary file (an archive): the registry reads it as it can
+        text = data.decode("latin-1")
+        batch = read_samples(Path(samples_path), decoder.labels, format=samples_format, fixed=decoder.fixed)
+    else:
+        text = data.decode("utf-8-sig", errors="replace")
+        batch = read_samples(text, decoder.labels, format=samples_format, fixed=decoder.fixed,
+                             source=samples_path, is_text=True)
+    weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
+               else np.asarray(batch.num_occurrences, np.int64))
+    raw = Tally.of(decoder.analyse(batch.bits), weights)
+    polished = None
+    if polish:
+        polished = Tally.of(decoder.analyse(polisher(model_path)(batch.bits)), weights)
+    reads = int(weights.sum())
+    return FileResult(samples_path, reads, seconds_per_run(text, reads), raw, polished)
+
+
+def _judge(args: tuple[str, str, bool, str | None]) -> FileResult | str:
+    """:func:`judge_file` for a pool: a file that cannot be judged comes back as its error message."""
+    try:
+        return judge_file(*args)
+    except (NonoquboError, OSError, ValueError) as exc:
+        if isinstance(exc, OSError) and not isinstance(exc, NonoquboError):
+            return f"{exc.filename or args[1]}: {exc.strerror or exc}"
+        message = str(exc)
+        return message if args[1] in message or args[0] in message else f"{args[1]}: {message}"
+
+
+# -- planning ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Run:
+    """One sample file: which model it answers and under which setting."""
+
+    model: str  # the model's name
+    setting: str
+    path: str
+
+
+@dataclass
+class Campaign:
+    """Models by name (their file and size) and the runs to judge."""
+
+    models: dict[str, dict[str, Any]]
+    runs: list[Run]
+
+
+def _sample_files(folder: str) -> list[str]:
+    out = []
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        out.extend(os.path.join(root, n) for n in sorted(names) if not n.startswith("."))
+    return out
+
+
+def _settings(samples: Sequence[str], setting: str | None) -> list[tuple[str, str]]:
+    """(setting, file) pairs for the sample arguments (see the module docstring)."""
+    pairs = []
+    for item in samples:
+        if os.path.isdir(item):
+            base = os.path.basename(os.path.normpath(os.path.abspath(item)))
+            for path in _sample_files(item):
+                rel = Path(os.path.relpath(path, item))
+                pairs.append((setting or (rel.parts[0] if len(rel.parts) > 1 else base), path))
+        else:
+            pairs.append((setting or os.path.basename(os.path.dirname(os.path.abspath(item))) or ".", item))
+    return pairs
+
+
+def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
+    from .suite import read_index
+
+    index = read_index(folder)
+    if not index:
+        raise NonoquboError(f"{folder}: a folder given as MODEL must hold a suite's index.json "
+                            "(written by 'nonoqubo suite')")
+    models: dict[str, dict[str, Any]] = {}
+    for name, entry in index.items():
+        if entry.get("status") != "ok":
+            continue
+        for variant in ("full", "presolved"):
+            files = [f for f in entry.get("files", []) if f.get("variant") == variant
+                     and not f.get("convention", "").startswith("feasibility")]
+            if files:
+                key = name if variant == "full" else f"{name}.presolved"
+                models[key] = {"path": os.path.join(folder, files[0]["path"]), "name": key,
+                               "width": entry["width"], "height": entry["height"],
+                               "variables": files[0]["variables"]}
+    return models
+
+
+def _owner(path: str, root_parts: Sequence[str], names: Sequence[str]) -> str | None:
+    """The longest model name that starts the file name or names one of its folders."""
+    base = os.path.basename(path)
+    best = None
+    for name in names:
+        hit = (base == name or any(base.startswith(name + sep) for sep in ".-_")
+               or name in root_parts)
+        if hit and (best is None or len(name) > len(best)):
+            best = name
+    if best is not None and ".presolved" in base and f"{best}.presolved" in names:
+        best = f"{best}.presolved"
+    return best
+
+
+def plan_runs(model: str, samples: Sequence[str], setting: str | None = None) -> Campaign:
+    """The models and runs of a campaign.
+
+    Args:
+        model: an exported model file, a clue file, or a suite folder.
+        samples: sample files and folders.
+        setting: one setting name for every file (default: from the folders).
+
+    Raises:
+        NonoquboError: no sample file, or (with a suite) a file that matches no puzzle.
+    """
+    pairs = _settings(samples, setting)
+    if not pairs:
+        raise NonoquboError("no sample file to judge")
+    if os.path.isdir(model):
+        models = _suite_models(model)
+        names = sorted(models)
+        runs = []
+        for s, path in pairs:
+            owner = _owner(path, Path(path).parts[:-1], names)
+            if owner is None:
+                raise NonoquboError(f"{path}: matches no puzzle of the suite {model} "
+                                    "(name sample files after the puzzle: NAME.json, NAME-run1.json, NAME/...)")
+            runs.append(Run(owner, s, path))
+        return Campaign(models, runs)
+    name = Path(model).name
+    decoder = _decoder(model)
+    models = {name: {"path": model, "name": name, "width": decoder.puzzle.width,
+                     "height": decoder.puzzle.height, "variables": len(decoder.labels)}}
+    return Campaign(models, [Run(name, s, p) for s, p in pairs])
+
+
+# -- the figures -------------------------------------------------------------------------------
+@dataclass
+class Group:
+    """Everything about one ``(model, setting)``."""
+
+    model: str
+    setting: str
+    info: dict[str, Any]
+    files: int
+    seconds: float | None
+    raw: Tally
+    polished: Tally | None = None
+    line_names: list[str] = field(default_factory=list)
+
+    def figures(self, stage: str = "raw") -> dict[str, Any]:
+        tally = self.raw if stage == "raw" else self.polished
+        if tally is None:
+            raise ValueError(f"no {stage} figures")
+        return figures(tally, self.seconds, self.info["width"], self.line_names)
+
+
+def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequence[str]) -> dict[str, Any]:
+    """The reported figures of a tally (see the module docstring)."""
+    n, k = tally.samples, tally.valid
+    p = k / n if n else 0.0
+    lo, hi = wilson(k, n)
+    r99, r_lo, r_hi = runs_to_solution(p), runs_to_solution(hi), runs_to_solution(lo)
+    e, w = tally.energies, tally.weights
+    qs = weighted_quantiles(e, w, (0.0, *QUANTILES, 1.0))
+    out: dict[str, Any] = {
+        "samples": n, "valid": k, "p": p, "p_lo": lo, "p_hi": hi,
+        "seconds_per_run": seconds, "r99": r99, "r99_lo": r_lo, "r99_hi": r_hi,
+        "tts99": None if seconds is None else seconds * r99,
+        "tts99_lo": None if seconds is None else seconds * r_lo,
+        "tts99_hi": None if seconds is None else seconds * r_hi,
+        "energy_min": int(qs[0]),
+        **{f"energy_q{round(q * 100):02d}": int(v) for q, v in zip(QUANTILES, qs[1:-1])},
+        "energy_max": int(qs[-1]), "energy_mean": float(w @ e / n) if n else 0.0,
+        "share_broken_walls": tally.broken / n if n else 0.0,
+        "share_order_violations": tally.order / n if n else 0.0,
+        "share_cell_conflicts": tally.conflict / n if n else 0.0,
+    }
+    lines = np.argsort(-tally.line_wrong, kind="stable")[:TOP]
+    out["worst_lines"] = [{"line": line_names[int(t)], "share": float(tally.line_wrong[t] / n)}
+                          for t in lines if tally.line_wrong[t] > 0]
+    cells = np.argsort(-tally.cell_wrong, kind="stable")[:TOP]
+    out["worst_cells"] = [{"row": int(c) // width + 1, "column": int(c) % width + 1,
+                           "share": float(tally.cell_wrong[c] / n)} for c in cells if tally.cell_wrong[c] > 0]
+    out["best_energy"] = tally.best_energy
+    out["best_picture"] = ["".join("#" if b else "." for b in row) for row in tally.best_grid]
+    return out
+
+
+def evaluate(
+    model: str,
+    samples: Sequence[str],
+    *,
+    setting: str | None = None,
+    seconds: float | None = None,
+    polish: bool = False,
+    samples_format: str | None = None,
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[Group]:
+    """Judge a campaign (see the module docstring).
+
+    Args:
+        model: an exported model file, a clue file, or a suite folder.
+        samples: sample files and folders of them.
+        setting: one setting name for all files (default: from the folders).
+        seconds: seconds per run, overriding what the files record.
+        polish: also judge the samples after a steepest-descent pass.
+        samples_format: the samples' format (detected per file when None).
+        jobs: worker processes (default ``os.cpu_count()``; 1 judges in this process).
+        progress: called with 1 after each file.
+
+    Returns:
+        One :class:`Group` per ``(model, setting)``, sorted by setting, then model size and name.
+
+    Raises:
+        NonoquboError: a file that cannot be read or matched (the first, in plan order; no
+            figures are returned), or no samples.
+        MissingDependency: ``polish`` without dwave-samplers.
+    """
+    campaign = plan_runs(model, samples, setting)
+    if polish:  # fail before judging anything when dwave-samplers is missing
+        try:
+            import dwave.samplers  # noqa: F401
+        except ImportError:
+            raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
+    tasks = [(campaign.models[r.model]["path"], r.path, polish, samples_format) for r in campaign.runs]
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    results: list[FileResult | str]
+    if jobs == 1 or len(tasks) == 1:
+        results = []
+        for t in tasks:
+            results.append(_judge(t))
+            if progress is not None:
+                progress(1)
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+            results = []
+            for res in pool.map(_judge, tasks, chunksize=max(1, len(tasks) // (8 * jobs))):
+                results.append(res)
+                if progress is not None:
+                    progress(1)
+    for res in results:
+        if isinstance(res, str):
+            raise NonoquboError(res)
+    return _groups(campaign, [r for r in results if not isinstance(r, str)], seconds)
+
+
+def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | None) -> list[Group]:
+    acc: dict[tuple[str, str], list[FileResult]] = {}
+    for run, res in zip(campaign.runs, results):
+        acc.setdefault((run.model, run.setting), []).append(res)
+    groups = []
+    for (name, setting), items in acc.items():
+        raw, polished = items[0].raw, items[0].polished
+        for it in items[1:]:
+            raw = raw.merge(it.raw)
+            polished = None if polished is None or it.polished is None else polished.merge(it.polished)
+        if seconds is not None:
+            t: float | None = seconds
+        elif all(it.seconds is not None for it in items):
+            t = sum(it.seconds * it.reads for it in items) / max(1, sum(it.reads for it in items))  # type: ignore[operator]
+        else:
+            t = None
+        info = campaign.models[name]
+        lines = ([f"row {i + 1}" for i in range(info["height"])]  # Layout.line_name, without the model
+                 + [f"column {j + 1}" for j in range(info["width"])])
+        groups.append(Group(name, setting, info, len(items), t, raw, polished, lines))
+    groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
+    return groups
+
+
+# -- plain data for scripts --------------------------------------------------------------------
+def _plain(value: Any) -> Any:
+    """JSON-safe: infinity becomes the string ``"inf"`` (JSON has no infinity)."""
+    if isinstance(value, float) and math.isinf(value):
+        return "inf"
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
+    """One JSON-safe dict per group: model, setting, files, size, ``raw`` (and ``polished``) figures."""
+    out = []
+    for g in groups:
+        rec: dict[str, Any] = {"model": g.model, "setting": g.setting, "files": g.files,
+                               "variables": g.info["variables"], "width": g.info["width"],
+                               "height": g.info["height"], "raw": _plain(g.figures("raw"))}
+        if g.polished is not None:
+            rec["polished"] = _plain(g.figures("polished"))
+        out.append(rec)
+    return out
+
+
+def csv_text(groups: Sequence[Group]) -> str:
+    """The figures as CSV: one row per (model, setting, stage); lists as ``name:share;...``."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    header: list[str] | None = None
+    for rec in records(groups):
+        for stage in ("raw", "polished"):
+            if stage not in rec:
+                continue
+            f = dict(rec[stage])
+            f.pop("best_picture")
+            f["worst_lines"] = ";".join(f"{x['line']}:{x['share']:.4g}" for x in f["worst_lines"])
+            f["worst_cells"] = ";".join(f"{x['row']},{x['column']}:{x['share']:.4g}" for x in f["worst_cells"])
+            row = {"model": rec["model"], "setting": rec["setting"], "stage": stage, "files": rec["files"],
+                   "variables": rec["variables"], "width": rec["width"], "height": rec["height"], **f}
+            if header is None:
+                header = list(row)
+                writer.writerow(header)
+            writer.writerow(["" if row[k] is None else row[k] for k in header])
+    return buf.getvalue()

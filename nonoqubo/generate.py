@@ -1,0 +1,135 @@
+"""Generated puzzle families: random pictures of given sizes and densities, with seeds.
+
+A benchmark needs instances of growing size drawn the same way every time.
+A *family* is written as one string (the CLI's ``suite --random``)::
+
+    SIZES:DENSITY:COUNT[:SEED]
+
+    SIZES    WxH, or several separated by commas (10x10,20x20,30x30)
+    DENSITY  the probability that a cell is black, 0 < DENSITY < 1
+    COUNT    puzzles per size
+    SEED     an integer (default 0)
+
+Puzzle ``i`` of size ``WxH`` is drawn from ``numpy.random.default_rng((SEED, W,
+H, i))``, so every puzzle can be made on its own (in any worker process, in any
+order) and is the same on every run.  With ``unique=True`` pictures are drawn
+until their puzzle is *line-solvable*: line logic alone settles every cell,
+which proves the solution unique (the criterion puzzle generators such as
+Simon Tatham's use; it is stricter than uniqueness).  A picture that needs
+more than :data:`MAX_TRIES` draws is an error for that puzzle.
+
+Examples:
+    >>> fam = parse_family("4x3:0.5:2:7")
+    >>> fam.sizes, fam.density, fam.count, fam.seed
+    (((4, 3),), 0.5, 2, 7)
+    >>> [m.name for m in fam.members()]
+    ['random-4x3-d0.5-s7-0001', 'random-4x3-d0.5-s7-0002']
+    >>> p = make(fam.members()[0])
+    >>> (p.width, p.height) == (4, 3) and p.solution is not None
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import NonoquboError
+from .puzzle import Puzzle
+
+__all__ = ["MAX_TRIES", "Family", "Member", "make", "parse_family"]
+
+#: draws per puzzle before ``unique=True`` gives up
+MAX_TRIES = 1000
+
+_SIZE = re.compile(r"^(\d+)x(\d+)$")
+
+
+@dataclass(frozen=True)
+class Member:
+    """One puzzle of a family: everything needed to draw it again."""
+
+    width: int
+    height: int
+    density: float
+    seed: int
+    number: int  # 1-based within its size
+    unique: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"random-{self.width}x{self.height}-d{self.density:g}-s{self.seed}-{self.number:04d}"
+
+    @property
+    def source(self) -> str:
+        return (f"random {self.width}x{self.height} density {self.density:g} seed {self.seed} "
+                f"#{self.number}{' line-solvable' if self.unique else ''}")
+
+
+@dataclass(frozen=True)
+class Family:
+    """A family of random puzzles (see the module docstring)."""
+
+    sizes: tuple[tuple[int, int], ...]
+    density: float
+    count: int
+    seed: int = 0
+    unique: bool = False
+
+    def members(self) -> list[Member]:
+        return [Member(w, h, self.density, self.seed, i + 1, self.unique)
+                for w, h in self.sizes for i in range(self.count)]
+
+
+def parse_family(text: str, unique: bool = False) -> Family:
+    """Read ``SIZES:DENSITY:COUNT[:SEED]``.
+
+    Raises:
+        NonoquboError: the text does not follow the grammar (the message says which part).
+    """
+    parts = text.split(":")
+    where = f"--random {text!r}"
+    if len(parts) not in (3, 4):
+        raise NonoquboError(f"{where}: expected SIZES:DENSITY:COUNT[:SEED], e.g. 10x10,20x20:0.5:100:1")
+    sizes = []
+    for item in parts[0].split(","):
+        m = _SIZE.match(item.strip().lower())
+        if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+            raise NonoquboError(f"{where}: size {item!r} is not WxH with positive W and H")
+        sizes.append((int(m.group(1)), int(m.group(2))))
+    try:
+        density = float(parts[1])
+    except ValueError:
+        raise NonoquboError(f"{where}: density {parts[1]!r} is not a number") from None
+    if not 0.0 < density < 1.0:
+        raise NonoquboError(f"{where}: density {density:g} must lie strictly between 0 and 1")
+    numbers = []
+    for what, value in zip(("count", "seed"), parts[2:]):
+        if not value.strip().isdigit():
+            raise NonoquboError(f"{where}: {what} {value!r} is not a non-negative integer")
+        numbers.append(int(value))
+    if numbers[0] < 1:
+        raise NonoquboError(f"{where}: count must be at least 1")
+    return Family(tuple(sizes), density, numbers[0], numbers[1] if len(numbers) > 1 else 0, unique)
+
+
+def make(member: Member) -> Puzzle:
+    """Draw the puzzle of *member* (the picture becomes its known solution).
+
+    Raises:
+        NonoquboError: ``unique`` and no line-solvable picture in :data:`MAX_TRIES` draws.
+    """
+    rng = np.random.default_rng((member.seed, member.width, member.height, member.number))
+    for _ in range(MAX_TRIES):
+        grid = rng.random((member.height, member.width)) < member.density
+        puzzle = Puzzle.from_picture(grid, name=member.name, source=member.source)
+        if not member.unique:
+            return puzzle
+        from .linesolve import line_solve
+
+        if line_solve(puzzle).solved:
+            return puzzle
+    raise NonoquboError(f"{member.name}: no line-solvable picture in {MAX_TRIES} draws; "
+                        "lower the size or raise the density")

@@ -1,0 +1,97 @@
+"""The time a solver spent per run, read from the answer file where the solver records it.
+
+Time to solution needs the time of one run (one read, one anneal, one
+restart).  Solvers write it in their own places; :func:`seconds_per_run`
+looks, in this order, for:
+
+==============================  ===========================================================  ==========
+where                           text in the file                                             per run
+==============================  ===========================================================  ==========
+any JSON (nonoqubo's key)       ``"seconds_per_run": 0.002``                                 as is
+D-Wave SampleSet ``info``       ``"qpu_anneal_time_per_sample": 20.0`` (microseconds)        as is
+D-Wave SampleSet ``info``       ``"qpu_access_time": 15000.5`` (microseconds, whole call)   / reads
+dwave-samplers ``info``         ``"timing": {... "sampling_ns": 187760 ...}``                 / reads
+OMMX artifact annotations       ``"org.ommx.v1.sample-set.start": "2026-...Z"`` and ``.end``  / reads
+qbsolv answer                   `` 0.01787 seconds of classic cpu time``                     / reads
+MQLib ``-ps`` output            ``0.3,BURER2002,"m.mqlib",102,0.300854,[...]`` (5th field)   / reads
+==============================  ===========================================================  ==========
+
+"whole call" figures are divided by the number of reads in the file
+(``num_occurrences`` summed).  The search is by regular expression on the
+text, so it costs nothing next to reading the samples, and it never fails:
+a file that records no time gives ``None`` (then ``evaluate --time`` says it).
+An OMMX artifact (``.ommx``, an OCI archive) keeps its manifest as plain JSON,
+so the ``start`` / ``end`` annotations of its sample set (or solution) are
+found in the file's bytes as they are.
+
+Examples:
+    >>> seconds_per_run(' 0.5 seconds of classic cpu time', reads=1)
+    0.5
+    >>> seconds_per_run('{"info": {"timing": {"qpu_anneal_time_per_sample": 20.0}}}', reads=100)
+    2e-05
+    >>> seconds_per_run('{"timing": {"sampling_ns": 3000000}}', reads=3)
+    0.001
+    >>> seconds_per_run('0.3,BURER2002,"m.mqlib",102,0.300854,[0:2e-06]', reads=1)
+    0.300854
+    >>> seconds_per_run('"org.ommx.v1.sample-set.start":"2026-01-01T00:00:00Z",'
+    ...                 '"org.ommx.v1.sample-set.end":"2026-01-01T00:00:02.5Z"', reads=5)
+    0.5
+    >>> seconds_per_run("0101", reads=1) is None
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+__all__ = ["seconds_per_run"]
+
+_NUM = r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
+
+#: (pattern, units per second, divide by the number of reads)
+_PATTERNS: tuple[tuple[re.Pattern[str], float, bool], ...] = (
+    (re.compile(r'"seconds_per_run"\s*:\s*' + _NUM), 1.0, False),
+    (re.compile(r'"qpu_anneal_time_per_sample"\s*:\s*' + _NUM), 1e6, False),
+    (re.compile(r'"qpu_access_time"\s*:\s*' + _NUM), 1e6, True),
+    (re.compile(r'"sampling_ns"\s*:\s*' + _NUM), 1e9, True),
+    (re.compile(r"^\s*" + _NUM + r"\s+seconds of classic cpu time", re.MULTILINE), 1.0, True),
+    (re.compile(r'^[^,\n]*,[A-Za-z0-9_]+,"[^"\n]*",' + _NUM + "," + _NUM + ",", re.MULTILINE), 1.0, True),
+)
+
+
+_OMMX = re.compile(r'"org\.ommx\.v1\.(?:sample-set|solution)\.(start|end)"\s*:\s*"([^"]+)"')
+
+
+def _ommx_seconds(text: str) -> float | None:
+    """``end - start`` of an OMMX artifact's annotations, in seconds."""
+    found = {m.group(1): m.group(2) for m in _OMMX.finditer(text)}
+    if len(found) < 2:
+        return None
+    try:
+        start, end = (datetime.fromisoformat(found[k].replace("Z", "+00:00")) for k in ("start", "end"))
+    except ValueError:
+        return None
+    return (end - start).total_seconds()
+
+
+def seconds_per_run(text: str, reads: int) -> float | None:
+    """Seconds per run recorded in a solver's answer *text* holding *reads* runs, or None.
+
+    Args:
+        text: the whole answer file.
+        reads: how many runs (samples, counting repeats) the file holds.
+    """
+    for k, (pattern, units, per_call) in enumerate(_PATTERNS):
+        if k == 1 and '"org.ommx.v1.' in text:
+            span = _ommx_seconds(text)
+            if span is not None and span >= 0:
+                return span / max(1, reads)
+        m = pattern.search(text)
+        if m is None:
+            continue
+        value = float(m.group(m.lastindex or 1)) / units
+        if value < 0:
+            continue
+        return value / max(1, reads) if per_call else value
+    return None

@@ -1,0 +1,432 @@
+"""Instance suites: a whole collection of puzzles built into a folder of models with an index.
+
+People who benchmark an annealer or a heuristic export puzzles by the hundred.
+:func:`run_suite` takes clue files, folders and globs of them (any clue
+format, mixed; every puzzle of a multi-puzzle file) and generated families
+(:mod:`nonoqubo.generate`), and writes into one folder:
+
+* one model per puzzle and format, ``NAME.EXT`` (the format's first
+  extension); with ``presolve`` also ``NAME.presolved.EXT``, the model with
+  the variables line logic decides fixed.  Constrained formats (``lp``,
+  ``mps``, ``cqm``) get the constrained model;
+* ``index.json`` and ``index.csv``: per puzzle its name, source, size,
+  variables, terms, offset, the ground-state energy (0), whether it is
+  line-solvable, the variables left after presolve, and per file its format,
+  SHA-256, size and the ground state *as the format's own convention reads
+  it* (:func:`ground_state`: a format with no offset field reports
+  ``-offset``; MQLib maximises ``offset - E``, so ``offset``).  The CSV has
+  one row per file (puzzle fields repeated), a failed puzzle one row with its
+  error.
+
+Puzzles are built in worker processes (``jobs``; a
+:class:`~concurrent.futures.ProcessPoolExecutor`).  A puzzle that fails
+(unreadable file, clues that do not fit, a format that cannot hold the model)
+is recorded in the index with its error; the others go on.  A run can be
+stopped and run again: a puzzle whose index entry has the same *key* (a hash
+of its clues and of the options) and whose files are all present with the
+recorded hashes is skipped.  The index is rewritten every few seconds and
+when the run ends (also on Ctrl-C), so a stopped run resumes where it was.
+
+Examples:
+    >>> import tempfile, os
+    >>> from nonoqubo.generate import parse_family
+    >>> out = tempfile.mkdtemp()
+    >>> res = run_suite([], out, formats=["qbsolv"], families=[parse_family("3x3:0.5:2:1")], jobs=1)
+    >>> res.built, res.failed, sorted(os.listdir(out))[:2]
+    (2, 0, ['index.csv', 'index.json'])
+    >>> res.entries[0]["files"][0]["ground_state"] == -res.entries[0]["offset"]
+    True
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import hashlib
+import inspect
+import io
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import clues, exports
+from ._atomic import atomic_write
+from .errors import FormatError, NonoquboError
+from .generate import Family, Member, make
+from .puzzle import Puzzle
+
+__all__ = ["SuiteResult", "Task", "ground_state", "plan", "read_index", "run_suite", "write_index"]
+
+INDEX_JSON = "index.json"
+INDEX_CSV = "index.csv"
+#: seconds between rewrites of the index during a run
+SAVE_EVERY = 5.0
+#: names of files a folder holds beside its puzzles (never read as clues)
+_NOT_CLUES = re.compile(r"^(readme|index|license|licence|copying)(\..*)?$", re.IGNORECASE)
+
+#: the formats whose files have no offset field: a solver reading the terms reports E - offset
+_NO_OFFSET = {"qbsolv", "coo", "csv", "mtx"}
+
+
+def ground_state(format_name: str, kind: str, offset: int) -> tuple[int, str]:
+    """The ground state (energy 0) as *format_name*'s own convention reads it, and that convention.
+
+    Examples:
+        >>> ground_state("qbsolv", "qubo", 120)
+        (-120, 'minimise, offset not in the terms: E - offset')
+        >>> ground_state("mqlib", "qubo", 120)
+        (120, "maximise x'Qx = offset - E")
+    """
+    if kind == "constrained":
+        return 0, "feasibility: zero objective, every constraint holds"
+    if format_name == "mqlib":
+        return int(offset), "maximise x'Qx = offset - E"
+    if format_name in _NO_OFFSET:
+        return -int(offset), "minimise, offset not in the terms: E - offset"
+    return 0, "minimise E (offset carried)"
+
+
+# -- planning ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Task:
+    """One puzzle to build: a clue file (and its position in a multi-puzzle file) or a family member."""
+
+    name: str
+    source: str
+    path: str | None = None
+    index: int | None = None
+    member: Member | None = None
+
+    def load(self) -> Puzzle:
+        if self.member is not None:
+            return make(self.member)
+        if self.path is None:
+            raise NonoquboError(f"{self.name}: the task names neither a file nor a family member")
+        options = {} if self.index is None else {"index": self.index}
+        return clues.load(self.path, **options)
+
+
+def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
+    """Clue files named by *inputs*: files, folders (recursively, sorted, never into *skip*), globs."""
+    out: list[str] = []
+    skip = os.path.realpath(skip) if skip else None
+    for item in inputs:
+        if os.path.isdir(item):
+            for root, dirs, names in os.walk(item):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                                 and os.path.realpath(os.path.join(root, d)) != skip)
+                if os.path.realpath(root) == skip:
+                    continue
+                out.extend(os.path.join(root, n) for n in sorted(names)
+                           if not n.startswith(".") and not _NOT_CLUES.match(n))
+        elif os.path.exists(item) or not glob.has_magic(item):
+            out.append(item)  # a missing file becomes a failed entry, not a crash
+        else:
+            matches = sorted(glob.glob(item, recursive=True))
+            if not matches:
+                raise NonoquboError(f"{item}: no file matches this pattern")
+            out.extend(m for m in matches if os.path.isfile(m))
+    return out
+
+
+def count_puzzles(path: str) -> int:
+    """How many puzzles the clue file *path* holds (1 for single-puzzle formats or unreadable files)."""
+    try:
+        data = Path(path).read_bytes()
+        mod = clues.format_for(path, data)
+    except (OSError, NonoquboError):
+        return 1
+    if "index" not in inspect.signature(mod.loads).parameters:
+        return 1
+    try:
+        clues.load(path, mod.NAME, index=1)
+    except NonoquboError:
+        return 1  # unreadable: its one task records the error
+    count = 1
+    while True:
+        try:
+            clues.load(path, mod.NAME, index=count + 1)
+        except FormatError as exc:
+            if "out of range" in str(exc):
+                return count
+            return count + 1  # puzzle count+1 exists but is broken: its task records the error
+        except NonoquboError:
+            return count + 1
+        count += 1
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "puzzle"
+
+
+def plan(inputs: Sequence[str], families: Sequence[Family] = (), out_dir: str | None = None) -> list[Task]:
+    """The tasks of a suite, in order, each with a distinct file name (*out_dir* is never read).
+
+    Raises:
+        NonoquboError: a glob that matches nothing.
+    """
+    tasks: list[Task] = []
+    for path in _files_of(inputs, out_dir):
+        stem = _safe(Path(path).name.split(".")[0] if not Path(path).name.startswith(".") else Path(path).name)
+        n = count_puzzles(path)
+        if n == 1:
+            tasks.append(Task(stem, path, path))
+        else:
+            tasks.extend(Task(f"{stem}-{i}", f"{path}#{i}", path, i) for i in range(1, n + 1))
+    for fam in families:
+        tasks.extend(Task(m.name, m.source, member=m) for m in fam.members())
+    seen: dict[str, int] = {}
+    unique = []
+    for t in tasks:
+        n = seen.get(t.name, 0) + 1
+        seen[t.name] = n
+        unique.append(t if n == 1 else Task(f"{t.name}-{n}", t.source, t.path, t.index, t.member))
+    return unique
+
+
+# -- one puzzle --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Options:
+    out_dir: str
+    formats: tuple[str, ...]
+    presolve: bool = False
+
+
+def _key(puzzle: Puzzle, options: Options) -> str:
+    from . import __version__
+
+    doc = {"rows": puzzle.rows, "cols": puzzle.cols, "formats": options.formats,
+           "presolve": options.presolve, "version": __version__}
+    if puzzle.is_colour:  # the same lengths in other colours are another puzzle (black-and-white keys unchanged)
+        doc.update(palette=puzzle.palette.names, row_colours=puzzle.row_colours, col_colours=puzzle.col_colours)
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def file_hash(path: str) -> str:
+    """SHA-256 of a file's bytes (hex)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _up_to_date(previous: dict[str, Any], key: str, out_dir: str) -> bool:
+    if previous.get("status") != "ok" or previous.get("key") != key:
+        return False
+    for f in previous.get("files", []):
+        path = os.path.join(out_dir, f["path"])
+        if not os.path.isfile(path) or file_hash(path) != f["sha256"]:
+            return False
+    return True
+
+
+def build_one(task: Task, options: Options, previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Build, write and describe one puzzle; never raises for a bad puzzle (the entry records it).
+
+    Returns:
+        The index entry; ``"skipped": True`` (not stored) when *previous* was up to date.
+    """
+    entry: dict[str, Any] = {"name": task.name, "source": task.source}
+    try:
+        puzzle = task.load()
+        key = _key(puzzle, options)
+        if previous is not None and _up_to_date(previous, key, options.out_dir):
+            return {**previous, "skipped": True}
+        entry.update(_describe_and_write(task.name, puzzle, options))
+        entry["key"] = key
+        entry["status"] = "ok"
+    except KeyboardInterrupt:  # pragma: no cover - the pool is being shut down
+        raise
+    except Exception as exc:  # noqa: BLE001 - one bad puzzle must not stop the suite
+        entry["status"] = "error"
+        entry["error"] = str(exc) if isinstance(exc, (NonoquboError, OSError)) else f"{type(exc).__name__}: {exc}"
+    return entry
+
+
+def _describe_and_write(name: str, puzzle: Puzzle, options: Options) -> dict[str, Any]:
+    from .build import build
+    from .linesolve import line_solve
+    from .presolve import fixings
+
+    start = time.perf_counter()
+    qubo = build(puzzle)
+    seconds = time.perf_counter() - start
+    res = line_solve(puzzle)
+    reduced = qubo.fix(fixings(puzzle, res))
+    out: dict[str, Any] = {
+        "width": puzzle.width, "height": puzzle.height, "variables": qubo.num_vars,
+        "terms": qubo.num_terms, "linear_terms": qubo.num_linear, "quadratic_terms": qubo.num_quadratic,
+        "offset": int(qubo.offset), "ground_energy": 0, "line_solvable": bool(res.solved),
+        "variables_after_presolve": reduced.num_vars, "terms_after_presolve": reduced.num_terms,
+        "offset_after_presolve": int(reduced.offset), "build_seconds": round(seconds, 4),
+    }
+    variants: list[tuple[str, Any, str]] = [("full", qubo, "")]
+    if options.presolve:
+        variants.append(("presolved", reduced, ".presolved"))
+    constrained: dict[str, Any] = {}
+    files = []
+    for fmt in options.formats:
+        mod = exports.get_format(fmt)
+        kind = getattr(mod, "KIND", "qubo")
+        for variant, model, infix in variants:
+            if kind == "constrained":
+                if variant not in constrained:
+                    from .constrained import build_constrained
+
+                    constrained[variant] = build_constrained(
+                        puzzle, fixed=dict(reduced.fixed) if variant == "presolved" else None)
+                model = constrained[variant]
+            rel = f"{name}{infix}.{mod.EXTENSIONS[0]}"
+            path = os.path.join(options.out_dir, rel)
+            exports.dump(model, path, mod.NAME)
+            offset = int(getattr(model, "offset", 0))
+            ground, convention = ground_state(mod.NAME, kind, offset)
+            files.append({"format": mod.NAME, "variant": variant, "path": rel, "sha256": file_hash(path),
+                          "bytes": os.path.getsize(path), "variables": int(model.num_vars),
+                          "offset": offset, "ground_state": ground, "convention": convention})
+    out["files"] = files
+    return out
+
+
+# -- the index ---------------------------------------------------------------------------------
+#: puzzle columns of index.csv, in order (then the file columns)
+CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables", "terms",
+              "linear_terms", "quadratic_terms", "offset", "ground_energy", "line_solvable",
+              "variables_after_presolve", "terms_after_presolve", "offset_after_presolve")
+CSV_FILE = ("format", "variant", "path", "sha256", "bytes", "ground_state", "convention")
+
+
+def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
+    """Write ``index.json`` and ``index.csv`` atomically."""
+    clean = [{k: v for k, v in e.items() if k != "skipped"} for e in entries]
+    with atomic_write(os.path.join(out_dir, INDEX_JSON)) as fh:
+        json.dump({"puzzles": clean}, fh, indent=1)
+        fh.write("\n")
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(CSV_PUZZLE + CSV_FILE)
+    for e in clean:
+        head = [e.get(k, "") for k in CSV_PUZZLE]
+        for f in e.get("files") or [{}]:
+            writer.writerow(head + [f.get(k, "") for k in CSV_FILE])
+    with atomic_write(os.path.join(out_dir, INDEX_CSV)) as fh:
+        fh.write(buf.getvalue())
+
+
+def read_index(out_dir: str) -> dict[str, dict[str, Any]]:
+    """The entries of a previous run's ``index.json`` by name ({} when there is none or it is damaged)."""
+    try:
+        with open(os.path.join(out_dir, INDEX_JSON), encoding="utf-8") as fh:
+            doc = json.load(fh)
+        return {e["name"]: e for e in doc.get("puzzles", []) if isinstance(e, dict) and "name" in e}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+# -- the run -----------------------------------------------------------------------------------
+@dataclass
+class SuiteResult:
+    """What a run did: the index entries (plan order) and counts."""
+
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    built: int = 0
+    skipped: int = 0
+    failed: int = 0
+    seconds: float = 0.0
+
+
+def run_suite(
+    inputs: Sequence[str],
+    out_dir: str | os.PathLike[str],
+    *,
+    formats: Sequence[str] = ("qubo-json",),
+    presolve: bool = False,
+    families: Sequence[Family] = (),
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    on_total: Callable[[int], None] | None = None,
+) -> SuiteResult:
+    """Build a suite (see the module docstring).
+
+    Args:
+        inputs: clue files, folders, globs.
+        out_dir: the output folder (created).
+        formats: export format names (``nonoqubo formats``).
+        presolve: also write the presolved variant of every model.
+        families: generated families (:func:`nonoqubo.generate.parse_family`).
+        jobs: worker processes (default ``os.cpu_count()``; 1 builds in this process).
+        progress: called with 1 after each puzzle.
+        on_total: called once with the number of puzzles, before the first is built.
+
+    Raises:
+        UnsupportedFormat: an unknown format name (checked before anything is built).
+        NonoquboError: a glob that matches nothing, or no puzzle at all.
+    """
+    names = tuple(dict.fromkeys(exports.get_format(f).NAME for f in formats))
+    if not names:
+        raise NonoquboError("no output format: give at least one -f FORMAT")
+    out = os.fspath(out_dir)
+    os.makedirs(out, exist_ok=True)
+    tasks = plan(inputs, families, out)
+    if not tasks:
+        raise NonoquboError("no puzzle to build: name clue files, folders, globs or a --random family")
+    if on_total is not None:
+        on_total(len(tasks))
+    options = Options(out, names, presolve)
+    previous = read_index(out)
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    done: dict[int, dict[str, Any]] = {}
+    start = last_save = time.perf_counter()
+
+    def record(i: int, entry: dict[str, Any]) -> None:
+        nonlocal last_save
+        done[i] = entry
+        if progress is not None:
+            progress(1)
+        if time.perf_counter() - last_save > SAVE_EVERY:
+            _save(tasks, done, previous, out)
+            last_save = time.perf_counter()
+
+    try:
+        if jobs == 1 or len(tasks) == 1:
+            for i, t in enumerate(tasks):
+                record(i, build_one(t, options, previous.get(t.name)))
+        else:
+            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+                futures = {pool.submit(build_one, t, options, previous.get(t.name)): i for i, t in enumerate(tasks)}
+                try:
+                    for fut in as_completed(futures):
+                        record(futures[fut], fut.result())
+                except BaseException:
+                    for f in futures:
+                        f.cancel()
+                    raise
+    finally:
+        _save(tasks, done, previous, out)
+    entries = [done[i] for i in range(len(tasks))]
+    return SuiteResult(
+        entries=entries,
+        built=sum(1 for e in entries if e.get("status") == "ok" and not e.get("skipped")),
+        skipped=sum(1 for e in entries if e.get("skipped")),
+        failed=sum(1 for e in entries if e.get("status") != "ok"),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _save(tasks: Sequence[Task], done: dict[int, dict[str, Any]], previous: dict[str, dict[str, Any]],
+          out: str) -> None:
+    """The index of what is finished; unfinished puzzles keep their previous entry (still valid on disk)."""
+    entries = []
+    for i, t in enumerate(tasks):
+        if i in done:
+            entries.append(done[i])
+        elif t.name in previous:
+            entries.append(previous[t.name])
+    write_index(entries, out)
