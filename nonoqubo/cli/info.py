@@ -120,22 +120,25 @@ def presolve_figures(puzzle, qubo) -> dict:
     }
 
 
-def _exported_model(args: argparse.Namespace) -> Any | None:
-    """The model in PUZZLE when it is a file nonoqubo exported, else None (then it is read as clues)."""
+def _exported_model(args: argparse.Namespace) -> tuple[Any | None, Puzzle | None]:
+    """``(model, None)`` when PUZZLE is a file nonoqubo exported, else ``(None, the puzzle if read)``.
+
+    A ``.json`` file may be a QUBO JSON or a clue spec: when it is not a model it
+    is read as clues once, here, and that puzzle is handed back.
+    """
     if args.puzzle == "-" or args.from_format or args.index is not None or getattr(args, "spec_name", None):
-        return None
+        return None, None
     from .. import exports
 
     try:
-        return exports.load(args.puzzle)
+        return exports.load(args.puzzle), None
     except UnsupportedFormat:
-        return None
+        return None, None
     except FormatError as model_error:  # x.json: a QUBO JSON by its name, or a clue spec?
         try:
-            load_puzzle(args)
+            return None, load_puzzle(args)
         except UnsupportedFormat:
             raise model_error from None
-        return None
 
 
 def model_figures(model: Any) -> dict[str, Any]:
@@ -185,7 +188,7 @@ def print_model(path: str, info: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    model = _exported_model(args)
+    model, puzzle = _exported_model(args)
     if model is not None:
         figures_ = model_figures(model)
         if args.presolve:
@@ -196,7 +199,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_model(args.puzzle, figures_)
         return 0
-    puzzle = load_puzzle(args)
+    if puzzle is None:
+        puzzle = load_puzzle(args)
     est = check_fits(puzzle, args.puzzle, force=args.force)
     if est.terms > LONG_WORK_TERMS:
         print(f"estimate: {est}", file=sys.stderr, flush=True)
