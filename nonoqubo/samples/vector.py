@@ -68,7 +68,7 @@ def parse(text: str, *, source: str) -> RawSamples:
         for s, row in enumerate(rows):
             for i, v in enumerate(row):
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise FormatError(f"{source}: sample {s + 1}, position {i + 1}: {v!r} is not a number")
+                    raise FormatError(f"{source}: sample {s}, position {i + 1}: {v!r} is not a number")
         return RawSamples(values=rows)
     rows = []
     for lineno, line in enumerate(text.splitlines(), start=1):
