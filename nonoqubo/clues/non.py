@@ -53,7 +53,7 @@ import html
 import re
 from typing import IO, Any
 
-from . import check_options, clue_text, colour_refusal, make_puzzle, parse_clue, read_stream, text_lines
+from . import check_options, clue_text, colour_refusal, make_puzzle, meta_text, parse_clue, read_stream, text_lines
 from .._guard import integer
 from ..errors import FormatError, located
 from ..puzzle import Puzzle
@@ -180,12 +180,12 @@ def dumps(puzzle: Puzzle) -> str:
     meta = puzzle.meta
     catalogue = meta.get("catalogue", meta.get("source"))
     if catalogue is not None:
-        lines.append(f"catalogue {_quote(catalogue)}")
+        lines.append(f"catalogue {_quote(meta_text(catalogue))}")
     if puzzle.name:
         lines.append(f"title {_quote(puzzle.name)}")
     for key, field in (("by", "author"), ("copyright", "copyright"), ("license", "license")):
         if field in meta:
-            value = str(meta[field])
+            value = meta_text(meta[field])
             bare = key == "license" and re.fullmatch(r"[\w.+-]+", value)  # mikix writes licences bare
             lines.append(f"{key} {value if bare else _quote(value)}")
     lines += [f"width {puzzle.width}", f"height {puzzle.height}", "", "rows"]
