@@ -1,26 +1,45 @@
 """Atomic file writes: a temporary file beside the target, renamed on success.
 
-A run that fails half-way (an exception, Ctrl-C, a full disk) leaves no partial
-file behind, and an existing file is replaced only by a complete new one.
+A run that fails half-way (an exception, Ctrl-C, ``kill``, a full disk) leaves no partial
+file behind, and an existing file is replaced only by a complete new one.  What the target
+*is* decides how it is written:
+
+* a regular file, or a name that does not exist yet: written to ``NAME.EXT.nonoqubo-tmp-XXXX``
+  in the same directory (a name a user recognises if a power cut leaves one behind), then
+  renamed onto the target;
+* a symbolic link: its final target is written that way and the link stays a link;
+* a device or a FIFO (``/dev/null``, ``/dev/stdout``, a named pipe): written directly, as a
+  shell redirection would; renaming a file over it would replace the device itself;
+* ``-``: standard output.
+
+While a temporary file exists, SIGTERM is handled like SIGINT: the temporary file is removed
+and the process exits with status 143 (128 + SIGTERM), as it would have without the handler.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import signal
+import stat
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
-__all__ = ["atomic_write"]
+__all__ = ["TEMP_MARK", "atomic_write"]
+
+#: what every temporary file's name carries after the target's name
+TEMP_MARK = ".nonoqubo-tmp-"
 
 
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str], binary: bool = False) -> Iterator[IO[Any]]:
     """Open a temporary file for writing; on clean exit rename it onto *path*.
 
-    ``path == "-"`` writes to standard output instead (no atomicity needed).
+    ``path == "-"`` writes to standard output, a device or FIFO is written directly, and a
+    symbolic link's target is replaced (the link is kept); see the module docstring.
 
     Examples:
         >>> import tempfile, os
@@ -30,25 +49,56 @@ def atomic_write(path: str | os.PathLike[str], binary: bool = False) -> Iterator
         >>> open(target).read()
         'hello'
     """
+    mode = "wb" if binary else "w"
+    kwargs: dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n"}
     if os.fspath(path) == "-":
         stream: IO[Any] = sys.stdout.buffer if binary else sys.stdout
         yield stream
         stream.flush()
         return
-    target = os.path.abspath(os.fspath(path))
-    directory = os.path.dirname(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
+    target = os.path.realpath(os.fspath(path))  # through symbolic links: the link itself stays
     try:
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; match a normal open()
-        mode = "wb" if binary else "w"
-        kwargs: dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n"}
-        with os.fdopen(fd, mode, **kwargs) as fh:
-            yield fh
-        os.replace(tmp, target)
+        kind = os.stat(target).st_mode
+    except OSError:  # not there yet (or not reachable: the temporary file will say why)
+        kind = stat.S_IFREG
+    if not stat.S_ISREG(kind) and not stat.S_ISDIR(kind):
+        with open(target, mode, **kwargs) as direct:  # a device or FIFO: no rename possible
+            yield direct
+        return
+    directory = os.path.dirname(target)
+    fd, tmp = tempfile.mkstemp(prefix=f"{os.path.basename(target)}{TEMP_MARK}", dir=directory)
+    try:
+        with _terminate_as_interrupt():
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; match a normal open()
+            with os.fdopen(fd, mode, **kwargs) as fh:
+                yield fh
+            os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+class Terminated(SystemExit):
+    """SIGTERM arrived while a temporary file was open (exit status 143)."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated(128 + signum)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` meanwhile (when nobody else handles it)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _umask() -> int:

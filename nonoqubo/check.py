@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from .encoding import Layout
+from ._guard import json_loads
 from .errors import FormatError, PuzzleError
 from .palette import BW, Palette
 from .puzzle import Puzzle, colour_grid, line_clues, line_runs
@@ -208,10 +209,7 @@ def read_grid(path_or_text: str | os.PathLike[str], *, source: str | None = None
         text = str(path_or_text)
     head = text.lstrip()
     if head.startswith(("[", "{")):
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise FormatError(f"{src}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+        doc = json_loads(text, src)
         if isinstance(doc, dict):
             for key in ("grid", "solution", "picture"):
                 if key in doc:

@@ -268,7 +268,15 @@ class Decoder:
 
     def __init__(self, model_or_puzzle: Any) -> None:
         if isinstance(model_or_puzzle, (str, os.PathLike)):
-            model_or_puzzle = load_model(model_or_puzzle)
+            path = os.fspath(model_or_puzzle)
+            try:
+                self._setup(load_model(path))
+            except SampleError as exc:  # the file's labels contradict its own clues: name the file
+                raise FormatError(f"{path}: {exc}") from None
+        else:
+            self._setup(model_or_puzzle)
+
+    def _setup(self, model_or_puzzle: Any) -> None:
         self.model = model_or_puzzle
         if isinstance(model_or_puzzle, Puzzle):
             self.puzzle = model_or_puzzle
@@ -301,11 +309,11 @@ class Decoder:
         pos = np.fromiter((full_index.get(label, -1) for label in self.labels), INT, len(self.labels))
         if (pos < 0).any():
             bad = self.labels[int(np.flatnonzero(pos < 0)[0])]
-            raise SampleError(f"the model's variable {bad!r} is not a variable of its puzzle")
+            raise SampleError(f"the model's variable {bad[:80]!r} is not a variable of its puzzle")
         fixed_pos = np.fromiter((full_index.get(label, -1) for label in self.fixed), INT, len(self.fixed))
         if (fixed_pos < 0).any():
             bad = list(self.fixed)[int(np.flatnonzero(fixed_pos < 0)[0])]
-            raise SampleError(f"the model's fixed variable {bad!r} is not a variable of its puzzle")
+            raise SampleError(f"the model's fixed variable {bad[:80]!r} is not a variable of its puzzle")
         covered = np.zeros(n, bool)
         covered[pos] = True
         covered[fixed_pos] = True

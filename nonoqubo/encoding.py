@@ -285,8 +285,10 @@ class Layout:
         return (self.var_p < shifts[self.var_block]).astype(np.int8)
 
 
-_LABEL = re.compile(r"^([yz])(\d+)\[(\d+)\]\[(\d+)\]$")
-_FLAT = re.compile(r"^([yz])(\d+)_(\d+)_(\d+)$")
+# at most 18 digits an index (a longer run is no label of any puzzle, and int() of
+# more than 4,300 digits raises)
+_LABEL = re.compile(r"^([yz])(\d{1,18})\[(\d{1,18})\]\[(\d{1,18})\]$")
+_FLAT = re.compile(r"^([yz])(\d{1,18})_(\d{1,18})_(\d{1,18})$")
 
 
 def parse_label(label: str) -> tuple[str, int, int, int] | None:

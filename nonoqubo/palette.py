@@ -154,6 +154,17 @@ class Palette:
     def __len__(self) -> int:
         return 1 + len(self.colours)
 
+    def legend(self) -> str:
+        """One line naming each picture character's colour, background first.
+
+        Examples:
+            >>> print(Palette.of([("red", "f00"), "blue"]).legend())
+            . white (ffffff), r red (ff0000), b blue
+        """
+        items = [self.background, *self.colours]
+        return ", ".join(f"{c.char} {c.name}" + (f" ({c.rgb})" if c.rgb and c.rgb != c.name else "")
+                         for c in items)
+
     def index(self, token: Any, what: str) -> int:
         """The 1-based index of block colour *token* (a name, a picture character or an index).
 

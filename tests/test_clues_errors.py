@@ -65,7 +65,8 @@ CASES = [
      "PARAMS  :3:2x2\nDESC    :5:1/1/1\n", 4, "3 clues, but 2x2 needs"),
     # text pictures
     ("picture-ragged", "a.pic", "#.#\n##\n", 2, "this row has 2 cells, the first row has 3"),
-    ("picture-bad-char", "a.pic", "#.#\n#?#\n", 2, "'?' is neither black"),
+    ("picture-bad-char", "a.pic", "#.#\n#?#\n", 2, "'?' is neither black ('#', 'X', 'x', '1'), a colour (a letter, "
+     "a digit, '@*%&+=$') nor white ('.', '0', '-', '_')"),
     ("picture-blank-inside", "a.pic", "#.#\n\n#.#\n", 2, "blank line inside the picture"),
     # PBM
     ("pbm-truncated", "a.pbm", b"P4\n16 2\n\xff\xff\xff", 2, "the raster holds 3 bytes, 16x2 needs 4"),

@@ -175,7 +175,7 @@ BAD = [
      "row 1, block 1: colour 'red' is used but the spec has no 'colours' palette"),
     ("spec-background", "a.yaml", "colours: [red]\nrows:\n- [1]\n- '1white'\ncols: ['1 1']\n", 4,
      "row 2, block 1: the background colour 'white' cannot colour a block"),
-    ("picture-bad-char", "a.pic", "rg\nr?\n", 2, "'?' is neither black ('#', 'X', '1'), a colour"),
+    ("picture-bad-char", "a.pic", "rg\nr?\n", 2, "'?' is neither black ('#', 'X', 'x', '1'), a colour"),
 ]
 BAD_IMAGES = [
     ("ppm-short", "a.ppm", b"P6\n2 2\n255\n\x00\x00\x00", "the raster has 3 bytes, 2x2 pixels need 12"),

@@ -93,3 +93,16 @@ def test_convert_refuses_colour_puzzles_to_black_and_white_formats(tmp_path, run
     assert err == (f"nonoqubo: error: {tmp_path / 'oko.non'}: the non format holds black-and-white puzzles only "
                    "and this puzzle has 2 colours (blue, black); write it as one of: spec, xml, g, picture, ppm, png\n")
     assert not (tmp_path / "oko.non").exists()
+
+
+@pytest.mark.parametrize("fmt", ["xml", "non"])
+def test_structured_metadata_is_written_as_plain_text_never_a_repr(fmt):
+    from nonoqubo.puzzle import Puzzle
+
+    puzzle = Puzzle(rows=[[1]], cols=[[1]], name="dot",
+                    meta={"author": ["Ann", "Bob"], "copyright": {"year": 2004}, "license": "CC0"})
+    text = clues.dumps(puzzle, fmt)
+    assert "['Ann'" not in text and "{'year'" not in text
+    assert "Ann, Bob" in text and '{"year":2004}' in text.replace("&quot;", '"')
+    again = clues.loads(text, fmt)
+    assert again.meta["author"] == "Ann, Bob"

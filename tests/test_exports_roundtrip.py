@@ -163,7 +163,7 @@ def test_unwritable_path_leaves_nothing(logo_qubo, tmp_path):
     ("qs", lambda t: t.replace("\n437 2756\n", "\n437 2755\n"), "announces 2755 entries"),
     ("mtx", lambda t: t.replace("real general", "real symmetric"), "real general"),
     ("qplib", lambda t: t.replace("QBN", "QCQP"), "QBN/QBB"),
-    ("qubo-json", lambda t: t[:-5], "not valid JSON"),
+    ("qubo-json", lambda t: t[:-5], "invalid JSON"),
     ("qubo-json", lambda t: t.replace('"format_version": 1', '"format_version": 9'), "format_version 9"),
     ("bqm-json", lambda t: t.replace('"info": {', '"inf0": {'), "no nonoqubo metadata"),
     ("csv", lambda t: t.replace("i,j,label_i", "a,b,c"), "header row"),

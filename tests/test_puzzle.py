@@ -72,3 +72,48 @@ def test_clue_of_line():
     assert clue_of_line([]) == ()
     assert clue_of_line([1, 1, 1]) == (3,)
     assert clue_of_line([0, 1, 0, 1, 1, 0]) == (1, 2)
+
+
+# -- the bulk check of plain integer clues agrees with the clue-by-clue one ---------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from nonoqubo.errors import PuzzleError  # noqa: E402
+from nonoqubo.puzzle import _plain_clues  # noqa: E402
+
+_clue = st.lists(st.integers(min_value=-1, max_value=6), max_size=4)
+
+
+def _outcome(rows, cols, **kw):
+    try:
+        p = Puzzle(rows=rows, cols=cols, **kw)
+    except PuzzleError as exc:
+        return str(exc)
+    return (p.rows, p.cols, p.row_colours, p.col_colours)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_clue, min_size=0, max_size=5), st.lists(_clue, min_size=0, max_size=5))
+def test_bulk_clue_check_equals_the_clue_by_clue_check(rows, cols):
+    import numpy as np
+
+    slow = ([[np.int64(v) for v in c] for c in rows], [[np.int64(v) for v in c] for c in cols])
+    assert _plain_clues(slow[0]) is None or not any(slow[0])  # NumPy integers take the careful path
+    assert _outcome(rows, cols) == _outcome(*slow)
+
+
+def test_bulk_clue_check_takes_given_colours_and_names_bad_ones():
+    from nonoqubo.palette import Palette
+
+    pal = Palette.of(["red", "blue"])
+    p = Puzzle(rows=[[1, 1]], cols=[[1], [1]], palette=pal, row_colours=[[1, 2]], col_colours=[[1], [2]])
+    assert p.row_colours == ((1, 2),) and p.col_colours == ((1,), (2,))
+    assert _plain_clues([[1, 1]], [[1, 3]], len(pal)) is None  # colour 3 is not in the palette
+    assert _plain_clues([[1, 1]], [[1, 2]], len(pal)) == (((1, 1),), ((1, 2),))
+
+
+def test_a_block_longer_than_int64_is_refused_by_its_line():
+    import pytest
+
+    with pytest.raises(PuzzleError, match=r"^row 1: clue 1(0{30}) needs 1\1 cells"):
+        Puzzle(rows=[[10**30]], cols=[[1]])

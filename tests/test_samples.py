@@ -146,14 +146,14 @@ LABELS = ["y0[0][0]", "y1[0][0]", "z0[0][0]", "z1[0][0]"]
 @pytest.mark.parametrize(
     ("text", "kwargs", "error", "message"),
     [
-        ('{"y0[0][0]": 1, "y1[0][0]": 0, "z0[0][0]": 1}', {}, SampleError, "sample 1 lacks variable 'z1[0][0]'"),
+        ('{"y0[0][0]": 1, "y1[0][0]": 0, "z0[0][0]": 1}', {}, SampleError, "sample 0 lacks variable 'z1[0][0]'"),
         ('[{"y0[0][0]": 1, "y1[0][0]": 0, "z0[0][0]": 1, "z1[0][0]": 0},'
          ' {"y0[0][0]": 1, "y1[0][0]": 0, "z0[0][0]": 1, "z1[0][0]": 0, "q": 1}]', {}, SampleError,
-         "sample 2 has unknown variable 'q'"),
-        ("0101\n0121", {}, SampleError, "sample 2, variable 'z0[0][0]': value 2"),
-        ("0 1 -1 1", {}, SampleError, "sample 1, variable 'y0[0][0]': value 0: spins must be -1 or +1"),
-        ("0101\n010", {}, SampleError, "sample 2 has 3 values but the model has 4 variables"),
-        ("[0, 1, 0, 1, 1]", {}, SampleError, "sample 1 has 5 values but the model has 4 variables"),
+         "sample 1 has unknown variable 'q'"),
+        ("0101\n0121", {}, SampleError, "sample 1, variable 'z0[0][0]': value 2"),
+        ("0 1 -1 1", {}, SampleError, "sample 0, variable 'y0[0][0]': value 0: spins must be -1 or +1"),
+        ("0101\n010", {}, SampleError, "sample 1 has 3 values but the model has 4 variables"),
+        ("[0, 1, 0, 1, 1]", {}, SampleError, "sample 0 has 5 values but the model has 4 variables"),
         ("0101", {"spin": True}, SampleError, "value 0: spins must be -1 or +1"),
         ('{"y0[0][0]": 1, "y0_0_0": 1, "y1[0][0]": 0, "z0[0][0]": 1, "z1[0][0]": 0}', {}, SampleError, "twice"),
         ('{"y0[0][0]": "x", "y1[0][0]": 0, "z0[0][0]": 1, "z1[0][0]": 0}', {}, SampleError, "'x' is not a number"),
@@ -177,8 +177,8 @@ def test_bad_samples_exit_status_2(run_cli, tmp_path):
     cases = {
         "missing.json": ('{"y0[0][0]": 1}', "lacks variable 'y1[0][0]'"),
         "unknown.json": ('{"y0[0][0]": 1, "y1[0][0]": 0, "z0[0][0]": 1, "z1[0][0]": 0, "w": 1}', "unknown variable 'w'"),
-        "value.txt": ("0130", "sample 1, variable 'z0[0][0]': value 3"),
-        "length.txt": ("0101\n01011", "sample 2 has 5 values"),
+        "value.txt": ("0130", "sample 0, variable 'z0[0][0]': value 3"),
+        "length.txt": ("0101\n01011", "sample 1 has 5 values"),
     }
     for name, (text, message) in cases.items():
         path = tmp_path / name

@@ -11,9 +11,11 @@ from typing import Any
 
 from .. import exports
 from ..build import build
+from ..estimate import LONG_WORK_TERMS, check_fits
 from ..errors import NonoquboError, UnsupportedFormat
 from ..progress import spinner
 from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
+from .info import add_force_argument, no_solution_names
 
 ORDER = 20
 
@@ -49,6 +51,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--constrained", action="store_true",
                         help="write the constrained 0-1 model (formats of kind 'constrained': cqm, lp, mps, ommx)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary")
+    add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -107,17 +110,22 @@ def run(args: argparse.Namespace) -> int:
     show = progress_enabled(args)
     say = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
     puzzle = load_puzzle(args)
+    est = check_fits(puzzle, args.puzzle, force=args.force)
+    if est.terms > LONG_WORK_TERMS:
+        say(f"estimate: {est}")
     start = time.perf_counter()
     with spinner("building QUBO", enabled=show):  # one vectorised call: no steps to count
         qubo = build(puzzle)
-    title = f" {puzzle.name!r}" if puzzle.name else ""
-    say(f"built{title} {puzzle.width}x{puzzle.height}: {qubo.num_vars} variables, {qubo.num_terms} terms "
-        f"({qubo.num_linear} linear + {qubo.num_quadratic} quadratic), offset {qubo.offset} "
-        f"in {time.perf_counter() - start:.2f} s")
-    if args.presolve:
-        before = qubo
-        with spinner("presolving (line logic)", enabled=show):
+    seconds = time.perf_counter() - start
+    before = qubo
+    if args.presolve:  # before any summary: an unsolvable puzzle is one line of error, nothing else
+        with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
             qubo = _hook("presolve", "presolve_qubo", "--presolve")(puzzle, qubo)
+    title = f" {puzzle.name!r}" if puzzle.name else ""
+    say(f"built{title} {puzzle.width}x{puzzle.height}: {before.num_vars} variables, {before.num_terms} terms "
+        f"({before.num_linear} linear + {before.num_quadratic} quadratic), offset {before.offset} "
+        f"in {seconds:.2f} s")
+    if args.presolve:
         say(f"presolved: {before.num_vars} -> {qubo.num_vars} variables, {before.num_terms} -> {qubo.num_terms} terms, "
             f"{len(qubo.fixed)} fixed, offset {qubo.offset}")
     if qubo.num_vars == 0:  # a warning, shown even with -q: these files crash qbsolv and stop MQLib

@@ -187,10 +187,12 @@ def report_lines(puzzle: Puzzle, r: Report, label: str) -> list[str]:
     rows = [t for t in r.failing_line_index if t < h]
     cols = [t - h for t in r.failing_line_index if t >= h]
     lines += text_picture(r.grid, conflicts=r.conflicts, failing_rows=rows, failing_cols=cols, palette=r.palette)
+    if len(r.palette) > 2:
+        lines.append(f"(colours: {r.palette.legend()})")
     if r.valid:
         return lines
-    lines.append("(X / o: a cell shown black / white where the row and the column give different colours; "
-                 "< and ^: a line that does not match its clue)")
+    lines.append("(X / o: a cell shown in a colour / as background where the row and the column give "
+                 "different colours; < and ^: a line that does not match its clue)")
     sections = (
         ("broken walls", r.broken_walls),
         ("block-order violations", r.order_violations),

@@ -35,7 +35,8 @@ def _clue_formats() -> list[dict]:
             mod = clues.get_format(name)
         except UnsupportedFormat:
             continue
-        out.append({"name": mod.NAME, "extensions": list(mod.EXTENSIONS), "title": mod.TITLE})
+        out.append({"name": mod.NAME, "extensions": list(mod.EXTENSIONS), "title": mod.TITLE,
+                    "colour": bool(getattr(mod, "COLOUR", False))})
     return out
 
 
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"clue_formats": clue, "qubo_formats": qubo}, indent=2))
         return 0
-    print("clue formats (PUZZLE; --from NAME):")
+    print("clue formats (PUZZLE; --from NAME; c = colour puzzles too, else black and white only):")
     _table(clue)
     print()
     print("QUBO formats (build -o OUT; -f NAME; * = can carry --ising, + = constrained model):")
@@ -64,7 +65,8 @@ def _table(rows: list[dict]) -> None:
     if not rows:
         return
     exts = [" ".join("." + e for e in r["extensions"]) for r in rows]
-    marks = ["*" if r.get("ising") else ("+" if r.get("kind") == "constrained" else " ") for r in rows]
+    marks = ["c" if r.get("colour") else "*" if r.get("ising") else ("+" if r.get("kind") == "constrained" else " ")
+             for r in rows]
     w1 = max(len(r["name"]) for r in rows)
     w2 = max(len(e) for e in exts)
     for r, e, m in zip(rows, exts, marks):

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from ..build import build
-from ..errors import FormatError, UnsupportedFormat
-from ..puzzle import Puzzle
+from ..errors import FormatError, PuzzleError, UnsupportedFormat
+from ..estimate import LONG_WORK_TERMS, check_fits
 from ..progress import spinner
+from ..puzzle import Puzzle
 from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
 
 ORDER = 10
@@ -46,8 +49,24 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the figures as a JSON object")
     parser.add_argument("--presolve", action="store_true",
                         help="also report what line logic settles and the reduced model's size")
+    add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
+
+
+@contextlib.contextmanager
+def no_solution_names(source: str) -> Iterator[None]:
+    """Line logic's "no placement fits" becomes an error naming *source* and saying what it means."""
+    try:
+        yield
+    except PuzzleError as exc:
+        raise PuzzleError(f"{source}: the puzzle has no solution, line logic proves it: {exc}") from None
+
+
+def add_force_argument(parser: argparse.ArgumentParser) -> None:
+    """``--force``: build even when the model's estimated size exceeds the available memory."""
+    parser.add_argument("--force", action="store_true",
+                        help="build even when the estimate of the model's size says it will not fit in memory")
 
 
 def figures(puzzle, qubo, seconds: float) -> dict:
@@ -72,6 +91,8 @@ def figures(puzzle, qubo, seconds: float) -> dict:
         "coefficient_max": hi,
         "max_degree": int(degrees.max()) if degrees.size else 0,
         "build_seconds": round(seconds, 4),
+        **({"colours": [c.to_dict() for c in puzzle.palette.colours],
+            "background": puzzle.palette.background.to_dict()} if puzzle.is_colour else {}),
     }
 
 
@@ -99,22 +120,25 @@ def presolve_figures(puzzle, qubo) -> dict:
     }
 
 
-def _exported_model(args: argparse.Namespace) -> Any | None:
-    """The model in PUZZLE when it is a file nonoqubo exported, else None (then it is read as clues)."""
+def _exported_model(args: argparse.Namespace) -> tuple[Any | None, Puzzle | None]:
+    """``(model, None)`` when PUZZLE is a file nonoqubo exported, else ``(None, the puzzle if read)``.
+
+    A ``.json`` file may be a QUBO JSON or a clue spec: when it is not a model it
+    is read as clues once, here, and that puzzle is handed back.
+    """
     if args.puzzle == "-" or args.from_format or args.index is not None or getattr(args, "spec_name", None):
-        return None
+        return None, None
     from .. import exports
 
     try:
-        return exports.load(args.puzzle)
+        return exports.load(args.puzzle), None
     except UnsupportedFormat:
-        return None
+        return None, None
     except FormatError as model_error:  # x.json: a QUBO JSON by its name, or a clue spec?
         try:
-            load_puzzle(args)
+            return None, load_puzzle(args)
         except UnsupportedFormat:
             raise model_error from None
-        return None
 
 
 def model_figures(model: Any) -> dict[str, Any]:
@@ -164,7 +188,7 @@ def print_model(path: str, info: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    model = _exported_model(args)
+    model, puzzle = _exported_model(args)
     if model is not None:
         figures_ = model_figures(model)
         if args.presolve:
@@ -175,20 +199,26 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_model(args.puzzle, figures_)
         return 0
-    puzzle = load_puzzle(args)
+    if puzzle is None:
+        puzzle = load_puzzle(args)
+    est = check_fits(puzzle, args.puzzle, force=args.force)
+    if est.terms > LONG_WORK_TERMS:
+        print(f"estimate: {est}", file=sys.stderr, flush=True)
     show = progress_enabled(args)
     start = time.perf_counter()
     with spinner("building QUBO", enabled=show):
         qubo = build(puzzle)
     info = figures(puzzle, qubo, time.perf_counter() - start)
     if getattr(args, "presolve", False):
-        with spinner("presolving (line logic)", enabled=show):
+        with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
             info["presolve"] = presolve_figures(puzzle, qubo)
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
     title = f" {info['name']!r}" if info["name"] else ""
     print(f"puzzle{title}: {info['width']} x {info['height']} (width x height)")
+    if puzzle.is_colour:
+        print(f"colours:     {puzzle.num_colours} on {puzzle.palette.background.name}: {puzzle.palette.legend()}")
     print(f"variables:   {info['variables']} ({info['row_variables']} row + {info['column_variables']} column)")
     print(f"terms:       {info['terms']} ({info['linear_terms']} linear + {info['quadratic_terms']} quadratic)")
     print(f"offset:      {info['offset']}")

@@ -27,12 +27,14 @@ Examples:
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
 
+from .._guard import integer
 from ..errors import FormatError, PuzzleError, UnsupportedFormat, located
 from ..puzzle import Puzzle
 
@@ -198,6 +200,28 @@ def dump(puzzle: Puzzle, path: str | os.PathLike[str], format: str | None = None
         fh.write(data)
 
 
+def meta_text(value: Any) -> str:
+    """A metadata value as the plain text a clue file writes (never a Python repr).
+
+    Text stays as it is, a flat list becomes ``a, b``, anything nested is
+    written as compact JSON, and line breaks become spaces (every format here
+    keeps a field on one line).
+
+    Examples:
+        >>> meta_text(["Ann", "Bob"]), meta_text({"year": 2004}), meta_text("two\\nlines")
+        ('Ann, Bob', '{"year":2004}', 'two lines')
+    """
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, (list, tuple)) and all(isinstance(v, (str, int, float)) for v in value):
+        text = ", ".join(map(str, value))
+    elif isinstance(value, (int, float)):
+        text = str(value)
+    else:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return " ".join(text.split("\n")).replace("\r", " ")
+
+
 def _as_input(mod: ModuleType, data: str | bytes, source: str) -> str | bytes:
     if getattr(mod, "BINARY", False):
         return data if isinstance(data, bytes) else data.encode("latin-1")
@@ -253,7 +277,7 @@ def parse_numbers(text: str, source: str, line: int | None, what: str) -> list[i
             continue
         if not token.isascii() or not token.isdigit():
             raise FormatError(located(source, line, f"{what}: {token!r} is not a number"))
-        out.append(int(token))
+        out.append(integer(token, source, line, what))
     return out
 
 

@@ -40,7 +40,7 @@ SOLUTION = False
 
 __all__ = ["dump", "dumps", "load", "loads"]
 
-_NUMBER = re.compile(r"\s*\d+\s*")
+_NUMBER = re.compile(r"\s*\d{1,18}\s*")
 
 
 def detect(text: str) -> bool:

@@ -50,6 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+from .._guard import integer
 from ..errors import FormatError, PuzzleError, located
 from ..puzzle import Puzzle
 
@@ -283,7 +284,7 @@ def specs(text: str, *, source: str = "<string>") -> list[Spec]:
         order = {}
         for k, t in enumerate(table):
             order.setdefault(t.text, k)
-    out = [Spec(name, order.get(name), tuple(int(t.text) for t in toks),
+    out = [Spec(name, order.get(name), tuple(integer(t.text, source, t.line, name) for t in toks),
                 tuple((t.line, t.col) for t in toks)) for name, toks in arrays]
     return sorted(out, key=lambda s: (s.index is None, s.index if s.index is not None else 0))
 
@@ -336,7 +337,7 @@ def _bare(toks: list[_Tok], source: str) -> tuple[list[int], list[tuple[int, int
             inside, closed = False, True
         elif t.kind == "num":
             if inside:
-                values.append(int(t.text))
+                values.append(integer(t.text, source, t.line, f"value {len(values) + 1}"))
                 positions.append((t.line, t.col))
             elif closed:
                 raise FormatError(f"{source}:{t.line}:{t.col}: number {t.text} after the closing '}}'")

@@ -48,7 +48,7 @@ SOLUTION = False
 
 __all__ = ["dump", "dumps", "load", "loads"]
 
-_HEADER = re.compile(r"\s*(\d+)[ \t]+(\d+)\s*")
+_HEADER = re.compile(r"\s*(\d{1,18})[ \t]+(\d{1,18})\s*")
 
 
 def detect(text: str) -> bool:

@@ -45,7 +45,7 @@ SOLUTION = False
 
 __all__ = ["dump", "dumps", "load", "loads"]
 
-_HEADER = re.compile(r"\s*(\d+)[ \t]+(\d+)\s*")
+_HEADER = re.compile(r"\s*(\d{1,18})[ \t]+(\d{1,18})\s*")
 _CLUE = re.compile(r"[\d \t]*")
 
 

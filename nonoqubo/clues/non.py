@@ -53,7 +53,8 @@ import html
 import re
 from typing import IO, Any
 
-from . import check_options, clue_text, colour_refusal, make_puzzle, parse_clue, read_stream, text_lines
+from . import check_options, clue_text, colour_refusal, make_puzzle, meta_text, parse_clue, read_stream, text_lines
+from .._guard import integer
 from ..errors import FormatError, located
 from ..puzzle import Puzzle
 
@@ -67,12 +68,12 @@ __all__ = ["dump", "dumps", "load", "loads"]
 
 #: .non key -> Puzzle.meta key ("title" goes to Puzzle.name)
 _META = {"by": "author", "copyright": "copyright", "license": "license", "catalogue": "catalogue"}
-_COLOUR_TOKEN = re.compile(r"\d+[A-Za-z]\w*")
+_COLOUR_TOKEN = re.compile(r"(?<!\d)\d+[A-Za-z]\w*")  # look-behind: linear in a run of digits
 
 
 def detect(text: str) -> bool:
     """True for text with ``width N``, ``height N`` and ``rows`` lines."""
-    return all(re.search(p, text, re.M | re.I) for p in (r"^\s*width\s+\d+", r"^\s*height\s+\d+", r"^\s*rows\s*$"))
+    return all(re.search(p, text, re.M | re.I) for p in (r"^[ \t]*width\s+\d+", r"^[ \t]*height\s+\d+", r"^[ \t]*rows\s*$"))
 
 
 def _value(raw: str) -> str:
@@ -109,9 +110,9 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
         if re.match(r"(rows|columns|width|height)\s*:", line, re.I):
             raise FormatError(located(source, lineno, "this is a pyNonogram 'key:value' file, not Simpson's .non format"))
         if key in ("width", "height"):
-            if not re.fullmatch(r"\s*\d+\s*", rest) or int(rest) <= 0:
-                raise FormatError(located(source, lineno, f"{key} must be a positive number, found {rest.strip()!r}"))
-            size[key] = int(rest)
+            if not re.fullmatch(r"\s*\d+\s*", rest) or integer(rest, source, lineno, key) <= 0:
+                raise FormatError(located(source, lineno, f"{key} must be a positive number, found {rest.strip()[:40]!r}"))
+            size[key] = integer(rest, source, lineno, key)
         elif key in ("rows", "columns"):
             other = "height" if key == "rows" else "width"
             if other not in size:
@@ -179,12 +180,12 @@ def dumps(puzzle: Puzzle) -> str:
     meta = puzzle.meta
     catalogue = meta.get("catalogue", meta.get("source"))
     if catalogue is not None:
-        lines.append(f"catalogue {_quote(catalogue)}")
+        lines.append(f"catalogue {_quote(meta_text(catalogue))}")
     if puzzle.name:
         lines.append(f"title {_quote(puzzle.name)}")
     for key, field in (("by", "author"), ("copyright", "copyright"), ("license", "license")):
         if field in meta:
-            value = str(meta[field])
+            value = meta_text(meta[field])
             bare = key == "license" and re.fullmatch(r"[\w.+-]+", value)  # mikix writes licences bare
             lines.append(f"{key} {value if bare else _quote(value)}")
     lines += [f"width {puzzle.width}", f"height {puzzle.height}", "", "rows"]

@@ -56,6 +56,7 @@ import re
 from typing import IO, Any
 
 from . import check_options, make_puzzle, read_stream, text_lines
+from .._guard import integer
 from ..errors import FormatError, PuzzleError, located
 from ..palette import BW, Palette, normalise_rgb
 from ..puzzle import Puzzle
@@ -182,7 +183,7 @@ def _blocks(text: str, declared: dict[str, Any], has_default: bool, source: str,
         if letter == "1" and not has_default and declared:
             raise FormatError(located(source, line, f"{what}: block {m.group(1)} has no colour letter and "
                                       "the #d section declares no default colour (1)"))
-        out.append((int(m.group(1)), letter))
+        out.append((integer(m.group(1), source, line, what), letter))
         pos = _SEP.match(text, m.end()).end()  # type: ignore[union-attr]
     if [v for v, _ in out] == [0]:
         return []

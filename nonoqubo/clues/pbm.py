@@ -33,6 +33,7 @@ from typing import IO, Any
 import numpy as np
 
 from . import check_options
+from .._guard import integer
 from ..errors import FormatError, located
 from ..puzzle import Puzzle
 from .picture import to_picture
@@ -74,9 +75,9 @@ def loads(data: bytes, *, source: str = "<string>", **options: Any) -> Puzzle:
         if not m:
             raise FormatError(located(source, line, f"the header ends before the {what}"))
         token = m.group(1)
-        if not token.isdigit() or int(token) <= 0:
-            raise FormatError(located(source, line, f"{what} {token.decode('latin-1')!r} is not a positive number"))
-        size.append(int(token))
+        if not token.isdigit() or integer(token, source, line, what) <= 0:
+            raise FormatError(located(source, line, f"{what} {token[:40].decode('latin-1')!r} is not a positive number"))
+        size.append(integer(token, source, line, what))
         pos = m.end(1)
     width, height = size
     line = data.count(b"\n", 0, pos) + 1

@@ -55,6 +55,13 @@ _ROW = re.compile(rf"[{re.escape(_BLACK + _WHITE)}]+")
 _BAD = re.compile(rf"[^{re.escape(_BLACK + _WHITE)}]")
 #: anything but a colour character (letters, digits, ``#@*%&+=$``) or a white one
 _COLOUR_BAD = re.compile(rf"[^A-Za-z0-9#@*%&+=$" + re.escape(_WHITE) + "]")
+
+
+def _listed(chars: str) -> str:
+    """``'#', 'X', 'x', '1'``: every character of *chars*, quoted, for a message."""
+    return ", ".join(repr(ch) for ch in chars)
+
+
 _SPACED = re.compile(rf"[{re.escape(_BLACK + _WHITE)}](?:[ \t]+[{re.escape(_BLACK + _WHITE)}])+")
 
 
@@ -89,8 +96,8 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             raise FormatError(located(source, idx + 1, "blank line inside the picture"))
         bad = _COLOUR_BAD.search(line)
         if bad is not None:
-            raise FormatError(located(source, idx + 1, f"{bad.group()!r} is neither black ('#', 'X', '1'), "
-                                      "a colour (a letter, a digit, '@*%&+=$') nor white ('.', '0')"))
+            raise FormatError(located(source, idx + 1, f"{bad.group()!r} is neither black ({_listed(_BLACK)}), "
+                                      f"a colour (a letter, a digit, '@*%&+=$') nor white ({_listed(_WHITE)})"))
         if rows and len(line) != len(rows[0]):
             raise FormatError(located(source, idx + 1, f"this row has {len(line)} cells, the first row has {len(rows[0])}"))
         rows.append(line)

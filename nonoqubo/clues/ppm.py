@@ -41,6 +41,7 @@ from typing import IO, Any
 import numpy as np
 
 from . import check_options, read_stream
+from .._guard import claimed, integer
 from ..errors import FormatError, PuzzleError, located
 from ..palette import Palette
 from ..puzzle import Puzzle
@@ -154,7 +155,7 @@ def loads(data: bytes, *, source: str = "<string>", **options: Any) -> Puzzle:
         raise FormatError(located(source, None, "the PPM width, height and maxval must be numbers")) from None
     if width <= 0 or height <= 0 or not 0 < maxval < 65536:
         raise FormatError(located(source, None, f"bad PPM size {width}x{height} or maxval {maxval}"))
-    count = width * height * 3
+    count = claimed(width * height * 3, len(data), source, None, "samples")  # before any split or allocation
     if magic == b"P6":
         size = 2 if maxval > 255 else 1
         raster = data[pos + 1:pos + 1 + count * size]
@@ -167,7 +168,7 @@ def loads(data: bytes, *, source: str = "<string>", **options: Any) -> Puzzle:
         if len(tokens) < count or not all(t.isdigit() for t in tokens):
             raise FormatError(located(source, None, f"the plain raster needs {count} numbers "
                                       f"({width}x{height} pixels, 3 samples each)"))
-        samples = np.array([int(t) for t in tokens], np.int64)
+        samples = np.array([integer(t, source, None, "sample") for t in tokens], np.int64)
     if samples.max(initial=0) > maxval:
         raise FormatError(located(source, None, f"a sample exceeds maxval {maxval}"))
     rgb = (samples * 255 // maxval).astype(np.uint8).reshape(height, width, 3)

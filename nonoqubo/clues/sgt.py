@@ -37,6 +37,7 @@ import re
 from typing import IO, Any
 
 from . import check_options, make_puzzle, pick_index, read_stream, text_lines
+from .._guard import integer
 from ..errors import FormatError, located
 from ..puzzle import Puzzle
 
@@ -87,7 +88,7 @@ def loads(text: str, *, source: str = "<string>", index: int | None = None, **op
     m = _GAME_ID.fullmatch(game_id)
     if not m:
         raise FormatError(located(source, lineno, f"{_short(game_id)!r} is not a Pattern game ID (WxH:clues)"))
-    width, height = int(m.group(1)), int(m.group(2) or m.group(1))
+    width, height = (integer(g, source, lineno, 'size') for g in (m.group(1), m.group(2) or m.group(1)))
     if m.group(3) == "#":
         raise FormatError(located(source, lineno, "this is a random seed (WxH#seed), not a puzzle; "
                                   "let sgt-pattern turn it into a game ID first"))
@@ -112,7 +113,7 @@ def _from_desc(width: int, height: int, desc: str, source: str, lineno: int) -> 
         for part in parts:
             if not part.isascii() or not part.isdigit():
                 raise FormatError(located(source, lineno, f"{what}: {part!r} is not a number"))
-        values = [int(p) for p in parts]
+        values = [integer(p, source, lineno, what) for p in parts]
         clues.append(tuple(values) if values != [0] else ())
     lines = [lineno] * (width + height)
     return make_puzzle(clues[width:], clues[:width], source=source, row_lines=lines[width:], col_lines=lines[:width])
@@ -126,7 +127,7 @@ def _load_save(lines: list[str], source: str) -> Puzzle:
             if line.strip():
                 raise FormatError(located(source, idx + 1, f"{_short(line)!r} is not a 'KEY :length:value' save line"))
             continue
-        key, length, value = m.group(1), int(m.group(2)), m.group(3)
+        key, length, value = m.group(1), integer(m.group(2), source, idx + 1, 'length'), m.group(3)
         if len(value) != length:
             raise FormatError(located(source, idx + 1, f"{key}: the value has {len(value)} characters, the line says {length}"))
         fields.setdefault(key, (value, idx + 1))
@@ -141,7 +142,8 @@ def _load_save(lines: list[str], source: str) -> Puzzle:
     if not m:
         raise FormatError(located(source, pline, f"PARAMS {params!r} is not a size WxH"))
     desc, dline = fields["DESC"]
-    return _from_desc(int(m.group(1)), int(m.group(2) or m.group(1)), desc, source, dline)
+    width, height = (integer(g, source, pline, 'PARAMS') for g in (m.group(1), m.group(2) or m.group(1)))
+    return _from_desc(width, height, desc, source, dline)
 
 
 def load(fp: IO[str], **options: Any) -> Puzzle:

@@ -57,9 +57,11 @@ import json
 import re
 from typing import IO, Any
 
+from .._guard import MAX_DIGITS, json_loads, yaml_load
 from ..errors import FormatError, PuzzleError, located
 from ..palette import BW, Palette
 from ..puzzle import Puzzle
+from . import META_KEYS
 
 NAME = "spec"
 TITLE = "nonoqubo clue spec, YAML or JSON (rows, cols, optional name/width/height/solution)"
@@ -76,8 +78,8 @@ _TOKEN = re.compile(r"(\d+)(\D\S*)?")
 
 def detect(text: str) -> bool:
     """True for a mapping with ``rows:`` and ``cols:``/``columns:`` keys."""
-    return bool(re.search(r"^\s*[\"']?rows[\"']?\s*:", text, re.M)) and bool(
-        re.search(r"^\s*[\"']?(cols|columns)[\"']?\s*:", text, re.M)
+    return bool(re.search(r"^[ \t]*[\"']?rows[\"']?\s*:", text, re.M)) and bool(
+        re.search(r"^[ \t]*[\"']?(cols|columns)[\"']?\s*:", text, re.M)
     ) or (text.lstrip().startswith("{") and '"rows"' in text)
 
 
@@ -93,8 +95,8 @@ def _clue(value: Any, where: str) -> list[Any]:
         out: list[Any] = []
         for part in parts:
             m = _TOKEN.fullmatch(part)
-            if m is None:
-                raise PuzzleError(f"{where}: {value!r} is not a list of block lengths")
+            if m is None or len(m.group(1)) > MAX_DIGITS:
+                raise PuzzleError(f"{where}: {value[:60]!r} is not a list of block lengths")
             out.append(int(m.group(1)) if m.group(2) is None else [int(m.group(1)), m.group(2)])
         return out
     if isinstance(value, list):
@@ -140,7 +142,17 @@ def from_dict(doc: Any, *, source: str = "<spec>", text: str | None = None) -> P
     meta = {k: v for k, v in doc.items() if k not in _KNOWN}
     if "source" in doc:
         meta["source"] = doc["source"]
+    for key in ("name", *META_KEYS):  # the fields other formats write: plain text, never a structure's repr
+        value = doc.get(key)
+        if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+            value = ", ".join(map(str, value))
+            if key != "name":
+                meta[key] = value
+        if value is not None and not isinstance(value, (str, int, float)):
+            raise fail([key], f"expected text, found a {type(value).__name__}")
     name = doc.get("name")
+    if isinstance(name, list):
+        name = ", ".join(map(str, name))
     palette = _palette(doc, clues, col_key, fail)
     try:
         return Puzzle(rows=tuple(map(tuple, clues["rows"])), cols=tuple(map(tuple, clues[col_key])), name=None if name is None else str(name),
@@ -183,22 +195,12 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
     """Read a clue spec from YAML or JSON text."""
     if options:
         raise TypeError(f"unexpected options for the spec format: {', '.join(options)}")
-    import yaml
-
     if not text.strip():
         raise FormatError(f"{source}: the file is empty")
-    try:
-        if text.lstrip().startswith(("{", "[")):
-            doc = json.loads(text)
-        else:
-            doc = yaml.safe_load(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        line = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
-        raise FormatError(f"{source}{line}: invalid YAML: {problem}") from None
+    if text.lstrip().startswith(("{", "[")):
+        doc = json_loads(text, source)
+    else:
+        doc = yaml_load(text, source)
     return from_dict(doc, source=source, text=text)
 
 

@@ -67,7 +67,8 @@ import xml.etree.ElementTree as ET
 from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
-from . import check_options, make_puzzle, pick_index, read_stream
+from . import check_options, make_puzzle, meta_text, pick_index, read_stream
+from .._guard import integer
 from ..errors import FormatError, PuzzleError, located
 from ..palette import Palette
 from ..puzzle import Puzzle
@@ -204,7 +205,7 @@ def loads(text: str, *, source: str = "<string>", index: int | None = None, **op
                            else "is used but the puzzle declares no <color> palette")
                     raise FormatError(located(source, line_of(count), f"{what}: colour {colour!r} {why}"))
                 used[colour] = None
-                clue.append((int(value), colour))
+                clue.append((integer(value, source, line_of(count), what), colour))
             found.append(clue)
             where.append(line_of(line))
         if not found:
@@ -288,12 +289,12 @@ def dumps(puzzle: Puzzle) -> str:
               f' backgroundcolor={quoteattr(puzzle.palette.background.name)}') + ">"]
     for key in _META[:2]:
         if key in meta:
-            out.append(f"<{key}>{escape(str(meta[key]))}</{key}>")
+            out.append(f"<{key}>{escape(meta_text(meta[key]))}</{key}>")
     if puzzle.name:
         out.append(f"<title>{escape(puzzle.name)}</title>")
     for key in _META[2:]:
         if key in meta:
-            out.append(f"<{key}>{escape(str(meta[key]))}</{key}>")
+            out.append(f"<{key}>{escape(meta_text(meta[key]))}</{key}>")
     pal = puzzle.palette
     default = pal.colours[0].name
     # webpbn writes black as "X": the picture's "#" becomes "X" when no other colour has it

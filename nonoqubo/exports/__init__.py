@@ -40,7 +40,7 @@ from typing import IO, Any
 
 from .._discover import submodules
 from .._atomic import atomic_write
-from ..errors import NonoquboError, UnsupportedFormat
+from ..errors import FormatError, NonoquboError, UnsupportedFormat
 
 __all__ = [
     "dump",
@@ -210,7 +210,7 @@ def loads(data: str | bytes, format: str | None = None, *, source: str = "<strin
         if found is None:
             raise UnsupportedFormat(f"{source}: cannot tell the QUBO format from the content; name it (one of: {_names()})")
         mod = found
-    return mod.loads(_as_input(mod, data), source=source)
+    return mod.loads(_as_input(mod, data, source), source=source)
 
 
 def load(path: str | os.PathLike[str], format: str | None = None) -> Any:
@@ -243,10 +243,13 @@ def load(path: str | os.PathLike[str], format: str | None = None) -> Any:
         if mod is None:
             raise UnsupportedFormat(f"{source}: cannot tell the QUBO format from the name or content; "
                                     f"name it (one of: {_names()})")
-    return mod.loads(_as_input(mod, data), source=source)
+    return mod.loads(_as_input(mod, data, source), source=source)
 
 
-def _as_input(mod: ModuleType, data: str | bytes) -> str | bytes:
+def _as_input(mod: ModuleType, data: str | bytes, source: str) -> str | bytes:
     if getattr(mod, "BINARY", False):
         return data if isinstance(data, bytes) else data.encode("latin-1")
-    return data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    try:
+        return data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as exc:  # every text model nonoqubo writes is ASCII/UTF-8
+        raise FormatError(f"{source}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .._guard import claimed, integer
 from ..errors import FormatError, located
 from ..qubo import Qubo
 from . import _header, _text
@@ -167,16 +168,28 @@ def read_sized(data: str | bytes, conv: Convention, source: str) -> tuple[dict[s
     need_meta(meta, source)
     line, pos = _text.next_line(body, 0)
     parts = line.split()
-    try:
-        n, m = int(parts[0]), int(parts[1])
-        if len(parts) != 2:
-            raise ValueError
-    except (ValueError, IndexError):
-        raise FormatError(located(source, line_no, f"expected the size line 'n m', found {line[:60]!r}")) from None
+    if len(parts) != 2:
+        raise FormatError(located(source, line_no, f"expected the size line 'n m', found {line[:60]!r}"))
+    n = variables(meta, len(text), source, line_no, integer(parts[0], source, line_no, "size line"))
+    m = integer(parts[1], source, line_no, "size line")
     i, j, v = read_terms(body[pos:], line_no + 1, conv, n, source)
     if i.size != m:
         raise FormatError(located(source, line_no, f"the size line announces {m} entries but the file has {i.size}"))
     return meta, comments, to_model(meta, i, j, v, n, meta.get("offset", 0), source)
+
+
+def variables(meta: dict[str, Any], available: int, source: str, line: int | None = None,
+              count: Any = None) -> int:
+    """The variable count (*count*, else the metadata's ``variables``), checked before any allocation.
+
+    Every variable of a nonoqubo model appears in at least one term line, so a
+    file of B bytes holds fewer than B variables: a larger count is a damaged
+    header, refused here instead of becoming a huge ``np.zeros``.
+    """
+    value = meta.get("variables", 0) if count is None else count
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FormatError(located(source, line, f"the variable count {str(value)[:40]!r} is not a whole number"))
+    return claimed(value, available, source, line, "variables")
 
 
 def need_meta(meta: dict[str, Any], source: str) -> None:

@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from .._guard import finite, json_loads
 from ..errors import FormatError, located
 from ..palette import BW, Palette
 from ..puzzle import Puzzle
@@ -224,10 +225,7 @@ def parse_comments(lines: Iterable[str], marker: str, source: str) -> dict[str, 
         if key == "vartype":
             meta[key] = text.strip()
             continue
-        try:
-            meta[key] = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise FormatError(located(source, None, f"metadata comment {key}= is not valid JSON: {exc}")) from None
+        meta[key] = json_loads(text, source, None)
     return meta
 
 
@@ -310,6 +308,9 @@ def to_qubo(
         raise FormatError(located(source, None, f"the metadata gives {len(labels)} labels but the data has {n} variables"))
     row = np.asarray(row, np.int64)
     col = np.asarray(col, np.int64)
+    if np.ndim(linear) != 1 or row.ndim != 1 or not row.size == col.size == np.size(quad):
+        raise FormatError(located(source, None, f"the quadratic rows ({row.size}), columns ({col.size}) and "
+                                  f"biases ({np.size(quad)}) differ in number"))
     if row.size and (min(row.min(), col.min()) < 0 or max(row.max(), col.max()) >= n):
         raise FormatError(located(source, None, f"a term refers to a variable outside 0..{n - 1}"))
     vartype = str(meta.get("vartype", "BINARY")).upper()
@@ -336,7 +337,7 @@ def palette_of(meta: Mapping[str, Any]) -> Palette:
 
 
 def _exact(values: Any, source: str, what: str) -> np.ndarray:
-    arr = np.asarray(values)
+    arr = finite(np.asarray(values), source, f"{what} coefficient")
     if arr.dtype.kind in "iu":
         return arr.astype(np.int64)
     r = np.round(arr)

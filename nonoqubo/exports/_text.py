@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from .._guard import finite
 from ..errors import FormatError, located
 from ._ascii import CHUNK, Strings, format_lines, line_chunks
 
@@ -103,11 +104,12 @@ def _blank(text: str) -> int:
 
 
 def as_int(values: np.ndarray, source: str, what: str) -> np.ndarray:
-    """Exact int64 of float *values*, or a FormatError naming the first non-integer."""
+    """Exact int64 of float *values*, or a FormatError naming the first non-integer (or NaN, inf, huge)."""
+    finite(values, source, what)
     out = np.round(values)
     bad = np.flatnonzero(out != values)
     if bad.size:
-        raise FormatError(located(source, None, f"{what} {values[bad[0]]!r} is not an integer"))
+        raise FormatError(located(source, None, f"{what} {float(values[bad[0]])!r} is not an integer"))
     return out.astype(INT)
 
 

@@ -47,6 +47,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from .._guard import json_loads
 from ..errors import FormatError, MissingDependency, NonoquboError, located
 from ..qubo import Qubo
 from . import _header, _text
@@ -177,6 +178,7 @@ def loads(data: bytes, *, source: str = "<bqm>") -> Qubo:
     dimod = _dimod()
     if not data.startswith(b"DIMODBQM"):
         raise FormatError(located(source, None, "not a dimod BQM file (no DIMODBQM magic)"))
+    validate(data, source)  # dimod's native loader trusts the file: a bad size or index crashes the process
     try:
         bqm = dimod.BinaryQuadraticModel.from_file(io.BytesIO(data))
     except Exception as exc:  # dimod raises plain ValueError/struct errors
@@ -191,6 +193,94 @@ def loads(data: bytes, *, source: str = "<bqm>") -> Qubo:
     labels = list(bqm.variables)
     linear, (row, col, quad), offset = bqm.to_numpy_vectors(variable_order=labels)
     return _header.to_qubo(meta, linear, row, col, quad, offset, source, [str(x) for x in labels])
+
+
+_FLOATS = {"float32", "float64"}
+_INTS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
+
+
+def validate(data: bytes, source: str) -> dict[str, Any]:
+    """Check a DIMODBQM version 2 file completely before dimod's native loader sees it.
+
+    The loader (``BinaryQuadraticModel.from_file``) reads the sizes from the header and the
+    neighbour indices from the body and hands them to C++ unchecked: a wrong size asks for
+    terabytes (``std::bad_alloc``), a wrong index writes out of bounds (a segmentation fault).
+    Here every size is checked against the file's length and every index against the
+    variables, with NumPy over the whole body.
+
+    Returns:
+        The JSON header.
+
+    Raises:
+        FormatError: the first thing that is wrong, named.
+    """
+    def fail(message: str) -> FormatError:
+        return FormatError(located(source, None, f"damaged BQM file: {message}"))
+
+    if len(data) < 14:
+        raise fail("shorter than its fixed header")
+    major, minor = data[8], data[9]
+    if major != 2:
+        raise fail(f"DIMODBQM version {major}.{minor}; nonoqubo reads version 2 (dimod 0.10 and later)")
+    hlen = int(np.frombuffer(data, "<u4", 1, 10)[0])
+    if 14 + hlen > len(data):
+        raise fail(f"the header length {hlen} runs past the end of the file ({len(data)} bytes)")
+    try:
+        header = json_loads(data[14:14 + hlen].decode("ascii"), source)
+    except UnicodeDecodeError:
+        raise fail("the header is not ASCII JSON") from None
+    if not isinstance(header, dict):
+        raise fail("the header is not a JSON object")
+    shape = header.get("shape")
+    if (not isinstance(shape, list) or len(shape) != 2
+            or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in shape)):
+        raise fail(f"the header's shape {str(shape)[:40]} is not two counts")
+    nv, ni = shape
+    names = {k: header.get(k) for k in ("dtype", "itype", "ntype")}
+    if names["dtype"] not in _FLOATS or names["itype"] not in _INTS or names["ntype"] not in _INTS:
+        raise fail(f"unsupported types {names}")
+    if header.get("vartype") not in ("BINARY", "SPIN") or not isinstance(header.get("variables"), bool):
+        raise fail("the header's vartype or variables flag is missing")
+    dtype, itype, ntype = (np.dtype(names[k]).newbyteorder("<") for k in ("dtype", "itype", "ntype"))
+    body = 14 + hlen
+    lin = np.dtype([("nidx", ntype), ("bias", dtype)])
+    quad = np.dtype([("outvar", itype), ("bias", dtype)])
+    end = body + dtype.itemsize + nv * lin.itemsize + 2 * ni * quad.itemsize
+    if end > len(data):
+        raise fail(f"the header announces {nv} variables and {ni} interactions, {end} bytes, "
+                   f"but the file has {len(data)}")
+    offset = np.frombuffer(data, dtype, 1, body)
+    ldata = np.frombuffer(data, lin, nv, body + dtype.itemsize)
+    qdata = np.frombuffer(data, quad, 2 * ni, body + dtype.itemsize + nv * lin.itemsize)
+    for what, values in (("offset", offset), ("linear bias", ldata["bias"]), ("quadratic bias", qdata["bias"])):
+        if not np.isfinite(values).all():
+            raise fail(f"a {what} is not finite")
+    starts = ldata["nidx"].astype(np.int64)
+    if nv and (starts[0] != 0 or (np.diff(starts) < 0).any() or starts[-1] > 2 * ni):
+        raise fail("the neighbourhood starts are not increasing within the interactions")
+    if ni and not nv:
+        raise fail("interactions without variables")
+    owner = np.repeat(np.arange(nv), np.diff(np.append(starts, 2 * ni))) if nv else np.zeros(0, np.int64)
+    out = qdata["outvar"].astype(np.int64)
+    if ((out < 0) | (out >= nv) | (out == owner)).any():
+        raise fail("a neighbour index is outside the variables (or a variable is its own neighbour)")
+    if ((np.diff(out) <= 0) & (np.diff(owner) == 0)).any():
+        raise fail("a neighbourhood is not sorted")
+    if header["variables"]:
+        if end + 8 > len(data) or data[end:end + 4] != b"VARS":
+            raise fail("the VARS section is missing")
+        vlen = int(np.frombuffer(data, "<u4", 1, end + 4)[0])
+        if end + 8 + vlen > len(data):
+            raise fail(f"the VARS section's length {vlen} runs past the end of the file")
+        try:
+            labels = json_loads(data[end + 8:end + 8 + vlen].decode("ascii"), source)
+        except UnicodeDecodeError:
+            raise fail("the VARS section is not ASCII JSON") from None
+        if (not isinstance(labels, list) or len(labels) != nv
+                or any(isinstance(x, bool) or not isinstance(x, (str, int)) for x in labels)
+                or len(set(labels)) != nv):
+            raise fail(f"the VARS section is not a list of {nv} distinct labels")
+    return header
 
 
 def load(fp: IO[bytes]) -> Qubo:

@@ -71,7 +71,7 @@ def loads(data: str | bytes, *, source: str = "<coo>") -> Qubo:
     comments, first, body = _text.split_comments(text, CONV.marker)
     meta = _header.parse_comments(comments, CONV.marker, source)
     _coords.need_meta(meta, source)
-    n = int(meta.get("variables", 0))
+    n = _coords.variables(meta, len(text), source)
     i, j, v = _coords.read_terms(body, first, CONV, n, source)
     return _coords.to_model(meta, i, j, v, n, meta.get("offset", 0), source)
 

@@ -41,6 +41,7 @@ import json
 import zipfile
 from typing import IO, Any
 
+from .._guard import json_loads
 from ..clues import spec
 from ..constrained import SENSES, ConstrainedModel, build_constrained
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
@@ -109,9 +110,11 @@ def dump(model: ConstrainedModel, fp: IO[bytes], *, ising: bool = False) -> None
 def loads(data: bytes, *, source: str = "<cqm>") -> ConstrainedModel:
     """Read a CQM file written by :func:`dumps`.
 
-    dimod reads the file (so it is a valid CQM); the model is rebuilt from the
-    clues and fixings in ``nonoqubo.json`` and every variable and constraint is
-    checked against what dimod read.
+    The model is rebuilt from the clues and fixings in ``nonoqubo.json``.  When the
+    file holds, member for member, what dimod writes for that model, it is accepted
+    as it is.  Otherwise dimod reads it and every variable and constraint is checked
+    against what dimod read; as dimod's native loader trusts sizes and indices (a
+    damaged file can crash the process), a child process reads it first.
 
     Raises:
         FormatError: not a CQM file, no ``nonoqubo.json`` member, or a model that
@@ -121,14 +124,13 @@ def loads(data: bytes, *, source: str = "<cqm>") -> ConstrainedModel:
     if not data.startswith(MAGIC):
         raise FormatError(located(source, None, "not a dimod CQM file (no DIMODCQM magic)"))
     try:
-        cqm = dimod.ConstrainedQuadraticModel.from_file(io.BytesIO(data))
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            doc = json.loads(zf.read(MEMBER))
+        members = _members(data, source)
+        doc = json_loads(members.pop(MEMBER), source)
     except KeyError:
         raise FormatError(located(source, None, f"a CQM without the '{MEMBER}' member: not written by "
                                   "nonoqubo, so its clues are unknown")) from None
-    except (ValueError, zipfile.BadZipFile, OSError) as exc:
-        raise FormatError(located(source, None, f"cannot read the CQM: {exc}")) from None
+    except _ZIP_ERRORS as exc:
+        raise _unreadable(source, exc) from None
     if not isinstance(doc, dict) or doc.get("nonoqubo") != "constrained" or "puzzle" not in doc:
         raise FormatError(located(source, None, f"'{MEMBER}' is not nonoqubo's constrained-model metadata"))
     puzzle = spec.from_dict(doc["puzzle"], source=f"{source}:{MEMBER}")
@@ -136,8 +138,51 @@ def loads(data: bytes, *, source: str = "<cqm>") -> ConstrainedModel:
         model = build_constrained(puzzle, doc.get("fixed") or {})
     except ValueError as exc:
         raise FormatError(located(source, None, f"the clues and fixed values in {MEMBER}: {exc}")) from None
+    with model.to_cqm().to_file() as fh:
+        written = fh.read()
+    if _head(written) == _head(data) and _members(written, source) == members:
+        return model  # byte for byte what dimod writes for these clues: nothing left to check
+    _probe(data, source)
+    try:
+        cqm = dimod.ConstrainedQuadraticModel.from_file(io.BytesIO(data))
+    except _ZIP_ERRORS as exc:
+        raise _unreadable(source, exc) from None
     check_cqm(model, cqm, source)
     return model
+
+
+_ZIP_ERRORS = (ValueError, zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, NotImplementedError,
+               RuntimeError, TypeError, IndexError)
+
+
+def _unreadable(source: str, exc: BaseException) -> FormatError:
+    return FormatError(located(source, None, f"cannot read the CQM: {' '.join(str(exc).split())[:200]}"))
+
+
+def _head(data: bytes) -> bytes:
+    """The DIMODCQM header (magic, version, JSON) before the zip archive."""
+    return data[:14 + int.from_bytes(data[10:14], "little")] if len(data) >= 14 else data
+
+
+def _members(data: bytes, source: str) -> dict[str, bytes]:
+    """Every member of the CQM's zip archive (CRC-checked), refusing implausible expansion."""
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        infos = zf.infolist()
+        if sum(i.file_size for i in infos) > 1100 * len(data):
+            raise FormatError(located(source, None, "the CQM's members claim more bytes than deflate can expand to"))
+        return {i.filename: zf.read(i) for i in infos}
+
+
+def _probe(data: bytes, source: str) -> None:
+    """dimod's CQM loader run on *data* in a child process; a FormatError if it crashed there."""
+    import subprocess
+    import sys
+
+    code = "import sys, dimod; dimod.ConstrainedQuadraticModel.from_file(sys.stdin.buffer)"
+    proc = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True)
+    if proc.returncode < 0 or proc.returncode > 1:
+        raise FormatError(located(source, None, f"damaged CQM file: dimod's loader crashed on it "
+                                  f"(exit status {proc.returncode})"))
 
 
 def check_cqm(model: ConstrainedModel, cqm: Any, source: str = "<cqm>") -> None:

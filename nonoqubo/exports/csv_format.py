@@ -95,10 +95,14 @@ def loads(data: str | bytes, *, source: str = "<csv>") -> Qubo:
     head, pos = _text.next_line(body, 0)
     if head.strip().replace(" ", "") != HEADER:
         raise FormatError(located(source, line_no, f"expected the header row {HEADER!r}, found {head[:60]!r}"))
-    n = int(meta.get("variables", 0))
+    n = _coords.variables(meta, len(text), source)
     rows = body[pos:]
     if '"' in rows:  # quoted labels: the csv module, slower but exact
         records = list(csv.reader(io.StringIO(rows)))
+        short = next((k for k, r in enumerate(records) if r and len(r) != 5), None)
+        if short is not None:
+            raise FormatError(located(source, line_no + 1 + short, f"expected 5 fields (i,j,label_i,label_j,bias), "
+                                      f"found {len(records[short])}"))
         table = _numbers([(r[0], r[1], r[4]) for r in records if r], source, line_no + 1)
     else:
         table = _numbers(rows, source, line_no + 1)

@@ -60,6 +60,7 @@ from typing import IO
 
 import numpy as np
 
+from .._guard import json_loads
 from ..constrained import SENSES, ConstrainedModel, build_constrained
 from ..encoding import bracket_name, flat_name
 from ..errors import FormatError, UnsupportedFormat, located
@@ -193,12 +194,16 @@ def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puz
     if len(size) != 2:
         raise FormatError(located(source, first["size"], "'size' must be 'height width'"))
     height, width = size
+    given = {kind: sum(1 for key in fields if key.startswith(f"{kind} ")) for kind in ("row", "col")}
+    if not 0 <= height <= given["row"] or not 0 <= width <= given["col"]:  # before looping over the size
+        raise FormatError(located(source, first["size"], f"'size: {height} {width}' but the header has "
+                                  f"{given['row']} row and {given['col']} column clues"))
     name = None
     if "name" in fields:
-        try:
-            name = json.loads("".join(fields["name"]))
-        except json.JSONDecodeError:
-            raise FormatError(located(source, first["name"], "the name is not a JSON string")) from None
+        name = json_loads("".join(fields["name"]), source, first["name"])
+        if not isinstance(name, str):
+            raise FormatError(located(source, first["name"], "the name is not a JSON string"))
+
     def blocks(key: str) -> list[int | tuple[int, int]]:
         """``3`` or, for a block of colour c, ``3/c``."""
         try:
@@ -211,7 +216,7 @@ def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puz
     palette = BW
     if "palette" in fields:
         try:
-            pal = json.loads("".join(fields["palette"]))
+            pal = json_loads("".join(fields["palette"]), source, first["palette"])
             palette = Palette.of(pal["colours"], pal["background"])
         except (ValueError, KeyError, TypeError) as exc:
             raise FormatError(located(source, first["palette"], f"the palette is not valid: {exc}")) from None
@@ -398,7 +403,7 @@ def _parse_row(toks: list[str], lineno: int, source: str) -> tuple[int, dict[str
                 terms[t] = terms.get(t, 0) + sign * (1 if coef is None else coef)
                 sign, coef = 1, None
         rhs = float(toks[-1])
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: a 400-digit coefficient is an infinite float
         raise FormatError(located(source, lineno, f"cannot read the row {' '.join(toks)!r}")) from None
     if not rhs.is_integer():
         raise FormatError(located(source, lineno, f"right-hand side {toks[-1]} is not an integer"))

@@ -185,12 +185,16 @@ def loads(data: str | bytes, *, source: str = "<mps>") -> ConstrainedModel:
         data = data.decode("utf-8", errors="replace")
     comments = [(i, line[1:]) for i, line in enumerate(data.splitlines(), start=1) if line.startswith("*")]
     model = model_from_metadata(comments, source)
+    if data == dumps(model):
+        return model  # exactly what nonoqubo writes for these clues: nothing for HiGHS to check
+    _check_structure(data, source)
     highspy = _highspy()
     h = _quiet(highspy)
     with tempfile.TemporaryDirectory(prefix="nonoqubo-") as tmp:
         path = os.path.join(tmp, "model.mps")
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(data)
+        _probe(path, len(data), source)
         if h.readModel(path) == highspy.HighsStatus.kError:
             raise FormatError(located(source, None, "HiGHS cannot read this MPS file"))
     lp = h.getLp()
@@ -208,6 +212,69 @@ def loads(data: str | bytes, *, source: str = "<mps>") -> ConstrainedModel:
         raise FormatError(located(source, None, "the file's constraints differ from the model of the "
                                   "clues in its header"))
     return model
+
+
+#: data lines' field counts per section (free MPS); section names start in column 1
+_FIELDS = {"ROWS": (2,), "COLUMNS": (3, 5), "RHS": (3, 5), "RANGES": (3, 5), "BOUNDS": (3, 4)}
+#: the sections in the order free MPS allows them, each at most once
+_ORDER = ("NAME", "OBJSENSE", "ROWS", "COLUMNS", "RHS", "RANGES", "BOUNDS", "ENDATA")
+#: positions of the numeric fields on a data line of each section
+_NUMERIC = {"COLUMNS": (2, 4), "RHS": (2, 4), "RANGES": (2, 4)}
+
+
+def _check_structure(text: str, source: str) -> None:
+    """Refuse a malformed free-MPS body before HiGHS reads it.
+
+    HiGHS 1.16's MPS reader loops forever, in native code no timer can interrupt,
+    on files the fuzzer made: a one-field COLUMNS line before a blank line; BOUNDS
+    lines and an ENDATA in the middle of COLUMNS.  So: sections known, in order,
+    each once, ENDATA last; data lines with the section's field count; values that
+    are numbers.
+    """
+    section, seen = None, -1
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("*"):
+            continue
+        fields = line.split()
+        if section == "ENDATA":
+            raise FormatError(located(source, lineno, f"text after ENDATA: {line.strip()[:60]!r}"))
+        if not line[0].isspace():
+            name = fields[0].upper()
+            if name not in _ORDER or _ORDER.index(name) <= seen:
+                raise FormatError(located(source, lineno, f"section {fields[0][:40]!r} is unknown, repeated or "
+                                          "out of order"))
+            section, seen = name, _ORDER.index(name)
+            continue
+        if section in _FIELDS and len(fields) not in _FIELDS[section]:
+            raise FormatError(located(source, lineno, f"a {section} line has {len(fields)} field(s), expected "
+                                      f"{' or '.join(map(str, _FIELDS[section]))}: {line.strip()[:60]!r}"))
+        numeric = [k for k in _NUMERIC.get(section, ()) if k < len(fields)]
+        if section == "BOUNDS" and len(fields) == 4:
+            numeric = [3]
+        if section == "COLUMNS" and len(fields) == 3 and fields[1] == "'MARKER'":
+            numeric = []
+        for k in numeric:
+            try:
+                float(fields[k])
+            except ValueError:
+                raise FormatError(located(source, lineno, f"{fields[k][:40]!r} is not a number")) from None
+    if section != "ENDATA":
+        raise FormatError(located(source, None, "the file does not end with ENDATA"))
+
+
+def _probe(path: str, size: int, source: str) -> None:
+    """HiGHS reads *path* in a child process first: a hang or a crash there is an error here."""
+    import subprocess
+    import sys
+
+    code = ("import sys, highspy; h = highspy.Highs(); h.setOptionValue('output_flag', False); "
+            "h.readModel(sys.argv[1])")
+    try:
+        proc = subprocess.run([sys.executable, "-c", code, path], capture_output=True, timeout=20 + size / 1e7)
+    except subprocess.TimeoutExpired:
+        raise FormatError(located(source, None, "HiGHS does not finish reading this MPS file (damaged?)")) from None
+    if proc.returncode != 0:
+        raise FormatError(located(source, None, f"HiGHS crashed reading this MPS file (exit status {proc.returncode})"))
 
 
 def _rowwise(lp: Any, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

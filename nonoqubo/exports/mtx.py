@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import IO, Any
 
+from .._guard import integer
 from ..errors import FormatError, located
 from ..qubo import Qubo
 from . import _coords, _header, _text
@@ -86,10 +87,10 @@ def loads(data: str | bytes, *, source: str = "<mtx>") -> Qubo:
     _coords.need_meta(meta, source)
     size, pos = _text.next_line(body, 0)
     parts = size.split()
-    try:
-        rows, cols, nnz = (int(x) for x in parts)
-    except ValueError:
-        raise FormatError(located(source, line_no, f"expected the size line 'rows cols entries', found {size[:60]!r}")) from None
+    if len(parts) != 3:
+        raise FormatError(located(source, line_no, f"expected the size line 'rows cols entries', found {size[:60]!r}"))
+    rows, cols, nnz = (integer(x, source, line_no, "size line") for x in parts)
+    rows = _coords.variables(meta, len(text), source, line_no, rows)
     if rows != cols:
         raise FormatError(located(source, line_no, f"a QUBO matrix is square, this one is {rows} x {cols}"))
     i, j, v = _coords.read_terms(body[pos:], line_no + 1, CONV, rows, source)

@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import zipfile
 from typing import IO, Any
 
 import numpy as np
 
+from .._guard import finite, json_loads
 from ..errors import FormatError, located
 from ..qubo import Qubo
 from . import _header
@@ -81,19 +83,74 @@ def loads(data: bytes, *, source: str = "<npz>") -> Qubo:
     Raises:
         FormatError: not an npz archive, or a key missing.
     """
-    try:
-        arrays = np.load(io.BytesIO(data), allow_pickle=False)
-    except (ValueError, OSError, zipfile.BadZipFile) as exc:
-        raise FormatError(located(source, None, f"not a NumPy .npz archive: {exc}")) from None
-    missing = [k for k in KEYS if k not in arrays.files and k != "meta"]
+    arrays = read_arrays(data, source)
+    missing = [k for k in KEYS if k not in arrays and k != "meta"]
     if missing:
         raise FormatError(located(source, None, f"the archive lacks the key(s) {', '.join(missing)}"))
-    clues = json.loads(str(arrays["clues"]))
-    meta: dict[str, Any] = {"vartype": str(arrays["vartype"]), "fixed": json.loads(str(arrays["fixed"]))}
+    for key, (ndim, kinds) in _SHAPES.items():
+        if arrays[key].ndim != ndim or arrays[key].dtype.kind not in kinds:
+            raise FormatError(located(source, None, f"{key!r} is a {arrays[key].ndim}-d {arrays[key].dtype} array, "
+                                      f"expected {ndim}-d of kind {kinds!r}"))
+    clues = json_loads(str(arrays["clues"]), f"{source}:clues")
+    fixed = json_loads(str(arrays["fixed"]), f"{source}:fixed")
+    meta: dict[str, Any] = {"vartype": str(arrays["vartype"]), "fixed": fixed}
+    if clues is not None and not isinstance(clues, dict):
+        raise FormatError(located(source, None, "'clues' is not a JSON object"))
     if clues:
         meta.update(clues)
+    offset = finite(arrays["offset"], source, "offset")
     return _header.to_qubo(meta, arrays["linear"], arrays["row"], arrays["col"], arrays["quad"],
-                           int(arrays["offset"]), source, [str(x) for x in arrays["labels"].tolist()])
+                           offset.item(), source, [str(x) for x in arrays["labels"].tolist()])
+
+
+#: key -> (dimensions, dtype kinds) every array must have
+_SHAPES = {"labels": (1, "U"), "linear": (1, "iuf"), "row": (1, "iu"), "col": (1, "iu"), "quad": (1, "iuf"),
+           "offset": (0, "iuf"), "vartype": (0, "U"), "clues": (0, "U"), "fixed": (0, "U")}
+#: the most a deflated member may expand (deflate's own limit is about 1032:1)
+_MAX_RATIO = 1100
+
+
+def read_arrays(data: bytes, source: str) -> dict[str, np.ndarray]:
+    """The ``.npy`` members of an ``.npz`` archive, each checked before it is read.
+
+    ``np.load`` trusts an array's header: a 100-byte member claiming shape (10^12,) asks for
+    terabytes, and a damaged archive surfaces as ``BadZipFile``/``EOFError`` only when a
+    member is read.  Here every member's declared shape must fit in its own stored bytes,
+    and every error of the zip or npy layer becomes one located FormatError.
+    """
+    fmt = np.lib.format
+    out: dict[str, np.ndarray] = {}
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            for info in zf.infolist():
+                if not info.filename.endswith(".npy"):
+                    continue
+                name = info.filename[:-4]
+                if info.file_size > _MAX_RATIO * max(info.compress_size, 1) or info.compress_size > len(data):
+                    raise FormatError(located(source, None, f"member {name!r} claims {info.file_size} bytes "
+                                              f"from {info.compress_size}: damaged"))
+                raw = zf.read(info)
+                fh = io.BytesIO(raw)
+                version = fmt.read_magic(fh)
+                if version == (1, 0):
+                    shape, _, dtype = fmt.read_array_header_1_0(fh)
+                elif version == (2, 0):
+                    shape, _, dtype = fmt.read_array_header_2_0(fh)
+                else:
+                    raise FormatError(located(source, None, f"member {name!r}: .npy version {version} is not supported"))
+                need = math.prod(shape) * dtype.itemsize
+                if dtype.hasobject or need > len(raw) - fh.tell():
+                    raise FormatError(located(source, None, f"member {name!r} claims shape {shape} of {dtype} "
+                                              f"({need} bytes) but holds {len(raw) - fh.tell()} bytes"))
+                fh.seek(0)
+                out[name] = fmt.read_array(fh, allow_pickle=False)
+    except FormatError:
+        raise
+    except (ValueError, OSError, EOFError, KeyError, TypeError, NotImplementedError, RuntimeError,
+            zipfile.BadZipFile, zipfile.LargeZipFile) as exc:
+        message = " ".join(str(exc).split())[:200]
+        raise FormatError(located(source, None, f"not a readable NumPy .npz archive: {message}")) from None
+    return out
 
 
 def load(fp: IO[bytes]) -> Qubo:

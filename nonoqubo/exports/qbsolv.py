@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import IO, Any
 
+from .._guard import integer
 from ..errors import FormatError, located
 from ..qubo import Qubo
 from . import _coords, _header, _text
@@ -76,14 +77,12 @@ def loads(data: str | bytes, *, source: str = "<qubo>") -> Qubo:
     parts = program.split()
     if len(parts) != 6 or parts[:2] != ["p", "qubo"]:
         raise FormatError(located(source, line_no, f"expected 'p qubo 0 maxNodes nNodes nCouplers', found {program[:60]!r}"))
-    try:
-        max_nodes, n_nodes, n_couplers = (int(x) for x in parts[3:])
-    except ValueError:
-        raise FormatError(located(source, line_no, f"the program line's counts must be integers: {program!r}")) from None
+    max_nodes, n_nodes, n_couplers = (integer(x, source, line_no, "program line") for x in parts[3:])
     rest = body[pos:]
     more = [ln for ln in rest.split("\n") if ln.startswith(CONV.marker)] if "\nc" in "\n" + rest else []
     meta = _header.parse_comments(comments + more, CONV.marker, source)
     _coords.need_meta(meta, source)
+    max_nodes = _coords.variables(meta, len(text), source, line_no, max_nodes)
     i, j, v = _coords.read_terms(rest, line_no + 1, CONV, max_nodes, source)
     diag = int((i == j).sum())
     if diag != n_nodes or i.size - diag != n_couplers:

@@ -56,6 +56,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from .._guard import claimed, finite, integer, json_loads
 from ..errors import FormatError, located
 from ..qubo import Qubo
 from . import _header, _text
@@ -124,6 +125,8 @@ class _Lines:
 
     def block(self, count: int) -> tuple[str, int]:
         """The next *count* lines as one string, and the number of its first line."""
+        if count < 0:
+            raise FormatError(located(self.source, self.line, f"a count of {count} lines is negative"))
         if count == 0:
             return "", self.line + 1
         if self._newlines is None:
@@ -153,7 +156,7 @@ def loads(data: str | bytes, *, source: str = "<qplib>") -> Qubo:
     sense = cur.value("minimize or maximize", str).lower()
     if sense not in ("minimize", "maximize"):
         raise FormatError(located(source, 3, f"expected minimize or maximize, found {sense!r}"))
-    n = cur.value("the number of variables")
+    n = claimed(cur.value("the number of variables"), len(raw), source, cur.line, "variables")
     text, first = cur.block(cur.value("the number of quadratic terms"))
     q = _text.parse_numbers(text, source, first, 3)
     h, k = _text.as_int(q[:, 0], source, "index") - 1, _text.as_int(q[:, 1], source, "index") - 1
@@ -161,8 +164,11 @@ def loads(data: str | bytes, *, source: str = "<qplib>") -> Qubo:
     default = cur.value("the default linear coefficient", float)
     text, first = cur.block(cur.value("the number of linear coefficients"))
     lin_table = _text.parse_numbers(text, source, first, 2)
-    linear = np.full(n, default)
-    linear[_text.as_int(lin_table[:, 0], source, "index") - 1] = lin_table[:, 1]
+    linear = np.full(n, finite(np.float64(default), source, "the default linear coefficient"))
+    where = _text.as_int(lin_table[:, 0], source, "index") - 1
+    if where.size and (where.min() < 0 or where.max() >= n):
+        raise FormatError(located(source, first, f"a linear coefficient's index is outside 1..{n}"))
+    linear[where] = lin_table[:, 1]
     offset = cur.value("the objective constant", float)
     for what in ("the value for infinity", "the default primal start"):
         cur.value(what, str)
@@ -176,13 +182,12 @@ def loads(data: str | bytes, *, source: str = "<qplib>") -> Qubo:
         if parts:
             if len(parts) != 2:
                 raise FormatError(located(source, first + off, f"expected 'index name', found {line[:60]!r}"))
-            names[int(parts[0]) - 1] = parts[1]
+            names[integer(parts[0], source, first + off, 'variable name index') - 1] = parts[1]
     if "# nonoqubo " not in name_line:
         raise FormatError(located(source, 1, "no nonoqubo metadata after the problem name"))
-    try:
-        meta = json.loads(name_line.split("# nonoqubo ", 1)[1])
-    except json.JSONDecodeError as exc:
-        raise FormatError(located(source, 1, f"the nonoqubo metadata is not valid JSON: {exc}")) from None
+    meta = json_loads(name_line.split("# nonoqubo ", 1)[1], source, 1)
+    if not isinstance(meta, dict):
+        raise FormatError(located(source, 1, "the nonoqubo metadata is not a JSON object"))
     labels = None
     if meta.get("labels") == "listed":
         if len(names) != n:

@@ -43,6 +43,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from .._guard import json_loads
 from ..errors import FormatError, located
 from ..qubo import Qubo
 from . import _header, _text
@@ -171,11 +172,7 @@ def loads(data: str | bytes, *, source: str = "<qubo.json>") -> Qubo:
 
 def parse_json(data: str | bytes, source: str) -> Any:
     """``json.loads`` with a located FormatError."""
-    try:
-        return json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        line = getattr(exc, "lineno", None)
-        raise FormatError(located(source, line, f"not valid JSON: {getattr(exc, 'msg', exc)}")) from None
+    return json_loads(data, source)
 
 
 def load(fp: IO[Any]) -> Qubo:

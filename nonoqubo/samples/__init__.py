@@ -334,7 +334,7 @@ def match(
                 for s, row in enumerate(raw.values):
                     if len(row) != n:
                         raise SampleError(
-                            f"{source}: sample {s + 1} has {len(row)} values but the model has "
+                            f"{source}: sample {s} has {len(row)} values but the model has "
                             f"{n} variables"
                         )
             if len({len(row) for row in raw.values}) > 1:
@@ -361,7 +361,7 @@ def match(
         if values.shape[1] != n:
             s = 0
             raise SampleError(
-                f"{source}: sample {s + 1} has {values.shape[1]} values but the model has "
+                f"{source}: sample {s} has {values.shape[1]} values but the model has "
                 f"{n} variables"
             )
     bits, is_spin = _to_bits(values, labels, raw.vartype, spin, source)
@@ -396,11 +396,11 @@ def _name_list(names: list[Any]) -> str:
 
 
 def _missing_message(source: str, s: int, missing: list[str]) -> str:
-    return f"{source}: sample {s + 1} lacks variable {_name_list(missing)}"
+    return f"{source}: sample {s} lacks variable {_name_list(missing)}"
 
 
 def _unknown_message(source: str, s: int, unknown: list[Any]) -> str:
-    return (f"{source}: sample {s + 1} has unknown variable {_name_list(unknown)} "
+    return (f"{source}: sample {s} has unknown variable {_name_list(unknown)} "
             "(labels are y{i}[k][p] / z{j}[k][p], or y{i}_k_p)")
 
 
@@ -412,7 +412,7 @@ def _from_maps(maps: list[Mapping[Any, Any]], labels: list[str], index: dict[str
     values = np.zeros((len(maps), n), dtype=np.float64)
     for s, sample in enumerate(maps):
         if not isinstance(sample, Mapping):
-            raise SampleError(f"{source}: sample {s + 1} is not a {{label: value}} object")
+            raise SampleError(f"{source}: sample {s} is not a {{label: value}} object")
         keys = _label_keys(sample)
         cols_arr = _lookup(index, keys)
         unknown = [keys[i] for i in np.flatnonzero(cols_arr < 0).tolist() if keys[i] not in fixed]
@@ -422,13 +422,13 @@ def _from_maps(maps: list[Mapping[Any, Any]], labels: list[str], index: dict[str
         try:
             vals = np.array([_number(v) for v in sample.values()], dtype=np.float64)
         except (TypeError, ValueError) as exc:
-            raise SampleError(f"{source}: sample {s + 1}: {exc}") from None
+            raise SampleError(f"{source}: sample {s}: {exc}") from None
         keep = cols_arr >= 0
         seen = np.zeros(n, bool)
         seen[cols_arr[keep]] = True
         row[cols_arr[keep]] = vals[keep]
         if keep.sum() != seen.sum():
-            raise SampleError(f"{source}: sample {s + 1} gives a variable twice (as y0[0][1] and y0_0_1?)")
+            raise SampleError(f"{source}: sample {s} gives a variable twice (as y0[0][1] and y0_0_1?)")
         if not sparse and not seen.all():
             raise SampleError(_missing_message(source, s, [labels[i] for i in np.flatnonzero(~seen)]))
     return values
@@ -496,16 +496,13 @@ def _to_bits(values: np.ndarray, labels: list[str], vartype: str | None, spin: b
             why = "spins must be -1 or +1" + (" (0 and -1 are mixed)" if v == 0 else "")
         else:
             why = "values must be 0 or 1 (or spins -1/+1)"
-        raise SampleError(f"{source}: sample {s + 1}, variable {labels[i]!r}: value {shown!r}: {why}")
+        raise SampleError(f"{source}: sample {s}, variable {labels[i]!r}: value {shown!r}: {why}")
     bits = ((values + 1) // 2 if is_spin else values).astype(np.int8)
     return bits, is_spin
 
 
 def loads_json(text: str, source: str) -> Any:
     """``json.loads`` with a located error."""
-    from ..errors import FormatError
+    from .._guard import json_loads
 
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"{source}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+    return json_loads(text, source)

@@ -58,6 +58,7 @@ import re
 
 import numpy as np
 
+from .._guard import integer
 from ..errors import FormatError, SampleError, located
 from . import RawSamples
 
@@ -127,7 +128,7 @@ def parse(text: str, *, source: str) -> RawSamples:
         if line.startswith("Objective ") and energy is None:
             energy = [_value(line.split()[1], source, i + 1)]
         if m:
-            count, style = int(m.group(1)), m.group(2)
+            count, style = integer(m.group(1), source, i + 1, "column count"), m.group(2)
             if count < 0 or style:
                 raise SampleError(f"{source}:{i + 1}: a {style or 'sparse'} HiGHS solution lists only "
                                   "nonzero columns; write it with style 0 (raw) or 1 (pretty)")

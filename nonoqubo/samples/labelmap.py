@@ -49,5 +49,5 @@ def parse(text: str, *, source: str) -> RawSamples:
     maps = doc if isinstance(doc, list) else [doc]
     for s, item in enumerate(maps):
         if not isinstance(item, dict):
-            raise FormatError(f"{source}: sample {s + 1} is not a JSON object of label -> value")
+            raise FormatError(f"{source}: sample {s} is not a JSON object of label -> value")
     return RawSamples(maps=maps, energies=energies, num_occurrences=occurrences)

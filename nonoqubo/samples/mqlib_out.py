@@ -85,8 +85,8 @@ def parse(text: str, *, source: str) -> RawSamples:
                                       "expected the solution's values (0/1) after 'Solution:'"))
         try:
             rows.append(np.array(tokens, dtype=np.int64))
-        except ValueError:
-            bad = next(t for t in tokens if not _VALUES.fullmatch(t))
+        except (ValueError, OverflowError):  # a letter, or a number past int64 (or 4,300 digits)
+            bad = next((t for t in tokens if not _VALUES.fullmatch(t) or len(t.lstrip("+-")) > 18), tokens[0])
             raise FormatError(located(source, lineno + body.count("\n", 0, mark) + 1,
                                       f"{bad[:40]!r} is not a 0/1 value")) from None
     if len({r.size for r in rows}) > 1:

@@ -38,6 +38,7 @@ import re
 
 import numpy as np
 
+from .._guard import integer
 from ..errors import FormatError, located
 from . import RawSamples
 
@@ -73,8 +74,8 @@ def parse(text: str, *, source: str) -> RawSamples:
     if head is None:
         raise FormatError(located(source, None, "no 'N bits, find Min, ...' or 'N Number of bits in "
                                   "solution' line: not a qbsolv answer"))
-    n = int(head.group(1))
     lineno = text.count("\n", 0, head.end()) + 2
+    n = integer(head.group(1), source, lineno - 1, "bit count")
     stop = text.find("\n", head.end() + 1)
     bits = text[head.end() + 1: len(text) if stop < 0 else stop].strip()
     if n == 0:

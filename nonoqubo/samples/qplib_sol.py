@@ -30,7 +30,7 @@ ALIASES = ("qplib", "sol", "qplib_sol")
 PRIORITY = 40
 
 _LINE = re.compile(r"^\s*(\S+)\s+(\S+)\s*$")
-_DEFAULT = re.compile(r"^[bx](\d+)$")
+_DEFAULT = re.compile(r"^[bx](\d{1,18})$")  # longer is no index: a name
 
 
 def detect(text: str) -> bool:

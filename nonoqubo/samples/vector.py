@@ -21,6 +21,7 @@ Examples:
 
 from __future__ import annotations
 
+import math
 import re
 
 from ..errors import FormatError
@@ -67,7 +68,7 @@ def parse(text: str, *, source: str) -> RawSamples:
         for s, row in enumerate(rows):
             for i, v in enumerate(row):
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise FormatError(f"{source}: sample {s + 1}, position {i + 1}: {v!r} is not a number")
+                    raise FormatError(f"{source}: sample {s}, position {i + 1}: {v!r} is not a number")
         return RawSamples(values=rows)
     rows = []
     for lineno, line in enumerate(text.splitlines(), start=1):
@@ -83,7 +84,10 @@ def parse(text: str, *, source: str) -> RawSamples:
                 continue
             if not _NUMBER.match(token):
                 raise FormatError(f"{source}:{lineno}: {token!r} is not a 0/1 or -1/+1 value")
-            row.append(int(float(token)))
+            value = float(token)
+            if not math.isfinite(value):  # 1e400, or 400 digits: not a 0/1 or spin value
+                raise FormatError(f"{source}:{lineno}: {token[:40]!r} is not a 0/1 or -1/+1 value")
+            row.append(int(value))
         rows.append(row)
     if not rows:
         raise FormatError(f"{source}: no samples in the file")
