@@ -448,7 +448,7 @@ class Decoder:
         diff *= diff
         energy = (broken.T.sum(axis=0, dtype=INT) + order.T.sum(axis=0, dtype=INT)
                   + diff.sum(axis=0, dtype=INT))
-        grid, _ = lay.grids(shifts)
+        grid = lay.view_grid(shifts, rows=True)  # the picture is the rows' view
         failing = failing_lines(lay, grid)
         return Analysis(x, shifts, broken, order, rc, cc, energy, grid, failing)
 

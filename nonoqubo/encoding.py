@@ -222,34 +222,34 @@ class Layout:
             background; 0/1 in black and white).  Where two blocks of a line
             overlap (possible only with broken walls or order), the later wins.
         """
+        return self.view_grid(shifts, rows=True), self.view_grid(shifts, rows=False)
+
+    def view_grid(self, shifts: np.ndarray, rows: bool = True) -> np.ndarray:
+        """One of :meth:`grids`: the grid seen from the rows (or from the columns)."""
         shifts = np.atleast_2d(shifts)
         s = shifts.shape[0]
         h, w = self.height, self.width
-        row_grid = np.zeros((s, h, w), np.int8)
-        col_grid = np.zeros((s, h, w), np.int8)
-        lengths = self.block_length
-        cell_block = np.repeat(np.arange(self.num_blocks, dtype=INT), lengths)
+        grid = np.zeros((s, h, w), np.int8)
+        blocks = np.flatnonzero((self.block_line < h) if rows else (self.block_line >= h))
+        lengths = self.block_length[blocks]
+        cell_block = np.repeat(blocks, lengths)
         offset_in_block = np.arange(int(lengths.sum()), dtype=INT) - np.repeat(
             np.cumsum(lengths) - lengths, lengths
         )
         line = self.block_line[cell_block]
-        colour = self.block_colour[cell_block].astype(np.int8)
-        # a shift is at most the margin, so every position lies inside its line
         # flat index (sample, i, j) of every painted cell: the cell at zero shift, plus the
-        # shift along the line (1 for a row, w for a column), plus the sample's grid
-        is_row = line < h
+        # shift along the line (1 for a row, w for a column), plus the sample's grid; a
+        # shift is at most the margin, so every position lies inside its line
         start = self.block_start[cell_block] + offset_in_block
-        at_zero = np.where(is_row, line * w + start, start * w + (line - h))
-        step = np.where(is_row, 1, w)
+        at_zero = line * w + start if rows else start * w + (line - h)
         idx_type = np.int32 if s * h * w < (1 << 31) else INT
-        for grid, part in ((row_grid, is_row), (col_grid, ~is_row)):
-            blocks = cell_block[part]
-            flat = shifts[:, blocks].astype(idx_type)
-            flat *= step[part].astype(idx_type)
-            flat += at_zero[part].astype(idx_type)
-            flat += (np.arange(s, dtype=idx_type) * (h * w))[:, None]
-            grid.reshape(-1)[flat.reshape(-1)] = np.tile(colour[part], s)
-        return row_grid, col_grid
+        flat = shifts[:, cell_block].astype(idx_type)
+        if not rows:
+            flat *= idx_type(w)
+        flat += at_zero.astype(idx_type)
+        flat += (np.arange(s, dtype=idx_type) * (h * w))[:, None]
+        grid.reshape(-1)[flat.reshape(-1)] = np.tile(self.block_colour[cell_block].astype(np.int8), s)
+        return grid
 
     def encode(self, grid: np.ndarray) -> np.ndarray:
         """The assignment (0/1 per variable) of a grid that satisfies every row and column clue.
