@@ -80,7 +80,7 @@ def _chunks(qubo: Qubo):
     d = np.flatnonzero(qubo.linear)
     yield f"{name} {META_TAG}{json.dumps(meta, separators=(',', ':'))}\nQBN\nminimize\n", 0
     yield f"{qubo.num_vars} # number of variables\n{qubo.num_quadratic} # number of quadratic terms in objective\n", 0
-    yield from _text.data_chunks([qubo.col + 1, qubo.row + 1, 2 * qubo.quad])  # 1/2 of every entry counts
+    yield from _text.data_chunks([qubo.col + 1, qubo.row + 1, 2 * qubo.quad.astype(np.int64)])  # 1/2 of every entry counts
     yield (f"0 # default value for linear coefficients in objective\n"
            f"{d.size} # number of non-default linear coefficients in objective\n"), 0
     yield _text.format_lines([d + 1, qubo.linear[d]]), int(d.size)
