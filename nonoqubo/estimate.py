@@ -15,8 +15,9 @@ the variables (far below the build's cost, which grows with the terms):
   :data:`EXACT_VARIABLES` a per-line bound is used, so that the estimate of an absurd puzzle
   (10^6 rows and columns of ``[1]`` is a 4 MB file and 2 x 10^12 variables) costs no more than
   reading its clues.
-* **bytes**: :data:`BYTES_PER_TERM` per term, the build's measured peak (int64 row, column
-  and value plus the sort that merges like terms).
+* **bytes**: :data:`BYTES_PER_TERM` per term, the measured peak of a build followed by a write
+  (the model itself is 9 bytes a term: int32 row and column, int8 bias; writers widen a slice
+  at a time).
 
 :func:`check_fits` turns the estimate into a refusal, naming the figures and ``--force``,
 when it exceeds the memory this machine has available.
@@ -41,8 +42,9 @@ from .puzzle import Puzzle
 
 __all__ = ["BYTES_PER_TERM", "Estimate", "ModelTooLarge", "available_memory", "check_fits", "estimate"]
 
-#: peak bytes of the build per term (measured: the 512x512 cauldron, 48M terms, peaks at 2.4 GB)
-BYTES_PER_TERM = 64
+#: peak bytes per term of a build and a write (measured on the 512x512 cauldron, 48M terms: `info`
+#: 1.06 GB, `build -o .coo` 1.42 GB, `build -o .bqm` 1.86 GB, the largest)
+BYTES_PER_TERM = 40
 #: variables up to which the touch counts are exact (about 40 bytes a variable, briefly); past it, a
 #: cruder bound from each line's blocks and margin (``4 m d min(m, d + 1)`` cell pairs) in O(lines)
 EXACT_VARIABLES = 30_000_000
