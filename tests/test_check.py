@@ -57,6 +57,24 @@ def test_vectorised_check_agrees_with_the_line_by_line_check(picture, seed):
         assert [Layout.of(puzzle).line_name(t) for t in np.flatnonzero(row)] == names
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 6).flatmap(lambda h: st.integers(1, 6).flatmap(
+    lambda w: st.lists(st.lists(st.integers(0, 3), min_size=w, max_size=w), min_size=h, max_size=h))),
+    st.integers(0, 2**32 - 1))
+def test_vectorised_check_agrees_with_the_line_by_line_check_in_colour(picture, seed):
+    from nonoqubo.palette import Palette
+
+    puzzle = Puzzle.from_picture(np.array(picture, dtype=np.int8), palette=Palette.of(["red", "green", "blue"]))
+    rng = np.random.default_rng(seed)
+    grids = rng.integers(0, 4, size=(6, puzzle.height, puzzle.width), dtype=np.int8)
+    grids[0] = np.array(picture)  # the solution itself: no line fails
+    bad = failing_lines(Layout.of(puzzle), grids)
+    assert not bad[0].any()
+    for g, row in zip(grids, bad):
+        names = puzzle.mismatched_lines(g)
+        assert [Layout.of(puzzle).line_name(t) for t in np.flatnonzero(row)] == names
+
+
 def test_failure_details(logo):
     grid = logo.solution_grid().copy()
     grid[0, 0] = True
