@@ -126,7 +126,11 @@ class Tally:
     @classmethod
     def of(cls, analysis: Analysis, weights: np.ndarray) -> Tally:
         w = weights.astype(np.int64)
-        conflicts = analysis.row_colour != analysis.col_colour
+        # the cell terms are per (cell, colour) slot, cell-major: a cell is wrong when any of its
+        # colours disagree (one slot a cell in black and white)
+        samples, height, width = analysis.grid.shape
+        slots = analysis.row_colour != analysis.col_colour
+        conflicts = slots.reshape(samples, height * width, -1).any(axis=2)
         best = int(np.argmin(analysis.energy))
         return cls(
             energies=analysis.energy.astype(np.int64), weights=w,

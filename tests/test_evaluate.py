@@ -309,3 +309,27 @@ def test_time_per_run_from_an_ommx_archive(tmp_path: Path) -> None:
     (g,) = evaluate(str(model), [str(tmp_path / "runs")], jobs=1)
     f = g.figures()
     assert f["samples"] == 4 and f["seconds_per_run"] == pytest.approx(0.5)
+
+
+def test_worst_cells_of_a_colour_puzzle_are_cells_of_its_grid(tmp_path: Path) -> None:
+    """Colour models have one cell term per (cell, colour): the tally counts cells, not slots."""
+    from nonoqubo.clues import load
+
+    puzzle = load(SHARED / "colour" / "olsak-acorn.json")  # 50x35, 4 colours, with its solution
+    qubo = build(puzzle)
+    model = tmp_path / "acorn.npz"
+    exports.dump(qubo, model)
+    x = Layout.of(puzzle).encode(puzzle.solution_grid())
+    bits = flipped(x, np.random.default_rng(3).choice([1, 2, 5], size=30), np.random.default_rng(4))
+    (tmp_path / "runs" / "flips").mkdir(parents=True)
+    (tmp_path / "runs" / "flips" / "acorn.txt").write_text("\n".join("".join(map(str, r)) for r in bits) + "\n")
+    (group,) = evaluate(str(model), [str(tmp_path / "runs")], jobs=1, seconds=None)
+    got = group.figures()
+    counts = np.zeros(puzzle.shape)
+    for r in decode(puzzle, bits):
+        counts += r.conflicts
+    assert got["worst_cells"], "flipped solutions have cell conflicts"
+    for cell in got["worst_cells"]:
+        assert 1 <= cell["row"] <= puzzle.height and 1 <= cell["column"] <= puzzle.width
+        assert cell["share"] == pytest.approx(counts[cell["row"] - 1, cell["column"] - 1] / len(bits))
+    assert got["worst_cells"][0]["share"] == pytest.approx(counts.max() / len(bits))
