@@ -22,17 +22,20 @@ def _chars(chars: frozenset[str]) -> str:
     return " ".join(repr(c) for c in sorted(chars))
 
 
-HELP = "check a grid (text of #/. or 1/0, or JSON) against the clues"
+HELP = "check a grid (text of #/. or 1/0, a character per colour, or JSON) against the clues"
 DESCRIPTION = f"""\
 Check GRID against the clues of PUZZLE and list the lines that fail: a line
-fails when the lengths of its black runs, in order, differ from its clue.
+fails when the lengths of its black runs, in order, differ from its clue (in
+a colour puzzle: the lengths and colours of its runs).
 
 GRID is text, one row per line, or JSON: a list of row strings, a list of
 0/1 lists, or an object with a "grid" (or "solution", "picture") key.
   black: {_chars(BLACK_CHARS)}
   white: {_chars(WHITE_CHARS)}
 Blank lines and lines starting with // or ; are skipped; spaces between
-cells are ignored (so ' ' is white only inside JSON row strings).
+cells are ignored (so ' ' is white only inside JSON row strings).  A colour
+puzzle's grid has one character per colour, its palette's ('nonoqubo info
+PUZZLE' lists them), and '.' for the background.
 
 A solver's samples (domain-wall variables, not a grid) are for 'decode':
   nonoqubo decode PUZZLE SAMPLES

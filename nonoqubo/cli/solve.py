@@ -14,7 +14,7 @@ from .decode import add_image_argument, check_image_path, emit
 
 ORDER = 70
 
-HELP = "solve a puzzle locally (simulated annealing, tabu, exact, QUBO++) and show the picture"
+HELP = "solve a puzzle locally (simulated annealing, tabu, exact, QUBO++, OpenJij SA/SQA) and show the picture"
 DESCRIPTION = f"""\
 Build the QUBO of PUZZLE, sample it with a local solver, decode the samples
 and print the best picture with its verdict (as `decode` does).  -o saves the
