@@ -161,6 +161,17 @@ def test_mip_answer_with_a_broken_line_names_the_line(name, lineno, models, run_
     assert status == 2 and f"{bad}:{lineno}:" in err and err.count("\n") == 1
 
 
+def test_cbc_column_index_past_int64_is_one_line(models, run_cli, tmp_path):
+    # found by the fuzzer (seed 11): a 30-digit column index ended in an OverflowError traceback
+    lines = (ANSWERS / "logo.cbc.sol").read_text().splitlines(keepends=True)
+    lines[3] = "   " + "9" * 30 + " " + lines[3].lstrip().partition(" ")[2]
+    bad = tmp_path / "big.sol"
+    bad.write_text("".join(lines))
+    status, out, err = run_cli("decode", models("logo", "lp"), bad)
+    assert (status, out) == (2, "")
+    assert err == f"nonoqubo: error: {bad}: a solution line does not start with a column index\n"
+
+
 def test_scip_shell_solution_status_line_is_read(models, run_cli, tmp_path):
     # the SCIP shell's 'write solution' puts a status line before what writeBestSol writes
     answer = tmp_path / "shell.sol"

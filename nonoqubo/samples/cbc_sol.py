@@ -69,7 +69,7 @@ def parse(text: str, *, source: str) -> RawSamples:
     rows, values = _mip.table(body, 2, "<index> <name> <value> <cost>", source, value_col=2, ncols=4)
     try:
         index = rows[:, 0].astype(np.int64)
-    except ValueError:
+    except (ValueError, OverflowError):
         raise FormatError(located(source, None, "a solution line does not start with a column index")) from None
     drops = np.flatnonzero(index[1:] <= index[:-1])  # rows were printed first: keep the last block
     start = int(drops[-1]) + 1 if drops.size else 0
