@@ -285,6 +285,24 @@ def test_class8_to_13_damaged_text_models(tmp_path, small_exports, fmt, suffix, 
     assert message in line and str(path) in line
 
 
+@pytest.mark.parametrize("fmt, suffix, where", [
+    ("qubo-json", "qubo.json", ("quadratic", "row")),
+    ("bqm-json", "bqm.json", ("quadratic_tail",)),
+])
+def test_class11_an_index_past_int64_in_a_json_model(tmp_path, small_exports, fmt, suffix, where):
+    # found by a 20,000-case fuzz run (seed 12): 1.6e20 in a BQM JSON's index list was an OverflowError
+    files, answer = small_exports
+    doc = json.loads(files[fmt])
+    target = doc
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]][0] = 1.6e20
+    path = tmp_path / f"bad.{suffix}"
+    path.write_text(json.dumps(doc))
+    line = one_error("decode", path, answer, names=[str(path)])
+    assert "an index is out of range (past int64)" in line
+
+
 def test_class11_huge_number_in_a_vector_sample(tmp_path):
     samples = tmp_path / "answer.txt"
     samples.write_text("1 " + "9" * 400 + " 0\n")

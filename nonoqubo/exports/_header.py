@@ -345,3 +345,8 @@ def _exact(values: Any, source: str, what: str) -> np.ndarray:
     if bad.size:
         raise FormatError(located(source, None, f"{what} coefficient {arr[bad[0]]!r} is not an integer"))
     return r.astype(np.int64)
+
+
+def malformed(exc: Exception) -> str:
+    """What is wrong with a JSON model's arrays, in words (NumPy's OverflowError speaks of C longs)."""
+    return "an index is out of range (past int64)" if isinstance(exc, OverflowError) else str(exc)

@@ -106,10 +106,10 @@ def loads(data: str | bytes, *, source: str = "<bqm.json>") -> Qubo:
             np.asarray(doc["quadratic_tail"], np.int64), np.asarray(doc["quadratic_biases"], np.float64),
             doc["offset"], source, labels,
         )
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         if isinstance(exc, FormatError):
             raise
-        raise FormatError(located(source, None, f"missing or malformed key: {exc}")) from None
+        raise FormatError(located(source, None, f"missing or malformed key: {_header.malformed(exc)}")) from None
 
 
 def load(fp: IO[Any]) -> Qubo:

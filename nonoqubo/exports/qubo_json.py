@@ -158,8 +158,8 @@ def loads(data: str | bytes, *, source: str = "<qubo.json>") -> Qubo:
         bias = np.asarray(quad["bias"], dtype=np.float64)
         labels = [str(x) for x in doc["labels"]]
         meta: dict[str, Any] = {"vartype": doc["vartype"], "fixed": doc.get("fixed") or {}}
-    except (KeyError, TypeError, ValueError) as exc:
-        raise FormatError(located(source, None, f"missing or malformed key: {exc}")) from None
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        raise FormatError(located(source, None, f"missing or malformed key: {_header.malformed(exc)}")) from None
     if not (row.size == col.size == bias.size):
         raise FormatError(located(source, None, "quadratic row, col and bias differ in length"))
     puzzle = doc.get("puzzle")
