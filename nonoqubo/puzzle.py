@@ -88,6 +88,19 @@ def _normalise_clue(clue: Any, what: str) -> tuple[Clue, tuple[Any, ...]]:
     return tuple(lengths), tuple(tokens)
 
 
+def _flat_ints(lists: Any) -> np.ndarray | None:
+    """All the numbers of *lists* (lists/tuples of Python ints) as one int64 array, else None."""
+    try:
+        if not set(map(type, lists)) <= {list, tuple}:
+            return None
+        flat = list(chain.from_iterable(lists))
+        if flat and not set(map(type, flat)) <= {int}:
+            return None
+        return np.array(flat, dtype=np.int64)
+    except (TypeError, OverflowError):
+        return None
+
+
 def _plain_clues(clues: Any, given_colours: Any = None,
                  palette_size: int = 2) -> tuple[tuple[Clue, ...], tuple[Clue, ...]] | None:
     """Lengths and colours of clues that are all lists/tuples of positive Python ints, in bulk.
@@ -100,14 +113,8 @@ def _plain_clues(clues: Any, given_colours: Any = None,
     negative length, colours that do not fit) gives None, and
     :func:`_normalise_clue` then looks at each clue and names what is wrong.
     """
-    try:
-        if not set(map(type, clues)) <= {list, tuple}:
-            return None
-        flat = list(chain.from_iterable(clues))
-        if flat and not set(map(type, flat)) <= {int}:
-            return None
-        values = np.array(flat, dtype=np.int64)
-    except (TypeError, OverflowError):
+    values = _flat_ints(clues)
+    if values is None:
         return None
     counts = np.fromiter(map(len, clues), np.int64, len(clues))
     if values.size and values.min() <= 0:
@@ -121,15 +128,11 @@ def _plain_clues(clues: Any, given_colours: Any = None,
         lengths = tuple(map(tuple, clues))
     if given_colours is None:
         return lengths, tuple(map((1,).__mul__, counts.tolist()))
-    try:
-        if (len(given_colours) != len(clues) or not set(map(type, given_colours)) <= {list, tuple}
-                or np.fromiter(map(len, given_colours), np.int64, len(clues)).tolist() != counts.tolist()):
-            return None
-        flat_colours = list(chain.from_iterable(given_colours))
-        if flat_colours and not set(map(type, flat_colours)) <= {int}:
-            return None
-        which = np.array(flat_colours, dtype=np.int64)
-    except (TypeError, OverflowError):
+    if not isinstance(given_colours, (list, tuple)):
+        return None
+    which = _flat_ints(given_colours)
+    if (which is None or len(given_colours) != len(clues)
+            or list(map(len, given_colours)) != counts.tolist()):
         return None
     if which.size and (which.min() < 1 or which.max() >= palette_size):
         return None
