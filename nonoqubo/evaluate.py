@@ -63,6 +63,7 @@ import numpy as np
 
 from .decode import Analysis, Decoder, load_model
 from .errors import MissingDependency, NonoquboError
+from .palette import BW, Palette
 from .runtime import seconds_per_run
 from .samples import read_samples
 
@@ -121,10 +122,11 @@ class Tally:
     cell_wrong: np.ndarray  # (H*W,) weighted count of samples where the cell is in conflict
     line_wrong: np.ndarray  # (lines,) weighted count of samples where the line fails its clue
     best_energy: int
-    best_grid: np.ndarray  # (H, W) bool
+    best_grid: np.ndarray  # (H, W) int8 colour indices (0 = background; 0/1 in black and white)
+    palette: Palette = BW
 
     @classmethod
-    def of(cls, analysis: Analysis, weights: np.ndarray) -> Tally:
+    def of(cls, analysis: Analysis, weights: np.ndarray, palette: Palette = BW) -> Tally:
         w = weights.astype(np.int64)
         # the cell terms are per (cell, colour) slot, cell-major: a cell is wrong when any of its
         # colours disagree (one slot a cell in black and white)
@@ -137,7 +139,8 @@ class Tally:
             broken=int(w @ analysis.broken.any(axis=1)), order=int(w @ analysis.order.any(axis=1)),
             conflict=int(w @ conflicts.any(axis=1)),
             cell_wrong=w @ conflicts, line_wrong=w @ analysis.failing,
-            best_energy=int(analysis.energy[best]), best_grid=analysis.grid[best].astype(bool),
+            best_energy=int(analysis.energy[best]), best_grid=analysis.grid[best].astype(np.int8),
+            palette=palette,
         )
 
     def merge(self, other: Tally) -> Tally:
@@ -146,7 +149,7 @@ class Tally:
             np.concatenate((self.energies, other.energies)), np.concatenate((self.weights, other.weights)),
             self.broken + other.broken, self.order + other.order, self.conflict + other.conflict,
             self.cell_wrong + other.cell_wrong, self.line_wrong + other.line_wrong,
-            best.best_energy, best.best_grid,
+            best.best_energy, best.best_grid, best.palette,
         )
 
     @property
@@ -233,10 +236,11 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
                              source=samples_path, is_text=True)
     weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
                else np.asarray(batch.num_occurrences, np.int64))
-    raw = Tally.of(decoder.analyse(batch.bits), weights)
+    palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
+    raw = Tally.of(decoder.analyse(batch.bits), weights, palette)
     polished = None
     if polish:
-        polished = Tally.of(decoder.analyse(polisher(model_path)(batch.bits)), weights)
+        polished = Tally.of(decoder.analyse(polisher(model_path)(batch.bits)), weights, palette)
     reads = int(weights.sum())
     return FileResult(samples_path, reads, seconds_per_run(text, reads), raw, polished)
 
@@ -409,7 +413,7 @@ def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequenc
     out["worst_cells"] = [{"row": int(c) // width + 1, "column": int(c) % width + 1,
                            "share": float(tally.cell_wrong[c] / n)} for c in cells if tally.cell_wrong[c] > 0]
     out["best_energy"] = tally.best_energy
-    out["best_picture"] = ["".join("#" if b else "." for b in row) for row in tally.best_grid]
+    out["best_picture"] = list(tally.palette.picture(tally.best_grid))
     return out
 
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from .errors import MissingDependency
 from .evaluate import Group
+from .palette import Palette
 
 __all__ = ["MAX_PANELS", "render_report"]
 
@@ -171,6 +172,24 @@ def _panels(groups: Sequence[Group], kind: str) -> str:
     return note + _img(fig, what)
 
 
+def _palette_colours(palette: Palette) -> Any:
+    """A matplotlib colour map with one colour per palette entry, background first.
+
+    A colour without RGB is drawn by its name when matplotlib knows it, else in a grey.
+    """
+    from matplotlib.colors import ListedColormap, is_color_like
+
+    colours = []
+    for k, c in enumerate((palette.background, *palette.colours)):
+        if c.rgb:
+            colours.append("#" + c.rgb)
+        elif is_color_like(c.name):
+            colours.append(c.name)
+        else:
+            colours.append(str(0.85 - 0.7 * k / max(len(palette) - 1, 1)))
+    return ListedColormap(colours)
+
+
 def _best_pictures(groups: Sequence[Group]) -> str:
     best: dict[str, Group] = {}
     for g in groups:
@@ -181,7 +200,8 @@ def _best_pictures(groups: Sequence[Group]) -> str:
         return "<p>No samples.</p>"
     fig, axes = _small_multiples(len(shown), 3.0)
     for ax, g in zip(axes, shown):
-        ax.imshow(g.raw.best_grid, cmap="binary", vmin=0, vmax=1, interpolation="nearest")
+        cmap = _palette_colours(g.raw.palette)
+        ax.imshow(g.raw.best_grid, cmap=cmap, vmin=0, vmax=cmap.N - 1, interpolation="nearest")
         ax.set_title(f"{g.model}: E = {g.raw.best_energy} ({g.setting})", fontsize="small")
         ax.set_xticks([])
         ax.set_yticks([])

@@ -333,3 +333,16 @@ def test_worst_cells_of_a_colour_puzzle_are_cells_of_its_grid(tmp_path: Path) ->
         assert 1 <= cell["row"] <= puzzle.height and 1 <= cell["column"] <= puzzle.width
         assert cell["share"] == pytest.approx(counts[cell["row"] - 1, cell["column"] - 1] / len(bits))
     assert got["worst_cells"][0]["share"] == pytest.approx(counts.max() / len(bits))
+    # the best picture is written in the palette's characters, every colour kept
+    assert set("".join(got["best_picture"])) == set(puzzle.palette.chars)
+
+
+def test_html_report_draws_a_colour_best_picture_in_its_colours(tmp_path: Path) -> None:
+    from nonoqubo.clues import load
+    from nonoqubo.report_html import _palette_colours
+
+    puzzle = load(SHARED / "colour" / "olsak-acorn.json")
+    cmap = _palette_colours(puzzle.palette)
+    assert cmap.N == len(puzzle.palette) == 5
+    rgba = [tuple(round(v, 3) for v in cmap(k)) for k in range(cmap.N)]
+    assert rgba[0] == (1.0, 1.0, 1.0, 1.0) and len(set(rgba)) == 5  # white background, 4 distinct colours
