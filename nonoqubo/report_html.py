@@ -161,7 +161,8 @@ def _panels(groups: Sequence[Group], kind: str) -> str:
             ax.set_xlabel("residual energy")
         else:
             share = g.raw.cell_wrong.reshape(g.info["height"], g.info["width"]) / max(1, g.raw.samples)
-            im = ax.imshow(share, cmap="magma", vmin=0.0, vmax=max(1e-9, float(share.max())))
+            # a model no sample gets wrong gets the full 0..1 scale, not a 0..1e-9 one
+            im = ax.imshow(share, cmap="magma", vmin=0.0, vmax=float(share.max()) or 1.0)
             fig.colorbar(im, ax=ax, shrink=0.8)
             ax.set_xticks([])
             ax.set_yticks([])
