@@ -343,13 +343,13 @@ class Puzzle:
                  and (fast_rows := _plain_clues(self.rows, self.row_colours, len(palette))) is not None
                  and (fast_cols := _plain_clues(self.cols, self.col_colours, len(palette))) is not None)
         if plain:
-            if not self.rows:
-                raise PuzzleError("the puzzle has no rows")
-            if not self.cols:
-                raise PuzzleError("the puzzle has no columns")
             (rows, row_colours), (cols, col_colours) = fast_rows, fast_cols
         else:
             rows, cols, row_colours, col_colours, palette = self._normalise(palette)
+        if not rows:
+            raise PuzzleError("the puzzle has no rows")
+        if not cols:
+            raise PuzzleError("the puzzle has no columns")
         for kind, clues, colours, length, unit in (
             ("row", rows, row_colours, len(cols), "width"), ("column", cols, col_colours, len(rows), "height"),
         ):
@@ -397,10 +397,6 @@ class Puzzle:
         """Clues one by one (colour pairs, other number types): rows, cols, their colours, the palette."""
         row_items = [_normalise_clue(c, f"row {i + 1}") for i, c in enumerate(self.rows)]
         col_items = [_normalise_clue(c, f"column {j + 1}") for j, c in enumerate(self.cols)]
-        if not row_items:
-            raise PuzzleError("the puzzle has no rows")
-        if not col_items:
-            raise PuzzleError("the puzzle has no columns")
         for given, items in ((self.row_colours, row_items), (self.col_colours, col_items)):
             if given is not None:
                 if len(given) != len(items) or any(len(g) != len(t[0]) for g, t in zip(given, items)):
