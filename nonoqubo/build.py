@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .encoding import Layout
+from .encoding import Layout, LayoutLabels
 from .puzzle import Puzzle
 from .qubo import Qubo
 
@@ -126,7 +126,7 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None) -> tuple[np.ndarr
     p32 = p.astype(np.int32)
     cell_start = np.zeros(n + 1, INT)
     np.cumsum(cells, out=cell_start[1:])
-    bounds = np.unique(np.concatenate((
+    bounds = _distinct(np.concatenate((
         np.searchsorted(cell_start, np.arange(0, int(cell_start[-1]), _CHUNK), side="right") - 1,
         np.searchsorted(start, np.arange(0, m, _CHUNK), side="right") - 1, [n])))
     for u0, u1 in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
@@ -320,6 +320,12 @@ class _Cross:
         return self.var[src], np.repeat(sides, cnt) * self.coef[src]
 
 
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The sorted distinct *values* (``np.unique`` imports ``numpy.ma`` on first use: 6 ms of a build)."""
+    values = np.sort(values)
+    return values[np.concatenate(([True], values[1:] != values[:-1]))]
+
+
 def build(puzzle: Puzzle) -> Qubo:
     """The expanded domain-wall QUBO of *puzzle*, labels and puzzle attached.
 
@@ -333,4 +339,4 @@ def build(puzzle: Puzzle) -> Qubo:
     """
     layout = Layout.of(puzzle)
     linear, row, col, quad, offset = build_arrays(puzzle, layout)
-    return Qubo(layout.labels(), linear, row, col, quad, offset, puzzle=puzzle)
+    return Qubo(LayoutLabels(puzzle, layout), linear, row, col, quad, offset, puzzle=puzzle)

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -109,7 +109,7 @@ def describe(qubo: Qubo, fmt: str, *, vartype: str = "BINARY", offset: float | i
         meta.update(clue_meta(puzzle))
     if labels_listed:
         meta["labels"] = "listed"
-    elif puzzle is not None and list(qubo.labels) == rule_labels(puzzle, qubo.fixed):
+    elif puzzle is not None and _follow_rule(qubo.labels, puzzle, qubo.fixed):
         meta["labels"] = "layout"
     else:
         meta["labels"] = list(qubo.labels)
@@ -126,6 +126,16 @@ def clue_meta(puzzle: Puzzle) -> dict[str, Any]:
     meta["rows"] = spec["rows"]
     meta["cols"] = spec["cols"]
     return meta
+
+
+def _follow_rule(labels: Sequence[str], puzzle: Puzzle, fixed: Mapping[str, int]) -> bool:
+    """*labels* are the rule's (see :func:`rule_labels`); known without making them when they
+    are the build's own, not yet made."""
+    from ..encoding import LayoutLabels
+
+    if isinstance(labels, LayoutLabels) and labels.puzzle is puzzle and not fixed:
+        return True
+    return list(labels) == rule_labels(puzzle, fixed)
 
 
 def rule_labels(puzzle: Puzzle, fixed: Mapping[str, int]) -> list[str]:
