@@ -39,13 +39,12 @@ Examples:
 
 from __future__ import annotations
 
-import os
-from collections import deque
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
 import numpy as np
+
+from ._parallel import ordered_map
 
 __all__ = ["CHUNK", "Column", "Strings", "format_lines", "line_chunks"]
 
@@ -58,8 +57,6 @@ _FRACTIONS = {1: [b""], 2: [b"", b".5"], 4: [b"", b".25", b".5", b".75"]}
 _WORD = 8
 #: one field of a chunk of rows: ``(words, offsets or None, lengths)`` (see :class:`_Field`)
 Part = tuple[np.ndarray, "np.ndarray | None", np.ndarray]
-#: threads assembling chunks (``NONOQUBO_THREADS`` overrides; 1 = in the caller's thread)
-THREADS = int(os.environ.get("NONOQUBO_THREADS", min(2, os.cpu_count() or 1)))
 
 
 class Strings:
@@ -142,12 +139,21 @@ class _Field:
                  lo: int = 0) -> None:
         self.words, self.offsets, self.lengths, self.source, self.lo = words, offsets, lengths, source, lo
 
-    def part(self, s: int, e: int) -> Part:
-        """``(words (rows, m), offsets (rows, m) or None, lengths (rows,))`` of rows ``s:e``."""
+    def part(self, s: int, e: int, sliced: dict[int, np.ndarray] | None = None) -> Part:
+        """``(words (rows, m), offsets (rows, m) or None, lengths (rows,))`` of rows ``s:e``.
+
+        *sliced* keeps the slices of the sources already taken for these rows
+        (a label column and an index column share theirs).
+        """
         if self.source is None:
             offsets = None if self.offsets is None else self.offsets[s:e]
             return self.words[s:e], offsets, self.lengths[s:e]
-        codes = np.asarray(self.source[s:e])
+        if sliced is None:
+            sliced = {}
+        key = id(self.source)
+        if key not in sliced:
+            sliced[key] = np.asarray(self.source[s:e])
+        codes = sliced[key]
         if self.lo:
             codes = codes - self.lo
         # np.take gathers whole rows about ten times faster than fancy indexing does
@@ -161,7 +167,7 @@ class _Direct(_Field):
     def __init__(self, col: Any, den: int, suffix: bytes) -> None:
         self.col, self.den, self.suffix = col, den, suffix
 
-    def part(self, s: int, e: int) -> Part:
+    def part(self, s: int, e: int, sliced: dict[int, np.ndarray] | None = None) -> Part:
         field = _render(np.asarray(self.col[s:e], dtype=np.int64), self.den, self.suffix)
         return field.words, field.offsets, field.lengths
 
@@ -295,12 +301,16 @@ def _assemble(parts: list[Part]) -> np.ndarray:
     buf = np.zeros(total + _WORD, np.uint8)
     words = np.ndarray((total + 1,), np.uint64, buffer=buf, strides=(1,))
     passes = -(-_WORD // max(int(lengths.min()), 1))
+    shortest = [int(ln.min()) for _, _, ln in parts]
     at = ends - lengths  # where the current field starts, row by row
-    for w, off, ln in parts:
-        last = at + off[:, -1] if off is not None else at  # where its last word starts
-        plain = int((ends - last).min()) >= _WORD
+    for f, (w, off, ln) in enumerate(parts):
+        # plain when every last word ends inside its row: surely so when the field's shortest
+        # text (its last word starts at most 8 bytes before its end) and the shortest fields
+        # after it make 8 bytes; else looked at row by row
+        plain = min(shortest[f], _WORD) + sum(shortest[f + 1:]) >= _WORD or int(
+            (ends - (at + off[:, -1] if off is not None else at)).min()) >= _WORD
         for k in range(w.shape[1]):
-            where = at + off[:, k] if off is not None else at
+            where = at + off[:, k] if k else at  # a text's first word is at its start
             if plain:
                 words[where] = w[:, k]
                 continue
@@ -315,8 +325,7 @@ def line_chunks(columns: Sequence[Any], dens: Sequence[int] | None = None, *, se
     """``(uint8 text, rows)`` of at most *chunk* rows at a time, in order; see :func:`format_lines`.
 
     The value tables are built once for the whole columns.  Chunks are
-    assembled by *threads* worker threads (default :data:`THREADS`; NumPy
-    releases the GIL in the gathers and stores), at most two per thread ahead.
+    assembled by *threads* worker threads (see :func:`._parallel.ordered_map`).
     """
     n = int(columns[0].size) if len(columns) else 0
     if n == 0:
@@ -325,21 +334,10 @@ def line_chunks(columns: Sequence[Any], dens: Sequence[int] | None = None, *, se
 
     def one(s: int) -> tuple[np.ndarray, int]:
         e = min(s + chunk, n)
-        return _assemble([f.part(s, e) for f in fields]), e - s
+        sliced: dict[int, np.ndarray] = {}
+        return _assemble([f.part(s, e, sliced) for f in fields]), e - s
 
-    starts = range(0, n, chunk)
-    workers = THREADS if threads is None else threads
-    if workers <= 1 or len(starts) == 1:
-        yield from map(one, starts)
-        return
-    with ThreadPoolExecutor(workers, thread_name_prefix="nonoqubo-lines") as pool:
-        pending: deque[Future[tuple[np.ndarray, int]]] = deque()
-        for s in starts:
-            pending.append(pool.submit(one, s))
-            if len(pending) > 2 * workers:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+    yield from ordered_map(one, range(0, n, chunk), threads)
 
 
 def format_lines(columns: Sequence[Any], dens: Sequence[int] | None = None, *, sep: str = " ",

@@ -24,8 +24,9 @@ the file as it is, with the QUBO++ labels.
 nonoqubo writes this layout itself from the model's arrays, byte for byte what
 ``to_file`` gives for the same BQM (the tests compare): the neighbourhoods are
 the upper-triangle pairs (already sorted by ``(row, col)``) and, before them,
-the same pairs seen from their column, ordered by one stable radix sort; they
-are written in blocks of about a million entries, with no BQM object built.
+the same pairs seen from their column, ordered by one sort of 64-bit keys
+``column << b | pair``; they are written in blocks of about a million
+entries, filled on worker threads, with no BQM object built.
 
 Examples:
     >>> from nonoqubo.qubo import Qubo
@@ -43,6 +44,7 @@ import io
 import json
 import struct
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import IO, Any
 
 import numpy as np
@@ -51,6 +53,7 @@ from .._guard import json_loads
 from ..errors import FormatError, MissingDependency, NonoquboError, located
 from ..qubo import Qubo
 from . import _header, _text
+from ._parallel import ordered_map
 
 NAME = "bqm"
 TITLE = "dimod binary BQM file (BQM.to_file / BQM.from_file), labels kept, metadata in its JSON header"
@@ -86,28 +89,42 @@ def make_header(data: dict[str, Any], version: tuple[int, int] = (2, 0)) -> byte
 
 
 def _vars_section(labels: list[str]) -> bytes:
-    """dimod's ``VariablesSection``: ``VARS``, a 4-byte length, the labels as JSON, padded to 64."""
-    data = json.dumps(labels).encode("ascii")
+    """dimod's ``VariablesSection``: ``VARS``, a 4-byte length, the labels as JSON, padded to 64.
+
+    Labels of printable ASCII without quotes or backslashes (the layout's always) are
+    joined as they are, which is what ``json.dumps`` gives for them, in a third of its time.
+    """
+    joined = "".join(labels)
+    if labels and joined.isascii() and joined.isprintable() and '"' not in joined and "\\" not in joined:
+        data = ('["' + '", "'.join(labels) + '"]').encode("ascii")
+    else:
+        data = json.dumps(labels).encode("ascii")
     data += b" " * (-(8 + len(data)) % 64)
     return b"VARS" + struct.pack("<I", len(data)) + data
 
 
-def _stable_order(keys: np.ndarray, bound: int) -> np.ndarray:
-    """``np.argsort(keys, kind="stable")`` for keys in ``0 .. bound-1``, as 16-bit radix passes."""
-    if bound <= 1 << 16:
-        return np.argsort(keys.astype(np.uint16), kind="stable")
-    order = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
-    shift = 16
-    while bound > 1 << shift:
-        more = np.argsort(((keys[order] >> shift) & 0xFFFF).astype(np.uint16), kind="stable")
-        order = order[more]
-        shift += 16
-    return order
+def _by_column(col: np.ndarray) -> np.ndarray:
+    """The pairs' indices ordered by column, stably (so by ``(col, row)``): ``np.argsort(col,
+    kind="stable")``, as one sort of 64-bit keys ``col << b | index``.
+
+    The keys are distinct, so any sort gives the stable order, and NumPy sorts
+    64-bit integers with SIMD: about 25 ms for 3.6 M pairs, against 300 ms for
+    ``argsort(kind="stable")`` of int32 (a merge sort) and 42 ms for 16-bit radix passes.
+    """
+    m = int(col.size)
+    bits = np.uint64(max(m.bit_length(), 1))  # an index fits in *bits*; a column (< 2^31) in the rest
+    keys = col.astype(np.uint64)
+    keys <<= bits
+    keys |= np.arange(m, dtype=np.uint64)
+    keys.sort()
+    keys &= np.uint64((1 << int(bits)) - 1)
+    return keys.view(np.int64)
 
 
 def _chunks(qubo: Qubo, ising: bool) -> Iterator[tuple[Any, int]]:
     """The file as ``(bytes-like, terms)`` pieces: header, offset, linear records, then
-    the neighbourhoods of consecutive variable ranges, about :data:`BLOCK` entries each."""
+    the neighbourhoods of consecutive variable ranges, about :data:`BLOCK` entries each
+    (filled on worker threads)."""
     linear, row, col, quad, offset, vartype = _header.model_arrays(qubo, ising)
     n, m = int(linear.size), int(quad.size)
     if 2 * m >= 2**31:
@@ -119,8 +136,18 @@ def _chunks(qubo: Qubo, ising: bool) -> Iterator[tuple[Any, int]]:
     data = {"dtype": "float64", "itype": "int32", "ntype": "int32", "shape": [n, m],
             "type": "BinaryQuadraticModel", "vartype": vartype, "variables": labelled, META_KEY: meta}
     yield make_header(data) + np.float64(offset).tobytes(), 0
+    with ThreadPoolExecutor(1, thread_name_prefix="nonoqubo-sort") as side:  # the sort runs meanwhile
+        sorting = side.submit(_by_column, col)
+        yield from _body(n, m, linear, row, col, quad, sorting)
+    if labelled:
+        yield _vars_section(list(map(str, qubo.labels))), 0
+
+
+def _body(n: int, m: int, linear: np.ndarray, row: np.ndarray, col: np.ndarray, quad: np.ndarray,
+          sorting: Future[np.ndarray]) -> Iterator[tuple[Any, int]]:
+    """The linear records and the neighbourhoods; *sorting* gives :func:`_by_column` of *col*."""
     below = np.bincount(col, minlength=n)  # neighbours u < v of each v, from pairs (u, v)
-    above = np.bincount(row, minlength=n)  # neighbours w > v, from pairs (v, w)
+    above = np.diff(np.searchsorted(row, np.arange(n + 1)))  # neighbours w > v, from pairs (v, w): sorted
     degree = below + above
     start = np.cumsum(degree) - degree  # first entry of each neighbourhood
     records = np.empty(n, _LINEAR)
@@ -129,33 +156,37 @@ def _chunks(qubo: Qubo, ising: bool) -> Iterator[tuple[Any, int]]:
     yield records, 0
     row_start = np.cumsum(above) - above  # first pair of each row (pairs are sorted by row)
     col_start = np.cumsum(below) - below  # first pair of each column in the column order
-    by_col = _stable_order(col, n)  # the pairs ordered by (col, row)
+    by_col = sorting.result()  # the pairs ordered by (col, row)
     # entry of pair k in its row's neighbourhood: k + up_shift[row[k]] (after the lower
     # neighbours); of the t-th pair of the column order in its column's: t + down_shift[col]
     up_shift = start + below - row_start
     down_shift = start - col_start
     cuts = np.searchsorted(start, np.arange(0, 2 * m, BLOCK), side="right") - 1
-    bounds = np.unique(np.concatenate((np.maximum(cuts, 0), [n]))).tolist()
-    for v0, v1 in zip(bounds[:-1], bounds[1:]):
+    bounds = np.concatenate((np.maximum(cuts, 0), [n]))
+    bounds = bounds[np.concatenate(([True], bounds[1:] != bounds[:-1]))].tolist()  # sorted: distinct
+
+    def block(v0: int, v1: int) -> tuple[np.ndarray, int]:
+        """The neighbourhoods of variables ``v0 .. v1-1``, and the pairs (v, w) among them."""
         base = int(start[v0])
         size = int(start[v1 - 1] + degree[v1 - 1]) - base
         outvar = np.empty(size, np.int32)
         bias = np.empty(size, np.float64)
         k0, k1 = int(row_start[v0]), int(row_start[v1 - 1] + above[v1 - 1])  # pairs (v, w)
-        at = np.arange(k0 - base, k1 - base) + up_shift[row[k0:k1]]
+        # (casting the narrow biases before a scatter, not in it, is 3 times faster)
+        at = np.arange(k0 - base, k1 - base) + np.repeat(up_shift[v0:v1], above[v0:v1])
         outvar[at] = col[k0:k1]
-        bias[at] = quad[k0:k1]
+        bias[at] = quad[k0:k1].astype(np.float64)
         t0, t1 = int(col_start[v0]), int(col_start[v1 - 1] + below[v1 - 1])  # pairs (u, v)
         pick = by_col[t0:t1]
         at = np.arange(t0 - base, t1 - base) + np.repeat(down_shift[v0:v1], below[v0:v1])
-        outvar[at] = row[pick]
-        bias[at] = quad[pick]
-        block = np.empty(size, _QUADRATIC)
-        block["outvar"] = outvar
-        block["bias"] = bias
-        yield block, k1 - k0
-    if labelled:
-        yield _vars_section([str(x) for x in qubo.labels]), 0
+        outvar[at] = np.take(row, pick)
+        bias[at] = np.take(quad, pick).astype(np.float64)
+        out = np.empty(size, _QUADRATIC)
+        out["outvar"] = outvar
+        out["bias"] = bias
+        return out, k1 - k0
+
+    yield from ordered_map(lambda span: block(*span), zip(bounds[:-1], bounds[1:]))
 
 
 def dumps(qubo: Qubo, *, ising: bool = False) -> bytes:
