@@ -43,34 +43,50 @@ class Convention:
 class Merged:
     """A column of the written term sequence, built a slice at a time.
 
-    The sequence is the ``pairs`` values with the ``diag`` values inserted:
-    diagonal ``t`` goes before pair ``pos[t]`` (``pos`` non-decreasing), and
-    ``add`` is added to every value (the index base).  Slicing gives the
-    piece as an array, so a file of 10^8 terms never holds the merged copy.
+    The sequence is the ``pairs`` values times ``scale`` with the ``diag``
+    values inserted: diagonal ``t`` goes before pair ``pos[t]`` (``pos``
+    non-decreasing), and ``add`` is added to every value (the index base).
+    Slicing gives the piece as an array of a type that holds both inputs, so a
+    file of 10^8 terms never holds a merged, widened or negated copy of the
+    model's narrow arrays.
 
     Examples:
         >>> m = Merged(np.array([7, 8]), np.array([1, 2, 3]), np.array([0, 2]), add=10)
         >>> m[0:5].tolist(), m[1:4].tolist(), m.size, int(m.min()), int(m.max())
         ([17, 11, 12, 18, 13], [11, 12, 18], 5, 11, 18)
+        >>> n = Merged(np.array([300]), np.array([-128, 5], np.int8), np.array([1]), scale=-1)
+        >>> n[0:3].tolist(), int(n.min()), int(n.max())
+        ([128, 300, -5], -5, 300)
     """
 
-    def __init__(self, diag: np.ndarray, pairs: np.ndarray, pos: np.ndarray, add: int = 0) -> None:
-        self.diag, self.pairs, self.pos, self.add = diag, pairs, pos, add
+    def __init__(self, diag: np.ndarray, pairs: np.ndarray, pos: np.ndarray, add: int = 0, scale: int = 1) -> None:
+        self.diag, self.pairs, self.pos, self.add, self.scale = diag, pairs, pos, add, scale
         self.at = pos + np.arange(pos.size)  # where each diagonal value lands
         self.size = int(diag.size + pairs.size)
+        self.dtype = np.result_type(diag, pairs, np.int64) if pairs.dtype.kind in "iu" else np.result_type(diag, pairs)
 
     def __getitem__(self, part: slice) -> np.ndarray:
         s, e, _ = part.indices(self.size)
         da, db = np.searchsorted(self.at, [s, e]).tolist()
         p0, p1 = s - da, e - db
-        out = np.insert(self.pairs[p0:p1], self.pos[da:db] - p0, self.diag[da:db])
+        pairs = self.pairs[p0:p1].astype(self.dtype)  # a chunk widened, never the whole column
+        if self.scale != 1:
+            pairs *= self.scale
+        out = np.insert(pairs, self.pos[da:db] - p0, self.diag[da:db])
         return out + self.add if self.add else out
 
     def min(self) -> Any:
-        return min(a.min() for a in (self.diag, self.pairs) if a.size) + self.add
+        return self._extreme(np.min)
 
     def max(self) -> Any:
-        return max(a.max() for a in (self.diag, self.pairs) if a.size) + self.add
+        return self._extreme(np.max)
+
+    def _extreme(self, pick: Any) -> Any:
+        values = [pick(self.diag)] if self.diag.size else []
+        if self.pairs.size:  # scale is +1 or -1: the extreme of -x is minus the other extreme of x
+            other = np.max if pick is np.min else np.min
+            values.append(self.scale * (pick if self.scale > 0 else other)(self.pairs).astype(self.dtype))
+        return pick(values) + self.add
 
 
 @dataclass
@@ -95,27 +111,36 @@ class Terms:
 
 
 def terms_of(qubo: Qubo, conv: Convention, *, ising: bool = False, labels_listed: bool = False) -> Terms:
-    """The terms of *qubo* (or of its Ising form) under convention *conv*, with the metadata."""
+    """The terms of *qubo* (or of its Ising form) under convention *conv*, with the metadata.
+
+    Integer biases stay in the model's own (narrow) arrays: halving is a
+    denominator of 2 and negation a sign applied a chunk at a time, so no copy
+    of the model is made however large it is.
+    """
     linear, row, col, quad, offset, vartype = _header.model_arrays(qubo, ising)
     d = np.flatnonzero(linear)
     diag = linear[d]
     # each linear term goes before its row's pairs, or before every pair (diagonal_first)
     if conv.diagonal_first or not d.size:
         pos = np.zeros(d.size, np.int64)
-    else:  # before row d's first pair: the pairs of the rows above it (one pass, no binary search)
-        per_row = np.bincount(row, minlength=linear.size)
-        pos = (np.cumsum(per_row) - per_row)[d]
-    if conv.half or conv.negate:
-        diag = -diag if conv.negate else diag
-        quad = quad * ((-0.5 if conv.negate else 0.5) if conv.half else -1)
-    (num_d, den_d), (num_q, den_q) = _text.rational(diag), _text.rational(quad)
-    den = max(den_d, den_q)
-    num_d = num_d * (den // den_d) if den != den_d else num_d
-    num_q = num_q * (den // den_q) if den != den_q else num_q
+    else:  # before row d's first pair: pairs are sorted by row, so one binary search per linear term
+        pos = np.searchsorted(row, d.astype(row.dtype))  # in row's type: no widened copy of row
+    sign = -1 if conv.negate else 1
+    if quad.dtype.kind in "iu" and diag.dtype.kind in "iu":
+        den = 2 if conv.half else 1
+        num_d, num_q = diag.astype(np.int64) * (sign * den), quad  # value = num / den
+    else:
+        if conv.half or conv.negate:
+            diag = -diag if conv.negate else diag
+            quad = quad * (0.5 if conv.half else 1)
+        (num_d, den_d), (num_q, den_q) = _text.rational(diag), _text.rational(quad)
+        den = max(den_d, den_q)
+        num_d = num_d * (den // den_d) if den != den_d else num_d
+        num_q = num_q * (den // den_q) if den != den_q else num_q
     meta = _header.describe(qubo, conv.name, vartype=vartype, offset=offset, labels_listed=labels_listed,
                             terms=int(d.size + quad.size))
-    return Terms(Merged(d, row, pos, conv.base), Merged(d, col, pos, conv.base), Merged(num_d, num_q, pos), den,
-                 int(d.size), meta["offset"], vartype, meta)
+    return Terms(Merged(d, row, pos, conv.base), Merged(d, col, pos, conv.base), Merged(num_d, num_q, pos, scale=sign),
+                 den, int(d.size), meta["offset"], vartype, meta)
 
 
 def read_terms(body: str, first_line: int, conv: Convention, n: int, source: str
