@@ -310,7 +310,7 @@ def _assemble(parts: list[Part]) -> np.ndarray:
         plain = min(shortest[f], _WORD) + sum(shortest[f + 1:]) >= _WORD or int(
             (ends - (at + off[:, -1] if off is not None else at)).min()) >= _WORD
         for k in range(w.shape[1]):
-            where = at + off[:, k] if k else at  # a text's first word is at its start
+            where = at + off[:, k] if off is not None and k else at  # a text's first word is at its start
             if plain:
                 words[where] = w[:, k]
                 continue
