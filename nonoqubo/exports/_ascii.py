@@ -6,21 +6,27 @@ here no step is per byte or per line in Python, and almost none per byte in C.
 
 1. **Fields from tables.**  A column of ``n`` integers whose values span a
    range ``R`` no larger than ``n`` (indices, small biases: nearly always) is
-   rendered once per distinct value: a table of ``R`` texts, each zero-padded
-   to whole 8-byte words, with the field's separator already appended
-   (``"40 "``).  The column's text is then one gather of 8-byte words per row.
-   A column with a wider range is rendered row by row with the same digit
-   arithmetic (one vector pass per decimal digit), so it is exact, only slower.
-   Equal ranges share one table (the ``i`` and ``j`` columns of a term list).
+   rendered once per distinct value: a table of ``R`` texts, with the field's
+   separator already appended (``"40 "``), each held as 8-byte words.  The
+   column's text is then one gather (``np.take``) of words per row.  A column
+   with a wider range is rendered row by row with the same digit arithmetic
+   (one vector pass per decimal digit), so it is exact, only slower.  Equal
+   ranges share one table (the ``i`` and ``j`` columns of a term list).
 2. **Lines from word stores.**  A row's length is the sum of its fields'
    lengths; a prefix sum gives every field's byte offset in the output.  Each
-   8-byte word is then OR-ed into a zeroed output buffer through a byte-strided
-   ``uint64`` view of it (``strides=(1,)``, so a word can start at any byte).
-   A word's zero padding may spill over the start of the next fields; OR leaves
-   those bytes intact whichever write comes first, and rows are stored in
-   ``ceil(8 / shortest row)`` interleaved passes so that no two words of one
-   fancy-indexed store overlap (the result never depends on NumPy's iteration
-   order).
+   word is stored through a byte-strided ``uint64`` view of the output
+   (``strides=(1,)``, so a word can start at any byte), one NumPy scatter per
+   field and word over all rows.  A text of 8 bytes or more is stored as words
+   that cover it exactly (the last one right-aligned on its end); a shorter one
+   as one word whose zero padding runs forward, over later fields of its row,
+   stored afterwards.  So every field that ends inside its row takes plain
+   stores; a row's last field, whose padding may reach into the next row, is
+   OR-ed into the zeroed buffer instead, in ``ceil(8 / shortest row)``
+   interleaved scatters, so that no two words of one scatter overlap and the
+   result never depends on NumPy's store order.
+3. **Chunks on threads.**  Rows are assembled :data:`CHUNK` at a time, by two
+   worker threads (NumPy releases the GIL in gathers and scatters), and written
+   in order by a third (see :mod:`._parallel` and :func:`._text.emit`).
 
 Values are exact rationals ``numerator / den`` with ``den`` 1, 2 or 4 (integer
 QUBO biases, halved off-diagonals, Ising quarters): integers print bare
