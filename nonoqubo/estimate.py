@@ -17,7 +17,8 @@ the variables (far below the build's cost, which grows with the terms):
   reading its clues.
 * **bytes**: :data:`BYTES_PER_TERM` per term, the measured peak of a build followed by a write
   (the model itself is 9 bytes a term: int32 row and column, int8 bias; writers widen a slice
-  at a time).
+  at a time), or more for the formats of :data:`WRITE_BYTES_PER_TERM`, whose writers hold the
+  whole file or a second model in memory.
 
 :func:`check_fits` turns the estimate into a refusal, naming the figures and ``--force``,
 when it exceeds the memory this machine has available.
@@ -32,6 +33,7 @@ Examples:
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -40,11 +42,17 @@ from .encoding import Layout
 from .errors import NonoquboError
 from .puzzle import Puzzle
 
-__all__ = ["BYTES_PER_TERM", "Estimate", "ModelTooLarge", "available_memory", "check_fits", "estimate"]
+__all__ = ["BYTES_PER_TERM", "WRITE_BYTES_PER_TERM", "Estimate", "ModelTooLarge", "available_memory", "check_fits",
+           "estimate"]
 
-#: peak bytes per term of a build and a write (measured on the 512x512 cauldron, 48M terms: `info`
-#: 1.06 GB, `build -o .coo` 1.42 GB, `build -o .bqm` 1.86 GB, the largest)
+#: peak bytes per term of a build and a write (peak RSS of ``nonoqubo build -o`` on the 512x512
+#: cauldron, 48 M terms, 2026-11-30: `info` 1.00 GB, .coo 0.73, .csv 1.06, .qubo.json 1.11, .bqm 1.36,
+#: .qplib 1.41, .npz 1.78 GB, the largest of the QUBO formats but OMMX: 37 bytes a term)
 BYTES_PER_TERM = 40
+#: the formats that need more, bytes per QUBO term, measured the same way (the cauldron: .lp 2.16 GB,
+#: .mps 3.13 GB, .ommx 2.96 GB; the random 100x100, 3.6 M terms, for the slowest: .cqm 1.0 GB,
+#: the constrained .ommx 0.57 GB), rounded up
+WRITE_BYTES_PER_TERM = {"lp": 50, "mps": 70, "ommx": 85, "ommx-constrained": 160, "cqm": 280}
 #: variables up to which the touch counts are exact (about 40 bytes a variable, briefly); past it, a
 #: cruder bound from each line's blocks and margin (``4 m d min(m, d + 1)`` cell pairs) in O(lines)
 EXACT_VARIABLES = 30_000_000
@@ -114,7 +122,8 @@ def available_memory() -> int | None:
         return None
 
 
-def check_fits(puzzle: Puzzle, source: str, *, force: bool = False, memory: int | None = None) -> Estimate:
+def check_fits(puzzle: Puzzle, source: str, *, force: bool = False, memory: int | None = None,
+               formats: Iterable[str] = ()) -> Estimate:
     """The estimate of *puzzle*'s model; refused when it would not fit in *memory*.
 
     Args:
@@ -122,11 +131,15 @@ def check_fits(puzzle: Puzzle, source: str, *, force: bool = False, memory: int 
         source: the file they came from, for the message.
         force: build anyway (the estimate is still returned).
         memory: bytes available (default: :func:`available_memory`).
+        formats: the names of the formats it will be written in (the heaviest writer counts).
 
     Raises:
         ModelTooLarge: the estimated build memory exceeds *memory* and not *force*.
     """
     est = estimate(puzzle)
+    per_term = max([BYTES_PER_TERM, *(WRITE_BYTES_PER_TERM.get(name, 0) for name in formats)])
+    if per_term != BYTES_PER_TERM:
+        est = est._replace(bytes=est.terms * per_term)
     limit = available_memory() if memory is None else memory
     if not force and limit is not None and est.bytes > limit:
         raise ModelTooLarge(

@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     show = progress_enabled(args)
     say = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
     puzzle = load_puzzle(args)
-    est = check_fits(puzzle, args.puzzle, force=args.force)
+    est = check_fits(puzzle, args.puzzle, force=args.force, formats=[mod.NAME for _, mod in plan])
     if est.terms > LONG_WORK_TERMS:
         say(f"estimate: {est}")
     start = time.perf_counter()
