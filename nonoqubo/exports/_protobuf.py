@@ -55,17 +55,30 @@ def varints(values: np.ndarray) -> Batch:
     """Every value (non-negative, below 2**63) as a varint: a batch with one item per value.
 
     One ``(N, L)`` matrix of 7-bit groups (``L`` the longest varint), the
-    continuation bits set, then the groups each value needs, row by row.
+    continuation bit set where more groups follow, filled a column at a time;
+    then the groups each value needs, row by row, as one gather from the flat
+    matrix (a byte ``k`` of value ``i`` comes from ``i * L + k``).
     """
     v = np.asarray(values).astype(np.int64, copy=False).ravel()
     if v.size and v.min() < 0:
         raise ValueError("varints are written for non-negative integers only")
+    n = v.size
     lengths = 1 + np.searchsorted(_THRESHOLDS, v, side="right").astype(np.int64)
-    width = int(lengths.max()) if v.size else 0
-    step = np.arange(width, dtype=np.int64)
-    groups = ((v[:, None] >> (7 * step)[None, :]) & 0x7F).astype(_U8)
-    groups[step[None, :] < (lengths - 1)[:, None]] |= 0x80
-    return groups[step[None, :] < lengths[:, None]], lengths
+    if n == 0:
+        return np.empty(0, _U8), lengths
+    width = int(lengths.max())
+    u = v.view(np.uint64)
+    groups = np.empty((n, width), _U8)
+    for k in range(width):
+        rest = u >> np.uint64(7 * k) if k else u
+        more = (rest >> np.uint64(7)) != 0
+        groups[:, k] = (rest & np.uint64(0x7F)).astype(_U8) | (more.astype(_U8) << 7)
+    if width == 1:
+        return groups.reshape(-1), lengths
+    starts = np.cumsum(lengths) - lengths
+    src = np.repeat(np.arange(0, n * width, width) - starts, lengths)
+    src += np.arange(src.size)
+    return np.take(groups.reshape(-1), src), lengths
 
 
 #: the smallest value that needs 2, 3, ... 9 bytes (9 bytes hold any value below 2**63)
@@ -87,9 +100,11 @@ def join(*batches: Batch) -> Batch:
     at = np.cumsum(lengths) - lengths  # where each item's next piece goes
     for data, size in batches:
         if data.size:
-            # the destination of every byte: its item's cursor plus its offset within its piece
-            offset = np.arange(data.size, dtype=np.int64) - np.repeat(np.cumsum(size) - size, size)
-            out[np.repeat(at, size) + offset] = data
+            # the destination of every byte: its item's cursor plus its offset within its piece,
+            # that is its own position plus (cursor - where its piece starts in *data*)
+            dest = np.repeat(at - (np.cumsum(size) - size), size)
+            dest += np.arange(data.size, dtype=np.int64)
+            out[dest] = data
         at = at + size
     return out, lengths
 
