@@ -130,9 +130,8 @@ def terms_of(qubo: Qubo, conv: Convention, *, ising: bool = False, labels_listed
         den = 2 if conv.half else 1
         num_d, num_q = diag.astype(np.int64) * (sign * den), quad  # value = num / den
     else:
-        if conv.half or conv.negate:
-            diag = -diag if conv.negate else diag
-            quad = quad * (0.5 if conv.half else 1)
+        diag = -diag if conv.negate else diag  # the pairs' sign is Merged's scale
+        quad = quad * 0.5 if conv.half else quad
         (num_d, den_d), (num_q, den_q) = _text.rational(diag), _text.rational(quad)
         den = max(den_d, den_q)
         num_d = num_d * (den // den_d) if den != den_d else num_d

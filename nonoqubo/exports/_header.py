@@ -109,7 +109,7 @@ def describe(qubo: Qubo, fmt: str, *, vartype: str = "BINARY", offset: float | i
         meta.update(clue_meta(puzzle))
     if labels_listed:
         meta["labels"] = "listed"
-    elif puzzle is not None and _follow_rule(qubo.labels, puzzle, qubo.fixed):
+    elif puzzle is not None and follows_rule(qubo.labels, puzzle, qubo.fixed):
         meta["labels"] = "layout"
     else:
         meta["labels"] = list(qubo.labels)
@@ -128,9 +128,9 @@ def clue_meta(puzzle: Puzzle) -> dict[str, Any]:
     return meta
 
 
-def _follow_rule(labels: Sequence[str], puzzle: Puzzle, fixed: Mapping[str, int]) -> bool:
+def follows_rule(labels: Sequence[str], puzzle: Puzzle, fixed: Mapping[str, int]) -> bool:
     """*labels* are the rule's (see :func:`rule_labels`); known without making them when they
-    are the build's own, not yet made."""
+    are the build's own (:class:`~nonoqubo.encoding.LayoutLabels` of *puzzle*, nothing fixed)."""
     from ..encoding import LayoutLabels
 
     if isinstance(labels, LayoutLabels) and labels.puzzle is puzzle and not fixed:

@@ -176,8 +176,7 @@ def _body(n: int, m: int, linear: np.ndarray, row: np.ndarray, col: np.ndarray, 
     up_shift = start + below - row_start
     down_shift = start - col_start
     cuts = np.searchsorted(start, np.arange(0, 2 * m, BLOCK), side="right") - 1
-    bounds = np.concatenate((np.maximum(cuts, 0), [n]))
-    bounds = bounds[np.concatenate(([True], bounds[1:] != bounds[:-1]))].tolist()  # sorted: distinct
+    bounds = np.unique(np.concatenate((np.maximum(cuts, 0), [n]))).tolist()
 
     def block(v0: int, v1: int) -> tuple[np.ndarray, int]:
         """The neighbourhoods of variables ``v0 .. v1-1``, and the pairs (v, w) among them."""

@@ -278,21 +278,15 @@ def _layout_parts(model: Any) -> tuple[np.ndarray, np.ndarray] | None:
     None unless the model's labels are its puzzle's layout labels (less the
     fixed ones), in order; the labels are then never parsed one by one.
     """
-    from ..encoding import Layout, LayoutLabels
+    from ..encoding import Layout
+    from ._header import follows_rule
 
-    if model.puzzle is None:
+    if model.puzzle is None or not follows_rule(model.labels, model.puzzle, model.fixed):
         return None
     lay = Layout.of(model.puzzle)
-    labels = model.labels
-    if isinstance(labels, LayoutLabels) and labels.puzzle is model.puzzle and not model.fixed:
-        keep = np.ones(lay.num_vars, bool)  # the build's own labels, not made yet: the layout's
-    else:
-        full = lay.labels()
-        keep = np.ones(len(full), bool)
-        if model.fixed:
-            keep = np.fromiter((label not in model.fixed for label in full), bool, len(full))
-        if [full[i] for i in np.flatnonzero(keep)] != list(labels):
-            return None
+    keep = np.ones(lay.num_vars, bool)
+    if model.fixed:
+        keep = np.fromiter((label not in model.fixed for label in lay.labels()), bool, lay.num_vars)
     line = lay.block_line[lay.var_block][keep]
     is_row = line < lay.height
     subs = np.column_stack((np.where(is_row, line, line - lay.height), lay.block_k[lay.var_block][keep],
