@@ -38,7 +38,7 @@ def load_case(name: str):
     import numpy as np
 
     from nonoqubo.clues import spec
-    from nonoqubo.puzzle import Puzzle
+    from nonoqubo.model.puzzle import Puzzle
 
     if name == "random-100x100":
         # density 0.5, fixed seed: 126,878 variables and 3,637,870 terms
@@ -125,7 +125,7 @@ def run_tool(tool: str, case: str) -> dict:
 def build_once(tool: str, puzzle) -> dict:
     """One build of *puzzle* by *tool*: its variable and term counts and offset."""
     if tool == "nonoqubo":
-        from nonoqubo.build import build
+        from nonoqubo.model.build import build
 
         q = build(puzzle)
         figures = {"variables": q.num_vars, "terms": q.num_terms, "offset": int(q.offset)}

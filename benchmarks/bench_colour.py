@@ -26,10 +26,10 @@ from pathlib import Path
 import numpy as np
 
 from nonoqubo import clues
-from nonoqubo.build import build
-from nonoqubo.linesolve import line_solve
-from nonoqubo.presolve import presolve_qubo
-from nonoqubo.puzzle import Palette, Puzzle
+from nonoqubo.model.build import build
+from nonoqubo.logic.linesolve import line_solve
+from nonoqubo.logic.presolve import presolve_qubo
+from nonoqubo.model.puzzle import Palette, Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
 COLOUR = ROOT / "tests" / "data" / "puzzles" / "colour"

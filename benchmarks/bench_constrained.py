@@ -33,10 +33,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from nonoqubo.build import build  # noqa: E402
+from nonoqubo.model.build import build  # noqa: E402
 from nonoqubo.clues import spec  # noqa: E402
-from nonoqubo.constrained import build_constrained  # noqa: E402
-from nonoqubo.encoding import Layout, flat_name  # noqa: E402
+from nonoqubo.model.constrained import build_constrained  # noqa: E402
+from nonoqubo.model.encoding import Layout, flat_name  # noqa: E402
 from nonoqubo.exports import lp  # noqa: E402
 
 SHARED = ROOT / "tests" / "data" / "puzzles"

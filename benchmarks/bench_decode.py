@@ -12,7 +12,7 @@ Rows:
   sample (what ``nonoqubo decode`` does);
 * *decode + all reports*: a report object for every sample (``--all``);
 * *read SampleSet JSON*: parsing a ``to_serializable()`` file of the samples;
-* *check (failing lines)*: :func:`nonoqubo.check.failing_lines` on S grids;
+* *check (failing lines)*: :func:`nonoqubo.logic.check.failing_lines` on S grids;
 * *QUBO energy (reference)*: ``Qubo.energy`` of the same samples, for scale.
 
 Samples are half random bits and half solutions with 1 % of the bits flipped.
@@ -32,11 +32,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from nonoqubo.build import build  # noqa: E402
-from nonoqubo.check import failing_lines  # noqa: E402
+from nonoqubo.model.build import build  # noqa: E402
+from nonoqubo.logic.check import failing_lines  # noqa: E402
 from nonoqubo.clues import spec  # noqa: E402
-from nonoqubo.decode import Decoder, select  # noqa: E402
-from nonoqubo.encoding import Layout  # noqa: E402
+from nonoqubo.answers.decode import Decoder, select  # noqa: E402
+from nonoqubo.model.encoding import Layout  # noqa: E402
 from nonoqubo.samples import read_samples  # noqa: E402
 
 SHARED = ROOT / "tests" / "data" / "puzzles"

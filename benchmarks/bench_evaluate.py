@@ -13,8 +13,8 @@ Rows:
 
 * *one file, read*: ``read_samples`` of one file (parse + match labels);
 * *one file, decode*: :meth:`Decoder.analyse` of its 1,000 samples;
-* *one file, judge*: :func:`nonoqubo.evaluate.judge_file` (read + decode + tally);
-* *evaluate, -j 1* / *-j 2*: :func:`nonoqubo.evaluate.evaluate` on the whole
+* *one file, judge*: :func:`nonoqubo.campaign.evaluate.judge_file` (read + decode + tally);
+* *evaluate, -j 1* / *-j 2*: :func:`nonoqubo.campaign.evaluate.evaluate` on the whole
   campaign in one process and in two worker processes (what the CLI runs);
 * *evaluate --polish, -j 2*: the same with a steepest-descent pass first, on
   ``--polish-files`` files only (its cost grows with the number of bit flips
@@ -38,11 +38,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from nonoqubo import exports  # noqa: E402
-from nonoqubo.build import build  # noqa: E402
+from nonoqubo.model.build import build  # noqa: E402
 from nonoqubo.clues import spec  # noqa: E402
-from nonoqubo.decode import Decoder  # noqa: E402
-from nonoqubo.encoding import Layout  # noqa: E402
-from nonoqubo.evaluate import evaluate, judge_file  # noqa: E402
+from nonoqubo.answers.decode import Decoder  # noqa: E402
+from nonoqubo.model.encoding import Layout  # noqa: E402
+from nonoqubo.campaign.evaluate import evaluate, judge_file  # noqa: E402
 from nonoqubo.samples import read_samples  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

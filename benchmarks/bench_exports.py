@@ -5,7 +5,7 @@ Run ``python benchmarks/bench_exports.py`` (``--no-cauldron`` skips the 512x512 
 ``--repeat N`` takes the best of N runs, ``--dimod-cauldron`` also times dimod's
 ``to_file`` on the cauldron: minutes and several GB).  Prints markdown tables:
 
-1. the random 100x100 puzzle (density 0.5, seed 7, built with nonoqubo.build, about
+1. the random 100x100 puzzle (density 0.5, seed 7, built with nonoqubo.model.build, about
    3.6 million terms) written in every format, in terms per second: wall clock, and
    this process's CPU time (all threads), which other jobs on a shared machine
    disturb less.  In the same run: dimod's ``dimod.serialization.coo.dump`` and
@@ -49,7 +49,7 @@ def random_puzzle(size: int = 100, density: float = 0.5, seed: int = 7):
     """
     import random
 
-    from nonoqubo.puzzle import Puzzle
+    from nonoqubo.model.puzzle import Puzzle
 
     rnd = random.Random(seed)
     grid = np.array([[rnd.random() < density for _ in range(size)] for _ in range(size)])
@@ -140,7 +140,7 @@ def dimod_to_file(arrays: str, path: str, repeat: int = 1) -> tuple[float, float
 
 def bench_random(repeat: int, dimod_timeout: float, size: int = 100) -> None:
     from nonoqubo import exports
-    from nonoqubo.build import build
+    from nonoqubo.model.build import build
 
     puzzle = random_puzzle(size)
     start = time.perf_counter()
@@ -193,7 +193,7 @@ def bench_random(repeat: int, dimod_timeout: float, size: int = 100) -> None:
 CHILD = r"""
 import json, resource, sys, time
 from nonoqubo.clues import spec
-from nonoqubo.build import build
+from nonoqubo.model.build import build
 from nonoqubo import exports
 t0 = time.perf_counter()
 puzzle = spec.from_dict(json.load(open(sys.argv[1])), source=sys.argv[1])

@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's nonoqubo
 
-from nonoqubo.build import build  # noqa: E402
+from nonoqubo.model.build import build  # noqa: E402
 from nonoqubo.clues import spec  # noqa: E402
-from nonoqubo.linesolve import line_solve  # noqa: E402
-from nonoqubo.presolve import presolve_qubo  # noqa: E402
+from nonoqubo.logic.linesolve import line_solve  # noqa: E402
+from nonoqubo.logic.presolve import presolve_qubo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT / "tests" / "data" / "puzzles"

@@ -36,8 +36,8 @@ SIDES = (23, 41, 72, 129, 229)
 CHILD = r"""
 import json, random, resource, sys, time
 import numpy as np
-from nonoqubo.puzzle import Puzzle
-from nonoqubo.build import build
+from nonoqubo.model.puzzle import Puzzle
+from nonoqubo.model.build import build
 from nonoqubo import exports
 side, path, fmt = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 rnd = random.Random(7)

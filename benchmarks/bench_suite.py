@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from nonoqubo.generate import parse_family  # noqa: E402
-from nonoqubo.suite import run_suite  # noqa: E402
+from nonoqubo.campaign.generate import parse_family  # noqa: E402
+from nonoqubo.campaign.suite import run_suite  # noqa: E402
 
 SHARED = ROOT / "tests" / "data" / "puzzles" / "json"
 

@@ -17,8 +17,8 @@ into pictures with a verdict, ``check(puzzle, grid)`` checks a grid and
 from __future__ import annotations
 
 from . import clues
-from .build import build
-from .encoding import Layout
+from .model.build import build
+from .model.encoding import Layout
 from .errors import (
     FormatError,
     MissingDependency,
@@ -27,17 +27,14 @@ from .errors import (
     SampleError,
     UnsupportedFormat,
 )
-from .palette import Palette
-from .puzzle import Puzzle
-from .qubo import Qubo
+from .model.palette import Palette
+from .model.puzzle import Puzzle
+from .model.qubo import Qubo
 
-# the functions shadow their modules' names on purpose: nonoqubo.decode(...) is
-# the function; the modules stay importable as nonoqubo.decode etc.
-from .check import check  # noqa: E402
-from .decode import decode  # noqa: E402
-from .solve import solve  # noqa: E402
-
-__version__ = "0.1.0"
+from .logic.check import check
+from .answers.decode import decode
+from .solvers.sampling import solve
+from ._version import __version__
 
 __all__ = [
     "FormatError",

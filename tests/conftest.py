@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from nonoqubo.clues import spec
-from nonoqubo.puzzle import Puzzle
+from nonoqubo.model.puzzle import Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data"
@@ -79,9 +79,10 @@ def hide_packages(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
 
     real_import = builtins.__import__
 
-    def guarded(name, *args, **kwargs):
-        if any(name == n or name.startswith(n + ".") for n in names):
+    def guarded(name, globals=None, locals=None, fromlist=(), level=0):
+        # only absolute imports: nonoqubo's own `from .openjij import ...` is not the package
+        if level == 0 and any(name == n or name.startswith(n + ".") for n in names):
             raise ImportError(name)
-        return real_import(name, *args, **kwargs)
+        return real_import(name, globals, locals, fromlist, level)
 
     monkeypatch.setattr(builtins, "__import__", guarded)

@@ -246,8 +246,8 @@ def _clue_seeds() -> list[tuple[str, bytes]]:
 
 def _model_seeds() -> list[tuple[str, str, bytes]]:
     from nonoqubo import clues, exports
-    from nonoqubo.build import build
-    from nonoqubo.constrained import build_constrained
+    from nonoqubo.model.build import build
+    from nonoqubo.model.constrained import build_constrained
 
     puzzle = clues.load(SMALL)
     qubo, model = build(puzzle), build_constrained(puzzle)
@@ -262,7 +262,7 @@ def _sample_seeds() -> list[tuple[str, bytes]]:
     import numpy as np
 
     from nonoqubo import clues
-    from nonoqubo.encoding import Layout
+    from nonoqubo.model.encoding import Layout
 
     puzzle = clues.load(LOGO)
     layout = Layout.of(puzzle)
@@ -314,7 +314,7 @@ def readers(workdir: str) -> dict[str, Reader]:
         import numpy as np
 
         from nonoqubo import clues
-        from nonoqubo.encoding import Layout
+        from nonoqubo.model.encoding import Layout
 
         p = clues.load(SMALL)
         grid = np.array([[c == "#" for c in row] for row in p.solution], dtype=np.int8)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from nonoqubo import exports
-from nonoqubo.build import build
+from nonoqubo.model.build import build
 from nonoqubo.clues import spec
 
 PUZZLES = Path(__file__).resolve().parent / "data" / "puzzles" / "json"
@@ -51,13 +51,13 @@ def write_model(model: str, fmt: str, directory: Path) -> Path:
     puzzle = spec.from_dict(doc, source=stem)
     qubo = build(puzzle)
     if presolve:
-        from nonoqubo.presolve import presolve_qubo
+        from nonoqubo.logic.presolve import presolve_qubo
 
         qubo = presolve_qubo(puzzle, qubo)
     mod = exports.get_format(fmt)
     value = qubo
     if getattr(mod, "KIND", "qubo") == "constrained":
-        from nonoqubo.constrained import build_constrained
+        from nonoqubo.model.constrained import build_constrained
 
         value = build_constrained(puzzle, fixed=dict(qubo.fixed) if presolve else None)
     path = directory / f"{model}{'.' + mod.EXTENSIONS[0] if mod.EXTENSIONS else ''}"

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import shared_puzzles
-from nonoqubo.build import build
-from nonoqubo.encoding import Layout
-from nonoqubo.palette import Palette
-from nonoqubo.puzzle import Puzzle, clue_of_line
-from nonoqubo.qubo import Qubo
+from nonoqubo.model.build import build
+from nonoqubo.model.encoding import Layout
+from nonoqubo.model.palette import Palette
+from nonoqubo.model.puzzle import Puzzle, clue_of_line
+from nonoqubo.model.qubo import Qubo
 
 
 def independent_encoding(puzzle: Puzzle, grid: np.ndarray) -> dict[str, int]:

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, SHARED, shared_puzzles
-from nonoqubo.check import check, failing_lines, read_grid
-from nonoqubo.encoding import Layout
+from nonoqubo.logic.check import check, failing_lines, read_grid
+from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import FormatError, PuzzleError
-from nonoqubo.puzzle import Puzzle
+from nonoqubo.model.puzzle import Puzzle
 
 LOGO_JSON = SHARED / "json" / "qbpp-logo.json"
 SOLVED = [(name, p) for name, p, _ in shared_puzzles() if p.solution is not None]
@@ -62,7 +62,7 @@ def test_vectorised_check_agrees_with_the_line_by_line_check(picture, seed):
     lambda w: st.lists(st.lists(st.integers(0, 3), min_size=w, max_size=w), min_size=h, max_size=h))),
     st.integers(0, 2**32 - 1))
 def test_vectorised_check_agrees_with_the_line_by_line_check_in_colour(picture, seed):
-    from nonoqubo.palette import Palette
+    from nonoqubo.model.palette import Palette
 
     puzzle = Puzzle.from_picture(np.array(picture, dtype=np.int8), palette=Palette.of(["red", "green", "blue"]))
     rng = np.random.default_rng(seed)

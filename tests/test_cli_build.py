@@ -8,7 +8,7 @@ import pytest
 from conftest import SHARED, shared_puzzle
 
 from nonoqubo import exports
-from nonoqubo.build import build
+from nonoqubo.model.build import build
 
 LOGO = str(SHARED / "json" / "qbpp-logo.json")
 
@@ -94,7 +94,7 @@ def test_formats_lists_every_format_with_extensions(run_cli):
 
 
 def test_presolve_hook_records_fixed_variables(run_cli, tmp_path):
-    pytest.importorskip("nonoqubo.presolve")
+    pytest.importorskip("nonoqubo.logic.presolve")
     out = tmp_path / "p.qubo.json"
     status, _, stderr = run_cli("build", LOGO, "-o", out, "--presolve")
     assert status == 0, stderr
@@ -104,7 +104,7 @@ def test_presolve_hook_records_fixed_variables(run_cli, tmp_path):
 
 
 def test_constrained_hook(run_cli, tmp_path):
-    pytest.importorskip("nonoqubo.constrained")
+    pytest.importorskip("nonoqubo.model.constrained")
     lp = [m for m in exports.formats("constrained")]
     if not lp:
         pytest.skip("no constrained format module")

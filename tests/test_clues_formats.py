@@ -13,7 +13,7 @@ from conftest import SHARED, shared_puzzle, shared_puzzles
 from nonoqubo import clues
 from nonoqubo.clues import gecode, non, pbm, webpbn
 from nonoqubo.errors import FormatError
-from nonoqubo.puzzle import Puzzle
+from nonoqubo.model.puzzle import Puzzle
 
 ORIGINALS = SHARED / "originals"
 

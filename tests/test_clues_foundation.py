@@ -10,7 +10,7 @@ from conftest import SHARED, shared_puzzles
 from nonoqubo import clues
 from nonoqubo.clues import gecode, spec
 from nonoqubo.errors import FormatError, UnsupportedFormat
-from nonoqubo.puzzle import Puzzle
+from nonoqubo.model.puzzle import Puzzle
 
 GECODE_PUZZLES = [(n, p, d) for n, p, d in shared_puzzles() if "gecode_spec" in d]
 

@@ -18,13 +18,13 @@ import pytest
 
 from conftest import SHARED
 from nonoqubo import clues
-from nonoqubo.build import build
-from nonoqubo.encoding import Layout
+from nonoqubo.model.build import build
+from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import PuzzleError
-from nonoqubo.linesolve import line_solve, solve_masks
-from nonoqubo.presolve import complete, presolve_qubo
-from nonoqubo.palette import Palette
-from nonoqubo.puzzle import Puzzle
+from nonoqubo.logic.linesolve import line_solve, solve_masks
+from nonoqubo.logic.presolve import complete, presolve_qubo
+from nonoqubo.model.palette import Palette
+from nonoqubo.model.puzzle import Puzzle
 
 
 def placements(lengths: list[int], colours: list[int], n: int) -> list[tuple[np.ndarray, list[int]]]:

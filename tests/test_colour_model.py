@@ -26,11 +26,11 @@ import pytest
 
 from conftest import SHARED, shared_puzzles
 from nonoqubo import clues
-from nonoqubo.build import build
-from nonoqubo.encoding import Layout
+from nonoqubo.model.build import build
+from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import PuzzleError
-from nonoqubo.palette import Palette
-from nonoqubo.puzzle import Puzzle
+from nonoqubo.model.palette import Palette
+from nonoqubo.model.puzzle import Puzzle
 
 REFERENCE = Path(__file__).with_name("qbpp_reference.py")
 COLOUR_DIR = SHARED / "colour"

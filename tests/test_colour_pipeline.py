@@ -21,16 +21,16 @@ from hypothesis import strategies as st
 from conftest import ROOT, SHARED
 from nonoqubo import clues, exports
 from nonoqubo.clues import ppm
-from nonoqubo.build import build
-from nonoqubo.check import check, read_grid
-from nonoqubo.constrained import build_constrained
-from nonoqubo.decode import decode
-from nonoqubo.encoding import Layout
+from nonoqubo.model.build import build
+from nonoqubo.logic.check import check, read_grid
+from nonoqubo.model.constrained import build_constrained
+from nonoqubo.answers.decode import decode
+from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import FormatError, PuzzleError
-from nonoqubo.palette import Palette
-from nonoqubo.puzzle import Puzzle
-from nonoqubo.render import svg_picture, text_picture
-from nonoqubo.solve import solve
+from nonoqubo.model.palette import Palette
+from nonoqubo.model.puzzle import Puzzle
+from nonoqubo.answers.render import svg_picture, text_picture
+from nonoqubo.solvers.sampling import solve
 
 COLOUR_DIR = SHARED / "colour"
 ORIGINALS = SHARED / "originals"

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nonoqubo.build import build
-from nonoqubo.constrained import ConstrainedModel, build_constrained
-from nonoqubo.encoding import Layout, flat_name
+from nonoqubo.model.build import build
+from nonoqubo.model.constrained import ConstrainedModel, build_constrained
+from nonoqubo.model.encoding import Layout, flat_name
 from nonoqubo.errors import PuzzleError, SampleError
-from nonoqubo.puzzle import Puzzle
+from nonoqubo.model.puzzle import Puzzle
 
 from conftest import shared_puzzle, shared_puzzles
 

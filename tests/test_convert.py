@@ -97,7 +97,7 @@ def test_convert_refuses_colour_puzzles_to_black_and_white_formats(tmp_path, run
 
 @pytest.mark.parametrize("fmt", ["xml", "non"])
 def test_structured_metadata_is_written_as_plain_text_never_a_repr(fmt):
-    from nonoqubo.puzzle import Puzzle
+    from nonoqubo.model.puzzle import Puzzle
 
     puzzle = Puzzle(rows=[[1]], cols=[[1]], name="dot",
                     meta={"author": ["Ann", "Bob"], "copyright": {"year": 2004}, "license": "CC0"})

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, SHARED, shared_puzzle, shared_puzzles
-from nonoqubo.build import build
-from nonoqubo.decode import Decoder, decode, load_model
-from nonoqubo.encoding import Layout
+from nonoqubo.model.build import build
+from nonoqubo.answers.decode import Decoder, decode, load_model
+from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import NonoquboError
-from nonoqubo.puzzle import Puzzle
+from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.samples import read_samples
 
 LOGO_JSON = SHARED / "json" / "qbpp-logo.json"
@@ -150,7 +150,7 @@ def test_constrained_models_report_violated_constraints(logo):
     q = build(logo)
     calls = []
 
-    class Model:  # the duck type of nonoqubo.constrained's model
+    class Model:  # the duck type of nonoqubo.model.constrained's model
         puzzle = logo
         labels = q.labels
         fixed: dict = {}
@@ -168,7 +168,7 @@ def test_constrained_models_report_violated_constraints(logo):
 
 
 def test_real_constrained_model(logo):
-    constrained = pytest.importorskip("nonoqubo.constrained")
+    constrained = pytest.importorskip("nonoqubo.model.constrained")
     model = constrained.build_constrained(logo)
     x = Layout.of(logo).encode(logo.solution_grid())
     bad = x.copy()
@@ -287,7 +287,7 @@ def test_cli_decode_spin_option(run_cli, tmp_path, logo):
 
 
 def test_cli_decode_constrained_lp_model(run_cli, tmp_path, logo):
-    constrained = pytest.importorskip("nonoqubo.constrained")
+    constrained = pytest.importorskip("nonoqubo.model.constrained")
     exports = pytest.importorskip("nonoqubo.exports")
     try:
         exports.get_format("lp")

@@ -15,13 +15,13 @@ import pytest
 
 from conftest import SHARED
 from nonoqubo import exports
-from nonoqubo.build import build
+from nonoqubo.model.build import build
 from nonoqubo.clues import spec
-from nonoqubo.decode import decode
-from nonoqubo.encoding import Layout
-from nonoqubo.evaluate import evaluate, polisher, runs_to_solution, wilson
-from nonoqubo.report_html import render_report
-from nonoqubo.suite import run_suite
+from nonoqubo.answers.decode import decode
+from nonoqubo.model.encoding import Layout
+from nonoqubo.campaign.evaluate import evaluate, polisher, runs_to_solution, wilson
+from nonoqubo.campaign.report_html import render_report
+from nonoqubo.campaign.suite import run_suite
 
 LOGO = SHARED / "json" / "qbpp-logo.json"
 Q = (0.1, 0.25, 0.5, 0.75, 0.9)
@@ -339,7 +339,7 @@ def test_worst_cells_of_a_colour_puzzle_are_cells_of_its_grid(tmp_path: Path) ->
 
 def test_html_report_draws_a_colour_best_picture_in_its_colours(tmp_path: Path) -> None:
     from nonoqubo.clues import load
-    from nonoqubo.report_html import _palette_colours
+    from nonoqubo.campaign.report_html import _palette_colours
 
     puzzle = load(SHARED / "colour" / "olsak-acorn.json")
     cmap = _palette_colours(puzzle.palette)

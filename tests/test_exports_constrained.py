@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from conftest import shared_puzzle
-from nonoqubo.constrained import build_constrained
-from nonoqubo.encoding import Layout, bracket_name
+from nonoqubo.model.constrained import build_constrained
+from nonoqubo.model.encoding import Layout, bracket_name
 from nonoqubo.errors import FormatError, SampleError
 from nonoqubo.exports import cqm as cqm_format
 from nonoqubo.exports import lp
-from nonoqubo.puzzle import Puzzle
+from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.samples import highs as highs_sol
 
 dimod = pytest.importorskip("dimod")
@@ -173,13 +173,13 @@ def test_highs_with_fixed_variables(tmp_path, logo):
 
 
 def test_decode_command_reads_the_lp_and_the_highs_file(tmp_path, run_cli):
-    pytest.importorskip("nonoqubo.decode")
+    pytest.importorskip("nonoqubo.answers.decode")
     logo = shared_puzzle("qbpp-logo")
     m = build_constrained(logo)
     path = tmp_path / "logo.lp"
     path.write_text(lp.dumps(m))
     _highs(path, tmp_path, style=0)
-    from nonoqubo.decode import decode
+    from nonoqubo.answers.decode import decode
 
     (report,) = decode(str(path), str(tmp_path / "solution-0.sol"))
     assert report.valid and report.violated_constraints == []
@@ -189,7 +189,7 @@ def test_decode_command_reads_the_lp_and_the_highs_file(tmp_path, run_cli):
 
 
 def test_decode_reports_violated_constraints_by_name(tmp_path, logo):
-    decode_mod = pytest.importorskip("nonoqubo.decode")
+    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     m = build_constrained(logo)
     sol = Layout.of(logo).encode(logo.solution_grid())
     sample = dict(zip(m.flat_labels, sol.tolist()))
@@ -269,7 +269,7 @@ def test_cqm_refuses_foreign_and_tampered_files(logo):
 
 
 def test_cqm_sampleset_decodes(logo):
-    decode_mod = pytest.importorskip("nonoqubo.decode")
+    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     m = build_constrained(logo)
     sol = Layout.of(logo).encode(logo.solution_grid())
     rng = np.random.default_rng(5)
@@ -317,7 +317,7 @@ def test_mps_round_trip_and_highs_solves_it(tmp_path, logo):
 
 
 def test_fully_fixed_model_solves_to_the_empty_sample(tmp_path, logo):
-    decode_mod = pytest.importorskip("nonoqubo.decode")
+    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     lay = Layout.of(logo)
     sol = lay.encode(logo.solution_grid())
     m = build_constrained(logo, dict(zip(lay.labels(), sol.tolist())))

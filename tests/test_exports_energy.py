@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from nonoqubo import exports
-from nonoqubo.build import build
-from nonoqubo.encoding import Layout
+from nonoqubo.model.build import build
+from nonoqubo.model.encoding import Layout
 
 from conftest import ROOT, shared_puzzle
 

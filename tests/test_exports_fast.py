@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from nonoqubo import exports
 from nonoqubo.exports import _ascii, _header, _text, bqm
-from nonoqubo.qubo import Qubo
+from nonoqubo.model.qubo import Qubo
 
 TEXT_FORMATS = [m.NAME for m in exports.formats("qubo") if not m.BINARY]
 ISING_TEXT = [m.NAME for m in exports.formats("qubo") if not m.BINARY and m.ISING]

@@ -13,11 +13,11 @@ import pytest
 from conftest import shared_puzzle
 
 from nonoqubo import exports
-from nonoqubo.build import build
-from nonoqubo.encoding import Layout
+from nonoqubo.model.build import build
+from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import FormatError, NonoquboError, UnsupportedFormat
-from nonoqubo.puzzle import Puzzle
-from nonoqubo.qubo import Qubo
+from nonoqubo.model.puzzle import Puzzle
+from nonoqubo.model.qubo import Qubo
 
 QUBO_FORMATS = sorted(m.NAME for m in exports.formats("qubo"))
 ISING_FORMATS = sorted(m.NAME for m in exports.formats("qubo") if m.ISING)

@@ -46,9 +46,9 @@ def one_error(*argv, names=None) -> str:
 def small_exports(tmp_path_factory):
     """Every export format of the 5x5 puzzle as text/bytes, and a good answer file."""
     from nonoqubo import clues, exports
-    from nonoqubo.build import build
-    from nonoqubo.constrained import build_constrained
-    from nonoqubo.encoding import Layout
+    from nonoqubo.model.build import build
+    from nonoqubo.model.constrained import build_constrained
+    from nonoqubo.model.encoding import Layout
 
     puzzle = clues.load(SMALL)
     qubo, model = build(puzzle), build_constrained(puzzle)
@@ -133,7 +133,7 @@ def test_class3_deep_nesting_in_json_models_samples_and_grids(tmp_path, small_ex
 def test_class4_one_row_picture_needs_memory_of_its_cells_only():
     import tracemalloc
 
-    from nonoqubo.puzzle import line_clues
+    from nonoqubo.model.puzzle import line_clues
 
     tracemalloc.start()
     clues = line_clues(np.ones((1, 200_000), bool))  # was a (200001 x 200002) int8 array: 40 GB
@@ -363,7 +363,7 @@ def test_class15_fifo_and_devices_are_written_through(tmp_path, run_cli):
 def test_class16_sigterm_removes_the_temporary_file(tmp_path):
     script = (
         "import os, signal, sys\n"
-        "from nonoqubo._atomic import atomic_write\n"
+        "from nonoqubo._util.atomic import atomic_write\n"
         "target = sys.argv[1]\n"
         "with atomic_write(target) as fh:\n"
         "    fh.write('partial')\n"
@@ -383,7 +383,7 @@ def test_class16_sigterm_removes_the_temporary_file(tmp_path):
 
 # -- 17. the size guard ----------------------------------------------------------------------------
 def test_class17_a_model_too_big_for_memory_is_refused_with_the_estimate(tmp_path, run_cli, monkeypatch):
-    from nonoqubo import estimate
+    from nonoqubo.model import estimate
 
     monkeypatch.setattr(estimate, "available_memory", lambda: 1_000_000)
     puzzle = tmp_path / "big.json"
@@ -402,8 +402,8 @@ def test_class17_a_model_too_big_for_memory_is_refused_with_the_estimate(tmp_pat
 def test_class17_estimate_is_exact_in_variables_and_bounds_the_terms():
     from conftest import shared_puzzles
 
-    from nonoqubo.build import build
-    from nonoqubo.estimate import estimate
+    from nonoqubo.model.build import build
+    from nonoqubo.model.estimate import estimate
 
     for name, puzzle, _ in shared_puzzles()[:40]:
         qubo, est = build(puzzle), estimate(puzzle)
@@ -423,7 +423,7 @@ def test_class17_an_absurd_puzzle_is_refused_from_its_clues_alone(tmp_path, run_
 def test_class17_the_estimate_counts_the_heaviest_writer(tmp_path, run_cli, monkeypatch):
     """The .ommx and constrained writers hold more than a term list: a model that fits for .coo
     may not fit for .cqm, and the refusal says so before anything is built."""
-    from nonoqubo import estimate
+    from nonoqubo.model import estimate
     from nonoqubo.clues import spec
 
     puzzle = tmp_path / "big.json"

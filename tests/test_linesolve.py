@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import shared_puzzle, shared_puzzles
-from nonoqubo.encoding import Layout
+from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import PuzzleError
-from nonoqubo.linesolve import line_solve, solve_lines
-from nonoqubo.puzzle import Puzzle, clue_of_line
+from nonoqubo.logic.linesolve import line_solve, solve_lines
+from nonoqubo.model.puzzle import Puzzle, clue_of_line
 
 #: shared puzzles small enough for the test run (the 512x512 cauldron is in the benchmark)
 SMALL = [(name, p) for name, p, _ in shared_puzzles() if p.width * p.height <= 3600]

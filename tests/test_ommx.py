@@ -17,14 +17,14 @@ import pytest
 
 from conftest import SHARED, hide_packages, shared_puzzle
 from nonoqubo import exports
-from nonoqubo.build import build
-from nonoqubo.constrained import build_constrained
-from nonoqubo.decode import decode
-from nonoqubo.encoding import Layout, parse_label
+from nonoqubo.model.build import build
+from nonoqubo.model.constrained import build_constrained
+from nonoqubo.answers.decode import decode
+from nonoqubo.model.encoding import Layout, parse_label
 from nonoqubo.errors import FormatError, MissingDependency
 from nonoqubo.exports import ommx as ommx_format
-from nonoqubo.presolve import presolve_qubo
-from nonoqubo.puzzle import Puzzle, grid_from_picture
+from nonoqubo.logic.presolve import presolve_qubo
+from nonoqubo.model.puzzle import Puzzle, grid_from_picture
 
 ommx_v1 = pytest.importorskip("ommx.v1")
 from ommx.artifact import Artifact, ArtifactBuilder  # noqa: E402
@@ -350,7 +350,7 @@ def _message(blob: bytes):
 
 
 def test_numpy_writer_gives_the_message_ommx_constructors_give(logo):
-    from nonoqubo.qubo import Qubo
+    from nonoqubo.model.qubo import Qubo
 
     webpbn27 = shared_puzzle("gecode-webpbn27")
     models = [

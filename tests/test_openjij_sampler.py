@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from conftest import SHARED, hide_packages
-from nonoqubo.build import build
+from nonoqubo.model.build import build
 from nonoqubo.errors import MissingDependency
-from nonoqubo.openjij_sampler import sample
-from nonoqubo.puzzle import Puzzle
-from nonoqubo.solve import SolverError, solve
+from nonoqubo.solvers.openjij import sample
+from nonoqubo.model.puzzle import Puzzle
+from nonoqubo.solvers.sampling import SolverError, solve
 
 LOGO_JSON = SHARED / "json" / "qbpp-logo.json"
 SMALL = Puzzle.from_picture(["#.#..", ".###.", "#...#", "##.##"])

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from conftest import SHARED, shared_puzzle, shared_puzzles
 from test_linesolve import all_solutions
-from nonoqubo.build import build
-from nonoqubo.encoding import Layout
+from nonoqubo.model.build import build
+from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import PuzzleError, SampleError
-from nonoqubo.linesolve import line_solve
-from nonoqubo.presolve import complete, fixed_values, fixings, presolve_qubo, shift_bounds
-from nonoqubo.puzzle import Puzzle
-from nonoqubo.qubo import Qubo
+from nonoqubo.logic.linesolve import line_solve
+from nonoqubo.logic.presolve import complete, fixed_values, fixings, presolve_qubo, shift_bounds
+from nonoqubo.model.puzzle import Puzzle
+from nonoqubo.model.qubo import Qubo
 
 SMALL = [(name, p) for name, p, _ in shared_puzzles() if p.width * p.height <= 3600]
 IDS = [n for n, _ in SMALL]
@@ -242,7 +242,7 @@ def test_zero_states_of_random_tiny_puzzles_are_their_solutions(puzzle):
 
 # -- decoding (another module; checked when it is there) -------------------------------------------
 def test_decoding_the_empty_sample_of_a_solved_puzzle(logo):
-    decode_mod = pytest.importorskip("nonoqubo.decode")
+    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     reduced = presolve_qubo(logo)
     report = decode_mod.decode(reduced, np.zeros((1, 0), np.int8))[0]
     assert report.valid
@@ -250,7 +250,7 @@ def test_decoding_the_empty_sample_of_a_solved_puzzle(logo):
 
 
 def test_annealing_a_reduced_model_decodes_like_the_full_model():
-    decode_mod = pytest.importorskip("nonoqubo.decode")
+    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     samplers = pytest.importorskip("dwave.samplers")
     puzzle = shared_puzzle("gecode-webpbn27")
     full = build(puzzle)
@@ -280,7 +280,7 @@ def test_annealing_a_presolved_export_decodes_like_the_full_model(tmp_path, run_
     samplers = pytest.importorskip("dwave.samplers")
     import dimod
 
-    from nonoqubo.decode import decode
+    from nonoqubo.answers.decode import decode
 
     puzzle = shared_puzzle("gecode-webpbn27")
     status, _, err = run_cli("build", SHARED / "json" / "gecode-webpbn27.json", "--presolve",

@@ -7,8 +7,8 @@ import pytest
 
 from conftest import shared_puzzle
 from nonoqubo import exports
-from nonoqubo.decode import decode
-from nonoqubo.presolve import presolve_qubo
+from nonoqubo.answers.decode import decode
+from nonoqubo.logic.presolve import presolve_qubo
 
 FORMATS = [m.NAME for m in exports.formats()]
 
@@ -20,7 +20,7 @@ def test_a_model_presolved_to_nothing_loads_and_decodes(fmt, tmp_path):
     reduced = presolve_qubo(puzzle)
     assert reduced.num_vars == 0 and reduced.num_terms == 0
     if exports.get_format(fmt).KIND == "constrained":
-        from nonoqubo.constrained import build_constrained
+        from nonoqubo.model.constrained import build_constrained
 
         model = build_constrained(puzzle, fixed=dict(reduced.fixed))
     else:

@@ -11,7 +11,7 @@ def test_spinner_names_the_stage_and_the_seconds_and_erases_itself(monkeypatch):
     import io
     import sys
 
-    from nonoqubo.progress import spinner
+    from nonoqubo._util.progress import spinner
 
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from nonoqubo.errors import PuzzleError
-from nonoqubo.puzzle import Puzzle, clue_of_line, grid_from_picture
+from nonoqubo.model.puzzle import Puzzle, clue_of_line, grid_from_picture
 
 
 def test_empty_line_spellings_are_equal():
@@ -79,7 +79,7 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from nonoqubo.errors import PuzzleError  # noqa: E402
-from nonoqubo.puzzle import _plain_clues  # noqa: E402
+from nonoqubo.model.puzzle import _plain_clues  # noqa: E402
 
 _clue = st.lists(st.integers(min_value=-1, max_value=6), max_size=4)
 
@@ -103,7 +103,7 @@ def test_bulk_clue_check_equals_the_clue_by_clue_check(rows, cols):
 
 
 def test_bulk_clue_check_takes_given_colours_and_names_bad_ones():
-    from nonoqubo.palette import Palette
+    from nonoqubo.model.palette import Palette
 
     pal = Palette.of(["red", "blue"])
     p = Puzzle(rows=[[1, 1]], cols=[[1], [1]], palette=pal, row_colours=[[1, 2]], col_colours=[[1], [2]])

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from conftest import shared_puzzles
-from nonoqubo.build import build
-from nonoqubo.puzzle import Puzzle
+from nonoqubo.model.build import build
+from nonoqubo.model.puzzle import Puzzle
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("pyqbpp") is None, reason="pyqbpp==2026.10.6 is not installed"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from nonoqubo.errors import SampleError
-from nonoqubo.qubo import Qubo
+from nonoqubo.model.qubo import Qubo
 
 
 def direct_energy(labels, linear, triples, offset, x):

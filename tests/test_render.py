@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from defusedxml import ElementTree
 
-from nonoqubo.decode import decode
-from nonoqubo.encoding import Layout
-from nonoqubo.render import WRONG, svg_picture, text_picture
+from nonoqubo.answers.decode import decode
+from nonoqubo.model.encoding import Layout
+from nonoqubo.answers.render import WRONG, svg_picture, text_picture
 
 SVG = "{http://www.w3.org/2000/svg}"
 

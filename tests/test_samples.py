@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from conftest import DATA, SHARED
-from nonoqubo.build import build
-from nonoqubo.decode import decode
-from nonoqubo.encoding import Layout, flat_name
+from nonoqubo.model.build import build
+from nonoqubo.answers.decode import decode
+from nonoqubo.model.encoding import Layout, flat_name
 from nonoqubo.errors import FormatError, SampleError, UnsupportedFormat
 from nonoqubo.samples import formats, get_format, read_samples, samples_from
 

@@ -8,10 +8,10 @@ import json
 import pytest
 
 from conftest import SHARED
-from nonoqubo.build import build
+from nonoqubo.model.build import build
 from nonoqubo.errors import MissingDependency
-from nonoqubo.puzzle import Puzzle
-from nonoqubo.solve import EXACT_LIMIT, QBPP_LIMIT, SolverError, sample, solve
+from nonoqubo.model.puzzle import Puzzle
+from nonoqubo.solvers.sampling import EXACT_LIMIT, QBPP_LIMIT, SolverError, sample, solve
 
 LOGO_JSON = SHARED / "json" / "qbpp-logo.json"
 SMALL = Puzzle.from_picture(["#.#..", ".###.", "#...#", "##.##"])
@@ -107,7 +107,7 @@ def test_bad_reads(run_cli):
 def test_every_bad_option_is_one_line_and_status_2(run_cli, args, message, monkeypatch):
     import sys
 
-    solve_module = sys.modules["nonoqubo.solve"]  # (the package's `solve` attribute is the function)
+    solve_module = sys.modules["nonoqubo.solvers.sampling"]  # (the package's `solve` attribute is the function)
 
     def never(*a, **k):  # pragma: no cover - the point is that nothing is built or sampled
         raise AssertionError("a bad option must be refused before anything runs")

@@ -230,7 +230,7 @@ def test_empty_model_decodes_without_samples(fmt, models, run_cli, tmp_path):
 def test_empty_model_decodes_an_empty_sampleset(models):
     import dimod
 
-    from nonoqubo.decode import decode
+    from nonoqubo.answers.decode import decode
 
     model = exports.load(str(models("logo-presolved", "bqm")))
     sampleset = dimod.ExactSolver().sample(dimod.BinaryQuadraticModel("BINARY"))  # no samples at all
@@ -276,7 +276,7 @@ def test_qplib_is_written_as_qplib_types_its_unconstrained_binary_instances(mode
 def test_qplib_files_of_earlier_versions_still_read_as_meant():
     # earlier nonoqubo versions listed the names and wrote each pair's coefficient undoubled
     from nonoqubo.exports import qplib
-    from nonoqubo.qubo import Qubo
+    from nonoqubo.model.qubo import Qubo
 
     q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
     new = qplib.dumps(q)

@@ -17,9 +17,9 @@ import pytest
 from conftest import SHARED
 from nonoqubo import clues
 from nonoqubo.errors import NonoquboError
-from nonoqubo.generate import make, parse_family
-from nonoqubo.linesolve import line_solve
-from nonoqubo.suite import ground_state, plan, run_suite
+from nonoqubo.campaign.generate import make, parse_family
+from nonoqubo.logic.linesolve import line_solve
+from nonoqubo.campaign.suite import ground_state, plan, run_suite
 
 ORIGINALS = SHARED / "originals"
 #: one file per clue format (game_ids.txt holds two puzzles), all small
@@ -82,7 +82,7 @@ def test_ground_state_follows_each_format_convention(tmp_path: Path) -> None:
     run_suite([str(SHARED / "json" / "qbpp-logo.json")], out, formats=["coo", "bqm-json", "mqlib"], jobs=1)
     entry = json.loads((out / "index.json").read_text())["puzzles"][0]
     puzzle = clues.load(SHARED / "json" / "qbpp-logo.json")
-    from nonoqubo.encoding import Layout
+    from nonoqubo.model.encoding import Layout
 
     x = Layout.of(puzzle).encode(puzzle.solution_grid())
     files = {f["format"]: f for f in entry["files"]}

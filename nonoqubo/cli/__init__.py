@@ -25,7 +25,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .._discover import submodules
+from .._util.discover import submodules
 from ..errors import NonoquboError
 
 __all__ = ["main", "make_parser"]
@@ -60,7 +60,7 @@ def make_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    from .. import __version__
+    from .._version import __version__
 
     parser.add_argument("--version", action="version", version=f"nonoqubo {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -9,7 +9,7 @@ from typing import Any
 
 from .. import clues
 from ..errors import FormatError, NonoquboError, PuzzleError
-from ..puzzle import Puzzle
+from ..model.puzzle import Puzzle
 
 __all__ = ["add_puzzle_arguments", "check_output_folder", "load_puzzle", "progress_enabled"]
 

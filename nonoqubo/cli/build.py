@@ -10,10 +10,10 @@ import time
 from typing import Any
 
 from .. import exports
-from ..build import build
-from ..estimate import LONG_WORK_TERMS, check_fits
+from ..model.build import build
+from ..model.estimate import LONG_WORK_TERMS, check_fits
 from ..errors import NonoquboError, UnsupportedFormat
-from ..progress import spinner
+from .._util.progress import spinner
 from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
 from .info import add_force_argument, no_solution_names
 
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     before = qubo
     if args.presolve:  # before any summary: an unsolvable puzzle is one line of error, nothing else
         with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
-            qubo = _hook("presolve", "presolve_qubo", "--presolve")(puzzle, qubo)
+            qubo = _hook("logic.presolve", "presolve_qubo", "--presolve")(puzzle, qubo)
     title = f" {puzzle.name!r}" if puzzle.name else ""
     say(f"built{title} {puzzle.width}x{puzzle.height}: {before.num_vars} variables, {before.num_terms} terms "
         f"({before.num_linear} linear + {before.num_quadratic} quadratic), offset {before.offset} "
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         print(empty_model_note(args.output), file=sys.stderr)
     models: dict[str, Any] = {"qubo": qubo}
     if any(getattr(mod, "KIND", "qubo") == "constrained" for _, mod in plan):
-        build_constrained = _hook("constrained", "build_constrained", "a constrained format")
+        build_constrained = _hook("model.constrained", "build_constrained", "a constrained format")
         with spinner("building the constrained model", enabled=show):
             model = models["constrained"] = build_constrained(puzzle, fixed=dict(qubo.fixed) if args.presolve else None)
         parts = ", ".join(f"{n} {kind}" for kind, n in model.counts().items())

@@ -7,11 +7,11 @@ import json
 import sys
 from pathlib import Path
 
-from .._atomic import atomic_write
-from ..check import check, read_grid
+from .._util.atomic import atomic_write
+from ..logic.check import check, read_grid
 from ..errors import FormatError, NonoquboError, PuzzleError
-from ..puzzle import BLACK_CHARS, WHITE_CHARS
-from ..render import svg_picture, text_picture
+from ..model.puzzle import BLACK_CHARS, WHITE_CHARS
+from ..answers.render import svg_picture, text_picture
 from ._common import add_puzzle_arguments, load_puzzle
 from .decode import add_image_argument, check_image_path
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .. import clues
-from .._atomic import atomic_write
+from .._util.atomic import atomic_write
 from ..errors import FormatError, PuzzleError, UnsupportedFormat
 from ._common import add_puzzle_arguments, load_puzzle
 

@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .._atomic import atomic_write
-from ..decode import Decoder, Report, select
+from .._util.atomic import atomic_write
+from ..answers.decode import Decoder, Report, select
 from ..errors import NonoquboError
-from ..progress import spinner
-from ..puzzle import Puzzle
-from ..render import svg_picture, text_picture
+from .._util.progress import spinner
+from ..model.puzzle import Puzzle
+from ..answers.render import svg_picture, text_picture
 from ..samples import SampleBatch, samples_from
 from ..samples import formats as sample_formats
 

@@ -8,9 +8,9 @@ import math
 import os
 from typing import Any
 
-from .._atomic import atomic_write
-from ..evaluate import Group, csv_text, evaluate, records
-from ..progress import bar
+from .._util.atomic import atomic_write
+from ..campaign.evaluate import Group, csv_text, evaluate, records
+from .._util.progress import bar
 from ._common import progress_enabled
 
 ORDER = 65
@@ -100,7 +100,7 @@ def table(groups: list[Group]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     if args.report:  # matplotlib missing: say so before judging anything
-        from ..report_html import _figure
+        from ..campaign.report_html import _figure
 
         _figure(1, 1)
     with bar(None, "judging sample files", enabled=progress_enabled(args), unit=" files") as tick:
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
                           progress=tick)
     report = None
     if args.report:
-        from ..report_html import render_report
+        from ..campaign.report_html import render_report
 
         report = render_report(groups, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}")
     if args.csv:

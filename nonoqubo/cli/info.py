@@ -10,11 +10,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..build import build
+from ..model.build import build
 from ..errors import FormatError, PuzzleError, UnsupportedFormat
-from ..estimate import LONG_WORK_TERMS, check_fits
-from ..progress import spinner
-from ..puzzle import Puzzle
+from ..model.estimate import LONG_WORK_TERMS, check_fits
+from .._util.progress import spinner
+from ..model.puzzle import Puzzle
 from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
 
 ORDER = 10
@@ -71,7 +71,7 @@ def add_force_argument(parser: argparse.ArgumentParser) -> None:
 
 def figures(puzzle, qubo, seconds: float) -> dict:
     """The figures `info` prints, as a dict."""
-    from ..encoding import Layout
+    from ..model.encoding import Layout
 
     lay = Layout.of(puzzle)
     lo, hi = qubo.coefficient_range()
@@ -98,8 +98,8 @@ def figures(puzzle, qubo, seconds: float) -> dict:
 
 def presolve_figures(puzzle, qubo) -> dict:
     """What line logic settles and the size of the presolved model, as a dict."""
-    from ..linesolve import line_solve
-    from ..presolve import fixings
+    from ..logic.linesolve import line_solve
+    from ..logic.presolve import fixings
 
     start = time.perf_counter()
     res = line_solve(puzzle)

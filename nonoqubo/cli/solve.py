@@ -6,9 +6,9 @@ import argparse
 import json
 import sys
 
-from .. import progress
-from .._atomic import atomic_write
-from ..solve import SAMPLER_TABLE, SAMPLERS, SampleOptions, sampleset_document, solve
+from .._util import progress
+from .._util.atomic import atomic_write
+from ..solvers.sampling import SAMPLER_TABLE, SAMPLERS, SampleOptions, sampleset_document, solve
 from ._common import add_puzzle_arguments, check_output_folder, load_puzzle, progress_enabled
 from .decode import add_image_argument, check_image_path, emit
 

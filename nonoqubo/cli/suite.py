@@ -6,9 +6,9 @@ import argparse
 import os
 import sys
 
-from ..generate import parse_family
-from ..progress import bar
-from ..suite import INDEX_CSV, INDEX_JSON, run_suite
+from ..campaign.generate import parse_family
+from .._util.progress import bar
+from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite
 from ._common import progress_enabled
 
 ORDER = 60

@@ -34,9 +34,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
 
-from .._guard import integer
+from .._util.guard import integer
 from ..errors import FormatError, PuzzleError, UnsupportedFormat, located
-from ..puzzle import Puzzle
+from ..model.puzzle import Puzzle
 
 __all__ = ["FORMATS", "dump", "dumps", "format_for", "get_format", "load", "loads"]
 
@@ -191,7 +191,7 @@ def refuse_colour(puzzle: Puzzle, mod: ModuleType) -> None:
 
 def dump(puzzle: Puzzle, path: str | os.PathLike[str], format: str | None = None) -> None:
     """Write *puzzle* to *path* atomically; the format by name or by the file's extension."""
-    from .._atomic import atomic_write
+    from .._util.atomic import atomic_write
 
     mod = get_format(format) if format else format_for(path)
     refuse_colour(puzzle, mod)

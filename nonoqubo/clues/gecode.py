@@ -50,9 +50,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from .._guard import integer
+from .._util.guard import integer
 from ..errors import FormatError, PuzzleError, located
-from ..puzzle import Puzzle
+from ..model.puzzle import Puzzle
 
 NAME = "gecode"
 TITLE = "Gecode flat integer array (width, height, column hints, row hints); Gecode's nonogram.cpp"

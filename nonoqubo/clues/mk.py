@@ -38,7 +38,7 @@ from typing import IO, Any
 
 from . import check_options, clue_text, make_puzzle, parse_size, read_clues, read_stream, reject_trailing, text_lines
 from ..errors import FormatError, located
-from ..puzzle import Puzzle
+from ..model.puzzle import Puzzle
 
 NAME = "mk"
 TITLE = "Olšák .mk (H W, row clues, '#', column clues)"

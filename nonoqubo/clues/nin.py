@@ -35,7 +35,7 @@ from typing import IO, Any
 
 from . import check_options, clue_text, make_puzzle, parse_size, read_clues, read_stream, text_lines
 from ..errors import FormatError
-from ..puzzle import Puzzle
+from ..model.puzzle import Puzzle
 
 NAME = "nin"
 TITLE = "Jakub Wilk .nin (W H, row clues, column clues)"

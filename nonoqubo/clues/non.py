@@ -54,9 +54,9 @@ import re
 from typing import IO, Any
 
 from . import check_options, clue_text, colour_refusal, make_puzzle, meta_text, parse_clue, read_stream, text_lines
-from .._guard import integer
+from .._util.guard import integer
 from ..errors import FormatError, located
-from ..puzzle import Puzzle
+from ..model.puzzle import Puzzle
 
 NAME = "non"
 TITLE = "Steve Simpson .non (keys, rows, columns, optional goal)"

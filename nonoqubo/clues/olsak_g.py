@@ -56,10 +56,10 @@ import re
 from typing import IO, Any
 
 from . import check_options, make_puzzle, read_stream, text_lines
-from .._guard import integer
+from .._util.guard import integer
 from ..errors import FormatError, PuzzleError, located
-from ..palette import BW, Palette, normalise_rgb
-from ..puzzle import Puzzle
+from ..model.palette import BW, Palette, normalise_rgb
+from ..model.puzzle import Puzzle
 
 NAME = "g"
 TITLE = "Olšák .g (free text, ': rows' group, ': columns' group)"

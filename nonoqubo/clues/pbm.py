@@ -33,9 +33,9 @@ from typing import IO, Any
 import numpy as np
 
 from . import check_options
-from .._guard import integer
+from .._util.guard import integer
 from ..errors import FormatError, located
-from ..puzzle import Puzzle
+from ..model.puzzle import Puzzle
 from .picture import to_picture
 
 NAME = "pbm"

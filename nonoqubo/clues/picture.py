@@ -37,8 +37,8 @@ import numpy as np
 
 from . import check_options, read_stream, text_lines
 from ..errors import FormatError, PuzzleError, located
-from ..palette import Palette
-from ..puzzle import Puzzle
+from ..model.palette import Palette
+from ..model.puzzle import Puzzle
 
 NAME = "picture"
 TITLE = "text picture of the answer (#/., X/., 1/0); clues derived"

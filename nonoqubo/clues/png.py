@@ -11,7 +11,7 @@ is the puzzle's known solution; writing needs one and gives an 8-bit RGB PNG.
 Pillow is an optional dependency: ``pip install "nonoqubo[image]"``.
 
 Examples:
-    >>> from nonoqubo.puzzle import Palette
+    >>> from nonoqubo.model.puzzle import Palette
     >>> p = Puzzle.from_picture(["rg", ".r"], palette=Palette.of([("red", "f00"), ("green", "0f0")]))
     >>> back = loads(dumps(p))
     >>> back.rows == p.rows and back.row_colours == p.row_colours, back.palette.names
@@ -29,7 +29,7 @@ import numpy as np
 from . import check_options, read_stream
 from .ppm import background_of, pixels_of, puzzle_of_pixels
 from ..errors import FormatError, MissingDependency, located
-from ..puzzle import Puzzle
+from ..model.puzzle import Puzzle
 
 NAME = "png"
 TITLE = "PNG image of the answer (one pixel a cell); clues derived from the pixels (Pillow)"

@@ -41,10 +41,10 @@ from typing import IO, Any
 import numpy as np
 
 from . import check_options, read_stream
-from .._guard import claimed, integer
+from .._util.guard import claimed, integer
 from ..errors import FormatError, PuzzleError, located
-from ..palette import Palette
-from ..puzzle import Puzzle
+from ..model.palette import Palette
+from ..model.puzzle import Puzzle
 
 NAME = "ppm"
 TITLE = "PPM colour image of the answer (P3 plain, P6 raw); clues derived from the pixels"

@@ -37,9 +37,9 @@ import re
 from typing import IO, Any
 
 from . import check_options, make_puzzle, pick_index, read_stream, text_lines
-from .._guard import integer
+from .._util.guard import integer
 from ..errors import FormatError, located
-from ..puzzle import Puzzle
+from ..model.puzzle import Puzzle
 
 NAME = "sgt"
 TITLE = "Simon Tatham's Pattern game ID (WxH:cols/rows) or save file"

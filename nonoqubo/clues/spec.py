@@ -57,10 +57,10 @@ import json
 import re
 from typing import IO, Any
 
-from .._guard import MAX_DIGITS, json_loads, yaml_load
+from .._util.guard import MAX_DIGITS, json_loads, yaml_load
 from ..errors import FormatError, PuzzleError, located
-from ..palette import BW, Palette
-from ..puzzle import Puzzle
+from ..model.palette import BW, Palette
+from ..model.puzzle import Puzzle
 from . import META_KEYS
 
 NAME = "spec"

@@ -68,10 +68,10 @@ from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from . import check_options, make_puzzle, meta_text, pick_index, read_stream
-from .._guard import integer
+from .._util.guard import integer
 from ..errors import FormatError, PuzzleError, located
-from ..palette import Palette
-from ..puzzle import Puzzle
+from ..model.palette import Palette
+from ..model.puzzle import Puzzle
 
 NAME = "xml"
 TITLE = "webpbn XML (pbn 0.3), the goal solution included"

@@ -38,8 +38,8 @@ from functools import lru_cache
 from types import ModuleType
 from typing import IO, Any
 
-from .._discover import submodules
-from .._atomic import atomic_write
+from .._util.discover import submodules
+from .._util.atomic import atomic_write
 from ..errors import FormatError, NonoquboError, UnsupportedFormat
 
 __all__ = [
@@ -142,7 +142,7 @@ def dumps(model: Any, format: str, *, ising: bool = False) -> str | bytes:
 
 @contextlib.contextmanager
 def open_target(path: str | os.PathLike[str], binary: bool) -> Iterator[IO[Any]]:
-    """:func:`~nonoqubo._atomic.atomic_write` with a one-line error for a path that cannot be written.
+    """:func:`~nonoqubo._util.atomic.atomic_write` with a one-line error for a path that cannot be written.
 
     Raises:
         NonoquboError: the directory is missing or not writable, the disk is full...
@@ -175,7 +175,7 @@ def dump(
     """Write *model* to *path* atomically (``"-"`` is standard output).
 
     Args:
-        model: a :class:`~nonoqubo.qubo.Qubo` (or a constrained model for those formats).
+        model: a :class:`~nonoqubo.model.qubo.Qubo` (or a constrained model for those formats).
         path: the file to write.
         format: a format name; default from the extension of *path*.
         ising: write the Ising form (``h``, ``J``, offset) where the format can.

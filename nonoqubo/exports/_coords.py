@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from .._guard import claimed, integer
+from .._util.guard import claimed, integer
 from ..errors import FormatError, located
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _header, _text
 
 __all__ = ["Convention", "Merged", "Terms", "read_terms", "terms_of", "to_model"]

@@ -51,11 +51,11 @@ from typing import Any
 
 import numpy as np
 
-from .._guard import finite, json_loads
+from .._util.guard import finite, json_loads
 from ..errors import FormatError, located
-from ..palette import BW, Palette
-from ..puzzle import Puzzle
-from ..qubo import Qubo
+from ..model.palette import BW, Palette
+from ..model.puzzle import Puzzle
+from ..model.qubo import Qubo
 
 __all__ = [
     "META_KEYS",
@@ -76,7 +76,7 @@ WIDTH = 100
 
 
 def _version() -> str:
-    from .. import __version__
+    from .._version import __version__
 
     return __version__
 
@@ -130,8 +130,8 @@ def clue_meta(puzzle: Puzzle) -> dict[str, Any]:
 
 def follows_rule(labels: Sequence[str], puzzle: Puzzle, fixed: Mapping[str, int]) -> bool:
     """*labels* are the rule's (see :func:`rule_labels`); known without making them when they
-    are the build's own (:class:`~nonoqubo.encoding.LayoutLabels` of *puzzle*, nothing fixed)."""
-    from ..encoding import LayoutLabels
+    are the build's own (:class:`~nonoqubo.model.encoding.LayoutLabels` of *puzzle*, nothing fixed)."""
+    from ..model.encoding import LayoutLabels
 
     if isinstance(labels, LayoutLabels) and labels.puzzle is puzzle and not fixed:
         return True
@@ -140,7 +140,7 @@ def follows_rule(labels: Sequence[str], puzzle: Puzzle, fixed: Mapping[str, int]
 
 def rule_labels(puzzle: Puzzle, fixed: Mapping[str, int]) -> list[str]:
     """``Layout.of(puzzle).labels()`` without the fixed ones, in order."""
-    from ..encoding import Layout
+    from ..model.encoding import Layout
 
     labels = Layout.of(puzzle).labels()
     if fixed:

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._guard import finite
+from .._util.guard import finite
 from ..errors import FormatError, located
 from ._ascii import CHUNK, Strings, format_lines, line_chunks
 
@@ -125,7 +125,7 @@ def emit(fp: Any, chunks: Iterable[Chunk], *, total: int, desc: str, progress: b
     binary buffer (and ``\\n`` line ends) the bytes go straight to the buffer
     after a flush, so millions of lines are never decoded and re-encoded.
     """
-    from ..progress import bar
+    from .._util.progress import bar
 
     encoding = "utf-8"
     if not _is_binary(fp):

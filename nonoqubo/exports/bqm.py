@@ -29,7 +29,7 @@ the same pairs seen from their column, ordered by one sort of 64-bit keys
 entries, filled on worker threads, with no BQM object built.
 
 Examples:
-    >>> from nonoqubo.qubo import Qubo
+    >>> from nonoqubo.model.qubo import Qubo
     >>> q = Qubo.from_terms(["a", "b"], [-1, 1], [(0, 1, 2)], offset=4)
     >>> data = dumps(q)
     >>> data[:8]
@@ -49,9 +49,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from .._guard import json_loads
+from .._util.guard import json_loads
 from ..errors import FormatError, MissingDependency, NonoquboError, located
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _header, _text
 from ._parallel import ordered_map
 

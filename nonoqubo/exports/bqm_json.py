@@ -19,7 +19,7 @@ and its self-describing metadata (clues, fixed variables, counts) in
 variable type is SPIN and the biases are ``h``, ``J``.
 
 Examples:
-    >>> from nonoqubo.qubo import Qubo
+    >>> from nonoqubo.model.qubo import Qubo
     >>> q = Qubo.from_terms(["a", "b"], [-1, 1], [(0, 1, 2)], offset=4)
     >>> doc = json.loads(dumps(q))
     >>> doc["variable_labels"], doc["linear_biases"], doc["quadratic_head"], doc["offset"]
@@ -36,7 +36,7 @@ from typing import IO, Any
 import numpy as np
 
 from ..errors import FormatError, located
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _header, _text
 from .qubo_json import _array, _compact, parse_json
 

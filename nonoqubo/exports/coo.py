@@ -15,7 +15,7 @@ written as integers and Ising biases as short decimals (``-0.25``), never in
 scientific notation, which dimod's line pattern would silently skip.
 
 Examples:
-    >>> from nonoqubo.qubo import Qubo
+    >>> from nonoqubo.model.qubo import Qubo
     >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
     >>> text = dumps(q)
     >>> print("".join(l + "\\n" for l in text.splitlines() if not l.startswith("#")), end="")
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _coords, _header, _text
 
 NAME = "coo"

@@ -10,7 +10,7 @@ archive with ``varinfo``, ``variable_labels.json``, ``objective`` and one
 * Variables are BINARY, labelled with the QUBO++ labels (``y3[1][2]``;
   dimod has no name restriction); the objective is zero.
 * Constraints are named ``cell_i_j``, ``wall_y3_k1_p2``, ``order_z5_k0_p4``
-  (see :mod:`nonoqubo.constrained`).
+  (see :mod:`nonoqubo.model.constrained`).
 * Self-describing: dimod's header keeps only counts, so nonoqubo adds one more
   zip member, ``nonoqubo.json`` (``{"nonoqubo": "constrained", "format": 1,
   "puzzle": {clue spec}, "fixed": {label: 0/1}, "counts": {...}, "labels":
@@ -24,8 +24,8 @@ constraint *order* is not kept by dimod; :func:`loads` rebuilds the model in
 nonoqubo's order and checks every constraint by name.
 
 Examples:
-    >>> from nonoqubo.puzzle import Puzzle
-    >>> from nonoqubo.constrained import build_constrained
+    >>> from nonoqubo.model.puzzle import Puzzle
+    >>> from nonoqubo.model.constrained import build_constrained
     >>> m = build_constrained(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
     >>> data = dumps(m)
     >>> data[:8]
@@ -41,9 +41,9 @@ import json
 import zipfile
 from typing import IO, Any
 
-from .._guard import json_loads
+from .._util.guard import json_loads
 from ..clues import spec
-from ..constrained import SENSES, ConstrainedModel, build_constrained
+from ..model.constrained import SENSES, ConstrainedModel, build_constrained
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
 
 __all__ = ["dump", "dumps", "load", "loads", "metadata"]

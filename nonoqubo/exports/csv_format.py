@@ -13,7 +13,7 @@ comma or a quote are quoted per RFC 4180.  With ``--ising`` the rows hold
 ``h`` (diagonal) and ``J`` and the vartype line says SPIN.
 
 Examples:
-    >>> from nonoqubo.qubo import Qubo
+    >>> from nonoqubo.model.qubo import Qubo
     >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
     >>> print("".join(l + "\\n" for l in dumps(q).splitlines() if not l.startswith("#")), end="")
     i,j,label_i,label_j,bias
@@ -35,7 +35,7 @@ from typing import IO, Any
 import numpy as np
 
 from ..errors import FormatError, located
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _coords, _header, _text
 
 NAME = "csv"

@@ -1,6 +1,6 @@
 r"""CPLEX LP text of the constrained model, for MIP solvers (HiGHS, SCIP, CBC, Gurobi, CPLEX).
 
-The constrained form (:mod:`nonoqubo.constrained`) written in the CPLEX LP
+The constrained form (:mod:`nonoqubo.model.constrained`) written in the CPLEX LP
 grammar (IBM CPLEX *File Formats Reference*, "LP file format"; the same
 dialect HiGHS, SCIP, CBC, Gurobi and ``dimod.lp`` read)::
 
@@ -18,10 +18,10 @@ dialect HiGHS, SCIP, CBC, Gurobi and ``dimod.lp`` read)::
 * The objective is zero (any feasible point is a solution); it names one
   variable with a zero coefficient, the form every reader accepts.
 * LP names may not contain ``[`` or ``]``: variable ``y3[1][2]`` is written
-  ``y3_1_2`` (:func:`~nonoqubo.encoding.flat_name`; HiGHS solution files and
-  the sample readers map it back with :func:`~nonoqubo.encoding.bracket_name`).
+  ``y3_1_2`` (:func:`~nonoqubo.model.encoding.flat_name`; HiGHS solution files and
+  the sample readers map it back with :func:`~nonoqubo.model.encoding.bracket_name`).
   Constraint names say what each row is: ``cell_i_j``, ``wall_y3_k1_p2``,
-  ``order_z5_k0_p4`` (0-based, see :mod:`nonoqubo.constrained`).
+  ``order_z5_k0_p4`` (0-based, see :mod:`nonoqubo.model.constrained`).
 * Lines stay under 255 characters (CPLEX reads at most 560, some versions
   510): long rows continue on lines that start with a space; a row's name and
   colon, and its sense and right-hand side, stay on one line, as the grammar asks.
@@ -31,8 +31,8 @@ dialect HiGHS, SCIP, CBC, Gurobi and ``dimod.lp`` read)::
   by presolve are left out of the model and listed in ``\ fixed:`` lines.
 
 Examples:
-    >>> from nonoqubo.puzzle import Puzzle
-    >>> from nonoqubo.constrained import build_constrained
+    >>> from nonoqubo.model.puzzle import Puzzle
+    >>> from nonoqubo.model.constrained import build_constrained
     >>> m = build_constrained(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
     >>> text = dumps(m)
     >>> print(text[text.index("Minimize"):])
@@ -60,12 +60,12 @@ from typing import IO
 
 import numpy as np
 
-from .._guard import json_loads
-from ..constrained import SENSES, ConstrainedModel, build_constrained
-from ..encoding import bracket_name, flat_name
+from .._util.guard import json_loads
+from ..model.constrained import SENSES, ConstrainedModel, build_constrained
+from ..model.encoding import bracket_name, flat_name
 from ..errors import FormatError, UnsupportedFormat, located
-from ..palette import BW, Palette
-from ..puzzle import Puzzle
+from ..model.palette import BW, Palette
+from ..model.puzzle import Puzzle
 
 __all__ = ["dump", "dumps", "load", "loads", "metadata_lines", "read_metadata"]
 
@@ -290,7 +290,7 @@ def dumps(model: ConstrainedModel, *, ising: bool = False) -> str:
     """The LP text of *model* (see the module docstring).
 
     Args:
-        model: a constrained model (:func:`~nonoqubo.constrained.build_constrained`).
+        model: a constrained model (:func:`~nonoqubo.model.constrained.build_constrained`).
         ising: must be False (the LP form is over 0/1 variables).
 
     Returns:
@@ -422,7 +422,7 @@ def loads(data: str | bytes, *, source: str = "<lp>") -> ConstrainedModel:
         source: the file name, for messages.
 
     Returns:
-        The :class:`~nonoqubo.constrained.ConstrainedModel`.
+        The :class:`~nonoqubo.model.constrained.ConstrainedModel`.
 
     Raises:
         FormatError: no nonoqubo header, or a body that differs from the model

@@ -33,8 +33,8 @@ from the comment lines and checks the matrix, senses and right-hand sides
 HiGHS reads from the file against it.
 
 Examples:
-    >>> from nonoqubo.puzzle import Puzzle
-    >>> from nonoqubo.constrained import build_constrained
+    >>> from nonoqubo.model.puzzle import Puzzle
+    >>> from nonoqubo.model.constrained import build_constrained
     >>> m = build_constrained(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
     >>> text = dumps(m)
     >>> [line.split()[:3] for line in text.splitlines() if line.startswith(" E")]
@@ -54,7 +54,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from ..constrained import EQ, GE, LE, ConstrainedModel
+from ..model.constrained import EQ, GE, LE, ConstrainedModel
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
 from .lp import MAGIC, metadata_lines, model_from_metadata
 

@@ -15,7 +15,7 @@ halved (as QUBOTools writes MQLib): ``w_aa = -a_a`` and ``w_ab = -b_ab / 2``
 (``# offset=...``, the offset of ``E``, not negated).  BINARY only.
 
 Examples:
-    >>> from nonoqubo.qubo import Qubo
+    >>> from nonoqubo.model.qubo import Qubo
     >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
     >>> print("".join(l + "\\n" for l in dumps(q).splitlines() if not l.startswith("#")), end="")
     3 4
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _coords, _header, _text
 
 NAME = "mqlib"

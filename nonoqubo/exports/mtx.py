@@ -16,7 +16,7 @@ rule are in ``%`` comment lines.  ``scipy.io.mmread`` reads the file.
 BINARY only.
 
 Examples:
-    >>> from nonoqubo.qubo import Qubo
+    >>> from nonoqubo.model.qubo import Qubo
     >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
     >>> print("".join(l + "\\n" for l in dumps(q).splitlines() if not l.startswith("% ")), end="")
     %%MatrixMarket matrix coordinate real general
@@ -33,9 +33,9 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from .._guard import integer
+from .._util.guard import integer
 from ..errors import FormatError, located
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _coords, _header, _text
 
 NAME = "mtx"

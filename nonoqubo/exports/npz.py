@@ -16,7 +16,7 @@ Energy: ``offset + linear @ x + quad @ (x[row] * x[col])``, exact in int64.
 Uncompressed (``np.savez``): fast both ways and exact.  BINARY only.
 
 Examples:
-    >>> from nonoqubo.qubo import Qubo
+    >>> from nonoqubo.model.qubo import Qubo
     >>> q = Qubo.from_terms(["a", "b"], [-1, 1], [(0, 1, 2)], offset=4)
     >>> arrays = np.load(io.BytesIO(dumps(q)))
     >>> arrays["linear"].tolist(), int(arrays["offset"]), str(arrays["vartype"])
@@ -35,9 +35,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from .._guard import finite, json_loads
+from .._util.guard import finite, json_loads
 from ..errors import FormatError, located
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _header
 
 NAME = "npz"

@@ -26,7 +26,7 @@ The instance
       coefficients, the constant as the offset, sense *minimise*: the
       objective of a solution is exactly 0, and positive for anything else;
     * ``--constrained``: a zero objective and one named constraint per row of
-      the 0-1 ILP (:mod:`nonoqubo.constrained`; the names of the LP file,
+      the 0-1 ILP (:mod:`nonoqubo.model.constrained`; the names of the LP file,
       ``cell_i_j``, ``wall_y3_k1_p2``, ``order_z5_k0_p4``), in OMMX's form
       ``f(x) = 0`` or ``f(x) <= 0`` (a ``>=`` row is negated);
     * the title is the puzzle's name; the description says what the model is.
@@ -65,8 +65,8 @@ with the standard library and the instance with OMMX's protobuf classes
 naming it.
 
 Examples:
-    >>> from nonoqubo.build import build
-    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.model.build import build
+    >>> from nonoqubo.model.puzzle import Puzzle
     >>> q = build(Puzzle(rows=[[1], [1]], cols=[[1], [1]], name="tiny"))
     >>> data = dumps(q)
     >>> loads(data, source="tiny.ommx") == q
@@ -86,7 +86,7 @@ from typing import IO, Any
 import numpy as np
 
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _oci
 
 __all__ = [
@@ -124,7 +124,7 @@ def _ommx() -> Any:
 # -- building the instance ---------------------------------------------------------------------
 def _name_parts(labels: list[str]) -> tuple[list[str], list[list[int]]]:
     """Names and subscripts of QUBO++ labels (``y3[1][2]`` -> ``"y"``, ``[3, 1, 2]``)."""
-    from ..encoding import parse_label
+    from ..model.encoding import parse_label
 
     names, subs = [], []
     for label in labels:
@@ -185,7 +185,7 @@ def _qubo_objective(rust: Any, qubo: Qubo) -> tuple[Any, dict[int, Any]]:
 
 def _constraints(rust: Any, model: Any) -> tuple[Any, dict[int, Any]]:
     """A zero objective and one named linear constraint per row of the constrained model."""
-    from ..constrained import EQ, GE
+    from ..model.constrained import EQ, GE
 
     # OMMX states f(x) = 0 or f(x) <= 0: lhs - rhs for == and <=, rhs - lhs for >=
     flip = np.where(model.sense == GE, -1, 1).astype(np.int64)
@@ -219,7 +219,7 @@ def qubo_instance(qubo: Qubo) -> Any:
 
 
 def constrained_instance(model: Any) -> Any:
-    """The ``ommx.v1.Instance`` of a :class:`~nonoqubo.constrained.ConstrainedModel`: named linear constraints."""
+    """The ``ommx.v1.Instance`` of a :class:`~nonoqubo.model.constrained.ConstrainedModel`: named linear constraints."""
     return _wrapped(model, "constrained")
 
 
@@ -278,7 +278,7 @@ def _layout_parts(model: Any) -> tuple[np.ndarray, np.ndarray] | None:
     None unless the model's labels are its puzzle's layout labels (less the
     fixed ones), in order; the labels are then never parsed one by one.
     """
-    from ..encoding import Layout
+    from ..model.encoding import Layout
     from ._header import follows_rule
 
     if model.puzzle is None or not follows_rule(model.labels, model.puzzle, model.fixed):
@@ -336,7 +336,7 @@ def layer_annotations(model: Any, kind: str) -> dict[str, str]:
 
 def model_annotations(model: Any, kind: str) -> dict[str, str]:
     """The ``org.nonoqubo.*`` annotations of *model* (see the module docstring)."""
-    from .. import __version__
+    from .._version import __version__
 
     out = {"format": str(FORMAT_VERSION), "version": __version__, "kind": kind}
     p = model.puzzle
@@ -386,7 +386,7 @@ def _check_kind(model: Any, want: str) -> None:
 
 def dump_model(model: Any, fp: IO[bytes], kind: str, *, progress: bool = False) -> None:
     """Write *model* (a Qubo for ``kind="qubo"``, a constrained model otherwise) as an archive."""
-    from ..progress import bar
+    from .._util.progress import bar
 
     _check_kind(model, kind)
     with bar(1, f"writing {NAME}", enabled=progress, unit=" file") as tick:
@@ -561,7 +561,7 @@ def loads(data: bytes, *, source: str = "<ommx>") -> Any:
 
 def _constrained(message: Any, meta: Mapping[str, str], source: str) -> Any:
     """The constrained model its annotations describe, checked against the instance's constraints."""
-    from ..constrained import EQ, GE, build_constrained
+    from ..model.constrained import EQ, GE, build_constrained
 
     puzzle = _puzzle(meta, source)
     if puzzle is None:

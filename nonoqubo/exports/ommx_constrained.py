@@ -2,7 +2,7 @@
 
 The same ``.ommx`` file as :mod:`nonoqubo.exports.ommx` (see there for the
 layout and the ``org.nonoqubo.*`` annotations), holding the 0-1 integer linear
-program of :mod:`nonoqubo.constrained` instead of the QUBO: binary variables
+program of :mod:`nonoqubo.model.constrained` instead of the QUBO: binary variables
 named ``y``/``z`` with subscripts ``[i, k, p]``, a zero objective (minimise),
 and one constraint per row named as in the LP file (``cell_i_j``,
 ``wall_y3_k1_p2``, ``order_z5_k0_p4``), stated as OMMX does, ``f(x) = 0`` or
@@ -18,8 +18,8 @@ Both modules share the ``.ommx`` extension: ``--constrained`` picks this one,
 and reading a ``.ommx`` file gives the model it holds, whichever it is.
 
 Examples:
-    >>> from nonoqubo.constrained import build_constrained
-    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.model.constrained import build_constrained
+    >>> from nonoqubo.model.puzzle import Puzzle
     >>> m = build_constrained(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
     >>> loads(dumps(m), source="x.ommx").same_model(m)
     True

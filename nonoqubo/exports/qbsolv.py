@@ -15,7 +15,7 @@ field; nonoqubo writes it, the clues and the label rule in ``c`` lines
 (``c offset=120``).  BINARY only.
 
 Examples:
-    >>> from nonoqubo.qubo import Qubo
+    >>> from nonoqubo.model.qubo import Qubo
     >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
     >>> print("".join(l + "\\n" for l in dumps(q).splitlines() if not l.startswith("c")), end="")
     p qubo 0 3 2 2
@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from .._guard import integer
+from .._util.guard import integer
 from ..errors import FormatError, located
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _coords, _header, _text
 
 NAME = "qbsolv"

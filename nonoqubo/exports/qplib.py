@@ -39,7 +39,7 @@ written by earlier nonoqubo versions (names listed, pairs not doubled) is
 still read as it was meant.  BINARY only.
 
 Examples:
-    >>> from nonoqubo.qubo import Qubo
+    >>> from nonoqubo.model.qubo import Qubo
     >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
     >>> lines = dumps(q).splitlines()
     >>> lines[1:9]
@@ -56,9 +56,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from .._guard import claimed, finite, integer, json_loads
+from .._util.guard import claimed, finite, integer, json_loads
 from ..errors import FormatError, located
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _header, _text
 
 NAME = "qplib"

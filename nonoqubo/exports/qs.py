@@ -15,7 +15,7 @@ the offset exactly (ZIMPL truncates it with ``(long)``), and its metadata in
 further ``#`` lines.  BINARY only.
 
 Examples:
-    >>> from nonoqubo.qubo import Qubo
+    >>> from nonoqubo.model.qubo import Qubo
     >>> q = Qubo.from_terms(["a", "b", "c"], [-1, 1, 0], [(0, 1, 2), (1, 2, -3)], offset=4)
     >>> lines = dumps(q).splitlines()
     >>> lines[0]
@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import IO, Any
 
 from ..errors import FormatError, located
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _coords, _header, _text
 
 NAME = "qs"

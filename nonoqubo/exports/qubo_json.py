@@ -27,7 +27,7 @@ SPIN and the same keys hold ``h``, ``J`` and the Ising offset (multiples of
 ``fixed`` lists variables removed by presolve, with their values.
 
 Examples:
-    >>> from nonoqubo.qubo import Qubo
+    >>> from nonoqubo.model.qubo import Qubo
     >>> q = Qubo.from_terms(["a", "b"], [-1, 1], [(0, 1, 2)], offset=4)
     >>> doc = json.loads(dumps(q))
     >>> doc["linear"], doc["quadratic"], doc["offset"]
@@ -43,9 +43,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from .._guard import json_loads
+from .._util.guard import json_loads
 from ..errors import FormatError, located
-from ..qubo import Qubo
+from ..model.qubo import Qubo
 from . import _header, _text
 
 NAME = "qubo-json"

@@ -62,8 +62,8 @@ from typing import Any
 
 import numpy as np
 
-from .._discover import submodules
-from ..encoding import bracket_name
+from .._util.discover import submodules
+from ..model.encoding import bracket_name
 from ..errors import SampleError, UnsupportedFormat
 
 __all__ = ["RawSamples", "SampleBatch", "formats", "get_format", "read_samples", "samples_from"]
@@ -503,6 +503,6 @@ def _to_bits(values: np.ndarray, labels: list[str], vartype: str | None, spin: b
 
 def loads_json(text: str, source: str) -> Any:
     """``json.loads`` with a located error."""
-    from .._guard import json_loads
+    from .._util.guard import json_loads
 
     return json_loads(text, source)

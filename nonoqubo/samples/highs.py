@@ -58,7 +58,7 @@ import re
 
 import numpy as np
 
-from .._guard import integer
+from .._util.guard import integer
 from ..errors import FormatError, SampleError, located
 from . import RawSamples
 

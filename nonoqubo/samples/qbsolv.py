@@ -38,7 +38,7 @@ import re
 
 import numpy as np
 
-from .._guard import integer
+from .._util.guard import integer
 from ..errors import FormatError, located
 from . import RawSamples
 

@@ -42,8 +42,8 @@ from itertools import chain
 
 import numpy as np
 
-from .errors import PuzzleError
-# BLACK_CHARS and WHITE_CHARS are also read from here (nonoqubo.puzzle) by older callers
+from ..errors import PuzzleError
+# BLACK_CHARS and WHITE_CHARS are also read from here (nonoqubo.model.puzzle) by older callers
 from .palette import _NOT_BW, BLACK_CHARS, BW, WHITE_CHARS, Palette  # noqa: F401
 
 __all__ = ["Clue", "Puzzle", "clue_of_line", "colour_grid", "grid_from_picture", "line_clues", "line_runs",

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import FormatError, located
+from ..errors import FormatError, located
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "claimed", "finite", "integer", "json_loads", "yaml_load"]
 

@@ -30,8 +30,8 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from .palette import BW, Palette
-from .puzzle import Puzzle
+from ..model.palette import BW, Palette
+from ..model.puzzle import Puzzle
 
 __all__ = ["svg_picture", "text_picture"]
 
@@ -115,7 +115,7 @@ def svg_picture(
         The SVG document as a string.
 
     Examples:
-        >>> from nonoqubo.puzzle import Puzzle
+        >>> from nonoqubo.model.puzzle import Puzzle
         >>> p = Puzzle.from_picture(["#."])
         >>> s = svg_picture(p, p.solution_grid())
         >>> s.startswith("<svg") and s.count("<rect") >= 2

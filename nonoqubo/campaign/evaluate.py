@@ -1,7 +1,7 @@
 """Judge a benchmark campaign: the figures annealing papers report, from thousands of samples.
 
 A *campaign* is one or more models (an exported model file, a clue file, or a
-folder written by :mod:`nonoqubo.suite`) and many sample files, grouped by
+folder written by :mod:`nonoqubo.campaign.suite`) and many sample files, grouped by
 *setting* (a solver and its parameters).  For every ``(model, setting)``
 :func:`evaluate` reports:
 
@@ -11,7 +11,7 @@ folder written by :mod:`nonoqubo.suite`) and many sample files, grouped by
   score interval ``[p_lo, p_hi]`` (:func:`wilson`);
 * ``r99``: the runs needed to see a solution with 99 % probability,
   ``ln(0.01) / ln(1 - p)``, and ``tts99 = t * r99`` with ``t`` the seconds per
-  run (read from the files, :mod:`nonoqubo.runtime`, or given).  Conventions
+  run (read from the files, :mod:`nonoqubo.campaign.runtime`, or given).  Conventions
   (:func:`runs_to_solution`): ``p = 0`` gives infinity; at least one run is
   always needed, so ``p >= 0.99`` (and ``p = 1``) gives ``r99 = 1``, ``tts99 =
   t``.  The interval of ``tts99`` is ``t * r99`` at ``p_hi`` and at ``p_lo``;
@@ -19,7 +19,7 @@ folder written by :mod:`nonoqubo.suite`) and many sample files, grouped by
   50/75/90 % quantiles (inverted-CDF, as ``numpy.quantile(...,
   method="inverted_cdf")`` of the samples with repeats), max and mean;
 * the shares of samples with at least one broken wall, block-order violation
-  or cell conflict (:mod:`nonoqubo.decode`);
+  or cell conflict (:mod:`nonoqubo.answers.decode`);
 * how often each line of the picture fails its clue and how often each cell
   is in conflict (row view differs from column view): the most often wrong
   lines and cells, and the whole heat map (for the HTML report);
@@ -31,7 +31,7 @@ the energy most until none does), the standard post-processing of annealer
 output; the polished figures are reported beside the raw ones.  A descent
 never raises a sample's energy.
 
-Decoding is vectorised (:meth:`~nonoqubo.decode.Decoder.analyse` on the
+Decoding is vectorised (:meth:`~nonoqubo.answers.decode.Decoder.analyse` on the
 ``(S, N)`` matrix of a file) and files are judged in worker processes
 (``jobs``), each keeping one decoder per model.
 
@@ -61,11 +61,11 @@ from typing import Any
 
 import numpy as np
 
-from .decode import Analysis, Decoder, load_model
-from .errors import MissingDependency, NonoquboError
-from .palette import BW, Palette
+from ..answers.decode import Analysis, Decoder, load_model
+from ..errors import MissingDependency, NonoquboError
+from ..model.palette import BW, Palette
 from .runtime import seconds_per_run
-from .samples import read_samples
+from ..samples import read_samples
 
 __all__ = [
     "QUANTILES", "Campaign", "Group", "Run", "Tally", "csv_text", "evaluate", "figures", "plan_runs",
@@ -192,9 +192,9 @@ def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
         from dwave.samplers import SteepestDescentSolver
     except ImportError:
         raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
-    from .build import build
-    from .puzzle import Puzzle
-    from .qubo import Qubo
+    from ..model.build import build
+    from ..model.puzzle import Puzzle
+    from ..model.qubo import Qubo
 
     model = _decoder(model_path).model
     qubo = build(model) if isinstance(model, Puzzle) else model

@@ -3,7 +3,7 @@
 People who benchmark an annealer or a heuristic export puzzles by the hundred.
 :func:`run_suite` takes clue files, folders and globs of them (any clue
 format, mixed; every puzzle of a multi-puzzle file) and generated families
-(:mod:`nonoqubo.generate`), and writes into one folder:
+(:mod:`nonoqubo.campaign.generate`), and writes into one folder:
 
 * one model per puzzle and format, ``NAME.EXT`` (the format's first
   extension); with ``presolve`` also ``NAME.presolved.EXT``, the model with
@@ -29,7 +29,7 @@ when the run ends (also on Ctrl-C), so a stopped run resumes where it was.
 
 Examples:
     >>> import tempfile, os
-    >>> from nonoqubo.generate import parse_family
+    >>> from nonoqubo.campaign.generate import parse_family
     >>> out = tempfile.mkdtemp()
     >>> res = run_suite([], out, formats=["qbsolv"], families=[parse_family("3x3:0.5:2:1")], jobs=1)
     >>> res.built, res.failed, sorted(os.listdir(out))[:2]
@@ -55,11 +55,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import clues, exports
-from ._atomic import atomic_write
-from .errors import FormatError, NonoquboError
+from .. import clues, exports
+from .._util.atomic import atomic_write
+from ..errors import FormatError, NonoquboError
 from .generate import Family, Member, make
-from .puzzle import Puzzle
+from ..model.puzzle import Puzzle
 
 __all__ = ["SuiteResult", "Task", "ground_state", "plan", "read_index", "run_suite", "write_index"]
 
@@ -199,7 +199,7 @@ class Options:
 
 
 def _key(puzzle: Puzzle, options: Options) -> str:
-    from . import __version__
+    from .._version import __version__
 
     doc = {"rows": puzzle.rows, "cols": puzzle.cols, "formats": options.formats,
            "presolve": options.presolve, "version": __version__}
@@ -251,9 +251,9 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
 
 
 def _describe_and_write(name: str, puzzle: Puzzle, options: Options) -> dict[str, Any]:
-    from .build import build
-    from .linesolve import line_solve
-    from .presolve import fixings
+    from ..model.build import build
+    from ..logic.linesolve import line_solve
+    from ..logic.presolve import fixings
 
     start = time.perf_counter()
     qubo = build(puzzle)
@@ -278,7 +278,7 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options) -> dict[str
         for variant, model, infix in variants:
             if kind == "constrained":
                 if variant not in constrained:
-                    from .constrained import build_constrained
+                    from ..model.constrained import build_constrained
 
                     constrained[variant] = build_constrained(
                         puzzle, fixed=dict(reduced.fixed) if variant == "presolved" else None)
@@ -360,7 +360,7 @@ def run_suite(
         out_dir: the output folder (created).
         formats: export format names (``nonoqubo formats``).
         presolve: also write the presolved variant of every model.
-        families: generated families (:func:`nonoqubo.generate.parse_family`).
+        families: generated families (:func:`nonoqubo.campaign.generate.parse_family`).
         jobs: worker processes (default ``os.cpu_count()``; 1 builds in this process).
         progress: called with 1 after each puzzle.
         on_total: called once with the number of puzzles, before the first is built.

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import PuzzleError
+from ..errors import PuzzleError
 
 __all__ = ["BLACK_CHARS", "BW", "WHITE_CHARS", "Colour", "Palette", "normalise_rgb"]
 

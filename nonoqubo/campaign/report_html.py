@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import MissingDependency
+from ..errors import MissingDependency
 from .evaluate import Group
-from .palette import Palette
+from ..model.palette import Palette
 
 __all__ = ["MAX_PANELS", "render_report"]
 

@@ -38,7 +38,7 @@ every pair's place; the arrays are filled in chunks of variables, so the
 temporary arrays stay small beside the result (int32 indices, int8 biases).
 
 Examples:
-    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.model.puzzle import Puzzle
     >>> q = build(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
     >>> q.num_vars, q.num_terms, q.offset
     (4, 4, 2)
@@ -330,7 +330,7 @@ def build(puzzle: Puzzle) -> Qubo:
     """The expanded domain-wall QUBO of *puzzle*, labels and puzzle attached.
 
     Examples:
-        >>> from nonoqubo.puzzle import Puzzle
+        >>> from nonoqubo.model.puzzle import Puzzle
         >>> q = build(Puzzle.from_picture(["#.", ".#"]))
         >>> q.labels
         ['y0[0][0]', 'y1[0][0]', 'z0[0][0]', 'z1[0][0]']

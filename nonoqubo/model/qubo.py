@@ -11,7 +11,7 @@ integer type (the builder stores int32 indices and int8 biases, 9 bytes a pair
 instead of 24; :meth:`from_terms` gives int64, :meth:`fix` int64 indices and the
 biases' own type).  Every sum is taken in int64, so energies are exact.
 
-A :class:`Qubo` may carry the :class:`~nonoqubo.puzzle.Puzzle` it encodes (so
+A :class:`Qubo` may carry the :class:`~nonoqubo.model.puzzle.Puzzle` it encodes (so
 exported files are self-describing) and the variables fixed before export
 (``fixed``, label -> 0/1), so a sample of a reduced model can be completed.
 
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .errors import MissingDependency, SampleError
+from ..errors import MissingDependency, SampleError
 from .puzzle import Puzzle
 
 if TYPE_CHECKING:

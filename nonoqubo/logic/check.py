@@ -12,7 +12,7 @@ The test is vectorised over grids: :func:`failing_lines` takes an
 and one ``nonzero``, so the decoder uses it on thousands of samples at once.
 
 Examples:
-    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.model.puzzle import Puzzle
     >>> p = Puzzle.from_picture(["#.", "##"])
     >>> check(p, ["#.", "##"]).valid
     True
@@ -31,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from .encoding import Layout
-from ._guard import json_loads
-from .errors import FormatError, PuzzleError
-from .palette import BW, Palette
-from .puzzle import Puzzle, colour_grid, line_clues, line_runs
+from ..model.encoding import Layout
+from .._util.guard import json_loads
+from ..errors import FormatError, PuzzleError
+from ..model.palette import BW, Palette
+from ..model.puzzle import Puzzle, colour_grid, line_clues, line_runs
 
 __all__ = ["CheckResult", "LineFailure", "check", "failing_lines", "line_clues", "line_failures", "read_grid"]
 

@@ -1,7 +1,7 @@
 """Presolve: fix the domain-wall variables that line logic decides, before export.
 
 An annealer has a few thousand qubits; every variable fixed before export is
-one the solver does not have to get right.  :func:`~nonoqubo.linesolve.line_solve`
+one the solver does not have to get right.  :func:`~nonoqubo.logic.linesolve.line_solve`
 settles the cells that every solution shares and, for every block ``k``, the
 smallest and largest start of any placement of its line that fits the settled
 cells.  Every solution therefore shifts block ``k`` by an amount in
@@ -12,7 +12,7 @@ cells.  Every solution therefore shifts block ``k`` by an amount in
     w[k][p] = 0   for p >= hi      (no solution shifts it that far)
 
 Only values shared by every solution are fixed, so the reduced QUBO
-(:meth:`Qubo.fix <nonoqubo.qubo.Qubo.fix>`: terms with one fixed variable move
+(:meth:`Qubo.fix <nonoqubo.model.qubo.Qubo.fix>`: terms with one fixed variable move
 into the linear part, with two into the offset) still has minimum 0, reached
 exactly at the solutions, one state per solution.  A line-solvable puzzle
 reduces to zero variables: its offset is 0 and the empty sample, completed with
@@ -21,7 +21,7 @@ variables (``qubo.fixed``), so a sample of it can be completed
 (:func:`complete`) and decoded.
 
 Examples:
-    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.model.puzzle import Puzzle
     >>> p = Puzzle(rows=[[1], [1]], cols=[[1], [1]])       # two solutions
     >>> presolve_qubo(p).num_vars, fixings(p)
     (4, {})
@@ -37,13 +37,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .encoding import Layout
-from .errors import SampleError
+from ..model.encoding import Layout
+from ..errors import SampleError
 from .linesolve import LineSolveResult, line_solve
-from .puzzle import Puzzle
+from ..model.puzzle import Puzzle
 
 if TYPE_CHECKING:
-    from .qubo import Qubo
+    from ..model.qubo import Qubo
 
 __all__ = ["complete", "fixed_values", "fixings", "presolve_qubo", "shift_bounds"]
 
@@ -64,7 +64,7 @@ def shift_bounds(puzzle: Puzzle, result: LineSolveResult | None = None) -> tuple
         PuzzleError: line logic finds a contradiction (no solution).
 
     Examples:
-        >>> from nonoqubo.puzzle import Puzzle
+        >>> from nonoqubo.model.puzzle import Puzzle
         >>> lo, hi = shift_bounds(Puzzle(rows=[[3], [1]], cols=[[1], [2], [1]]))
         >>> lo.tolist(), hi.tolist()
         ([0, 1, 0, 0, 0], [0, 1, 0, 0, 0])
@@ -100,7 +100,7 @@ def fixings(puzzle: Puzzle, result: LineSolveResult | None = None) -> dict[str, 
         PuzzleError: line logic finds a contradiction (no solution).
 
     Examples:
-        >>> from nonoqubo.puzzle import Puzzle
+        >>> from nonoqubo.model.puzzle import Puzzle
         >>> fixings(Puzzle.from_picture(["#.", "##"]))
         {'y0[0][0]': 0, 'z1[0][0]': 1}
     """
@@ -131,13 +131,13 @@ def presolve_qubo(puzzle: Puzzle, qubo: Qubo | None = None) -> Qubo:
             variable it already fixed to the other value).
 
     Examples:
-        >>> from nonoqubo.puzzle import Puzzle
+        >>> from nonoqubo.model.puzzle import Puzzle
         >>> q = presolve_qubo(Puzzle.from_picture(["#.", "##"]))
         >>> q.num_vars, q.num_terms, q.offset, int(q.energy([[]])[0])
         (0, 0, 0, 0)
     """
     if qubo is None:
-        from .build import build
+        from ..model.build import build
 
         qubo = build(puzzle)
     if not qubo.fixed and qubo.puzzle is not None and qubo.num_vars == _num_vars(puzzle) and qubo.puzzle == puzzle:
@@ -177,7 +177,7 @@ def complete(reduced: Qubo, samples: np.ndarray, layout: Layout | None = None) -
             model nor fixed.
 
     Examples:
-        >>> from nonoqubo.puzzle import Puzzle
+        >>> from nonoqubo.model.puzzle import Puzzle
         >>> q = presolve_qubo(Puzzle.from_picture(["#.", "##"]))
         >>> q.labels, complete(q, [[]]).tolist()
         ([], [[0, 1]])

@@ -26,27 +26,27 @@ far, and the same seed gives the same samples on a terminal or in a pipe.
 
 ``openjij-sa`` and ``openjij-sqa`` are OpenJij's simulated annealing and
 simulated *quantum* annealing (package openjij), with their schedule options
-(``options``): see :mod:`nonoqubo.openjij_sampler`.
+(``options``): see :mod:`nonoqubo.solvers.openjij`.
 
 ``exact`` enumerates ``2**N`` states, so it refuses more than
 :data:`EXACT_LIMIT` variables.  pyqbpp without a licence allows 100 variables
 per process, counted cumulatively, and *aborts the interpreter* past that: it
-is run in a child process (``python -m nonoqubo.solve --qbpp-worker``), and a
+is run in a child process (``python -m nonoqubo.solvers.sampling --qbpp-worker``), and a
 model over :data:`QBPP_LIMIT` variables is refused before anything is started.
 
 With ``presolve=True`` the variables line logic decides are fixed first
-(:func:`nonoqubo.presolve.presolve_qubo`) and only the rest is sampled; the
+(:func:`nonoqubo.logic.presolve.presolve_qubo`) and only the rest is sampled; the
 decoded samples, and :func:`sampleset_document`, are completed with the fixed
 values, so they read as samples of the full model.
 
 Examples:
-    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.model.puzzle import Puzzle
     >>> result = solve(Puzzle.from_picture(["#.", "##"]), "exact")
     >>> result.best.valid, result.best.picture
     (True, ('#.', '##'))
     >>> SampleOptions(reads=0).check("sa")
     Traceback (most recent call last):
-    nonoqubo.solve.SolverError: --reads must be at least 1, not 0
+    nonoqubo.solvers.sampling.SolverError: --reads must be at least 1, not 0
 """
 
 from __future__ import annotations
@@ -62,12 +62,12 @@ from typing import Any
 
 import numpy as np
 
-from .build import build
-from .decode import Analysis, Decoder, Report, select
-from .errors import MissingDependency, NonoquboError
-from .puzzle import Puzzle
-from .qubo import Qubo
-from .samples import SampleBatch, samples_from
+from ..model.build import build
+from ..answers.decode import Analysis, Decoder, Report, select
+from ..errors import MissingDependency, NonoquboError
+from ..model.puzzle import Puzzle
+from ..model.qubo import Qubo
+from ..samples import SampleBatch, samples_from
 
 __all__ = ["EXACT_LIMIT", "QBPP_LIMIT", "SAMPLERS", "SAMPLER_TABLE", "SampleOptions", "SamplerSpec",
            "SolveResult", "sample", "sampleset_document", "solve"]
@@ -247,7 +247,7 @@ def _run_qbpp(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
     for r in range(opts.reads):
         job["seed"] = opts.seed_of(r)
         proc = subprocess.run(
-            [sys.executable, "-m", "nonoqubo.solve", "--qbpp-worker"],
+            [sys.executable, "-m", "nonoqubo.solvers.sampling", "--qbpp-worker"],
             input=json.dumps(job), capture_output=True, text=True, timeout=120 + 2 * job["time_limit"],
         )
         lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(_RESULT)]
@@ -267,7 +267,7 @@ def _openjij(sampler: str):
     """A run function for OpenJij's sampler *sampler* (all reads in one call)."""
 
     def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
-        from .openjij_sampler import sample as sample_openjij
+        from .openjij import sample as sample_openjij
 
         batch = sample_openjij(qubo, sampler, reads=opts.reads, seed=opts.seed, sweeps=opts.sweeps,
                                options=opts.schedule)
@@ -330,7 +330,7 @@ def sample(
         sweeps: annealing sweeps per read (``sa``; default dwave-samplers' 1000).
         time_limit: seconds per read (``tabu``; ``qbpp``, default 1).
         options: the OpenJij samplers' schedule options (``beta_min``, ``beta_max``;
-            ``beta``, ``gamma``, ``trotter``: see :mod:`nonoqubo.openjij_sampler`).
+            ``beta``, ``gamma``, ``trotter``: see :mod:`nonoqubo.solvers.openjij`).
         tick: called as ``tick(reads_done, energy)`` after every read (progress display).
 
     Returns:
@@ -397,7 +397,7 @@ def solve(
     SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options).check(sampler)
     qubo = build(puzzle)
     if presolve:
-        from .presolve import presolve_qubo
+        from ..logic.presolve import presolve_qubo
 
         qubo = presolve_qubo(puzzle, qubo)
     batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
@@ -430,5 +430,5 @@ if __name__ == "__main__":  # pragma: no cover
     if sys.argv[1:] == ["--qbpp-worker"]:
         _qbpp_worker()
     else:
-        print("usage: python -m nonoqubo.solve --qbpp-worker < job.json", file=sys.stderr)
+        print("usage: python -m nonoqubo.solvers.sampling --qbpp-worker < job.json", file=sys.stderr)
         sys.exit(2)

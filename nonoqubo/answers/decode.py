@@ -2,14 +2,14 @@
 
 A sample gives every variable ``w[k][p]`` of the domain-wall model.  The
 decoder works on the whole batch at once, ``(S, N)`` arrays, with index
-arrays precomputed from the :class:`~nonoqubo.encoding.Layout`:
+arrays precomputed from the :class:`~nonoqubo.model.encoding.Layout`:
 
 1. **shifts**: a block's shift is its number of leading ones
    (:meth:`Layout.shifts`); from the shifts, the grid seen from the rows and
    the grid seen from the columns (:meth:`Layout.grids`).  The *picture* of a
    sample is the row view.
 2. **penalties**, term by term as the QUBO counts them (see
-   :mod:`nonoqubo.build`):
+   :mod:`nonoqubo.model.build`):
 
    * a *broken wall*: ``w[k][p] = 0`` and ``w[k][p+1] = 1`` (penalty 1);
    * a *block-order violation*: ``w[k][p] = 1`` and ``w[k+1][p] = 0``
@@ -24,7 +24,7 @@ arrays precomputed from the :class:`~nonoqubo.encoding.Layout`:
      names its colour, and one cell may conflict in two colours.
 
 3. **lines** of the picture (rows and columns) whose black runs differ from
-   their clue (:func:`nonoqubo.check.failing_lines`).
+   their clue (:func:`nonoqubo.logic.check.failing_lines`).
 
 A sample is *valid* when its energy is 0 (no broken wall, no order violation,
 no disagreeing cell); its picture then satisfies every clue.  Per-sample
@@ -37,7 +37,7 @@ A constrained model (anything with ``constraint_violations``) also reports the
 names of the constraints each sample violates.
 
 Examples:
-    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.model.puzzle import Puzzle
     >>> p = Puzzle.from_picture(["#.", ".#"])
     >>> [r.valid for r in decode(p, [[0, 1, 0, 1], [1, 1, 0, 1]])]
     [True, False]
@@ -56,12 +56,12 @@ from typing import Any
 
 import numpy as np
 
-from .check import LineFailure, failing_lines, line_failures
-from .encoding import Layout
-from .errors import FormatError, NonoquboError, SampleError, UnsupportedFormat
-from .palette import BW, Palette
-from .puzzle import Puzzle
-from .samples import SampleBatch, read_samples, samples_from
+from ..logic.check import LineFailure, failing_lines, line_failures
+from ..model.encoding import Layout
+from ..errors import FormatError, NonoquboError, SampleError, UnsupportedFormat
+from ..model.palette import BW, Palette
+from ..model.puzzle import Puzzle
+from ..samples import SampleBatch, read_samples, samples_from
 
 __all__ = [
     "Analysis", "BrokenWall", "CellConflict", "Decoder", "OrderViolation", "Report",
@@ -257,7 +257,7 @@ class Decoder:
     """Decode samples of one model; build once, decode many batches.
 
     Args:
-        model_or_puzzle: a :class:`Puzzle`, a :class:`~nonoqubo.qubo.Qubo` (or a
+        model_or_puzzle: a :class:`Puzzle`, a :class:`~nonoqubo.model.qubo.Qubo` (or a
             constrained model) that carries its puzzle, or a file path (an
             exported model or a clue file).
 
@@ -383,7 +383,7 @@ class Decoder:
             steps = [(int((sizes > t).sum()), order[starts[by_size[: int((sizes > t).sum())]] + t])
                      for t in range(int(sizes.max()))]
             self._plans.append((sorted_cells[starts][by_size], steps, sign))
-        from .build import _left_aligned
+        from ..model.build import _left_aligned
 
         self._left = np.concatenate((_left_aligned(lay, rows=True), _left_aligned(lay, rows=False))).astype(np.int16)
 
@@ -522,7 +522,7 @@ class Decoder:
     @cached_property
     def qubo(self):
         """``build(puzzle)``: the full model the penalties add up to."""
-        from .build import build
+        from ..model.build import build
 
         return build(self.puzzle)
 
@@ -578,14 +578,14 @@ def load_model(path: str | os.PathLike[str]) -> Any:
         UnsupportedFormat: the file is neither an exported model nor a clue file.
         OSError: the file cannot be read.
     """
-    from . import clues
+    from .. import clues
 
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(2, "No such file or directory", path)
     model_error: Exception | None = None
     try:
-        from . import exports  # written by another engineer; may be absent
+        from .. import exports  # written by another engineer; may be absent
     except ImportError:
         exports = None  # type: ignore[assignment]
     if exports is not None and hasattr(exports, "load"):

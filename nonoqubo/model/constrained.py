@@ -1,6 +1,6 @@
 """The constrained form of the model: a 0-1 integer linear program (for CQM and MIP solvers).
 
-The QUBO (:mod:`nonoqubo.build`) adds penalties for broken rules; the
+The QUBO (:mod:`nonoqubo.model.build`) adds penalties for broken rules; the
 *constrained* form states the same rules as linear constraints over the same
 binary variables ``w[k][p]`` (labels ``y{i}[k][p]``, ``z{j}[k][p]``), with a
 zero objective: any feasible point is a solution.
@@ -17,8 +17,8 @@ name                      constraint                                 meaning
 labels.)  A colour puzzle has one cell row per cell and block colour ``c``,
 named ``cell_{i}_{j}_c{c}`` (``c`` 1-based, the palette's order): the row's
 coverage of the cell in colour ``c`` equals the column's (see
-:mod:`nonoqubo.build`).  The colour of cell ``j`` of a line is ``L(j) + sum_k (w[k][j - e_k -
-r_k] - w[k][j - e_k])`` (see :mod:`nonoqubo.build`): the constant part
+:mod:`nonoqubo.model.build`).  The colour of cell ``j`` of a line is ``L(j) + sum_k (w[k][j - e_k -
+r_k] - w[k][j - e_k])`` (see :mod:`nonoqubo.model.build`): the constant part
 ``L_row(i, j) - L_col(i, j)`` moves to the right-hand side, so the cell row
 reads ``sum coef * x = L_col(i, j) - L_row(i, j)`` with every coefficient
 ``+1`` or ``-1``.  A cell whose two lines have no variables is a constant: it is
@@ -38,7 +38,7 @@ sparse row form (``indptr``, ``indices``, ``coefs``), ``sense`` codes (see
 :data:`SENSES`), integer ``rhs``, and the parts of each constraint's name.
 
 Examples:
-    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.model.puzzle import Puzzle
     >>> m = build_constrained(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
     >>> m.labels
     ['y0[0][0]', 'y1[0][0]', 'z0[0][0]', 'z1[0][0]']
@@ -61,7 +61,7 @@ import numpy as np
 
 from .build import _left_aligned
 from .encoding import Layout, flat_name
-from .errors import MissingDependency, PuzzleError, SampleError
+from ..errors import MissingDependency, PuzzleError, SampleError
 from .puzzle import Puzzle
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ class ConstrainedModel:
 
     @cached_property
     def flat_labels(self) -> list[str]:
-        """The LP/MPS-safe variable names (``y3[1][2]`` -> ``y3_1_2``, see :func:`~nonoqubo.encoding.flat_name`)."""
+        """The LP/MPS-safe variable names (``y3[1][2]`` -> ``y3_1_2``, see :func:`~nonoqubo.model.encoding.flat_name`)."""
         # three C-level replaces per label equal flat_name's parse (tested), 5x faster
         return [label.replace("][", "_").replace("[", "_").replace("]", "") for label in self.labels]
 
@@ -336,7 +336,7 @@ def build_constrained(puzzle: Puzzle, fixed: Mapping[str, int] | None = None) ->
             fixings, have no solution); the message names it.
 
     Examples:
-        >>> from nonoqubo.puzzle import Puzzle
+        >>> from nonoqubo.model.puzzle import Puzzle
         >>> p = Puzzle(rows=[[1], [1]], cols=[[1], [1]])
         >>> m = build_constrained(p, fixed={"y0[0][0]": 1})
         >>> m.labels, m.num_constraints

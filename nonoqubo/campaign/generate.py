@@ -36,8 +36,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import NonoquboError
-from .puzzle import Puzzle
+from ..errors import NonoquboError
+from ..model.puzzle import Puzzle
 
 __all__ = ["MAX_TRIES", "Family", "Member", "make", "parse_family"]
 
@@ -127,7 +127,7 @@ def make(member: Member) -> Puzzle:
         puzzle = Puzzle.from_picture(grid, name=member.name, source=member.source)
         if not member.unique:
             return puzzle
-        from .linesolve import line_solve
+        from ..logic.linesolve import line_solve
 
         if line_solve(puzzle).solved:
             return puzzle

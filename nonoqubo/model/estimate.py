@@ -24,7 +24,7 @@ the variables (far below the build's cost, which grows with the terms):
 when it exceeds the memory this machine has available.
 
 Examples:
-    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.model.puzzle import Puzzle
     >>> e = estimate(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
     >>> e.variables, e.terms >= 4
     (4, True)
@@ -39,7 +39,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .encoding import Layout
-from .errors import NonoquboError
+from ..errors import NonoquboError
 from .puzzle import Puzzle
 
 __all__ = ["BYTES_PER_TERM", "WRITE_BYTES_PER_TERM", "Estimate", "ModelTooLarge", "available_memory", "check_fits",

@@ -23,7 +23,7 @@ Everything here is a NumPy array indexed by *block* (rows' blocks first, then
 columns'), so the builder and the decoder never loop over cells in Python.
 
 Examples:
-    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.model.puzzle import Puzzle
     >>> lay = Layout.of(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
     >>> lay.num_vars, lay.labels()
     (4, ['y0[0][0]', 'y1[0][0]', 'z0[0][0]', 'z1[0][0]'])
@@ -304,7 +304,7 @@ class LayoutLabels(Sequence[str]):
     the layout's rule.
 
     Examples:
-        >>> from nonoqubo.puzzle import Puzzle
+        >>> from nonoqubo.model.puzzle import Puzzle
         >>> labels = LayoutLabels(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
         >>> len(labels), labels[1], labels == ["y0[0][0]", "y1[0][0]", "z0[0][0]", "z1[0][0]"]
         (4, 'y1[0][0]', True)

@@ -21,8 +21,8 @@ with integer labels (the variable order) and give a SampleSet that maps back
 by position; ``reads`` is OpenJij's ``num_reads``, ``seed`` its ``seed``.
 
 Examples:
-    >>> from nonoqubo.build import build
-    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.model.build import build
+    >>> from nonoqubo.model.puzzle import Puzzle
     >>> q = build(Puzzle.from_picture(["#.", "##"]))
     >>> batch = sample(q, "openjij-sqa", reads=4, seed=1)
     >>> len(batch), int(q.energy(batch.bits).min())
@@ -35,10 +35,10 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import MissingDependency
-from .qubo import Qubo
-from .samples import SampleBatch, samples_from
-from .solve import SolverError
+from ..errors import MissingDependency
+from ..model.qubo import Qubo
+from ..samples import SampleBatch, samples_from
+from .sampling import SolverError
 
 __all__ = ["OPTIONS", "SAMPLERS", "sample"]
 
@@ -113,7 +113,7 @@ def sample(
         import openjij
     except ImportError:
         raise MissingDependency("openjij", "openjij", f"the '{sampler}' sampler") from None
-    from .solve import _bqm
+    from .sampling import _bqm
 
     kwargs["num_reads"] = int(reads)
     if seed is not None:

@@ -30,10 +30,10 @@ length), so there is no Python loop per cell:
 
 The smallest and largest feasible start of every block, minus its left-aligned
 start ``e_k``, bound its shift in every solution: the domain-wall variables
-outside those bounds are fixed by :mod:`nonoqubo.presolve`.
+outside those bounds are fixed by :mod:`nonoqubo.logic.presolve`.
 
 Examples:
-    >>> from nonoqubo.puzzle import Puzzle
+    >>> from nonoqubo.model.puzzle import Puzzle
     >>> res = line_solve(Puzzle.from_picture(["###.", "#..#", "#.##"]))
     >>> res.solved, res.settled
     (True, 12)
@@ -49,9 +49,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .encoding import Layout
-from .errors import PuzzleError
-from .puzzle import Puzzle
+from ..model.encoding import Layout
+from ..errors import PuzzleError
+from ..model.puzzle import Puzzle
 
 __all__ = ["LineSolveResult", "line_solve", "solve_lines"]
 
@@ -384,7 +384,7 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None) -> LineSolveResu
             wrong shape or values.
 
     Examples:
-        >>> from nonoqubo.puzzle import Puzzle
+        >>> from nonoqubo.model.puzzle import Puzzle
         >>> p = Puzzle(rows=[[2], [1]], cols=[[2], [1]])
         >>> r = line_solve(p)
         >>> r.solved, r.grid.tolist(), r.shift_lo.tolist(), r.shift_hi.tolist()

@@ -1,0 +1,1 @@
+"""Small helpers every layer shares: atomic writes, reader limits, plug-in discovery, progress bars."""

@@ -1,0 +1,1 @@
+"""Answers: solver samples decoded back to grids with their broken terms, and pictures of them."""

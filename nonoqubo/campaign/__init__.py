@@ -1,0 +1,1 @@
+"""Campaigns: instance libraries (suite), random families, and the figures and report of many runs."""
