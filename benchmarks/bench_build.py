@@ -9,7 +9,7 @@ Each (tool, puzzle) case runs in a fresh subprocess, so the peak memory
 (``ru_maxrss``) is that case's alone.  PyQUBO builds the expression from
 ``Binary`` variables and calls ``compile().to_qubo()``; dimod uses its symbolic
 ``Binary`` arithmetic.  Both build exactly the expression of the QUBO++ case
-study (the same one `tests/qbpp_reference.py` gives to pyqbpp), and the script
+study (the same one `tests/support/qbpp_reference.py` gives to pyqbpp), and the script
 checks that every tool finds the same number of variables, terms and the same
 offset.  The figures go in ``benchmarks/README.md``.
 """

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, SHARED
+from tests.support import ROOT, SHARED
 from nonoqubo import clues, exports
 from nonoqubo.clues import ppm
 from nonoqubo.model.build import build

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from tests.support import ROOT
 
 README = ROOT / "README.md"
 #: how code that reads a folder beside the repository would name it

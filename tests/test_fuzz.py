@@ -1,4 +1,4 @@
-"""Mutation fuzzing of every reader through ``nonoqubo.cli.main`` (see tests/fuzzing.py).
+"""Mutation fuzzing of every reader through ``nonoqubo.cli.main`` (see tests/support/fuzzing.py).
 
 The CI run tries ``NONOQUBO_FUZZ_CASES`` mutants in all (default 2,000, spread over the
 readers); a long campaign is the same test with a bigger number::
@@ -17,7 +17,7 @@ import os
 
 import pytest
 
-from fuzzing import Reader, fuzz, fuzz_in_child, mutate, readers, run_case
+from tests.support.fuzzing import Reader, fuzz, fuzz_in_child, mutate, readers, run_case
 
 TOTAL = int(os.environ.get("NONOQUBO_FUZZ_CASES", "2000"))
 SEED = int(os.environ.get("NONOQUBO_FUZZ_SEED", "0"))

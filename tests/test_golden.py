@@ -1,6 +1,6 @@
 """Every file the command line writes for the golden puzzle set is byte-identical to the committed hashes.
 
-The hashes (``tests/data/golden/hashes.json``) were written by ``python tests/golden.py``
+The hashes (``tests/data/golden/hashes.json``) were written by ``python tests/support/golden.py``
 before the package was restructured; a change that alters any QUBO, constrained,
 clue or decode output fails here, naming the files.  When a change of output is
 intended, regenerate them with that command and say so in the commit.
@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-import golden
+from tests.support import golden
 
 
 @pytest.mark.slow

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import ROOT
+from tests.support import ROOT
 
 README = (ROOT / "README.md").read_text()
 

@@ -5,7 +5,7 @@ Usage, from the repository root::
     python tests/data/answers/regenerate.py [--build-clients PATH/TO/build.sh] [--only SOLVER ...]
 
 Every answer file here was written by a real program on a model nonoqubo
-exported (the routes are in ``tests/solver_runs.py``; the models are the
+exported (the routes are in ``tests/support/solver_runs.py``; the models are the
 QUBO++ logo, the logo presolved to nothing, and the 25x25
 ``tests/data/puzzles/json/jwilk-data005.json``):
 
@@ -44,10 +44,9 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[2]))  # the repository root: its nonoqubo package
-sys.path.insert(0, str(HERE.parents[1]))  # tests/: solver_runs
+sys.path.insert(0, str(HERE.parents[2]))  # the repository root: its nonoqubo and tests packages
 
-import solver_runs  # noqa: E402
+from tests.support import solver_runs  # noqa: E402
 
 
 def main() -> int:

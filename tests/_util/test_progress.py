@@ -1,0 +1,34 @@
+"""Progress on a terminal: a spinner with the stage and the seconds where steps cannot be counted."""
+
+from __future__ import annotations
+
+from tests.support import SHARED
+
+LOGO_JSON = SHARED / "json" / "qbpp-logo.json"
+
+
+def test_spinner_names_the_stage_and_the_seconds_and_erases_itself(monkeypatch):
+    import io
+    import sys
+
+    from nonoqubo._util.progress import spinner
+
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    with spinner("building QUBO"):
+        pass
+    text = err.getvalue()
+    assert text.startswith("\rbuilding QUBO | ") and " s" in text and text.endswith("\r")
+    err.truncate(0)
+    with spinner("building QUBO", enabled=False):
+        pass
+    assert err.getvalue() == ""
+
+
+def test_build_on_a_terminal_shows_the_stage_not_a_stuck_counter(run_cli, monkeypatch, tmp_path):
+    import nonoqubo.cli.build as cli_build
+
+    monkeypatch.setattr(cli_build, "progress_enabled", lambda args: True)
+    status, _, err = run_cli("build", LOGO_JSON, "-o", tmp_path / "m.coo", "--presolve")
+    assert status == 0, err
+    assert "building QUBO |" in err and "presolving (line logic) |" in err and "steps" not in err

@@ -1,0 +1,58 @@
+"""What the tests share: the repository's paths, the puzzle collection, and a way to hide packages.
+
+``tests/conftest.py`` turns these into fixtures (``logo``, ``run_cli``); the
+modules beside this one are the heavier helpers: ``fuzzing`` (the mutation
+fuzzer), ``golden`` (the byte-identical output guard), ``qbpp_reference`` (the
+QUBO++ model built in a process of its own) and ``solver_runs`` (how each real
+solver is run on an exported model).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from nonoqubo.clues import spec
+from nonoqubo.model.puzzle import Puzzle
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+#: the puzzle collection kept in the repository (sources and licences in its README.md)
+SHARED = DATA / "puzzles"
+
+
+@lru_cache(maxsize=None)
+def shared_puzzles() -> list[tuple[str, Puzzle, dict]]:
+    """Every ``tests/data/puzzles/json/*.json`` as (name, Puzzle, raw document), smallest first."""
+    out = []
+    for path in sorted((SHARED / "json").glob("*.json")):
+        doc = json.loads(path.read_text())
+        out.append((path.stem, spec.from_dict(doc, source=str(path)), doc))
+    out.sort(key=lambda item: item[1].width * item[1].height)
+    return out
+
+
+def shared_puzzle(name: str) -> Puzzle:
+    """One shared puzzle by file stem."""
+    for stem, puzzle, _ in shared_puzzles():
+        if stem == name:
+            return puzzle
+    raise KeyError(name)
+
+
+def hide_packages(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
+    """Make ``import NAME`` (and its submodules) fail, as if the packages were not installed."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def guarded(name, globals=None, locals=None, fromlist=(), level=0):
+        # only absolute imports: nonoqubo's own `from .openjij import ...` is not the package
+        if level == 0 and any(name == n or name.startswith(n + ".") for n in names):
+            raise ImportError(name)
+        return real_import(name, globals, locals, fromlist, level)
+
+    monkeypatch.setattr(builtins, "__import__", guarded)

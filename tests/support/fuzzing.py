@@ -1,0 +1,365 @@
+"""A seeded mutation fuzzer for every reader of nonoqubo, run through the CLI's entry point.
+
+Seeds are real files: the clue files of ``tests/data/puzzles/originals`` and a few JSON specs,
+every export format written from a small puzzle, every solver-answer format, and grids.  A
+*mutant* is a seed with one to three random edits (a byte changed, bytes inserted or deleted,
+a slice repeated, the file cut short, a number replaced by an extreme one, a token from a list
+of known troublemakers inserted: 5,000 digits, 100,000 ``[``, ``1e400``, ``inf``, YAML alias
+bombs, sizes of 2**32 ...).  Each mutant is fed to ``nonoqubo.cli.main`` in this process
+(``info`` for clue files, ``decode`` for models and samples, ``check`` for grids) and the run
+fails the contract when:
+
+* an exception escapes ``main`` (a traceback), or a warning is raised;
+* the exit status is not 0, 1 or 2;
+* standard error holds more than one line;
+* an error (status 2) does not name the file it is about;
+* the case takes longer than :data:`LIMIT` seconds (a timer interrupts it).
+
+Run a campaign from the command line (the summary is the table in FUZZING.md)::
+
+    python -m tests.support.fuzzing --cases 100000            # every reader, in turn
+    python -m tests.support.fuzzing --cases 2000 --reader bqm  # one reader
+
+or through pytest with ``NONOQUBO_FUZZ_CASES=100000 python -m pytest tests/test_fuzz.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import random
+import re
+import signal
+import sys
+import tempfile
+import time
+import warnings
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+PUZZLES = DATA / "puzzles"
+#: seconds one case may take before it counts as a hang
+LIMIT = float(os.environ.get("NONOQUBO_FUZZ_LIMIT", "5"))
+#: where the inputs of failing cases are kept, to reproduce them
+KEEP = os.environ.get("NONOQUBO_FUZZ_KEEP", os.path.join(tempfile.gettempdir(), "nonoqubo-fuzz-failures"))
+
+#: tokens that broke readers before (issue 11) or are known to break parsers
+NASTY: tuple[bytes, ...] = (
+    b"9" * 5000, b"1" * 20000, b"-1", b"-9223372036854775809", b"18446744073709551616", b"4294967296",
+    b"100000000000", b"1e400", b"-1e400", b"inf", b"-inf", b"nan", b"NaN", b"Infinity", b"1e-400",
+    b"[" * 100000, b"{" * 5000, b"- " * 3000 + b"x", b"&a [1,2]", b"*a", b"\x00", b"\xff\xfe",
+    b"\r", b"\n\n\n", b"\t", b",", b";", b":", b"#", b'"', b"'", b"\\", b"0", b"00000000001",
+    b"a: &a [1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
+    b"d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e]\n",
+    b"<!DOCTYPE x [<!ENTITY a \"aaaa\">]>", b"&a;", b"size: 5 4294967296", b"P1\n", b"DIMODBQM",
+    b"\x93NUMPY", b"PK\x03\x04",
+)
+_NUMBER = re.compile(rb"\d+")
+#: model formats read by native code (dimod, HiGHS, OMMX): fuzzed in a child process
+NATIVE = ("bqm", "cqm", "mps", "ommx", "ommx-constrained")
+
+
+def mutate(data: bytes, rng: random.Random) -> bytes:
+    """One to three random edits of *data*."""
+    for _ in range(rng.choice((1, 1, 1, 2, 3))):
+        n = len(data)
+        op = rng.randrange(8)
+        pos = rng.randrange(n + 1)
+        if op == 0 and n:  # change one byte
+            p = rng.randrange(n)
+            data = data[:p] + bytes([rng.randrange(256)]) + data[p + 1:]
+        elif op == 1:  # insert a troublemaker
+            data = data[:pos] + rng.choice(NASTY) + data[pos:]
+        elif op == 2 and n:  # delete a slice
+            end = min(n, pos + rng.choice((1, 2, 8, 64, n)))
+            data = data[:pos] + data[end:]
+        elif op == 3 and n:  # repeat a slice
+            end = min(n, pos + rng.choice((1, 4, 32, 256)))
+            data = data[:pos] + data[pos:end] * rng.choice((2, 10, 1000)) + data[pos:]
+        elif op == 4:  # cut short
+            data = data[:pos]
+        elif op == 5:  # replace a number by an extreme one
+            numbers = list(_NUMBER.finditer(data))
+            if numbers:
+                m = rng.choice(numbers)
+                new = rng.choice((b"0", b"-1", b"1e400", b"nan", b"4294967296", b"99999999999",
+                                  b"9" * rng.choice((20, 400, 5000)), str(rng.randrange(1000)).encode()))
+                data = data[:m.start()] + new + data[m.end():]
+        elif op == 6 and n:  # swap two slices
+            a, b = sorted(rng.randrange(n) for _ in range(2))
+            data = data[:a] + data[b:] + data[a:b]
+        else:  # a random byte string
+            data = data[:pos] + bytes(rng.randrange(256) for _ in range(rng.randrange(1, 16))) + data[pos:]
+    return data
+
+
+@dataclass
+class Reader:
+    """A family of inputs: its seeds and how a mutant is run through the CLI."""
+
+    name: str
+    seeds: list[tuple[str, bytes]]  # (file name, content)
+    argv: Callable[[str], list[str]]  # mutant path -> CLI arguments
+    subprocess: bool = False  # native code behind it (dimod, HiGHS): run the batch in a child process
+
+
+@dataclass
+class Outcome:
+    counts: Counter = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+
+
+class _Timeout(BaseException):
+    """Raised by the timer when a case runs too long (not an Exception: nothing may catch it)."""
+
+
+def _alarm(signum, frame):  # pragma: no cover - only on a hang
+    raise _Timeout()
+
+
+def run_case(argv: list[str], names: list[str]) -> tuple[str, str]:
+    """Run ``nonoqubo.cli.main(argv)``; the outcome (``ok``/``invalid``/``error``) or a failure kind, and detail."""
+    from nonoqubo.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    start = time.perf_counter()
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, LIMIT)
+    try:
+        with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(err):
+            warnings.simplefilter("always")
+            try:
+                status = main(argv)
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else 2
+    except _Timeout:
+        return "hang", f"over {LIMIT:.0f} s"
+    except RecursionError:
+        return "traceback", "RecursionError"
+    except BaseException as exc:  # noqa: BLE001 - the point is to catch anything
+        return "traceback", f"{type(exc).__name__}: {str(exc)[:200]}"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    seconds = time.perf_counter() - start
+    lines = err.getvalue().splitlines()
+    if caught:
+        return "warning", f"{caught[0].category.__name__}: {str(caught[0].message)[:200]}"
+    if status not in (0, 1, 2):
+        return "status", f"exit status {status}"
+    if len(lines) > 1:
+        return "multi-line", " | ".join(lines[:3])[:300]
+    if status == 2 and not (lines and any(n in lines[0] for n in names)):
+        return "unnamed", (lines[0] if lines else "(no message)")[:300]
+    if seconds > LIMIT:
+        return "slow", f"{seconds:.1f} s"
+    return {0: "ok", 1: "invalid", 2: "error"}[status], ""
+
+
+def fuzz(reader: Reader, cases: int, seed: int = 0, workdir: str | None = None) -> Outcome:
+    """Run *cases* mutants of *reader*'s seeds in this process."""
+    outcome = Outcome()
+    rng = random.Random(f"{reader.name}:{seed}")
+    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
+        for case in range(cases):
+            name, data = rng.choice(reader.seeds)
+            path = os.path.join(tmp, f"m{case}-{name}")
+            mutant = mutate(data, rng)
+            with open(path, "wb") as fh:
+                fh.write(mutant)
+            argv = reader.argv(path)
+            kind, detail = run_case(argv, [path])
+            outcome.counts[kind] += 1
+            if kind not in ("ok", "invalid", "error"):
+                keep = os.path.join(KEEP, f"{reader.name}-seed{seed}-case{case}-{name}")
+                with contextlib.suppress(OSError):
+                    os.makedirs(KEEP, exist_ok=True)
+                    with open(keep, "wb") as fh:
+                        fh.write(mutant)
+                outcome.failures.append(f"{reader.name} case {case} ({name}, kept as {os.path.abspath(keep)}): "
+                                        f"{kind}: {detail}")
+            os.unlink(path)
+    return outcome
+
+
+def fuzz_in_child(reader: str, cases: int, seed: int = 0) -> Outcome:
+    """:func:`fuzz` in a child process, so that a native crash is a failure, not the end of the run."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    outcome = Outcome()
+    try:  # a hang in native code ignores the in-process timer: the child's deadline catches it
+        proc = subprocess.run([sys.executable, "-m", "tests.support.fuzzing", "--reader", reader, "--cases", str(cases),
+                               "--seed", str(seed), "--json"], cwd=root, capture_output=True, text=True,
+                              timeout=60 + cases * LIMIT / 5)
+    except subprocess.TimeoutExpired:
+        outcome.counts["hang"] += 1
+        outcome.failures.append(f"{reader}: the fuzzing process hung (in native code?); see {KEEP}")
+        return outcome
+    if proc.returncode != 0:
+        outcome.counts["crash"] += 1
+        outcome.failures.append(f"{reader}: the fuzzing process died with status {proc.returncode}: "
+                                f"{proc.stderr.strip()[-500:]}")
+        return outcome
+    doc = json.loads(proc.stdout)
+    outcome.counts.update(doc["counts"])
+    outcome.failures.extend(doc["failures"])
+    return outcome
+
+
+# -- the seeds ------------------------------------------------------------------------------
+SMALL = PUZZLES / "json" / "sgt-pattern-5x5.json"
+LOGO = PUZZLES / "json" / "qbpp-logo.json"
+
+
+def _clue_seeds() -> list[tuple[str, bytes]]:
+    seeds = []
+    for path in sorted((PUZZLES / "originals").rglob("*")):
+        if path.is_file() and path.suffix not in (".txt", ".md") and path.stat().st_size < 5000:
+            seeds.append((path.name, path.read_bytes()))
+    seeds.append(("sgt_ids.sgt", (PUZZLES / "originals" / "sgt" / "game_ids.txt").read_bytes()))
+    for name in ("sgt-pattern-5x5.json", "olsak-veze.json", "qbpp-logo.json"):
+        seeds.append((name, (PUZZLES / "json" / name).read_bytes()))
+    import yaml
+
+    spec = json.loads(SMALL.read_text())
+    seeds.append(("small.yaml", yaml.safe_dump({"name": spec["name"], "author": "me", "rows": spec["rows"],
+                                                "cols": spec["cols"]}).encode()))
+    seeds.append(("small.picture", ("\n".join(spec["solution"]) + "\n").encode()))
+    from nonoqubo import clues
+
+    for fmt in ("ppm", "pbm"):  # images of the answer, written by nonoqubo
+        try:
+            data = clues.dumps(clues.load(SMALL), fmt)
+        except Exception:  # noqa: BLE001 - a format this version lacks
+            continue
+        seeds.append((f"small.{fmt}", data if isinstance(data, bytes) else data.encode()))
+    return seeds
+
+
+def _model_seeds() -> list[tuple[str, str, bytes]]:
+    from nonoqubo import clues, exports
+    from nonoqubo.model.build import build
+    from nonoqubo.model.constrained import build_constrained
+
+    puzzle = clues.load(SMALL)
+    qubo, model = build(puzzle), build_constrained(puzzle)
+    seeds = []
+    for mod in exports.formats():
+        data = exports.dumps(model if getattr(mod, "KIND", "qubo") == "constrained" else qubo, mod.NAME)
+        seeds.append((mod.NAME, f"small.{mod.EXTENSIONS[0]}", data if isinstance(data, bytes) else data.encode()))
+    return seeds
+
+
+def _sample_seeds() -> list[tuple[str, bytes]]:
+    import numpy as np
+
+    from nonoqubo import clues
+    from nonoqubo.model.encoding import Layout
+
+    puzzle = clues.load(LOGO)
+    layout = Layout.of(puzzle)
+    grid = np.array([[c == "#" for c in row] for row in puzzle.solution], dtype=np.int8)
+    bits = [int(b) for b in np.asarray(layout.encode(grid)).ravel()]
+    labels = layout.labels()
+    seeds = [(p.name, p.read_bytes()) for p in sorted((DATA / "samples").iterdir())]
+    answers = DATA / "answers"  # what the real solvers wrote for the logo
+    if answers.is_dir():
+        seeds += [(p.name, p.read_bytes()) for p in sorted(answers.glob("logo.*")) if p.stat().st_size < 200_000]
+    seeds += [
+        ("answer.txt", (" ".join(map(str, bits)) + "\n").encode()),
+        ("answer-bits.txt", ("".join(map(str, bits)) + "\n").encode()),
+        ("answer.json", json.dumps(dict(zip(labels, bits))).encode()),
+        ("answer-list.json", json.dumps([bits, bits]).encode()),
+        ("spins.txt", (" ".join(str(2 * b - 1) for b in bits) + "\n").encode()),
+    ]
+    try:
+        import dimod
+
+        ss = dimod.SampleSet.from_samples([dict(zip(labels, bits))], "BINARY", energy=[0])
+        seeds.append(("sampleset.json", json.dumps(ss.to_serializable()).encode()))
+    except ImportError:  # pragma: no cover
+        pass
+    return seeds
+
+
+def _grid_seeds() -> list[tuple[str, bytes]]:
+    solution = json.loads(LOGO.read_text())["solution"]
+    return [
+        ("grid.txt", ("\n".join(solution) + "\n").encode()),
+        ("grid01.txt", ("\n".join(r.replace("#", "1").replace(".", "0") for r in solution) + "\n").encode()),
+        ("grid.json", json.dumps(solution).encode()),
+        ("grid-lists.json", json.dumps([[int(c == "#") for c in r] for r in solution]).encode()),
+        ("grid-obj.json", json.dumps({"grid": solution}).encode()),
+    ]
+
+
+def readers(workdir: str) -> dict[str, Reader]:
+    """Every reader family; model seeds are written to *workdir* (the samples' model lives there)."""
+    model_path = os.path.join(workdir, "logo.qubo")
+    if not os.path.exists(model_path):
+        from nonoqubo.cli import main
+
+        with contextlib.redirect_stderr(io.StringIO()):
+            main(["build", str(LOGO), "-o", model_path, "-q"])
+    good_answer = os.path.join(workdir, "small-answer.txt")
+    if not os.path.exists(good_answer):
+        import numpy as np
+
+        from nonoqubo import clues
+        from nonoqubo.model.encoding import Layout
+
+        p = clues.load(SMALL)
+        grid = np.array([[c == "#" for c in row] for row in p.solution], dtype=np.int8)
+        Path(good_answer).write_text(" ".join(str(int(b)) for b in np.asarray(Layout.of(p).encode(grid)).ravel()))
+    models = _model_seeds()
+    out = {
+        "clues": Reader("clues", _clue_seeds(), lambda p: ["info", p]),
+        "samples": Reader("samples", _sample_seeds(), lambda p: ["decode", model_path, p]),
+        "grids": Reader("grids", _grid_seeds(), lambda p: ["check", str(LOGO), p]),
+    }
+    for fmt, name, data in models:
+        out[fmt] = Reader(fmt, [(name, data)], lambda p: ["decode", p, good_answer], subprocess=fmt in NATIVE)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="mutation fuzzing of every nonoqubo reader")
+    parser.add_argument("--cases", type=int, default=1000, help="cases per reader")
+    parser.add_argument("--reader", action="append", help="only these readers (default: all)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print the outcome as JSON (one reader)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as work:
+        family = readers(work)
+        names = args.reader or list(family)
+        total = Counter()
+        failed = 0
+        for name in names:
+            if args.json:
+                outcome = fuzz(family[name], args.cases, args.seed, work)
+                print(json.dumps({"counts": dict(outcome.counts), "failures": outcome.failures}))
+                continue
+            reader = family[name]
+            outcome = (fuzz_in_child(name, args.cases, args.seed) if reader.subprocess
+                       else fuzz(reader, args.cases, args.seed, work))
+            total.update(outcome.counts)
+            failed += len(outcome.failures)
+            counts = ", ".join(f"{k} {v}" for k, v in sorted(outcome.counts.items()))
+            print(f"| {name} | {args.cases} | {counts} |", flush=True)
+            for f in outcome.failures[:20]:
+                print(f"    {f}", file=sys.stderr)
+        if not args.json:
+            print(f"| all | {sum(total.values())} | {', '.join(f'{k} {v}' for k, v in sorted(total.items()))} |")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
