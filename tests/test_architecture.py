@@ -1,0 +1,187 @@
+"""The house rules of ARCHITECTURE.md, checked on the source: layers, no cycles, no private reach-ins.
+
+Every import is counted, the ones inside functions too, from the parsed source
+(nothing is imported to find them):
+
+* the graph of nonoqubo's modules has no cycle;
+* no module takes a ``_private`` name out of another module, and a ``_private``
+  module is imported only from its own package (``nonoqubo._util`` and
+  ``nonoqubo._version`` serve the whole package); a test may reach the private
+  names of the package its folder mirrors (``tests/exports`` -> ``nonoqubo.exports``);
+* every exception class lives in ``nonoqubo/errors.py``;
+* at most six modules sit flat beside ``__init__``/``__main__``;
+* a sub-command of ``nonoqubo/cli`` imports the library and ``cli/_common``, never another sub-command;
+* no package binds a name of one of its modules to something else (``nonoqubo.decode`` the
+  function would hide a module ``nonoqubo.decode``).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from tests.support import ROOT
+
+PACKAGE = ROOT / "nonoqubo"
+#: package-wide helpers: private by name (not API), importable from anywhere in nonoqubo
+SHARED_PRIVATE = ("nonoqubo._util", "nonoqubo._version")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@lru_cache(maxsize=None)
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _resolve(module: str, is_package: bool, level: int, target: str | None) -> str:
+    if level == 0:
+        return target or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([target] if target else []))
+
+
+def _imports(path: Path, module: str) -> list[tuple[str, str | None, int]]:
+    """``(module imported, name taken from it or None, line)`` for every import in *path*."""
+    tree = ast.parse(path.read_text(), str(path))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend((alias.name, None, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            source = _resolve(module, path.name == "__init__.py", node.level, node.module)
+            for alias in node.names:
+                out.append((source, alias.name, node.lineno))
+    return out
+
+
+def _edges(module: str, path: Path) -> set[str]:
+    mods = _modules()
+    out = set()
+    for source, name, _ in _imports(path, module):
+        if not source.startswith("nonoqubo"):
+            continue
+        target = f"{source}.{name}" if name and f"{source}.{name}" in mods else source
+        if target in mods and target != module:
+            out.add(target)
+    return out
+
+
+def test_the_import_graph_has_no_cycle():
+    graph = {m: _edges(m, p) for m, p in _modules().items()}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(graph[m]):
+            if state.get(n) == 1:
+                cycles.append(stack[stack.index(n):] + [n])
+            elif n not in state:
+                visit(n)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles[:10])
+
+
+def _package_of(module: str, is_package: bool) -> str:
+    return module if is_package else module.rpartition(".")[0]
+
+
+def _private_use(importer: str, importer_package: str, source: str, name: str | None) -> str | None:
+    """Why this import reaches into something private, or None."""
+    mods = _modules()
+    if source.startswith(SHARED_PRIVATE) or not source.startswith("nonoqubo"):
+        return None
+    full = f"{source}.{name}" if name and f"{source}.{name}" in mods else source
+    # a private module (any _part of its dotted name) belongs to the package that holds it
+    parts = full.split(".")
+    for i, part in enumerate(parts):
+        if part.startswith("_") and not part.startswith("__"):
+            owner = ".".join(parts[:i])
+            if not (importer_package == owner or importer_package.startswith(owner + ".")):
+                return f"private module {'.'.join(parts[:i + 1])}"
+            break
+    if name and full == source and name.startswith("_") and not name.startswith("__") and source != importer:
+        return f"private name {source}.{name}"
+    return None
+
+
+def test_no_module_reaches_into_another_modules_private_names():
+    bad = []
+    for module, path in _modules().items():
+        package = _package_of(module, path.name == "__init__.py")
+        for source, name, line in _imports(path, module):
+            why = _private_use(module, package, source, name)
+            if why:
+                bad.append(f"{path.relative_to(ROOT)}:{line}: {why}")
+    assert not bad, "\n".join(bad)
+
+
+def test_tests_reach_only_into_the_package_they_mirror():
+    bad = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        rel = path.relative_to(ROOT / "tests")
+        mirrored = "nonoqubo." + ".".join(rel.parts[:-1]) if len(rel.parts) > 1 else "nonoqubo"
+        for source, name, line in _imports(path, "tests." + ".".join(rel.with_suffix("").parts)):
+            why = _private_use(mirrored, mirrored, source, name)
+            if why:
+                bad.append(f"tests/{rel}:{line}: {why}")
+    assert not bad, "\n".join(bad)
+
+
+def test_every_exception_lives_in_errors_py():
+    bad = []
+    for module, path in _modules().items():
+        if module == "nonoqubo.errors":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                bases = [ast.unparse(b) for b in node.bases]
+                if any(b.endswith(("Error", "Exception", "Warning")) or b in ("ValueError", "KeyError") for b in bases):
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.name}({', '.join(bases)})")
+    assert not bad, "exceptions outside errors.py:\n" + "\n".join(bad)
+
+
+def test_at_most_six_flat_modules():
+    flat = sorted(p.name for p in PACKAGE.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    assert len(flat) <= 6, flat
+
+
+def test_cli_commands_import_only_the_library_and_common():
+    bad = []
+    for path in sorted((PACKAGE / "cli").glob("*.py")):
+        module = _module_name(path)
+        for target in _edges(module, path):
+            if target.startswith("nonoqubo.cli") and target not in ("nonoqubo.cli", "nonoqubo.cli._common"):
+                bad.append(f"{path.relative_to(ROOT)} imports {target}")
+            if path.name != "__init__.py" and target == "nonoqubo.cli":
+                bad.append(f"{path.relative_to(ROOT)} imports nonoqubo.cli")
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("package", sorted(m for m, p in _modules().items() if p.name == "__init__.py"))
+def test_no_package_hides_one_of_its_modules(package):
+    pkg = importlib.import_module(package)
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name == "__main__":
+            continue
+        sub = importlib.import_module(f"{package}.{info.name}")
+        assert getattr(pkg, info.name) is sub, f"{package}.{info.name} is not the module {sub.__name__}"
