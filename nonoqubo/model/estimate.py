@@ -39,7 +39,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .encoding import Layout
-from ..errors import NonoquboError
+from ..errors import ModelTooLarge  # defined in errors.py; importable from here as before
 from .puzzle import Puzzle
 
 __all__ = ["BYTES_PER_TERM", "WRITE_BYTES_PER_TERM", "Estimate", "ModelTooLarge", "available_memory", "check_fits",
@@ -70,10 +70,6 @@ class Estimate(NamedTuple):
     def __str__(self) -> str:
         return (f"{self.variables:,} variables, up to {self.terms:,} terms, "
                 f"about {_size(self.bytes)} of memory to build")
-
-
-class ModelTooLarge(NonoquboError, MemoryError):
-    """The model of a puzzle would not fit this machine's memory."""
 
 
 def estimate(puzzle: Puzzle, layout: Layout | None = None) -> Estimate:

@@ -35,10 +35,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import MissingDependency
+from ..errors import MissingDependency, SolverError
 from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
-from .sampling import SolverError
 
 __all__ = ["OPTIONS", "SAMPLERS", "sample"]
 

@@ -46,7 +46,7 @@ Examples:
     (True, ('#.', '##'))
     >>> SampleOptions(reads=0).check("sa")
     Traceback (most recent call last):
-    nonoqubo.solvers.sampling.SolverError: --reads must be at least 1, not 0
+    nonoqubo.errors.SolverError: --reads must be at least 1, not 0
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ import numpy as np
 
 from ..model.build import build
 from ..answers.decode import Analysis, Decoder, Report, select
-from ..errors import MissingDependency, NonoquboError
+from ..errors import MissingDependency, SolverError
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
@@ -82,10 +82,6 @@ _RESULT = "NONOQUBO-RESULT "
 
 #: ``tick(reads_done, energy_of_that_read)``: called after every read
 Tick = Callable[[int, float], None]
-
-
-class SolverError(NonoquboError, RuntimeError):
-    """A sampler cannot take this model or these options, or failed."""
 
 
 @dataclass(frozen=True)
