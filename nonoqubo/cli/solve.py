@@ -8,7 +8,9 @@ import sys
 
 from .._util import progress
 from .._util.atomic import atomic_write
-from ..solvers.sampling import SAMPLER_TABLE, SAMPLERS, SampleOptions, sampleset_document, solve
+from ..solvers.base import SampleOptions
+from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
+from ..solvers.sampling import sampleset_document, solve
 from ._common import add_puzzle_arguments, check_output_folder, load_puzzle, progress_enabled
 from .decode import add_image_argument, check_image_path, emit
 
@@ -84,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     schedule = openjij_options(args)
     options = SampleOptions(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
                             schedule=schedule)
-    options.check(args.sampler)  # before the puzzle is read or anything built
+    check_options(options, args.sampler)  # before the puzzle is read or anything built
     check_image_path(args.image)
     check_output_folder(args.output)
     puzzle = load_puzzle(args)

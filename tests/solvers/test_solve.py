@@ -11,7 +11,10 @@ from tests.support import SHARED
 from nonoqubo.model.build import build
 from nonoqubo.errors import MissingDependency
 from nonoqubo.model.puzzle import Puzzle
-from nonoqubo.solvers.sampling import EXACT_LIMIT, QBPP_LIMIT, SolverError, sample, solve
+from nonoqubo.errors import SolverError
+from nonoqubo.solvers.dwave import EXACT_LIMIT
+from nonoqubo.solvers.qbpp import QBPP_LIMIT
+from nonoqubo.solvers.sampling import sample, solve
 
 LOGO_JSON = SHARED / "json" / "qbpp-logo.json"
 SMALL = Puzzle.from_picture(["#.#..", ".###.", "#...#", "##.##"])
