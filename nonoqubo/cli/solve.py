@@ -11,8 +11,8 @@ from .._util.atomic import atomic_write
 from ..solvers.base import SampleOptions
 from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
 from ..solvers.sampling import sampleset_document, solve
-from ._common import add_puzzle_arguments, check_output_folder, load_puzzle, progress_enabled
-from .decode import add_image_argument, check_image_path, emit
+from ._common import (add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
+                      load_puzzle, progress_enabled)
 
 ORDER = 70
 
