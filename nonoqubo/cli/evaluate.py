@@ -100,9 +100,9 @@ def table(groups: list[Group]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     if args.report:  # matplotlib missing: say so before judging anything
-        from ..campaign.report_html import _figure
+        from ..campaign.report_html import require_matplotlib
 
-        _figure(1, 1)
+        require_matplotlib()
     with bar(None, "judging sample files", enabled=progress_enabled(args), unit=" files") as tick:
         groups = evaluate(args.model, args.samples, setting=args.setting, seconds=args.time,
                           polish=args.polish, samples_format=args.samples_format, jobs=args.jobs,
