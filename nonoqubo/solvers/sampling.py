@@ -22,8 +22,9 @@ terminal or in a pipe.  ``exact`` refuses more than
 :data:`~nonoqubo.solvers.dwave.EXACT_LIMIT` variables, ``qbpp`` more than
 :data:`~nonoqubo.solvers.qbpp.QBPP_LIMIT`.
 
-With ``presolve=True`` the variables line logic decides are fixed first
-(:func:`nonoqubo.logic.presolve.presolve_qubo`) and only the rest is sampled; the
+The model is built by the library pipeline (:class:`nonoqubo.pipeline.Models`), as
+``nonoqubo build`` builds it.  With ``presolve=True`` the variables line logic decides
+are fixed first (:meth:`~nonoqubo.pipeline.Models.presolve`) and only the rest is sampled; the
 decoded samples, and :func:`sampleset_document`, are completed with the fixed
 values, so they read as samples of the full model.
 
@@ -45,11 +46,10 @@ from typing import Any
 
 import numpy as np
 
-from ..model.build import build
 from ..answers.decode import Analysis, Decoder, Report, select
-from ..logic.presolve import presolve_qubo
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
+from ..pipeline import Models
 from ..samples import SampleBatch
 from .base import SampleOptions, Tick
 from .samplers import check_options, sampler_spec
@@ -150,9 +150,8 @@ def solve(
     """
     check_options(SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options),
                   sampler)
-    qubo = build(puzzle)
-    if presolve:
-        qubo = presolve_qubo(puzzle, qubo)
+    models = Models.build(puzzle)
+    qubo = models.presolve() if presolve else models.qubo
     batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
                    tick=tick)
     decoder = Decoder(qubo)
