@@ -21,6 +21,10 @@ readers:
   10^11-element allocation: :func:`claimed` checks a count against what the
   file's length can hold before anything is allocated.
 
+Its two internal signals, :class:`~nonoqubo.errors.RefusedNumber` and
+:class:`~nonoqubo.errors.YamlRefused`, are defined in :mod:`nonoqubo.errors` like every
+exception, and never leave this module.
+
 Examples:
     >>> integer("42", "a.non", 3, "width")
     42

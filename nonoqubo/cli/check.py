@@ -1,4 +1,8 @@
-"""``nonoqubo check``: a grid checked against the clues directly."""
+"""``nonoqubo check``: a grid checked against the clues directly.
+
+The command owns the arguments, the hint when GRID is a solver's samples, and the text;
+reading and checking the grid is :mod:`nonoqubo.logic.check`'s.
+"""
 
 from __future__ import annotations
 

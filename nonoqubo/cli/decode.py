@@ -1,4 +1,8 @@
-"""``nonoqubo decode``: a solver's samples -> the picture, the verdict, and what is broken."""
+"""``nonoqubo decode``: a solver's samples -> the picture, the verdict, and what is broken.
+
+The command owns the arguments and the summary; decoding is :mod:`nonoqubo.answers.decode`'s,
+the report text (shared with ``solve``) :func:`nonoqubo.cli._common.emit`'s.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""``nonoqubo evaluate``: success probability, TTS99, residual energies and what breaks, per setting."""
+"""``nonoqubo evaluate``: success probability, TTS99, residual energies and what breaks, per setting.
+
+The command owns the arguments and the text table; judging the samples is
+:mod:`nonoqubo.campaign.evaluate`'s, the HTML report :mod:`nonoqubo.campaign.report_html`'s.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""``nonoqubo solve``: build, sample locally, decode, show."""
+"""``nonoqubo solve``: build, sample locally, decode, show.
+
+The command owns the arguments (options checked by :func:`nonoqubo.solvers.samplers.check_options`
+before the puzzle is read) and the hint when no sample is valid; solving is
+:func:`nonoqubo.solvers.sampling.solve`'s, the report text :func:`nonoqubo.cli._common.emit`'s.
+"""
 
 from __future__ import annotations
 

@@ -20,7 +20,8 @@ the variables (far below the build's cost, which grows with the terms):
   at a time), or more for the formats of :data:`WRITE_BYTES_PER_TERM`, whose writers hold the
   whole file or a second model in memory.
 
-:func:`check_fits` turns the estimate into a refusal, naming the figures and ``--force``,
+:func:`check_fits` turns the estimate into a refusal (:class:`~nonoqubo.errors.ModelTooLarge`,
+defined in :mod:`nonoqubo.errors` and importable from here), naming the figures and ``--force``,
 when it exceeds the memory this machine has available.
 
 Examples:
