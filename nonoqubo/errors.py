@@ -1,9 +1,15 @@
 """Exceptions raised by nonoqubo.
 
-Every exception derives from :class:`NonoquboError`, and each also inherits the
-builtin that describes it best (``ValueError``, ``ImportError`` ...), so callers
-may catch either.  Messages are one line, name the place (file, line, sample,
-variable) and say what is wrong; the CLI prints them as they are and exits 2.
+This module owns every exception class of the package (nothing else defines
+one).  Every exception users see derives from :class:`NonoquboError`, and each
+also inherits the builtin that describes it best (``ValueError``,
+``ImportError`` ...), so callers may catch either.  Messages are one line, name
+the place (file, line, sample, variable) and say what is wrong; the CLI prints
+them as they are and exits 2.
+
+Two more classes are internal signals of :mod:`nonoqubo._util.guard`
+(:class:`RefusedNumber`, :class:`YamlRefused`): the guard turns them into a
+located :class:`FormatError` before they could reach a caller.
 """
 
 from __future__ import annotations
@@ -11,9 +17,11 @@ from __future__ import annotations
 __all__ = [
     "FormatError",
     "MissingDependency",
+    "ModelTooLarge",
     "NonoquboError",
     "PuzzleError",
     "SampleError",
+    "SolverError",
     "UnsupportedFormat",
     "located",
 ]
@@ -54,6 +62,26 @@ class MissingDependency(NonoquboError, ImportError):
         )
         self.package = package
         self.extra = extra
+
+
+class SolverError(NonoquboError, RuntimeError):
+    """A sampler cannot take this model or these options, or failed."""
+
+
+class ModelTooLarge(NonoquboError, MemoryError):
+    """The model of a puzzle would not fit this machine's memory."""
+
+
+class RefusedNumber(ValueError):
+    """Internal to :func:`nonoqubo._util.guard.json_loads`: a JSON number it refuses (made a FormatError)."""
+
+
+class YamlRefused(Exception):
+    """Internal to :func:`nonoqubo._util.guard.yaml_load`: a refused YAML node, at ``mark`` (made a FormatError)."""
+
+    def __init__(self, mark: object, problem: str) -> None:
+        super().__init__(problem)
+        self.mark, self.problem = mark, problem
 
 
 def located(source: str | None, line: int | None, message: str) -> str:

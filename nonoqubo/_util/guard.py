@@ -21,6 +21,10 @@ readers:
   10^11-element allocation: :func:`claimed` checks a count against what the
   file's length can hold before anything is allocated.
 
+Its two internal signals, :class:`~nonoqubo.errors.RefusedNumber` and
+:class:`~nonoqubo.errors.YamlRefused`, are defined in :mod:`nonoqubo.errors` like every
+exception, and never leave this module.
+
 Examples:
     >>> integer("42", "a.non", 3, "width")
     42
@@ -43,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import FormatError, located
+from ..errors import FormatError, RefusedNumber, YamlRefused, located
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "claimed", "finite", "integer", "json_loads", "yaml_load"]
 
@@ -97,23 +101,19 @@ def nesting_depth(text: str) -> int:
 
 def _json_int(token: str) -> int:
     if len(token) > MAX_DIGITS and len(token.lstrip("-").lstrip("0")) > MAX_DIGITS:
-        raise _Refused(f"a number of {len(token.lstrip('-'))} digits is too large")
+        raise RefusedNumber(f"a number of {len(token.lstrip('-'))} digits is too large")
     return int(token)
 
 
 def _json_float(token: str) -> float:
     value = float(token)
     if not math.isfinite(value):
-        raise _Refused(f"the number {token[:40]} is out of range")
+        raise RefusedNumber(f"the number {token[:40]} is out of range")
     return value
 
 
 def _json_constant(token: str) -> float:
-    raise _Refused(f"{token} is not a number JSON allows")
-
-
-class _Refused(ValueError):
-    pass
+    raise RefusedNumber(f"{token} is not a number JSON allows")
 
 
 def json_loads(text: str | bytes, source: str, line: int | None = None) -> Any:
@@ -131,7 +131,7 @@ def json_loads(text: str | bytes, source: str, line: int | None = None) -> Any:
     except json.JSONDecodeError as exc:
         where = f"{source}:{exc.lineno + (line or 1) - 1}:{exc.colno}"
         raise FormatError(f"{where}: invalid JSON: {exc.msg}") from None
-    except _Refused as exc:
+    except RefusedNumber as exc:
         raise FormatError(located(source, line, str(exc))) from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise FormatError(located(source, line, f"nesting deeper than {MAX_DEPTH} levels")) from None
@@ -158,11 +158,11 @@ def yaml_load(text: str, source: str) -> Any:
                 node = super().compose_node(parent, index)
                 self.expanded += self.sizes.get(id(node), 1)
                 if self.expanded > budget:
-                    raise _YamlRefused(mark, "aliases expand to too many nodes for the file's size (an alias bomb?)")
+                    raise YamlRefused(mark, "aliases expand to too many nodes for the file's size (an alias bomb?)")
                 return node
             self.depth += 1
             if self.depth > MAX_DEPTH:
-                raise _YamlRefused(mark, f"nesting deeper than {MAX_DEPTH} levels")
+                raise YamlRefused(mark, f"nesting deeper than {MAX_DEPTH} levels")
             before = self.expanded
             node = super().compose_node(parent, index)
             self.depth -= 1
@@ -173,14 +173,14 @@ def yaml_load(text: str, source: str) -> Any:
         def construct_yaml_int(self, node: Any) -> int:
             digits = re.sub(r"[^0-9a-fA-F]", "", str(node.value))
             if len(digits.lstrip("0")) > MAX_DIGITS:
-                raise _YamlRefused(node.start_mark, f"a number of {len(digits)} digits is too large")
+                raise YamlRefused(node.start_mark, f"a number of {len(digits)} digits is too large")
             return super().construct_yaml_int(node)
 
     Loader.sizes = {}
     Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)
     try:
         return yaml.load(text, Loader=Loader)  # noqa: S506 - a SafeLoader subclass
-    except _YamlRefused as exc:
+    except YamlRefused as exc:
         raise FormatError(f"{source}:{exc.mark.line + 1}:{exc.mark.column + 1}: {exc.problem}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -189,12 +189,6 @@ def yaml_load(text: str, source: str) -> Any:
         raise FormatError(f"{source}{where}: invalid YAML: {' '.join(str(problem).split())}") from None
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
         raise FormatError(located(source, None, f"invalid YAML: {' '.join(str(exc).split())[:200]}")) from None
-
-
-class _YamlRefused(Exception):
-    def __init__(self, mark: Any, problem: str) -> None:
-        super().__init__(problem)
-        self.mark, self.problem = mark, problem
 
 
 def claimed(count: int, available: int, source: str, line: int | None, what: str) -> int:

@@ -17,7 +17,9 @@ switch) and embedded as a ``data:image/png;base64,...`` URI.  The page holds:
 Panels beyond :data:`MAX_PANELS` are left out (the page says so): a report
 is for reading, the JSON/CSV output has every figure.
 
-matplotlib is an optional dependency (``pip install "nonoqubo[campaign]"``).
+matplotlib is an optional dependency (``pip install "nonoqubo[campaign]"``):
+:func:`require_matplotlib` says so before any work.  The module owns the page and its
+plots; :func:`palette_colours` is the colour map a colour puzzle's picture is drawn in.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from ..errors import MissingDependency
 from .evaluate import Group
 from ..model.palette import Palette
 
-__all__ = ["MAX_PANELS", "render_report"]
+__all__ = ["MAX_PANELS", "palette_colours", "render_report", "require_matplotlib"]
 
 #: most histogram / heat-map panels drawn
 MAX_PANELS = 24
@@ -47,6 +49,11 @@ th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: right; }
 th { background: #eee; } td.name { text-align: left; }
 img { max-width: 100%; }
 """
+
+
+def require_matplotlib() -> None:
+    """Raise :class:`MissingDependency` now when matplotlib is missing (before any work is done)."""
+    _figure(1, 1)
 
 
 def _figure(width: float, height: float) -> Any:
@@ -173,7 +180,7 @@ def _panels(groups: Sequence[Group], kind: str) -> str:
     return note + _img(fig, what)
 
 
-def _palette_colours(palette: Palette) -> Any:
+def palette_colours(palette: Palette) -> Any:
     """A matplotlib colour map with one colour per palette entry, background first.
 
     A colour without RGB is drawn by its name when matplotlib knows it, else in a grey.
@@ -201,7 +208,7 @@ def _best_pictures(groups: Sequence[Group]) -> str:
         return "<p>No samples.</p>"
     fig, axes = _small_multiples(len(shown), 3.0)
     for ax, g in zip(axes, shown):
-        cmap = _palette_colours(g.raw.palette)
+        cmap = palette_colours(g.raw.palette)
         ax.imshow(g.raw.best_grid, cmap=cmap, vmin=0, vmax=cmap.N - 1, interpolation="nearest")
         ax.set_title(f"{g.model}: E = {g.raw.best_energy} ({g.setting})", fontsize="small")
         ax.set_xticks([])
@@ -215,7 +222,7 @@ def render_report(groups: Sequence[Group], title: str = "nonoqubo campaign") -> 
     Raises:
         MissingDependency: matplotlib is not installed.
     """
-    _figure(1, 1)  # fail early, before any work, when matplotlib is missing
+    require_matplotlib()  # fail early, before any work
     parts = [
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         f"<title>{html.escape(title)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",

@@ -3,7 +3,9 @@
 People who benchmark an annealer or a heuristic export puzzles by the hundred.
 :func:`run_suite` takes clue files, folders and globs of them (any clue
 format, mixed; every puzzle of a multi-puzzle file) and generated families
-(:mod:`nonoqubo.campaign.generate`), and writes into one folder:
+(:mod:`nonoqubo.campaign.generate`), builds and writes each through the library
+pipeline (:mod:`nonoqubo.pipeline`, as ``nonoqubo build`` does, with the same
+figure names as ``nonoqubo info --json``), and writes into one folder:
 
 * one model per puzzle and format, ``NAME.EXT`` (the format's first
   extension); with ``presolve`` also ``NAME.presolved.EXT``, the model with
@@ -58,8 +60,9 @@ from typing import Any
 from .. import clues, exports
 from .._util.atomic import atomic_write
 from ..errors import FormatError, NonoquboError
-from .generate import Family, Member, make
 from ..model.puzzle import Puzzle
+from ..pipeline import Models, kind_of, write_files
+from .generate import Family, Member, make
 
 __all__ = ["SuiteResult", "Task", "ground_state", "plan", "read_index", "run_suite", "write_index"]
 
@@ -251,41 +254,23 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
 
 
 def _describe_and_write(name: str, puzzle: Puzzle, options: Options) -> dict[str, Any]:
-    from ..model.build import build
-    from ..logic.linesolve import line_solve
-    from ..logic.presolve import fixings
-
-    start = time.perf_counter()
-    qubo = build(puzzle)
-    seconds = time.perf_counter() - start
-    res = line_solve(puzzle)
-    reduced = qubo.fix(fixings(puzzle, res))
-    out: dict[str, Any] = {
-        "width": puzzle.width, "height": puzzle.height, "variables": qubo.num_vars,
-        "terms": qubo.num_terms, "linear_terms": qubo.num_linear, "quadratic_terms": qubo.num_quadratic,
-        "offset": int(qubo.offset), "ground_energy": 0, "line_solvable": bool(res.solved),
-        "variables_after_presolve": reduced.num_vars, "terms_after_presolve": reduced.num_terms,
-        "offset_after_presolve": int(reduced.offset), "build_seconds": round(seconds, 4),
-    }
-    variants: list[tuple[str, Any, str]] = [("full", qubo, "")]
+    models = Models.build(puzzle)
+    fig, pre = models.figures(), models.presolve_figures()  # line logic always: the index reports it
+    out: dict[str, Any] = {key: fig[key] for key in INDEX_FIGURES}
+    out.update(ground_energy=0, line_solvable=pre["line_solvable"],
+               **{key: pre[key] for key in INDEX_PRESOLVE_FIGURES}, build_seconds=fig["build_seconds"])
+    variants: list[tuple[str, str]] = [("full", "")]
     if options.presolve:
-        variants.append(("presolved", reduced, ".presolved"))
-    constrained: dict[str, Any] = {}
+        variants.append(("presolved", ".presolved"))
     files = []
     for fmt in options.formats:
         mod = exports.get_format(fmt)
-        kind = getattr(mod, "KIND", "qubo")
-        for variant, model, infix in variants:
-            if kind == "constrained":
-                if variant not in constrained:
-                    from ..model.constrained import build_constrained
-
-                    constrained[variant] = build_constrained(
-                        puzzle, fixed=dict(reduced.fixed) if variant == "presolved" else None)
-                model = constrained[variant]
+        kind = kind_of(mod)
+        for variant, infix in variants:
+            model = models.model(kind, variant)
             rel = f"{name}{infix}.{mod.EXTENSIONS[0]}"
             path = os.path.join(options.out_dir, rel)
-            exports.dump(model, path, mod.NAME)
+            write_files(models, [(path, mod)], variant=variant)
             offset = int(getattr(model, "offset", 0))
             ground, convention = ground_state(mod.NAME, kind, offset)
             files.append({"format": mod.NAME, "variant": variant, "path": rel, "sha256": file_hash(path),
@@ -296,6 +281,10 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options) -> dict[str
 
 
 # -- the index ---------------------------------------------------------------------------------
+#: the figures of :meth:`nonoqubo.pipeline.Models.figures` an index entry keeps, under the same names
+INDEX_FIGURES = ("width", "height", "variables", "terms", "linear_terms", "quadratic_terms", "offset")
+#: those of :meth:`nonoqubo.pipeline.Models.presolve_figures`
+INDEX_PRESOLVE_FIGURES = ("variables_after_presolve", "terms_after_presolve", "offset_after_presolve")
 #: puzzle columns of index.csv, in order (then the file columns)
 CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables", "terms",
               "linear_terms", "quadratic_terms", "offset", "ground_energy", "line_solvable",

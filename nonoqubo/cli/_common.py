@@ -1,17 +1,36 @@
-"""Argument helpers shared by the sub-commands."""
+"""What the sub-commands share: arguments, their checks, and the text of a report.
+
+This module owns the pieces more than one command uses, so that no command imports
+another: the PUZZLE arguments and :func:`load_puzzle`, ``--force``, ``--image`` and its
+check, output-folder checks, the progress switch, the "no solution" wording of line
+logic's contradictions, and :func:`emit`, the text or JSON of decoded samples
+(``decode``, ``solve``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from .. import clues
+from .._util.atomic import atomic_write
+from ..answers.decode import Report
+from ..answers.render import svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.puzzle import Puzzle
 
-__all__ = ["add_puzzle_arguments", "check_output_folder", "load_puzzle", "progress_enabled"]
+__all__ = ["add_force_argument", "add_image_argument", "add_puzzle_arguments", "check_image_path",
+           "check_output_folder", "document", "emit", "load_puzzle", "no_solution_names", "progress_enabled",
+           "report_lines", "verdict", "write_image"]
+
+#: items printed per section in text mode (--json lists everything)
+TEXT_LIMIT = 40
 
 
 def add_puzzle_arguments(parser: argparse.ArgumentParser, name: str = "puzzle") -> None:
@@ -71,3 +90,118 @@ def check_output_folder(path: str | None) -> None:
 def progress_enabled(args: argparse.Namespace) -> bool:
     """Show progress bars only on a terminal and without --quiet."""
     return not getattr(args, "quiet", False) and sys.stderr.isatty()
+
+
+@contextlib.contextmanager
+def no_solution_names(source: str) -> Iterator[None]:
+    """Line logic's "no placement fits" becomes an error naming *source* and saying what it means."""
+    try:
+        yield
+    except PuzzleError as exc:
+        raise PuzzleError(f"{source}: the puzzle has no solution, line logic proves it: {exc}") from None
+
+
+def add_force_argument(parser: argparse.ArgumentParser) -> None:
+    """``--force``: build even when the model's estimated size exceeds the available memory."""
+    parser.add_argument("--force", action="store_true",
+                        help="build even when the estimate of the model's size says it will not fit in memory")
+
+
+def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture of the best sample") -> None:
+    parser.add_argument(
+        "--image", metavar="OUT.svg",
+        help=f"also draw {what} as SVG (the file name must end in .svg): the grid with its clues, "
+             "wrong cells and failing lines in red",
+    )
+
+
+def check_image_path(path: str | None) -> None:
+    """Refuse an --image name that promises another format than the SVG that would be written."""
+    if path and Path(path).suffix.lower() != ".svg":
+        raise NonoquboError(f"{path}: --image writes SVG only; name the file .svg "
+                            "(convert it afterwards, e.g. rsvg-convert -o out.png out.svg)")
+    check_output_folder(path)
+
+
+def document(puzzle: Puzzle, reports: list[Report], summary: dict[str, Any], which: str) -> dict[str, Any]:
+    """The JSON document of ``decode --json`` (``schemas/report.schema.json``, kind 'decode')."""
+    doc: dict[str, Any] = {
+        "kind": "decode",
+        "puzzle": {"name": puzzle.name, "width": puzzle.width, "height": puzzle.height},
+    }
+    doc.update(summary)
+    doc["shown"] = which
+    doc["samples"] = [r.to_dict() for r in reports]
+    return doc
+
+
+def emit(puzzle: Puzzle, reports: list[Report], summary: dict[str, Any], which: str, *,
+         as_json: bool, source: str, image: str | None, best: Report) -> None:
+    """Print the reports (text or JSON) and draw the image of *best* if asked."""
+    if image:
+        write_image(image, puzzle, best)
+    if as_json:
+        print(json.dumps(document(puzzle, reports, summary, which), indent=1))
+        return
+    n, k = summary["num_samples"], summary["num_valid"]
+    print(f"{source}: {n} sample{'s' * (n != 1)}, {k} valid, best energy {summary['best_energy']}"
+          + (" (samples numbered from 0, as in --json)" if n > 1 else ""))
+    for r in reports:
+        print()
+        label = f"sample {r.index}" + (" (best)" if r is best else "")
+        print("\n".join(report_lines(puzzle, r, label)))
+
+
+def verdict(r: Report) -> str:
+    if r.valid:
+        return "VALID, energy 0"
+    pen = r.penalties
+    return (f"INVALID, energy {r.energy} = {pen['wall_shape']} (broken walls) + "
+            f"{pen['block_order']} (block order) + {pen['cells']} (cells)")
+
+
+def report_lines(puzzle: Puzzle, r: Report, label: str) -> list[str]:
+    """The text of one report: verdict, picture with marks, then every broken term."""
+    h = puzzle.height
+    extra = ""
+    if r.num_occurrences is not None and r.num_occurrences != 1:
+        extra = f", seen {r.num_occurrences} times"
+    lines = [f"{label}: {verdict(r)}{extra}"]
+    rows = [t for t in r.failing_line_index if t < h]
+    cols = [t - h for t in r.failing_line_index if t >= h]
+    lines += text_picture(r.grid, conflicts=r.conflicts, failing_rows=rows, failing_cols=cols, palette=r.palette)
+    if len(r.palette) > 2:
+        lines.append(f"(colours: {r.palette.legend()})")
+    if r.valid:
+        return lines
+    lines.append("(X / o: a cell shown in a colour / as background where the row and the column give "
+                 "different colours; < and ^: a line that does not match its clue)")
+    sections = (
+        ("broken walls", r.broken_walls),
+        ("block-order violations", r.order_violations),
+        ("cells where the row and the column disagree", r.cell_conflicts),
+        ("lines that do not match their clue", r.failing_lines),
+        ("violated constraints", r.violated_constraints or []),
+    )
+    for title, items in sections:
+        if not items:
+            continue
+        lines.append(f"{title} ({len(items)}):")
+        lines += [f"  {item}" for item in items[:TEXT_LIMIT]]
+        if len(items) > TEXT_LIMIT:
+            lines.append(f"  ... and {len(items) - TEXT_LIMIT} more (--json lists them all)")
+    return lines
+
+
+def write_image(path: str, puzzle: Puzzle, r: Report) -> None:
+    """Draw report *r* as SVG into *path* (atomically)."""
+    h = puzzle.height
+    title = f"{puzzle.name + ': ' if puzzle.name else ''}{verdict(r)}"
+    svg = svg_picture(
+        puzzle, r.grid, conflicts=r.conflicts,
+        failing_rows=[t for t in r.failing_line_index if t < h],
+        failing_cols=[t - h for t in r.failing_line_index if t >= h],
+        title=title,
+    )
+    with atomic_write(path) as fh:
+        fh.write(svg)

@@ -1,21 +1,22 @@
-"""``nonoqubo build``: build the QUBO of a puzzle and write it in one or more file formats."""
+"""``nonoqubo build``: build the QUBO of a puzzle and write it in one or more file formats.
+
+The command owns the arguments, the plan of outputs (checked before anything is built) and
+the messages; building, presolving and writing are :mod:`nonoqubo.pipeline`'s.
+"""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
-import time
 from typing import Any
 
 from .. import exports
-from ..model.build import build
-from ..model.estimate import LONG_WORK_TERMS, check_fits
-from ..errors import NonoquboError, UnsupportedFormat
 from .._util.progress import spinner
-from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
-from .info import add_force_argument, no_solution_names
+from ..errors import NonoquboError, UnsupportedFormat
+from ..model.estimate import LONG_WORK_TERMS, check_fits
+from ..pipeline import Models, kind_of, write_files
+from ._common import add_force_argument, add_puzzle_arguments, load_puzzle, no_solution_names, progress_enabled
 
 ORDER = 20
 
@@ -74,8 +75,7 @@ def _plan(args: argparse.Namespace) -> list[tuple[str, Any]]:
         if args.ising and not getattr(mod, "ISING", False):
             able = ", ".join(m.NAME for m in exports.formats() if getattr(m, "ISING", False))
             raise UnsupportedFormat(f"{out}: the {mod.NAME} format cannot carry an Ising model; --ising works with: {able}")
-        kind = getattr(mod, "KIND", "qubo")
-        if args.constrained and kind != "constrained":
+        if args.constrained and kind_of(mod) != "constrained":
             able = ", ".join(m.NAME for m in exports.formats("constrained")) or "none installed"
             raise NonoquboError(f"{out}: --constrained writes the constrained model, which the {mod.NAME} format "
                                 f"(a QUBO format) cannot hold; constrained formats: {able}")
@@ -83,18 +83,6 @@ def _plan(args: argparse.Namespace) -> list[tuple[str, Any]]:
     if len({os.path.abspath(o) for o, _ in plan if o != "-"}) < sum(1 for o, _ in plan if o != "-"):
         raise NonoquboError("the same output file is named twice")
     return plan
-
-
-def _hook(module: str, function: str, what: str):
-    """``nonoqubo.<module>.<function>``, imported only when asked for."""
-    import importlib
-
-    try:
-        return getattr(importlib.import_module(f"nonoqubo.{module}"), function)
-    except ImportError as exc:
-        if exc.name and module not in exc.name:  # a dependency of the module is missing: say so
-            raise
-        raise NonoquboError(f"{what} needs nonoqubo.{module}, which this installation lacks") from None
 
 
 def empty_model_note(outputs: list[str]) -> str:
@@ -113,37 +101,31 @@ def run(args: argparse.Namespace) -> int:
     est = check_fits(puzzle, args.puzzle, force=args.force, formats=[mod.NAME for _, mod in plan])
     if est.terms > LONG_WORK_TERMS:
         say(f"estimate: {est}")
-    start = time.perf_counter()
     with spinner("building QUBO", enabled=show):  # one vectorised call: no steps to count
-        qubo = build(puzzle)
-    seconds = time.perf_counter() - start
-    before = qubo
+        models = Models.build(puzzle)
+    before = qubo = models.qubo
     if args.presolve:  # before any summary: an unsolvable puzzle is one line of error, nothing else
         with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
-            qubo = _hook("logic.presolve", "presolve_qubo", "--presolve")(puzzle, qubo)
+            qubo = models.presolve()
+    variant = "presolved" if args.presolve else "full"
     title = f" {puzzle.name!r}" if puzzle.name else ""
     say(f"built{title} {puzzle.width}x{puzzle.height}: {before.num_vars} variables, {before.num_terms} terms "
         f"({before.num_linear} linear + {before.num_quadratic} quadratic), offset {before.offset} "
-        f"in {seconds:.2f} s")
+        f"in {models.build_seconds:.2f} s")
     if args.presolve:
         say(f"presolved: {before.num_vars} -> {qubo.num_vars} variables, {before.num_terms} -> {qubo.num_terms} terms, "
             f"{len(qubo.fixed)} fixed, offset {qubo.offset}")
     if qubo.num_vars == 0:  # a warning, shown even with -q: these files crash qbsolv and stop MQLib
         print(empty_model_note(args.output), file=sys.stderr)
-    models: dict[str, Any] = {"qubo": qubo}
-    if any(getattr(mod, "KIND", "qubo") == "constrained" for _, mod in plan):
-        build_constrained = _hook("model.constrained", "build_constrained", "a constrained format")
+    if any(kind_of(mod) == "constrained" for _, mod in plan):
         with spinner("building the constrained model", enabled=show):
-            model = models["constrained"] = build_constrained(puzzle, fixed=dict(qubo.fixed) if args.presolve else None)
+            model = models.constrained(variant)
         parts = ", ".join(f"{n} {kind}" for kind, n in model.counts().items())
         say(f"constrained model: {model.num_vars} variables, {model.num_constraints} constraints ({parts})")
-    with contextlib.ExitStack() as stack:  # every file renamed into place only when all are written
-        for out, mod in plan:
-            fh = stack.enter_context(exports.open_target(out, binary=bool(mod.BINARY)))
-            kind = getattr(mod, "KIND", "qubo")
-            # QUBO writers tick their own bar; the constrained ones (HiGHS, dimod) get a spinner
-            with spinner(f"writing {out}", enabled=show and kind != "qubo"):
-                exports.write(models[kind], fh, mod, ising=args.ising, progress=show)
+    # every file renamed into place only when all are written; QUBO writers tick their own bar,
+    # the constrained ones (HiGHS, dimod) get a spinner
+    write_files(models, plan, variant=variant, ising=args.ising, progress=show,
+                step=lambda message: spinner(message, enabled=show))
     for out, mod in plan:
         size = f", {os.path.getsize(out):,} bytes" if out != "-" else ""
         say(f"wrote {'standard output' if out == '-' else out} ({mod.NAME}{', Ising' if args.ising else ''}{size})")

@@ -1,4 +1,8 @@
-"""``nonoqubo check``: a grid checked against the clues directly."""
+"""``nonoqubo check``: a grid checked against the clues directly.
+
+The command owns the arguments, the hint when GRID is a solver's samples, and the text;
+reading and checking the grid is :mod:`nonoqubo.logic.check`'s.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +16,7 @@ from ..logic.check import check, read_grid
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.puzzle import BLACK_CHARS, WHITE_CHARS
 from ..answers.render import svg_picture, text_picture
-from ._common import add_puzzle_arguments, load_puzzle
-from .decode import add_image_argument, check_image_path
+from ._common import add_image_argument, add_puzzle_arguments, check_image_path, load_puzzle
 
 ORDER = 60
 

@@ -1,21 +1,21 @@
-"""``nonoqubo decode``: a solver's samples -> the picture, the verdict, and what is broken."""
+"""``nonoqubo decode``: a solver's samples -> the picture, the verdict, and what is broken.
+
+The command owns the arguments and the summary; decoding is :mod:`nonoqubo.answers.decode`'s,
+the report text (shared with ``solve``) :func:`nonoqubo.cli._common.emit`'s.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
-from .._util.atomic import atomic_write
-from ..answers.decode import Decoder, Report, select
-from ..errors import NonoquboError
 from .._util.progress import spinner
-from ..model.puzzle import Puzzle
-from ..answers.render import svg_picture, text_picture
+from ..answers.decode import Decoder, select
+from ..errors import NonoquboError
 from ..samples import SampleBatch, samples_from
 from ..samples import formats as sample_formats
+from ._common import add_image_argument, check_image_path, emit, progress_enabled
 
 ORDER = 50
 
@@ -50,28 +50,6 @@ examples:
   nonoqubo decode logo.ommx openjij-answer.pb
 """
 
-#: items printed per section in text mode (--json lists everything)
-TEXT_LIMIT = 40
-
-
-def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture of the best sample") -> None:
-    parser.add_argument(
-        "--image", metavar="OUT.svg",
-        help=f"also draw {what} as SVG (the file name must end in .svg): the grid with its clues, "
-             "wrong cells and failing lines in red",
-    )
-
-
-def check_image_path(path: str | None) -> None:
-    """Refuse an --image name that promises another format than the SVG that would be written."""
-    from ._common import check_output_folder
-
-    if path and Path(path).suffix.lower() != ".svg":
-        raise NonoquboError(f"{path}: --image writes SVG only; name the file .svg "
-                            "(convert it afterwards, e.g. rsvg-convert -o out.png out.svg)")
-    check_output_folder(path)
-
-
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = sub.add_parser("decode", help=HELP, description=DESCRIPTION,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -101,8 +79,6 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ._common import progress_enabled
-
     check_image_path(args.image)
     with spinner(f"reading {args.model}", enabled=progress_enabled(args)):
         decoder = Decoder(args.model)
@@ -138,87 +114,3 @@ def no_samples(decoder: Decoder, model: str) -> SampleBatch:
         raise NonoquboError(f"{model}: the model has {len(decoder.labels)} variables: give the solver's "
                             "SAMPLES file (only a model presolve left with no variables decodes without one)")
     return samples_from([[]], decoder.labels, fixed=decoder.fixed, source=f"{model} (no variables: no samples needed)")
-
-
-def document(puzzle: Puzzle, reports: list[Report], summary: dict[str, Any], which: str) -> dict[str, Any]:
-    """The JSON document of ``decode --json`` (``schemas/report.schema.json``, kind 'decode')."""
-    doc: dict[str, Any] = {
-        "kind": "decode",
-        "puzzle": {"name": puzzle.name, "width": puzzle.width, "height": puzzle.height},
-    }
-    doc.update(summary)
-    doc["shown"] = which
-    doc["samples"] = [r.to_dict() for r in reports]
-    return doc
-
-
-def emit(puzzle: Puzzle, reports: list[Report], summary: dict[str, Any], which: str, *,
-         as_json: bool, source: str, image: str | None, best: Report) -> None:
-    """Print the reports (text or JSON) and draw the image of *best* if asked."""
-    if image:
-        write_image(image, puzzle, best)
-    if as_json:
-        print(json.dumps(document(puzzle, reports, summary, which), indent=1))
-        return
-    n, k = summary["num_samples"], summary["num_valid"]
-    print(f"{source}: {n} sample{'s' * (n != 1)}, {k} valid, best energy {summary['best_energy']}"
-          + (" (samples numbered from 0, as in --json)" if n > 1 else ""))
-    for r in reports:
-        print()
-        label = f"sample {r.index}" + (" (best)" if r is best else "")
-        print("\n".join(report_lines(puzzle, r, label)))
-
-
-def verdict(r: Report) -> str:
-    if r.valid:
-        return "VALID, energy 0"
-    pen = r.penalties
-    return (f"INVALID, energy {r.energy} = {pen['wall_shape']} (broken walls) + "
-            f"{pen['block_order']} (block order) + {pen['cells']} (cells)")
-
-
-def report_lines(puzzle: Puzzle, r: Report, label: str) -> list[str]:
-    """The text of one report: verdict, picture with marks, then every broken term."""
-    h = puzzle.height
-    extra = ""
-    if r.num_occurrences is not None and r.num_occurrences != 1:
-        extra = f", seen {r.num_occurrences} times"
-    lines = [f"{label}: {verdict(r)}{extra}"]
-    rows = [t for t in r.failing_line_index if t < h]
-    cols = [t - h for t in r.failing_line_index if t >= h]
-    lines += text_picture(r.grid, conflicts=r.conflicts, failing_rows=rows, failing_cols=cols, palette=r.palette)
-    if len(r.palette) > 2:
-        lines.append(f"(colours: {r.palette.legend()})")
-    if r.valid:
-        return lines
-    lines.append("(X / o: a cell shown in a colour / as background where the row and the column give "
-                 "different colours; < and ^: a line that does not match its clue)")
-    sections = (
-        ("broken walls", r.broken_walls),
-        ("block-order violations", r.order_violations),
-        ("cells where the row and the column disagree", r.cell_conflicts),
-        ("lines that do not match their clue", r.failing_lines),
-        ("violated constraints", r.violated_constraints or []),
-    )
-    for title, items in sections:
-        if not items:
-            continue
-        lines.append(f"{title} ({len(items)}):")
-        lines += [f"  {item}" for item in items[:TEXT_LIMIT]]
-        if len(items) > TEXT_LIMIT:
-            lines.append(f"  ... and {len(items) - TEXT_LIMIT} more (--json lists them all)")
-    return lines
-
-
-def write_image(path: str, puzzle: Puzzle, r: Report) -> None:
-    """Draw report *r* as SVG into *path* (atomically)."""
-    h = puzzle.height
-    title = f"{puzzle.name + ': ' if puzzle.name else ''}{verdict(r)}"
-    svg = svg_picture(
-        puzzle, r.grid, conflicts=r.conflicts,
-        failing_rows=[t for t in r.failing_line_index if t < h],
-        failing_cols=[t - h for t in r.failing_line_index if t >= h],
-        title=title,
-    )
-    with atomic_write(path) as fh:
-        fh.write(svg)

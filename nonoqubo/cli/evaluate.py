@@ -1,4 +1,8 @@
-"""``nonoqubo evaluate``: success probability, TTS99, residual energies and what breaks, per setting."""
+"""``nonoqubo evaluate``: success probability, TTS99, residual energies and what breaks, per setting.
+
+The command owns the arguments and the text table; judging the samples is
+:mod:`nonoqubo.campaign.evaluate`'s, the HTML report :mod:`nonoqubo.campaign.report_html`'s.
+"""
 
 from __future__ import annotations
 
@@ -100,9 +104,9 @@ def table(groups: list[Group]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     if args.report:  # matplotlib missing: say so before judging anything
-        from ..campaign.report_html import _figure
+        from ..campaign.report_html import require_matplotlib
 
-        _figure(1, 1)
+        require_matplotlib()
     with bar(None, "judging sample files", enabled=progress_enabled(args), unit=" files") as tick:
         groups = evaluate(args.model, args.samples, setting=args.setting, seconds=args.time,
                           polish=args.polish, samples_format=args.samples_format, jobs=args.jobs,

@@ -1,21 +1,23 @@
-"""``nonoqubo info``: the puzzle's size and the model's figures, of a clue file or of an exported model."""
+"""``nonoqubo info``: the puzzle's size and the model's figures, of a clue file or of an exported model.
+
+The command owns the arguments and the text; the figures are the library's
+(:meth:`nonoqubo.pipeline.Models.figures`, :func:`nonoqubo.pipeline.model_figures`).
+"""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
-import time
-from collections.abc import Iterator
 from typing import Any
 
-from ..model.build import build
-from ..errors import FormatError, PuzzleError, UnsupportedFormat
-from ..model.estimate import LONG_WORK_TERMS, check_fits
+from .. import exports
 from .._util.progress import spinner
+from ..errors import FormatError, UnsupportedFormat
+from ..model.estimate import LONG_WORK_TERMS, check_fits
 from ..model.puzzle import Puzzle
-from ._common import add_puzzle_arguments, load_puzzle, progress_enabled
+from ..pipeline import Models, model_figures
+from ._common import add_force_argument, add_puzzle_arguments, load_puzzle, no_solution_names, progress_enabled
 
 ORDER = 10
 
@@ -54,72 +56,6 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
-@contextlib.contextmanager
-def no_solution_names(source: str) -> Iterator[None]:
-    """Line logic's "no placement fits" becomes an error naming *source* and saying what it means."""
-    try:
-        yield
-    except PuzzleError as exc:
-        raise PuzzleError(f"{source}: the puzzle has no solution, line logic proves it: {exc}") from None
-
-
-def add_force_argument(parser: argparse.ArgumentParser) -> None:
-    """``--force``: build even when the model's estimated size exceeds the available memory."""
-    parser.add_argument("--force", action="store_true",
-                        help="build even when the estimate of the model's size says it will not fit in memory")
-
-
-def figures(puzzle, qubo, seconds: float) -> dict:
-    """The figures `info` prints, as a dict."""
-    from ..model.encoding import Layout
-
-    lay = Layout.of(puzzle)
-    lo, hi = qubo.coefficient_range()
-    degrees = qubo.degrees()
-    return {
-        "name": puzzle.name,
-        "width": puzzle.width,
-        "height": puzzle.height,
-        "variables": qubo.num_vars,
-        "row_variables": lay.num_row_vars,
-        "column_variables": qubo.num_vars - lay.num_row_vars,
-        "terms": qubo.num_terms,
-        "linear_terms": qubo.num_linear,
-        "quadratic_terms": qubo.num_quadratic,
-        "offset": int(qubo.offset),
-        "coefficient_min": lo,
-        "coefficient_max": hi,
-        "max_degree": int(degrees.max()) if degrees.size else 0,
-        "build_seconds": round(seconds, 4),
-        **({"colours": [c.to_dict() for c in puzzle.palette.colours],
-            "background": puzzle.palette.background.to_dict()} if puzzle.is_colour else {}),
-    }
-
-
-def presolve_figures(puzzle, qubo) -> dict:
-    """What line logic settles and the size of the presolved model, as a dict."""
-    from ..logic.linesolve import line_solve
-    from ..logic.presolve import fixings
-
-    start = time.perf_counter()
-    res = line_solve(puzzle)
-    reduced = qubo.fix(fixings(puzzle, res))
-    return {
-        "settled_cells": res.settled,
-        "cells": res.cells,
-        "settled_percent": round(100.0 * res.fraction, 2),
-        "line_solvable": res.solved,
-        "line_solver_passes": res.iterations,
-        "fixed_variables": len(reduced.fixed),
-        "variables_after": reduced.num_vars,
-        "terms_after": reduced.num_terms,
-        "linear_terms_after": reduced.num_linear,
-        "quadratic_terms_after": reduced.num_quadratic,
-        "offset_after": int(reduced.offset),
-        "presolve_seconds": round(time.perf_counter() - start, 4),
-    }
-
-
 def _exported_model(args: argparse.Namespace) -> tuple[Any | None, Puzzle | None]:
     """``(model, None)`` when PUZZLE is a file nonoqubo exported, else ``(None, the puzzle if read)``.
 
@@ -128,8 +64,6 @@ def _exported_model(args: argparse.Namespace) -> tuple[Any | None, Puzzle | None
     """
     if args.puzzle == "-" or args.from_format or args.index is not None or getattr(args, "spec_name", None):
         return None, None
-    from .. import exports
-
     try:
         return exports.load(args.puzzle), None
     except UnsupportedFormat:
@@ -139,30 +73,6 @@ def _exported_model(args: argparse.Namespace) -> tuple[Any | None, Puzzle | None
             return None, load_puzzle(args)
         except UnsupportedFormat:
             raise model_error from None
-
-
-def model_figures(model: Any) -> dict[str, Any]:
-    """The figures of an exported model (a Qubo or a constrained model) and the metadata it carries."""
-    puzzle = getattr(model, "puzzle", None)
-    fixed = dict(getattr(model, "fixed", {}) or {})
-    info: dict[str, Any] = {
-        "name": getattr(puzzle, "name", None),
-        "width": getattr(puzzle, "width", None),
-        "height": getattr(puzzle, "height", None),
-        "kind": "constrained" if hasattr(model, "num_constraints") else "qubo",
-        "variables": model.num_vars,
-        "fixed_variables": len(fixed),
-        "fixed_to_one": sum(1 for v in fixed.values() if int(v)),
-    }
-    if info["kind"] == "constrained":
-        info.update(constraints=model.num_constraints, nonzeros=model.num_nonzeros, constraint_kinds=model.counts())
-        return info
-    lo, hi = model.coefficient_range()
-    degrees = model.degrees()
-    info.update(terms=model.num_terms, linear_terms=model.num_linear, quadratic_terms=model.num_quadratic,
-                offset=int(model.offset), coefficient_min=lo, coefficient_max=hi,
-                max_degree=int(degrees.max()) if degrees.size else 0)
-    return info
 
 
 def print_model(path: str, info: dict[str, Any]) -> None:
@@ -205,13 +115,12 @@ def run(args: argparse.Namespace) -> int:
     if est.terms > LONG_WORK_TERMS:
         print(f"estimate: {est}", file=sys.stderr, flush=True)
     show = progress_enabled(args)
-    start = time.perf_counter()
     with spinner("building QUBO", enabled=show):
-        qubo = build(puzzle)
-    info = figures(puzzle, qubo, time.perf_counter() - start)
+        models = Models.build(puzzle)
+    info = models.figures()
     if getattr(args, "presolve", False):
         with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
-            info["presolve"] = presolve_figures(puzzle, qubo)
+            info["presolve"] = models.presolve_figures()
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
@@ -229,8 +138,8 @@ def run(args: argparse.Namespace) -> int:
     if pre:
         print(f"line logic:  {pre['settled_cells']} of {pre['cells']} cells settled "
               f"({pre['settled_percent']:.2f} %), line-solvable: {'yes' if pre['line_solvable'] else 'no'}")
-        print(f"presolve:    variables {info['variables']} -> {pre['variables_after']} "
-              f"({pre['fixed_variables']} fixed), terms {info['terms']} -> {pre['terms_after']}, "
-              f"offset {info['offset']} -> {pre['offset_after']}")
+        print(f"presolve:    variables {info['variables']} -> {pre['variables_after_presolve']} "
+              f"({pre['fixed_variables']} fixed), terms {info['terms']} -> {pre['terms_after_presolve']}, "
+              f"offset {info['offset']} -> {pre['offset_after_presolve']}")
         print(f"presolve time: {pre['presolve_seconds']:.3f} s")
     return 0

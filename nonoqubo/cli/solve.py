@@ -1,4 +1,9 @@
-"""``nonoqubo solve``: build, sample locally, decode, show."""
+"""``nonoqubo solve``: build, sample locally, decode, show.
+
+The command owns the arguments (options checked by :func:`nonoqubo.solvers.samplers.check_options`
+before the puzzle is read) and the hint when no sample is valid; solving is
+:func:`nonoqubo.solvers.sampling.solve`'s, the report text :func:`nonoqubo.cli._common.emit`'s.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +13,11 @@ import sys
 
 from .._util import progress
 from .._util.atomic import atomic_write
-from ..solvers.sampling import SAMPLER_TABLE, SAMPLERS, SampleOptions, sampleset_document, solve
-from ._common import add_puzzle_arguments, check_output_folder, load_puzzle, progress_enabled
-from .decode import add_image_argument, check_image_path, emit
+from ..solvers.base import SampleOptions
+from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
+from ..solvers.sampling import sampleset_document, solve
+from ._common import (add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
+                      load_puzzle, progress_enabled)
 
 ORDER = 70
 
@@ -84,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     schedule = openjij_options(args)
     options = SampleOptions(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
                             schedule=schedule)
-    options.check(args.sampler)  # before the puzzle is read or anything built
+    check_options(options, args.sampler)  # before the puzzle is read or anything built
     check_image_path(args.image)
     check_output_folder(args.output)
     puzzle = load_puzzle(args)

@@ -20,7 +20,8 @@ the variables (far below the build's cost, which grows with the terms):
   at a time), or more for the formats of :data:`WRITE_BYTES_PER_TERM`, whose writers hold the
   whole file or a second model in memory.
 
-:func:`check_fits` turns the estimate into a refusal, naming the figures and ``--force``,
+:func:`check_fits` turns the estimate into a refusal (:class:`~nonoqubo.errors.ModelTooLarge`,
+defined in :mod:`nonoqubo.errors` and importable from here), naming the figures and ``--force``,
 when it exceeds the memory this machine has available.
 
 Examples:
@@ -39,7 +40,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .encoding import Layout
-from ..errors import NonoquboError
+from ..errors import ModelTooLarge  # defined in errors.py; importable from here as before
 from .puzzle import Puzzle
 
 __all__ = ["BYTES_PER_TERM", "WRITE_BYTES_PER_TERM", "Estimate", "ModelTooLarge", "available_memory", "check_fits",
@@ -70,10 +71,6 @@ class Estimate(NamedTuple):
     def __str__(self) -> str:
         return (f"{self.variables:,} variables, up to {self.terms:,} terms, "
                 f"about {_size(self.bytes)} of memory to build")
-
-
-class ModelTooLarge(NonoquboError, MemoryError):
-    """The model of a puzzle would not fit this machine's memory."""
 
 
 def estimate(puzzle: Puzzle, layout: Layout | None = None) -> Estimate:

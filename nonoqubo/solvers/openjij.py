@@ -20,6 +20,10 @@ quantum annealer that runs on a laptop.  Both take the QUBO as a dimod BQM
 with integer labels (the variable order) and give a SampleSet that maps back
 by position; ``reads`` is OpenJij's ``num_reads``, ``seed`` its ``seed``.
 
+This module owns those two samplers: :func:`sample` (direct use) and :func:`runner` (the run
+function of their :data:`~nonoqubo.solvers.samplers.SAMPLER_TABLE` entries, all reads in one call),
+and the checks of their schedule options.
+
 Examples:
     >>> from nonoqubo.model.build import build
     >>> from nonoqubo.model.puzzle import Puzzle
@@ -35,12 +39,14 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import MissingDependency
+import numpy as np
+
+from ..errors import MissingDependency, SolverError
 from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
-from .sampling import SolverError
+from .base import SampleOptions, Tick, index_bqm
 
-__all__ = ["OPTIONS", "SAMPLERS", "sample"]
+__all__ = ["OPTIONS", "SAMPLERS", "runner", "sample"]
 
 #: sampler name -> OpenJij sampler class
 SAMPLERS = {"openjij-sa": "SASampler", "openjij-sqa": "SQASampler"}
@@ -113,10 +119,19 @@ def sample(
         import openjij
     except ImportError:
         raise MissingDependency("openjij", "openjij", f"the '{sampler}' sampler") from None
-    from .sampling import _bqm
-
     kwargs["num_reads"] = int(reads)
     if seed is not None:
         kwargs["seed"] = int(seed)
-    result = getattr(openjij, SAMPLERS[sampler])().sample(_bqm(qubo), **kwargs)
+    result = getattr(openjij, SAMPLERS[sampler])().sample(index_bqm(qubo), **kwargs)
     return samples_from(result, qubo.labels, spin=False, source=f"{sampler} sampler")
+
+
+def runner(sampler: str):
+    """The run function of OpenJij's sampler *sampler* in the sampler table (all reads in one call)."""
+
+    def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
+        batch = sample(qubo, sampler, reads=opts.reads, seed=opts.seed, sweeps=opts.sweeps, options=opts.schedule)
+        tick(opts.reads, float(np.min(batch.energies)) if batch.energies is not None else float("nan"))
+        return batch
+
+    return run

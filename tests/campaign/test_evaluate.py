@@ -339,10 +339,10 @@ def test_worst_cells_of_a_colour_puzzle_are_cells_of_its_grid(tmp_path: Path) ->
 
 def test_html_report_draws_a_colour_best_picture_in_its_colours(tmp_path: Path) -> None:
     from nonoqubo.clues import load
-    from nonoqubo.campaign.report_html import _palette_colours
+    from nonoqubo.campaign.report_html import palette_colours
 
     puzzle = load(SHARED / "colour" / "olsak-acorn.json")
-    cmap = _palette_colours(puzzle.palette)
+    cmap = palette_colours(puzzle.palette)
     assert cmap.N == len(puzzle.palette) == 5
     rgba = [tuple(round(v, 3) for v in cmap(k)) for k in range(cmap.N)]
     assert rgba[0] == (1.0, 1.0, 1.0, 1.0) and len(set(rgba)) == 5  # white background, 4 distinct colours

@@ -60,8 +60,8 @@ def test_suite_index_equals_build_and_info(mixed: Path, tmp_path: Path, run_cli)
             assert entry[key] == info[key], (entry["name"], key)
         pre = info["presolve"]
         assert entry["line_solvable"] == pre["line_solvable"]
-        assert entry["variables_after_presolve"] == pre["variables_after"]
-        assert entry["terms_after_presolve"] == pre["terms_after"]
+        assert entry["variables_after_presolve"] == pre["variables_after_presolve"]
+        assert entry["terms_after_presolve"] == pre["terms_after_presolve"]
         assert entry["ground_energy"] == 0
         assert {(f["format"], f["variant"]) for f in entry["files"]} == {
             ("qbsolv", "full"), ("qbsolv", "presolved"), ("bqm-json", "full"), ("bqm-json", "presolved")}

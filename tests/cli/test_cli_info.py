@@ -85,7 +85,7 @@ def test_info_reads_every_export_format(run_cli, tmp_path, fmt, presolve):
     if fmt in CONSTRAINED_FORMATS:
         assert info["kind"] == "constrained" and info["constraints"] > 0
     expect = full["presolve"] if presolve else full
-    suffix = "_after" if presolve else ""
+    suffix = "_after_presolve" if presolve else ""
     assert info["variables"] == expect["variables" + suffix]
     if fmt in QUBO_FORMATS:
         assert info["terms"] == expect["terms" + suffix]

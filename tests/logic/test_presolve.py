@@ -318,7 +318,7 @@ def test_info_presolve_reports_settled_cells_and_sizes(run_cli):
     assert "presolve:    variables 2140 -> 174 (1966 fixed), terms 20384 -> 696, offset 216 -> 42" in out
     status, out, err = run_cli("info", SHARED / "json" / "qbpp-logo.json", "--presolve", "--json")
     pre = json.loads(out)["presolve"]
-    assert (pre["line_solvable"], pre["settled_percent"], pre["variables_after"], pre["terms_after"]) == (True, 100.0, 0, 0)
+    assert (pre["line_solvable"], pre["settled_percent"], pre["variables_after_presolve"], pre["terms_after_presolve"]) == (True, 100.0, 0, 0)
     status, out, err = run_cli("info", SHARED / "json" / "qbpp-logo.json")
     assert "line logic" not in out
 

@@ -7,10 +7,10 @@ import pytest
 
 from tests.support import SHARED, hide_packages
 from nonoqubo.model.build import build
-from nonoqubo.errors import MissingDependency
+from nonoqubo.errors import MissingDependency, SolverError
 from nonoqubo.solvers.openjij import sample
 from nonoqubo.model.puzzle import Puzzle
-from nonoqubo.solvers.sampling import SolverError, solve
+from nonoqubo.solvers.sampling import solve
 
 LOGO_JSON = SHARED / "json" / "qbpp-logo.json"
 SMALL = Puzzle.from_picture(["#.#..", ".###.", "#...#", "##.##"])

@@ -1,0 +1,226 @@
+"""The library pipeline: puzzle -> models -> files -> figures, one way for every caller.
+
+This module owns the orchestration that ``nonoqubo build``, ``nonoqubo info`` and
+the instance suites (:mod:`nonoqubo.campaign.suite`) share, and the one set of
+figure names they report:
+
+* :meth:`Models.build` builds a puzzle's QUBO (timed); :meth:`Models.presolve`
+  runs line logic once and fixes the variables it decides
+  (:func:`nonoqubo.logic.presolve.fixings`); :meth:`Models.constrained` builds
+  the constrained 0-1 model of the full or the presolved variant, once each;
+  :meth:`Models.model` hands out the model a format of a kind (``"qubo"`` or
+  ``"constrained"``) writes;
+* :func:`write_files` writes models to several targets atomically: every file
+  is renamed into place only when all are written;
+* :meth:`Models.figures` and :meth:`Models.presolve_figures` are the figures
+  (``info --json`` prints them, a suite's ``index.json`` keeps a selection);
+  :func:`model_figures` those of a model read back from a file.
+
+The figures of the presolved model are named ``variables_after_presolve``,
+``terms_after_presolve``, ``linear_terms_after_presolve``,
+``quadratic_terms_after_presolve`` and ``offset_after_presolve`` everywhere.
+
+Each step of :class:`Models` may be wrapped by a caller in a progress display;
+the pipeline itself prints nothing.
+
+Examples:
+    >>> from nonoqubo.model.puzzle import Puzzle
+    >>> models = Models.build(Puzzle.from_picture(["#.", "##"]))
+    >>> models.figures()["variables"], models.presolve().num_vars
+    (2, 0)
+    >>> fig = models.presolve_figures()
+    >>> fig["line_solvable"], fig["variables_after_presolve"], fig["offset_after_presolve"]
+    (True, 0, 0)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, ContextManager
+
+from . import exports
+from .logic.linesolve import LineSolveResult, line_solve
+from .logic.presolve import fixings
+from .model.build import build
+from .model.constrained import ConstrainedModel, build_constrained
+from .model.encoding import Layout
+from .model.puzzle import Puzzle
+from .model.qubo import Qubo
+
+__all__ = ["Models", "kind_of", "model_figures", "write_files"]
+
+#: ``step(message)``: a context manager around one long step (a progress spinner), or nothing
+Step = Callable[[str], ContextManager[Any]]
+
+
+def _no_step(message: str) -> ContextManager[Any]:
+    return contextlib.nullcontext()
+
+
+def kind_of(mod: ModuleType) -> str:
+    """The kind of model an export format writes: ``"qubo"`` or ``"constrained"``."""
+    return getattr(mod, "KIND", "qubo")
+
+
+@dataclass
+class Models:
+    """The models of one puzzle: the full QUBO, and once asked for, the presolved one and the constrained ones.
+
+    Attributes:
+        puzzle: the puzzle.
+        qubo: its full QUBO.
+        build_seconds: how long :func:`~nonoqubo.model.build.build` took.
+        line: line logic's result (after :meth:`presolve`).
+        presolved: the QUBO with the variables line logic decides fixed (after :meth:`presolve`).
+        presolve_seconds: how long line logic and the fixing took.
+    """
+
+    puzzle: Puzzle
+    qubo: Qubo
+    build_seconds: float = 0.0
+    line: LineSolveResult | None = None
+    presolved: Qubo | None = None
+    presolve_seconds: float = 0.0
+    _constrained: dict[str, ConstrainedModel] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(cls, puzzle: Puzzle) -> Models:
+        """Build *puzzle*'s QUBO (timed)."""
+        start = time.perf_counter()
+        qubo = build(puzzle)
+        return cls(puzzle, qubo, time.perf_counter() - start)
+
+    def presolve(self) -> Qubo:
+        """The presolved QUBO: line logic runs once, the variables it decides are fixed.
+
+        Raises:
+            PuzzleError: line logic proves the puzzle has no solution.
+        """
+        if self.presolved is None:
+            start = time.perf_counter()
+            self.line = line_solve(self.puzzle)
+            self.presolved = self.qubo.fix(fixings(self.puzzle, self.line))
+            self.presolve_seconds = time.perf_counter() - start
+        return self.presolved
+
+    def constrained(self, variant: str = "full") -> ConstrainedModel:
+        """The constrained 0-1 model, of the ``"full"`` puzzle or with the ``"presolved"`` variables fixed."""
+        if variant not in self._constrained:
+            fixed = dict(self.presolve().fixed) if variant == "presolved" else None
+            self._constrained[variant] = build_constrained(self.puzzle, fixed=fixed)
+        return self._constrained[variant]
+
+    def model(self, kind: str = "qubo", variant: str = "full") -> Any:
+        """What a format of *kind* writes of *variant* (``"full"`` or ``"presolved"``)."""
+        if kind == "constrained":
+            return self.constrained(variant)
+        return self.presolve() if variant == "presolved" else self.qubo
+
+    # -- figures -------------------------------------------------------------------------------
+    def figures(self) -> dict[str, Any]:
+        """The figures of the puzzle and its full QUBO (``info --json``)."""
+        puzzle, qubo = self.puzzle, self.qubo
+        lay = Layout.of(puzzle)
+        lo, hi = qubo.coefficient_range()
+        degrees = qubo.degrees()
+        return {
+            "name": puzzle.name,
+            "width": puzzle.width,
+            "height": puzzle.height,
+            "variables": qubo.num_vars,
+            "row_variables": lay.num_row_vars,
+            "column_variables": qubo.num_vars - lay.num_row_vars,
+            "terms": qubo.num_terms,
+            "linear_terms": qubo.num_linear,
+            "quadratic_terms": qubo.num_quadratic,
+            "offset": int(qubo.offset),
+            "coefficient_min": lo,
+            "coefficient_max": hi,
+            "max_degree": int(degrees.max()) if degrees.size else 0,
+            "build_seconds": round(self.build_seconds, 4),
+            **({"colours": [c.to_dict() for c in puzzle.palette.colours],
+                "background": puzzle.palette.background.to_dict()} if puzzle.is_colour else {}),
+        }
+
+    def presolve_figures(self) -> dict[str, Any]:
+        """What line logic settles and the size of the presolved model (presolves if not done yet).
+
+        Raises:
+            PuzzleError: line logic proves the puzzle has no solution.
+        """
+        reduced = self.presolve()
+        res = self.line
+        assert res is not None
+        return {
+            "settled_cells": res.settled,
+            "cells": res.cells,
+            "settled_percent": round(100.0 * res.fraction, 2),
+            "line_solvable": bool(res.solved),
+            "line_solver_passes": res.iterations,
+            "fixed_variables": len(reduced.fixed),
+            "variables_after_presolve": reduced.num_vars,
+            "terms_after_presolve": reduced.num_terms,
+            "linear_terms_after_presolve": reduced.num_linear,
+            "quadratic_terms_after_presolve": reduced.num_quadratic,
+            "offset_after_presolve": int(reduced.offset),
+            "presolve_seconds": round(self.presolve_seconds, 4),
+        }
+
+
+def model_figures(model: Any) -> dict[str, Any]:
+    """The figures of a model read from a file (a Qubo or a constrained model) and the metadata it carries."""
+    puzzle = getattr(model, "puzzle", None)
+    fixed = dict(getattr(model, "fixed", {}) or {})
+    info: dict[str, Any] = {
+        "name": getattr(puzzle, "name", None),
+        "width": getattr(puzzle, "width", None),
+        "height": getattr(puzzle, "height", None),
+        "kind": "constrained" if hasattr(model, "num_constraints") else "qubo",
+        "variables": model.num_vars,
+        "fixed_variables": len(fixed),
+        "fixed_to_one": sum(1 for v in fixed.values() if int(v)),
+    }
+    if info["kind"] == "constrained":
+        info.update(constraints=model.num_constraints, nonzeros=model.num_nonzeros, constraint_kinds=model.counts())
+        return info
+    lo, hi = model.coefficient_range()
+    degrees = model.degrees()
+    info.update(terms=model.num_terms, linear_terms=model.num_linear, quadratic_terms=model.num_quadratic,
+                offset=int(model.offset), coefficient_min=lo, coefficient_max=hi,
+                max_degree=int(degrees.max()) if degrees.size else 0)
+    return info
+
+
+def write_files(
+    models: Models,
+    targets: Sequence[tuple[str, ModuleType]],
+    *,
+    variant: str = "full",
+    ising: bool = False,
+    progress: bool = False,
+    step: Step = _no_step,
+) -> None:
+    """Write the *variant* of *models* to every ``(path, format module)`` of *targets*.
+
+    Every file is written to a temporary name and renamed into place only when all
+    are written (``"-"`` is standard output).  QUBO writers show their own progress
+    bar with *progress*; a constrained model (built here when first needed) and
+    its writers run inside ``step(message)``.
+
+    Raises:
+        NonoquboError: a target cannot be written (no file is left behind).
+    """
+    for _, mod in targets:  # the constrained model first, in its own step (not inside an open file)
+        if kind_of(mod) == "constrained" and variant not in models._constrained:
+            with step("building the constrained model"):
+                models.constrained(variant)
+    with contextlib.ExitStack() as stack:
+        for out, mod in targets:
+            fh = stack.enter_context(exports.open_target(out, binary=bool(mod.BINARY)))
+            kind = kind_of(mod)
+            with step(f"writing {out}") if kind != "qubo" else contextlib.nullcontext():
+                exports.write(models.model(kind, variant), fh, mod, ising=ising, progress=progress)

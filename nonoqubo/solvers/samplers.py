@@ -1,0 +1,106 @@
+"""The sampler table and the one place that checks a sampler's options.
+
+This module owns :data:`SAMPLER_TABLE` (each entry: the name ``--sampler`` takes, a summary for
+``solve --help``, the options it takes beyond ``reads`` and ``seed``, and its run function from
+:mod:`~nonoqubo.solvers.dwave`, :mod:`~nonoqubo.solvers.qbpp` or :mod:`~nonoqubo.solvers.openjij`)
+and :func:`check_options`, which refuses a bad value or an option the chosen sampler does not
+take before anything runs.  A new sampler is one more entry.
+
+Examples:
+    >>> check_options(SampleOptions(reads=0), "sa")
+    Traceback (most recent call last):
+    nonoqubo.errors.SolverError: --reads must be at least 1, not 0
+    >>> SAMPLERS[:3]
+    ('sa', 'tabu', 'exact')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..errors import SolverError
+from ..model.qubo import Qubo
+from ..samples import SampleBatch
+from . import dwave, openjij, qbpp
+from .base import SEED_LIMIT, SampleOptions, Tick
+
+__all__ = ["SAMPLERS", "SAMPLER_TABLE", "SampleOptions", "SamplerSpec", "check_options", "sampler_spec"]
+
+
+@dataclass(frozen=True)
+class SamplerSpec:
+    """One entry of :data:`SAMPLER_TABLE`.
+
+    Attributes:
+        name: what ``--sampler`` takes.
+        summary: one line for ``solve --help``.
+        takes: the options it takes beyond ``reads`` and ``seed`` (``"sweeps"``, ``"time_limit"``,
+            ``"schedule"``).
+        run: ``run(qubo, options, tick) -> SampleBatch``; calls ``tick`` after every read.
+    """
+
+    name: str
+    summary: str
+    takes: frozenset[str]
+    run: Callable[[Qubo, SampleOptions, Tick], SampleBatch]
+
+
+#: the local samplers, in the order `solve --help` lists them; a new sampler is one entry
+SAMPLER_TABLE: dict[str, SamplerSpec] = {
+    spec.name: spec for spec in (
+        SamplerSpec("sa", "simulated annealing (dwave-samplers; the default)", frozenset({"sweeps"}),
+                    dwave.annealer("sa", "SimulatedAnnealingSampler", {"sweeps": lambda v: ("num_sweeps", v)})),
+        SamplerSpec("tabu", "tabu search (dwave-samplers)", frozenset({"time_limit"}),
+                    dwave.annealer("tabu", "TabuSampler",
+                                   {"time_limit": lambda v: ("timeout", max(1, round(v * 1000)))})),
+        SamplerSpec("exact", f"every assignment (dimod.ExactSolver); at most {dwave.EXACT_LIMIT} variables",
+                    frozenset(), dwave.run_exact),
+        SamplerSpec("qbpp", f"QUBO++ EasySolver (pyqbpp); at most {qbpp.QBPP_LIMIT} variables without a licence",
+                    frozenset({"time_limit"}), qbpp.run),
+        SamplerSpec("openjij-sa", "OpenJij simulated annealing (openjij; --beta-min, --beta-max)",
+                    frozenset({"sweeps", "schedule"}), openjij.runner("openjij-sa")),
+        SamplerSpec("openjij-sqa", "OpenJij simulated quantum annealing (openjij; --beta, --gamma, --trotter)",
+                    frozenset({"sweeps", "schedule"}), openjij.runner("openjij-sqa")),
+    )
+}
+SAMPLERS = tuple(SAMPLER_TABLE)
+
+
+def sampler_spec(name: str) -> SamplerSpec:
+    """The table entry of sampler *name*."""
+    try:
+        return SAMPLER_TABLE[name]
+    except KeyError:
+        raise SolverError(f"unknown sampler {name!r}; choose one of {', '.join(SAMPLERS)}") from None
+
+
+def check_options(options: SampleOptions, sampler: str) -> None:
+    """Raise :class:`SolverError` (one line, naming the option) for a value *sampler* cannot take.
+
+    ``reads`` at least 1, ``seed`` in ``0 .. 2**32 - 1``, ``sweeps`` a positive whole number,
+    ``time_limit`` a positive number of seconds; an option the sampler does not take is refused
+    rather than ignored.  (The values of the OpenJij schedule options are OpenJij's to check:
+    :mod:`nonoqubo.solvers.openjij`.)
+    """
+    spec = sampler_spec(sampler)
+    reads, seed, sweeps, time_limit = options.reads, options.seed, options.sweeps, options.time_limit
+    if isinstance(reads, bool) or not isinstance(reads, int) or reads < 1:
+        raise SolverError(f"--reads must be at least 1, not {reads}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT):
+        raise SolverError(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {seed}")
+    for option, value in {"sweeps": sweeps, "time_limit": time_limit}.items():
+        if value is not None and option not in spec.takes:
+            flag = "--" + option.replace("_", "-")
+            able = ", ".join(s.name for s in SAMPLER_TABLE.values() if option in s.takes) or "none"
+            raise SolverError(f"{flag} does not apply to the {sampler} sampler (it applies to: {able})")
+    given_schedule = sorted(k for k, v in (options.schedule or {}).items() if v is not None)
+    if given_schedule and "schedule" not in spec.takes:
+        able = ", ".join(s.name for s in SAMPLER_TABLE.values() if "schedule" in s.takes)
+        raise SolverError(f"--{given_schedule[0].replace('_', '-')} is an option of the "
+                          f"OpenJij samplers ({able}), not of {sampler}")
+    if sweeps is not None and (isinstance(sweeps, bool) or not isinstance(sweeps, int) or sweeps < 1):
+        raise SolverError(f"--sweeps must be a whole number of at least 1, not {sweeps}")
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise SolverError(f"--time-limit must be a positive number of seconds, not {time_limit}")

@@ -1,0 +1,55 @@
+"""The solvers package: one sampler table, the BQM every dimod sampler gets, the qbpp child's entry point."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from nonoqubo.errors import SolverError
+from nonoqubo.model.build import build
+from nonoqubo.model.puzzle import Puzzle
+from nonoqubo.solvers import dwave, openjij, qbpp
+from nonoqubo.solvers.base import SampleOptions, index_bqm
+from nonoqubo.solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
+from tests.support import SHARED
+
+SMALL = Puzzle.from_picture(["#.#..", ".###.", "#...#", "##.##"])
+
+
+def test_the_table_names_every_sampler_once_in_help_order():
+    assert SAMPLERS == ("sa", "tabu", "exact", "qbpp", "openjij-sa", "openjij-sqa")
+    assert set(openjij.SAMPLERS) <= set(SAMPLER_TABLE)
+    assert SAMPLER_TABLE["exact"].run is dwave.run_exact and SAMPLER_TABLE["qbpp"].run is qbpp.run
+
+
+def test_index_bqm_is_the_integer_labelled_model_in_variable_order():
+    dimod = pytest.importorskip("dimod")
+    from nonoqubo.clues import load
+
+    q = build(load(SHARED / "json" / "qbpp-logo.json"))
+    ref = dimod.BinaryQuadraticModel.from_numpy_vectors(q.linear, (q.row, q.col, q.quad), int(q.offset),
+                                                        dimod.BINARY)
+    got = index_bqm(q)
+    assert list(got.variables) == list(range(q.num_vars)) == list(ref.variables)
+    assert got == ref and got.offset == ref.offset
+    assert all(list(got.adj[v]) == list(ref.adj[v]) for v in range(0, q.num_vars, 17))  # the neighbour order too
+    samplers = pytest.importorskip("dwave.samplers")
+    a = samplers.SimulatedAnnealingSampler().sample(got, num_reads=1, seed=3, num_sweeps=50)
+    b = samplers.SimulatedAnnealingSampler().sample(ref, num_reads=1, seed=3, num_sweeps=50)
+    assert np.array_equal(a.record.sample, b.record.sample)
+
+
+def test_check_options_is_the_one_check():
+    with pytest.raises(SolverError, match="unknown sampler 'annealer'"):
+        check_options(SampleOptions(), "annealer")
+    with pytest.raises(SolverError, match="--time-limit does not apply to the exact sampler"):
+        check_options(SampleOptions(time_limit=1.0), "exact")
+    check_options(SampleOptions(reads=3, seed=2**32 - 1, sweeps=5, schedule={"beta": 2.0}), "openjij-sqa")
+
+
+def test_the_qbpp_child_is_its_own_module():
+    proc = subprocess.run([sys.executable, "-m", "nonoqubo.solvers.qbpp"], capture_output=True, text=True)
+    assert proc.returncode == 2 and "usage: python -m nonoqubo.solvers.qbpp --qbpp-worker" in proc.stderr
