@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .encoding import Layout, flat_name
+from .encoding import Completion, Layout, flat_name
 from .geometry import COLUMN_SIGN, ROW_SIGN, DomainWall
 from ..errors import MissingDependency, PuzzleError, SampleError
 from .puzzle import Puzzle
@@ -249,11 +249,12 @@ class ConstrainedModel:
         r = np.atleast_2d(np.asarray(reduced, dtype=np.int8))
         if r.shape[1] != self.num_vars:
             raise SampleError(f"a sample of this model has {self.num_vars} values, got {r.shape[1]}")
-        out = np.zeros((r.shape[0], self.layout.num_vars), np.int8)
-        out[:, self.var_index] = r
+        return self._completion.fill(r, copy=True)
+
+    @cached_property
+    def _completion(self) -> Completion:
         cols, vals = self._fixed_arrays
-        out[:, cols] = vals
-        return out
+        return Completion.at(self.layout.num_vars, self.var_index, cols, vals)
 
     # -- dimod ----------------------------------------------------------------------------
     def to_cqm(self) -> dimod.ConstrainedQuadraticModel:
