@@ -2,7 +2,11 @@
 
 A sample gives every variable ``w[k][p]`` of the domain-wall model.  The
 decoder works on the whole batch at once, ``(S, N)`` arrays, with index
-arrays precomputed from the :class:`~nonoqubo.model.encoding.Layout`:
+arrays precomputed from the encoding's geometry
+(:class:`~nonoqubo.model.geometry.Geometry`: its slot entries, left-aligned
+pictures, penalty families and shifts; the decoder knows nothing else of the
+encoding, so a second encoding needs no change here) and the
+:class:`~nonoqubo.model.encoding.Layout`'s lines and blocks:
 
 1. **shifts**: a block's shift is its number of leading ones
    (:meth:`Layout.shifts`); from the shifts, the grid seen from the rows and

@@ -233,18 +233,10 @@ class Layout:
         s = shifts.shape[0]
         h, w = self.height, self.width
         grid = np.zeros((s, h, w), np.int8)
-        blocks = np.flatnonzero((self.block_line < h) if rows else (self.block_line >= h))
-        lengths = self.block_length[blocks]
-        cell_block = np.repeat(blocks, lengths)
-        offset_in_block = np.arange(int(lengths.sum()), dtype=INT) - np.repeat(
-            np.cumsum(lengths) - lengths, lengths
-        )
-        line = self.block_line[cell_block]
         # flat index (sample, i, j) of every painted cell: the cell at zero shift, plus the
         # shift along the line (1 for a row, w for a column), plus the sample's grid; a
         # shift is at most the margin, so every position lies inside its line
-        start = self.block_start[cell_block] + offset_in_block
-        at_zero = line * w + start if rows else start * w + (line - h)
+        cell_block, at_zero = self.aligned_cells(rows)
         idx_type = np.int32 if s * h * w < (1 << 31) else INT
         flat = shifts[:, cell_block].astype(idx_type)
         if not rows:
@@ -253,6 +245,23 @@ class Layout:
         flat += (np.arange(s, dtype=idx_type) * (h * w))[:, None]
         grid.reshape(-1)[flat.reshape(-1)] = np.tile(self.block_colour[cell_block].astype(np.int8), s)
         return grid
+
+    def aligned_cells(self, rows: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Every cell the row (or column) blocks cover when left-aligned (top-aligned): ``(block, cell)``.
+
+        Returns:
+            Two int64 arrays, one item per covered cell, blocks in order and
+            cells in line order within each: the block, and the cell's flat
+            index ``i * W + j`` in the grid.
+        """
+        h, w = self.height, self.width
+        blocks = np.flatnonzero((self.block_line < h) if rows else (self.block_line >= h))
+        lengths = self.block_length[blocks]
+        cell_block = np.repeat(blocks, lengths)
+        within = np.arange(int(lengths.sum()), dtype=INT) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        pos = self.block_start[cell_block] + within
+        line = self.block_line[cell_block]
+        return cell_block, (line * w + pos if rows else pos * w + (line - h))
 
     def encode(self, grid: np.ndarray) -> np.ndarray:
         """The assignment (0/1 per variable) of a grid that satisfies every row and column clue.

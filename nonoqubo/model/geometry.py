@@ -279,15 +279,9 @@ class DomainWall:
             aligned blocks paint cell ``(i, j)`` in colour ``c``.
         """
         lay = self.layout
-        h, w, nc = lay.height, lay.width, lay.num_colours
-        grid = np.zeros(h * w * nc, np.int8)
-        blocks = np.flatnonzero((lay.block_line < h) if rows else (lay.block_line >= h))
-        lengths = lay.block_length[blocks]
-        cell_block = np.repeat(blocks, lengths)
-        within = np.arange(int(lengths.sum()), dtype=INT) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        pos = lay.block_start[cell_block] + within
-        line = lay.block_line[cell_block]
-        cell = line * w + pos if rows else pos * w + (line - h)
+        nc = lay.num_colours
+        grid = np.zeros(lay.height * lay.width * nc, np.int8)
+        cell_block, cell = lay.aligned_cells(rows)
         grid[cell * nc + lay.block_colour[cell_block] - 1] = 1
         return grid
 
