@@ -62,7 +62,7 @@ import numpy as np
 
 from ..logic.check import LineFailure, failing_lines, line_failures
 from ..model.encoding import Completion
-from ..model.geometry import Family, Geometry, geometry_of
+from ..model.geometry import DOMAIN_WALL, Family, Geometry, geometry_of
 from ..errors import FormatError, NonoquboError, SampleError, UnsupportedFormat
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
@@ -294,7 +294,7 @@ class Decoder:
                 )
         self.puzzle = puzzle
         #: what the decoder knows of the encoding: slots, penalty families, shifts
-        self.geometry: Geometry = geometry_of(puzzle)
+        self.geometry: Geometry = geometry_of(puzzle, encoding=getattr(model_or_puzzle, "encoding", DOMAIN_WALL))
         self.layout = self.geometry.layout
         self.full_labels = self.geometry.labels()
         if isinstance(model_or_puzzle, Puzzle):

@@ -51,9 +51,10 @@ satisfies :class:`Geometry`: its own variables and labels, its slot entries,
 its families (a family is anything with the :class:`Family` attributes, so a
 per-block square is a family whose :meth:`Family.violations` returns each
 block's penalty), its shifts from samples and its bounds-to-values rule.
-:func:`geometry_of` is then taught to return it (by a choice the caller
-passes, or by the model's labels); the decoder consumes only :class:`Geometry`
-and needs no change.  The builder's expansion (:mod:`nonoqubo.model.build`) is
+:data:`ENCODINGS` names it, and a model of it says so (an ``encoding``
+attribute, e.g. ``"one-hot"``; a model without one is domain-wall).
+:func:`geometry_of` then returns it; the decoder consumes only
+:class:`Geometry` and needs no change.  The builder's expansion (:mod:`nonoqubo.model.build`) is
 specialised to the domain wall for speed and would get a sibling.
 
 Examples:
@@ -70,6 +71,7 @@ Examples:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple, Protocol, runtime_checkable
@@ -80,7 +82,7 @@ from .encoding import Layout
 from .puzzle import Puzzle
 
 __all__ = [
-    "COLUMN_SIGN", "ROW_SIGN", "DomainWall", "Family", "Geometry", "PairFamily", "SlotEntries",
+    "COLUMN_SIGN", "DOMAIN_WALL", "ENCODINGS", "ROW_SIGN", "DomainWall", "Family", "Geometry", "PairFamily", "SlotEntries",
     "geometry_of",
 ]
 
@@ -326,10 +328,24 @@ class DomainWall:
         return values
 
 
-def geometry_of(puzzle: Puzzle, layout: Layout | None = None) -> DomainWall:
-    """The geometry of *puzzle*'s model: the domain wall (the one encoding so far).
+#: the name of the domain-wall encoding (the model of the QUBO++ case study)
+DOMAIN_WALL = "domain-wall"
+#: every encoding by name: how to make its geometry from a puzzle's layout
+ENCODINGS: dict[str, Callable[[Layout], Geometry]] = {DOMAIN_WALL: DomainWall}
 
-    A second encoding is chosen here (see the module docstring), so that its
-    users (the decoder) need not know which one they hold.
+
+def geometry_of(puzzle: Puzzle, layout: Layout | None = None, encoding: str = DOMAIN_WALL) -> Geometry:
+    """The geometry of *puzzle*'s model in *encoding* (one of :data:`ENCODINGS`).
+
+    A second encoding adds its class to :data:`ENCODINGS`; a model of it says
+    its name (an ``encoding`` attribute, which the decoder passes on here), so
+    that the decoder need not know which encoding it holds.
+
+    Raises:
+        ValueError: an encoding nonoqubo does not know.
     """
-    return DomainWall(layout or Layout.of(puzzle))
+    try:
+        make = ENCODINGS[encoding]
+    except KeyError:
+        raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(sorted(ENCODINGS))}") from None
+    return make(layout or Layout.of(puzzle))

@@ -15,8 +15,8 @@ import pytest
 
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
-from nonoqubo.model.geometry import (COLUMN_SIGN, ROW_SIGN, DomainWall, Family, Geometry, PairFamily,
-                                     geometry_of)
+from nonoqubo.model.geometry import (COLUMN_SIGN, DOMAIN_WALL, ENCODINGS, ROW_SIGN, DomainWall, Family, Geometry,
+                                     PairFamily, geometry_of)
 from nonoqubo.model.palette import Palette
 from nonoqubo.model.puzzle import Puzzle
 from tests.support import shared_puzzles
@@ -205,3 +205,11 @@ def test_shifts_come_back_from_the_walls():
     shifts = rng.integers(0, lay.block_margin + 1, (5, lay.num_blocks))
     x = (lay.var_p[None, :] < shifts[:, lay.var_block]).astype(np.int8)
     assert np.array_equal(geo.shifts_of_columns(np.ascontiguousarray(x.T)), shifts)
+
+
+def test_encodings_are_chosen_by_name():
+    puzzle = Puzzle(rows=[[1], [1]], cols=[[1], [1]])
+    assert isinstance(geometry_of(puzzle, encoding=DOMAIN_WALL), DomainWall)
+    assert ENCODINGS[DOMAIN_WALL] is DomainWall
+    with pytest.raises(ValueError, match="unknown encoding 'one-hot'; known: domain-wall"):
+        geometry_of(puzzle, encoding="one-hot")
