@@ -363,11 +363,14 @@ class Decoder:
         labels = self.full_labels
         colour = self._block_colour_names
         hits = np.flatnonzero(penalties)
-        return [kind(names[block_line[blk]], block_k[blk] + 1, pos, (labels[v], labels[u]), int(pen),
-                     colours=colour[blk:blk + blocks])
-                for blk, pos, v, u, pen in zip(family.block[hits].tolist(), family.position[hits].tolist(),
-                                               family.first[hits].tolist(), family.second[hits].tolist(),
-                                               penalties[hits].tolist())]
+        items = [kind(names[block_line[blk]], block_k[blk] + 1, pos, (labels[v], labels[u]),
+                      colours=colour[blk:blk + blocks])
+                 for blk, pos, v, u in zip(family.block[hits].tolist(), family.position[hits].tolist(),
+                                           family.first[hits].tolist(), family.second[hits].tolist())]
+        if penalties.dtype != bool:  # a family whose terms cost more than 1 (each item costs 1 by default)
+            for item, penalty in zip(items, penalties[hits].tolist()):
+                item.penalty = penalty
+        return items
 
     @cached_property
     def _block_colour_names(self) -> tuple[str, ...]:
