@@ -51,11 +51,18 @@ satisfies :class:`Geometry`: its own variables and labels, its slot entries,
 its families (a family is anything with the :class:`Family` attributes, so a
 per-block square is a family whose :meth:`Family.violations` returns each
 block's penalty), its shifts from samples and its bounds-to-values rule.
+It keeps the :class:`~nonoqubo.model.encoding.Layout` for lines and blocks
+(starts, lengths, colours, names, the grid painted by block shifts: those do
+not depend on the encoding) but numbers its variables itself (the layout's
+``var_*`` and ``*_first_var`` arrays are the domain wall's).
 :data:`ENCODINGS` names it, and a model of it says so (an ``encoding``
 attribute, e.g. ``"one-hot"``; a model without one is domain-wall).
 :func:`geometry_of` then returns it; the decoder consumes only
-:class:`Geometry` and needs no change.  The builder's expansion (:mod:`nonoqubo.model.build`) is
-specialised to the domain wall for speed and would get a sibling.
+:class:`Geometry` and needs no change.  The builder's expansion
+(:mod:`nonoqubo.model.build`) is specialised to the domain wall for speed and
+would get a sibling; the constrained form writes its cell rows from
+:meth:`Geometry.slot_entries` but its wall and order rows as domain-wall
+inequalities.
 
 Examples:
     >>> from nonoqubo.model.puzzle import Puzzle
@@ -82,8 +89,8 @@ from .encoding import Layout
 from .puzzle import Puzzle
 
 __all__ = [
-    "COLUMN_SIGN", "DOMAIN_WALL", "ENCODINGS", "ROW_SIGN", "DomainWall", "Family", "Geometry", "PairFamily", "SlotEntries",
-    "geometry_of",
+    "COLUMN_SIGN", "DOMAIN_WALL", "ENCODINGS", "ROW_SIGN", "DomainWall", "Family", "Geometry",
+    "PairFamily", "SlotEntries", "geometry_of",
 ]
 
 INT = np.int64
