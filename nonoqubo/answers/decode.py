@@ -334,7 +334,8 @@ class Decoder:
         # first), so "slots with more than t entries" is a prefix; step t adds the t-th
         # entry of each such slot with one gather (a handful of steps in all).
         self._plans = []
-        for c in sorted(set(coef.tolist()), reverse=True):
+        present = np.bincount(coef.astype(INT) + 128, minlength=256)  # coefficients are int8
+        for c in (np.flatnonzero(present)[::-1] - 128).tolist():
             chosen = np.flatnonzero(coef == c)
             cells, owner = slot[chosen], var[chosen]
             order = np.argsort(cells, kind="stable")
