@@ -2,7 +2,11 @@
 
 A sample gives every variable ``w[k][p]`` of the domain-wall model.  The
 decoder works on the whole batch at once, ``(S, N)`` arrays, with index
-arrays precomputed from the :class:`~nonoqubo.model.encoding.Layout`:
+arrays precomputed from the encoding's geometry
+(:class:`~nonoqubo.model.geometry.Geometry`: its slot entries, left-aligned
+pictures, penalty families and shifts; the decoder knows nothing else of the
+encoding, so a second encoding needs no change here) and the
+:class:`~nonoqubo.model.encoding.Layout`'s lines and blocks:
 
 1. **shifts**: a block's shift is its number of leading ones
    (:meth:`Layout.shifts`); from the shifts, the grid seen from the rows and
@@ -57,7 +61,8 @@ from typing import Any
 import numpy as np
 
 from ..logic.check import LineFailure, failing_lines, line_failures
-from ..model.encoding import Layout
+from ..model.encoding import Completion
+from ..model.geometry import DOMAIN_WALL, Family, Geometry, geometry_of
 from ..errors import FormatError, NonoquboError, SampleError, UnsupportedFormat
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
@@ -279,11 +284,7 @@ class Decoder:
     def _setup(self, model_or_puzzle: Any) -> None:
         self.model = model_or_puzzle
         if isinstance(model_or_puzzle, Puzzle):
-            self.puzzle = model_or_puzzle
-            self.layout = Layout.of(self.puzzle)
-            self.full_labels = self.layout.labels()
-            self.labels: list[str] = self.full_labels
-            self.fixed: dict[str, int] = {}
+            puzzle = model_or_puzzle
         else:
             puzzle = getattr(model_or_puzzle, "puzzle", None)
             if not isinstance(puzzle, Puzzle):
@@ -291,108 +292,86 @@ class Decoder:
                     "the model carries no clues, so its samples cannot be decoded; "
                     "decode against the clue file instead"
                 )
-            self.puzzle = puzzle
-            self.layout = Layout.of(puzzle)
-            self.full_labels = self.layout.labels()
+        self.puzzle = puzzle
+        #: what the decoder knows of the encoding: slots, penalty families, shifts
+        self.geometry: Geometry = geometry_of(puzzle, encoding=getattr(model_or_puzzle, "encoding", DOMAIN_WALL))
+        self.layout = self.geometry.layout
+        self.full_labels = self.geometry.labels()
+        if isinstance(model_or_puzzle, Puzzle):
+            self.labels: list[str] = self.full_labels
+            self.fixed: dict[str, int] = {}
+        else:
             self.labels = [str(x) for x in model_or_puzzle.labels]
             self.fixed = {str(k): int(v) for k, v in dict(getattr(model_or_puzzle, "fixed", {}) or {}).items()}
-        self._prepare_completion()
+        self._completion = Completion.of(self.full_labels, self.labels, self.fixed)
+        self._completion.check(
+            unknown="the model's variable {short!r} is not a variable of its puzzle",
+            unknown_fixed="the model's fixed variable {short!r} is not a variable of its puzzle",
+            missing="the model has neither a variable nor a fixed value for {label!r}; "
+                    "it does not encode the whole puzzle",
+        )
         self._prepare_indices()
-
-    # -- completion to the full layout ------------------------------------------------------
-    def _prepare_completion(self) -> None:
-        full_index = {label: i for i, label in enumerate(self.full_labels)}
-        n = len(self.full_labels)
-        if self.labels is self.full_labels:
-            self._model_pos = None
-            return
-        pos = np.fromiter((full_index.get(label, -1) for label in self.labels), INT, len(self.labels))
-        if (pos < 0).any():
-            bad = self.labels[int(np.flatnonzero(pos < 0)[0])]
-            raise SampleError(f"the model's variable {bad[:80]!r} is not a variable of its puzzle")
-        fixed_pos = np.fromiter((full_index.get(label, -1) for label in self.fixed), INT, len(self.fixed))
-        if (fixed_pos < 0).any():
-            bad = list(self.fixed)[int(np.flatnonzero(fixed_pos < 0)[0])]
-            raise SampleError(f"the model's fixed variable {bad[:80]!r} is not a variable of its puzzle")
-        covered = np.zeros(n, bool)
-        covered[pos] = True
-        covered[fixed_pos] = True
-        if not covered.all():
-            missing = self.full_labels[int(np.flatnonzero(~covered)[0])]
-            raise SampleError(
-                f"the model has neither a variable nor a fixed value for {missing!r}; "
-                "it does not encode the whole puzzle"
-            )
-        if pos.size == n and np.array_equal(pos, np.arange(n)):
-            self._model_pos = None
-            return
-        self._model_pos = pos
-        self._fixed_pos = fixed_pos
-        self._fixed_val = np.fromiter(self.fixed.values(), np.int8, len(self.fixed))
 
     def complete(self, bits: np.ndarray) -> np.ndarray:
         """The full-layout assignment ``(S, N_full)`` of model-order *bits* ``(S, N_model)``."""
-        bits = np.asarray(bits, dtype=np.int8)
-        if bits.ndim == 1:
-            bits = bits[None, :]
-        if self._model_pos is None:
-            return bits
-        full = np.empty((bits.shape[0], len(self.full_labels)), np.int8)
-        full[:, self._model_pos] = bits
-        full[:, self._fixed_pos] = self._fixed_val
-        return full
+        return self._completion.fill(bits)
 
     # -- index arrays -----------------------------------------------------------------------
     def _prepare_indices(self) -> None:
+        geo = self.geometry
         lay = self.layout
-        h, w = lay.height, lay.width
-        vb, p = lay.var_block, lay.var_p
-        # wall shape pairs (v, v+1) inside one block
-        self.shape_first = np.flatnonzero(p < lay.block_margin[vb] - 1)
-        # block order pairs (v, v + d): same p in the next block of the same line
-        next_same_line = np.zeros(lay.num_blocks, bool)
-        next_same_line[:-1] = lay.block_line[1:] == lay.block_line[:-1]
-        self.order_first = np.flatnonzero(next_same_line[vb])
-        self.order_second = self.order_first + lay.block_margin[vb[self.order_first]]
-        # colour entries: variable v counts -1 at cell e+p and +1 at cell e+r+p of
-        # its line.  Cells are numbered row view first (i*W + j), then column view
-        # (H*W + i*W + j).  Each variable is in exactly one "+" and one "-" cell, so
-        # each sign is one gather and one grouped sum (no multiply by coefficients).
-        line = lay.block_line[vb]
-        pos_a = lay.block_start[vb] + p
-        pos_b = pos_a + lay.block_length[vb]
-        is_row = line < h
-        nc = lay.num_colours
-        colour = lay.block_colour[vb] - 1
-
-        def cell(pos: np.ndarray) -> np.ndarray:  # a slot: (cell, colour), row view then column view
-            return np.where(is_row, line * w + pos, h * w + pos * w + (line - h)) * nc + colour
-
-        # Per sign: the cells sorted by their number of entries (largest first),
-        # so "cells with more than t entries" is a prefix; step t adds the t-th
-        # entry of each such cell with one gather (a handful of steps in all).
+        #: the penalty families: wall shape and block order
+        self.shape, self.order = geo.shape, geo.order
+        # colour entries: variable v adds coef * x[v] to a slot of its view.  Slots are
+        # numbered row view first ((i*W + j)*C + c), then column view (offset H*W*C).
+        hw = lay.height * lay.width * lay.num_colours
+        rows, cols = geo.slot_entries(rows=True), geo.slot_entries(rows=False)
+        var = np.concatenate((rows.var, cols.var))
+        slot = np.concatenate((rows.slot, cols.slot + hw))
+        coef = np.concatenate((rows.coef, cols.coef))
+        # Per coefficient (the domain wall has +1 and -1), a gather and a grouped sum
+        # (no multiply by 1): the slots sorted by their number of entries (largest
+        # first), so "slots with more than t entries" is a prefix; step t adds the t-th
+        # entry of each such slot with one gather (a handful of steps in all).
         self._plans = []
-        for cells, sign in ((cell(pos_b), 1), (cell(pos_a), -1)):
-            if cells.size == 0:
-                continue
+        present = np.bincount(coef.astype(INT) + 128, minlength=256)  # coefficients are int8
+        for c in (np.flatnonzero(present)[::-1] - 128).tolist():
+            chosen = np.flatnonzero(coef == c)
+            cells, owner = slot[chosen], var[chosen]
             order = np.argsort(cells, kind="stable")
             sorted_cells = cells[order]
             starts = np.flatnonzero(np.concatenate(([True], sorted_cells[1:] != sorted_cells[:-1])))
             sizes = np.diff(np.append(starts, cells.size))
             by_size = np.argsort(-sizes, kind="stable")
-            steps = [(int((sizes > t).sum()), order[starts[by_size[: int((sizes > t).sum())]] + t])
+            steps = [(int((sizes > t).sum()), owner[order[starts[by_size[: int((sizes > t).sum())]] + t]])
                      for t in range(int(sizes.max()))]
-            self._plans.append((sorted_cells[starts][by_size], steps, sign))
-        from ..model.build import _left_aligned
-
-        self._left = np.concatenate((_left_aligned(lay, rows=True), _left_aligned(lay, rows=False))).astype(np.int16)
+            self._plans.append((sorted_cells[starts][by_size], steps, c))
+        self._left = np.concatenate((geo.left_aligned(rows=True), geo.left_aligned(rows=False))).astype(np.int16)
 
     @cached_property
-    def _lists(self) -> tuple[list[str], list[int], list[int], list[int], list[int]]:
-        """Line names and per-variable / per-block layout arrays as Python lists (fast scalar access)."""
+    def _lists(self) -> tuple[list[str], list[int], list[int]]:
+        """Line names and per-block layout arrays as Python lists (fast scalar access)."""
         lay = self.layout
         names = [lay.line_name(t) for t in range(lay.num_lines)]
-        return names, lay.var_block.tolist(), lay.var_p.tolist(), lay.block_line.tolist(), lay.block_k.tolist()
+        return names, lay.block_line.tolist(), lay.block_k.tolist()
+
+    def _terms(self, kind: type[_WallTerm], family: Family, penalties: np.ndarray, blocks: int) -> list[Any]:
+        """A *kind* report item for every term of *family* with a nonzero penalty in *penalties*.
+
+        *blocks*: how many blocks (from the term's) the item names the colours of.
+        """
+        names, block_line, block_k = self._lists
+        labels = self.full_labels
+        colour = self._block_colour_names
+        hits = np.flatnonzero(penalties)
+        items = [kind(names[block_line[blk]], block_k[blk] + 1, pos, (labels[v], labels[u]),
+                      colours=colour[blk:blk + blocks])
+                 for blk, pos, v, u in zip(family.block[hits].tolist(), family.position[hits].tolist(),
+                                           family.first[hits].tolist(), family.second[hits].tolist())]
+        if penalties.dtype != bool:  # a family whose terms cost more than 1 (each item costs 1 by default)
+            for item, penalty in zip(items, penalties[hits].tolist()):
+                item.penalty = penalty
+        return items
 
     @cached_property
     def _block_colour_names(self) -> tuple[str, ...]:
@@ -418,10 +397,12 @@ class Decoder:
                 acc = np.zeros((cells.size, xs.shape[1]), np.int16)
                 for m, var in steps:
                     acc[:m] += xs[var]
-                if sign > 0:
+                if sign == 1:
                     view[cells] += acc
-                else:
+                elif sign == -1:
                     view[cells] -= acc
+                else:
+                    view[cells] += acc * sign
         return out.T
 
     # -- the vectorised pass ----------------------------------------------------------------
@@ -437,10 +418,9 @@ class Decoder:
         # one variable per row: every gather below takes whole rows (fast), and the
         # per-sample results are transposed views
         xt = np.ascontiguousarray(x.T)
-        shifts = lay.shifts_of_columns(xt)
-        a, b = self.shape_first, self.shape_first + 1
-        broken = (xt[b] > xt[a]).T  # 0 then 1
-        order = (xt[self.order_first] > xt[self.order_second]).T  # 1 then 0
+        shifts = self.geometry.shifts_of_columns(xt)
+        broken = self.shape.violations(xt).T  # a broken wall: 0 then 1
+        order = self.order.violations(xt).T  # blocks out of order: 1 then 0
         hw = lay.height * lay.width * lay.num_colours
         colours = self._colours(xt)
         rc, cc = colours[:, :hw], colours[:, hw:]
@@ -457,22 +437,9 @@ class Decoder:
                violated: list[str] | None = None) -> Report:
         """The :class:`Report` of sample *i* of *analysis*."""
         lay = self.layout
-        labels = self.full_labels
         h, w = lay.height, lay.width
-
-        names, var_block, var_p, block_line, block_k = self._lists
-        colour = self._block_colour_names
-        walls = []
-        for v in self.shape_first[np.flatnonzero(analysis.broken[i])].tolist():
-            blk = var_block[v]
-            walls.append(BrokenWall(names[block_line[blk]], block_k[blk] + 1, var_p[v],
-                                    (labels[v], labels[v + 1]), colours=colour[blk:blk + 1]))
-        orders = []
-        hits = np.flatnonzero(analysis.order[i])
-        for v, u in zip(self.order_first[hits].tolist(), self.order_second[hits].tolist()):
-            blk = var_block[v]
-            orders.append(OrderViolation(names[block_line[blk]], block_k[blk] + 1, var_p[v],
-                                         (labels[v], labels[u]), colours=colour[blk:blk + 2]))
+        walls = self._terms(BrokenWall, self.shape, analysis.broken[i], 1)
+        orders = self._terms(OrderViolation, self.order, analysis.order[i], 2)
         rc, cc = analysis.row_colour[i], analysis.col_colour[i]
         nc = lay.num_colours
         bad_slots = np.flatnonzero(rc != cc)

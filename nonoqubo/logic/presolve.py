@@ -32,12 +32,12 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..model.encoding import Layout
+from ..model.encoding import Completion, Layout
+from ..model.geometry import geometry_of
 from ..errors import SampleError
 from .linesolve import LineSolveResult, line_solve
 from ..model.puzzle import Puzzle
@@ -77,16 +77,11 @@ def fixed_values(puzzle: Puzzle, result: LineSolveResult | None = None,
                  layout: Layout | None = None) -> np.ndarray:
     """The value line logic fixes for every variable (-1 where it fixes none), in variable order.
 
-    Vectorised: ``1`` where ``p < lo`` of the variable's block, ``0`` where ``p >= hi``.
+    Vectorised: ``1`` where ``p < lo`` of the variable's block, ``0`` where ``p >= hi``
+    (:meth:`~nonoqubo.model.geometry.DomainWall.fixed_by_bounds`).
     """
-    lay = layout or Layout.of(puzzle)
     lo, hi = shift_bounds(puzzle, result)
-    blk = lay.var_block
-    p = lay.var_p
-    values = np.full(lay.num_vars, -1, np.int8)
-    values[p >= hi[blk]] = 0
-    values[p < lo[blk]] = 1
-    return values
+    return geometry_of(puzzle, layout).fixed_by_bounds(lo, hi)
 
 
 def fixings(puzzle: Puzzle, result: LineSolveResult | None = None) -> dict[str, int]:
@@ -191,21 +186,8 @@ def complete(reduced: Qubo, samples: np.ndarray, layout: Layout | None = None) -
         x = x[None, :] if reduced.num_vars or x.size else x.reshape(1, 0)
     if x.shape[1] != reduced.num_vars:
         raise SampleError(f"a sample must have {reduced.num_vars} values, got {x.shape[1]}")
-    labels = layout.labels()
-    where = {label: i for i, label in enumerate(labels)}
-    out = np.full((x.shape[0], layout.num_vars), -1, np.int8)
-
-    def positions(names: list[str]) -> np.ndarray:
-        pos = np.fromiter((where.get(n, -1) for n in names), INT, len(names))
-        if (pos < 0).any():
-            bad = names[int(np.flatnonzero(pos < 0)[0])]
-            raise SampleError(f"{bad!r} is not a variable of the model's puzzle")
-        return pos
-
-    out[:, positions(list(reduced.labels))] = x
-    fixed: Mapping[str, int] = reduced.fixed
-    out[:, positions(list(fixed))] = np.fromiter(fixed.values(), np.int8, len(fixed))
-    if (out < 0).any():
-        missing = labels[int(np.flatnonzero((out < 0).any(axis=0))[0])]
-        raise SampleError(f"the model has neither a variable nor a fixed value for {missing!r}")
-    return out
+    completion = Completion.of(layout.labels(), list(reduced.labels), reduced.fixed)
+    completion.check(unknown="{label!r} is not a variable of the model's puzzle",
+                     unknown_fixed="{label!r} is not a variable of the model's puzzle",
+                     missing="the model has neither a variable nor a fixed value for {label!r}")
+    return completion.fill(x, copy=True)

@@ -21,7 +21,9 @@ counted in ``L_c``).  So every variable ``w[k][p]`` appears in exactly two
 *slots* (a slot is a cell and a colour) of its line, both in its block's
 colour: with ``-1`` at ``e_k + p`` and with ``+1`` at ``e_k + r_k + p``.  The
 builder below works on slots ``cell * C + (c - 1)``; with ``C = 1`` a slot is
-a cell.
+a cell.  The slots, the left-aligned pictures and the next-block test come
+from :class:`~nonoqubo.model.geometry.DomainWall`, which the decoder and the
+constrained form share; what stays here is the expansion.
 
 Expanding a slot's square ``(c0 + sum_i c_i x_i)^2`` gives ``c0^2`` to the
 offset, ``c_i^2 + 2 c0 c_i`` to each linear bias and ``2 c_i c_j`` to each pair.
@@ -49,6 +51,7 @@ from __future__ import annotations
 import numpy as np
 
 from .encoding import Layout, LayoutLabels
+from .geometry import DomainWall
 from .puzzle import Puzzle
 from .qubo import Qubo
 
@@ -59,26 +62,6 @@ INT = np.int64
 IDX = np.int32
 
 
-def _left_aligned(layout: Layout, rows: bool) -> np.ndarray:
-    """The left-aligned (top-aligned for columns) picture of every row or column, per slot.
-
-    Returns:
-        ``H * W * C`` int8: 1 at slot ``(i * W + j) * C + (c - 1)`` when the
-        aligned blocks paint cell ``(i, j)`` in colour ``c``.
-    """
-    h, w, nc = layout.height, layout.width, layout.num_colours
-    grid = np.zeros(h * w * nc, np.int8)
-    blocks = np.flatnonzero((layout.block_line < h) if rows else (layout.block_line >= h))
-    lengths = layout.block_length[blocks]
-    cell_block = np.repeat(blocks, lengths)
-    within = np.arange(int(lengths.sum()), dtype=INT) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    pos = layout.block_start[cell_block] + within
-    line = layout.block_line[cell_block]
-    cell = line * w + pos if rows else pos * w + (line - h)
-    grid[cell * nc + layout.block_colour[cell_block] - 1] = 1
-    return grid
-
-
 def build_arrays(puzzle: Puzzle, layout: Layout | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """The expanded model as ``(linear, row, col, quad, offset)`` arrays.
 
@@ -87,26 +70,27 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None) -> tuple[np.ndarr
     ``(row, col)``, each once and nonzero, generated in that order (no sort).
     """
     lay = layout or Layout.of(puzzle)
+    geo = DomainWall(lay)
     n = lay.num_vars
     if n >= 1 << 31:  # pragma: no cover - far beyond any puzzle that fits in memory
         raise ValueError(f"{n} variables is more than nonoqubo can index")
 
     # constant part of every slot: row coverage minus column coverage at zero shifts
-    c0 = _left_aligned(lay, rows=True) - _left_aligned(lay, rows=False)
+    c0 = geo.left_aligned(rows=True) - geo.left_aligned(rows=False)
     offset = int(np.dot(c0.astype(INT), c0.astype(INT)))
 
     vb = lay.var_block
     p = lay.var_p
-    slot_a, slot_b, is_row = _slots(lay)
-    sign = np.where(is_row, 1, -1).astype(np.int8)  # (row colour - column colour)
+    slot_a, slot_b = geo.slots
+    sign = geo.qubo_sign  # (row colour - column colour)
     # linear: c^2 + 2 c0 c for each of the two entries of every variable (coefficients -s at A, +s at B)
     linear = 2 + 2 * sign * (c0[slot_b].astype(INT) - c0[slot_a])
     # wall shape (1 - w_p) w_{p+1} = w_{p+1} - w_p w_{p+1}: +1 to every w_{p+1}
     linear[1:] += (p[1:] > 0)
     # block order w[k][p] (1 - w[k+1][p]) = w[k][p] - w[k][p] w[k+1][p]: +1 to every w[k][p] with a next block
-    linear += _next_in_line(lay)[vb]
+    linear += geo.has_next_block[vb]
 
-    seg = _Segments(lay)
+    seg = _Segments(geo)
     nrow = lay.num_row_vars
     cross = _Cross(lay, slot_a[:nrow], slot_b[:nrow], slot_a[nrow:], slot_b[nrow:], nrow)
     # pairs of variable u: its in-line partners (all of its own line, so below every
@@ -151,39 +135,11 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None) -> tuple[np.ndarr
     return linear, row, col, quad, offset
 
 
-def _next_in_line(lay: Layout) -> np.ndarray:
-    """Whether each block has a next block in its line (bool per block)."""
-    out = np.zeros(lay.num_blocks, bool)
-    out[:-1] = lay.block_line[1:] == lay.block_line[:-1]
-    return out
-
-
 #: candidate pairs (or output pairs) handled at once by build_arrays: small enough for the
 #: temporary arrays to stay in the CPU caches (1 << 22 ran 20-40 % slower than this)
 _CHUNK = 1 << 17
 #: bias dtype of the built model: every bias lies in -3 .. 4
 BIAS = np.int8
-
-
-def _slots(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The two slots of every variable, ``A = e + p`` and ``B = e + r + p`` along its line.
-
-    Returns:
-        ``(slot_a, slot_b, is_row)``: slot ``(i * W + j) * C + (c - 1)`` of each
-        variable's two entries (both in its block's colour), and whether it is a row variable.
-    """
-    vb = lay.var_block
-    line = lay.block_line[vb]
-    is_row = line < lay.height
-    pos_a = lay.block_start[vb] + lay.var_p
-    pos_b = pos_a + lay.block_length[vb]
-    nc, w = lay.num_colours, lay.width
-    colour = lay.block_colour[vb] - 1
-
-    def slot(pos: np.ndarray) -> np.ndarray:
-        return np.where(is_row, line * w + pos, pos * w + (line - lay.height)) * nc + colour
-
-    return slot(pos_a), slot(pos_b), is_row
 
 
 class _Segments:
@@ -208,13 +164,14 @@ class _Segments:
     ``k'`` that start before ``e_k + r_k + d`` can meet block ``k``.
     """
 
-    def __init__(self, lay: Layout) -> None:
+    def __init__(self, geo: DomainWall) -> None:
+        lay = geo.layout
         d_all = lay.block_margin
         e, r, colour = lay.block_start, lay.block_length, lay.block_colour
         nb = lay.num_blocks
         key = lay.block_line * (int(lay.line_length.max(initial=0)) + 1) + e  # sorted
         reach = np.searchsorted(key, key + r + d_all, side="left")  # first block no slot of b meets
-        reach = np.maximum(reach, np.arange(nb) + 1 + _next_in_line(lay))  # the block order pair
+        reach = np.maximum(reach, np.arange(nb) + 1 + geo.has_next_block)  # the block order pair
         reach = np.where(d_all > 0, reach - np.arange(nb), 0)
         bb = np.repeat(np.arange(nb, dtype=INT), reach)
         bp = bb + np.arange(bb.size, dtype=INT) - np.repeat(np.cumsum(reach) - reach, reach)
@@ -241,7 +198,7 @@ class _Segments:
             (same_b & (r1 > 1)) | same_c,
             same_c & (r1 != r2),
             same_c,
-            (bp == bb + 1) & (lay.block_line[bp] == lay.block_line[bb]),
+            (bp == bb + 1) & geo.has_next_block[bb],
         ), axis=1)
         valid &= (offs > -d[:, None]) & (offs < d[:, None])
         keep = valid.reshape(-1)

@@ -59,8 +59,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .build import _left_aligned
-from .encoding import Layout, flat_name
+from .encoding import Completion, Layout, flat_name
+from .geometry import COLUMN_SIGN, ROW_SIGN, DomainWall
 from ..errors import MissingDependency, PuzzleError, SampleError
 from .puzzle import Puzzle
 
@@ -249,11 +249,12 @@ class ConstrainedModel:
         r = np.atleast_2d(np.asarray(reduced, dtype=np.int8))
         if r.shape[1] != self.num_vars:
             raise SampleError(f"a sample of this model has {self.num_vars} values, got {r.shape[1]}")
-        out = np.zeros((r.shape[0], self.layout.num_vars), np.int8)
-        out[:, self.var_index] = r
+        return self._completion.fill(r, copy=True)
+
+    @cached_property
+    def _completion(self) -> Completion:
         cols, vals = self._fixed_arrays
-        out[:, cols] = vals
-        return out
+        return Completion.at(self.layout.num_vars, self.var_index, cols, vals)
 
     # -- dimod ----------------------------------------------------------------------------
     def to_cqm(self) -> dimod.ConstrainedQuadraticModel:
@@ -345,55 +346,39 @@ def build_constrained(puzzle: Puzzle, fixed: Mapping[str, int] | None = None) ->
         ([(1, 'z0[0][0]')], 1)
     """
     lay = Layout.of(puzzle)
+    geo = DomainWall(lay)
     h, w = lay.height, lay.width
-    n = lay.num_vars
-    vb = lay.var_block
-    p = lay.var_p
-    line = lay.block_line[vb]
-    is_row = line < h
-    pos_a = lay.block_start[vb] + p  # cell where w[k][p] enters with -1
-    pos_b = pos_a + lay.block_length[vb]  # and where it enters with +1
     nc = lay.num_colours
-    colour = lay.block_colour[vb] - 1
-    # slots: (cell, colour) pairs, cell * C + colour (a slot is a cell in black and white)
-    cell_a = np.where(is_row, line * w + pos_a, pos_a * w + (line - h)) * nc + colour
-    cell_b = np.where(is_row, line * w + pos_b, pos_b * w + (line - h)) * nc + colour
-    sign = np.where(is_row, 1, -1).astype(INT)  # row colour - column colour
-    var = np.arange(n, dtype=INT)
-
-    # -- cell rows: entries sorted by (cell, variable)
-    ent_cell = np.concatenate((cell_a, cell_b))
-    ent_var = np.concatenate((var, var))
-    ent_coef = np.concatenate((-sign, sign))
-    order = np.lexsort((ent_var, ent_cell))
-    ent_cell, ent_var, ent_coef = ent_cell[order], ent_var[order], ent_coef[order]
-    c0 = _left_aligned(lay, rows=True).astype(INT) - _left_aligned(lay, rows=False).astype(INT)
     slots = np.arange(h * w * nc, dtype=INT)
     cells = slots // nc
+
+    # -- cell rows: row coverage - column coverage = 0, entries sorted by (slot, variable);
+    # a slot is a (cell, colour) pair, cell * C + colour (a cell in black and white)
+    row_ent, col_ent = geo.slot_entries(rows=True), geo.slot_entries(rows=False)
+    ent_cell = np.concatenate((row_ent.slot, col_ent.slot))
+    ent_var = np.concatenate((row_ent.var, col_ent.var))
+    ent_coef = np.concatenate((ROW_SIGN * row_ent.coef.astype(INT), COLUMN_SIGN * col_ent.coef.astype(INT)))
+    order = np.lexsort((ent_var, ent_cell))
+    ent_cell, ent_var, ent_coef = ent_cell[order], ent_var[order], ent_coef[order]
+    c0 = geo.left_aligned(rows=True).astype(INT) - geo.left_aligned(rows=False).astype(INT)
     cell_len = np.bincount(ent_cell, minlength=h * w * nc)
 
-    # -- wall rows: w[k][p] - w[k][p+1] >= 0
-    wall_v = np.flatnonzero(p < lay.block_margin[vb] - 1)
-    # -- order rows: w[k+1][p] - w[k][p] >= 0
-    next_same_line = np.zeros(lay.num_blocks, bool)
-    next_same_line[:-1] = lay.block_line[1:] == lay.block_line[:-1]
-    order_v = np.flatnonzero(next_same_line[vb])
-    order_v2 = order_v + lay.block_margin[vb[order_v]]
+    # -- wall rows: w[k][p] - w[k][p+1] >= 0; order rows: w[k+1][p] - w[k][p] >= 0
+    wall, order_pairs = geo.shape, geo.order
 
-    pair_len = np.full(wall_v.size + order_v.size, 2, INT)
+    pair_len = np.full(len(wall) + len(order_pairs), 2, INT)
     row_len = np.concatenate((cell_len, pair_len))
-    indices = np.concatenate((ent_var, np.column_stack((wall_v, wall_v + 1)).ravel(),
-                              np.column_stack((order_v, order_v2)).ravel()))
-    coefs = np.concatenate((ent_coef, np.tile(np.array([1, -1], INT), wall_v.size),
-                            np.tile(np.array([-1, 1], INT), order_v.size)))
+    indices = np.concatenate((ent_var, np.column_stack((wall.first, wall.second)).ravel(),
+                              np.column_stack((order_pairs.first, order_pairs.second)).ravel()))
+    coefs = np.concatenate((ent_coef, np.tile(np.array([1, -1], INT), len(wall)),
+                            np.tile(np.array([-1, 1], INT), len(order_pairs))))
     rhs = np.concatenate((-c0, np.zeros(pair_len.size, INT)))
     sense = np.concatenate((np.full(slots.size, EQ, np.int8), np.full(pair_len.size, GE, np.int8)))
-    kind = np.concatenate((np.full(slots.size, CELL, np.int8), np.full(wall_v.size, WALL, np.int8),
-                           np.full(order_v.size, ORDER, np.int8)))
+    kind = np.concatenate((np.full(slots.size, CELL, np.int8), np.full(len(wall), WALL, np.int8),
+                           np.full(len(order_pairs), ORDER, np.int8)))
     where = np.concatenate((
         np.column_stack((cells // w, cells % w, slots % nc)),
-        np.column_stack((line[wall_v], lay.block_k[vb[wall_v]], p[wall_v])),
-        np.column_stack((line[order_v], lay.block_k[vb[order_v]], p[order_v])),
+        *(np.column_stack((lay.block_line[f.block], lay.block_k[f.block], f.position)) for f in (wall, order_pairs)),
     )).astype(INT)
 
     # -- substitute fixed values, then drop rows that always hold / reject rows that cannot

@@ -32,16 +32,17 @@ Examples:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from ..errors import SampleError
 from .puzzle import Puzzle
 
-__all__ = ["Layout", "bracket_name", "flat_name", "parse_label"]
+__all__ = ["Completion", "Layout", "bracket_name", "flat_name", "parse_label"]
 
 INT = np.int64
 
@@ -232,18 +233,10 @@ class Layout:
         s = shifts.shape[0]
         h, w = self.height, self.width
         grid = np.zeros((s, h, w), np.int8)
-        blocks = np.flatnonzero((self.block_line < h) if rows else (self.block_line >= h))
-        lengths = self.block_length[blocks]
-        cell_block = np.repeat(blocks, lengths)
-        offset_in_block = np.arange(int(lengths.sum()), dtype=INT) - np.repeat(
-            np.cumsum(lengths) - lengths, lengths
-        )
-        line = self.block_line[cell_block]
         # flat index (sample, i, j) of every painted cell: the cell at zero shift, plus the
         # shift along the line (1 for a row, w for a column), plus the sample's grid; a
         # shift is at most the margin, so every position lies inside its line
-        start = self.block_start[cell_block] + offset_in_block
-        at_zero = line * w + start if rows else start * w + (line - h)
+        cell_block, at_zero = self.aligned_cells(rows)
         idx_type = np.int32 if s * h * w < (1 << 31) else INT
         flat = shifts[:, cell_block].astype(idx_type)
         if not rows:
@@ -252,6 +245,23 @@ class Layout:
         flat += (np.arange(s, dtype=idx_type) * (h * w))[:, None]
         grid.reshape(-1)[flat.reshape(-1)] = np.tile(self.block_colour[cell_block].astype(np.int8), s)
         return grid
+
+    def aligned_cells(self, rows: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Every cell the row (or column) blocks cover when left-aligned (top-aligned): ``(block, cell)``.
+
+        Returns:
+            Two int64 arrays, one item per covered cell, blocks in order and
+            cells in line order within each: the block, and the cell's flat
+            index ``i * W + j`` in the grid.
+        """
+        h, w = self.height, self.width
+        blocks = np.flatnonzero((self.block_line < h) if rows else (self.block_line >= h))
+        lengths = self.block_length[blocks]
+        cell_block = np.repeat(blocks, lengths)
+        within = np.arange(int(lengths.sum()), dtype=INT) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        pos = self.block_start[cell_block] + within
+        line = self.block_line[cell_block]
+        return cell_block, (line * w + pos if rows else pos * w + (line - h))
 
     def encode(self, grid: np.ndarray) -> np.ndarray:
         """The assignment (0/1 per variable) of a grid that satisfies every row and column clue.
@@ -357,6 +367,12 @@ def parse_label(label: str) -> tuple[str, int, int, int] | None:
     return m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
 
 
+def _reformat(label: str, template: str) -> str:
+    """*label*'s parts ``(letter, line, k, p)`` put into *template*; other names unchanged."""
+    parts = parse_label(label)
+    return label if parts is None else template.format(*parts)
+
+
 def flat_name(label: str) -> str:
     """The bracket-free name of a label, for formats (LP, MPS) that forbid ``[`` and ``]``.
 
@@ -366,10 +382,7 @@ def flat_name(label: str) -> str:
         >>> flat_name("y3[1][2]")
         'y3_1_2'
     """
-    parts = parse_label(label)
-    if parts is None:
-        return label
-    return f"{parts[0]}{parts[1]}_{parts[2]}_{parts[3]}"
+    return _reformat(label, "{}{}_{}_{}")
 
 
 def bracket_name(name: str) -> str:
@@ -379,7 +392,100 @@ def bracket_name(name: str) -> str:
         >>> bracket_name("z0_2_5")
         'z0[2][5]'
     """
-    parts = parse_label(name)
-    if parts is None:
-        return name
-    return f"{parts[0]}{parts[1]}[{parts[2]}][{parts[3]}]"
+    return _reformat(name, "{}{}[{}][{}]")
+
+
+@dataclass(frozen=True, eq=False)
+class Completion:
+    """How samples of a model become full assignments of its puzzle's layout.
+
+    A presolved model holds only some of the layout's variables (its
+    ``labels``); the others were fixed beforehand (its ``fixed``, label ->
+    0/1).  A sample of the model is *completed* by putting each of its values
+    at its variable's place in the layout order and the fixed values at
+    theirs.  The same completion serves the presolve helpers, the decoder and
+    the constrained model: make it once per model (:meth:`of`, from labels, or
+    :meth:`at`, from positions), check it (:meth:`check`), then :meth:`fill`
+    batches.
+
+    Attributes:
+        num_vars: variables of the full layout.
+        model_pos: the layout position of each model variable; None when the
+            model's variables are the layout's, in order (completion is then nothing).
+        fixed_pos, fixed_val: the layout position and value (int8) of each fixed variable.
+        unknown, unknown_fixed: the first model (fixed) label that is no variable of the layout.
+        missing: the first layout label neither in the model nor fixed.
+
+    Examples:
+        >>> c = Completion.of(["a", "b", "c"], ["c", "a"], {"b": 1})
+        >>> c.fill(np.array([[1, 0]], np.int8)).tolist()
+        [[0, 1, 1]]
+        >>> Completion.of(["a", "b"], ["a"], {}).missing
+        'b'
+    """
+
+    num_vars: int
+    model_pos: np.ndarray | None
+    fixed_pos: np.ndarray
+    fixed_val: np.ndarray
+    unknown: str | None = None
+    unknown_fixed: str | None = None
+    missing: str | None = None
+
+    @classmethod
+    def of(cls, full_labels: Sequence[str], labels: Sequence[str], fixed: Mapping[str, int]) -> Completion:
+        """The completion of a model with *labels* and *fixed* values, in a layout of *full_labels*."""
+        n = len(full_labels)
+        no_fixed = (np.zeros(0, INT), np.zeros(0, np.int8))
+        if labels is full_labels:
+            return cls(n, None, *no_fixed)
+        where = {label: i for i, label in enumerate(full_labels)}
+        names, fixed_names = list(labels), list(fixed)
+        pos = np.fromiter((where.get(label, -1) for label in names), INT, len(names))
+        fixed_pos = np.fromiter((where.get(label, -1) for label in fixed_names), INT, len(fixed_names))
+        fixed_val = np.fromiter((int(v) for v in fixed.values()), np.int8, len(fixed_names))
+        if (pos < 0).any():
+            return cls(n, pos, *no_fixed, unknown=names[int(np.flatnonzero(pos < 0)[0])])
+        if (fixed_pos < 0).any():
+            return cls(n, pos, *no_fixed, unknown_fixed=fixed_names[int(np.flatnonzero(fixed_pos < 0)[0])])
+        covered = np.zeros(n, bool)
+        covered[pos] = True
+        covered[fixed_pos] = True
+        if not covered.all():
+            return cls(n, pos, fixed_pos, fixed_val, missing=full_labels[int(np.flatnonzero(~covered)[0])])
+        return cls.at(n, pos, fixed_pos, fixed_val)
+
+    @classmethod
+    def at(cls, num_vars: int, model_pos: np.ndarray, fixed_pos: np.ndarray, fixed_val: np.ndarray) -> Completion:
+        """The completion of a model whose variables and fixings sit at the given layout positions."""
+        model_pos = np.asarray(model_pos, INT)
+        identity = model_pos.size == num_vars and np.array_equal(model_pos, np.arange(num_vars))
+        return cls(num_vars, None if identity else model_pos, np.asarray(fixed_pos, INT),
+                   np.asarray(fixed_val).astype(np.int8))
+
+    def check(self, *, unknown: str, unknown_fixed: str, missing: str) -> None:
+        """Raise :class:`~nonoqubo.errors.SampleError` for the first problem, if any.
+
+        Each argument is a message template with ``{label}`` (the offending
+        label) and ``{short}`` (its first 80 characters).
+        """
+        for template, label in ((unknown, self.unknown), (unknown_fixed, self.unknown_fixed),
+                                (missing, self.missing)):
+            if label is not None:
+                raise SampleError(template.format(label=label, short=label[:80]))
+
+    def fill(self, bits: np.ndarray, *, copy: bool = False) -> np.ndarray:
+        """The full ``(S, num_vars)`` int8 assignments of model-order ``(S, model vars)`` *bits*.
+
+        When the model's variables are the layout's, *bits* itself is returned
+        (as int8; a copy when *copy*).
+        """
+        bits = np.asarray(bits, dtype=np.int8)
+        if bits.ndim == 1:
+            bits = bits[None, :]
+        if self.model_pos is None:
+            return bits.copy() if copy else bits
+        full = np.empty((bits.shape[0], self.num_vars), np.int8)
+        full[:, self.model_pos] = bits
+        full[:, self.fixed_pos] = self.fixed_val
+        return full
