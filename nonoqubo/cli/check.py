@@ -14,7 +14,7 @@ from pathlib import Path
 from .._util.atomic import atomic_write
 from ..logic.check import check, read_grid
 from ..errors import FormatError, NonoquboError, PuzzleError
-from ..model.puzzle import BLACK_CHARS, WHITE_CHARS
+from ..model.palette import BLACK_CHARS, WHITE_CHARS
 from ..answers.render import svg_picture, text_picture
 from ._common import add_image_argument, add_puzzle_arguments, check_image_path, load_puzzle
 

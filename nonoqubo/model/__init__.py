@@ -1,9 +1,13 @@
 """The model layer: a puzzle, its variables and the QUBO and constrained models built from them.
 
 ``puzzle`` (clues, no I/O) and ``palette`` (colours) describe the nonogram;
-``encoding`` holds the domain-wall layout and all of its geometry (which slots a
-variable touches, which pairs are wall and order pairs, the left-aligned
-picture); ``build`` expands the QUBO from that geometry, ``qubo`` is the model
-object, ``constrained`` the 0-1 integer program and ``estimate`` the size of a
-model before it is built.  Nothing here reads or writes files.
+``encoding`` holds the layout (lines, blocks, variables, labels, shifts <->
+grids) and ``Completion`` (a reduced assignment filled with its fixings);
+``geometry`` answers, once, every question about where a variable lands and
+which pairs it penalises (slot entries with their signs, the left-aligned
+pictures, the wall-shape and block-order families) and is the seam where a
+second encoding plugs in; ``build`` expands the QUBO from that geometry,
+``qubo`` is the model object, ``constrained`` the 0-1 integer program and
+``estimate`` the size of a model before it is built.  Nothing here reads or
+writes files.
 """

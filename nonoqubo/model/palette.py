@@ -27,13 +27,13 @@ import numpy as np
 
 from ..errors import PuzzleError
 
-__all__ = ["BLACK_CHARS", "BW", "WHITE_CHARS", "Colour", "Palette", "normalise_rgb"]
+__all__ = ["BLACK_CHARS", "BW", "NOT_BLACK_OR_WHITE", "WHITE_CHARS", "Colour", "Palette", "normalise_rgb"]
 
 #: characters accepted as black and as white in a picture of the answer
 BLACK_CHARS = frozenset("#X1xB@■█*")
 WHITE_CHARS = frozenset(".0-_ ·□")
 #: what a character of a black-and-white picture must be
-_NOT_BW = (f"neither black ({' '.join(sorted(BLACK_CHARS))}) nor white ({' '.join(sorted(WHITE_CHARS - {' '}))} "
+NOT_BLACK_OR_WHITE = (f"neither black ({' '.join(sorted(BLACK_CHARS))}) nor white ({' '.join(sorted(WHITE_CHARS - {' '}))} "
            "or a space)")
 #: picture characters handed out to colours that bring none of their own
 _SPARE_CHARS = "abcdefghijklmnopqrstuvwyzABCDEFGHIJKLMNOPQRSTUVWYZ23456789%&+=?$"
@@ -215,7 +215,7 @@ class Palette:
         bad = np.flatnonzero(keys[at] != codes)
         if bad.size:
             i, j = divmod(int(bad[0]), width)
-            known = (_NOT_BW if len(self.colours) == 1 else
+            known = (NOT_BLACK_OR_WHITE if len(self.colours) == 1 else
                      f"no colour's character (the palette's are {' '.join(repr(c) for c in self.chars)})")
             raise PuzzleError(f"picture row {i + 1}, column {j + 1}: {rows[i][j]!r} is {known}")
         return values[at].reshape(len(rows), width)

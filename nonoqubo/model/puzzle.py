@@ -43,8 +43,7 @@ from itertools import chain
 import numpy as np
 
 from ..errors import PuzzleError
-# BLACK_CHARS and WHITE_CHARS are also read from here (nonoqubo.model.puzzle) by older callers
-from .palette import _NOT_BW, BLACK_CHARS, BW, WHITE_CHARS, Palette  # noqa: F401
+from .palette import BLACK_CHARS, BW, NOT_BLACK_OR_WHITE, WHITE_CHARS, Palette
 
 __all__ = ["Clue", "Puzzle", "clue_of_line", "colour_grid", "grid_from_picture", "line_clues", "line_runs",
            "picture_of_grid"]
@@ -251,7 +250,7 @@ def grid_from_picture(picture: Sequence[str] | Sequence[Sequence[Any]] | np.ndar
                     if ch in BLACK_CHARS:
                         out[i, j] = True
                     elif ch not in WHITE_CHARS:
-                        raise PuzzleError(f"picture row {i + 1}, column {j + 1}: {ch!r} is {_NOT_BW}")
+                        raise PuzzleError(f"picture row {i + 1}, column {j + 1}: {ch!r} is {NOT_BLACK_OR_WHITE}")
             grid = out
         else:
             widths = {len(r) for r in rows}

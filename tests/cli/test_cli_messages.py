@@ -8,7 +8,7 @@ import pytest
 
 from tests.support import SHARED
 from nonoqubo.errors import MissingDependency
-from nonoqubo.model.puzzle import BLACK_CHARS, WHITE_CHARS
+from nonoqubo.model.palette import BLACK_CHARS, WHITE_CHARS
 
 LOGO = SHARED / "json" / "qbpp-logo.json"
 P200 = SHARED / "json" / "gecode-p200.json"  # 25x25
