@@ -329,10 +329,6 @@ def validate(data: bytes, source: str) -> dict[str, Any]:
     return header
 
 
-def load(fp: IO[bytes]) -> Qubo:
-    """Read a DIMODBQM file written by nonoqubo from an open binary file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<bqm>"))
-
 
 def detect(head: bytes) -> bool:
     """The DIMODBQM magic."""

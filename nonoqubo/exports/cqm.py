@@ -46,7 +46,7 @@ from ..clues import spec
 from ..model.constrained import SENSES, ConstrainedModel, build_constrained
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
 
-__all__ = ["dump", "dumps", "load", "loads", "metadata"]
+__all__ = ["dump", "dumps", "loads", "metadata"]
 
 NAME = "cqm"
 TITLE = "dimod CQM file (ConstrainedQuadraticModel.to_file), for hybrid CQM solvers"
@@ -206,10 +206,6 @@ def check_cqm(model: ConstrainedModel, cqm: Any, source: str = "<cqm>") -> None:
                 or comp.rhs - lhs.offset != model.rhs[c]):
             raise FormatError(located(source, None, f"constraint {name} differs from the model of the clues"))
 
-
-def load(fp: IO[bytes], *, source: str | None = None) -> ConstrainedModel:
-    """Read a CQM file object (see :func:`loads`)."""
-    return loads(fp.read(), source=source or str(getattr(fp, "name", "<cqm>")))
 
 
 def detect(head: bytes) -> bool:

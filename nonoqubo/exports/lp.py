@@ -67,7 +67,7 @@ from ..errors import FormatError, UnsupportedFormat, located
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
 
-__all__ = ["dump", "dumps", "load", "loads", "metadata_lines", "read_metadata"]
+__all__ = ["dump", "dumps", "loads", "metadata_lines", "read_metadata"]
 
 NAME = "lp"
 TITLE = "CPLEX LP: the constrained model as a 0-1 integer program (HiGHS, SCIP, CBC, Gurobi)"
@@ -462,10 +462,6 @@ def loads(data: str | bytes, *, source: str = "<lp>") -> ConstrainedModel:
                                       "clues in the header"))
     return model
 
-
-def load(fp: IO[str] | IO[bytes], *, source: str | None = None) -> ConstrainedModel:
-    """Read an LP file object (see :func:`loads`)."""
-    return loads(fp.read(), source=source or str(getattr(fp, "name", "<lp>")))
 
 
 def detect(head: bytes) -> bool:

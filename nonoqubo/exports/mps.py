@@ -58,7 +58,7 @@ from ..model.constrained import EQ, GE, LE, ConstrainedModel
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
 from .lp import MAGIC, metadata_lines, model_from_metadata
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dump", "dumps", "loads"]
 
 NAME = "mps"
 TITLE = "free MPS written by HiGHS: the constrained model as a 0-1 integer program"
@@ -292,10 +292,6 @@ def _rowwise(lp: Any, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.
         index = col
     return start, index, value
 
-
-def load(fp: IO[str] | IO[bytes], *, source: str | None = None) -> ConstrainedModel:
-    """Read an MPS file object (see :func:`loads`)."""
-    return loads(fp.read(), source=source or str(getattr(fp, "name", "<mps>")))
 
 
 def detect(head: bytes) -> bool:

@@ -31,12 +31,11 @@ Examples:
 
 from __future__ import annotations
 
-from typing import IO, Any
 
 from .._util.guard import integer
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
-from . import _coords, _header, _text
+from . import _coords, _header, _text, _writer
 
 NAME = "mtx"
 TITLE = "MatrixMarket coordinate real general: the upper-triangular QUBO matrix, 1-based (offset in '%' lines)"
@@ -50,23 +49,13 @@ BANNER = "%%MatrixMarket matrix coordinate real general"
 CONV = _coords.Convention(NAME, "%", base=1)
 
 
-def _chunks(qubo: Qubo):
-    t = _coords.terms_of(qubo, CONV)
-    yield BANNER + "\n", 0
-    yield _header.comment_lines(t.meta, CONV.prefix), 0
-    yield "% energy = offset + x'Ux, U upper triangular (diagonal = linear biases)\n", 0
-    yield f"{qubo.num_vars} {qubo.num_vars} {t.count}\n", 0
-    yield from t.chunks()
+def _head(qubo: Qubo, t: _coords.Terms) -> str:
+    return (BANNER + "\n" + _header.comment_lines(t.meta, CONV.prefix)
+            + "% energy = offset + x'Ux, U upper triangular (diagonal = linear biases)\n"
+            + f"{qubo.num_vars} {qubo.num_vars} {t.count}\n")
 
 
-def dumps(qubo: Qubo, *, ising: bool = False) -> str:
-    """The MatrixMarket text of *qubo*."""
-    return _text.join(_chunks(qubo))
-
-
-def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
-    """Write the MatrixMarket text of *qubo* to *fp*."""
-    _text.emit(fp, _chunks(qubo), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+dumps, dump = _writer.matrix_writer(CONV, _head)
 
 
 def loads(data: str | bytes, *, source: str = "<mtx>") -> Qubo:
@@ -98,10 +87,6 @@ def loads(data: str | bytes, *, source: str = "<mtx>") -> Qubo:
         raise FormatError(located(source, line_no, f"the size line announces {nnz} entries but the file has {i.size}"))
     return _coords.to_model(meta, i, j, v, rows, meta.get("offset", 0), source)
 
-
-def load(fp: IO[Any]) -> Qubo:
-    """Read a MatrixMarket file written by nonoqubo from an open file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<mtx>"))
 
 
 def detect(head: bytes) -> bool:

@@ -153,10 +153,6 @@ def read_arrays(data: bytes, source: str) -> dict[str, np.ndarray]:
     return out
 
 
-def load(fp: IO[bytes]) -> Qubo:
-    """Read a ``.npz`` archive written by nonoqubo from an open binary file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<npz>"))
-
 
 def detect(head: bytes) -> bool:
     """A zip archive whose first member is a ``.npy`` array."""

@@ -33,7 +33,7 @@ from typing import IO, Any
 from ..errors import UnsupportedFormat
 from . import ommx as _archive
 
-__all__ = ["detect", "dump", "dumps", "load", "loads"]
+__all__ = ["detect", "dump", "dumps", "loads"]
 
 NAME = "ommx-constrained"
 TITLE = "OMMX artifact archive of the constrained 0-1 model (named constraints; HiGHS/SCIP adapters)"
@@ -45,7 +45,6 @@ ORDER = 111
 
 detect = _archive.detect
 loads = _archive.loads
-load = _archive.load
 
 
 def dump(model: Any, fp: IO[bytes], *, ising: bool = False, progress: bool = False) -> None:

@@ -29,12 +29,11 @@ Examples:
 
 from __future__ import annotations
 
-from typing import IO, Any
 
 from .._util.guard import integer
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
-from . import _coords, _header, _text
+from . import _coords, _header, _text, _writer
 
 NAME = "qbsolv"
 TITLE = "qbsolv .qubo: 'p qubo 0 maxNodes nNodes nCouplers', diagonal lines then couplers, 0-based (offset in 'c' lines)"
@@ -47,21 +46,12 @@ ORDER = 50
 CONV = _coords.Convention(NAME, "c", diagonal_first=True)
 
 
-def _chunks(qubo: Qubo):
-    t = _coords.terms_of(qubo, CONV)
-    yield _header.comment_lines(t.meta, CONV.prefix), 0
-    yield f"p qubo 0 {qubo.num_vars} {t.num_diagonal} {t.count - t.num_diagonal}\n", 0
-    yield from t.chunks()
+def _head(qubo: Qubo, t: _coords.Terms) -> str:
+    return (_header.comment_lines(t.meta, CONV.prefix)
+            + f"p qubo 0 {qubo.num_vars} {t.num_diagonal} {t.count - t.num_diagonal}\n")
 
 
-def dumps(qubo: Qubo, *, ising: bool = False) -> str:
-    """The ``.qubo`` text of *qubo* (BINARY only)."""
-    return _text.join(_chunks(qubo))
-
-
-def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
-    """Write the ``.qubo`` text of *qubo* to *fp*."""
-    _text.emit(fp, _chunks(qubo), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+dumps, dump = _writer.matrix_writer(CONV, _head)
 
 
 def loads(data: str | bytes, *, source: str = "<qubo>") -> Qubo:
@@ -90,10 +80,6 @@ def loads(data: str | bytes, *, source: str = "<qubo>") -> Qubo:
                                   f"coupler lines but the file has {diag} and {i.size - diag}"))
     return _coords.to_model(meta, i, j, v, max_nodes, meta.get("offset", 0), source)
 
-
-def load(fp: IO[Any]) -> Qubo:
-    """Read a ``.qubo`` file written by nonoqubo from an open file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<qubo>"))
 
 
 def detect(head: bytes) -> bool:

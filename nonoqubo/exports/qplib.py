@@ -203,10 +203,6 @@ def loads(data: str | bytes, *, source: str = "<qplib>") -> Qubo:
                            source, labels)
 
 
-def load(fp: IO[Any]) -> Qubo:
-    """Read a QPLIB file written by nonoqubo from an open file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<qplib>"))
-
 
 def detect(head: bytes) -> bool:
     """A nonoqubo name line followed by a QBN/QBB problem type."""

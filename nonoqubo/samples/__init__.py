@@ -50,7 +50,6 @@ Examples:
 from __future__ import annotations
 
 import itertools
-import json
 import numbers
 import os
 import re
@@ -63,6 +62,7 @@ from typing import Any
 import numpy as np
 
 from .._util.discover import submodules
+from ._raw import RawSamples, loads_json  # noqa: F401  (loads_json: for readers written against the old layout)
 from ..model.encoding import bracket_name
 from ..errors import SampleError, UnsupportedFormat
 
@@ -70,22 +70,6 @@ __all__ = ["RawSamples", "SampleBatch", "formats", "get_format", "read_samples",
 
 #: more label problems than this are summarised as "... and N more"
 _SHOW = 3
-
-
-@dataclass
-class RawSamples:
-    """What a reader found in a file, before it is matched to the model."""
-
-    values: np.ndarray | Sequence[Sequence[float]] | None = None
-    labels: Sequence[Any] | None = None
-    maps: list[Mapping[Any, Any]] | None = None
-    energies: np.ndarray | Sequence[float] | None = None
-    num_occurrences: np.ndarray | Sequence[int] | None = None
-    vartype: str | None = None
-    #: a variable the file leaves out is 0 (MIP solution files list only the nonzero ones)
-    sparse: bool = False
-    #: the file's energies lack the model's offset (qbsolv, MQLib: formats with no offset field)
-    offset_excluded: bool = False
 
 
 @dataclass
@@ -499,10 +483,3 @@ def _to_bits(values: np.ndarray, labels: list[str], vartype: str | None, spin: b
         raise SampleError(f"{source}: sample {s}, variable {labels[i]!r}: value {shown!r}: {why}")
     bits = ((values + 1) // 2 if is_spin else values).astype(np.int8)
     return bits, is_spin
-
-
-def loads_json(text: str, source: str) -> Any:
-    """``json.loads`` with a located error."""
-    from .._util.guard import json_loads
-
-    return json_loads(text, source)

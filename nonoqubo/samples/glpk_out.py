@@ -52,7 +52,8 @@ import re
 import numpy as np
 
 from ..errors import FormatError, SampleError, located
-from . import RawSamples, _mip
+from . import _mip
+from ._raw import RawSamples
 
 __all__ = ["detect", "parse"]
 

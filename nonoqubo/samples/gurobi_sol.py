@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 
 from ..errors import FormatError, located
-from . import RawSamples, _mip
+from . import _mip
+from ._raw import RawSamples
 
 __all__ = ["detect", "parse"]
 

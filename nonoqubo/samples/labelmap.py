@@ -19,7 +19,7 @@ Examples:
 from __future__ import annotations
 
 from ..errors import FormatError
-from . import RawSamples, loads_json
+from ._raw import RawSamples, loads_json
 
 NAME = "labelmap"
 TITLE = "JSON object label -> value (or a list of them)"

@@ -34,7 +34,7 @@ import re
 import numpy as np
 
 from ..errors import FormatError, SampleError, located
-from . import RawSamples
+from ._raw import RawSamples
 
 __all__ = ["detect", "parse"]
 

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import FormatError, MissingDependency, located
-from . import RawSamples
+from ._raw import RawSamples
 
 __all__ = ["detect", "detect_bytes", "parse", "parse_bytes"]
 
@@ -79,7 +79,7 @@ def parse(text: str, *, source: str) -> RawSamples:
 
 
 def _is_archive(data: bytes) -> bool:
-    from ..exports._oci import detect
+    from .._util.oci import detect
 
     return detect(data[:512])
 
@@ -124,7 +124,7 @@ def parse_bytes(data: bytes, *, source: str) -> RawSamples:
     """
     _rust()
     if _is_archive(data):
-        from ..exports._oci import read_archive
+        from .._util.oci import read_archive
 
         _, layers = read_archive(data, source)
         for media, _, blob in layers:

@@ -40,7 +40,7 @@ import numpy as np
 
 from .._util.guard import integer
 from ..errors import FormatError, located
-from . import RawSamples
+from ._raw import RawSamples
 
 __all__ = ["detect", "parse"]
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from ..errors import FormatError
-from . import RawSamples
+from ._raw import RawSamples
 
 NAME = "qplib-sol"
 TITLE = "QPLIB solution file (objvar, then name value lines)"

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import FormatError
-from . import RawSamples, loads_json
+from ._raw import RawSamples, loads_json
 
 NAME = "sampleset"
 TITLE = "dimod SampleSet JSON (SampleSet.to_serializable(); OpenJij's \"type\": \"Response\" too)"

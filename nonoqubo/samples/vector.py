@@ -25,7 +25,7 @@ import math
 import re
 
 from ..errors import FormatError
-from . import RawSamples, loads_json
+from ._raw import RawSamples, loads_json
 
 NAME = "vector"
 TITLE = "vectors in variable order: JSON list(s), lines of numbers or bit strings"
