@@ -26,9 +26,10 @@ Examples:
 from __future__ import annotations
 
 import re
-from typing import IO, Any
+from typing import Any
 
-from . import check_options, clue_text, make_puzzle, parse_size, read_clues, read_stream, reject_trailing, text_lines
+from ._lines import check_options, clue_text, make_puzzle, parse_size, read_clues, reject_trailing, text_lines
+from .._util.text import head_text
 from ..errors import FormatError, located
 from ..model.puzzle import Puzzle
 
@@ -37,14 +38,21 @@ TITLE = "QNonograms .cwd (H, W, row clues, blank line, column clues)"
 EXTENSIONS = ("cwd",)
 BINARY = False
 SOLUTION = False
+ALIASES = ()
+ORDER = 80
+KIND = "puzzle"
+COLOUR = False
+HEURISTIC = True
+LEGACY_ENCODING = "latin-1"
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
 _NUMBER = re.compile(r"\s*\d{1,18}\s*")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True when lines 1 and 2 are single numbers and line H+3 is blank."""
+    text = head_text(head)
     lines = text_lines(text)
     if len(lines) < 3 or not (_NUMBER.fullmatch(lines[0]) and _NUMBER.fullmatch(lines[1])):
         return False
@@ -77,17 +85,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
     return make_puzzle(rows, cols, source=source, row_lines=row_lines, col_lines=col_lines)
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a ``.cwd`` puzzle from an open text file."""
-    return read_stream(fp, loads, **options)
-
-
 def dumps(puzzle: Puzzle) -> str:
     """The puzzle as ``.cwd`` text (``0`` for an empty line)."""
     lines = [str(puzzle.height), str(puzzle.width), *map(clue_text, puzzle.rows), "", *map(clue_text, puzzle.cols)]
     return "\n".join(lines) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as ``.cwd`` to an open text file."""
-    fp.write(dumps(puzzle))

@@ -34,9 +34,10 @@ Examples:
 from __future__ import annotations
 
 import re
-from typing import IO, Any
+from typing import Any
 
-from . import check_options, clue_text, make_puzzle, parse_size, read_clues, read_stream, reject_trailing, text_lines
+from ._lines import check_options, clue_text, make_puzzle, parse_size, read_clues, reject_trailing, text_lines
+from .._util.text import head_text
 from ..errors import FormatError, located
 from ..model.puzzle import Puzzle
 
@@ -45,14 +46,21 @@ TITLE = "Olšák .mk (H W, row clues, '#', column clues)"
 EXTENSIONS = ("mk",)
 BINARY = False
 SOLUTION = False
+ALIASES = ()
+ORDER = 60
+KIND = "puzzle"
+COLOUR = False
+HEURISTIC = True
+LEGACY_ENCODING = "latin-1"
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
 _HEADER = re.compile(r"\s*(\d{1,18})[ \t]+(\d{1,18})\s*")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True when line 1 is ``H W`` and line H+2 is ``#``."""
+    text = head_text(head)
     lines = text_lines(text)
     m = _HEADER.fullmatch(lines[0]) if lines else None
     if not m:
@@ -88,17 +96,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
     return make_puzzle(rows, cols, source=source, row_lines=row_lines, col_lines=col_lines)
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a ``.mk`` puzzle from an open text file."""
-    return read_stream(fp, loads, **options)
-
-
 def dumps(puzzle: Puzzle) -> str:
     """The puzzle as ``.mk`` text (LF line endings, ``0`` for an empty line)."""
     lines = [f"{puzzle.height} {puzzle.width}", *map(clue_text, puzzle.rows), "#", *map(clue_text, puzzle.cols)]
     return "\n".join(lines) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as ``.mk`` to an open text file."""
-    fp.write(dumps(puzzle))

@@ -31,9 +31,10 @@ Examples:
 from __future__ import annotations
 
 import re
-from typing import IO, Any
+from typing import Any
 
-from . import check_options, clue_text, make_puzzle, parse_size, read_clues, read_stream, text_lines
+from ._lines import check_options, clue_text, make_puzzle, parse_size, read_clues, text_lines
+from .._util.text import head_text
 from ..errors import FormatError
 from ..model.puzzle import Puzzle
 
@@ -42,15 +43,22 @@ TITLE = "Jakub Wilk .nin (W H, row clues, column clues)"
 EXTENSIONS = ("nin",)
 BINARY = False
 SOLUTION = False
+ALIASES = ()
+ORDER = 50
+KIND = "puzzle"
+COLOUR = False
+HEURISTIC = True
+LEGACY_ENCODING = "latin-1"
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
 _HEADER = re.compile(r"\s*(\d{1,18})[ \t]+(\d{1,18})\s*")
 _CLUE = re.compile(r"[\d \t]*")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True when line 1 is ``W H`` and the next W+H lines are space-separated numbers."""
+    text = head_text(head)
     lines = text_lines(text)
     m = _HEADER.fullmatch(lines[0]) if lines else None
     if not m:
@@ -77,18 +85,8 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
     return make_puzzle(rows, cols, source=source, row_lines=row_lines, col_lines=col_lines)
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a ``.nin`` puzzle from an open text file."""
-    return read_stream(fp, loads, **options)
-
-
 def dumps(puzzle: Puzzle) -> str:
     """The puzzle as ``.nin`` text (``0`` for an empty line)."""
     lines = [f"{puzzle.width} {puzzle.height}"]
     lines += [clue_text(c) for c in (*puzzle.rows, *puzzle.cols)]
     return "\n".join(lines) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as ``.nin`` to an open text file."""
-    fp.write(dumps(puzzle))

@@ -51,10 +51,11 @@ from __future__ import annotations
 
 import html
 import re
-from typing import IO, Any
+from typing import Any
 
-from . import check_options, clue_text, colour_refusal, make_puzzle, meta_text, parse_clue, read_stream, text_lines
+from ._lines import check_options, clue_text, colour_refusal, make_puzzle, meta_text, parse_clue, text_lines
 from .._util.guard import integer
+from .._util.text import head_text
 from ..errors import FormatError, located
 from ..model.puzzle import Puzzle
 
@@ -63,16 +64,23 @@ TITLE = "Steve Simpson .non (keys, rows, columns, optional goal)"
 EXTENSIONS = ("non",)
 BINARY = False
 SOLUTION = True
+ALIASES = ("simpson", "ss")
+ORDER = 40
+KIND = "puzzle"
+COLOUR = False
+HEURISTIC = True
+LEGACY_ENCODING = "latin-1"
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
 #: .non key -> Puzzle.meta key ("title" goes to Puzzle.name)
 _META = {"by": "author", "copyright": "copyright", "license": "license", "catalogue": "catalogue"}
 _COLOUR_TOKEN = re.compile(r"(?<!\d)\d+[A-Za-z]\w*")  # look-behind: linear in a run of digits
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True for text with ``width N``, ``height N`` and ``rows`` lines."""
+    text = head_text(head)
     return all(re.search(p, text, re.M | re.I) for p in (r"^[ \t]*width\s+\d+", r"^[ \t]*height\s+\d+", r"^[ \t]*rows\s*$"))
 
 
@@ -164,11 +172,6 @@ def _goal(raw: str, lineno: int, width: int, height: int, source: str) -> tuple[
     return tuple(picture[i * width : (i + 1) * width] for i in range(height))
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a ``.non`` puzzle from an open text file."""
-    return read_stream(fp, loads, **options)
-
-
 def _quote(value: Any) -> str:
     text = " ".join(str(value).split())
     return '"' + text.replace("&", "&amp;").replace('"', "&quot;") + '"'
@@ -196,8 +199,3 @@ def dumps(puzzle: Puzzle) -> str:
         goal = "".join(puzzle.solution).translate(str.maketrans(".#", "01"))
         lines += ["", f'goal "{goal}"']
     return "\n".join(lines) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as ``.non`` to an open text file."""
-    fp.write(dumps(puzzle))

@@ -53,10 +53,11 @@ Examples:
 from __future__ import annotations
 
 import re
-from typing import IO, Any
+from typing import Any
 
-from . import check_options, make_puzzle, read_stream, text_lines
+from ._lines import check_options, make_puzzle, text_lines
 from .._util.guard import integer
+from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
 from ..model.palette import BW, Palette, normalise_rgb
 from ..model.puzzle import Puzzle
@@ -67,8 +68,13 @@ EXTENSIONS = ("g",)
 BINARY = False
 SOLUTION = False
 COLOUR = True
+ALIASES = ("olsak",)
+ORDER = 70
+KIND = "puzzle"
+HEURISTIC = True
+LEGACY_ENCODING = "latin-1"
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
 _COLOUR_DECL = re.compile(r"\s*(\S):(\S?)\s+(\S+)")
 #: one block: a length and an optional colour letter
@@ -76,8 +82,9 @@ _BLOCK = re.compile(r"(\d+)([^\d\s,]?)")
 _SEP = re.compile(r"[\s,]*")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True when two lines start with ``:`` and a line of numbers follows the first."""
+    text = head_text(head)
     lines = text_lines(text)
     marks = [i for i, line in enumerate(lines) if line.startswith(":")]
     return len(marks) >= 2 and marks[0] + 1 < len(lines) and re.fullmatch(r"[\d\s,a-zA-Z]*", lines[marks[0] + 1]) is not None
@@ -192,11 +199,6 @@ def _blocks(text: str, declared: dict[str, Any], has_default: bool, source: str,
     return out
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a ``.g`` puzzle from an open text file."""
-    return read_stream(fp, loads, **options)
-
-
 def dumps(puzzle: Puzzle) -> str:
     """The puzzle as ``.g`` text (the name as the free text, blank lines for empty lines).
 
@@ -225,8 +227,3 @@ def dumps(puzzle: Puzzle) -> str:
     lines += [": rows", *(clue(c, k) for c, k in zip(puzzle.rows, puzzle.row_colours))]  # type: ignore[arg-type]
     lines += [": columns", *(clue(c, k) for c, k in zip(puzzle.cols, puzzle.col_colours)), ":end"]  # type: ignore[arg-type]
     return "\n".join(lines) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as ``.g`` to an open text file."""
-    fp.write(dumps(puzzle))

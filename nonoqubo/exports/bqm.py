@@ -62,6 +62,11 @@ BINARY = True
 ISING = True
 KIND = "qubo"
 ORDER = 20
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "carried"
+WRITE_BYTES_PER_TERM = 0
 
 #: the key of nonoqubo's metadata in the DIMODBQM header
 META_KEY = "nonoqubo"

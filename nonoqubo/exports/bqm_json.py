@@ -45,6 +45,11 @@ BINARY = False
 ISING = True
 KIND = "qubo"
 ORDER = 30
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "carried"
+WRITE_BYTES_PER_TERM = 0
 
 
 def _chunks(qubo: Qubo, ising: bool):

@@ -40,6 +40,11 @@ BINARY = False
 ISING = True
 KIND = "qubo"
 ORDER = 40
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "excluded"
+WRITE_BYTES_PER_TERM = 0
 
 CONV = _coords.Convention(NAME, "#")
 

@@ -54,6 +54,12 @@ EXTENSIONS = ("cqm",)
 BINARY = True
 ISING = False
 KIND = "constrained"
+ALIASES = ()
+ORDER = 100
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "carried"
+WRITE_BYTES_PER_TERM = 280  # the random 100x100 (3.6 M terms): 1.0 GB, rounded up
 
 MAGIC = b"DIMODCQM"
 #: the zip member that carries the clues and the fixed variables

@@ -45,6 +45,11 @@ BINARY = False
 ISING = True
 KIND = "qubo"
 ORDER = 45
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "excluded"
+WRITE_BYTES_PER_TERM = 0
 
 HEADER = "i,j,label_i,label_j,bias"
 _SPACE = re.compile(r"\s")

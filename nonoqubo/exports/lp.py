@@ -75,6 +75,12 @@ EXTENSIONS = ("lp",)
 BINARY = False
 ISING = False
 KIND = "constrained"
+ALIASES = ()
+ORDER = 100
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "carried"
+WRITE_BYTES_PER_TERM = 50  # peak RSS of build -o on the 512x512 cauldron (48 M terms): 2.16 GB, rounded up
 
 #: the first comment line; its presence marks a nonoqubo file
 MAGIC = "nonoqubo constrained model"

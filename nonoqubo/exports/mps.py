@@ -66,6 +66,12 @@ EXTENSIONS = ("mps",)
 BINARY = False
 ISING = False
 KIND = "constrained"
+ALIASES = ()
+ORDER = 100
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "carried"
+WRITE_BYTES_PER_TERM = 70  # the cauldron: 3.13 GB, rounded up
 
 
 def _highspy() -> Any:

@@ -40,6 +40,11 @@ BINARY = False
 ISING = False
 KIND = "qubo"
 ORDER = 70
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "negated"
+WRITE_BYTES_PER_TERM = 0
 
 CONV = _coords.Convention(NAME, "#", base=1, half=True, negate=True)
 

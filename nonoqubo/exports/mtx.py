@@ -44,6 +44,11 @@ BINARY = False
 ISING = False
 KIND = "qubo"
 ORDER = 80
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "excluded"
+WRITE_BYTES_PER_TERM = 0
 
 BANNER = "%%MatrixMarket matrix coordinate real general"
 CONV = _coords.Convention(NAME, "%", base=1)

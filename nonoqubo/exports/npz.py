@@ -47,6 +47,11 @@ BINARY = True
 ISING = False
 KIND = "qubo"
 ORDER = 100
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "carried"
+WRITE_BYTES_PER_TERM = 0
 
 KEYS = ("labels", "linear", "row", "col", "quad", "offset", "vartype", "clues", "fixed", "meta")
 

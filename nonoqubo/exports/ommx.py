@@ -101,6 +101,11 @@ BINARY = True
 ISING = False
 KIND = "qubo"
 ORDER = 110
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "carried"
+WRITE_BYTES_PER_TERM = 85  # the cauldron: 2.96 GB, rounded up
 
 #: the namespace of nonoqubo's annotations
 PREFIX = "org.nonoqubo."

@@ -42,6 +42,11 @@ BINARY = True
 ISING = False
 KIND = "constrained"
 ORDER = 111
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "carried"
+WRITE_BYTES_PER_TERM = 160  # the random 100x100: 0.57 GB, rounded up
 
 detect = _archive.detect
 loads = _archive.loads

@@ -42,6 +42,11 @@ BINARY = False
 ISING = False
 KIND = "qubo"
 ORDER = 50
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "excluded"
+WRITE_BYTES_PER_TERM = 0
 
 CONV = _coords.Convention(NAME, "c", diagonal_first=True)
 

@@ -68,6 +68,11 @@ BINARY = False
 ISING = False
 KIND = "qubo"
 ORDER = 90
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "carried"
+WRITE_BYTES_PER_TERM = 0
 
 META_TAG = "# nonoqubo "
 

@@ -44,6 +44,11 @@ BINARY = False
 ISING = False
 KIND = "qubo"
 ORDER = 60
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "carried"
+WRITE_BYTES_PER_TERM = 0
 
 CONV = _coords.Convention(NAME, "#", base=1, half=True)
 

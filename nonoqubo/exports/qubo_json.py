@@ -54,6 +54,11 @@ BINARY = False
 ISING = True
 KIND = "qubo"
 ORDER = 10
+ALIASES = ()
+HEURISTIC = False
+LEGACY_ENCODING = None
+OFFSET = "carried"
+WRITE_BYTES_PER_TERM = 0
 
 FORMAT_ID = "nonoqubo-qubo"
 FORMAT_VERSION = 1
