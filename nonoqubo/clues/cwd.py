@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
 from ._lines import check_options, clue_text, make_puzzle, parse_size, read_clues, reject_trailing, text_lines
 from .._util.text import head_text
 from ..errors import FormatError, located
@@ -36,14 +37,7 @@ from ..model.puzzle import Puzzle
 NAME = "cwd"
 TITLE = "QNonograms .cwd (H, W, row clues, blank line, column clues)"
 EXTENSIONS = ("cwd",)
-BINARY = False
-SOLUTION = False
-ALIASES = ()
 ORDER = 80
-KIND = "puzzle"
-COLOUR = False
-HEURISTIC = True
-LEGACY_ENCODING = "latin-1"
 
 __all__ = ["dumps", "loads"]
 

@@ -54,18 +54,12 @@ from .._util.guard import integer
 from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
 from ..model.puzzle import Puzzle
+from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
 
 NAME = "gecode"
 TITLE = "Gecode flat integer array (width, height, column hints, row hints); Gecode's nonogram.cpp"
 EXTENSIONS = ("gecode", "cpp", "cc", "cxx", "hpp", "h", "hh", "c")
-BINARY = False
-SOLUTION = False  # can the format carry a known solution?
-ALIASES = ()
 ORDER = 20
-KIND = "puzzle"
-COLOUR = False
-HEURISTIC = True
-LEGACY_ENCODING = "latin-1"
 
 __all__ = ["Spec", "dumps", "from_array", "loads", "specs", "to_array"]
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
 from ._lines import check_options, clue_text, make_puzzle, parse_size, read_clues, reject_trailing, text_lines
 from .._util.text import head_text
 from ..errors import FormatError, located
@@ -44,14 +45,7 @@ from ..model.puzzle import Puzzle
 NAME = "mk"
 TITLE = "Olšák .mk (H W, row clues, '#', column clues)"
 EXTENSIONS = ("mk",)
-BINARY = False
-SOLUTION = False
-ALIASES = ()
 ORDER = 60
-KIND = "puzzle"
-COLOUR = False
-HEURISTIC = True
-LEGACY_ENCODING = "latin-1"
 
 __all__ = ["dumps", "loads"]
 

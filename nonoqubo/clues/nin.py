@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
 from ._lines import check_options, clue_text, make_puzzle, parse_size, read_clues, text_lines
 from .._util.text import head_text
 from ..errors import FormatError
@@ -41,14 +42,7 @@ from ..model.puzzle import Puzzle
 NAME = "nin"
 TITLE = "Jakub Wilk .nin (W H, row clues, column clues)"
 EXTENSIONS = ("nin",)
-BINARY = False
-SOLUTION = False
-ALIASES = ()
 ORDER = 50
-KIND = "puzzle"
-COLOUR = False
-HEURISTIC = True
-LEGACY_ENCODING = "latin-1"
 
 __all__ = ["dumps", "loads"]
 

@@ -53,6 +53,7 @@ import html
 import re
 from typing import Any
 
+from ._defaults import BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING
 from ._lines import check_options, clue_text, colour_refusal, make_puzzle, meta_text, parse_clue, text_lines
 from .._util.guard import integer
 from .._util.text import head_text
@@ -62,14 +63,9 @@ from ..model.puzzle import Puzzle
 NAME = "non"
 TITLE = "Steve Simpson .non (keys, rows, columns, optional goal)"
 EXTENSIONS = ("non",)
-BINARY = False
 SOLUTION = True
 ALIASES = ("simpson", "ss")
 ORDER = 40
-KIND = "puzzle"
-COLOUR = False
-HEURISTIC = True
-LEGACY_ENCODING = "latin-1"
 
 __all__ = ["dumps", "loads"]
 

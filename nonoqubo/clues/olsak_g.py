@@ -55,6 +55,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._defaults import BINARY, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
 from ._lines import check_options, make_puzzle, text_lines
 from .._util.guard import integer
 from .._util.text import head_text
@@ -65,14 +66,9 @@ from ..model.puzzle import Puzzle
 NAME = "g"
 TITLE = "Olšák .g (free text, ': rows' group, ': columns' group)"
 EXTENSIONS = ("g",)
-BINARY = False
-SOLUTION = False
 COLOUR = True
 ALIASES = ("olsak",)
 ORDER = 70
-KIND = "puzzle"
-HEURISTIC = True
-LEGACY_ENCODING = "latin-1"
 
 __all__ = ["dumps", "loads"]
 

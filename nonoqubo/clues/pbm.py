@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from ._defaults import ALIASES, COLOUR, KIND
 from ._lines import check_options
 from .._util.guard import integer
 from .._util.text import head_text
@@ -44,10 +45,7 @@ TITLE = "PBM bitmap of the answer (P1 plain, P4 raw); clues derived"
 EXTENSIONS = ("pbm",)
 BINARY = True
 SOLUTION = True
-ALIASES = ()
 ORDER = 110
-KIND = "puzzle"
-COLOUR = False
 HEURISTIC = False
 LEGACY_ENCODING = None
 

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from ._defaults import BINARY, HEURISTIC, KIND, LEGACY_ENCODING
 from ._lines import check_options, text_lines
 from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
@@ -44,14 +45,10 @@ from ..model.puzzle import Puzzle
 NAME = "picture"
 TITLE = "text picture of the answer (#/., X/., 1/0); clues derived"
 EXTENSIONS = ("picture", "pic", "grid", "dat")
-BINARY = False
 SOLUTION = True
 COLOUR = True
 ALIASES = ("text", "grid")
 ORDER = 100
-KIND = "puzzle"
-HEURISTIC = True
-LEGACY_ENCODING = "latin-1"
 
 __all__ = ["dumps", "loads", "to_picture"]
 

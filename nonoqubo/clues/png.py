@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ._defaults import ALIASES, KIND
 from ._lines import check_options
 from .ppm import background_of, pixels_of, puzzle_of_pixels
 from ..errors import FormatError, MissingDependency, located
@@ -37,9 +38,7 @@ EXTENSIONS = ("png",)
 BINARY = True
 SOLUTION = True
 COLOUR = True
-ALIASES = ()
 ORDER = 130
-KIND = "puzzle"
 HEURISTIC = False
 LEGACY_ENCODING = None
 

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from ._defaults import ALIASES, KIND
 from ._lines import check_options
 from .._util.guard import claimed, integer
 from ..errors import FormatError, PuzzleError, located
@@ -52,9 +53,7 @@ EXTENSIONS = ("ppm",)
 BINARY = True
 SOLUTION = True
 COLOUR = True
-ALIASES = ()
 ORDER = 120
-KIND = "puzzle"
 HEURISTIC = False
 LEGACY_ENCODING = None
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._defaults import BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
 from ._lines import check_options, make_puzzle, pick_index, text_lines
 from .._util.guard import integer
 from .._util.text import head_text
@@ -45,14 +46,8 @@ from ..model.puzzle import Puzzle
 NAME = "sgt"
 TITLE = "Simon Tatham's Pattern game ID (WxH:cols/rows) or save file"
 EXTENSIONS = ("sgt", "sav", "pattern")
-BINARY = False
-SOLUTION = False
 ALIASES = ("tatham", "pattern")
 ORDER = 90
-KIND = "puzzle"
-COLOUR = False
-HEURISTIC = True
-LEGACY_ENCODING = "latin-1"
 
 __all__ = ["dumps", "loads"]
 

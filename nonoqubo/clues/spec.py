@@ -62,19 +62,16 @@ from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
+from ._defaults import BINARY, HEURISTIC, KIND, LEGACY_ENCODING
 from ._lines import META_KEYS
 
 NAME = "spec"
 TITLE = "nonoqubo clue spec, YAML or JSON (rows, cols, optional name/width/height/solution)"
 EXTENSIONS = ("yaml", "yml", "json")
-BINARY = False
 SOLUTION = True  # can the format carry a known solution?
 COLOUR = True  # can the format carry a colour puzzle?
 ALIASES = ("yaml", "yml", "json")
 ORDER = 10
-KIND = "puzzle"
-HEURISTIC = True
-LEGACY_ENCODING = "latin-1"
 
 __all__ = ["dumps", "from_dict", "loads"]
 

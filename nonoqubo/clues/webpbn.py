@@ -67,6 +67,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from ._defaults import BINARY, KIND, LEGACY_ENCODING
 from ._lines import check_options, make_puzzle, meta_text, pick_index
 from .._util.guard import integer
 from .._util.text import head_text
@@ -77,14 +78,11 @@ from ..model.puzzle import Puzzle
 NAME = "xml"
 TITLE = "webpbn XML (pbn 0.3), the goal solution included"
 EXTENSIONS = ("xml", "pbn")
-BINARY = False
 SOLUTION = True
 COLOUR = True
 ALIASES = ("webpbn", "pbn")
 ORDER = 30
-KIND = "puzzle"
 HEURISTIC = False
-LEGACY_ENCODING = "latin-1"
 
 __all__ = ["dumps", "loads"]
 

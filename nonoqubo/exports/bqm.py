@@ -52,6 +52,7 @@ import numpy as np
 from .._util.guard import json_loads
 from ..errors import FormatError, MissingDependency, NonoquboError, located
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, HEURISTIC, KIND, LEGACY_ENCODING, OFFSET, WRITE_BYTES_PER_TERM
 from . import _header, _text
 from ._parallel import ordered_map
 
@@ -60,13 +61,7 @@ TITLE = "dimod binary BQM file (BQM.to_file / BQM.from_file), labels kept, metad
 EXTENSIONS = ("bqm",)
 BINARY = True
 ISING = True
-KIND = "qubo"
 ORDER = 20
-ALIASES = ()
-HEURISTIC = False
-LEGACY_ENCODING = None
-OFFSET = "carried"
-WRITE_BYTES_PER_TERM = 0
 
 #: the key of nonoqubo's metadata in the DIMODBQM header
 META_KEY = "nonoqubo"

@@ -36,20 +36,14 @@ import numpy as np
 
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, BINARY, HEURISTIC, KIND, LEGACY_ENCODING, OFFSET, WRITE_BYTES_PER_TERM
 from . import _header, _json, _writer
 
 NAME = "bqm-json"
 TITLE = "dimod BQM.to_serializable() JSON (bqm_schema 3.0.0), labels kept, metadata in 'info'"
 EXTENSIONS = ("bqm.json",)
-BINARY = False
 ISING = True
-KIND = "qubo"
 ORDER = 30
-ALIASES = ()
-HEURISTIC = False
-LEGACY_ENCODING = None
-OFFSET = "carried"
-WRITE_BYTES_PER_TERM = 0
 
 
 def _chunks(qubo: Qubo, ising: bool):

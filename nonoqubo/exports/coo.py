@@ -31,20 +31,15 @@ from __future__ import annotations
 
 
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, BINARY, HEURISTIC, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
 from . import _coords, _header, _text, _writer
 
 NAME = "coo"
 TITLE = "COO text 'i j bias', 0-based upper triangle, as read by dimod.serialization.coo (offset in '# offset=')"
 EXTENSIONS = ("coo",)
-BINARY = False
 ISING = True
-KIND = "qubo"
 ORDER = 40
-ALIASES = ()
-HEURISTIC = False
-LEGACY_ENCODING = None
 OFFSET = "excluded"
-WRITE_BYTES_PER_TERM = 0
 
 CONV = _coords.Convention(NAME, "#")
 

@@ -45,6 +45,7 @@ from .._util.guard import json_loads
 from ..clues import spec
 from ..model.constrained import SENSES, ConstrainedModel, build_constrained
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
+from ._defaults import ALIASES, HEURISTIC, ISING, LEGACY_ENCODING, OFFSET
 
 __all__ = ["dump", "dumps", "loads", "metadata"]
 
@@ -52,13 +53,8 @@ NAME = "cqm"
 TITLE = "dimod CQM file (ConstrainedQuadraticModel.to_file), for hybrid CQM solvers"
 EXTENSIONS = ("cqm",)
 BINARY = True
-ISING = False
 KIND = "constrained"
-ALIASES = ()
 ORDER = 100
-HEURISTIC = False
-LEGACY_ENCODING = None
-OFFSET = "carried"
 WRITE_BYTES_PER_TERM = 280  # the random 100x100 (3.6 M terms): 1.0 GB, rounded up
 
 MAGIC = b"DIMODCQM"

@@ -36,20 +36,15 @@ import numpy as np
 
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, BINARY, HEURISTIC, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
 from . import _coords, _header, _text, _writer
 
 NAME = "csv"
 TITLE = "CSV coefficient list 'i,j,label_i,label_j,bias', one term a row, 0-based upper triangle (offset in '#' lines)"
 EXTENSIONS = ("csv",)
-BINARY = False
 ISING = True
-KIND = "qubo"
 ORDER = 45
-ALIASES = ()
-HEURISTIC = False
-LEGACY_ENCODING = None
 OFFSET = "excluded"
-WRITE_BYTES_PER_TERM = 0
 
 HEADER = "i,j,label_i,label_j,bias"
 _SPACE = re.compile(r"\s")

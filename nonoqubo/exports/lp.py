@@ -66,20 +66,15 @@ from ..model.encoding import bracket_name, flat_name
 from ..errors import FormatError, UnsupportedFormat, located
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
+from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, LEGACY_ENCODING, OFFSET
 
 __all__ = ["dump", "dumps", "loads", "metadata_lines", "read_metadata"]
 
 NAME = "lp"
 TITLE = "CPLEX LP: the constrained model as a 0-1 integer program (HiGHS, SCIP, CBC, Gurobi)"
 EXTENSIONS = ("lp",)
-BINARY = False
-ISING = False
 KIND = "constrained"
-ALIASES = ()
 ORDER = 100
-HEURISTIC = False
-LEGACY_ENCODING = None
-OFFSET = "carried"
 WRITE_BYTES_PER_TERM = 50  # peak RSS of build -o on the 512x512 cauldron (48 M terms): 2.16 GB, rounded up
 
 #: the first comment line; its presence marks a nonoqubo file

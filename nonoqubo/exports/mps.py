@@ -56,6 +56,7 @@ import numpy as np
 
 from ..model.constrained import EQ, GE, LE, ConstrainedModel
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
+from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, LEGACY_ENCODING, OFFSET
 from .lp import MAGIC, metadata_lines, model_from_metadata
 
 __all__ = ["dump", "dumps", "loads"]
@@ -63,14 +64,8 @@ __all__ = ["dump", "dumps", "loads"]
 NAME = "mps"
 TITLE = "free MPS written by HiGHS: the constrained model as a 0-1 integer program"
 EXTENSIONS = ("mps",)
-BINARY = False
-ISING = False
 KIND = "constrained"
-ALIASES = ()
 ORDER = 100
-HEURISTIC = False
-LEGACY_ENCODING = None
-OFFSET = "carried"
 WRITE_BYTES_PER_TERM = 70  # the cauldron: 3.13 GB, rounded up
 
 

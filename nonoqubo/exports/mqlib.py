@@ -31,20 +31,14 @@ from __future__ import annotations
 
 
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
 from . import _coords, _header, _writer
 
 NAME = "mqlib"
 TITLE = "MQLib: 'n m', 1-based, maximised x'Qx (Q symmetric): written negated, off-diagonals halved"
 EXTENSIONS = ("mqlib",)
-BINARY = False
-ISING = False
-KIND = "qubo"
 ORDER = 70
-ALIASES = ()
-HEURISTIC = False
-LEGACY_ENCODING = None
 OFFSET = "negated"
-WRITE_BYTES_PER_TERM = 0
 
 CONV = _coords.Convention(NAME, "#", base=1, half=True, negate=True)
 

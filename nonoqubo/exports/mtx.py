@@ -35,20 +35,14 @@ from __future__ import annotations
 from .._util.guard import integer
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
 from . import _coords, _header, _text, _writer
 
 NAME = "mtx"
 TITLE = "MatrixMarket coordinate real general: the upper-triangular QUBO matrix, 1-based (offset in '%' lines)"
 EXTENSIONS = ("mtx",)
-BINARY = False
-ISING = False
-KIND = "qubo"
 ORDER = 80
-ALIASES = ()
-HEURISTIC = False
-LEGACY_ENCODING = None
 OFFSET = "excluded"
-WRITE_BYTES_PER_TERM = 0
 
 BANNER = "%%MatrixMarket matrix coordinate real general"
 CONV = _coords.Convention(NAME, "%", base=1)

@@ -38,20 +38,14 @@ import numpy as np
 from .._util.guard import finite, json_loads
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, HEURISTIC, ISING, KIND, LEGACY_ENCODING, OFFSET, WRITE_BYTES_PER_TERM
 from . import _header
 
 NAME = "npz"
 TITLE = "NumPy .npz arrays: labels, linear, row, col, quad, offset, vartype, clues, fixed (exact int64)"
 EXTENSIONS = ("npz",)
 BINARY = True
-ISING = False
-KIND = "qubo"
 ORDER = 100
-ALIASES = ()
-HEURISTIC = False
-LEGACY_ENCODING = None
-OFFSET = "carried"
-WRITE_BYTES_PER_TERM = 0
 
 KEYS = ("labels", "linear", "row", "col", "quad", "offset", "vartype", "clues", "fixed", "meta")
 

@@ -88,6 +88,7 @@ import numpy as np
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
 from ..model.qubo import Qubo
 from .._util import oci as _oci
+from ._defaults import ALIASES, HEURISTIC, ISING, KIND, LEGACY_ENCODING, OFFSET
 
 __all__ = [
     "PREFIX", "annotations_of", "constrained_instance", "detect", "dump", "dumps", "instance_blob",
@@ -98,13 +99,7 @@ NAME = "ommx"
 TITLE = "OMMX artifact archive: an ommx.v1.Instance for every OMMX adapter (--constrained: the 0-1 ILP)"
 EXTENSIONS = ("ommx",)
 BINARY = True
-ISING = False
-KIND = "qubo"
 ORDER = 110
-ALIASES = ()
-HEURISTIC = False
-LEGACY_ENCODING = None
-OFFSET = "carried"
 WRITE_BYTES_PER_TERM = 85  # the cauldron: 2.96 GB, rounded up
 
 #: the namespace of nonoqubo's annotations

@@ -33,20 +33,14 @@ from __future__ import annotations
 from .._util.guard import integer
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
 from . import _coords, _header, _text, _writer
 
 NAME = "qbsolv"
 TITLE = "qbsolv .qubo: 'p qubo 0 maxNodes nNodes nCouplers', diagonal lines then couplers, 0-based (offset in 'c' lines)"
 EXTENSIONS = ("qubo",)
-BINARY = False
-ISING = False
-KIND = "qubo"
 ORDER = 50
-ALIASES = ()
-HEURISTIC = False
-LEGACY_ENCODING = None
 OFFSET = "excluded"
-WRITE_BYTES_PER_TERM = 0
 
 CONV = _coords.Convention(NAME, "c", diagonal_first=True)
 

@@ -59,20 +59,13 @@ import numpy as np
 from .._util.guard import claimed, finite, integer, json_loads
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, KIND, LEGACY_ENCODING, OFFSET, WRITE_BYTES_PER_TERM
 from . import _header, _text
 
 NAME = "qplib"
 TITLE = "QPLIB QBN (binary, unconstrained): 1/2 of each lower-triangle entry, linear part, constant (labels in its metadata)"
 EXTENSIONS = ("qplib",)
-BINARY = False
-ISING = False
-KIND = "qubo"
 ORDER = 90
-ALIASES = ()
-HEURISTIC = False
-LEGACY_ENCODING = None
-OFFSET = "carried"
-WRITE_BYTES_PER_TERM = 0
 
 META_TAG = "# nonoqubo "
 

@@ -35,20 +35,13 @@ from __future__ import annotations
 
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, KIND, LEGACY_ENCODING, OFFSET, WRITE_BYTES_PER_TERM
 from . import _coords, _header, _writer
 
 NAME = "qs"
 TITLE = "QOBLIB .qs: '# ObjectiveOffset', 'n m', 1-based i <= j, off-diagonals halved (E = c + x'Qx, Q symmetric)"
 EXTENSIONS = ("qs",)
-BINARY = False
-ISING = False
-KIND = "qubo"
 ORDER = 60
-ALIASES = ()
-HEURISTIC = False
-LEGACY_ENCODING = None
-OFFSET = "carried"
-WRITE_BYTES_PER_TERM = 0
 
 CONV = _coords.Convention(NAME, "#", base=1, half=True)
 

@@ -45,20 +45,14 @@ import numpy as np
 
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, BINARY, HEURISTIC, KIND, LEGACY_ENCODING, OFFSET, WRITE_BYTES_PER_TERM
 from . import _header, _json, _writer
 
 NAME = "qubo-json"
 TITLE = "nonoqubo's QUBO JSON (schemas/qubo.schema.json): labels, integer linear/quadratic lists, offset, clues"
 EXTENSIONS = ("qubo.json", "json")
-BINARY = False
 ISING = True
-KIND = "qubo"
 ORDER = 10
-ALIASES = ()
-HEURISTIC = False
-LEGACY_ENCODING = None
-OFFSET = "carried"
-WRITE_BYTES_PER_TERM = 0
 
 FORMAT_ID = "nonoqubo-qubo"
 FORMAT_VERSION = 1

@@ -32,6 +32,7 @@ import numpy as np
 
 from .._util.text import head_text
 from ..errors import FormatError, SampleError, located
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
 from . import _mip
 from ._raw import RawSamples
 
@@ -41,11 +42,6 @@ NAME = "cbc"
 TITLE = "CBC solution file ('<status> - objective value v', then 'index name value cost' lines)"
 ALIASES = ("cbc-sol", "cbc_sol", "coin-cbc")
 ORDER = 22
-EXTENSIONS = ()
-BINARY = False
-KIND = "samples"
-HEURISTIC = False
-LEGACY_ENCODING = "latin-1"
 
 _STATUS = re.compile(r"\A[ \t]*([A-Za-z][A-Za-z ]*?)[ \t]+-[ \t]+objective value[ \t]+(\S+)[ \t]*\r?(?:\n|\Z)")
 

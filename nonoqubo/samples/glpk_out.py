@@ -53,6 +53,7 @@ import numpy as np
 
 from .._util.text import head_text
 from ..errors import FormatError, SampleError, located
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
 from . import _mip
 from ._raw import RawSamples
 
@@ -62,11 +63,6 @@ NAME = "glpk"
 TITLE = "GLPK solution report (glpsol -o / --output); its -w/--write file has no names"
 ALIASES = ("glpsol", "glpk-out", "glpk_out")
 ORDER = 22
-EXTENSIONS = ()
-BINARY = False
-KIND = "samples"
-HEURISTIC = False
-LEGACY_ENCODING = "latin-1"
 
 _STATUS = re.compile(r"^Status:[ \t]*([^\n]*?)[ \t]*\r?$", re.MULTILINE)
 _OBJECTIVE = re.compile(r"^Objective:[ \t]*\S+[ \t]*=[ \t]*(\S+)", re.MULTILINE)

@@ -27,6 +27,7 @@ import re
 
 from .._util.text import head_text
 from ..errors import FormatError, located
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
 from . import _mip
 from ._raw import RawSamples
 
@@ -36,11 +37,6 @@ NAME = "gurobi"
 TITLE = "Gurobi .sol ('# Objective value = v', then 'name value' lines)"
 ALIASES = ("gurobi-sol", "gurobi_sol", "mst")
 ORDER = 22
-EXTENSIONS = ()
-BINARY = False
-KIND = "samples"
-HEURISTIC = False
-LEGACY_ENCODING = "latin-1"
 
 _OBJECTIVE = re.compile(r"^#[ \t]*Objective value[ \t]*=[ \t]*(\S+)", re.MULTILINE)
 _COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.MULTILINE)

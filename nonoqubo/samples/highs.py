@@ -61,6 +61,7 @@ import numpy as np
 from .._util.guard import integer
 from .._util.text import head_text
 from ..errors import FormatError, SampleError, located
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
 from ._raw import RawSamples
 
 __all__ = ["detect", "loads"]
@@ -69,11 +70,6 @@ NAME = "highs"
 TITLE = "HiGHS solution file (raw or pretty style)"
 ALIASES = ("highs-sol", "highs_sol")
 ORDER = 20
-EXTENSIONS = ()
-BINARY = False
-KIND = "samples"
-HEURISTIC = False
-LEGACY_ENCODING = "latin-1"
 
 #: values this close to 0 or 1 are rounded (HiGHS' default mip_feasibility_tolerance)
 TOLERANCE = 1e-6

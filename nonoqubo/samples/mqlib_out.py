@@ -35,6 +35,7 @@ import numpy as np
 
 from .._util.text import head_text
 from ..errors import FormatError, SampleError, located
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
 from ._raw import RawSamples
 
 __all__ = ["detect", "loads"]
@@ -43,11 +44,6 @@ NAME = "mqlib"
 TITLE = "MQLib output with -ps (CSV summary line, 'Solution:', the 0/1 vector)"
 ALIASES = ("mqlib-out", "mqlib-answer")
 ORDER = 25
-EXTENSIONS = ()
-BINARY = False
-KIND = "samples"
-HEURISTIC = False
-LEGACY_ENCODING = "latin-1"
 
 #: seed, heuristic, "file", objective, seconds, [history]
 _SUMMARY = re.compile(r'^[ \t]*\d+,([A-Za-z0-9_]+),"[^"\n]*",([^,\n]+),[^,\n]+,\[[^\n]*\][ \t]*\r?$', re.MULTILINE)

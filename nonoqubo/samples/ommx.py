@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import FormatError, MissingDependency, located
+from ._defaults import EXTENSIONS, HEURISTIC, KIND
 from ._raw import RawSamples
 
 __all__ = ["detect", "loads"]
@@ -51,9 +52,6 @@ TITLE = "OMMX SampleSet or Solution (to_bytes()), or an OMMX artifact archive ho
 ALIASES = ("ommx-sampleset", "ommx-solution")
 ORDER = 5
 BINARY = True
-EXTENSIONS = ()
-KIND = "samples"
-HEURISTIC = False
 LEGACY_ENCODING = None
 
 SAMPLE_SET_MEDIA = "application/org.ommx.v1.sample-set"

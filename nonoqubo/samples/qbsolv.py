@@ -41,6 +41,7 @@ import numpy as np
 from .._util.guard import integer
 from .._util.text import head_text
 from ..errors import FormatError, located
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
 from ._raw import RawSamples
 
 __all__ = ["detect", "loads"]
@@ -49,11 +50,6 @@ NAME = "qbsolv"
 TITLE = "qbsolv answer ('N bits, find Min, ...' or 'N Number of bits in solution', bits, energy)"
 ALIASES = ("qbsolv-answer", "qbsolv-out")
 ORDER = 30
-EXTENSIONS = ()
-BINARY = False
-KIND = "samples"
-HEURISTIC = False
-LEGACY_ENCODING = "latin-1"
 
 #: the line that opens an answer: new (2017-) and old forms; group 1 is the bit count
 _HEADER = re.compile(

@@ -23,17 +23,14 @@ import re
 
 from .._util.text import head_text
 from ..errors import FormatError
+from ._defaults import BINARY, EXTENSIONS, KIND, LEGACY_ENCODING
 from ._raw import RawSamples
 
 NAME = "qplib-sol"
 TITLE = "QPLIB solution file (objvar, then name value lines)"
 ALIASES = ("qplib", "sol", "qplib_sol")
 ORDER = 40
-EXTENSIONS = ()
-BINARY = False
-KIND = "samples"
 HEURISTIC = True
-LEGACY_ENCODING = "latin-1"
 
 _LINE = re.compile(r"^\s*(\S+)\s+(\S+)\s*$")
 _DEFAULT = re.compile(r"^[bx](\d{1,18})$")  # longer is no index: a name

@@ -35,17 +35,13 @@ import numpy as np
 
 from .._util.text import head_text
 from ..errors import FormatError
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
 from ._raw import RawSamples, loads_json
 
 NAME = "sampleset"
 TITLE = "dimod SampleSet JSON (SampleSet.to_serializable(); OpenJij's \"type\": \"Response\" too)"
 ALIASES = ("dimod", "ocean", "openjij", "response")
 ORDER = 10
-EXTENSIONS = ()
-BINARY = False
-KIND = "samples"
-HEURISTIC = False
-LEGACY_ENCODING = "latin-1"
 
 #: the document types: dimod's, and OpenJij's Response (a SampleSet subclass)
 TYPES = ("SampleSet", "Response")

@@ -27,6 +27,7 @@ import re
 
 from .._util.text import head_text
 from ..errors import FormatError, SampleError, located
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
 from . import _mip
 from ._raw import RawSamples
 
@@ -36,11 +37,6 @@ NAME = "scip"
 TITLE = "SCIP solution file (objective value:, then 'name value (obj:c)' lines; zeros left out)"
 ALIASES = ("scip-sol", "scip_sol")
 ORDER = 22
-EXTENSIONS = ()
-BINARY = False
-KIND = "samples"
-HEURISTIC = False
-LEGACY_ENCODING = "latin-1"
 
 _HEAD = re.compile(r"\A\s*(?:solution status:[^\n]*\n\s*)?objective value:[ \t]*(\S+)[ \t]*\r?(?:\n|\Z)")
 

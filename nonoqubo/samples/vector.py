@@ -26,17 +26,14 @@ import re
 
 from .._util.text import head_text
 from ..errors import FormatError
+from ._defaults import BINARY, EXTENSIONS, KIND, LEGACY_ENCODING
 from ._raw import RawSamples, loads_json
 
 NAME = "vector"
 TITLE = "vectors in variable order: JSON list(s), lines of numbers or bit strings"
 ALIASES = ("list", "bits", "bitstring", "lines", "txt")
 ORDER = 90
-EXTENSIONS = ()
-BINARY = False
-KIND = "samples"
 HEURISTIC = True
-LEGACY_ENCODING = "latin-1"
 
 _BITS = re.compile(r"^[0-9]+$")  # a digit string: one digit per variable
 _NUMBER = re.compile(r"^[+-]?\d+(?:\.0*)?$")
