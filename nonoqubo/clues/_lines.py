@@ -11,17 +11,20 @@ import re
 from typing import Any
 
 from .._util.discover import registry
+from .._util.text import head_text
 from .._util.guard import integer
 from ..errors import FormatError, PuzzleError, located
 from ..model.puzzle import Puzzle
 
-__all__ = ["META_KEYS", "check_options", "clue_text", "colour_refusal", "make_puzzle", "meta_text", "parse_clue",
+__all__ = ["META_KEYS", "check_options", "head_lines", "option_lines", "puzzle_lines", "size_header", "clue_text", "colour_refusal", "make_puzzle", "meta_text", "parse_clue",
            "parse_numbers", "parse_size", "pick_index", "read_clues", "reject_trailing", "text_lines"]
 
 #: the puzzle's ``meta`` keys that writers with metadata fields carry
 META_KEYS = ("author", "copyright", "license", "catalogue", "description", "source")
 
 _NUMBER_SPLIT = re.compile(r"[\s,]+")
+#: a header line of two numbers (``W H`` or ``H W``)
+_TWO_NUMBERS = re.compile(r"\s*(\d{1,18})[ \t]+(\d{1,18})\s*")
 
 
 def meta_text(value: Any) -> str:
@@ -54,6 +57,31 @@ def text_lines(text: str) -> list[str]:
         ['5 10', '2 1']
     """
     return [line.rstrip() for line in text.lstrip("\ufeff").splitlines()]
+
+
+def head_lines(head: bytes) -> list[str]:
+    """The lines of a file's head as the line-based detectors see them (:func:`head_text`, :func:`text_lines`)."""
+    return text_lines(head_text(head))
+
+
+def size_header(lines: list[str]) -> tuple[int, int] | None:
+    """The two numbers of a ``W H`` (or ``H W``) first line, or None when the first line is not one."""
+    m = _TWO_NUMBERS.fullmatch(lines[0]) if lines else None
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def option_lines(text: str, name: str, options: dict[str, Any]) -> list[str]:
+    """:func:`text_lines` of *text*, after refusing the options format *name* does not take."""
+    check_options(options, name)
+    return text_lines(text)
+
+
+def puzzle_lines(text: str, name: str, options: dict[str, Any], source: str) -> list[str]:
+    """:func:`option_lines`, and a FormatError for a file with no text."""
+    lines = option_lines(text, name, options)
+    if not any(lines):
+        raise FormatError(f"{source}: the file is empty")
+    return lines
 
 
 def parse_numbers(text: str, source: str, line: int | None, what: str) -> list[int]:

@@ -29,8 +29,7 @@ import re
 from typing import Any
 
 from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
-from ._lines import check_options, clue_text, make_puzzle, parse_size, read_clues, reject_trailing, text_lines
-from .._util.text import head_text
+from ._lines import clue_text, head_lines, make_puzzle, parse_size, puzzle_lines, read_clues, reject_trailing
 from ..errors import FormatError, located
 from ..model.puzzle import Puzzle
 
@@ -46,8 +45,7 @@ _NUMBER = re.compile(r"\s*\d{1,18}\s*")
 
 def detect(head: bytes) -> bool:
     """True when lines 1 and 2 are single numbers and line H+3 is blank."""
-    text = head_text(head)
-    lines = text_lines(text)
+    lines = head_lines(head)
     if len(lines) < 3 or not (_NUMBER.fullmatch(lines[0]) and _NUMBER.fullmatch(lines[1])):
         return False
     sep = int(lines[0]) + 2
@@ -62,10 +60,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             text, or clues that do not make a puzzle; the message names the
             source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
-    if not any(lines):
-        raise FormatError(f"{source}: the file is empty")
+    lines = puzzle_lines(text, NAME, options, source)
     (height,) = parse_size(lines[0], source, 1, ("height",))
     if len(lines) < 2:
         raise FormatError(located(source, 1, "the file ends after the height; line 2 must hold the width"))

@@ -33,12 +33,10 @@ Examples:
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
-from ._lines import check_options, clue_text, make_puzzle, parse_size, read_clues, reject_trailing, text_lines
-from .._util.text import head_text
+from ._lines import clue_text, head_lines, make_puzzle, parse_size, puzzle_lines, read_clues, reject_trailing, size_header
 from ..errors import FormatError, located
 from ..model.puzzle import Puzzle
 
@@ -49,17 +47,13 @@ ORDER = 60
 
 __all__ = ["dumps", "loads"]
 
-_HEADER = re.compile(r"\s*(\d{1,18})[ \t]+(\d{1,18})\s*")
-
-
 def detect(head: bytes) -> bool:
     """True when line 1 is ``H W`` and line H+2 is ``#``."""
-    text = head_text(head)
-    lines = text_lines(text)
-    m = _HEADER.fullmatch(lines[0]) if lines else None
-    if not m:
+    lines = head_lines(head)
+    size = size_header(lines)
+    if size is None:
         return False
-    sep = int(m.group(1)) + 1
+    sep = size[0] + 1
     return sep < len(lines) and lines[sep].strip() == "#"
 
 
@@ -71,10 +65,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             clue, trailing text, or clues that do not make a puzzle; the
             message names the source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
-    if not any(lines):
-        raise FormatError(f"{source}: the file is empty")
+    lines = puzzle_lines(text, NAME, options, source)
     height, width = parse_size(lines[0], source, 1, ("height", "width"))
     for idx, line in enumerate(lines[1 : height + 1], start=2):
         if line.strip() == "#":

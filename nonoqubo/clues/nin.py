@@ -34,8 +34,7 @@ import re
 from typing import Any
 
 from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
-from ._lines import check_options, clue_text, make_puzzle, parse_size, read_clues, text_lines
-from .._util.text import head_text
+from ._lines import clue_text, head_lines, make_puzzle, parse_size, puzzle_lines, read_clues, size_header
 from ..errors import FormatError
 from ..model.puzzle import Puzzle
 
@@ -46,18 +45,16 @@ ORDER = 50
 
 __all__ = ["dumps", "loads"]
 
-_HEADER = re.compile(r"\s*(\d{1,18})[ \t]+(\d{1,18})\s*")
 _CLUE = re.compile(r"[\d \t]*")
 
 
 def detect(head: bytes) -> bool:
     """True when line 1 is ``W H`` and the next W+H lines are space-separated numbers."""
-    text = head_text(head)
-    lines = text_lines(text)
-    m = _HEADER.fullmatch(lines[0]) if lines else None
-    if not m:
+    lines = head_lines(head)
+    size = size_header(lines)
+    if size is None:
         return False
-    need = int(m.group(1)) + int(m.group(2))
+    need = size[0] + size[1]
     body = lines[1 : need + 1]
     return len(body) == need and all(_CLUE.fullmatch(line) for line in body)
 
@@ -69,10 +66,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
         FormatError: a bad header, a missing or non-numeric clue, or clues that
             do not make a puzzle; the message names the source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
-    if not any(lines):
-        raise FormatError(f"{source}: the file is empty")
+    lines = puzzle_lines(text, NAME, options, source)
     width, height = parse_size(lines[0], source, 1, ("width", "height"))
     rows, row_lines = read_clues(lines, 1, height, "row", source)
     cols, col_lines = read_clues(lines, 1 + height, width, "column", source)

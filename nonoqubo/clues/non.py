@@ -54,7 +54,7 @@ import re
 from typing import Any
 
 from ._defaults import BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING
-from ._lines import check_options, clue_text, colour_refusal, make_puzzle, meta_text, parse_clue, text_lines
+from ._lines import clue_text, colour_refusal, make_puzzle, meta_text, option_lines, parse_clue
 from .._util.guard import integer
 from .._util.text import head_text
 from ..errors import FormatError, located
@@ -95,8 +95,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             colour clue, a goal of the wrong length, or clues that do not make
             a puzzle; the message names the source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
+    lines = option_lines(text, NAME, options)
     size: dict[str, int] = {}
     clues: dict[str, tuple[list[tuple[int, ...]], list[int]]] = {}
     meta: dict[str, Any] = {}

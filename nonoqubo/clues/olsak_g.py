@@ -56,9 +56,8 @@ import re
 from typing import Any
 
 from ._defaults import BINARY, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
-from ._lines import check_options, make_puzzle, text_lines
+from ._lines import head_lines, make_puzzle, option_lines
 from .._util.guard import integer
-from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
 from ..model.palette import BW, Palette, normalise_rgb
 from ..model.puzzle import Puzzle
@@ -80,8 +79,7 @@ _SEP = re.compile(r"[\s,]*")
 
 def detect(head: bytes) -> bool:
     """True when two lines start with ``:`` and a line of numbers follows the first."""
-    text = head_text(head)
-    lines = text_lines(text)
+    lines = head_lines(head)
     marks = [i for i, line in enumerate(lines) if line.startswith(":")]
     return len(marks) >= 2 and marks[0] + 1 < len(lines) and re.fullmatch(r"[\d\s,a-zA-Z]*", lines[marks[0] + 1]) is not None
 
@@ -94,8 +92,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             triddler puzzle, or clues that do not make a puzzle; the message
             names the source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
+    lines = option_lines(text, NAME, options)
     marks = [i for i, line in enumerate(lines) if line.startswith(":")]
     if not marks:
         raise FormatError(located(source, len(lines) or None, "no line starts with ':' (the row group must follow one)"))

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ._defaults import BINARY, HEURISTIC, KIND, LEGACY_ENCODING
-from ._lines import check_options, text_lines
+from ._lines import option_lines, text_lines
 from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
 from ..model.palette import Palette
@@ -87,8 +87,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             character, or rows of different lengths; the message names the
             source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
+    lines = option_lines(text, NAME, options)
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise FormatError(f"{source}: the picture is empty")

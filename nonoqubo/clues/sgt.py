@@ -37,7 +37,7 @@ import re
 from typing import Any
 
 from ._defaults import BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
-from ._lines import check_options, make_puzzle, pick_index, text_lines
+from ._lines import make_puzzle, option_lines, pick_index
 from .._util.guard import integer
 from .._util.text import head_text
 from ..errors import FormatError, located
@@ -78,8 +78,7 @@ def loads(text: str, *, source: str = "<string>", index: int | None = None, **op
             the wrong number of clues, or clues that do not make a puzzle; the
             message names the source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
+    lines = option_lines(text, NAME, options)
     if lines and lines[0].lstrip("\ufeff").startswith("SAVEFILE:"):
         if index not in (None, 1):
             pick_index(1, index, source, "game")
