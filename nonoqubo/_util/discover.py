@@ -17,7 +17,8 @@ name                        type               meaning
 ``ORDER``                   int                position in listings and in content sniffing (low first)
 ``KIND``                    str                what it holds: ``"puzzle"``, ``"qubo"``/``"constrained"``, ``"samples"``
 ``BINARY``                  bool               ``loads`` takes (and ``dumps`` gives) bytes, else str
-``HEURISTIC``               bool               ``detect`` guesses from the shape of the text, not a signature
+``HEURISTIC``               bool               ``detect`` accepts a generic shape other files share (lines of
+                                               numbers, a grid): a match is a weak hint, not a signature
 ``LEGACY_ENCODING``         str | None         text that is not UTF-8 is read in this encoding, else refused
 ``detect(head: bytes)``     -> bool            does this content look like the format?
 ``loads(data, *, source)``  -> the object      read (the registry hands str or bytes per ``BINARY``)
@@ -34,6 +35,11 @@ and the capabilities of its registry (:data:`CAPABILITIES`):
   term of the writer when above the build's own, else 0), ``dumps(model, *,
   ising=False)`` and ``dump(model, fp, *, ising=False, progress=False)``;
 * sample formats: nothing more (a reader only).
+
+A value most modules of a registry share is written once, in the package's
+private ``_defaults`` module; a format imports the defaults that are its own
+values (``from ._defaults import KIND, ...``) and assigns the others, so every
+module defines every name (:func:`problems` lists what one lacks).
 
 ``detect`` gets bytes everywhere: the first 4 kB for QUBO files, the whole
 content for clue and sample files (whose text detectors count lines); text
@@ -55,7 +61,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from types import ModuleType
 
-__all__ = ["CAPABILITIES", "COMMON", "find", "registry", "submodules"]
+__all__ = ["CAPABILITIES", "COMMON", "OFFSETS", "find", "problems", "registry", "submodules"]
 
 #: the names every format module of every registry defines, and their types
 COMMON: dict[str, type | tuple[type, ...]] = {
@@ -107,3 +113,26 @@ def find(mods: Iterable[ModuleType], name: str) -> ModuleType | None:
     key = name.lower()
     mods = tuple(mods)
     return next((m for m in mods if key == m.NAME), None) or next((m for m in mods if key in m.ALIASES), None)
+
+
+def problems(mod: ModuleType, package: str) -> list[str]:
+    """What format module *mod* of registry *package* lacks or has wrong (empty: it follows the protocol).
+
+    Examples:
+        >>> import types
+        >>> problems(types.ModuleType("nonoqubo.samples.new"), "nonoqubo.samples")[:2]
+        ['NAME is missing', 'TITLE is missing']
+    """
+    out = []
+    for name, kind in {**COMMON, **CAPABILITIES[package]}.items():
+        if not hasattr(mod, name):
+            out.append(f"{name} is missing")
+        elif not isinstance(getattr(mod, name), kind) or (kind is int and isinstance(getattr(mod, name), bool)):
+            out.append(f"{name} is a {type(getattr(mod, name)).__name__}, not {kind}")
+    writes = ("dumps",) if package == "nonoqubo.clues" else ("dumps", "dump") if package == "nonoqubo.exports" else ()
+    for name in ("detect", "loads", *writes):
+        if not callable(getattr(mod, name, None)):
+            out.append(f"{name}() is missing")
+    if getattr(mod, "OFFSET", "carried") not in OFFSETS:
+        out.append(f"OFFSET {mod.OFFSET!r} is not one of {', '.join(OFFSETS)}")
+    return out

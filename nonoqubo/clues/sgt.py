@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._defaults import BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
+from ._defaults import BINARY, COLOUR, KIND, LEGACY_ENCODING, SOLUTION
 from ._lines import make_puzzle, option_lines, pick_index
 from .._util.guard import integer
 from .._util.text import head_text
@@ -48,6 +48,7 @@ TITLE = "Simon Tatham's Pattern game ID (WxH:cols/rows) or save file"
 EXTENSIONS = ("sgt", "sav", "pattern")
 ALIASES = ("tatham", "pattern")
 ORDER = 90
+HEURISTIC = False  # told by its own keywords, not by the shape of the text
 
 __all__ = ["dumps", "loads"]
 

@@ -62,7 +62,7 @@ from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
-from ._defaults import BINARY, HEURISTIC, KIND, LEGACY_ENCODING
+from ._defaults import BINARY, KIND, LEGACY_ENCODING
 from ._lines import META_KEYS
 
 NAME = "spec"
@@ -72,6 +72,7 @@ SOLUTION = True  # can the format carry a known solution?
 COLOUR = True  # can the format carry a colour puzzle?
 ALIASES = ("yaml", "yml", "json")
 ORDER = 10
+HEURISTIC = False  # told by its own keywords, not by the shape of the text
 
 __all__ = ["dumps", "from_dict", "loads"]
 

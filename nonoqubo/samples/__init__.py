@@ -298,14 +298,8 @@ def _is_index_label(label: Any) -> bool:
     return isinstance(label, numbers.Integral) and not isinstance(label, bool)
 
 
-def match(
-    raw: RawSamples,
-    labels: Sequence[str],
-    *,
-    spin: bool | None = None,
-    fixed: Mapping[str, int] | None = None,
-    source: str = "<samples>",
-) -> SampleBatch:
+def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
+          fixed: Mapping[str, int] | None = None, source: str = "<samples>") -> SampleBatch:
     """Match *raw* samples to the model's *labels*; checks everything (see :func:`read_samples`)."""
     labels = list(labels)
     n = len(labels)

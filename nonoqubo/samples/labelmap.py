@@ -20,14 +20,13 @@ from __future__ import annotations
 
 from .._util.text import head_text
 from ..errors import FormatError
-from ._defaults import BINARY, EXTENSIONS, KIND, LEGACY_ENCODING
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
 from ._raw import RawSamples, loads_json
 
 NAME = "labelmap"
 TITLE = "JSON object label -> value (or a list of them)"
 ALIASES = ("json", "dict", "map")
 ORDER = 20
-HEURISTIC = True
 
 
 def detect(head: bytes) -> bool:

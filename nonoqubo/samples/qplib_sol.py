@@ -23,14 +23,13 @@ import re
 
 from .._util.text import head_text
 from ..errors import FormatError
-from ._defaults import BINARY, EXTENSIONS, KIND, LEGACY_ENCODING
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
 from ._raw import RawSamples
 
 NAME = "qplib-sol"
 TITLE = "QPLIB solution file (objvar, then name value lines)"
 ALIASES = ("qplib", "sol", "qplib_sol")
 ORDER = 40
-HEURISTIC = True
 
 _LINE = re.compile(r"^\s*(\S+)\s+(\S+)\s*$")
 _DEFAULT = re.compile(r"^[bx](\d{1,18})$")  # longer is no index: a name

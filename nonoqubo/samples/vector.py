@@ -33,7 +33,7 @@ NAME = "vector"
 TITLE = "vectors in variable order: JSON list(s), lines of numbers or bit strings"
 ALIASES = ("list", "bits", "bitstring", "lines", "txt")
 ORDER = 90
-HEURISTIC = True
+HEURISTIC = True  # lines of numbers: many files look like that, so it is tried last
 
 _BITS = re.compile(r"^[0-9]+$")  # a digit string: one digit per variable
 _NUMBER = re.compile(r"^[+-]?\d+(?:\.0*)?$")
