@@ -70,6 +70,7 @@ SAVE_EVERY = 5.0
 #: names of files a folder holds beside its puzzles (never read as clues)
 _NOT_CLUES = re.compile(r"^(readme|index|license|licence|copying)(\..*)?$", re.IGNORECASE)
 
+
 def ground_state(format_name: str, kind: str, offset: int) -> tuple[int, str]:
     """The ground state (energy 0) as *format_name*'s own convention reads it, and that convention.
 

@@ -30,6 +30,7 @@ Examples:
 from __future__ import annotations
 
 
+from .._util.text import decode
 from ..model.qubo import Qubo
 from ._defaults import ALIASES, BINARY, HEURISTIC, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
 from . import _coords, _header, _text, _writer
@@ -59,7 +60,7 @@ def loads(data: str | bytes, *, source: str = "<coo>") -> Qubo:
     Raises:
         FormatError: malformed lines, or no nonoqubo metadata comments.
     """
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    text = decode(data, source, what="QUBO text file")
     comments, first, body = _text.split_comments(text, CONV.marker)
     meta = _header.parse_comments(comments, CONV.marker, source)
     _coords.need_meta(meta, source)

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.text import decode
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
 from ._defaults import ALIASES, BINARY, HEURISTIC, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
@@ -87,7 +88,7 @@ def loads(data: str | bytes, *, source: str = "<csv>") -> Qubo:
     Raises:
         FormatError: a missing header row, a malformed row, no metadata.
     """
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    text = decode(data, source, what="QUBO text file")
     comments, line_no, body = _text.split_comments(text, CONV.marker)
     meta = _header.parse_comments(comments, CONV.marker, source)
     _coords.need_meta(meta, source)

@@ -63,6 +63,7 @@ import numpy as np
 from .._util.guard import json_loads
 from ..model.constrained import SENSES, ConstrainedModel, build_constrained
 from ..model.encoding import bracket_name, flat_name
+from .._util.text import decode
 from ..errors import FormatError, UnsupportedFormat, located
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
@@ -429,8 +430,7 @@ def loads(data: str | bytes, *, source: str = "<lp>") -> ConstrainedModel:
         FormatError: no nonoqubo header, or a body that differs from the model
             of the header's clues (the message names the first differing row).
     """
-    if isinstance(data, bytes):
-        data = data.decode("utf-8", errors="replace")
+    data = decode(data, source, what="QUBO text file")
     start = data.find("\nMinimize\n")
     if start >= 0:  # the header ends where the model starts
         head = data[:start].splitlines()

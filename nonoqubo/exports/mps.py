@@ -55,6 +55,7 @@ from typing import IO, Any
 import numpy as np
 
 from ..model.constrained import EQ, GE, LE, ConstrainedModel
+from .._util.text import decode
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
 from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, LEGACY_ENCODING, OFFSET
 from .lp import MAGIC, metadata_lines, model_from_metadata
@@ -182,8 +183,7 @@ def loads(data: str | bytes, *, source: str = "<mps>") -> ConstrainedModel:
         FormatError: no nonoqubo header, or a body that differs from the model of the header.
         MissingDependency: highspy is not installed.
     """
-    if isinstance(data, bytes):
-        data = data.decode("utf-8", errors="replace")
+    data = decode(data, source, what="QUBO text file")
     comments = [(i, line[1:]) for i, line in enumerate(data.splitlines(), start=1) if line.startswith("*")]
     model = model_from_metadata(comments, source)
     if data == dumps(model):

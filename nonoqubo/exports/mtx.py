@@ -33,6 +33,7 @@ from __future__ import annotations
 
 
 from .._util.guard import integer
+from .._util.text import decode
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
 from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
@@ -64,7 +65,7 @@ def loads(data: str | bytes, *, source: str = "<mtx>") -> Qubo:
         FormatError: not a coordinate general matrix, a bad size line, counts
             that do not match, bad entry lines, no metadata.
     """
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    text = decode(data, source, what="QUBO text file")
     banner = text.split("\n", 1)[0].split()
     if len(banner) != 5 or banner[0].lower() != "%%matrixmarket" or [b.lower() for b in banner[1:3]] != ["matrix", "coordinate"]:
         raise FormatError(located(source, 1, "expected '%%MatrixMarket matrix coordinate <field> general'"))

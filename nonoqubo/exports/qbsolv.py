@@ -31,6 +31,7 @@ from __future__ import annotations
 
 
 from .._util.guard import integer
+from .._util.text import decode
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
 from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
@@ -60,7 +61,7 @@ def loads(data: str | bytes, *, source: str = "<qubo>") -> Qubo:
         FormatError: no or a malformed program line, counts that do not match,
             bad term lines, or no nonoqubo metadata.
     """
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    text = decode(data, source, what="QUBO text file")
     comments, line_no, body = _text.split_comments(text, CONV.marker)
     program, pos = _text.next_line(body, 0)
     parts = program.split()
