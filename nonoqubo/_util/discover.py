@@ -41,9 +41,10 @@ private ``_defaults`` module; a format imports the defaults that are its own
 values (``from ._defaults import KIND, ...``) and assigns the others, so every
 module defines every name (:func:`problems` lists what one lacks).
 
-``detect`` gets bytes everywhere: the first 4 kB for QUBO files, the whole
-content for clue and sample files (whose text detectors count lines); text
-formats look at :func:`nonoqubo._util.text.head_text` of it.  Bytes become
+``detect`` gets bytes everywhere: the first 4 kB of a QUBO file, the whole
+content of a clue file (its text detectors count lines), the first 4 MB of a
+text answer file and the whole of a binary one; text formats look at
+:func:`nonoqubo._util.text.head_text` of it.  Bytes become
 text in one place, :func:`nonoqubo._util.text.decode`.
 
 Examples:

@@ -15,8 +15,8 @@ The text writers get ``dumps``/``dump`` from :mod:`._writer`.  Text files are
 decoded by :func:`nonoqubo._util.text.decode` (UTF-8, BOM stripped; no QUBO
 format declares a ``LEGACY_ENCODING``, so other bytes are refused).
 
-Modules are discovered with :mod:`pkgutil`, so a new format is a new file and
-nothing else.  A path picks its format by the longest matching extension
+Modules are discovered once (:func:`nonoqubo._util.discover.registry`), so a
+new format is a new file and nothing else.  A path picks its format by the longest matching extension
 (``logo.qubo.json`` -> ``qubo-json``, ``x.bqm.json`` -> ``bqm-json``,
 ``x.json`` -> ``qubo-json``); reading falls back to content sniffing.
 

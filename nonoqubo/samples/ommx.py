@@ -94,6 +94,8 @@ def _first_line(exc: BaseException) -> str:
 
 def detect(head: bytes) -> bool:
     """An OCI artifact archive, or bytes OMMX decodes as a SampleSet or a Solution with variables."""
+    if not isinstance(head, bytes):  # text, from a caller holding text already: never an OMMX answer
+        return False
     if _is_archive(head):
         return True
     try:
