@@ -73,9 +73,6 @@ SAVE_EVERY = 5.0
 #: names of files a folder holds beside its puzzles (never read as clues)
 _NOT_CLUES = re.compile(r"^(readme|index|license|licence|copying)(\..*)?$", re.IGNORECASE)
 
-#: the formats whose files have no offset field: a solver reading the terms reports E - offset
-_NO_OFFSET = {"qbsolv", "coo", "csv", "mtx"}
-
 
 def ground_state(format_name: str, kind: str, offset: int) -> tuple[int, str]:
     """The ground state (energy 0) as *format_name*'s own convention reads it, and that convention.
@@ -88,9 +85,10 @@ def ground_state(format_name: str, kind: str, offset: int) -> tuple[int, str]:
     """
     if kind == "constrained":
         return 0, "feasibility: zero objective, every constraint holds"
-    if format_name == "mqlib":
+    convention = exports.get_format(format_name).OFFSET  # the format module's own fact
+    if convention == "negated":
         return int(offset), "maximise x'Qx = offset - E"
-    if format_name in _NO_OFFSET:
+    if convention == "excluded":
         return -int(offset), "minimise, offset not in the terms: E - offset"
     return 0, "minimise E (offset carried)"
 

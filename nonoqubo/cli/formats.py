@@ -6,7 +6,6 @@ import argparse
 import json
 
 from .. import clues, exports
-from ..errors import UnsupportedFormat
 
 ORDER = 30
 
@@ -29,23 +28,13 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def _clue_formats() -> list[dict]:
-    out = []
-    for name in clues.FORMATS:
-        try:
-            mod = clues.get_format(name)
-        except UnsupportedFormat:
-            continue
-        out.append({"name": mod.NAME, "extensions": list(mod.EXTENSIONS), "title": mod.TITLE,
-                    "colour": bool(getattr(mod, "COLOUR", False))})
-    return out
+    return [{"name": m.NAME, "extensions": list(m.EXTENSIONS), "title": m.TITLE, "colour": m.COLOUR}
+            for m in clues.formats()]
 
 
 def _qubo_formats() -> list[dict]:
-    return [
-        {"name": m.NAME, "extensions": list(m.EXTENSIONS), "title": m.TITLE, "kind": getattr(m, "KIND", "qubo"),
-         "ising": bool(getattr(m, "ISING", False)), "binary": bool(getattr(m, "BINARY", False))}
-        for m in exports.formats()
-    ]
+    return [{"name": m.NAME, "extensions": list(m.EXTENSIONS), "title": m.TITLE, "kind": m.KIND, "ising": m.ISING,
+             "binary": m.BINARY} for m in exports.formats()]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -26,26 +26,26 @@ Examples:
 from __future__ import annotations
 
 import re
-from typing import IO, Any
+from typing import Any
 
-from . import check_options, clue_text, make_puzzle, parse_size, read_clues, read_stream, reject_trailing, text_lines
+from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
+from ._lines import clue_text, head_lines, make_puzzle, parse_size, puzzle_lines, read_clues, reject_trailing
 from ..errors import FormatError, located
 from ..model.puzzle import Puzzle
 
 NAME = "cwd"
 TITLE = "QNonograms .cwd (H, W, row clues, blank line, column clues)"
 EXTENSIONS = ("cwd",)
-BINARY = False
-SOLUTION = False
+ORDER = 80
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
 _NUMBER = re.compile(r"\s*\d{1,18}\s*")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True when lines 1 and 2 are single numbers and line H+3 is blank."""
-    lines = text_lines(text)
+    lines = head_lines(head)
     if len(lines) < 3 or not (_NUMBER.fullmatch(lines[0]) and _NUMBER.fullmatch(lines[1])):
         return False
     sep = int(lines[0]) + 2
@@ -60,10 +60,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             text, or clues that do not make a puzzle; the message names the
             source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
-    if not any(lines):
-        raise FormatError(f"{source}: the file is empty")
+    lines = puzzle_lines(text, NAME, options, source)
     (height,) = parse_size(lines[0], source, 1, ("height",))
     if len(lines) < 2:
         raise FormatError(located(source, 1, "the file ends after the height; line 2 must hold the width"))
@@ -77,17 +74,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
     return make_puzzle(rows, cols, source=source, row_lines=row_lines, col_lines=col_lines)
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a ``.cwd`` puzzle from an open text file."""
-    return read_stream(fp, loads, **options)
-
-
 def dumps(puzzle: Puzzle) -> str:
     """The puzzle as ``.cwd`` text (``0`` for an empty line)."""
     lines = [str(puzzle.height), str(puzzle.width), *map(clue_text, puzzle.rows), "", *map(clue_text, puzzle.cols)]
     return "\n".join(lines) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as ``.cwd`` to an open text file."""
-    fp.write(dumps(puzzle))

@@ -48,19 +48,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
 from .._util.guard import integer
+from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
 from ..model.puzzle import Puzzle
+from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
 
 NAME = "gecode"
 TITLE = "Gecode flat integer array (width, height, column hints, row hints); Gecode's nonogram.cpp"
 EXTENSIONS = ("gecode", "cpp", "cc", "cxx", "hpp", "h", "hh", "c")
-BINARY = False
-SOLUTION = False  # can the format carry a known solution?
+ORDER = 20
 
-__all__ = ["Spec", "dump", "dumps", "from_array", "load", "loads", "specs", "to_array"]
+__all__ = ["Spec", "dumps", "from_array", "loads", "specs", "to_array"]
 
 # one token per match; every alternative is a plain run, so matching is linear
 _SCAN = re.compile(
@@ -134,8 +135,9 @@ def _tokens(text: str, source: str) -> list[_Tok]:
     return out
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True for a brace-wrapped (or bare) list of integers, or C source declaring ``NAME[] = {integers}``."""
+    text = head_text(head)
     head = text[:200_000]
     try:
         toks = _tokens(head, "<detect>")
@@ -381,11 +383,6 @@ def loads(text: str, *, source: str = "<string>", index: int | None = None, name
     return from_array(values, source=source, name=title, positions=positions)
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a Gecode array from an open text file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<stream>"), **options)
-
-
 def dumps(puzzle: Puzzle) -> str:
     """The puzzle as a C array literal, one hint a line, with comments saying which."""
     lines = []
@@ -400,8 +397,3 @@ def dumps(puzzle: Puzzle) -> str:
     lines[-1] = lines[-1].replace(",  //", "   //", 1)
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as a Gecode array to an open text file."""
-    fp.write(dumps(puzzle))

@@ -33,31 +33,27 @@ Examples:
 
 from __future__ import annotations
 
-import re
-from typing import IO, Any
+from typing import Any
 
-from . import check_options, clue_text, make_puzzle, parse_size, read_clues, read_stream, reject_trailing, text_lines
+from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
+from ._lines import clue_text, head_lines, make_puzzle, parse_size, puzzle_lines, read_clues, reject_trailing, size_header
 from ..errors import FormatError, located
 from ..model.puzzle import Puzzle
 
 NAME = "mk"
 TITLE = "Olšák .mk (H W, row clues, '#', column clues)"
 EXTENSIONS = ("mk",)
-BINARY = False
-SOLUTION = False
+ORDER = 60
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
-_HEADER = re.compile(r"\s*(\d{1,18})[ \t]+(\d{1,18})\s*")
-
-
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True when line 1 is ``H W`` and line H+2 is ``#``."""
-    lines = text_lines(text)
-    m = _HEADER.fullmatch(lines[0]) if lines else None
-    if not m:
+    lines = head_lines(head)
+    size = size_header(lines)
+    if size is None:
         return False
-    sep = int(m.group(1)) + 1
+    sep = size[0] + 1
     return sep < len(lines) and lines[sep].strip() == "#"
 
 
@@ -69,10 +65,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             clue, trailing text, or clues that do not make a puzzle; the
             message names the source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
-    if not any(lines):
-        raise FormatError(f"{source}: the file is empty")
+    lines = puzzle_lines(text, NAME, options, source)
     height, width = parse_size(lines[0], source, 1, ("height", "width"))
     for idx, line in enumerate(lines[1 : height + 1], start=2):
         if line.strip() == "#":
@@ -88,17 +81,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
     return make_puzzle(rows, cols, source=source, row_lines=row_lines, col_lines=col_lines)
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a ``.mk`` puzzle from an open text file."""
-    return read_stream(fp, loads, **options)
-
-
 def dumps(puzzle: Puzzle) -> str:
     """The puzzle as ``.mk`` text (LF line endings, ``0`` for an empty line)."""
     lines = [f"{puzzle.height} {puzzle.width}", *map(clue_text, puzzle.rows), "#", *map(clue_text, puzzle.cols)]
     return "\n".join(lines) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as ``.mk`` to an open text file."""
-    fp.write(dumps(puzzle))

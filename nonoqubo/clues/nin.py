@@ -31,31 +31,30 @@ Examples:
 from __future__ import annotations
 
 import re
-from typing import IO, Any
+from typing import Any
 
-from . import check_options, clue_text, make_puzzle, parse_size, read_clues, read_stream, text_lines
+from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
+from ._lines import clue_text, head_lines, make_puzzle, parse_size, puzzle_lines, read_clues, size_header
 from ..errors import FormatError
 from ..model.puzzle import Puzzle
 
 NAME = "nin"
 TITLE = "Jakub Wilk .nin (W H, row clues, column clues)"
 EXTENSIONS = ("nin",)
-BINARY = False
-SOLUTION = False
+ORDER = 50
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
-_HEADER = re.compile(r"\s*(\d{1,18})[ \t]+(\d{1,18})\s*")
 _CLUE = re.compile(r"[\d \t]*")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True when line 1 is ``W H`` and the next W+H lines are space-separated numbers."""
-    lines = text_lines(text)
-    m = _HEADER.fullmatch(lines[0]) if lines else None
-    if not m:
+    lines = head_lines(head)
+    size = size_header(lines)
+    if size is None:
         return False
-    need = int(m.group(1)) + int(m.group(2))
+    need = size[0] + size[1]
     body = lines[1 : need + 1]
     return len(body) == need and all(_CLUE.fullmatch(line) for line in body)
 
@@ -67,19 +66,11 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
         FormatError: a bad header, a missing or non-numeric clue, or clues that
             do not make a puzzle; the message names the source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
-    if not any(lines):
-        raise FormatError(f"{source}: the file is empty")
+    lines = puzzle_lines(text, NAME, options, source)
     width, height = parse_size(lines[0], source, 1, ("width", "height"))
     rows, row_lines = read_clues(lines, 1, height, "row", source)
     cols, col_lines = read_clues(lines, 1 + height, width, "column", source)
     return make_puzzle(rows, cols, source=source, row_lines=row_lines, col_lines=col_lines)
-
-
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a ``.nin`` puzzle from an open text file."""
-    return read_stream(fp, loads, **options)
 
 
 def dumps(puzzle: Puzzle) -> str:
@@ -87,8 +78,3 @@ def dumps(puzzle: Puzzle) -> str:
     lines = [f"{puzzle.width} {puzzle.height}"]
     lines += [clue_text(c) for c in (*puzzle.rows, *puzzle.cols)]
     return "\n".join(lines) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as ``.nin`` to an open text file."""
-    fp.write(dumps(puzzle))

@@ -51,28 +51,33 @@ from __future__ import annotations
 
 import html
 import re
-from typing import IO, Any
+from typing import Any
 
-from . import check_options, clue_text, colour_refusal, make_puzzle, meta_text, parse_clue, read_stream, text_lines
+from ._defaults import BINARY, COLOUR, KIND, LEGACY_ENCODING
+from ._lines import clue_text, colour_refusal, make_puzzle, meta_text, option_lines, parse_clue
 from .._util.guard import integer
+from .._util.text import head_text
 from ..errors import FormatError, located
 from ..model.puzzle import Puzzle
 
 NAME = "non"
 TITLE = "Steve Simpson .non (keys, rows, columns, optional goal)"
 EXTENSIONS = ("non",)
-BINARY = False
 SOLUTION = True
+ALIASES = ("simpson", "ss")
+ORDER = 40
+HEURISTIC = False  # told by its own keywords, not by the shape of the text
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
 #: .non key -> Puzzle.meta key ("title" goes to Puzzle.name)
 _META = {"by": "author", "copyright": "copyright", "license": "license", "catalogue": "catalogue"}
 _COLOUR_TOKEN = re.compile(r"(?<!\d)\d+[A-Za-z]\w*")  # look-behind: linear in a run of digits
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True for text with ``width N``, ``height N`` and ``rows`` lines."""
+    text = head_text(head)
     return all(re.search(p, text, re.M | re.I) for p in (r"^[ \t]*width\s+\d+", r"^[ \t]*height\s+\d+", r"^[ \t]*rows\s*$"))
 
 
@@ -91,8 +96,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             colour clue, a goal of the wrong length, or clues that do not make
             a puzzle; the message names the source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
+    lines = option_lines(text, NAME, options)
     size: dict[str, int] = {}
     clues: dict[str, tuple[list[tuple[int, ...]], list[int]]] = {}
     meta: dict[str, Any] = {}
@@ -164,11 +168,6 @@ def _goal(raw: str, lineno: int, width: int, height: int, source: str) -> tuple[
     return tuple(picture[i * width : (i + 1) * width] for i in range(height))
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a ``.non`` puzzle from an open text file."""
-    return read_stream(fp, loads, **options)
-
-
 def _quote(value: Any) -> str:
     text = " ".join(str(value).split())
     return '"' + text.replace("&", "&amp;").replace('"', "&quot;") + '"'
@@ -196,8 +195,3 @@ def dumps(puzzle: Puzzle) -> str:
         goal = "".join(puzzle.solution).translate(str.maketrans(".#", "01"))
         lines += ["", f'goal "{goal}"']
     return "\n".join(lines) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as ``.non`` to an open text file."""
-    fp.write(dumps(puzzle))

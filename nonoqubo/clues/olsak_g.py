@@ -53,9 +53,10 @@ Examples:
 from __future__ import annotations
 
 import re
-from typing import IO, Any
+from typing import Any
 
-from . import check_options, make_puzzle, read_stream, text_lines
+from ._defaults import BINARY, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
+from ._lines import head_lines, make_puzzle, option_lines
 from .._util.guard import integer
 from ..errors import FormatError, PuzzleError, located
 from ..model.palette import BW, Palette, normalise_rgb
@@ -64,11 +65,11 @@ from ..model.puzzle import Puzzle
 NAME = "g"
 TITLE = "Olšák .g (free text, ': rows' group, ': columns' group)"
 EXTENSIONS = ("g",)
-BINARY = False
-SOLUTION = False
 COLOUR = True
+ALIASES = ("olsak",)
+ORDER = 70
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
 _COLOUR_DECL = re.compile(r"\s*(\S):(\S?)\s+(\S+)")
 #: one block: a length and an optional colour letter
@@ -76,9 +77,9 @@ _BLOCK = re.compile(r"(\d+)([^\d\s,]?)")
 _SEP = re.compile(r"[\s,]*")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True when two lines start with ``:`` and a line of numbers follows the first."""
-    lines = text_lines(text)
+    lines = head_lines(head)
     marks = [i for i, line in enumerate(lines) if line.startswith(":")]
     return len(marks) >= 2 and marks[0] + 1 < len(lines) and re.fullmatch(r"[\d\s,a-zA-Z]*", lines[marks[0] + 1]) is not None
 
@@ -91,8 +92,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             triddler puzzle, or clues that do not make a puzzle; the message
             names the source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
+    lines = option_lines(text, NAME, options)
     marks = [i for i, line in enumerate(lines) if line.startswith(":")]
     if not marks:
         raise FormatError(located(source, len(lines) or None, "no line starts with ':' (the row group must follow one)"))
@@ -192,11 +192,6 @@ def _blocks(text: str, declared: dict[str, Any], has_default: bool, source: str,
     return out
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a ``.g`` puzzle from an open text file."""
-    return read_stream(fp, loads, **options)
-
-
 def dumps(puzzle: Puzzle) -> str:
     """The puzzle as ``.g`` text (the name as the free text, blank lines for empty lines).
 
@@ -225,8 +220,3 @@ def dumps(puzzle: Puzzle) -> str:
     lines += [": rows", *(clue(c, k) for c, k in zip(puzzle.rows, puzzle.row_colours))]  # type: ignore[arg-type]
     lines += [": columns", *(clue(c, k) for c, k in zip(puzzle.cols, puzzle.col_colours)), ":end"]  # type: ignore[arg-type]
     return "\n".join(lines) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as ``.g`` to an open text file."""
-    fp.write(dumps(puzzle))

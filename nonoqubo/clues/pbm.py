@@ -28,12 +28,14 @@ Examples:
 from __future__ import annotations
 
 import re
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
-from . import check_options
+from ._defaults import ALIASES, COLOUR, KIND
+from ._lines import check_options
 from .._util.guard import integer
+from .._util.text import head_text
 from ..errors import FormatError, located
 from ..model.puzzle import Puzzle
 from .picture import to_picture
@@ -43,14 +45,18 @@ TITLE = "PBM bitmap of the answer (P1 plain, P4 raw); clues derived"
 EXTENSIONS = ("pbm",)
 BINARY = True
 SOLUTION = True
+ORDER = 110
+HEURISTIC = False
+LEGACY_ENCODING = None
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
 _TOKEN = re.compile(rb"\s*(?:#[^\n\r]*[\n\r]\s*)*(\S+)")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True for text starting with the P1 or P4 magic number."""
+    text = head_text(head)
     return re.match(r"P[14]\s", text) is not None
 
 
@@ -112,11 +118,6 @@ def _p1_line(data: bytes, pos: int, nth: int) -> int:
     return data.count(b"\n") + 1  # pragma: no cover
 
 
-def load(fp: IO[bytes], **options: Any) -> Puzzle:
-    """Read a PBM image from a file opened in binary mode."""
-    return loads(fp.read(), source=getattr(fp, "name", "<stream>"), **options)
-
-
 def dumps(puzzle: Puzzle, *, plain: bool = False) -> bytes:
     """The known solution as a PBM image: P4, or P1 when *plain*.
 
@@ -131,8 +132,3 @@ def dumps(puzzle: Puzzle, *, plain: bool = False) -> bytes:
         body = "\n".join(" ".join(row) for row in np.where(grid, "1", "0")) + "\n"
         return b"P1\n" + comment + f"{puzzle.width} {puzzle.height}\n".encode() + body.encode("ascii")
     return b"P4\n" + comment + f"{puzzle.width} {puzzle.height}\n".encode() + np.packbits(grid, axis=1).tobytes()
-
-
-def dump(puzzle: Puzzle, fp: IO[bytes]) -> None:
-    """Write the known solution as a P4 PBM image to a file opened in binary mode."""
-    fp.write(dumps(puzzle))

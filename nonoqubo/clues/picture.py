@@ -31,11 +31,13 @@ Examples:
 from __future__ import annotations
 
 import re
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
-from . import check_options, read_stream, text_lines
+from ._defaults import BINARY, HEURISTIC, KIND, LEGACY_ENCODING
+from ._lines import option_lines, text_lines
+from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
 from ..model.palette import Palette
 from ..model.puzzle import Puzzle
@@ -43,11 +45,12 @@ from ..model.puzzle import Puzzle
 NAME = "picture"
 TITLE = "text picture of the answer (#/., X/., 1/0); clues derived"
 EXTENSIONS = ("picture", "pic", "grid", "dat")
-BINARY = False
 SOLUTION = True
 COLOUR = True
+ALIASES = ("text", "grid")
+ORDER = 100
 
-__all__ = ["dump", "dumps", "load", "loads", "to_picture"]
+__all__ = ["dumps", "loads", "to_picture"]
 
 _BLACK = "#Xx1"
 _WHITE = ".0-_"
@@ -65,8 +68,9 @@ def _listed(chars: str) -> str:
 _SPACED = re.compile(rf"[{re.escape(_BLACK + _WHITE)}](?:[ \t]+[{re.escape(_BLACK + _WHITE)}])+")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True when every non-blank line is a row of picture characters of one length (>= 2 rows)."""
+    text = head_text(head)
     rows = [_squeeze(line.strip()) for line in text_lines(text) if line.strip()]
     return len(rows) >= 2 and len({len(r) for r in rows}) == 1 and all(_ROW.fullmatch(r) for r in rows)
 
@@ -83,8 +87,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
             character, or rows of different lengths; the message names the
             source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
+    lines = option_lines(text, NAME, options)
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise FormatError(f"{source}: the picture is empty")
@@ -113,11 +116,6 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
     return Puzzle.from_picture([row.translate(table) for row in rows], palette=palette)
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a text picture from an open text file."""
-    return read_stream(fp, loads, **options)
-
-
 def to_picture(puzzle: Puzzle, format_name: str) -> tuple[str, ...]:
     """The known solution of *puzzle*, or a PuzzleError saying that *format_name* needs one."""
     if puzzle.solution is None:
@@ -134,8 +132,3 @@ def dumps(puzzle: Puzzle) -> str:
         PuzzleError: the puzzle has no known solution.
     """
     return "\n".join(to_picture(puzzle, "picture")) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the known solution as a text picture to an open text file."""
-    fp.write(dumps(puzzle))

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import io
 import re
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
-from . import check_options, read_stream
+from ._defaults import ALIASES, KIND
+from ._lines import check_options
 from .ppm import background_of, pixels_of, puzzle_of_pixels
 from ..errors import FormatError, MissingDependency, located
 from ..model.puzzle import Puzzle
@@ -37,8 +38,11 @@ EXTENSIONS = ("png",)
 BINARY = True
 SOLUTION = True
 COLOUR = True
+ORDER = 130
+HEURISTIC = False
+LEGACY_ENCODING = None
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
 _MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -51,11 +55,9 @@ def _pillow() -> Any:
     return Image
 
 
-def detect(text: str | bytes) -> bool:
-    """True for the PNG signature (its first byte may have been decoded as U+FFFD)."""
-    if isinstance(text, bytes):
-        return text.startswith(_MAGIC)
-    return text[1:8] == "PNG\r\n\x1a\n"
+def detect(head: bytes) -> bool:
+    """True for the PNG signature."""
+    return head.startswith(_MAGIC)
 
 
 def loads(data: bytes, *, source: str = "<string>", **options: Any) -> Puzzle:
@@ -84,11 +86,6 @@ def loads(data: bytes, *, source: str = "<string>", **options: Any) -> Puzzle:
     return puzzle_of_pixels(rgb, source, back.lower() if back else None)
 
 
-def load(fp: IO[bytes], **options: Any) -> Puzzle:
-    """Read a PNG image from an open binary file."""
-    return read_stream(fp, loads, **options)
-
-
 def dumps(puzzle: Puzzle) -> bytes:
     """The known solution as an 8-bit RGB PNG.
 
@@ -105,8 +102,3 @@ def dumps(puzzle: Puzzle) -> bytes:
     buf = io.BytesIO()
     Image.fromarray(rgb, "RGB").save(buf, format="PNG", pnginfo=info)
     return buf.getvalue()
-
-
-def dump(puzzle: Puzzle, fp: IO[bytes]) -> None:
-    """Write the known solution as a PNG image to an open binary file."""
-    fp.write(dumps(puzzle))

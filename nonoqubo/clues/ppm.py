@@ -36,11 +36,12 @@ Examples:
 from __future__ import annotations
 
 import re
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
-from . import check_options, read_stream
+from ._defaults import ALIASES, KIND
+from ._lines import check_options
 from .._util.guard import claimed, integer
 from ..errors import FormatError, PuzzleError, located
 from ..model.palette import Palette
@@ -52,8 +53,11 @@ EXTENSIONS = ("ppm",)
 BINARY = True
 SOLUTION = True
 COLOUR = True
+ORDER = 120
+HEURISTIC = False
+LEGACY_ENCODING = None
 
-__all__ = ["background_of", "dump", "dumps", "load", "loads", "pixels_of", "puzzle_of_pixels"]
+__all__ = ["background_of", "dumps", "loads", "pixels_of", "puzzle_of_pixels"]
 
 _TOKEN = re.compile(rb"\s*(?:#[^\n\r]*[\n\r]\s*)*(\S+)")
 _BACKGROUND = re.compile(rb"#\s*background\s+#?([0-9A-Fa-f]{6})\b")
@@ -63,9 +67,8 @@ FALLBACK = ("e6194b", "3cb44b", "4363d8", "f58231", "911eb4", "42d4f4", "f032e6"
 _NAMES = {"000000": "black", "ffffff": "white"}
 
 
-def detect(text: str | bytes) -> bool:
+def detect(head: bytes) -> bool:
     """True for a P3 or P6 magic number followed by white space."""
-    head = text if isinstance(text, bytes) else text.encode("latin-1", "replace")
     return re.match(rb"P[36]\s", head[:3]) is not None
 
 
@@ -176,11 +179,6 @@ def loads(data: bytes, *, source: str = "<string>", **options: Any) -> Puzzle:
     return puzzle_of_pixels(rgb, source, m.group(1).decode("ascii").lower() if m else None)
 
 
-def load(fp: IO[bytes], **options: Any) -> Puzzle:
-    """Read a PPM image from an open binary file."""
-    return read_stream(fp, loads, **options)
-
-
 def dumps(puzzle: Puzzle) -> bytes:
     """The known solution as a P6 image (8-bit samples).
 
@@ -191,8 +189,3 @@ def dumps(puzzle: Puzzle) -> bytes:
     name = f"# {' '.join(puzzle.name.split())}\n".encode("utf-8") if puzzle.name else b""
     return (b"P6\n" + name + f"# background {background_of(puzzle)}\n{puzzle.width} {puzzle.height}\n255\n".encode("ascii")
             + rgb.tobytes())
-
-
-def dump(puzzle: Puzzle, fp: IO[bytes]) -> None:
-    """Write the known solution as a P6 image to an open binary file."""
-    fp.write(dumps(puzzle))

@@ -34,27 +34,31 @@ Examples:
 from __future__ import annotations
 
 import re
-from typing import IO, Any
+from typing import Any
 
-from . import check_options, make_puzzle, pick_index, read_stream, text_lines
+from ._defaults import BINARY, COLOUR, KIND, LEGACY_ENCODING, SOLUTION
+from ._lines import make_puzzle, option_lines, pick_index
 from .._util.guard import integer
+from .._util.text import head_text
 from ..errors import FormatError, located
 from ..model.puzzle import Puzzle
 
 NAME = "sgt"
 TITLE = "Simon Tatham's Pattern game ID (WxH:cols/rows) or save file"
 EXTENSIONS = ("sgt", "sav", "pattern")
-BINARY = False
-SOLUTION = False
+ALIASES = ("tatham", "pattern")
+ORDER = 90
+HEURISTIC = False  # told by its own keywords, not by the shape of the text
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
 _GAME_ID = re.compile(r"\s*(\d+)(?:x(\d+))?\s*([:#])(.*)")
 _SAVE_LINE = re.compile(r"([A-Z]+)\s*:(\d+):(.*)")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True for a Pattern save file or text whose first line is a ``WxH:`` game ID."""
+    text = head_text(head)
     head = text.lstrip("\ufeff \t\r\n")
     if head.startswith("SAVEFILE:"):
         return re.search(r"^GAME\s*:\d+:Pattern\s*$", text, re.M) is not None
@@ -75,8 +79,7 @@ def loads(text: str, *, source: str = "<string>", index: int | None = None, **op
             the wrong number of clues, or clues that do not make a puzzle; the
             message names the source and line.
     """
-    check_options(options, NAME)
-    lines = text_lines(text)
+    lines = option_lines(text, NAME, options)
     if lines and lines[0].lstrip("\ufeff").startswith("SAVEFILE:"):
         if index not in (None, 1):
             pick_index(1, index, source, "game")
@@ -146,17 +149,7 @@ def _load_save(lines: list[str], source: str) -> Puzzle:
     return _from_desc(width, height, desc, source, dline)
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a Pattern game ID or save file from an open text file."""
-    return read_stream(fp, loads, **options)
-
-
 def dumps(puzzle: Puzzle) -> str:
     """The puzzle as a Pattern game ID (one line)."""
     fields = [".".join(map(str, c)) for c in (*puzzle.cols, *puzzle.rows)]
     return f"{puzzle.width}x{puzzle.height}:{'/'.join(fields)}\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as a Pattern game ID to an open text file."""
-    fp.write(dumps(puzzle))

@@ -55,29 +55,34 @@ from __future__ import annotations
 
 import json
 import re
-from typing import IO, Any
+from typing import Any
 
 from .._util.guard import MAX_DIGITS, json_loads, yaml_load
+from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
-from . import META_KEYS
+from ._defaults import BINARY, KIND, LEGACY_ENCODING
+from ._lines import META_KEYS
 
 NAME = "spec"
 TITLE = "nonoqubo clue spec, YAML or JSON (rows, cols, optional name/width/height/solution)"
 EXTENSIONS = ("yaml", "yml", "json")
-BINARY = False
 SOLUTION = True  # can the format carry a known solution?
 COLOUR = True  # can the format carry a colour puzzle?
+ALIASES = ("yaml", "yml", "json")
+ORDER = 10
+HEURISTIC = False  # told by its own keywords, not by the shape of the text
 
-__all__ = ["dump", "dumps", "from_dict", "load", "loads"]
+__all__ = ["dumps", "from_dict", "loads"]
 
 _KNOWN = {"rows", "cols", "columns", "name", "width", "height", "source", "solution", "background", "colours", "colors"}
 _TOKEN = re.compile(r"(\d+)(\D\S*)?")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True for a mapping with ``rows:`` and ``cols:``/``columns:`` keys."""
+    text = head_text(head)
     return bool(re.search(r"^[ \t]*[\"']?rows[\"']?\s*:", text, re.M)) and bool(
         re.search(r"^[ \t]*[\"']?(cols|columns)[\"']?\s*:", text, re.M)
     ) or (text.lstrip().startswith("{") and '"rows"' in text)
@@ -204,11 +209,6 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
     return from_dict(doc, source=source, text=text)
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a clue spec from an open text file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<stream>"), **options)
-
-
 def dumps(puzzle: Puzzle) -> str:
     """The puzzle as a YAML clue spec (clues in flow style, one a line)."""
     lines = []
@@ -242,11 +242,6 @@ def dumps(puzzle: Puzzle) -> str:
 def _flow(mapping: dict[str, Any]) -> str:
     """A mapping in YAML flow style with JSON-quoted values: ``{name: "red", char: "r"}``."""
     return "{" + ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in mapping.items()) + "}"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as a YAML clue spec to an open text file."""
-    fp.write(dumps(puzzle))
 
 
 # -- locating errors -------------------------------------------------------------------

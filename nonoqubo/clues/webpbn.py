@@ -64,11 +64,13 @@ from __future__ import annotations
 import html.entities
 import re
 import xml.etree.ElementTree as ET
-from typing import IO, Any
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from . import check_options, make_puzzle, meta_text, pick_index, read_stream
+from ._defaults import BINARY, KIND, LEGACY_ENCODING
+from ._lines import check_options, make_puzzle, meta_text, pick_index
 from .._util.guard import integer
+from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
 from ..model.palette import Palette
 from ..model.puzzle import Puzzle
@@ -76,11 +78,13 @@ from ..model.puzzle import Puzzle
 NAME = "xml"
 TITLE = "webpbn XML (pbn 0.3), the goal solution included"
 EXTENSIONS = ("xml", "pbn")
-BINARY = False
 SOLUTION = True
 COLOUR = True
+ALIASES = ("webpbn", "pbn")
+ORDER = 30
+HEURISTIC = False
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["dumps", "loads"]
 
 _XML_ENTITIES = {"amp", "lt", "gt", "quot", "apos"}
 _ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9]*);")
@@ -88,8 +92,9 @@ _ENCODING = re.compile(r"""(<\?xml[^>]*?)\s+encoding\s*=\s*["'][^"']*["']""")
 _META = ("source", "id", "author", "copyright", "description")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """True for XML whose root is ``puzzleset`` or ``puzzle``."""
+    text = head_text(head)
     head = text.lstrip("\ufeff \t\r\n")[:4096]
     return head.startswith("<") and re.search(r"<puzzle(set)?[\s>]", head) is not None
 
@@ -271,11 +276,6 @@ def _solution(puzzle: ET.Element, declared: dict[str, tuple[str, str]], palette:
     return (tuple(rows) if rows else None), start
 
 
-def load(fp: IO[str], **options: Any) -> Puzzle:
-    """Read a webpbn XML puzzle from an open text file."""
-    return read_stream(fp, loads, **options)
-
-
 def dumps(puzzle: Puzzle) -> str:
     """The puzzle as a webpbn XML puzzleset (no DOCTYPE), with the goal when known."""
     meta = dict(puzzle.meta)
@@ -318,8 +318,3 @@ def dumps(puzzle: Puzzle) -> str:
     out.append("</puzzle>")
     out.append("</puzzleset>")
     return "\n".join(out) + "\n"
-
-
-def dump(puzzle: Puzzle, fp: IO[str]) -> None:
-    """Write the puzzle as webpbn XML to an open text file."""
-    fp.write(dumps(puzzle))

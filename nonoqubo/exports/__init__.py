@@ -1,23 +1,22 @@
 """QUBO export formats: a registry of writer/reader modules, found by discovery.
 
 Every module of this package whose name does not start with ``_`` is a format
-(tablib's and dimod's layout: one format, one module)::
+(tablib's and dimod's layout: one format, one module).  The protocol every
+format module follows, with the names it must define, is documented once in
+:mod:`nonoqubo._util.discover`; a QUBO format module defines the common names
+plus ``ISING``, ``OFFSET`` and ``WRITE_BYTES_PER_TERM``, and::
 
-    NAME = "qubo-json"              # what users type after -f
-    TITLE = "nonoqubo's JSON ..."   # one line for `nonoqubo formats`
-    EXTENSIONS = ("qubo.json",)     # file endings, without the dot; multi-part allowed
-    BINARY = False                  # bytes (True) or text
-    ISING = True                    # can carry the Ising form (--ising)
-    KIND = "qubo"                   # "qubo": takes a Qubo; "constrained": a CQM-like model
-    ORDER = 10                      # optional: position in listings
     def dumps(model, *, ising=False) -> str | bytes
-    def dump(model, fp, *, ising=False, ...)     # fp opened in text or binary mode per BINARY
-    def loads(data, *, source="<string>") -> model
-    def load(fp) -> model
-    def detect(head: bytes) -> bool              # optional: does this content look like it?
+    def dump(model, fp, *, ising=False, progress=False)   # fp opened in text or binary mode per BINARY
+    def loads(data, *, source="<string>") -> model        # str, or bytes when BINARY
+    def detect(head: bytes) -> bool                       # the file's first 4 kB
 
-Modules are discovered with :mod:`pkgutil`, so a new format is a new file and
-nothing else.  A path picks its format by the longest matching extension
+The text writers get ``dumps``/``dump`` from :mod:`._writer`.  Text files are
+decoded by :func:`nonoqubo._util.text.decode` (UTF-8, BOM stripped; no QUBO
+format declares a ``LEGACY_ENCODING``, so other bytes are refused).
+
+Modules are discovered once (:func:`nonoqubo._util.discover.registry`), so a
+new format is a new file and nothing else.  A path picks its format by the longest matching extension
 (``logo.qubo.json`` -> ``qubo-json``, ``x.bqm.json`` -> ``bqm-json``,
 ``x.json`` -> ``qubo-json``); reading falls back to content sniffing.
 
@@ -34,13 +33,13 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator
-from functools import lru_cache
 from types import ModuleType
 from typing import IO, Any
 
-from .._util.discover import submodules
+from .._util import text as _textio
 from .._util.atomic import atomic_write
-from ..errors import FormatError, NonoquboError, UnsupportedFormat
+from .._util.discover import find, registry
+from ..errors import NonoquboError, UnsupportedFormat
 
 __all__ = [
     "dump",
@@ -58,15 +57,9 @@ __all__ = [
 HEAD = 4096
 
 
-@lru_cache(maxsize=1)
-def _discovered() -> tuple[ModuleType, ...]:
-    mods = submodules(__name__, __path__, "NAME", "dumps")
-    return tuple(sorted(mods, key=lambda m: (getattr(m, "ORDER", 100), m.NAME)))
-
-
 def formats(kind: str | None = None) -> list[ModuleType]:
     """Every format module, in listing order (only those of *kind* when given)."""
-    return [m for m in _discovered() if kind is None or getattr(m, "KIND", "qubo") == kind]
+    return [m for m in registry(__name__) if kind is None or m.KIND == kind]
 
 
 def _names() -> str:
@@ -80,19 +73,16 @@ def get_format(name: str) -> ModuleType:
         UnsupportedFormat: unknown name; the message lists the known ones.
     """
     key = name.lower().lstrip(".")
-    for mod in formats():
-        if key == mod.NAME:
-            return mod
-    for mod in formats():
-        if key in mod.EXTENSIONS:
-            return mod
+    found = find(formats(), key) or next((mod for mod in formats() if key in mod.EXTENSIONS), None)
+    if found is not None:
+        return found
     raise UnsupportedFormat(f"unknown QUBO format {name!r}; known formats: {_names()}")
 
 
 def _by_extension(path: str, kind: str | None = None) -> ModuleType | None:
     base = os.path.basename(os.fspath(path)).lower()
     best: tuple[int, ModuleType] | None = None
-    for mod in sorted(formats(), key=lambda m: kind is not None and getattr(m, "KIND", "qubo") != kind):
+    for mod in sorted(formats(), key=lambda m: kind is not None and m.KIND != kind):
         for ext in mod.EXTENSIONS:
             if base.endswith("." + ext) and (best is None or len(ext) > best[0]):
                 best = (len(ext), mod)
@@ -120,16 +110,12 @@ def format_for_path(path: str | os.PathLike[str], kind: str | None = None) -> Mo
 
 
 def _sniff(head: bytes) -> ModuleType | None:
-    for mod in formats():
-        detect = getattr(mod, "detect", None)
-        if detect is not None and detect(head):
-            return mod
-    return None
+    return next((mod for mod in formats() if mod.detect(head)), None)
 
 
 def _check(mod: ModuleType, ising: bool) -> None:
-    if ising and not getattr(mod, "ISING", False):
-        able = ", ".join(m.NAME for m in formats() if getattr(m, "ISING", False))
+    if ising and not mod.ISING:
+        able = ", ".join(m.NAME for m in formats() if m.ISING)
         raise UnsupportedFormat(f"the {mod.NAME} format cannot carry an Ising model; --ising works with: {able}")
 
 
@@ -163,7 +149,7 @@ def write(model: Any, fh: IO[Any], mod: ModuleType, *, ising: bool = False, prog
     kwargs: dict[str, Any] = {}
     if ising:
         kwargs["ising"] = True
-    if progress and getattr(mod, "KIND", "qubo") == "qubo":
+    if progress and mod.KIND == "qubo":
         kwargs["progress"] = True
     mod.dump(model, fh, **kwargs)
 
@@ -237,8 +223,7 @@ def load(path: str | os.PathLike[str], format: str | None = None) -> Any:
     else:
         head = data[:HEAD]
         mod = _by_extension(source) if source != "<stdin>" else None
-        detect = getattr(mod, "detect", None)
-        if mod is None or (detect is not None and not detect(head)):
+        if mod is None or not mod.detect(head):
             mod = _sniff(head) or mod
         if mod is None:
             raise UnsupportedFormat(f"{source}: cannot tell the QUBO format from the name or content; "
@@ -247,9 +232,6 @@ def load(path: str | os.PathLike[str], format: str | None = None) -> Any:
 
 
 def _as_input(mod: ModuleType, data: str | bytes, source: str) -> str | bytes:
-    if getattr(mod, "BINARY", False):
+    if mod.BINARY:
         return data if isinstance(data, bytes) else data.encode("latin-1")
-    try:
-        return data.decode("utf-8-sig") if isinstance(data, bytes) else data
-    except UnicodeDecodeError as exc:  # every text model nonoqubo writes is ASCII/UTF-8
-        raise FormatError(f"{source}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
+    return _textio.decode(data, source, what="QUBO text file", legacy=mod.LEGACY_ENCODING)

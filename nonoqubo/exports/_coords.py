@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._util.guard import claimed, integer
+from .._util.text import decode
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
 from . import _header, _text
@@ -186,7 +187,7 @@ def read_sized(data: str | bytes, conv: Convention, source: str) -> tuple[dict[s
     Raises:
         FormatError: a missing size line, a count that does not match, bad lines, no metadata.
     """
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    text = decode(data, source, what="QUBO text file")
     comments, line_no, body = _text.split_comments(text, conv.marker)
     meta = _header.parse_comments(comments, conv.marker, source)
     need_meta(meta, source)

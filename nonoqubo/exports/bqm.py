@@ -52,6 +52,7 @@ import numpy as np
 from .._util.guard import json_loads
 from ..errors import FormatError, MissingDependency, NonoquboError, located
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, HEURISTIC, KIND, LEGACY_ENCODING, OFFSET, WRITE_BYTES_PER_TERM
 from . import _header, _text
 from ._parallel import ordered_map
 
@@ -60,7 +61,6 @@ TITLE = "dimod binary BQM file (BQM.to_file / BQM.from_file), labels kept, metad
 EXTENSIONS = ("bqm",)
 BINARY = True
 ISING = True
-KIND = "qubo"
 ORDER = 20
 
 #: the key of nonoqubo's metadata in the DIMODBQM header
@@ -328,10 +328,6 @@ def validate(data: bytes, source: str) -> dict[str, Any]:
             raise fail(f"the VARS section is not a list of {nv} distinct labels")
     return header
 
-
-def load(fp: IO[bytes]) -> Qubo:
-    """Read a DIMODBQM file written by nonoqubo from an open binary file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<bqm>"))
 
 
 def detect(head: bytes) -> bool:

@@ -31,21 +31,18 @@ Examples:
 from __future__ import annotations
 
 import json
-from typing import IO, Any
 
 import numpy as np
 
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
-from . import _header, _text
-from .qubo_json import _array, _compact, parse_json
+from ._defaults import ALIASES, BINARY, HEURISTIC, KIND, LEGACY_ENCODING, OFFSET, WRITE_BYTES_PER_TERM
+from . import _header, _json, _writer
 
 NAME = "bqm-json"
 TITLE = "dimod BQM.to_serializable() JSON (bqm_schema 3.0.0), labels kept, metadata in 'info'"
 EXTENSIONS = ("bqm.json",)
-BINARY = False
 ISING = True
-KIND = "qubo"
 ORDER = 30
 
 
@@ -66,22 +63,15 @@ def _chunks(qubo: Qubo, ising: bool):
         "offset": meta["offset"],
         "info": meta,
     }
-    yield "{" + "".join(f"{json.dumps(k)}: {_compact(v)}, " for k, v in head.items()), 0
+    yield "{" + "".join(f"{json.dumps(k)}: {_json.compact(v)}, " for k, v in head.items()), 0
     for key, values, last in (("linear_biases", linear, False), ("quadratic_biases", quad, True),
                               ("quadratic_head", row, False), ("quadratic_tail", col, False)):
         yield ("" if key == "linear_biases" else ", ") + f'"{key}": ', 0
-        yield from _array(values, tick_rows=last)
+        yield from _json.array(values, tick_rows=last)
     yield "}\n", 0
 
 
-def dumps(qubo: Qubo, *, ising: bool = False) -> str:
-    """The dimod serializable JSON of *qubo* (its Ising form with ``ising=True``)."""
-    return _text.join(_chunks(qubo, ising))
-
-
-def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
-    """Write the dimod serializable JSON of *qubo* to *fp*."""
-    _text.emit(fp, _chunks(qubo, ising), total=qubo.num_quadratic, desc=f"writing {NAME}", progress=progress)
+dumps, dump = _writer.text_writer(NAME, _chunks, total="num_quadratic")
 
 
 def loads(data: str | bytes, *, source: str = "<bqm.json>") -> Qubo:
@@ -90,7 +80,7 @@ def loads(data: str | bytes, *, source: str = "<bqm.json>") -> Qubo:
     Raises:
         FormatError: not JSON, not a BQM document, ``use_bytes`` data, or no nonoqubo ``info``.
     """
-    doc = parse_json(data, source)
+    doc = _json.parse(data, source)
     if not isinstance(doc, dict) or doc.get("type") != "BinaryQuadraticModel":
         raise FormatError(located(source, None, "not a dimod serializable BinaryQuadraticModel"))
     if doc.get("use_bytes"):
@@ -111,10 +101,6 @@ def loads(data: str | bytes, *, source: str = "<bqm.json>") -> Qubo:
             raise
         raise FormatError(located(source, None, f"missing or malformed key: {_header.malformed(exc)}")) from None
 
-
-def load(fp: IO[Any]) -> Qubo:
-    """Read a dimod serializable BQM written by nonoqubo from an open file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<bqm.json>"))
 
 
 def detect(head: bytes) -> bool:

@@ -29,18 +29,18 @@ Examples:
 
 from __future__ import annotations
 
-from typing import IO, Any
 
+from .._util.text import decode
 from ..model.qubo import Qubo
-from . import _coords, _header, _text
+from ._defaults import ALIASES, BINARY, HEURISTIC, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
+from . import _coords, _header, _text, _writer
 
 NAME = "coo"
 TITLE = "COO text 'i j bias', 0-based upper triangle, as read by dimod.serialization.coo (offset in '# offset=')"
 EXTENSIONS = ("coo",)
-BINARY = False
 ISING = True
-KIND = "qubo"
 ORDER = 40
+OFFSET = "excluded"
 
 CONV = _coords.Convention(NAME, "#")
 
@@ -51,14 +51,7 @@ def _chunks(qubo: Qubo, ising: bool):
     yield from terms.chunks()
 
 
-def dumps(qubo: Qubo, *, ising: bool = False) -> str:
-    """The COO text of *qubo* (its Ising form with ``ising=True``)."""
-    return _text.join(_chunks(qubo, ising))
-
-
-def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
-    """Write the COO text of *qubo* to *fp* (text or binary mode)."""
-    _text.emit(fp, _chunks(qubo, ising), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+dumps, dump = _writer.text_writer(NAME, _chunks)
 
 
 def loads(data: str | bytes, *, source: str = "<coo>") -> Qubo:
@@ -67,7 +60,7 @@ def loads(data: str | bytes, *, source: str = "<coo>") -> Qubo:
     Raises:
         FormatError: malformed lines, or no nonoqubo metadata comments.
     """
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    text = decode(data, source, what="QUBO text file")
     comments, first, body = _text.split_comments(text, CONV.marker)
     meta = _header.parse_comments(comments, CONV.marker, source)
     _coords.need_meta(meta, source)
@@ -75,10 +68,6 @@ def loads(data: str | bytes, *, source: str = "<coo>") -> Qubo:
     i, j, v = _coords.read_terms(body, first, CONV, n, source)
     return _coords.to_model(meta, i, j, v, n, meta.get("offset", 0), source)
 
-
-def load(fp: IO[Any]) -> Qubo:
-    """Read a COO file written by nonoqubo from an open file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<coo>"))
 
 
 def detect(head: bytes) -> bool:

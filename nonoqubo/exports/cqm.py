@@ -45,15 +45,17 @@ from .._util.guard import json_loads
 from ..clues import spec
 from ..model.constrained import SENSES, ConstrainedModel, build_constrained
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
+from ._defaults import ALIASES, HEURISTIC, ISING, LEGACY_ENCODING, OFFSET
 
-__all__ = ["dump", "dumps", "load", "loads", "metadata"]
+__all__ = ["dump", "dumps", "loads", "metadata"]
 
 NAME = "cqm"
 TITLE = "dimod CQM file (ConstrainedQuadraticModel.to_file), for hybrid CQM solvers"
 EXTENSIONS = ("cqm",)
 BINARY = True
-ISING = False
 KIND = "constrained"
+ORDER = 100
+WRITE_BYTES_PER_TERM = 280  # the random 100x100 (3.6 M terms): 1.0 GB, rounded up
 
 MAGIC = b"DIMODCQM"
 #: the zip member that carries the clues and the fixed variables
@@ -206,10 +208,6 @@ def check_cqm(model: ConstrainedModel, cqm: Any, source: str = "<cqm>") -> None:
                 or comp.rhs - lhs.offset != model.rhs[c]):
             raise FormatError(located(source, None, f"constraint {name} differs from the model of the clues"))
 
-
-def load(fp: IO[bytes], *, source: str | None = None) -> ConstrainedModel:
-    """Read a CQM file object (see :func:`loads`)."""
-    return loads(fp.read(), source=source or str(getattr(fp, "name", "<cqm>")))
 
 
 def detect(head: bytes) -> bool:

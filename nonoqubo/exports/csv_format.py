@@ -30,21 +30,22 @@ from __future__ import annotations
 import csv
 import io
 import re
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
+from .._util.text import decode
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
-from . import _coords, _header, _text
+from ._defaults import ALIASES, BINARY, HEURISTIC, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
+from . import _coords, _header, _text, _writer
 
 NAME = "csv"
 TITLE = "CSV coefficient list 'i,j,label_i,label_j,bias', one term a row, 0-based upper triangle (offset in '#' lines)"
 EXTENSIONS = ("csv",)
-BINARY = False
 ISING = True
-KIND = "qubo"
 ORDER = 45
+OFFSET = "excluded"
 
 HEADER = "i,j,label_i,label_j,bias"
 _SPACE = re.compile(r"\s")
@@ -78,14 +79,7 @@ def _chunks(qubo: Qubo, ising: bool):
     yield from _text.data_chunks(cols, [1, 1, 1, 1, t.den], sep=",")
 
 
-def dumps(qubo: Qubo, *, ising: bool = False) -> str:
-    """The CSV text of *qubo* (its Ising form with ``ising=True``)."""
-    return _text.join(_chunks(qubo, ising))
-
-
-def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
-    """Write the CSV text of *qubo* to *fp*."""
-    _text.emit(fp, _chunks(qubo, ising), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+dumps, dump = _writer.text_writer(NAME, _chunks)
 
 
 def loads(data: str | bytes, *, source: str = "<csv>") -> Qubo:
@@ -94,7 +88,7 @@ def loads(data: str | bytes, *, source: str = "<csv>") -> Qubo:
     Raises:
         FormatError: a missing header row, a malformed row, no metadata.
     """
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    text = decode(data, source, what="QUBO text file")
     comments, line_no, body = _text.split_comments(text, CONV.marker)
     meta = _header.parse_comments(comments, CONV.marker, source)
     _coords.need_meta(meta, source)
@@ -134,10 +128,6 @@ def _numbers(rows: Any, source: str, first_line: int) -> np.ndarray:
     except ValueError as exc:
         raise FormatError(located(source, None, f"bad CSV row (data starts at line {first_line}): {exc}")) from None
 
-
-def load(fp: IO[Any]) -> Qubo:
-    """Read a CSV file written by nonoqubo from an open file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<csv>"))
 
 
 def detect(head: bytes) -> bool:

@@ -29,38 +29,26 @@ Examples:
 
 from __future__ import annotations
 
-from typing import IO, Any
 
 from ..model.qubo import Qubo
-from . import _coords, _header, _text
+from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
+from . import _coords, _header, _writer
 
 NAME = "mqlib"
 TITLE = "MQLib: 'n m', 1-based, maximised x'Qx (Q symmetric): written negated, off-diagonals halved"
 EXTENSIONS = ("mqlib",)
-BINARY = False
-ISING = False
-KIND = "qubo"
 ORDER = 70
+OFFSET = "negated"
 
 CONV = _coords.Convention(NAME, "#", base=1, half=True, negate=True)
 
 
-def _chunks(qubo: Qubo):
-    t = _coords.terms_of(qubo, CONV)
-    yield _header.comment_lines(t.meta, CONV.prefix), 0
-    yield "# maximise x'Qx (Q symmetric); energy = offset - x'Qx\n", 0
-    yield f"{qubo.num_vars} {t.count}\n", 0
-    yield from t.chunks()
+def _head(qubo: Qubo, t: _coords.Terms) -> str:
+    return (_header.comment_lines(t.meta, CONV.prefix) + "# maximise x'Qx (Q symmetric); energy = offset - x'Qx\n"
+            + f"{qubo.num_vars} {t.count}\n")
 
 
-def dumps(qubo: Qubo, *, ising: bool = False) -> str:
-    """The MQLib text of *qubo*."""
-    return _text.join(_chunks(qubo))
-
-
-def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
-    """Write the MQLib text of *qubo* to *fp*."""
-    _text.emit(fp, _chunks(qubo), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+dumps, dump = _writer.matrix_writer(CONV, _head)
 
 
 def loads(data: str | bytes, *, source: str = "<mqlib>") -> Qubo:
@@ -71,10 +59,6 @@ def loads(data: str | bytes, *, source: str = "<mqlib>") -> Qubo:
     """
     return _coords.read_sized(data, CONV, source)[2]
 
-
-def load(fp: IO[Any]) -> Qubo:
-    """Read an MQLib file written by nonoqubo from an open file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<mqlib>"))
 
 
 def detect(head: bytes) -> bool:

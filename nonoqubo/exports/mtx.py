@@ -31,42 +31,31 @@ Examples:
 
 from __future__ import annotations
 
-from typing import IO, Any
 
 from .._util.guard import integer
+from .._util.text import decode
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
-from . import _coords, _header, _text
+from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
+from . import _coords, _header, _text, _writer
 
 NAME = "mtx"
 TITLE = "MatrixMarket coordinate real general: the upper-triangular QUBO matrix, 1-based (offset in '%' lines)"
 EXTENSIONS = ("mtx",)
-BINARY = False
-ISING = False
-KIND = "qubo"
 ORDER = 80
+OFFSET = "excluded"
 
 BANNER = "%%MatrixMarket matrix coordinate real general"
 CONV = _coords.Convention(NAME, "%", base=1)
 
 
-def _chunks(qubo: Qubo):
-    t = _coords.terms_of(qubo, CONV)
-    yield BANNER + "\n", 0
-    yield _header.comment_lines(t.meta, CONV.prefix), 0
-    yield "% energy = offset + x'Ux, U upper triangular (diagonal = linear biases)\n", 0
-    yield f"{qubo.num_vars} {qubo.num_vars} {t.count}\n", 0
-    yield from t.chunks()
+def _head(qubo: Qubo, t: _coords.Terms) -> str:
+    return (BANNER + "\n" + _header.comment_lines(t.meta, CONV.prefix)
+            + "% energy = offset + x'Ux, U upper triangular (diagonal = linear biases)\n"
+            + f"{qubo.num_vars} {qubo.num_vars} {t.count}\n")
 
 
-def dumps(qubo: Qubo, *, ising: bool = False) -> str:
-    """The MatrixMarket text of *qubo*."""
-    return _text.join(_chunks(qubo))
-
-
-def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
-    """Write the MatrixMarket text of *qubo* to *fp*."""
-    _text.emit(fp, _chunks(qubo), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+dumps, dump = _writer.matrix_writer(CONV, _head)
 
 
 def loads(data: str | bytes, *, source: str = "<mtx>") -> Qubo:
@@ -76,7 +65,7 @@ def loads(data: str | bytes, *, source: str = "<mtx>") -> Qubo:
         FormatError: not a coordinate general matrix, a bad size line, counts
             that do not match, bad entry lines, no metadata.
     """
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    text = decode(data, source, what="QUBO text file")
     banner = text.split("\n", 1)[0].split()
     if len(banner) != 5 or banner[0].lower() != "%%matrixmarket" or [b.lower() for b in banner[1:3]] != ["matrix", "coordinate"]:
         raise FormatError(located(source, 1, "expected '%%MatrixMarket matrix coordinate <field> general'"))
@@ -98,10 +87,6 @@ def loads(data: str | bytes, *, source: str = "<mtx>") -> Qubo:
         raise FormatError(located(source, line_no, f"the size line announces {nnz} entries but the file has {i.size}"))
     return _coords.to_model(meta, i, j, v, rows, meta.get("offset", 0), source)
 
-
-def load(fp: IO[Any]) -> Qubo:
-    """Read a MatrixMarket file written by nonoqubo from an open file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<mtx>"))
 
 
 def detect(head: bytes) -> bool:

@@ -38,14 +38,13 @@ import numpy as np
 from .._util.guard import finite, json_loads
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, HEURISTIC, ISING, KIND, LEGACY_ENCODING, OFFSET, WRITE_BYTES_PER_TERM
 from . import _header
 
 NAME = "npz"
 TITLE = "NumPy .npz arrays: labels, linear, row, col, quad, offset, vartype, clues, fixed (exact int64)"
 EXTENSIONS = ("npz",)
 BINARY = True
-ISING = False
-KIND = "qubo"
 ORDER = 100
 
 KEYS = ("labels", "linear", "row", "col", "quad", "offset", "vartype", "clues", "fixed", "meta")
@@ -152,10 +151,6 @@ def read_arrays(data: bytes, source: str) -> dict[str, np.ndarray]:
         raise FormatError(located(source, None, f"not a readable NumPy .npz archive: {message}")) from None
     return out
 
-
-def load(fp: IO[bytes]) -> Qubo:
-    """Read a ``.npz`` archive written by nonoqubo from an open binary file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<npz>"))
 
 
 def detect(head: bytes) -> bool:

@@ -4,7 +4,7 @@ OMMX (Open Mathematical prograMming eXchange, https://github.com/Jij-Inc/ommx,
 the ``ommx`` package 2.9) is an exchange format for optimisation problems; its
 adapters hand one instance to OpenJij, D-Wave, Fixstars Amplify, Fujitsu's
 Digital Annealer, SCIP, HiGHS, Python-MIP, Qiskit...  A ``.ommx`` file is an
-*artifact archive*: an OCI image layout in a tar file (:mod:`._oci`)::
+*artifact archive*: an OCI image layout in a tar file (:mod:`nonoqubo._util.oci`)::
 
     index.json                  -> the manifest's digest
     blobs/sha256/<manifest>     JSON: "annotations" (artifact annotations) and
@@ -87,20 +87,20 @@ import numpy as np
 
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
 from ..model.qubo import Qubo
-from . import _oci
+from .._util import oci as _oci
+from ._defaults import ALIASES, HEURISTIC, ISING, KIND, LEGACY_ENCODING, OFFSET
 
 __all__ = [
     "PREFIX", "annotations_of", "constrained_instance", "detect", "dump", "dumps", "instance_blob",
-    "instance_of", "layer_annotations", "load", "loads", "model_annotations", "qubo_instance",
+    "instance_of", "layer_annotations", "loads", "model_annotations", "qubo_instance",
 ]
 
 NAME = "ommx"
 TITLE = "OMMX artifact archive: an ommx.v1.Instance for every OMMX adapter (--constrained: the 0-1 ILP)"
 EXTENSIONS = ("ommx",)
 BINARY = True
-ISING = False
-KIND = "qubo"
 ORDER = 110
+WRITE_BYTES_PER_TERM = 85  # the cauldron: 2.96 GB, rounded up
 
 #: the namespace of nonoqubo's annotations
 PREFIX = "org.nonoqubo."
@@ -593,7 +593,3 @@ def _constrained(message: Any, meta: Mapping[str, str], source: str) -> Any:
             raise FormatError(located(source, None, f"constraint {name} differs from the model of the clues"))
     return model
 
-
-def load(fp: IO[bytes]) -> Any:
-    """Read a ``.ommx`` archive written by nonoqubo from an open binary file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<ommx>"))

@@ -29,39 +29,29 @@ Examples:
 
 from __future__ import annotations
 
-from typing import IO, Any
 
 from .._util.guard import integer
+from .._util.text import decode
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
-from . import _coords, _header, _text
+from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, KIND, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
+from . import _coords, _header, _text, _writer
 
 NAME = "qbsolv"
 TITLE = "qbsolv .qubo: 'p qubo 0 maxNodes nNodes nCouplers', diagonal lines then couplers, 0-based (offset in 'c' lines)"
 EXTENSIONS = ("qubo",)
-BINARY = False
-ISING = False
-KIND = "qubo"
 ORDER = 50
+OFFSET = "excluded"
 
 CONV = _coords.Convention(NAME, "c", diagonal_first=True)
 
 
-def _chunks(qubo: Qubo):
-    t = _coords.terms_of(qubo, CONV)
-    yield _header.comment_lines(t.meta, CONV.prefix), 0
-    yield f"p qubo 0 {qubo.num_vars} {t.num_diagonal} {t.count - t.num_diagonal}\n", 0
-    yield from t.chunks()
+def _head(qubo: Qubo, t: _coords.Terms) -> str:
+    return (_header.comment_lines(t.meta, CONV.prefix)
+            + f"p qubo 0 {qubo.num_vars} {t.num_diagonal} {t.count - t.num_diagonal}\n")
 
 
-def dumps(qubo: Qubo, *, ising: bool = False) -> str:
-    """The ``.qubo`` text of *qubo* (BINARY only)."""
-    return _text.join(_chunks(qubo))
-
-
-def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
-    """Write the ``.qubo`` text of *qubo* to *fp*."""
-    _text.emit(fp, _chunks(qubo), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+dumps, dump = _writer.matrix_writer(CONV, _head)
 
 
 def loads(data: str | bytes, *, source: str = "<qubo>") -> Qubo:
@@ -71,7 +61,7 @@ def loads(data: str | bytes, *, source: str = "<qubo>") -> Qubo:
         FormatError: no or a malformed program line, counts that do not match,
             bad term lines, or no nonoqubo metadata.
     """
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    text = decode(data, source, what="QUBO text file")
     comments, line_no, body = _text.split_comments(text, CONV.marker)
     program, pos = _text.next_line(body, 0)
     parts = program.split()
@@ -90,10 +80,6 @@ def loads(data: str | bytes, *, source: str = "<qubo>") -> Qubo:
                                   f"coupler lines but the file has {diag} and {i.size - diag}"))
     return _coords.to_model(meta, i, j, v, max_nodes, meta.get("offset", 0), source)
 
-
-def load(fp: IO[Any]) -> Qubo:
-    """Read a ``.qubo`` file written by nonoqubo from an open file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<qubo>"))
 
 
 def detect(head: bytes) -> bool:

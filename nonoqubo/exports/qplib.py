@@ -59,14 +59,12 @@ import numpy as np
 from .._util.guard import claimed, finite, integer, json_loads
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
+from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, KIND, LEGACY_ENCODING, OFFSET, WRITE_BYTES_PER_TERM
 from . import _header, _text
 
 NAME = "qplib"
 TITLE = "QPLIB QBN (binary, unconstrained): 1/2 of each lower-triangle entry, linear part, constant (labels in its metadata)"
 EXTENSIONS = ("qplib",)
-BINARY = False
-ISING = False
-KIND = "qubo"
 ORDER = 90
 
 META_TAG = "# nonoqubo "
@@ -202,10 +200,6 @@ def loads(data: str | bytes, *, source: str = "<qplib>") -> Qubo:
     return _header.to_qubo(meta, sign * linear, h[off_diag], k[off_diag], sign * pair, sign * offset,
                            source, labels)
 
-
-def load(fp: IO[Any]) -> Qubo:
-    """Read a QPLIB file written by nonoqubo from an open file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<qplib>"))
 
 
 def detect(head: bytes) -> bool:

@@ -32,39 +32,26 @@ Examples:
 
 from __future__ import annotations
 
-from typing import IO, Any
 
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
-from . import _coords, _header, _text
+from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, KIND, LEGACY_ENCODING, OFFSET, WRITE_BYTES_PER_TERM
+from . import _coords, _header, _writer
 
 NAME = "qs"
 TITLE = "QOBLIB .qs: '# ObjectiveOffset', 'n m', 1-based i <= j, off-diagonals halved (E = c + x'Qx, Q symmetric)"
 EXTENSIONS = ("qs",)
-BINARY = False
-ISING = False
-KIND = "qubo"
 ORDER = 60
 
 CONV = _coords.Convention(NAME, "#", base=1, half=True)
 
 
-def _chunks(qubo: Qubo):
-    t = _coords.terms_of(qubo, CONV)
-    yield f"# ObjectiveOffset {t.offset}\n# Vars Non-zeros\n", 0
-    yield _header.comment_lines(t.meta, CONV.prefix), 0
-    yield f"{qubo.num_vars} {t.count}\n", 0
-    yield from t.chunks()
+def _head(qubo: Qubo, t: _coords.Terms) -> str:
+    return (f"# ObjectiveOffset {t.offset}\n# Vars Non-zeros\n" + _header.comment_lines(t.meta, CONV.prefix)
+            + f"{qubo.num_vars} {t.count}\n")
 
 
-def dumps(qubo: Qubo, *, ising: bool = False) -> str:
-    """The ``.qs`` text of *qubo*."""
-    return _text.join(_chunks(qubo))
-
-
-def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
-    """Write the ``.qs`` text of *qubo* to *fp*."""
-    _text.emit(fp, _chunks(qubo), total=qubo.num_terms, desc=f"writing {NAME}", progress=progress)
+dumps, dump = _writer.matrix_writer(CONV, _head)
 
 
 def loads(data: str | bytes, *, source: str = "<qs>") -> Qubo:
@@ -82,10 +69,6 @@ def loads(data: str | bytes, *, source: str = "<qs>") -> Qubo:
                 raise FormatError(located(source, 1, f"ObjectiveOffset {parts[1]} differs from the metadata offset {qubo.offset}"))
     return qubo
 
-
-def load(fp: IO[Any]) -> Qubo:
-    """Read a ``.qs`` file written by nonoqubo from an open file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<qs>"))
 
 
 def detect(head: bytes) -> bool:

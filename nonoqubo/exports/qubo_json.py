@@ -39,21 +39,19 @@ Examples:
 from __future__ import annotations
 
 import json
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
-from .._util.guard import json_loads
 from ..errors import FormatError, located
 from ..model.qubo import Qubo
-from . import _header, _text
+from ._defaults import ALIASES, BINARY, HEURISTIC, KIND, LEGACY_ENCODING, OFFSET, WRITE_BYTES_PER_TERM
+from . import _header, _json, _writer
 
 NAME = "qubo-json"
 TITLE = "nonoqubo's QUBO JSON (schemas/qubo.schema.json): labels, integer linear/quadratic lists, offset, clues"
 EXTENSIONS = ("qubo.json", "json")
-BINARY = False
 ISING = True
-KIND = "qubo"
 ORDER = 10
 
 FORMAT_ID = "nonoqubo-qubo"
@@ -70,27 +68,6 @@ CONVENTIONS = {
         "full coefficient; indices are 0-based positions in labels"
     ),
 }
-
-
-def _array(values: np.ndarray, tick_rows: bool = False):
-    """A JSON array of numbers as ``(text, rows)`` chunks (integers bare, quarters as decimals)."""
-    num, den = _text.rational(values)
-    if not num.size:
-        yield "[]", 0
-        return
-    yield "[", 0
-    held = None  # each chunk is held back one step: the last one loses its trailing comma
-    for part, rows in _text.data_chunks([num], [den], end=","):
-        if held is not None:
-            yield held
-        held = part, (rows if tick_rows else 0)
-    if held is not None:
-        yield held[0][:-1], held[1]
-    yield "]", 0
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _chunks(qubo: Qubo, ising: bool):
@@ -116,26 +93,19 @@ def _chunks(qubo: Qubo, ising: bool):
         "fixed": meta["fixed"],
         "labels": [str(x) for x in qubo.labels],
     }
-    yield "{\n" + "".join(f"  {json.dumps(k)}: {_compact(v)},\n" for k, v in head.items()), 0
+    yield "{\n" + "".join(f"  {json.dumps(k)}: {_json.compact(v)},\n" for k, v in head.items()), 0
     yield '  "linear": ', 0
-    yield from _array(linear)
+    yield from _json.array(linear)
     yield ',\n  "quadratic": {"row": ', 0
-    yield from _array(row)
+    yield from _json.array(row)
     yield ', "col": ', 0
-    yield from _array(col)
+    yield from _json.array(col)
     yield ', "bias": ', 0
-    yield from _array(quad, tick_rows=True)
+    yield from _json.array(quad, tick_rows=True)
     yield "}\n}\n", 0
 
 
-def dumps(qubo: Qubo, *, ising: bool = False) -> str:
-    """The QUBO JSON text of *qubo* (its Ising form with ``ising=True``)."""
-    return _text.join(_chunks(qubo, ising))
-
-
-def dump(qubo: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
-    """Write the QUBO JSON of *qubo* to *fp*."""
-    _text.emit(fp, _chunks(qubo, ising), total=qubo.num_quadratic, desc=f"writing {NAME}", progress=progress)
+dumps, dump = _writer.text_writer(NAME, _chunks, total="num_quadratic")
 
 
 def loads(data: str | bytes, *, source: str = "<qubo.json>") -> Qubo:
@@ -144,7 +114,7 @@ def loads(data: str | bytes, *, source: str = "<qubo.json>") -> Qubo:
     Raises:
         FormatError: not JSON, not this format, or inconsistent arrays.
     """
-    doc = parse_json(data, source)
+    doc = _json.parse(data, source)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_ID:
         raise FormatError(located(source, None, f"not a nonoqubo QUBO JSON document (no \"format\": \"{FORMAT_ID}\")"))
     if doc.get("format_version") != FORMAT_VERSION:
@@ -169,15 +139,6 @@ def loads(data: str | bytes, *, source: str = "<qubo.json>") -> Qubo:
             meta["palette"] = puzzle["palette"]
     return _header.to_qubo(meta, linear, row, col, bias, doc.get("offset", 0), source, labels)
 
-
-def parse_json(data: str | bytes, source: str) -> Any:
-    """``json.loads`` with a located FormatError."""
-    return json_loads(data, source)
-
-
-def load(fp: IO[Any]) -> Qubo:
-    """Read a QUBO JSON file from an open file."""
-    return loads(fp.read(), source=getattr(fp, "name", "<qubo.json>"))
 
 
 def detect(head: bytes) -> bool:

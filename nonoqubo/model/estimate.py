@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -50,10 +50,9 @@ __all__ = ["BYTES_PER_TERM", "WRITE_BYTES_PER_TERM", "Estimate", "ModelTooLarge"
 #: cauldron, 48 M terms, 2026-11-30: `info` 1.00 GB, .coo 0.73, .csv 1.06, .qubo.json 1.11, .bqm 1.36,
 #: .qplib 1.41, .npz 1.78 GB, the largest of the QUBO formats but OMMX: 37 bytes a term)
 BYTES_PER_TERM = 40
-#: the formats that need more, bytes per QUBO term, measured the same way (the cauldron: .lp 2.16 GB,
-#: .mps 3.13 GB, .ommx 2.96 GB; the random 100x100, 3.6 M terms, for the slowest: .cqm 1.0 GB,
-#: the constrained .ommx 0.57 GB), rounded up
-WRITE_BYTES_PER_TERM = {"lp": 50, "mps": 70, "ommx": 85, "ommx-constrained": 160, "cqm": 280}
+#: the formats that need more declare it as their ``WRITE_BYTES_PER_TERM`` (bytes per QUBO term, measured
+#: the same way: .lp .mps .ommx on the cauldron, .cqm and the constrained .ommx on the random 100x100);
+#: :data:`WRITE_BYTES_PER_TERM` is that table, read from the format modules
 #: variables up to which the touch counts are exact (about 40 bytes a variable, briefly); past it, a
 #: cruder bound from each line's blocks and margin (``4 m d min(m, d + 1)`` cell pairs) in O(lines)
 EXACT_VARIABLES = 30_000_000
@@ -134,7 +133,7 @@ def check_fits(puzzle: Puzzle, source: str, *, force: bool = False, memory: int 
         ModelTooLarge: the estimated build memory exceeds *memory* and not *force*.
     """
     est = estimate(puzzle)
-    per_term = max([BYTES_PER_TERM, *(WRITE_BYTES_PER_TERM.get(name, 0) for name in formats)])
+    per_term = max([BYTES_PER_TERM, *(_write_bytes_per_term(name) for name in formats)])
     if per_term != BYTES_PER_TERM:
         est = est._replace(bytes=est.terms * per_term)
     limit = available_memory() if memory is None else memory
@@ -152,3 +151,18 @@ def _size(n: int) -> str:
             return f"{value:,.0f} {unit}" if unit == "bytes" else f"{value:,.1f} {unit}"
         value /= 1024
     return f"{value:.1f} TB"  # pragma: no cover
+
+
+def _write_bytes_per_term(name: str) -> int:
+    """Format *name*'s own ``WRITE_BYTES_PER_TERM`` (peak bytes a term while writing, 0: no more than the build)."""
+    from .. import exports
+
+    return exports.get_format(name).WRITE_BYTES_PER_TERM
+
+
+def __getattr__(name: str) -> Any:
+    if name == "WRITE_BYTES_PER_TERM":  # {format: bytes a term} of the writers that need more, from the modules
+        from .. import exports
+
+        return {m.NAME: m.WRITE_BYTES_PER_TERM for m in exports.formats() if m.WRITE_BYTES_PER_TERM}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,23 +1,24 @@
 """Solver samples -> a 0/1 matrix in the model's variable order.
 
 A solver answers with bits, in one of many shapes.  Each *sample format* is a
-module of this package (found with :mod:`pkgutil`; names starting with ``_``
-are skipped) that defines::
+module of this package (found by discovery; names starting with ``_`` are
+skipped).  The protocol every format module follows, with the names it must
+define, is documented once in :mod:`nonoqubo._util.discover`; a sample format
+module defines the common names and::
 
-    NAME = "sampleset"                     # the name users type (--samples-format)
-    TITLE = "dimod SampleSet JSON"         # one line for the help text
-    PRIORITY = 10                          # order in which detect() is tried (low first)
-    def detect(text: str) -> bool          # does this content look like it?
-    def parse(text: str, *, source: str) -> RawSamples
+    def detect(head: bytes) -> bool               # does this content look like it?
+    def loads(data, *, source: str) -> RawSamples # str, or bytes when BINARY
 
-A binary format (OMMX's protobuf answers) also defines
-``detect_bytes(data: bytes) -> bool`` and ``parse_bytes(data, *, source)``;
-a file with a NUL byte in its first 4 kB is offered to those.
+Formats are tried in ``ORDER``.  A file with a NUL byte in its first 4 kB is
+offered, whole, to the ``BINARY`` formats (OMMX's protobuf answers); any other
+to the text formats, whose ``detect`` gets its first :data:`SNIFF` bytes, and
+whose ``loads`` gets its text from :func:`nonoqubo._util.text.decode` (UTF-8,
+else the module's ``LEGACY_ENCODING``, Latin-1 for the text formats).
 
-``parse`` only reads the file's grammar; matching the values to the model
+``loads`` only reads the file's grammar; matching the values to the model
 (labels or positions, 0/1 or spins, lengths) is done once, here, for every
 format, so every reader gives the same errors.  Adding a format is adding a
-module: ``nonoqubo/samples/highs.py`` with those four names is picked up with
+module: ``nonoqubo/samples/highs.py`` with those names is picked up with
 no change to this file.
 
 A :class:`RawSamples` holds either
@@ -50,7 +51,6 @@ Examples:
 from __future__ import annotations
 
 import itertools
-import json
 import numbers
 import os
 import re
@@ -62,7 +62,9 @@ from typing import Any
 
 import numpy as np
 
-from .._util.discover import submodules
+from .._util import text as _textio
+from .._util.discover import find, registry
+from ._raw import RawSamples, loads_json  # noqa: F401  (loads_json: for readers written against the old layout)
 from ..model.encoding import bracket_name
 from ..errors import SampleError, UnsupportedFormat
 
@@ -70,22 +72,6 @@ __all__ = ["RawSamples", "SampleBatch", "formats", "get_format", "read_samples",
 
 #: more label problems than this are summarised as "... and N more"
 _SHOW = 3
-
-
-@dataclass
-class RawSamples:
-    """What a reader found in a file, before it is matched to the model."""
-
-    values: np.ndarray | Sequence[Sequence[float]] | None = None
-    labels: Sequence[Any] | None = None
-    maps: list[Mapping[Any, Any]] | None = None
-    energies: np.ndarray | Sequence[float] | None = None
-    num_occurrences: np.ndarray | Sequence[int] | None = None
-    vartype: str | None = None
-    #: a variable the file leaves out is 0 (MIP solution files list only the nonzero ones)
-    sparse: bool = False
-    #: the file's energies lack the model's offset (qbsolv, MQLib: formats with no offset field)
-    offset_excluded: bool = False
 
 
 @dataclass
@@ -114,31 +100,32 @@ class SampleBatch:
 
 
 # -- the registry ------------------------------------------------------------------------------
+#: bytes of a text answer handed to the formats' detect() (every detector looks at less text)
+SNIFF = 4 << 20
+
+
 def formats() -> dict[str, ModuleType]:
     """Every sample format module, by NAME, in detection order."""
-    mods = submodules(__name__, __path__, "NAME", "parse")
-    mods.sort(key=lambda m: (getattr(m, "PRIORITY", 50), m.NAME))
-    return {m.NAME: m for m in mods}
+    return {m.NAME: m for m in registry(__name__)}
 
 
 def get_format(name: str) -> ModuleType:
-    """The module of sample format *name*.
+    """The module of sample format *name* (a ``NAME`` or one of a module's ``ALIASES``).
 
     Raises:
         UnsupportedFormat: unknown name (the message lists the known ones).
     """
-    mods = formats()
-    key = name.lower()
-    for mod in mods.values():
-        if key == mod.NAME or key in getattr(mod, "ALIASES", ()):
-            return mod
-    raise UnsupportedFormat(f"unknown samples format {name!r}; known formats: {', '.join(mods)}")
+    mod = find(registry(__name__), name)
+    if mod is None:
+        raise UnsupportedFormat(f"unknown samples format {name!r}; known formats: {', '.join(formats())}")
+    return mod
 
 
-def _detect(text: str, source: str) -> ModuleType:
-    for mod in formats().values():
-        detect = getattr(mod, "detect", None)
-        if detect is not None and detect(text):
+def _detect(data: str | bytes, source: str) -> ModuleType:
+    """The text format whose ``detect`` recognises *data* (text, or the bytes of a text file)."""
+    head = data[:SNIFF] if isinstance(data, bytes) else data[:SNIFF].encode("utf-8", "replace")
+    for mod in registry(__name__):
+        if not mod.BINARY and mod.detect(head):
             return mod
     raise UnsupportedFormat(
         f"{source}: cannot tell the samples format from the content; name it with "
@@ -147,21 +134,17 @@ def _detect(text: str, source: str) -> ModuleType:
 
 
 def _binary_format(data: bytes, format: str | None) -> ModuleType | None:
-    """The binary format module (one with ``parse_bytes``) that reads *data*, or None for text.
+    """The ``BINARY`` format module that reads *data*, or None for text.
 
-    Named with *format*, or recognised by a module's ``detect_bytes(data)`` when the
+    Named with *format*, or recognised by a binary module's ``detect(data)`` when the
     file is binary (a NUL byte in its first 4 kB).
     """
     if format:
         mod = get_format(format)
-        return mod if hasattr(mod, "parse_bytes") else None
-    if b"\x00" not in data[:4096]:
+        return mod if mod.BINARY else None
+    if b"\x00" not in data[:_textio.BINARY_PROBE]:
         return None
-    for mod in formats().values():
-        detect = getattr(mod, "detect_bytes", None)
-        if detect is not None and detect(data):
-            return mod
-    return None
+    return next((mod for mod in registry(__name__) if mod.BINARY and mod.detect(data)), None)
 
 
 # -- entry points ------------------------------------------------------------------------------
@@ -208,17 +191,22 @@ def read_samples(
         data = Path(path).read_bytes()
         binary = _binary_format(data, format)
         if binary is not None:
-            return match(binary.parse_bytes(data, source=src), labels, spin=spin, fixed=fixed, source=src)
-        if b"\x00" in data[:4096]:
-            raise SampleError(f"{src}: this is a binary file, not a samples file")
-        text = data.decode("utf-8-sig", errors="replace")
+            return match(binary.loads(data, source=src), labels, spin=spin, fixed=fixed, source=src)
+        mod = get_format(format) if format else None
+        text_file = b"\x00" not in data[:_textio.BINARY_PROBE]
+        if not labels and text_file and not _textio.head_text(data).strip():  # an empty answer, no variables
+            return match(RawSamples(maps=[{}]), labels, spin=spin, fixed=fixed, source=src)
+        if mod is None and text_file:
+            mod = _detect(data, src)
+        text = _textio.decode(data, src, what="samples file", error=SampleError,
+                            legacy=mod.LEGACY_ENCODING if mod is not None else None)
     else:
         text = str(path_or_text)
         src = source or "<samples>"
-    if not text.strip() and not labels:  # an empty answer for a model with no variables
-        return match(RawSamples(maps=[{}]), labels, spin=spin, fixed=fixed, source=src)
-    mod = get_format(format) if format else _detect(text, src)
-    raw = mod.parse(text, source=src)
+        if not text.strip() and not labels:  # an empty answer for a model with no variables
+            return match(RawSamples(maps=[{}]), labels, spin=spin, fixed=fixed, source=src)
+        mod = get_format(format) if format else _detect(text, src)
+    raw = mod.loads(text, source=src)
     return match(raw, labels, spin=spin, fixed=fixed, source=src)
 
 
@@ -260,9 +248,9 @@ def raw_from_object(obj: Any, source: str = "<samples>") -> RawSamples:
 
         return from_sampleset(obj)
     if type(obj).__module__.startswith(("ommx", "builtins")) and type(obj).__name__ in ("SampleSet", "Solution"):
-        from .ommx import parse_bytes  # an ommx.v1.SampleSet / Solution (or its Rust core)
+        from .ommx import loads  # an ommx.v1.SampleSet / Solution (or its Rust core)
 
-        return parse_bytes(obj.to_bytes(), source=source)
+        return loads(obj.to_bytes(), source=source)
     if hasattr(obj, "var_count") and hasattr(obj, "model_var") and hasattr(obj, "get"):
         n = int(obj.var_count)
         variables = [obj.model_var(i) for i in range(n)]
@@ -310,14 +298,8 @@ def _is_index_label(label: Any) -> bool:
     return isinstance(label, numbers.Integral) and not isinstance(label, bool)
 
 
-def match(
-    raw: RawSamples,
-    labels: Sequence[str],
-    *,
-    spin: bool | None = None,
-    fixed: Mapping[str, int] | None = None,
-    source: str = "<samples>",
-) -> SampleBatch:
+def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
+          fixed: Mapping[str, int] | None = None, source: str = "<samples>") -> SampleBatch:
     """Match *raw* samples to the model's *labels*; checks everything (see :func:`read_samples`)."""
     labels = list(labels)
     n = len(labels)
@@ -499,10 +481,3 @@ def _to_bits(values: np.ndarray, labels: list[str], vartype: str | None, spin: b
         raise SampleError(f"{source}: sample {s}, variable {labels[i]!r}: value {shown!r}: {why}")
     bits = ((values + 1) // 2 if is_spin else values).astype(np.int8)
     return bits, is_spin
-
-
-def loads_json(text: str, source: str) -> Any:
-    """``json.loads`` with a located error."""
-    from .._util.guard import json_loads
-
-    return json_loads(text, source)

@@ -20,7 +20,7 @@ import re
 import numpy as np
 
 from ..errors import FormatError, located
-from . import RawSamples
+from ._raw import RawSamples
 
 #: values this close to 0 or 1 are rounded (the usual MIP integrality tolerance)
 TOLERANCE = 1e-6

@@ -19,7 +19,7 @@ names (``y3_1_2``); see :mod:`nonoqubo.samples._mip` for rounding and errors.
 
 Examples:
     >>> text = "Optimal - objective value 0.00000000\\n      0 y0_0_0   1   0\\n      3 z1_0_0   1   0\\n"
-    >>> raw = parse(text, source="x.sol")
+    >>> raw = loads(text, source="x.sol")
     >>> raw.labels, raw.values.tolist(), raw.energies
     (['y0_0_0', 'z1_0_0'], [[1.0, 1.0]], [0.0])
 """
@@ -30,25 +30,29 @@ import re
 
 import numpy as np
 
+from .._util.text import head_text
 from ..errors import FormatError, SampleError, located
-from . import RawSamples, _mip
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
+from . import _mip
+from ._raw import RawSamples
 
-__all__ = ["detect", "parse"]
+__all__ = ["detect", "loads"]
 
 NAME = "cbc"
 TITLE = "CBC solution file ('<status> - objective value v', then 'index name value cost' lines)"
 ALIASES = ("cbc-sol", "cbc_sol", "coin-cbc")
-PRIORITY = 22
+ORDER = 22
 
 _STATUS = re.compile(r"\A[ \t]*([A-Za-z][A-Za-z ]*?)[ \t]+-[ \t]+objective value[ \t]+(\S+)[ \t]*\r?(?:\n|\Z)")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """The first line ``<status> - objective value <v>``."""
+    text = head_text(head)
     return bool(_STATUS.match(text[:500]))
 
 
-def parse(text: str, *, source: str) -> RawSamples:
+def loads(text: str, *, source: str) -> RawSamples:
     """Read the one solution of a CBC solution file.
 
     Raises:

@@ -40,7 +40,7 @@ Examples:
     ...         "------ ------------    ------------- ------------- -------------\\n"
     ...         "     1 y0_0_0       *              1             0             1 \\n"
     ...         "     2 z0_0_0       *              0             0             1 \\n\\nEnd of output\\n")
-    >>> raw = parse(text, source="x.txt")
+    >>> raw = loads(text, source="x.txt")
     >>> raw.labels, raw.values.tolist()
     (['y0_0_0', 'z0_0_0'], [[1.0, 0.0]])
 """
@@ -51,15 +51,18 @@ import re
 
 import numpy as np
 
+from .._util.text import head_text
 from ..errors import FormatError, SampleError, located
-from . import RawSamples, _mip
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
+from . import _mip
+from ._raw import RawSamples
 
-__all__ = ["detect", "parse"]
+__all__ = ["detect", "loads"]
 
 NAME = "glpk"
 TITLE = "GLPK solution report (glpsol -o / --output); its -w/--write file has no names"
 ALIASES = ("glpsol", "glpk-out", "glpk_out")
-PRIORITY = 22
+ORDER = 22
 
 _STATUS = re.compile(r"^Status:[ \t]*([^\n]*?)[ \t]*\r?$", re.MULTILINE)
 _OBJECTIVE = re.compile(r"^Objective:[ \t]*\S+[ \t]*=[ \t]*(\S+)", re.MULTILINE)
@@ -68,15 +71,16 @@ _RAW = re.compile(r"\A(?:c[^\n]*\n)*s (?:mip|bas|ipt) ")
 _NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """The report's ``Problem:`` / ``Rows:`` header, or GLPK's raw ``-w`` file (to refuse it clearly)."""
+    text = head_text(head)
     head = text[:2000]
     if head.startswith("Problem:") and "\nRows:" in head and "\nColumns:" in head:
         return True
     return bool(_RAW.match(head)) and "\nc Problem:" in "\n" + head
 
 
-def parse(text: str, *, source: str) -> RawSamples:
+def loads(text: str, *, source: str) -> RawSamples:
     """Read the columns' activities from a GLPK report.
 
     Raises:

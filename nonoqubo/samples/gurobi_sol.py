@@ -16,7 +16,7 @@ answer is 0.
 
 Examples:
     >>> text = "# Solution for model obj\\n# Objective value = 0\\ny0_0_0 1\\nz0_0_0 -0\\n"
-    >>> raw = parse(text, source="x.sol")
+    >>> raw = loads(text, source="x.sol")
     >>> raw.labels, raw.values.tolist(), raw.energies
     (['y0_0_0', 'z0_0_0'], [[1.0, 0.0]], [0.0])
 """
@@ -25,27 +25,31 @@ from __future__ import annotations
 
 import re
 
+from .._util.text import head_text
 from ..errors import FormatError, located
-from . import RawSamples, _mip
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
+from . import _mip
+from ._raw import RawSamples
 
-__all__ = ["detect", "parse"]
+__all__ = ["detect", "loads"]
 
 NAME = "gurobi"
 TITLE = "Gurobi .sol ('# Objective value = v', then 'name value' lines)"
 ALIASES = ("gurobi-sol", "gurobi_sol", "mst")
-PRIORITY = 22
+ORDER = 22
 
 _OBJECTIVE = re.compile(r"^#[ \t]*Objective value[ \t]*=[ \t]*(\S+)", re.MULTILINE)
 _COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.MULTILINE)
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """Gurobi's ``# Solution for model`` or ``# Objective value =`` comment at the top."""
+    text = head_text(head)
     head = text.lstrip()[:200]
     return head.startswith("# Solution for model") or bool(re.match(r"#[ \t]*Objective value[ \t]*=", head))
 
 
-def parse(text: str, *, source: str) -> RawSamples:
+def loads(text: str, *, source: str) -> RawSamples:
     """Read the one solution of a Gurobi ``.sol`` file.
 
     Raises:

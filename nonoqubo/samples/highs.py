@@ -47,7 +47,7 @@ fixed them all) has one solution, the empty sample.
 Examples:
     >>> text = ("Model status\\nOptimal\\n\\n# Primal solution values\\nFeasible\\n"
     ...         "Objective 0\\n# Columns 2\\ny0_0_0 1\\nz0_0_0 0.9999999\\n# Rows 1\\nc 0\\n")
-    >>> raw = parse(text, source="x.sol")
+    >>> raw = loads(text, source="x.sol")
     >>> raw.maps, raw.energies.tolist()
     ([{'y0_0_0': 1.0, 'z0_0_0': 1.0}], [0.0])
 """
@@ -59,15 +59,17 @@ import re
 import numpy as np
 
 from .._util.guard import integer
+from .._util.text import head_text
 from ..errors import FormatError, SampleError, located
-from . import RawSamples
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
+from ._raw import RawSamples
 
-__all__ = ["detect", "parse"]
+__all__ = ["detect", "loads"]
 
 NAME = "highs"
 TITLE = "HiGHS solution file (raw or pretty style)"
 ALIASES = ("highs-sol", "highs_sol")
-PRIORITY = 20
+ORDER = 20
 
 #: values this close to 0 or 1 are rounded (HiGHS' default mip_feasibility_tolerance)
 TOLERANCE = 1e-6
@@ -76,8 +78,9 @@ _COLUMNS = re.compile(r"^# Columns (-?\d+)(?:\s+(\w+))?\s*$")
 _PRETTY_HEAD = re.compile(r"^\s*Index\s+Status\s+Lower\s+Upper\s+Primal\s+Dual\s+(?:Type\s+)?Name\s*$")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """``Model status`` then ``# Primal solution values`` (raw), or a pretty ``Columns`` table."""
+    text = head_text(head)
     head = text[:2000].lstrip()
     if head.startswith("Model status") and "# Primal solution values" in head:
         return True
@@ -96,7 +99,7 @@ def _value(token: str, source: str, lineno: int) -> float:
     return v
 
 
-def parse(text: str, *, source: str) -> RawSamples:
+def loads(text: str, *, source: str) -> RawSamples:
     """Read the one primal solution of a HiGHS solution file.
 
     Returns:

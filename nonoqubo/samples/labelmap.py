@@ -12,30 +12,33 @@ LP/MPS tools use (``y0_0_1``).  Values are 0/1, ``true``/``false`` or spins
 may appear too, and are ignored).
 
 Examples:
-    >>> parse('{"a": 1, "b": 0}', source="x").maps
+    >>> loads('{"a": 1, "b": 0}', source="x").maps
     [{'a': 1, 'b': 0}]
 """
 
 from __future__ import annotations
 
+from .._util.text import head_text
 from ..errors import FormatError
-from . import RawSamples, loads_json
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
+from ._raw import RawSamples, loads_json
 
 NAME = "labelmap"
 TITLE = "JSON object label -> value (or a list of them)"
 ALIASES = ("json", "dict", "map")
-PRIORITY = 20
+ORDER = 20
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """A JSON object (not a SampleSet), or a JSON list whose first item is an object."""
+    text = head_text(head)
     head = text.lstrip()
     if head.startswith("{"):
         return True
     return head.startswith("[") and head[1:].lstrip().startswith("{")
 
 
-def parse(text: str, *, source: str) -> RawSamples:
+def loads(text: str, *, source: str) -> RawSamples:
     """Read one label map or a list of them.
 
     Raises:

@@ -22,7 +22,7 @@ variable order.  A model with no variables stops MQLib ("Illegal dimension: 0"):
 decode such a model with no samples.
 
 Examples:
-    >>> raw = parse('5,BURER2002,"m.mqlib",3,0.01,[0:1e-06]\\n\\nSolution:\\n1 0 1 \\n', source="x")
+    >>> raw = loads('5,BURER2002,"m.mqlib",3,0.01,[0:1e-06]\\n\\nSolution:\\n1 0 1 \\n', source="x")
     >>> raw.values.tolist(), raw.energies.tolist(), raw.offset_excluded
     ([[1, 0, 1]], [-3.0], True)
 """
@@ -33,27 +33,30 @@ import re
 
 import numpy as np
 
+from .._util.text import head_text
 from ..errors import FormatError, SampleError, located
-from . import RawSamples
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
+from ._raw import RawSamples
 
-__all__ = ["detect", "parse"]
+__all__ = ["detect", "loads"]
 
 NAME = "mqlib"
 TITLE = "MQLib output with -ps (CSV summary line, 'Solution:', the 0/1 vector)"
 ALIASES = ("mqlib-out", "mqlib-answer")
-PRIORITY = 25
+ORDER = 25
 
 #: seed, heuristic, "file", objective, seconds, [history]
 _SUMMARY = re.compile(r'^[ \t]*\d+,([A-Za-z0-9_]+),"[^"\n]*",([^,\n]+),[^,\n]+,\[[^\n]*\][ \t]*\r?$', re.MULTILINE)
 _VALUES = re.compile(r"[-+]?\d+")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """The CSV summary line MQLib prints first."""
+    text = head_text(head)
     return bool(_SUMMARY.match(text.lstrip()[:1_000_000]))
 
 
-def parse(text: str, *, source: str) -> RawSamples:
+def loads(text: str, *, source: str) -> RawSamples:
     """Read every run's solution.
 
     Raises:

@@ -10,7 +10,7 @@ protobuf bytes or in an OCI artifact archive::
     builder.build()
 
 These are binary files: the samples registry hands them over as bytes
-(:func:`detect_bytes` / :func:`parse_bytes`).  A bare message is told by
+(:func:`detect` / :func:`loads`).  A bare message is told by
 parsing it with OMMX's own (strict) decoder, as a SampleSet first, then as a
 Solution; an archive by its tar header, then its layers
 (``application/org.ommx.v1.sample-set`` or ``.solution``; the first one found).
@@ -30,7 +30,7 @@ Examples:
     >>> y = DecisionVariable.binary(0, name="y", subscripts=[0, 0, 0])
     >>> inst = Instance.from_components(decision_variables=[y], objective=y, constraints=[],
     ...                                 sense=Instance.MINIMIZE)
-    >>> raw = parse_bytes(inst.evaluate({0: 1}).to_bytes(), source="x")
+    >>> raw = loads(inst.evaluate({0: 1}).to_bytes(), source="x")
     >>> raw.labels, raw.values.tolist(), raw.energies.tolist()
     (['y0[0][0]'], [[1.0]], [1.0])
 """
@@ -42,15 +42,17 @@ from typing import Any
 import numpy as np
 
 from ..errors import FormatError, MissingDependency, located
-from . import RawSamples
+from ._defaults import EXTENSIONS, HEURISTIC, KIND
+from ._raw import RawSamples
 
-__all__ = ["detect", "detect_bytes", "parse", "parse_bytes"]
+__all__ = ["detect", "loads"]
 
 NAME = "ommx"
 TITLE = "OMMX SampleSet or Solution (to_bytes()), or an OMMX artifact archive holding one (binary)"
 ALIASES = ("ommx-sampleset", "ommx-solution")
-PRIORITY = 5
+ORDER = 5
 BINARY = True
+LEGACY_ENCODING = None
 
 SAMPLE_SET_MEDIA = "application/org.ommx.v1.sample-set"
 SOLUTION_MEDIA = "application/org.ommx.v1.solution"
@@ -67,19 +69,8 @@ def _rust() -> Any:
     return _ommx_rust
 
 
-def detect(text: str) -> bool:
-    """Never: OMMX answers are binary (see :func:`detect_bytes`)."""
-    return False
-
-
-def parse(text: str, *, source: str) -> RawSamples:
-    """Refuse text: an OMMX answer is binary and must be read from its file."""
-    raise FormatError(located(source, None, "OMMX answers are binary protobuf or tar files; "
-                              "give the file's path, not text or standard input"))
-
-
 def _is_archive(data: bytes) -> bool:
-    from ..exports._oci import detect
+    from .._util.oci import detect
 
     return detect(data[:512])
 
@@ -101,30 +92,36 @@ def _first_line(exc: BaseException) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
-def detect_bytes(data: bytes) -> bool:
+def detect(head: bytes) -> bool:
     """An OCI artifact archive, or bytes OMMX decodes as a SampleSet or a Solution with variables."""
-    if _is_archive(data):
+    if not isinstance(head, bytes):  # text, from a caller holding text already: never an OMMX answer
+        return False
+    if _is_archive(head):
         return True
     try:
         _rust()
     except MissingDependency:
         return False
     for kind in ("SampleSet", "Solution"):
-        message, _ = _decode(kind, data)
+        message, _ = _decode(kind, head)
         if message is not None and message.decision_variables:
             return True
     return False
 
 
-def parse_bytes(data: bytes, *, source: str) -> RawSamples:
+def loads(data: bytes | str, *, source: str) -> RawSamples:
     """The samples of an OMMX SampleSet / Solution (bare or in an archive).
 
     Raises:
-        FormatError: neither a SampleSet, a Solution nor an archive holding one.
+        FormatError: neither a SampleSet, a Solution nor an archive holding one, or text
+            (an OMMX answer is binary and must be read from its file).
     """
+    if isinstance(data, str):
+        raise FormatError(located(source, None, "OMMX answers are binary protobuf or tar files; "
+                                  "give the file's path, not text or standard input"))
     _rust()
     if _is_archive(data):
-        from ..exports._oci import read_archive
+        from .._util.oci import read_archive
 
         _, layers = read_archive(data, source)
         for media, _, blob in layers:

@@ -25,10 +25,10 @@ the printed value is still ``x'Qx``.
 Examples:
     >>> text = ("3 bits,  find Min, SubMatrix= 47, -a o, timeout=2592000.0 sec\\n101\\n"
     ...         "-2.00000 Energy of solution\\n4 Number of Partitioned calls, 1 output sample \\n")
-    >>> raw = parse(text, source="x")
+    >>> raw = loads(text, source="x")
     >>> raw.values.tolist(), raw.energies, raw.offset_excluded
     ([[1, 0, 1]], [-2.0], True)
-    >>> parse("3 Number of bits in solution\\n011\\n-1.0 Energy of solution\\n", source="x").values.tolist()
+    >>> loads("3 Number of bits in solution\\n011\\n-1.0 Energy of solution\\n", source="x").values.tolist()
     [[0, 1, 1]]
 """
 
@@ -39,15 +39,17 @@ import re
 import numpy as np
 
 from .._util.guard import integer
+from .._util.text import head_text
 from ..errors import FormatError, located
-from . import RawSamples
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
+from ._raw import RawSamples
 
-__all__ = ["detect", "parse"]
+__all__ = ["detect", "loads"]
 
 NAME = "qbsolv"
 TITLE = "qbsolv answer ('N bits, find Min, ...' or 'N Number of bits in solution', bits, energy)"
 ALIASES = ("qbsolv-answer", "qbsolv-out")
-PRIORITY = 30
+ORDER = 30
 
 #: the line that opens an answer: new (2017-) and old forms; group 1 is the bit count
 _HEADER = re.compile(
@@ -57,12 +59,13 @@ _HEADER = re.compile(
 _ENERGY = re.compile(r"^[ \t]*(\S+)[ \t]+Energy of solution", re.MULTILINE)
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """An options line (``437 bits,  find Min, ...``) or a ``Number of bits in solution`` line."""
+    text = head_text(head)
     return bool(_HEADER.search(text[:100_000]))
 
 
-def parse(text: str, *, source: str) -> RawSamples:
+def loads(text: str, *, source: str) -> RawSamples:
     """Read the last answer in qbsolv's output.
 
     Raises:

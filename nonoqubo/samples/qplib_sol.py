@@ -12,7 +12,7 @@ variable order.  Any other name is a label (``y0[0][1]`` or the flat
 as ``1``, ``0``, ``1.0``, ``0.0``.  ``#`` starts a comment.
 
 Examples:
-    >>> raw = parse("objvar 0\\nb1 1\\nb2 0.0\\n", source="x")
+    >>> raw = loads("objvar 0\\nb1 1\\nb2 0.0\\n", source="x")
     >>> raw.values, raw.labels, raw.energies
     ([[1.0, 0.0]], [0, 1], [0.0])
 """
@@ -21,20 +21,23 @@ from __future__ import annotations
 
 import re
 
+from .._util.text import head_text
 from ..errors import FormatError
-from . import RawSamples
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
+from ._raw import RawSamples
 
 NAME = "qplib-sol"
 TITLE = "QPLIB solution file (objvar, then name value lines)"
 ALIASES = ("qplib", "sol", "qplib_sol")
-PRIORITY = 40
+ORDER = 40
 
 _LINE = re.compile(r"^\s*(\S+)\s+(\S+)\s*$")
 _DEFAULT = re.compile(r"^[bx](\d{1,18})$")  # longer is no index: a name
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """An ``objvar`` line, or only ``b<k> <value>`` lines."""
+    text = head_text(head)
     lines = [ln for ln in text.splitlines()[:50] if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines:
         return False
@@ -43,7 +46,7 @@ def detect(text: str) -> bool:
     return all(re.match(r"^\s*b\d+\s+[-+0-9.eE]+\s*$", ln) for ln in lines)
 
 
-def parse(text: str, *, source: str) -> RawSamples:
+def loads(text: str, *, source: str) -> RawSamples:
     """Read one solution.
 
     Raises:

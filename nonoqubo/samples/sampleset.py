@@ -20,7 +20,7 @@ Origin: ``dimod.SampleSet.to_serializable`` (dimod#289).
 Examples:
     >>> import dimod
     >>> ss = dimod.SampleSet.from_samples([{"a": 1, "b": 0}], "BINARY", energy=[3])
-    >>> raw = parse(json.dumps(ss.to_serializable()), source="x")
+    >>> raw = loads(json.dumps(ss.to_serializable()), source="x")
     >>> raw.values.tolist(), list(raw.labels), raw.energies.tolist()
     ([[1, 0]], ['a', 'b'], [3.0])
 """
@@ -33,21 +33,24 @@ from typing import Any
 
 import numpy as np
 
+from .._util.text import head_text
 from ..errors import FormatError
-from . import RawSamples, loads_json
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
+from ._raw import RawSamples, loads_json
 
 NAME = "sampleset"
 TITLE = "dimod SampleSet JSON (SampleSet.to_serializable(); OpenJij's \"type\": \"Response\" too)"
 ALIASES = ("dimod", "ocean", "openjij", "response")
-PRIORITY = 10
+ORDER = 10
 
 #: the document types: dimod's, and OpenJij's Response (a SampleSet subclass)
 TYPES = ("SampleSet", "Response")
 _SIGNATURE = re.compile(r'"type"\s*:\s*"(?:SampleSet|Response)"')
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """A JSON object whose ``type`` is ``SampleSet`` (dimod) or ``Response`` (OpenJij)."""
+    text = head_text(head)
     return text.lstrip().startswith("{") and bool(_SIGNATURE.search(text[:1_000_000]))
 
 
@@ -64,7 +67,7 @@ def from_sampleset(sampleset: Any) -> RawSamples:
     )
 
 
-def parse(text: str, *, source: str) -> RawSamples:
+def loads(text: str, *, source: str) -> RawSamples:
     """Read a serialised SampleSet.
 
     Raises:

@@ -16,7 +16,7 @@ available``: an error.  Names are the LP names (``y3_1_2``); see
 export is zero, so the reported energy of a feasible answer is 0.
 
 Examples:
-    >>> raw = parse("objective value:  0\\ny0_0_0   1 \\t(obj:0)\\nz1_0_0  1 \\t(obj:0)\\n", source="x.sol")
+    >>> raw = loads("objective value:  0\\ny0_0_0   1 \\t(obj:0)\\nz1_0_0  1 \\t(obj:0)\\n", source="x.sol")
     >>> raw.labels, raw.values.tolist(), raw.sparse
     (['y0_0_0', 'z1_0_0'], [[1.0, 1.0]], True)
 """
@@ -25,26 +25,30 @@ from __future__ import annotations
 
 import re
 
+from .._util.text import head_text
 from ..errors import FormatError, SampleError, located
-from . import RawSamples, _mip
+from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
+from . import _mip
+from ._raw import RawSamples
 
-__all__ = ["detect", "parse"]
+__all__ = ["detect", "loads"]
 
 NAME = "scip"
 TITLE = "SCIP solution file (objective value:, then 'name value (obj:c)' lines; zeros left out)"
 ALIASES = ("scip-sol", "scip_sol")
-PRIORITY = 22
+ORDER = 22
 
 _HEAD = re.compile(r"\A\s*(?:solution status:[^\n]*\n\s*)?objective value:[ \t]*(\S+)[ \t]*\r?(?:\n|\Z)")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """An ``objective value:`` line first (after SCIP's optional ``solution status:``), or ``no solution available``."""
+    text = head_text(head)
     head = text[:1000]
     return bool(_HEAD.match(head)) or head.strip().startswith(("no solution available", "solution status:"))
 
 
-def parse(text: str, *, source: str) -> RawSamples:
+def loads(text: str, *, source: str) -> RawSamples:
     """Read the one solution of a SCIP solution file.
 
     Raises:

@@ -13,9 +13,9 @@ Blank lines and lines starting with ``#`` or ``c `` are skipped.  Position
 every integer-indexed export).  Spins (-1/+1) are recognised by a ``-1``.
 
 Examples:
-    >>> parse("0110\\n# comment\\n1 0 1 1\\n", source="x").values
+    >>> loads("0110\\n# comment\\n1 0 1 1\\n", source="x").values
     [[0, 1, 1, 0], [1, 0, 1, 1]]
-    >>> parse("[[1, 0], [-1, 1]]", source="x").values
+    >>> loads("[[1, 0], [-1, 1]]", source="x").values
     [[1, 0], [-1, 1]]
 """
 
@@ -24,20 +24,24 @@ from __future__ import annotations
 import math
 import re
 
+from .._util.text import head_text
 from ..errors import FormatError
-from . import RawSamples, loads_json
+from ._defaults import BINARY, EXTENSIONS, KIND, LEGACY_ENCODING
+from ._raw import RawSamples, loads_json
 
 NAME = "vector"
 TITLE = "vectors in variable order: JSON list(s), lines of numbers or bit strings"
 ALIASES = ("list", "bits", "bitstring", "lines", "txt")
-PRIORITY = 90
+ORDER = 90
+HEURISTIC = True  # lines of numbers: many files look like that, so it is tried last
 
 _BITS = re.compile(r"^[0-9]+$")  # a digit string: one digit per variable
 _NUMBER = re.compile(r"^[+-]?\d+(?:\.0*)?$")
 
 
-def detect(text: str) -> bool:
+def detect(head: bytes) -> bool:
     """A JSON list of numbers / lists, or lines of digits, signs, blanks and commas."""
+    text = head_text(head)
     head = text.lstrip()
     if head.startswith("["):
         return not head[1:].lstrip().startswith("{")
@@ -50,7 +54,7 @@ def _comment(line: str) -> bool:
     return s.startswith("#") or s.startswith("c ") or s == "c"
 
 
-def parse(text: str, *, source: str) -> RawSamples:
+def loads(text: str, *, source: str) -> RawSamples:
     """Read vectors; rows may differ in length here (the match step names the bad one).
 
     Raises:

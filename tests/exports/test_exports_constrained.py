@@ -134,7 +134,7 @@ def test_highs_solves_the_lp_and_it_decodes_to_the_solution(name, tmp_path):
     path.write_text(lp.dumps(m))
     h, text = _highs(path, tmp_path, style=0)
     assert h.modelStatusToString(h.getModelStatus()) == "Optimal"
-    raw = highs_sol.parse(text, source="highs.sol")
+    raw = highs_sol.loads(text, source="highs.sol")
     full = _full_assignment(puzzle, {bracket_name(k): int(v) for k, v in raw.maps[0].items()})
     assert m.constraint_violations(full) == [[]]
     lay = Layout.of(puzzle)
@@ -149,7 +149,7 @@ def test_highs_non_unique_gives_a_valid_solution(tmp_path):
     path = tmp_path / "nu.lp"
     path.write_text(lp.dumps(m))
     _, text = _highs(path, tmp_path, style=1)
-    raw = highs_sol.parse(text, source="nu.sol")
+    raw = highs_sol.loads(text, source="nu.sol")
     full = _full_assignment(puzzle, {bracket_name(k): int(v) for k, v in raw.maps[0].items()})
     assert m.constraint_violations(full) == [[]]
     lay = Layout.of(puzzle)
@@ -165,7 +165,7 @@ def test_highs_with_fixed_variables(tmp_path, logo):
     path = tmp_path / "fixed.lp"
     path.write_text(lp.dumps(m))
     _, text = _highs(path, tmp_path, style=0)
-    raw = highs_sol.parse(text, source="fixed.sol")
+    raw = highs_sol.loads(text, source="fixed.sol")
     assert set(raw.maps[0]) == set(m.flat_labels)
     reduced = np.array([[raw.maps[0][n] for n in m.flat_labels]], np.int8)
     full = m.full_assignment(reduced)
@@ -209,20 +209,20 @@ def test_highs_reader_styles_and_errors(tmp_path):
     for style in (0, 1):
         _, texts[style] = _highs(tiny, tmp_path, style=style)
         assert highs_sol.detect(texts[style])
-    maps = [highs_sol.parse(texts[s], source="t.sol").maps[0] for s in (0, 1)]
+    maps = [highs_sol.loads(texts[s], source="t.sol").maps[0] for s in (0, 1)]
     assert maps[0] == maps[1] and set(maps[0]) == {"y0_0_0", "y1_0_0", "z0_0_0", "z1_0_0"}
     infeasible = tmp_path / "inf.lp"
     infeasible.write_text("Subject To\n c: x + y >= 3\nBinary\n x y\nEnd\n")
     for style in (0, 1):
         _, text = _highs(infeasible, tmp_path, style=style)
         with pytest.raises(SampleError, match="no solution .model status: Infeasible"):
-            highs_sol.parse(text, source="inf.sol")
+            highs_sol.loads(text, source="inf.sol")
     _, sparse = _highs(tiny, tmp_path, style=4)
     with pytest.raises(SampleError, match="style 0"):
-        highs_sol.parse(sparse, source="sparse.sol")
+        highs_sol.loads(sparse, source="sparse.sol")
     assert not highs_sol.detect("y0_0_0 1\n")
     with pytest.raises(FormatError, match=r"t\.sol:10: expected '<name> <value>'"):
-        highs_sol.parse(texts[0].replace("\ny0_0_0 ", "\ny0_0_0 1 ", 1), source="t.sol")
+        highs_sol.loads(texts[0].replace("\ny0_0_0 ", "\ny0_0_0 1 ", 1), source="t.sol")
 
 
 # -- CQM file ---------------------------------------------------------------------------------
@@ -306,7 +306,7 @@ def test_mps_round_trip_and_highs_solves_it(tmp_path, logo):
     path = tmp_path / "logo.mps"
     path.write_text(text)
     _, sol_text = _highs(path, tmp_path, style=0)
-    raw = highs_sol.parse(sol_text, source="logo.sol")
+    raw = highs_sol.loads(sol_text, source="logo.sol")
     reduced = np.array([[raw.maps[0][n] for n in m.flat_labels]], np.int8)
     assert np.array_equal(m.full_assignment(reduced)[0], sol)
     name = m.names[10]
@@ -326,6 +326,6 @@ def test_fully_fixed_model_solves_to_the_empty_sample(tmp_path, logo):
     for style in (0, 1):
         _, text = _highs(path, tmp_path, style=style)
         assert highs_sol.detect(text)
-        assert highs_sol.parse(text, source="empty.sol").maps == [{}]
+        assert highs_sol.loads(text, source="empty.sol").maps == [{}]
         (report,) = decode_mod.decode(str(path), str(tmp_path / f"solution-{style}.sol"))
         assert report.valid
