@@ -34,8 +34,8 @@ from nonoqubo.solvers.sampling import solve
 
 COLOUR_DIR = SHARED / "colour"
 ORIGINALS = SHARED / "originals"
-COLOUR_FORMATS = [name for name in clues.FORMATS if getattr(clues.get_format(name), "COLOUR", False)]
-BW_ONLY = [name for name in clues.FORMATS if name not in COLOUR_FORMATS]
+COLOUR_FORMATS = [m.NAME for m in clues.formats() if m.COLOUR]
+BW_ONLY = [m.NAME for m in clues.formats() if not m.COLOUR]
 
 
 def colour_puzzle(name: str) -> Puzzle:

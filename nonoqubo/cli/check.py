@@ -66,9 +66,9 @@ def _samples_hint(text: str, args: argparse.Namespace) -> str:
     """'; ... use decode' when *text* reads as a solver's samples file, else ''."""
     from ..samples import formats
 
+    head = text.encode()
     for mod in formats().values():
-        detect = getattr(mod, "detect", None)
-        if mod.NAME != "vector" and detect is not None and detect(text):
+        if not mod.HEURISTIC and mod.detect(head):
             return (f"; it looks like a solver's samples ({mod.NAME}), not a grid: "
                     f"decode it with 'nonoqubo decode {args.puzzle} {args.grid}'")
     return ""

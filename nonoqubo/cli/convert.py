@@ -52,7 +52,7 @@ def output_format(output: str, name: str | None):
         except UnsupportedFormat:
             pass
     what = "writing to standard output" if output == "-" else f"{output}: the file ending does not tell the format; it"
-    raise UnsupportedFormat(f"{what} needs --to FORMAT (one of: {', '.join(clues.FORMATS)})")
+    raise UnsupportedFormat(f"{what} needs --to FORMAT (one of: {', '.join(m.NAME for m in clues.formats())})")
 
 
 def wants_json(output: str, name: str | None) -> bool:

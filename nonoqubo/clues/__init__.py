@@ -35,18 +35,12 @@ from .._util.discover import find, registry
 from ..errors import PuzzleError, UnsupportedFormat
 from ..model.puzzle import Puzzle
 
-__all__ = ["FORMATS", "dump", "dumps", "format_for", "formats", "get_format", "load", "loads"]
+__all__ = ["dump", "dumps", "format_for", "formats", "get_format", "load", "loads"]
 
 
 def formats() -> tuple[ModuleType, ...]:
     """Every clue format module, in ``ORDER`` (the order of listings and of content sniffing)."""
     return registry(__name__)
-
-
-def __getattr__(name: str) -> Any:
-    if name == "FORMATS":  # format name -> module, in ORDER (discovered, never a hand-written list)
-        return {m.NAME: m for m in formats()}
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _names() -> str:

@@ -49,8 +49,8 @@ COLOUR = {
 #: the format each original must be read as (by extension or content)
 FORMAT_OF = {"cwd": "cwd", "g": "g", "gecode": "gecode", "g-colour": "g", "mk": "mk", "nin": "nin", "non": "non", "pbm": "pbm",
              "sgt": "sgt", "webpbn-xml": "xml", "webpbn-xml-colour": "xml"}
-SOLUTION_FORMATS = [name for name in clues.FORMATS if clues.get_format(name).SOLUTION]
-ALL_FORMATS = list(clues.FORMATS)
+SOLUTION_FORMATS = [m.NAME for m in clues.formats() if m.SOLUTION]
+ALL_FORMATS = [m.NAME for m in clues.formats()]
 
 
 def _original_files() -> list[str]:
@@ -155,7 +155,7 @@ EXT = {"spec": "yaml", "xml": "xml", "non": "non", "picture": "pic", "pbm": "pbm
 
 @pytest.mark.parametrize("name", ["mikix-webpbn-1", "olsak-cplusplus", "loom-atrus", "gecode-non-unique"])
 def test_conversion_chain_through_all_formats(name, tmp_path, run_cli):
-    assert set(CHAIN) == set(clues.FORMATS)
+    assert set(CHAIN) == {m.NAME for m in clues.formats()}
     start = shared_puzzle(name)
     current = tmp_path / f"0.{EXT['spec']}"
     clues.dump(start, current)

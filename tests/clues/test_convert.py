@@ -14,7 +14,7 @@ EXT = {"spec": "yaml", "gecode": "gecode", "xml": "xml", "non": "non", "nin": "n
 
 
 def test_every_format_has_a_file_ending_for_convert():
-    assert set(EXT) == set(clues.FORMATS)
+    assert set(EXT) == {m.NAME for m in clues.formats()}
     for fmt, ext in EXT.items():
         assert clues.format_for(f"x.{ext}").NAME == clues.get_format(fmt).NAME
 
@@ -79,7 +79,7 @@ def test_convert_refuses_what_it_cannot_tell(tmp_path, run_cli):
     status, _, err = run_cli("convert", ORIGINALS / "nin/note.nin", tmp_path / "out.unknown")
     assert status == 2
     assert err == (f"nonoqubo: error: {tmp_path / 'out.unknown'}: the file ending does not tell the format; "
-                   f"it needs --to FORMAT (one of: {', '.join(clues.FORMATS)})\n")
+                   f"it needs --to FORMAT (one of: {', '.join(m.NAME for m in clues.formats())})\n")
     status, _, err = run_cli("convert", ORIGINALS / "nin/note.nin", "-")
     assert status == 2 and "writing to standard output needs --to FORMAT" in err
     status, _, err = run_cli("convert", ORIGINALS / "nin/note.nin", tmp_path / "x.nin", "--index", "2")
