@@ -136,6 +136,22 @@ def run_gurobi(model: Path, out: Path) -> None:
         env.dispose()
 
 
+def run_gurobi_json(model: Path, out: Path, detail: int = 0) -> None:
+    """Gurobi's JSON solution: ``JSONSolDetail`` 0 lists the nonzero variables, 1 every one with its pool values."""
+    import gurobipy
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        env = gurobipy.Env(empty=True)
+        env.setParam("OutputFlag", 0)
+        env.start()
+        m = gurobipy.read(str(model), env=env)
+        m.setParam("JSONSolDetail", detail)
+        m.optimize()
+        m.write(str(out))
+        m.dispose()
+        env.dispose()
+
+
 def run_highs(model: Path, out: Path) -> None:
     import highspy
 
@@ -191,6 +207,10 @@ ROUTES = (
           "cbc m.lp solve solu answer.sol", ("logo", "logo-presolved", "jwilk-data005")),
     Route("Gurobi", "lp", "gurobi.sol", run_gurobi, _module("gurobipy"),
           "gurobi_cl ResultFile=answer.sol m.lp", ("logo", "logo-presolved")),
+    Route("Gurobi-JSON", "lp", "gurobi.json", run_gurobi_json, _module("gurobipy"),
+          "gurobi_cl ResultFile=answer.json m.lp", ("logo", "logo-presolved")),
+    Route("Gurobi-JSON-detail", "lp", "gurobi-detail.json", lambda m, o: run_gurobi_json(m, o, 1),
+          _module("gurobipy"), "gurobi_cl JSONSolDetail=1 ResultFile=answer.json m.lp", ("logo",)),
     Route("HiGHS", "lp", "highs.sol", run_highs, _module("highspy"),
           "highs m.lp --solution_file answer.sol", ("logo", "logo-presolved", "jwilk-data005")),
     Route("GLPK", "lp", "glpk.txt", run_glpk, lambda: shutil.which("glpsol") is not None,

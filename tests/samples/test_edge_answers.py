@@ -1,0 +1,61 @@
+"""Answers at the edges (issue 24, items 12-14): Gurobi JSON, position-named columns, odd labels."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.support import SHARED
+from nonoqubo import clues
+from nonoqubo.model.build import build
+from nonoqubo.model.encoding import Layout, flat_name
+from nonoqubo.errors import FormatError, SampleError
+from nonoqubo.samples import read_samples
+
+LOGO_JSON = SHARED / "json" / "qbpp-logo.json"
+
+
+@pytest.fixture(scope="module")
+def logo():
+    return clues.load(str(LOGO_JSON))
+
+
+def _solution_bits(puzzle) -> np.ndarray:
+    return Layout.of(puzzle).encode(puzzle.solution_grid()).astype(int)
+
+
+# -- Gurobi JSON -------------------------------------------------------------------------------
+def _gurobi_json(labels, rows, *, detail: bool) -> str:
+    info = {"Status": 2, "ObjVal": 0, "SolCount": len(rows), "PoolNObjVal": [0] * len(rows)}
+    if detail:
+        variables = [{"VarName": flat_name(k), "X": int(rows[0][i]), "PoolNX": [int(r[i]) for r in rows]}
+                     for i, k in enumerate(labels)]
+    else:
+        variables = [{"VarName": flat_name(k), "X": 1} for k, v in zip(labels, rows[0]) if v]
+    return json.dumps({"SolutionInfo": info, "Vars": variables})
+
+
+def test_gurobi_json_detail_0_lists_only_nonzero_variables(logo):
+    q = build(logo)
+    x = _solution_bits(logo)
+    batch = read_samples(_gurobi_json(q.labels, [x], detail=False), q.labels, is_text=True)
+    assert batch.bits.tolist() == [x.tolist()] and batch.energies.tolist() == [0.0]
+
+
+def test_gurobi_json_detail_1_reads_the_pool(logo):
+    q = build(logo)
+    x = _solution_bits(logo)
+    other = x.copy()
+    other[:5] ^= 1
+    batch = read_samples(_gurobi_json(q.labels, [x, other], detail=True), q.labels, is_text=True)
+    assert batch.bits.tolist() == [x.tolist(), other.tolist()]
+
+
+def test_gurobi_json_without_a_solution_says_the_status():
+    text = '{ "SolutionInfo": { "Status": 3, "SolCount": 0}}'
+    with pytest.raises(SampleError, match=r"x\.json: Gurobi found no solution \(status INFEASIBLE\)"):
+        read_samples(text, ["a"], is_text=True, source="x.json")
+    with pytest.raises(FormatError, match=r"x\.json: Vars item 0"):
+        read_samples('{"SolutionInfo": {}, "Vars": [3]}', ["a"], is_text=True, source="x.json")
