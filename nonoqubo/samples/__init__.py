@@ -221,7 +221,7 @@ def samples_from(
     """Samples from an in-memory object, matched to *labels*.
 
     Accepted: a :class:`SampleBatch` (checked against *labels*), a dimod
-    ``SampleSet``, an ``ommx.v1.SampleSet`` or ``Solution``, a pyqbpp ``Sol`` (anything with ``var_count``,
+    ``SampleSet`` (or its ``to_serializable()`` dict), an ``ommx.v1.SampleSet`` or ``Solution``, a pyqbpp ``Sol`` (anything with ``var_count``,
     ``model_var(i)`` and ``get(var)``), a ``{label: value}`` dict, a list of
     such dicts, or a vector / list of vectors / 2-D array in the model's
     variable order.
@@ -255,6 +255,10 @@ def raw_from_object(obj: Any, source: str = "<samples>") -> RawSamples:
         n = int(obj.var_count)
         variables = [obj.model_var(i) for i in range(n)]
         return RawSamples(maps=[{str(v): int(obj.get(v)) for v in variables}], vartype="BINARY")
+    if isinstance(obj, Mapping) and obj.get("type") in ("SampleSet", "Response") and "variable_labels" in obj:
+        from .sampleset import from_serializable  # SampleSet.to_serializable(), not a label map
+
+        return from_serializable(dict(obj), source)
     if isinstance(obj, Mapping):
         return RawSamples(maps=[obj])
     if isinstance(obj, (list, tuple)) and obj and all(isinstance(o, Mapping) for o in obj):
