@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.support import SHARED
+from tests.support import DATA, SHARED
 from nonoqubo import clues
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout, flat_name
@@ -59,3 +59,44 @@ def test_gurobi_json_without_a_solution_says_the_status():
         read_samples(text, ["a"], is_text=True, source="x.json")
     with pytest.raises(FormatError, match=r"x\.json: Vars item 0"):
         read_samples('{"SolutionInfo": {}, "Vars": [3]}', ["a"], is_text=True, source="x.json")
+
+
+# -- variables named by position ----------------------------------------------------------------
+ANSWERS = DATA / "answers"
+
+
+@pytest.fixture(scope="module")
+def model_files(tmp_path_factory):
+    from tests.support import solver_runs
+
+    directory = tmp_path_factory.mktemp("edge-models")
+    return lambda model, fmt: solver_runs.write_model(model, fmt, directory)
+
+
+@pytest.mark.parametrize("fmt", ["ommx-constrained", "ommx", "lp", "mps"])
+def test_highs_columns_named_by_position_read_against_any_model_file(fmt, model_files, run_cli):
+    status, out, err = run_cli("decode", str(model_files("logo", fmt)), str(ANSWERS / "logo.highs-ommx.sol"))
+    assert status == 0 and "VALID, energy 0" in out
+    assert err.startswith("nonoqubo: note: ") and "c0, c1" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("answer", ["heart.scip-ommx.sol", "heart.scip-ommx-zeros.sol"])
+@pytest.mark.parametrize("fmt", ["ommx", "lp", "mps"])
+def test_scip_ommx_ids_read_against_any_model_file(answer, fmt, model_files, run_cli):
+    status, out, err = run_cli("decode", str(model_files("heart", fmt)), str(ANSWERS / answer))
+    assert status == 0 and "VALID, energy 0" in out and "OMMX id" in err and err.count("\n") == 1
+    assert ("auxiliary_for_linearized_objective" in err) == answer.endswith("zeros.sol")
+
+
+def test_a_position_past_the_model_is_an_error_naming_it(logo):
+    labels = build(logo).labels
+    text = "Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective 0\n# Columns 2\nc0 1\nc9999 1\n"
+    with pytest.raises(SampleError, match=r"x\.sol: sample 0 has variable 'c9999', position 9999, but the model's "
+                                          r"variables are 0\.\.436"):
+        read_samples(text, labels, is_text=True, source="x.sol")
+
+
+def test_positions_are_not_guessed_when_labels_are_mixed(logo):
+    labels = build(logo).labels
+    with pytest.raises(SampleError, match="unknown variable 'c1'"):
+        read_samples(json.dumps({labels[0]: 1, "c1": 0}), labels, is_text=True, source="x.json")

@@ -41,6 +41,7 @@ MODELS = {
     "logo": ("qbpp-logo", False),
     "logo-presolved": ("qbpp-logo", True),
     "jwilk-data005": ("jwilk-data005", False),
+    "heart": ("gecode-heart", False),  # 126 variables: SCIP solves its QUBO (through OMMX) in seconds
 }
 
 
@@ -60,7 +61,8 @@ def write_model(model: str, fmt: str, directory: Path) -> Path:
         from nonoqubo.model.constrained import build_constrained
 
         value = build_constrained(puzzle, fixed=dict(qubo.fixed) if presolve else None)
-    path = directory / f"{model}{'.' + mod.EXTENSIONS[0] if mod.EXTENSIONS else ''}"
+    kind = ".constrained" if mod.NAME.endswith("-constrained") else ""  # ommx and ommx-constrained share .ommx
+    path = directory / f"{model}{kind}{'.' + mod.EXTENSIONS[0] if mod.EXTENSIONS else ''}"
     with exports.open_target(str(path), binary=bool(mod.BINARY)) as fh:
         exports.write(value, fh, mod)
     return path
@@ -162,6 +164,32 @@ def run_highs(model: Path, out: Path) -> None:
     h.writeSolution(str(out), 0)
 
 
+def _ommx_instance(model: Path):
+    from ommx.artifact import Artifact
+
+    return Artifact.load_archive(str(model)).instance
+
+
+def run_highs_ommx(model: Path, out: Path) -> None:
+    """The OMMX HiGHS adapter hands HiGHS the model without names: its solution names columns c0, c1, ..."""
+    from ommx_highs_adapter import OMMXHighsAdapter
+
+    highs = OMMXHighsAdapter(_ommx_instance(model)).solver_input
+    highs.setOptionValue("output_flag", False)
+    highs.run()
+    highs.writeSolution(str(out), 0)
+
+
+def run_scip_ommx(model: Path, out: Path, zeros: bool = False) -> None:
+    """The OMMX SCIP adapter names variables by OMMX id and adds a column for the quadratic objective."""
+    from ommx_pyscipopt_adapter import OMMXPySCIPOptAdapter
+
+    scip = OMMXPySCIPOptAdapter(_ommx_instance(model)).solver_input
+    scip.hideOutput()
+    scip.optimize()
+    scip.writeBestSol(str(out), write_zeros=zeros)
+
+
 def run_glpk(model: Path, out: Path) -> None:
     subprocess.run(["glpsol", "--lp", str(model), "-o", str(out)], check=True, capture_output=True, timeout=600)
 
@@ -213,6 +241,14 @@ ROUTES = (
           _module("gurobipy"), "gurobi_cl JSONSolDetail=1 ResultFile=answer.json m.lp", ("logo",)),
     Route("HiGHS", "lp", "highs.sol", run_highs, _module("highspy"),
           "highs m.lp --solution_file answer.sol", ("logo", "logo-presolved", "jwilk-data005")),
+    Route("HiGHS-OMMX", "ommx-constrained", "highs-ommx.sol", run_highs_ommx, _module("ommx_highs_adapter"),
+          "OMMXHighsAdapter(instance).solver_input: run(), writeSolution('answer.sol', 0)", ("logo",)),
+    Route("SCIP-OMMX", "ommx", "scip-ommx.sol", run_scip_ommx, _module("ommx_pyscipopt_adapter"),
+          "OMMXPySCIPOptAdapter(instance).solver_input: optimize(), writeBestSol('answer.sol')", ("heart",)),
+    Route("SCIP-OMMX-zeros", "ommx", "scip-ommx-zeros.sol", lambda m, o: run_scip_ommx(m, o, zeros=True),
+          _module("ommx_pyscipopt_adapter"),
+          "OMMXPySCIPOptAdapter(instance).solver_input: optimize(), writeBestSol('answer.sol', write_zeros=True)",
+          ("heart",)),
     Route("GLPK", "lp", "glpk.txt", run_glpk, lambda: shutil.which("glpsol") is not None,
           "glpsol --lp m.lp -o answer.txt", ("logo",)),
     Route("OpenJij", "bqm", "openjij.json", run_openjij, _module("openjij"),

@@ -6,7 +6,7 @@ Usage, from the repository root::
 
 Every answer file here was written by a real program on a model nonoqubo
 exported (the routes are in ``tests/support/solver_runs.py``; the models are the
-QUBO++ logo, the logo presolved to nothing, and the 25x25
+QUBO++ logo, the logo presolved to nothing, Gecode's 9x9 heart, and the 25x25
 ``tests/data/puzzles/json/jwilk-data005.json``):
 
 =========  ===================  =============================================
@@ -21,6 +21,9 @@ Gurobi     MODEL.lp             MODEL.gurobi.sol   (gurobipy, pip licence)
 Gurobi     MODEL.lp             MODEL.gurobi.json  (gurobipy write, JSONSolDetail 0)
 Gurobi     MODEL.lp             MODEL.gurobi-detail.json (JSONSolDetail 1: every variable, the pool)
 HiGHS      MODEL.lp             MODEL.highs.sol    (highspy writeSolution, raw)
+HiGHS      MODEL.ommx (ILP)     MODEL.highs-ommx.sol (OMMXHighsAdapter, writeSolution raw: c0, c1, ...)
+SCIP       MODEL.ommx (QUBO)    MODEL.scip-ommx.sol (OMMXPySCIPOptAdapter, writeBestSol: OMMX ids)
+SCIP       MODEL.ommx (QUBO)    MODEL.scip-ommx-zeros.sol (the same, write_zeros: the auxiliary column)
 GLPK       MODEL.lp             MODEL.glpk.txt     (glpsol -o)
 OpenJij    MODEL.bqm            MODEL.openjij.json (SASampler, to_serializable)
 =========  ===================  =============================================
