@@ -37,7 +37,12 @@ with no variables (presolve fixed them all) takes an empty file, or a file with
 no samples, as its one empty sample.
 
 Labels are matched as written (``y0[0][1]``) or in the flat spelling of LP
-files (``y0_0_1``).  Values may be 0/1 or spins -1/+1 (``x = (1 + s) / 2``);
+files (``y0_0_1``).  Other programs' spellings are read with a note
+(``SampleBatch.extra["notes"]``, printed by ``decode``): ``y_0_0_1`` (the OMMX name and
+subscripts, qiskit-optimization), names by position when no name is the model's
+(HiGHS's ``c0, c1, ...``, the OMMX adapters' ids ``0, 1, ...``: nonoqubo's
+variable order), and ``auxiliary_for_linearized_objective`` (the OMMX SCIP
+adapter's) and a bare ``0`` (Amplify's LP objective constant) are ignored.  Values may be 0/1 or spins -1/+1 (``x = (1 + s) / 2``);
 spins are recognised by a ``-1`` (or by the vartype, or forced by ``spin=True``).
 
 Examples:
@@ -457,8 +462,8 @@ def _columns(keys: list[Any], index: dict[str, int], fixed: Mapping[str, int], l
         pos = index.get(f"{m.group(1)}{m.group(2)}[{m.group(3)}][{m.group(4)}]", -1) if m else -1
         if pos >= 0:
             cols[i] = pos
-            said.append(f"{source}: labels such as {key!r} (OMMX name and subscripts joined by '_', as "
-                        "qiskit-optimization writes them) read as y{i}[k][p] / z{j}[k][p]")
+            said.append(f"{source}: labels such as 'y_0_0_0' (the OMMX name and subscripts joined by '_', "
+                        "as qiskit-optimization writes them) read as y{i}[k][p] / z{j}[k][p]")
         elif m is None and named and key == "0":
             cols[i] = -2
             said.append(f"{source}: the variable '0' is not a model variable (a constant, as Amplify's "

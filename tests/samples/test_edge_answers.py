@@ -100,3 +100,29 @@ def test_positions_are_not_guessed_when_labels_are_mixed(logo):
     labels = build(logo).labels
     with pytest.raises(SampleError, match="unknown variable 'c1'"):
         read_samples(json.dumps({labels[0]: 1, "c1": 0}), labels, is_text=True, source="x.json")
+
+
+# -- y_0_0_0 labels and Amplify's constant ------------------------------------------------------
+@pytest.mark.parametrize("answer", ["heart.opt-mapper.json", "heart.qiskit-optimization.json"])
+@pytest.mark.parametrize("fmt", ["ommx", "lp", "qubo.json"])
+def test_subscripted_labels_are_read_with_a_note(answer, fmt, model_files, run_cli):
+    status, out, err = run_cli("decode", str(model_files("heart", fmt)), str(ANSWERS / answer))
+    assert status == 0 and "VALID, energy 0" in out
+    assert err.count("\n") == 1 and "'y_0_0_0'" in err and err.count("y_0_0_0") == 1
+
+
+def test_amplify_constant_variable_is_ignored_with_a_note(model_files, run_cli):
+    status, out, err = run_cli("decode", str(model_files("logo", "lp")), str(ANSWERS / "logo.amplify-gurobi.sol"))
+    assert status == 0 and "VALID, energy 0" in out and "the variable '0'" in err and err.count("\n") == 1
+
+
+def test_subscripted_labels_of_fixed_variables_and_unknown_ones(logo):
+    q = build(logo)
+    x = _solution_bits(logo)
+    sample = {"_".join([k[0]] + k[1:].replace("[", " ").replace("]", " ").split()): int(v)
+              for k, v in zip(q.labels, x)}
+    assert read_samples(json.dumps(sample), q.labels, is_text=True).bits.tolist() == [x.tolist()]
+    with pytest.raises(SampleError, match="unknown variable 'y_99_0_0'"):
+        read_samples(json.dumps({**sample, "y_99_0_0": 1}), q.labels, is_text=True)
+    with pytest.raises(SampleError, match="unknown variable '0'"):  # a lone '0' among positions is no constant
+        read_samples(json.dumps({"0": 1, "x": 0}), q.labels, is_text=True)

@@ -28,7 +28,8 @@ ROUTES = {r.solver: r for r in solver_runs.ROUTES}
 #: the samples format that must be detected for each solver's answer
 DETECTED = {"qbsolv": "qbsolv", "qbsolv-stdout": "qbsolv", "MQLib": "mqlib", "SCIP": "scip", "CBC": "cbc", "Gurobi": "gurobi",
             "Gurobi-JSON": "gurobi-json", "Gurobi-JSON-detail": "gurobi-json",
-            "HiGHS": "highs", "HiGHS-OMMX": "highs", "SCIP-OMMX": "scip", "SCIP-OMMX-zeros": "scip", "GLPK": "glpk", "OpenJij": "sampleset"}
+            "HiGHS": "highs", "HiGHS-OMMX": "highs", "SCIP-OMMX": "scip", "SCIP-OMMX-zeros": "scip",
+            "opt-mapper": "labelmap", "qiskit-optimization": "labelmap", "Amplify-Gurobi": "gurobi", "GLPK": "glpk", "OpenJij": "sampleset"}
 
 
 @pytest.fixture(scope="module")

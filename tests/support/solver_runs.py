@@ -190,6 +190,39 @@ def run_scip_ommx(model: Path, out: Path, zeros: bool = False) -> None:
     scip.writeBestSol(str(out), write_zeros=zeros)
 
 
+def run_opt_mapper(model: Path, out: Path) -> None:
+    """ommx-qiskit-opt-mapper-adapter's problem (names ``y_0_0_0``), solved by the addon's Gurobi solver."""
+    import ommx_qiskit_opt_mapper_adapter as adapter
+    from qiskit_addon_opt_mapper.solvers import GurobiSolver
+
+    problem = adapter.from_ommx(_ommx_instance(model))
+    with contextlib.redirect_stdout(io.StringIO()):
+        result = GurobiSolver().solve(problem)
+    out.write_text(json.dumps(result.variables_dict) + "\n")
+
+
+def run_qiskit_optimization(model: Path, out: Path) -> None:
+    """The same problem as a qiskit-optimization QuadraticProgram (through docplex), its GurobiOptimizer."""
+    import ommx_qiskit_opt_mapper_adapter as adapter
+    from qiskit_addon_opt_mapper.translators import to_docplex_mp
+    from qiskit_optimization.algorithms import GurobiOptimizer
+    from qiskit_optimization.translators import from_docplex_mp
+
+    program = from_docplex_mp(to_docplex_mp(adapter.from_ommx(_ommx_instance(model))))
+    with contextlib.redirect_stdout(io.StringIO()):
+        result = GurobiOptimizer().solve(program)
+    out.write_text(json.dumps(result.variables_dict) + "\n")
+
+
+def run_amplify_gurobi(model: Path, out: Path) -> None:
+    """Amplify's LP round trip (load_lp, save_lp: the objective becomes a bare ``0``), solved by Gurobi."""
+    import amplify
+
+    amplified = model.with_name(model.stem + ".amplify.lp")
+    amplify.save_lp(amplify.load_lp(str(model))[0], str(amplified))
+    run_gurobi(amplified, out)
+
+
 def run_glpk(model: Path, out: Path) -> None:
     subprocess.run(["glpsol", "--lp", str(model), "-o", str(out)], check=True, capture_output=True, timeout=600)
 
@@ -249,6 +282,14 @@ ROUTES = (
           _module("ommx_pyscipopt_adapter"),
           "OMMXPySCIPOptAdapter(instance).solver_input: optimize(), writeBestSol('answer.sol', write_zeros=True)",
           ("heart",)),
+    Route("opt-mapper", "ommx", "opt-mapper.json", run_opt_mapper, _module("ommx_qiskit_opt_mapper_adapter"),
+          "from_ommx(instance), GurobiSolver().solve(problem).variables_dict -> answer.json", ("heart",)),
+    Route("qiskit-optimization", "ommx", "qiskit-optimization.json", run_qiskit_optimization,
+          lambda: _module("qiskit_optimization")() and _module("ommx_qiskit_opt_mapper_adapter")(),
+          "from_docplex_mp(to_docplex_mp(from_ommx(instance))), GurobiOptimizer().solve(qp).variables_dict "
+          "-> answer.json", ("heart",)),
+    Route("Amplify-Gurobi", "lp", "amplify-gurobi.sol", run_amplify_gurobi, _module("amplify"),
+          "amplify.save_lp(amplify.load_lp('m.lp')[0], 'a.lp'); gurobi_cl ResultFile=answer.sol a.lp", ("logo",)),
     Route("GLPK", "lp", "glpk.txt", run_glpk, lambda: shutil.which("glpsol") is not None,
           "glpsol --lp m.lp -o answer.txt", ("logo",)),
     Route("OpenJij", "bqm", "openjij.json", run_openjij, _module("openjij"),
