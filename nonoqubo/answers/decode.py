@@ -194,6 +194,15 @@ class Report:
     failing_line_index: list[int] = field(default_factory=list)
     palette: Palette = BW
 
+    def __repr__(self) -> str:
+        """One line: the verdict and the counts (the arrays are in ``grid``, ``shifts``, ``picture``)."""
+        h, w = self.grid.shape if self.grid.ndim == 2 else (0, 0)
+        head = f"<Report sample {self.index}: {'VALID' if self.valid else 'INVALID'}, energy {self.energy}"
+        if not self.valid:
+            head += (f" ({len(self.broken_walls)} broken walls, {len(self.order_violations)} order violations, "
+                     f"{len(self.cell_conflicts)} cell conflicts), {len(self.failing_lines)} failing lines")
+        return head + f", {h}x{w} picture>"
+
     @property
     def picture(self) -> tuple[str, ...]:
         """The picture as rows of ``#``/``.`` (the palette's characters in colour)."""

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from .. import clues
 from .._util.atomic import atomic_write
+from ..answers.decode import load_model
+from ..model.puzzle import Puzzle
 from ..errors import FormatError, PuzzleError, UnsupportedFormat
 from ._common import add_puzzle_arguments, load_puzzle
 
@@ -18,6 +21,7 @@ HELP = "convert a puzzle between clue formats (webpbn XML, .non, .nin, .mk, .g, 
 DESCRIPTION = """\
 Read INPUT in any clue format and write it to OUTPUT in another.  The formats
 are told by the file endings, else by the content (INPUT) or --from/--to.  A
+model file nonoqubo wrote gives the clues it carries.  A
 known solution travels along when both formats can carry one (spec, xml, non,
 picture, pbm); the picture formats need one.  Metadata (title, author,
 copyright, ...) is kept where the output format has a place for it.  The clue
@@ -80,9 +84,26 @@ def spec_as_json(yaml_text: str) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
+def read_input(args: argparse.Namespace):
+    """The puzzle of INPUT: a clue file, else a model file nonoqubo wrote (its clues travel in it)."""
+    try:
+        return load_puzzle(args, "input")
+    except (FormatError, UnsupportedFormat) as clue_error:
+        if args.input == "-" or args.from_format or not os.path.isfile(args.input):
+            raise
+        try:
+            model = load_model(args.input)
+        except UnsupportedFormat:  # neither a model nor clues: the clue reader's word stands
+            raise clue_error from None
+        puzzle = getattr(model, "puzzle", None)
+        if not isinstance(puzzle, Puzzle):
+            raise clue_error from None
+        return puzzle
+
+
 def run(args: argparse.Namespace) -> int:
     mod = output_format(args.output, args.to_format)
-    puzzle = load_puzzle(args, "input")
+    puzzle = read_input(args)
     try:
         clues.refuse_colour(puzzle, mod)
         data = mod.dumps(puzzle)

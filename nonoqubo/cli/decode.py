@@ -91,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
                              spin=args.spin, fixed=decoder.fixed, source="<stdin>", is_text=True)
     else:
         batch = decoder.batch(Path(args.samples), format=args.samples_format, spin=args.spin)
+    notes = batch.extra.get("notes")
+    if notes:  # labels read another program's way (positions, y_0_0_0) or ignored: one line says how
+        print("nonoqubo: note: " + "; ".join(notes), file=sys.stderr)
     analysis = decoder.analyse(batch.bits)
     shown = select(analysis, args.which)
     reports = decoder.reports(analysis, shown, batch)

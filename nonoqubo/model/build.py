@@ -48,6 +48,9 @@ Examples:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import numpy as np
 
 from .encoding import Layout, LayoutLabels
@@ -283,8 +286,38 @@ def _distinct(values: np.ndarray) -> np.ndarray:
     return values[np.concatenate(([True], values[1:] != values[:-1]))]
 
 
-def build(puzzle: Puzzle) -> Qubo:
+def _sequence(value: Any) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
+def as_puzzle(value: Any) -> Puzzle:
+    """*value* as a :class:`Puzzle`: a puzzle, a ``(rows, columns)`` pair or a rows/columns mapping.
+
+    Raises:
+        TypeError: any other value, with what to pass.
+    """
+    if isinstance(value, Puzzle):
+        return value
+    if isinstance(value, Mapping) and "rows" in value and ("columns" in value or "cols" in value):
+        return Puzzle(rows=value["rows"], cols=value["columns"] if "columns" in value else value["cols"])
+    if _sequence(value) and len(value) == 2 and all(_sequence(v) and all(_sequence(c) for c in v) for v in value):
+        return Puzzle(rows=value[0], cols=value[1])
+    raise TypeError(
+        f"build() takes a Puzzle or its clues as (rows, columns), e.g. build([[[1], [1]], [[1], [1]]]) "
+        f"or nonoqubo.Puzzle(rows=..., cols=...); not a {type(value).__name__}"
+        + (f" of {len(value)} items (a pair of lists of clues is needed)" if _sequence(value) else "")
+    )
+
+
+def build(puzzle: Puzzle | Any) -> Qubo:
     """The expanded domain-wall QUBO of *puzzle*, labels and puzzle attached.
+
+    *puzzle* is a :class:`Puzzle`, or its clues: a ``(rows, columns)`` pair of clue lists
+    (``build([[[1], [1]], [[1], [1]]])``) or a ``{"rows": ..., "columns": ...}`` mapping.
+
+    Raises:
+        TypeError: anything else (the message says what to pass).
+        PuzzleError: clues that are not a valid puzzle.
 
     Examples:
         >>> from nonoqubo.model.puzzle import Puzzle
@@ -294,6 +327,7 @@ def build(puzzle: Puzzle) -> Qubo:
         >>> int(q.energy([0, 1, 0, 1])[0])
         0
     """
+    puzzle = as_puzzle(puzzle)
     layout = Layout.of(puzzle)
     linear, row, col, quad, offset = build_arrays(puzzle, layout)
     return Qubo(LayoutLabels(puzzle, layout), linear, row, col, quad, offset, puzzle=puzzle)

@@ -37,7 +37,12 @@ with no variables (presolve fixed them all) takes an empty file, or a file with
 no samples, as its one empty sample.
 
 Labels are matched as written (``y0[0][1]``) or in the flat spelling of LP
-files (``y0_0_1``).  Values may be 0/1 or spins -1/+1 (``x = (1 + s) / 2``);
+files (``y0_0_1``).  Other programs' spellings are read with a note
+(``SampleBatch.extra["notes"]``, printed by ``decode``): ``y_0_0_1`` (the OMMX name and
+subscripts, qiskit-optimization), names by position when no name is the model's
+(HiGHS's ``c0, c1, ...``, the OMMX adapters' ids ``0, 1, ...``: nonoqubo's
+variable order), and ``auxiliary_for_linearized_objective`` (the OMMX SCIP
+adapter's) and a bare ``0`` (Amplify's LP objective constant) are ignored.  Values may be 0/1 or spins -1/+1 (``x = (1 + s) / 2``);
 spins are recognised by a ``-1`` (or by the vartype, or forced by ``spin=True``).
 
 Examples:
@@ -221,7 +226,7 @@ def samples_from(
     """Samples from an in-memory object, matched to *labels*.
 
     Accepted: a :class:`SampleBatch` (checked against *labels*), a dimod
-    ``SampleSet``, an ``ommx.v1.SampleSet`` or ``Solution``, a pyqbpp ``Sol`` (anything with ``var_count``,
+    ``SampleSet`` (or its ``to_serializable()`` dict), an ``ommx.v1.SampleSet`` or ``Solution``, a pyqbpp ``Sol`` (anything with ``var_count``,
     ``model_var(i)`` and ``get(var)``), a ``{label: value}`` dict, a list of
     such dicts, or a vector / list of vectors / 2-D array in the model's
     variable order.
@@ -255,6 +260,10 @@ def raw_from_object(obj: Any, source: str = "<samples>") -> RawSamples:
         n = int(obj.var_count)
         variables = [obj.model_var(i) for i in range(n)]
         return RawSamples(maps=[{str(v): int(obj.get(v)) for v in variables}], vartype="BINARY")
+    if isinstance(obj, Mapping) and obj.get("type") in ("SampleSet", "Response") and "variable_labels" in obj:
+        from .sampleset import from_serializable  # SampleSet.to_serializable(), not a label map
+
+        return from_serializable(dict(obj), source)
     if isinstance(obj, Mapping):
         return RawSamples(maps=[obj])
     if isinstance(obj, (list, tuple)) and obj and all(isinstance(o, Mapping) for o in obj):
@@ -305,11 +314,12 @@ def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
     n = len(labels)
     index = dict(zip(labels, range(n)))
     fixed = dict(fixed or {})
+    notes: list[str] = []
     if n == 0 and _no_samples(raw):  # a model presolved to nothing: its one sample is the empty one
         raw = RawSamples(maps=[{}], energies=raw.energies if _size(raw.energies) == 1 else None,
                          vartype="BINARY", offset_excluded=raw.offset_excluded)
     if raw.maps is not None:
-        values = _from_maps(raw.maps, labels, index, fixed, source, sparse=raw.sparse)
+        values = _from_maps(raw.maps, labels, index, fixed, source, sparse=raw.sparse, notes=notes)
     else:
         if isinstance(raw.values, list):  # rows of a text file, maybe ragged
             if raw.labels is None:
@@ -329,7 +339,7 @@ def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
         if values.ndim != 2:
             raise SampleError(f"{source}: samples must be vectors, got an array of shape {values.shape}")
         if raw.labels is not None and not all(_is_index_label(v) for v in raw.labels):
-            values = _reorder(values, raw.labels, labels, index, fixed, source, sparse=raw.sparse)
+            values = _reorder(values, raw.labels, labels, index, fixed, source, sparse=raw.sparse, notes=notes)
         elif raw.labels is not None:  # integer labels: positions in the variable order
             names = []
             for pos in raw.labels:
@@ -339,7 +349,7 @@ def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
                         f"(the model's variables are 0..{n - 1})"
                     )
                 names.append(labels[int(pos)])
-            values = _reorder(values, names, labels, index, fixed, source, sparse=raw.sparse)
+            values = _reorder(values, names, labels, index, fixed, source, sparse=raw.sparse, notes=notes)
         if values.shape[1] != n:
             s = 0
             raise SampleError(
@@ -352,7 +362,8 @@ def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
         energies=None if raw.energies is None else np.asarray(raw.energies, dtype=np.float64),
         num_occurrences=None if raw.num_occurrences is None else np.asarray(raw.num_occurrences, dtype=np.int64),
         spin=is_spin, source=source,
-        extra={"offset_excluded": True} if raw.offset_excluded else {},
+        extra={**({"offset_excluded": True} if raw.offset_excluded else {}),
+               **({"notes": list(dict.fromkeys(notes))} if notes else {})},
     )
 
 
@@ -386,8 +397,89 @@ def _unknown_message(source: str, s: int, unknown: list[Any]) -> str:
             "(labels are y{i}[k][p] / z{j}[k][p], or y{i}_k_p)")
 
 
+#: the column the OMMX SCIP adapter adds for a quadratic objective (SCIP takes linear objectives only)
+AUXILIARY = "auxiliary_for_linearized_objective"
+#: ``y_0_0_0``: the OMMX name ``y`` and subscripts ``[i, k, p]`` joined by ``_`` (qiskit-optimization,
+#: ommx-qiskit-opt-mapper-adapter)
+_SUBSCRIPTED = re.compile(r"([yz])_(0|[1-9][0-9]*)_(0|[1-9][0-9]*)_(0|[1-9][0-9]*)")
+#: columns named by position: HiGHS's ``c0, c1, ...`` (a model given without names), OMMX ids ``0, 8, 18``
+_POSITION = {"HiGHS": re.compile(r"c(0|[1-9][0-9]*)"), "OMMX": re.compile(r"0|[1-9][0-9]*")}
+_POSITION_NOTE = {
+    "HiGHS": "its columns are named by position (c0, c1, ...: HiGHS was given the model without names); "
+             "read as the model's variables in order",
+    "OMMX": "its variables are named by OMMX id (0, 1, ...: the OMMX adapters' names); "
+            "read as the model's variables in order (ids are nonoqubo's variable order)",
+}
+
+
+def _columns(keys: list[Any], index: dict[str, int], fixed: Mapping[str, int], labels: list[str],
+             source: str, s: int, notes: list[str] | None) -> np.ndarray:
+    """The model position of every key: -2 for a key that is ignored (fixed, or a known stray).
+
+    Keys the model lacks are read the ways other programs write them, each with a note:
+    ``y_0_0_0`` (OMMX name and subscripts), positions (``c0`` of HiGHS, OMMX ids ``0``),
+    :data:`AUXILIARY` and a bare ``0`` (a constant, left by Amplify's LP round trip) ignored.
+
+    Raises:
+        SampleError: a key that is none of these (the message names it).
+    """
+    cols = _lookup(index, keys)
+    lost = np.flatnonzero(cols < 0).tolist()
+    if not lost:
+        return cols
+    said = notes if notes is not None else []
+    rest = []
+    for i in lost:
+        key = keys[i]
+        if key in fixed:
+            cols[i] = -2
+        elif key == AUXILIARY:
+            cols[i] = -2
+            said.append(f"{source}: the column {AUXILIARY!r} (the OMMX SCIP adapter's, for a quadratic "
+                        "objective) is not a model variable: ignored")
+        else:
+            rest.append(i)
+    if not rest:
+        return cols
+    named = int((cols >= 0).sum())
+    if named == 0 and all(isinstance(keys[i], str) for i in rest):
+        for who, pattern in _POSITION.items():
+            found = [pattern.fullmatch(keys[i]) for i in rest]
+            if all(found):
+                n = len(labels)
+                for i, m in zip(rest, found):
+                    pos = int(m.group(1) if m.groups() else m.group(0))
+                    if pos >= n:
+                        raise SampleError(f"{source}: sample {s} has variable {keys[i]!r}, position {pos}, "
+                                          f"but the model's variables are 0..{n - 1}")
+                    cols[i] = pos
+                said.append(f"{source}: {_POSITION_NOTE[who]}")
+                return cols
+    unknown = []
+    for i in rest:
+        key = keys[i]
+        m = _SUBSCRIPTED.fullmatch(key) if isinstance(key, str) else None
+        pos = index.get(f"{m.group(1)}{m.group(2)}[{m.group(3)}][{m.group(4)}]", -1) if m else -1
+        if pos >= 0:
+            cols[i] = pos
+            said.append(f"{source}: labels such as 'y_0_0_0' (the OMMX name and subscripts joined by '_', "
+                        "as qiskit-optimization writes them) read as y{i}[k][p] / z{j}[k][p]")
+        elif m is None and named and key == "0":
+            cols[i] = -2
+            said.append(f"{source}: the variable '0' is not a model variable (a constant, as Amplify's "
+                        "LP round trip leaves it): ignored")
+        elif m is not None and f"{m.group(1)}{m.group(2)}[{m.group(3)}][{m.group(4)}]" in fixed:
+            cols[i] = -2
+        else:
+            unknown.append(key)
+    if unknown:
+        raise SampleError(_unknown_message(source, s, unknown))
+    return cols
+
+
 def _from_maps(maps: list[Mapping[Any, Any]], labels: list[str], index: dict[str, int],
-               fixed: Mapping[str, int], source: str, *, sparse: bool = False) -> np.ndarray:
+               fixed: Mapping[str, int], source: str, *, sparse: bool = False,
+               notes: list[str] | None = None) -> np.ndarray:
     n = len(labels)
     if not maps:
         raise SampleError(f"{source}: no samples")
@@ -396,10 +488,7 @@ def _from_maps(maps: list[Mapping[Any, Any]], labels: list[str], index: dict[str
         if not isinstance(sample, Mapping):
             raise SampleError(f"{source}: sample {s} is not a {{label: value}} object")
         keys = _label_keys(sample)
-        cols_arr = _lookup(index, keys)
-        unknown = [keys[i] for i in np.flatnonzero(cols_arr < 0).tolist() if keys[i] not in fixed]
-        if unknown:
-            raise SampleError(_unknown_message(source, s, unknown))
+        cols_arr = _columns(keys, index, fixed, labels, source, s, notes)
         row = values[s]
         try:
             vals = np.array([_number(v) for v in sample.values()], dtype=np.float64)
@@ -431,12 +520,9 @@ def _number(v: Any) -> float:
 
 def _reorder(values: np.ndarray, raw_labels: Sequence[Any], labels: list[str],
              index: dict[str, int], fixed: Mapping[str, int], source: str, *,
-             sparse: bool = False) -> np.ndarray:
+             sparse: bool = False, notes: list[str] | None = None) -> np.ndarray:
     keys = _label_keys(raw_labels)
-    cols = _lookup(index, keys)
-    unknown = [keys[i] for i in np.flatnonzero(cols < 0).tolist() if keys[i] not in fixed]
-    if unknown:
-        raise SampleError(_unknown_message(source, 0, unknown))
+    cols = _columns(keys, index, fixed, labels, source, 0, notes)
     keep = cols >= 0
     seen = np.zeros(len(labels), bool)
     seen[cols[keep]] = True

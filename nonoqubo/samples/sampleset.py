@@ -73,9 +73,17 @@ def loads(text: str, *, source: str) -> RawSamples:
     Raises:
         FormatError: not JSON, or not a SampleSet dimod can read.
     """
+    return from_serializable(loads_json(text, source), source)
+
+
+def from_serializable(doc: Any, source: str) -> RawSamples:
+    """The raw samples of a ``SampleSet.to_serializable()`` document (already parsed).
+
+    Raises:
+        FormatError: not a SampleSet dimod can read.
+    """
     import dimod
 
-    doc = loads_json(text, source)
     if not isinstance(doc, dict) or doc.get("type") not in TYPES:
         raise FormatError(f"{source}: not a dimod SampleSet (no \"type\": \"SampleSet\" or OpenJij's \"Response\")")
     doc = {**doc, "type": "SampleSet"}

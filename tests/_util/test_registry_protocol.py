@@ -105,7 +105,7 @@ def test_listing_order_is_unchanged():
         "qubo-json", "bqm", "bqm-json", "coo", "csv", "qbsolv", "qs", "mqlib", "mtx", "qplib", "cqm", "lp", "mps",
         "npz", "ommx", "ommx-constrained"]
     assert list(samples.formats()) == [
-        "ommx", "sampleset", "highs", "labelmap", "cbc", "glpk", "gurobi", "scip", "mqlib", "qbsolv", "qplib-sol",
+        "ommx", "sampleset", "gurobi-json", "highs", "labelmap", "cbc", "glpk", "gurobi", "scip", "mqlib", "qbsolv", "qplib-sol",
         "vector"]
 
 

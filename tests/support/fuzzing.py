@@ -279,6 +279,17 @@ def _sample_seeds() -> list[tuple[str, bytes]]:
         ("answer.json", json.dumps(dict(zip(labels, bits))).encode()),
         ("answer-list.json", json.dumps([bits, bits]).encode()),
         ("spins.txt", (" ".join(str(2 * b - 1) for b in bits) + "\n").encode()),
+        # other programs' spellings: OMMX name_subscripts, HiGHS positions, OMMX ids with SCIP's
+        # auxiliary column, Amplify's '0' variable (the real files are in tests/data/answers)
+        ("answer-subscripted.json", json.dumps({"_".join([k[0]] + k[1:].replace("[", " ").replace("]", " ").split()): b
+                                                for k, b in zip(labels, bits)}).encode()),
+        ("answer-positions.highs.sol", ("Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective 0\n"
+                                        f"# Columns {len(bits)}\n" + "".join(f"c{i} {b}\n" for i, b in enumerate(bits))
+                                        + "# Rows 0\n").encode()),
+        ("answer-ids.scip.sol", ("objective value: 0\n" + "".join(f"{i} 1 \t(obj:0)\n" for i, b in enumerate(bits) if b)
+                                 + "auxiliary_for_linearized_objective 0 \t(obj:1)\n").encode()),
+        ("answer-amplify.gurobi.sol", ("# Objective value = 0\n0 0\n" + "".join(
+            f"{k.replace('][', '_').replace('[', '_').rstrip(']')} {b}\n" for k, b in zip(labels, bits))).encode()),
     ]
     try:
         import dimod

@@ -41,6 +41,7 @@ MODELS = {
     "logo": ("qbpp-logo", False),
     "logo-presolved": ("qbpp-logo", True),
     "jwilk-data005": ("jwilk-data005", False),
+    "heart": ("gecode-heart", False),  # 126 variables: SCIP solves its QUBO (through OMMX) in seconds
 }
 
 
@@ -60,7 +61,8 @@ def write_model(model: str, fmt: str, directory: Path) -> Path:
         from nonoqubo.model.constrained import build_constrained
 
         value = build_constrained(puzzle, fixed=dict(qubo.fixed) if presolve else None)
-    path = directory / f"{model}{'.' + mod.EXTENSIONS[0] if mod.EXTENSIONS else ''}"
+    kind = ".constrained" if mod.NAME.endswith("-constrained") else ""  # ommx and ommx-constrained share .ommx
+    path = directory / f"{model}{kind}{'.' + mod.EXTENSIONS[0] if mod.EXTENSIONS else ''}"
     with exports.open_target(str(path), binary=bool(mod.BINARY)) as fh:
         exports.write(value, fh, mod)
     return path
@@ -136,6 +138,22 @@ def run_gurobi(model: Path, out: Path) -> None:
         env.dispose()
 
 
+def run_gurobi_json(model: Path, out: Path, detail: int = 0) -> None:
+    """Gurobi's JSON solution: ``JSONSolDetail`` 0 lists the nonzero variables, 1 every one with its pool values."""
+    import gurobipy
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        env = gurobipy.Env(empty=True)
+        env.setParam("OutputFlag", 0)
+        env.start()
+        m = gurobipy.read(str(model), env=env)
+        m.setParam("JSONSolDetail", detail)
+        m.optimize()
+        m.write(str(out))
+        m.dispose()
+        env.dispose()
+
+
 def run_highs(model: Path, out: Path) -> None:
     import highspy
 
@@ -144,6 +162,65 @@ def run_highs(model: Path, out: Path) -> None:
     h.readModel(str(model))
     h.run()
     h.writeSolution(str(out), 0)
+
+
+def _ommx_instance(model: Path):
+    from ommx.artifact import Artifact
+
+    return Artifact.load_archive(str(model)).instance
+
+
+def run_highs_ommx(model: Path, out: Path) -> None:
+    """The OMMX HiGHS adapter hands HiGHS the model without names: its solution names columns c0, c1, ..."""
+    from ommx_highs_adapter import OMMXHighsAdapter
+
+    highs = OMMXHighsAdapter(_ommx_instance(model)).solver_input
+    highs.setOptionValue("output_flag", False)
+    highs.run()
+    highs.writeSolution(str(out), 0)
+
+
+def run_scip_ommx(model: Path, out: Path, zeros: bool = False) -> None:
+    """The OMMX SCIP adapter names variables by OMMX id and adds a column for the quadratic objective."""
+    from ommx_pyscipopt_adapter import OMMXPySCIPOptAdapter
+
+    scip = OMMXPySCIPOptAdapter(_ommx_instance(model)).solver_input
+    scip.hideOutput()
+    scip.optimize()
+    scip.writeBestSol(str(out), write_zeros=zeros)
+
+
+def run_opt_mapper(model: Path, out: Path) -> None:
+    """ommx-qiskit-opt-mapper-adapter's problem (names ``y_0_0_0``), solved by the addon's Gurobi solver."""
+    import ommx_qiskit_opt_mapper_adapter as adapter
+    from qiskit_addon_opt_mapper.solvers import GurobiSolver
+
+    problem = adapter.from_ommx(_ommx_instance(model))
+    with contextlib.redirect_stdout(io.StringIO()):
+        result = GurobiSolver().solve(problem)
+    out.write_text(json.dumps(result.variables_dict) + "\n")
+
+
+def run_qiskit_optimization(model: Path, out: Path) -> None:
+    """The same problem as a qiskit-optimization QuadraticProgram (through docplex), its GurobiOptimizer."""
+    import ommx_qiskit_opt_mapper_adapter as adapter
+    from qiskit_addon_opt_mapper.translators import to_docplex_mp
+    from qiskit_optimization.algorithms import GurobiOptimizer
+    from qiskit_optimization.translators import from_docplex_mp
+
+    program = from_docplex_mp(to_docplex_mp(adapter.from_ommx(_ommx_instance(model))))
+    with contextlib.redirect_stdout(io.StringIO()):
+        result = GurobiOptimizer().solve(program)
+    out.write_text(json.dumps(result.variables_dict) + "\n")
+
+
+def run_amplify_gurobi(model: Path, out: Path) -> None:
+    """Amplify's LP round trip (load_lp, save_lp: the objective becomes a bare ``0``), solved by Gurobi."""
+    import amplify
+
+    amplified = model.with_name(model.stem + ".amplify.lp")
+    amplify.save_lp(amplify.load_lp(str(model))[0], str(amplified))
+    run_gurobi(amplified, out)
 
 
 def run_glpk(model: Path, out: Path) -> None:
@@ -191,8 +268,28 @@ ROUTES = (
           "cbc m.lp solve solu answer.sol", ("logo", "logo-presolved", "jwilk-data005")),
     Route("Gurobi", "lp", "gurobi.sol", run_gurobi, _module("gurobipy"),
           "gurobi_cl ResultFile=answer.sol m.lp", ("logo", "logo-presolved")),
+    Route("Gurobi-JSON", "lp", "gurobi.json", run_gurobi_json, _module("gurobipy"),
+          "gurobi_cl ResultFile=answer.json m.lp", ("logo", "logo-presolved")),
+    Route("Gurobi-JSON-detail", "lp", "gurobi-detail.json", lambda m, o: run_gurobi_json(m, o, 1),
+          _module("gurobipy"), "gurobi_cl JSONSolDetail=1 ResultFile=answer.json m.lp", ("logo",)),
     Route("HiGHS", "lp", "highs.sol", run_highs, _module("highspy"),
           "highs m.lp --solution_file answer.sol", ("logo", "logo-presolved", "jwilk-data005")),
+    Route("HiGHS-OMMX", "ommx-constrained", "highs-ommx.sol", run_highs_ommx, _module("ommx_highs_adapter"),
+          "OMMXHighsAdapter(instance).solver_input: run(), writeSolution('answer.sol', 0)", ("logo",)),
+    Route("SCIP-OMMX", "ommx", "scip-ommx.sol", run_scip_ommx, _module("ommx_pyscipopt_adapter"),
+          "OMMXPySCIPOptAdapter(instance).solver_input: optimize(), writeBestSol('answer.sol')", ("heart",)),
+    Route("SCIP-OMMX-zeros", "ommx", "scip-ommx-zeros.sol", lambda m, o: run_scip_ommx(m, o, zeros=True),
+          _module("ommx_pyscipopt_adapter"),
+          "OMMXPySCIPOptAdapter(instance).solver_input: optimize(), writeBestSol('answer.sol', write_zeros=True)",
+          ("heart",)),
+    Route("opt-mapper", "ommx", "opt-mapper.json", run_opt_mapper, _module("ommx_qiskit_opt_mapper_adapter"),
+          "from_ommx(instance), GurobiSolver().solve(problem).variables_dict -> answer.json", ("heart",)),
+    Route("qiskit-optimization", "ommx", "qiskit-optimization.json", run_qiskit_optimization,
+          lambda: _module("qiskit_optimization")() and _module("ommx_qiskit_opt_mapper_adapter")(),
+          "from_docplex_mp(to_docplex_mp(from_ommx(instance))), GurobiOptimizer().solve(qp).variables_dict "
+          "-> answer.json", ("heart",)),
+    Route("Amplify-Gurobi", "lp", "amplify-gurobi.sol", run_amplify_gurobi, _module("amplify"),
+          "amplify.save_lp(amplify.load_lp('m.lp')[0], 'a.lp'); gurobi_cl ResultFile=answer.sol a.lp", ("logo",)),
     Route("GLPK", "lp", "glpk.txt", run_glpk, lambda: shutil.which("glpsol") is not None,
           "glpsol --lp m.lp -o answer.txt", ("logo",)),
     Route("OpenJij", "bqm", "openjij.json", run_openjij, _module("openjij"),

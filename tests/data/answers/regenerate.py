@@ -6,7 +6,7 @@ Usage, from the repository root::
 
 Every answer file here was written by a real program on a model nonoqubo
 exported (the routes are in ``tests/support/solver_runs.py``; the models are the
-QUBO++ logo, the logo presolved to nothing, and the 25x25
+QUBO++ logo, the logo presolved to nothing, Gecode's 9x9 heart, and the 25x25
 ``tests/data/puzzles/json/jwilk-data005.json``):
 
 =========  ===================  =============================================
@@ -18,7 +18,15 @@ MQLib      MODEL.mqlib          MODEL.mqlib.txt    (-h GLOVER2010 -r 3 -ps -s 1)
 SCIP       MODEL.lp             MODEL.scip.sol     (pyscipopt writeBestSol)
 CBC        MODEL.lp             MODEL.cbc.sol      (pulp's cbc: solve solu)
 Gurobi     MODEL.lp             MODEL.gurobi.sol   (gurobipy, pip licence)
+Gurobi     MODEL.lp             MODEL.gurobi.json  (gurobipy write, JSONSolDetail 0)
+Gurobi     MODEL.lp             MODEL.gurobi-detail.json (JSONSolDetail 1: every variable, the pool)
 HiGHS      MODEL.lp             MODEL.highs.sol    (highspy writeSolution, raw)
+HiGHS      MODEL.ommx (ILP)     MODEL.highs-ommx.sol (OMMXHighsAdapter, writeSolution raw: c0, c1, ...)
+SCIP       MODEL.ommx (QUBO)    MODEL.scip-ommx.sol (OMMXPySCIPOptAdapter, writeBestSol: OMMX ids)
+SCIP       MODEL.ommx (QUBO)    MODEL.scip-ommx-zeros.sol (the same, write_zeros: the auxiliary column)
+mapper     MODEL.ommx (QUBO)    MODEL.opt-mapper.json (ommx-qiskit-opt-mapper-adapter, GurobiSolver: y_0_0_0)
+qiskit     MODEL.ommx (QUBO)    MODEL.qiskit-optimization.json (QuadraticProgram via docplex, GurobiOptimizer)
+Amplify    MODEL.lp             MODEL.amplify-gurobi.sol (amplify load_lp/save_lp, then gurobipy: a '0' variable)
 GLPK       MODEL.lp             MODEL.glpk.txt     (glpsol -o)
 OpenJij    MODEL.bqm            MODEL.openjij.json (SASampler, to_serializable)
 =========  ===================  =============================================
