@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
         from ..samples import read_samples
 
         batch = read_samples(sys.stdin.read(), decoder.labels, format=args.samples_format,
-                             spin=args.spin, fixed=decoder.fixed, source="<stdin>", is_text=True)
+                             spin=args.spin, fixed=decoder.fixed, source="<stdin>", is_text=True,
+                             puzzle=decoder.puzzle)
     else:
         batch = decoder.batch(Path(args.samples), format=args.samples_format, spin=args.spin)
     analysis = decoder.analyse(batch.bits)

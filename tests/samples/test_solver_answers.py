@@ -27,7 +27,7 @@ MANIFEST = json.loads((ANSWERS / "MANIFEST.json").read_text())
 ROUTES = {r.solver: r for r in solver_runs.ROUTES}
 #: the samples format that must be detected for each solver's answer
 DETECTED = {"qbsolv": "qbsolv", "qbsolv-stdout": "qbsolv", "MQLib": "mqlib", "SCIP": "scip", "CBC": "cbc", "Gurobi": "gurobi",
-            "HiGHS": "highs", "GLPK": "glpk", "OpenJij": "sampleset"}
+            "HiGHS": "highs", "GLPK": "glpk", "OpenJij": "sampleset", "MiniZinc": "minizinc", "MiniZinc-json": "minizinc"}
 
 
 @pytest.fixture(scope="module")

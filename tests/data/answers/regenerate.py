@@ -21,6 +21,8 @@ Gurobi     MODEL.lp             MODEL.gurobi.sol   (gurobipy, pip licence)
 HiGHS      MODEL.lp             MODEL.highs.sol    (highspy writeSolution, raw)
 GLPK       MODEL.lp             MODEL.glpk.txt     (glpsol -o)
 OpenJij    MODEL.bqm            MODEL.openjij.json (SASampler, to_serializable)
+MiniZinc   MODEL.mzn            MODEL.minizinc.txt (minizinc --solver gecode: its output, unedited)
+MiniZinc   MODEL.mzn            MODEL.minizinc.json (the same with --output-mode json)
 =========  ===================  =============================================
 
 qbsolv and MQLib are found through ``NONOQUBO_QBSOLV`` / ``NONOQUBO_MQLIB``
