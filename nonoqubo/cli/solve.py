@@ -40,7 +40,8 @@ enumerates up to N solutions (each one a sample) and prints how many there are
 ("exactly" when fewer than N exist): --count 2 tells whether the solution is
 unique.  A puzzle with no solution prints one line and exits 1.
 
-exit status: 0 when the best sample solves the puzzle, 1 when it does not,
+exit status: 0 when the best sample solves the puzzle, 1 when it does not (or
+cpsat proves the puzzle has no solution),
 2 on bad input, a bad option, or a sampler that is missing or cannot take the model.
 
 examples:

@@ -7,6 +7,10 @@ gives its blocks' shifts exactly (:meth:`Layout.encode`); a line that does not
 (an edited answer, the answer of another puzzle) gets the placement of its
 clue's blocks nearest to the picture (fewest cells differing), so the decoder
 reports the disagreement with the crossing lines instead of refusing the answer.
+
+The limit of that: a cell whose row *and* column both break their clues may be placed back by
+both (a stray black cell in an otherwise solved picture): the decoded picture is then the
+nearest solution, reported valid, not the picture as printed.
 """
 
 from __future__ import annotations
