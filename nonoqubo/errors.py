@@ -18,6 +18,7 @@ __all__ = [
     "FormatError",
     "MissingDependency",
     "ModelTooLarge",
+    "NoSolution",
     "NonoquboError",
     "PuzzleError",
     "SampleError",
@@ -45,6 +46,13 @@ class FormatError(NonoquboError, ValueError):
 
 class SampleError(NonoquboError, ValueError):
     """A solver sample cannot be matched to the model's variables."""
+
+
+class NoSolution(NonoquboError, ValueError):
+    """A solver proved that the puzzle has no solution (MiniZinc's ``=====UNSATISFIABLE=====``, CP-SAT's INFEASIBLE).
+
+    An answer, not bad input: the command line prints the message as its one line and exits 1.
+    """
 
 
 class UnsupportedFormat(NonoquboError, NotImplementedError):

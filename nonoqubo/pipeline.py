@@ -62,7 +62,8 @@ def _no_step(message: str) -> ContextManager[Any]:
 
 
 def kind_of(mod: ModuleType) -> str:
-    """The kind of model an export format writes: ``"qubo"`` or ``"constrained"``."""
+    """The kind of model an export format writes: ``"qubo"``, ``"constrained"``, or ``"puzzle"`` (a model of
+    the puzzle itself, MiniZinc's, which is handed the QUBO its answers decode against)."""
     return getattr(mod, "KIND", "qubo")
 
 

@@ -15,7 +15,8 @@ name                        type               meaning
 ``EXTENSIONS``              tuple[str, ...]    file endings without the dot (multi-part allowed; may be empty)
 ``ALIASES``                 tuple[str, ...]    other names users may type (may be empty)
 ``ORDER``                   int                position in listings and in content sniffing (low first)
-``KIND``                    str                what it holds: ``"puzzle"``, ``"qubo"``/``"constrained"``, ``"samples"``
+``KIND``                    str                what it holds: ``"puzzle"``, ``"qubo"``/``"constrained"``/``"puzzle"``
+                                               (an export of the puzzle itself: MiniZinc), ``"samples"``
 ``BINARY``                  bool               ``loads`` takes (and ``dumps`` gives) bytes, else str
 ``HEURISTIC``               bool               ``detect`` accepts a generic shape other files share (lines of
                                                numbers, a grid): a match is a weak hint, not a signature

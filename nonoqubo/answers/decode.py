@@ -492,7 +492,8 @@ class Decoder:
     def batch(self, samples: Any, *, format: str | None = None, spin: bool | None = None) -> SampleBatch:
         """Samples of any accepted form (see :func:`decode`) as a :class:`SampleBatch`."""
         if isinstance(samples, (str, os.PathLike)):
-            return read_samples(samples, self.labels, format=format, spin=spin, fixed=self.fixed)
+            return read_samples(samples, self.labels, format=format, spin=spin, fixed=self.fixed,
+                                puzzle=self.puzzle)
         return samples_from(samples, self.labels, spin=spin, fixed=self.fixed)
 
     @cached_property

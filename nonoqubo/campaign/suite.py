@@ -85,6 +85,8 @@ def ground_state(format_name: str, kind: str, offset: int) -> tuple[int, str]:
     """
     if kind == "constrained":
         return 0, "feasibility: zero objective, every constraint holds"
+    if kind == "puzzle":
+        return 0, "satisfaction: the puzzle itself (every solution is a ground state of the QUBO)"
     convention = exports.get_format(format_name).OFFSET  # the format module's own fact
     if convention == "negated":
         return int(offset), "maximise x'Qx = offset - E"

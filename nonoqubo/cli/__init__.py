@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .._util.discover import submodules
-from ..errors import NonoquboError
+from ..errors import NonoquboError, NoSolution
 
 __all__ = ["main", "make_parser"]
 
@@ -131,6 +131,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.run(args) or 0)
+    except NoSolution as exc:  # a verdict (the puzzle has no solution), not bad input
+        print(f"nonoqubo: {exc}")
+        return 1
     except NonoquboError as exc:
         print(f"nonoqubo: error: {exc}", file=sys.stderr)
         return 2

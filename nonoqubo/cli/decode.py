@@ -36,6 +36,11 @@ Gurobi, HiGHS or GLPK solution file, or a QPLIB .sol file; 0/1 or spins
 -1/+1.  The format and the spins are detected from the content.  A model that
 presolve left with no variables needs no SAMPLES.
 
+MiniZinc's output for a model written with -o model.mzn (what
+`minizinc --solver gecode model.mzn` prints, text or --output-mode json; with
+-a every solution is a sample) is read as it is: each picture is encoded into
+the QUBO's variables.  =====UNSATISFIABLE===== prints one line, exit 1.
+
 OMMX answers (an ommx.v1.SampleSet or Solution saved with to_bytes(), or an
 OMMX artifact archive holding one) are read from their file, against a .ommx
 model or any other model or clue file.
@@ -48,6 +53,7 @@ examples:
   nonoqubo decode logo.yaml answer.txt --all --json
   nonoqubo decode logo.qubo samples.json --image logo.svg
   nonoqubo decode logo.ommx openjij-answer.pb
+  nonoqubo decode logo.mzn minizinc-answer.txt
 """
 
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -88,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
         from ..samples import read_samples
 
         batch = read_samples(sys.stdin.read(), decoder.labels, format=args.samples_format,
-                             spin=args.spin, fixed=decoder.fixed, source="<stdin>", is_text=True)
+                             spin=args.spin, fixed=decoder.fixed, source="<stdin>", is_text=True,
+                             puzzle=decoder.puzzle)
     else:
         batch = decoder.batch(Path(args.samples), format=args.samples_format, spin=args.spin)
     notes = batch.extra.get("notes")

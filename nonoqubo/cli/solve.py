@@ -21,7 +21,7 @@ from ._common import (add_image_argument, add_puzzle_arguments, check_image_path
 
 ORDER = 70
 
-HELP = "solve a puzzle locally (simulated annealing, tabu, exact, QUBO++, OpenJij SA/SQA) and show the picture"
+HELP = "solve a puzzle locally (simulated annealing, tabu, exact, QUBO++, OpenJij SA/SQA, CP-SAT) and show the picture"
 DESCRIPTION = f"""\
 Build the QUBO of PUZZLE, sample it with a local solver, decode the samples
 and print the best picture with its verdict (as `decode` does).  -o saves the
@@ -32,13 +32,23 @@ samplers:
 
 On a terminal, sampling shows the reads done and the best energy so far.
 
-exit status: 0 when the best sample solves the puzzle, 1 when it does not,
+cpsat (the cp extra: pip install "nonoqubo[cp]") is ground truth, not a QUBO
+sampler: CP-SAT solves the puzzle itself (a Boolean per cell, an automaton per
+line) and its solution comes back as a sample of the QUBO, energy 0.  It takes
+--time-limit (the whole search) and --workers, not --reads.  --count N
+enumerates up to N solutions (each one a sample) and prints how many there are
+("exactly" when fewer than N exist): --count 2 tells whether the solution is
+unique.  A puzzle with no solution prints one line and exits 1.
+
+exit status: 0 when the best sample solves the puzzle, 1 when it does not (or
+cpsat proves the puzzle has no solution),
 2 on bad input, a bad option, or a sampler that is missing or cannot take the model.
 
 examples:
   nonoqubo solve examples/qbpp-logo.yaml --sampler sa --reads 20 --seed 1
   nonoqubo solve examples/qbpp-logo.yaml --seed 1 -o samples.json
   nonoqubo decode examples/qbpp-logo.yaml samples.json
+  nonoqubo solve examples/qbpp-logo.yaml --sampler cpsat --count 2
 """
 
 #: what to try when no sample is valid (the last line of the output)
@@ -60,7 +70,12 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--sweeps", type=int, default=None, metavar="N",
                         help="annealing sweeps per read, at least 1 (sa, openjij-sa, openjij-sqa; default 1000)")
     parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                        help="seconds per read, more than 0 (tabu, qbpp only; qbpp default 1)")
+                        help="seconds per read, more than 0 (tabu, qbpp; qbpp default 1); cpsat: the whole search")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="cpsat: search workers, at least 1 (default: CP-SAT's, every core; --count uses one)")
+    parser.add_argument("--count", type=int, default=None, metavar="N",
+                        help="cpsat: enumerate up to N solutions and say how many there are (exact when fewer "
+                             "than N exist; --count 2 decides uniqueness)")
     parser.add_argument("--presolve", action="store_true",
                         help="fix the variables line logic decides before sampling (as 'build --presolve')")
     parser.add_argument("-o", "--output", metavar="SAMPLES.json",
@@ -81,6 +96,12 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
+def count_line(found: int, exact: bool) -> str:
+    """``solutions: exactly 1 (unique)`` / ``solutions: at least 2 (not unique)``."""
+    verdict = "unique" if exact and found == 1 else "not unique" if found > 1 else "none"
+    return f"solutions: {'exactly' if exact else 'at least'} {found} ({verdict})"
+
+
 def openjij_options(args: argparse.Namespace) -> dict[str, object]:
     """The OpenJij schedule options given on the command line (checked by the sampler)."""
     return {k: getattr(args, k) for k in ("beta_min", "beta_max", "beta", "gamma", "trotter")
@@ -90,7 +111,7 @@ def openjij_options(args: argparse.Namespace) -> dict[str, object]:
 def run(args: argparse.Namespace) -> int:
     schedule = openjij_options(args)
     options = SampleOptions(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
-                            schedule=schedule)
+                            schedule=schedule, workers=args.workers, count=args.count)
     check_options(options, args.sampler)  # before the puzzle is read or anything built
     check_image_path(args.image)
     check_output_folder(args.output)
@@ -99,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
     total = 1 if args.sampler == "exact" else args.reads
     with progress.reads(total, f"{args.sampler} sampling", enabled=show) as tick:
         result = solve(puzzle, args.sampler, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
-                       time_limit=args.time_limit, presolve=args.presolve, options=schedule, tick=tick)
+                       time_limit=args.time_limit, presolve=args.presolve, options=schedule, tick=tick,
+                       workers=args.workers, count=args.count)
     if args.output:
         with atomic_write(args.output) as fh:
             json.dump(sampleset_document(result), fh)
@@ -111,8 +133,13 @@ def run(args: argparse.Namespace) -> int:
         "num_valid": result.num_valid,
         "best_energy": int(result.analysis.energy.min()),
     }
+    counted = result.batch.extra.get("count")
+    if counted is not None:
+        summary["solutions"] = {"count": counted["solutions"], "exact": counted["exact"], "limit": counted["limit"]}
     emit(puzzle, [result.best], summary, "best", as_json=args.json,
          source=summary["model"], image=args.image, best=result.best)
+    if counted is not None and not args.json:
+        print(f"\n{count_line(counted['solutions'], counted['exact'])}")
     if not result.best.valid and not args.quiet:
         sys.stdout.flush()
         print(NO_VALID_HINT, file=sys.stderr)

@@ -162,6 +162,7 @@ def read_samples(
     fixed: Mapping[str, int] | None = None,
     source: str | None = None,
     is_text: bool = False,
+    puzzle: Any = None,
 ) -> SampleBatch:
     """Read samples from a file (a path) or from text, matched to *labels*.
 
@@ -176,6 +177,7 @@ def read_samples(
         fixed: labels fixed out of the model (tolerated in label maps, ignored).
         source: a name for messages (default: the path, or ``<samples>``).
         is_text: *path_or_text* is the text itself, never a file name.
+        puzzle: the model's puzzle, which answers given as pictures (MiniZinc's) need.
 
     Returns:
         The samples as a :class:`SampleBatch`.
@@ -196,7 +198,7 @@ def read_samples(
         data = Path(path).read_bytes()
         binary = _binary_format(data, format)
         if binary is not None:
-            return match(binary.loads(data, source=src), labels, spin=spin, fixed=fixed, source=src)
+            return match(binary.loads(data, source=src), labels, spin=spin, fixed=fixed, source=src, puzzle=puzzle)
         mod = get_format(format) if format else None
         text_file = b"\x00" not in data[:_textio.BINARY_PROBE]
         if not labels and text_file and not _textio.head_text(data).strip():  # an empty answer, no variables
@@ -212,7 +214,7 @@ def read_samples(
             return match(RawSamples(maps=[{}]), labels, spin=spin, fixed=fixed, source=src)
         mod = get_format(format) if format else _detect(text, src)
     raw = mod.loads(text, source=src)
-    return match(raw, labels, spin=spin, fixed=fixed, source=src)
+    return match(raw, labels, spin=spin, fixed=fixed, source=src, puzzle=puzzle)
 
 
 def samples_from(
@@ -308,8 +310,13 @@ def _is_index_label(label: Any) -> bool:
 
 
 def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
-          fixed: Mapping[str, int] | None = None, source: str = "<samples>") -> SampleBatch:
-    """Match *raw* samples to the model's *labels*; checks everything (see :func:`read_samples`)."""
+          fixed: Mapping[str, int] | None = None, source: str = "<samples>", puzzle: Any = None) -> SampleBatch:
+    """Match *raw* samples to the model's *labels*; checks everything (see :func:`read_samples`).
+
+    Pictures (``raw.grids``) are encoded through *puzzle*'s layout first.
+    """
+    if raw.grids is not None:
+        raw = _from_grids(raw, puzzle, source)
     labels = list(labels)
     n = len(labels)
     index = dict(zip(labels, range(n)))
@@ -365,6 +372,19 @@ def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
         extra={**({"offset_excluded": True} if raw.offset_excluded else {}),
                **({"notes": list(dict.fromkeys(notes))} if notes else {})},
     )
+
+
+def _from_grids(raw: RawSamples, puzzle: Any, source: str) -> RawSamples:
+    """The pictures of *raw* as labelled samples of the full layout (what the fixed variables are too)."""
+    from ._grid import assignments
+
+    if puzzle is None:
+        raise SampleError(f"{source}: the answers are pictures, which need the puzzle's clues to decode; "
+                          "decode them against the model file or the clue file")
+    if not raw.grids:
+        raise SampleError(f"{source}: no samples")
+    bits, full = assignments(puzzle, raw.grids, source)
+    return RawSamples(values=bits, labels=full, energies=raw.energies, vartype="BINARY")
 
 
 def _size(seq: Any) -> int:

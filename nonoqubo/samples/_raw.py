@@ -29,6 +29,9 @@ class RawSamples:
     sparse: bool = False
     #: the file's energies lack the model's offset (qbsolv, MQLib: formats with no offset field)
     offset_excluded: bool = False
+    #: pictures (``(H, W)`` colour indices) instead of variables: a CP solver's answers, encoded
+    #: through the puzzle's layout when matched (:mod:`nonoqubo.samples._grid`)
+    grids: list[Any] | None = None
 
 
 def loads_json(text: str, source: str) -> Any:

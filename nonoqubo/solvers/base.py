@@ -35,6 +35,8 @@ class SampleOptions:
         time_limit: seconds per read (``tabu``, ``qbpp``).
         schedule: the OpenJij samplers' schedule options (``beta_min``, ``beta_max``;
             ``beta``, ``gamma``, ``trotter``); None values count as not given.
+        workers: search workers (``cpsat``).
+        count: enumerate up to this many solutions and say how many there are (``cpsat``).
     """
 
     reads: int = 10
@@ -42,6 +44,8 @@ class SampleOptions:
     sweeps: int | None = None
     time_limit: float | None = None
     schedule: Mapping[str, Any] | None = None
+    workers: int | None = None
+    count: int | None = None
 
     def seed_of(self, read: int) -> int | None:
         """The seed of read number *read* (0-based)."""

@@ -2,7 +2,8 @@
 
 This module owns :data:`SAMPLER_TABLE` (each entry: the name ``--sampler`` takes, a summary for
 ``solve --help``, the options it takes beyond ``reads`` and ``seed``, and its run function from
-:mod:`~nonoqubo.solvers.dwave`, :mod:`~nonoqubo.solvers.qbpp` or :mod:`~nonoqubo.solvers.openjij`)
+:mod:`~nonoqubo.solvers.dwave`, :mod:`~nonoqubo.solvers.qbpp`, :mod:`~nonoqubo.solvers.openjij` or
+:mod:`~nonoqubo.solvers.cpsat`)
 and :func:`check_options`, which refuses a bad value or an option the chosen sampler does not
 take before anything runs.  A new sampler is one more entry.
 
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from ..errors import SolverError
 from ..model.qubo import Qubo
 from ..samples import SampleBatch
-from . import dwave, openjij, qbpp
+from . import cpsat, dwave, openjij, qbpp
 from .base import SEED_LIMIT, SampleOptions, Tick
 
 __all__ = ["SAMPLERS", "SAMPLER_TABLE", "SampleOptions", "SamplerSpec", "check_options", "sampler_spec"]
@@ -37,7 +38,7 @@ class SamplerSpec:
         name: what ``--sampler`` takes.
         summary: one line for ``solve --help``.
         takes: the options it takes beyond ``reads`` and ``seed`` (``"sweeps"``, ``"time_limit"``,
-            ``"schedule"``).
+            ``"schedule"``, ``"workers"``, ``"count"``).
         run: ``run(qubo, options, tick) -> SampleBatch``; calls ``tick`` after every read.
     """
 
@@ -63,6 +64,9 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     frozenset({"sweeps", "schedule"}), openjij.runner("openjij-sa")),
         SamplerSpec("openjij-sqa", "OpenJij simulated quantum annealing (openjij; --beta, --gamma, --trotter)",
                     frozenset({"sweeps", "schedule"}), openjij.runner("openjij-sqa")),
+        SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
+                             "per line; --count N enumerates and counts solutions",
+                    frozenset({"time_limit", "workers", "count"}), cpsat.run),
     )
 }
 SAMPLERS = tuple(SAMPLER_TABLE)
@@ -90,7 +94,8 @@ def check_options(options: SampleOptions, sampler: str) -> None:
         raise SolverError(f"--reads must be at least 1, not {reads}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT):
         raise SolverError(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {seed}")
-    for option, value in {"sweeps": sweeps, "time_limit": time_limit}.items():
+    for option, value in {"sweeps": sweeps, "time_limit": time_limit, "workers": options.workers,
+                          "count": options.count}.items():
         if value is not None and option not in spec.takes:
             flag = "--" + option.replace("_", "-")
             able = ", ".join(s.name for s in SAMPLER_TABLE.values() if option in s.takes) or "none"
@@ -102,5 +107,8 @@ def check_options(options: SampleOptions, sampler: str) -> None:
                           f"OpenJij samplers ({able}), not of {sampler}")
     if sweeps is not None and (isinstance(sweeps, bool) or not isinstance(sweeps, int) or sweeps < 1):
         raise SolverError(f"--sweeps must be a whole number of at least 1, not {sweeps}")
+    for option, value in {"workers": options.workers, "count": options.count}.items():
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise SolverError(f"--{option} must be a whole number of at least 1, not {value}")
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
         raise SolverError(f"--time-limit must be a positive number of seconds, not {time_limit}")

@@ -12,6 +12,7 @@ name                               what                                         
 ``exact``                          every assignment (``dimod.ExactSolver``)           ``dwave``
 ``qbpp``                           QUBO++ ``EasySolver`` (pyqbpp), a child process    ``qbpp``
 ``openjij-sa``, ``openjij-sqa``    OpenJij's SA and simulated *quantum* annealing      ``openjij``
+``cpsat``                          CP-SAT: the puzzle solved exactly (``--count``)     ``cpsat``
 =================================  =================================================  ==============
 
 Every option is checked before anything runs, in one place
@@ -95,6 +96,8 @@ def sample(
     time_limit: float | None = None,
     options: Mapping[str, Any] | None = None,
     tick: Tick | None = None,
+    workers: int | None = None,
+    count: int | None = None,
 ) -> SampleBatch:
     """Sample *qubo* with a local sampler.
 
@@ -108,6 +111,8 @@ def sample(
         options: the OpenJij samplers' schedule options (``beta_min``, ``beta_max``;
             ``beta``, ``gamma``, ``trotter``: see :mod:`nonoqubo.solvers.openjij`).
         tick: called as ``tick(reads_done, energy)`` after every read (progress display).
+        workers: search workers (``cpsat``).
+        count: enumerate up to this many solutions, counted in ``batch.extra["count"]`` (``cpsat``).
 
     Returns:
         The samples in the model's variable order, energies attached.  A model
@@ -117,10 +122,11 @@ def sample(
         MissingDependency: the sampler's package is not installed.
         SolverError: a bad option, a model too large for ``exact`` or ``qbpp``, or an unknown sampler.
     """
-    opts = SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options)
+    opts = SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
+                         workers=workers, count=count)
     check_options(opts, sampler)
     spec = sampler_spec(sampler)
-    if qubo.num_vars == 0:
+    if qubo.num_vars == 0 and count is None:
         return SampleBatch(bits=np.zeros((1, 0), np.int8), labels=list(qubo.labels),
                            energies=np.array([float(qubo.offset)]), source=f"{sampler} sampler (nothing to sample)")
     return spec.run(qubo, opts, tick or _no_tick)
@@ -137,6 +143,8 @@ def solve(
     presolve: bool = False,
     options: Mapping[str, Any] | None = None,
     tick: Tick | None = None,
+    workers: int | None = None,
+    count: int | None = None,
 ) -> SolveResult:
     """Build *puzzle*'s QUBO, sample it locally and decode every sample.
 
@@ -148,12 +156,12 @@ def solve(
     Raises:
         SolverError: a bad option (checked before the model is built).
     """
-    check_options(SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options),
-                  sampler)
+    check_options(SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
+                                workers=workers, count=count), sampler)
     models = Models.build(puzzle)
     qubo = models.presolve() if presolve else models.qubo
     batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
-                   tick=tick)
+                   tick=tick, workers=workers, count=count)
     decoder = Decoder(qubo)
     analysis = decoder.analyse(batch.bits)
     best = decoder.reports(analysis, select(analysis, "best"), batch)[0]

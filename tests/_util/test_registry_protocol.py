@@ -17,7 +17,7 @@ from nonoqubo.errors import FormatError, SampleError
 from nonoqubo.model import estimate
 
 REGISTRIES = ("nonoqubo.clues", "nonoqubo.exports", "nonoqubo.samples")
-KINDS = {"nonoqubo.clues": {"puzzle"}, "nonoqubo.exports": {"qubo", "constrained"}, "nonoqubo.samples": {"samples"}}
+KINDS = {"nonoqubo.clues": {"puzzle"}, "nonoqubo.exports": {"qubo", "constrained", "puzzle"}, "nonoqubo.samples": {"samples"}}
 MODULES = [(pkg, m) for pkg in REGISTRIES for m in discover.registry(pkg)]
 
 
@@ -103,9 +103,10 @@ def test_listing_order_is_unchanged():
         "spec", "gecode", "xml", "non", "nin", "mk", "g", "cwd", "sgt", "picture", "pbm", "ppm", "png"]
     assert [m.NAME for m in exports.formats()] == [
         "qubo-json", "bqm", "bqm-json", "coo", "csv", "qbsolv", "qs", "mqlib", "mtx", "qplib", "cqm", "lp", "mps",
-        "npz", "ommx", "ommx-constrained"]
+        "npz", "ommx", "ommx-constrained", "minizinc"]
     assert list(samples.formats()) == [
-        "ommx", "sampleset", "gurobi-json", "highs", "labelmap", "cbc", "glpk", "gurobi", "scip", "mqlib", "qbsolv", "qplib-sol",
+        "ommx", "sampleset", "gurobi-json", "minizinc", "highs", "labelmap", "cbc", "glpk", "gurobi", "scip", "mqlib",
+        "qbsolv", "qplib-sol",
         "vector"]
 
 

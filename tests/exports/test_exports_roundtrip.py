@@ -121,7 +121,7 @@ def test_every_module_declares_the_contract():
     for m in exports.formats():
         assert m.NAME and m.TITLE and "\n" not in m.TITLE and m.EXTENSIONS
         assert isinstance(m.BINARY, bool) and isinstance(m.ISING, bool)
-        assert getattr(m, "KIND", "qubo") in ("qubo", "constrained")
+        assert getattr(m, "KIND", "qubo") in ("qubo", "constrained", "puzzle")
         for fn in ("dumps", "dump", "loads"):
             assert callable(getattr(m, fn)), (m.NAME, fn)
 

@@ -29,7 +29,8 @@ ROUTES = {r.solver: r for r in solver_runs.ROUTES}
 DETECTED = {"qbsolv": "qbsolv", "qbsolv-stdout": "qbsolv", "MQLib": "mqlib", "SCIP": "scip", "CBC": "cbc", "Gurobi": "gurobi",
             "Gurobi-JSON": "gurobi-json", "Gurobi-JSON-detail": "gurobi-json",
             "HiGHS": "highs", "HiGHS-OMMX": "highs", "SCIP-OMMX": "scip", "SCIP-OMMX-zeros": "scip",
-            "opt-mapper": "labelmap", "qiskit-optimization": "labelmap", "Amplify-Gurobi": "gurobi", "GLPK": "glpk", "OpenJij": "sampleset"}
+            "opt-mapper": "labelmap", "qiskit-optimization": "labelmap", "Amplify-Gurobi": "gurobi", "GLPK": "glpk",
+            "OpenJij": "sampleset", "MiniZinc": "minizinc", "MiniZinc-json": "minizinc"}
 
 
 @pytest.fixture(scope="module")

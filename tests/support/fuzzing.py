@@ -336,6 +336,10 @@ def readers(workdir: str) -> dict[str, Reader]:
         "samples": Reader("samples", _sample_seeds(), lambda p: ["decode", model_path, p]),
         "grids": Reader("grids", _grid_seeds(), lambda p: ["check", str(LOGO), p]),
     }
+    answers = DATA / "answers"  # what minizinc --solver gecode printed (text and JSON), and its verdict
+    minizinc = [(p.name, p.read_bytes()) for p in sorted(answers.glob("logo.minizinc.*"))]
+    minizinc.append(("unsat.txt", b"=====UNSATISFIABLE=====\n"))
+    out["minizinc-answers"] = Reader("minizinc-answers", minizinc, lambda p: ["decode", model_path, p])
     for fmt, name, data in models:
         out[fmt] = Reader(fmt, [(name, data)], lambda p: ["decode", p, good_answer], subprocess=fmt in NATIVE)
     return out

@@ -11,7 +11,8 @@ Programs: qbsolv and MQLib are binaries, found through ``NONOQUBO_QBSOLV`` /
 ``clients/build.sh DEST``); SCIP through ``pyscipopt``, CBC through the binary
 ``pulp`` ships, Gurobi through ``gurobipy`` (its pip licence solves models up
 to 2,000 variables and constraints), HiGHS through ``highspy``, GLPK through
-``glpsol`` on ``PATH``, OpenJij through ``openjij``.  :func:`available` says
+``glpsol`` on ``PATH``, OpenJij through ``openjij``, MiniZinc with Gecode through ``minizinc``
+and ``fzn-gecode`` on ``PATH`` (Debian's ``minizinc`` and ``flatzinc``).  :func:`available` says
 whether a route's program is there.
 """
 
@@ -237,6 +238,27 @@ def run_openjij(model: Path, out: Path) -> None:
     out.write_text(json.dumps(response.to_serializable()))
 
 
+def run_minizinc(model: Path, out: Path, *mode: str) -> None:
+    """``minizinc --solver gecode model.mzn`` (Debian's minizinc and flatzinc), its standard output unedited."""
+    proc = subprocess.run(["minizinc", "--solver", "gecode", *mode, str(model)], capture_output=True, text=True,
+                          timeout=600)
+    if proc.returncode != 0:
+        raise RuntimeError(f"minizinc failed: {proc.stderr.strip()[-300:]}")
+    out.write_text(proc.stdout)
+
+
+def run_minizinc_json(model: Path, out: Path) -> None:
+    run_minizinc(model, out, "--output-mode", "json")
+
+
+def minizinc_available() -> bool:
+    """minizinc on PATH and it finds Gecode (``fzn-gecode``)."""
+    if shutil.which("minizinc") is None or shutil.which("fzn-gecode") is None:
+        return False
+    proc = subprocess.run(["minizinc", "--solvers"], capture_output=True, text=True)
+    return "org.gecode.gecode" in proc.stdout
+
+
 @dataclass(frozen=True)
 class Route:
     """A solver: the nonoqubo file it is given, how it runs, the answer file it writes."""
@@ -294,6 +316,10 @@ ROUTES = (
           "glpsol --lp m.lp -o answer.txt", ("logo",)),
     Route("OpenJij", "bqm", "openjij.json", run_openjij, _module("openjij"),
           "SASampler().sample(BQM.from_file(m.bqm)).to_serializable() -> answer.json", ("logo",)),
+    Route("MiniZinc", "minizinc", "minizinc.txt", run_minizinc, minizinc_available,
+          "minizinc --solver gecode m.mzn > answer.txt", ("logo", "logo-presolved", "jwilk-data005")),
+    Route("MiniZinc-json", "minizinc", "minizinc.json", run_minizinc_json, minizinc_available,
+          "minizinc --solver gecode --output-mode json m.mzn > answer.json", ("logo", "jwilk-data005")),
 )
 
 

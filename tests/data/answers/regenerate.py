@@ -29,6 +29,8 @@ qiskit     MODEL.ommx (QUBO)    MODEL.qiskit-optimization.json (QuadraticProgram
 Amplify    MODEL.lp             MODEL.amplify-gurobi.sol (amplify load_lp/save_lp, then gurobipy: a '0' variable)
 GLPK       MODEL.lp             MODEL.glpk.txt     (glpsol -o)
 OpenJij    MODEL.bqm            MODEL.openjij.json (SASampler, to_serializable)
+MiniZinc   MODEL.mzn            MODEL.minizinc.txt (minizinc --solver gecode: its output, unedited)
+MiniZinc   MODEL.mzn            MODEL.minizinc.json (the same with --output-mode json)
 =========  ===================  =============================================
 
 qbsolv and MQLib are found through ``NONOQUBO_QBSOLV`` / ``NONOQUBO_MQLIB``

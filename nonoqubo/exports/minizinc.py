@@ -1,0 +1,166 @@
+r"""MiniZinc model of the puzzle itself (``build PUZZLE -o model.mzn``), for CP solvers such as Gecode.
+
+Not a QUBO: the file describes the nonogram as the Gecode chapter on nonograms
+models it, one variable per cell (``0..1``; in colour ``0..C``, one value per
+colour, 0 the background) and one ``regular`` constraint per row and column,
+the automaton of the clue (:func:`nonoqubo.model.automaton.line_automaton`:
+``0* 1^a 0+ 1^b ... 0*``; in colour, blocks of different colours may touch).
+It is the ground truth beside the QUBO: ``minizinc --solver gecode model.mzn``
+solves it exactly, ``-a`` enumerates every solution.
+
+* Self-contained: only MiniZinc's ``regular.mzn`` is included; the clues are
+  written twice, as comments before their constraint and in nonoqubo's
+  metadata comments (``% rows=...``, :mod:`nonoqubo.exports._header`), which
+  also name the QUBO the answers are decoded against (its labels and fixed
+  variables).
+* The ``output`` item prints ``nonoqubo picture HxW legend .#`` and the picture,
+  one row a line, in the palette's characters; ``--output-mode json`` prints
+  ``{"grid": [[...]]}`` (colour indices) instead.  Both, as MiniZinc prints
+  them, are answers ``nonoqubo decode model.mzn answer.txt`` reads
+  (:mod:`nonoqubo.samples.minizinc`); the picture is encoded through the
+  layout into the QUBO's variables.
+* :func:`loads` rebuilds the QUBO of the clues the file carries (with its fixed
+  variables), so decode, info and check treat the file like any export.
+
+Examples:
+    >>> from nonoqubo.model.build import build
+    >>> from nonoqubo.model.puzzle import Puzzle
+    >>> q = build(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
+    >>> text = dumps(q)
+    >>> print(text.splitlines()[0][:30])
+    % nonoqubo 0.1.0 minizinc: non
+    >>> [ln for ln in text.splitlines() if ln.startswith("constraint")][0]
+    'constraint regular([grid[1, j] + 1 | j in 1..width], 3, 2, [|1, 2|3, 0|3, 0|], 1, {2, 3});'
+    >>> loads(text, source="x.mzn").same_model(q)
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import IO, Any
+
+from ..errors import FormatError, UnsupportedFormat, located
+from ..model.automaton import Automaton, line_automaton
+from ..model.qubo import Qubo
+from ._defaults import ALIASES, HEURISTIC, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
+from ._header import comment_lines, describe, names_format, parse_comments, palette_of, rule_labels
+
+__all__ = ["detect", "dump", "dumps", "loads"]
+
+NAME = "minizinc"
+TITLE = "MiniZinc model of the puzzle (a cell variable, a regular constraint per line), for Gecode and CP solvers"
+EXTENSIONS = ("mzn",)
+BINARY = False
+#: it describes the puzzle (the QUBO it hands in is what its answers decode against)
+KIND = "puzzle"
+ISING = False
+#: no energy at all: a satisfaction model (every solution is a ground state of the QUBO)
+OFFSET = "carried"
+ORDER = 120
+
+PREFIX = "% "
+#: the first line the output item prints before each picture
+PICTURE = "nonoqubo picture"
+_SIZE = re.compile(r"^int: (height|width) = (\d+);$", re.MULTILINE)
+
+
+def _string(text: str) -> str:
+    """A MiniZinc string literal."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _constraint(cells: str, auto: Automaton) -> str:
+    table = "|".join(", ".join(map(str, row)) for row in auto.table())
+    finals = ", ".join(map(str, auto.finals))
+    return f"constraint regular({cells}, {auto.states}, {auto.symbols}, [|{table}|], {auto.start}, {{{finals}}});\n"
+
+
+def _chunks(qubo: Qubo) -> Iterator[str]:
+    puzzle = qubo.puzzle
+    if puzzle is None:
+        raise UnsupportedFormat("the minizinc format describes the puzzle: this model carries no clues")
+    h, w, colours = puzzle.height, puzzle.width, puzzle.num_colours
+    yield comment_lines(describe(qubo, NAME), PREFIX)
+    values = "0 white, 1 black" if not puzzle.is_colour else f"0 the background, 1..{colours} the colours"
+    yield (f"{PREFIX}This is the puzzle as a constraint model (not the QUBO): one variable per cell ({values})\n"
+           f"{PREFIX}and one regular constraint (the clue's automaton) per row and column.\n"
+           f"{PREFIX}solve: minizinc --solver gecode model.mzn > answer.txt (-a: every solution;\n"
+           f"{PREFIX}--output-mode json also reads back); then: nonoqubo decode model.mzn answer.txt\n")
+    if puzzle.is_colour:
+        yield f"{PREFIX}colours: {puzzle.palette.legend()}\n"
+    yield 'include "regular.mzn";\n\n'
+    yield f"int: height = {h};\nint: width = {w};\nint: colours = {colours};\n"
+    yield "array[1..height, 1..width] of var 0..colours: grid;\n\n"
+    for i, (clue, cc) in enumerate(zip(puzzle.rows, puzzle.row_colours)):  # type: ignore[arg-type]
+        yield f"{PREFIX}row {i + 1}: {puzzle.clue_text(i) or '(empty)'}\n"
+        yield _constraint(f"[grid[{i + 1}, j] + 1 | j in 1..width]", line_automaton(clue, cc, colours))
+    for j, (clue, cc) in enumerate(zip(puzzle.cols, puzzle.col_colours)):  # type: ignore[arg-type]
+        yield f"{PREFIX}column {j + 1}: {puzzle.clue_text(h + j) or '(empty)'}\n"
+        yield _constraint(f"[grid[i, {j + 1}] + 1 | i in 1..height]", line_automaton(clue, cc, colours))
+    chars = "".join(puzzle.palette.chars)
+    legend = ", ".join(_string(c) for c in puzzle.palette.chars)
+    yield "\nsolve satisfy;\n\n"
+    yield f"array[0..colours] of string: legend = array1d(0..colours, [{legend}]);\n"
+    yield (f"output [{_string(f'{PICTURE} {h}x{w} legend {chars}')} ++ \"\\n\"] ++\n"
+           "  [legend[fix(grid[i, j])] ++ if j == width then \"\\n\" else \"\" endif | i in 1..height, j in 1..width];\n")
+
+
+def dumps(model: Qubo, *, ising: bool = False) -> str:
+    """The MiniZinc model of *model*'s puzzle, with the metadata of *model* (the QUBO its answers decode to)."""
+    if ising:
+        raise UnsupportedFormat("the minizinc format describes the puzzle; it has no Ising form")
+    return "".join(_chunks(model))
+
+
+def dump(model: Qubo, fp: IO[Any], *, ising: bool = False, progress: bool = False) -> None:
+    """Write :func:`dumps` to a text (or binary) file object."""
+    text = dumps(model, ising=ising)
+    fp.write(text.encode("utf-8") if "b" in getattr(fp, "mode", "") else text)
+
+
+def loads(data: str, *, source: str = "<mzn>") -> Qubo:
+    """The QUBO a nonoqubo MiniZinc model answers for: built from the clues of its metadata, fixings applied.
+
+    Raises:
+        FormatError: no nonoqubo metadata, clues that are not valid, or a model whose
+            grid size or QUBO figures differ from those of its clues.
+    """
+    from ..model.build import build
+    from ..model.puzzle import Puzzle
+
+    meta = parse_comments((ln for ln in data.splitlines() if ln.startswith("%")), "%", source)
+    if meta.get("format") != NAME or "rows" not in meta or "cols" not in meta:
+        raise FormatError(located(source, None, "no nonoqubo metadata (% rows=, % cols=); "
+                                  "was this MiniZinc model written by nonoqubo?"))
+    try:
+        puzzle = Puzzle(meta["rows"], meta["cols"], name=meta.get("name"), palette=palette_of(meta))
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise FormatError(located(source, None, f"the clues in the file's metadata are invalid: {exc}")) from None
+    sizes = dict(_SIZE.findall(data))
+    if sizes != {"height": str(puzzle.height), "width": str(puzzle.width)}:
+        raise FormatError(located(source, None, f"the model's grid ({sizes.get('height')}x{sizes.get('width')}) "
+                                  f"is not the {puzzle.height}x{puzzle.width} of its clues"))
+    fixed = meta.get("fixed") or {}
+    if not isinstance(fixed, dict) or any(v not in (0, 1) or isinstance(v, bool) for v in fixed.values()):
+        raise FormatError(located(source, None, "metadata 'fixed' must map labels to 0 or 1"))
+    qubo = build(puzzle)
+    if fixed:
+        known = set(rule_labels(puzzle, {}))
+        unknown = next((k for k in fixed if k not in known), None)
+        if unknown is not None:
+            raise FormatError(located(source, None, f"fixed variable {unknown!r} is not a variable of the clues"))
+        qubo = qubo.fix({str(k): int(v) for k, v in fixed.items()})
+    labels = meta.get("labels", "layout")
+    if labels != "layout" and (not isinstance(labels, list) or [str(x) for x in labels] != list(qubo.labels)):
+        raise FormatError(located(source, None, "the metadata's labels are not those of its clues"))
+    if meta.get("variables", qubo.num_vars) != qubo.num_vars:
+        raise FormatError(located(source, None, f"the metadata says {meta.get('variables')} variables; "
+                                  f"the QUBO of its clues has {qubo.num_vars}"))
+    return qubo
+
+
+def detect(head: bytes) -> bool:
+    """A nonoqubo MiniZinc model starts with its ``% nonoqubo ... minizinc:`` line."""
+    return names_format(head, PREFIX, NAME)

@@ -1,0 +1,102 @@
+"""Pictures as answers: a grid of colour indices -> the assignment of every variable of the layout.
+
+A CP solver (MiniZinc with Gecode, CP-SAT) answers with the picture, not with
+the QUBO's variables.  :func:`assignments` encodes each picture through the
+puzzle's :class:`~nonoqubo.model.encoding.Layout`: a line that matches its clue
+gives its blocks' shifts exactly (:meth:`Layout.encode`); a line that does not
+(an edited answer, the answer of another puzzle) gets the placement of its
+clue's blocks nearest to the picture (fewest cells differing), so the decoder
+reports the disagreement with the crossing lines instead of refusing the answer.
+
+The limit of that: a cell whose row *and* column both break their clues may be placed back by
+both (a stray black cell in an otherwise solved picture): the decoded picture is then the
+nearest solution, reported valid, not the picture as printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import SampleError
+from ..model.encoding import Layout
+from ..model.puzzle import Puzzle
+
+__all__ = ["assignments"]
+
+
+def assignments(puzzle: Puzzle, grids: Sequence[np.ndarray], source: str) -> tuple[np.ndarray, list[str]]:
+    """``(bits, labels)``: one row of the full layout's variables per picture in *grids*.
+
+    Raises:
+        SampleError: a picture of the wrong size, or with a colour the puzzle does not have.
+    """
+    layout = Layout.of(puzzle)
+    h, w, top = puzzle.height, puzzle.width, puzzle.num_colours
+    out = np.zeros((len(grids), layout.num_vars), np.int8)
+    for s, grid in enumerate(grids):
+        g = np.asarray(grid)
+        if g.ndim != 2 or g.shape != (h, w):
+            shape = "x".join(map(str, g.shape)) if g.ndim == 2 else f"{g.ndim}-D"
+            raise SampleError(f"{source}: solution {s} is a {shape} picture but the puzzle is {h}x{w}")
+        if g.size and (g.min() < 0 or g.max() > top):
+            raise SampleError(f"{source}: solution {s} has colour {int(g.max() if g.max() > top else g.min())}; "
+                              f"the puzzle's colours are 0..{top}")
+        try:
+            out[s] = layout.encode(g)
+        except ValueError:
+            out[s] = (layout.var_p < _nearest_shifts(layout, g)[layout.var_block]).astype(np.int8)
+    return out, layout.labels()
+
+
+def _nearest_shifts(layout: Layout, grid: np.ndarray) -> np.ndarray:
+    """Every block's shift: the placement of each line's clue nearest to the line of *grid*."""
+    shifts = np.zeros(layout.num_blocks, np.int64)
+    h = layout.height
+    for line in range(layout.num_lines):
+        lo, hi = int(layout.line_first_block[line]), int(layout.line_first_block[line + 1])
+        if lo == hi:
+            continue
+        cells = grid[line] if line < h else grid[:, line - h]
+        starts = _nearest_starts(cells.astype(np.int64), layout.block_length[lo:hi].tolist(),
+                                 layout.block_colour[lo:hi].tolist())
+        shifts[lo:hi] = np.asarray(starts) - layout.block_start[lo:hi]
+    return shifts
+
+
+def _nearest_starts(cells: np.ndarray, lengths: list[int], colours: list[int]) -> list[int]:
+    """The start of every block, placed in order with the clue's gaps, that differs from *cells* in the fewest cells."""
+    n, m = cells.size, len(lengths)
+    background = np.concatenate(([0], np.cumsum(cells != 0)))  # cells[:i] not background
+    same = {c: np.concatenate(([0], np.cumsum(cells == c))) for c in set(colours)}
+    inf = n + 1
+    cost = [[inf] * (n + 1) for _ in range(m)]  # cost[k][s]: blocks 0..k placed, block k at s
+    back = [[-1] * (n + 1) for _ in range(m)]
+    for k in range(m):
+        length, colour = lengths[k], colours[k]
+        gap = 0 if k == 0 else lengths[k - 1] + (colours[k - 1] == colour)
+        best, arg = inf, -1  # min over the previous block's start p <= s - gap of cost - background[p + length']
+        p = 0
+        for s in range(n - length + 1):
+            if k:
+                while p <= s - gap:
+                    v = cost[k - 1][p] - background[p + lengths[k - 1]] if cost[k - 1][p] < inf else inf
+                    if v < best:
+                        best, arg = v, p
+                    p += 1
+                if arg < 0:
+                    continue
+                before = best + background[s]
+            else:
+                before = background[s]
+            cost[k][s] = before + length - (same[colour][s + length] - same[colour][s])
+            back[k][s] = arg
+    total = [cost[m - 1][s] + background[n] - background[s + lengths[-1]] if cost[m - 1][s] < inf else inf
+             for s in range(n + 1)]
+    s = int(np.argmin(total))
+    starts = [s]
+    for k in range(m - 1, 0, -1):
+        s = back[k][s]
+        starts.append(s)
+    return starts[::-1]

@@ -1,0 +1,125 @@
+"""CP-SAT (Google OR-Tools) as a local sampler: the puzzle solved exactly, its solutions as QUBO samples.
+
+This module owns the ``cpsat`` sampler (``solve PUZZLE --sampler cpsat``; the ``cp`` extra, ortools).
+CP-SAT does not sample the QUBO: it solves the puzzle's constraint model, one Boolean per cell
+(in colour an integer ``0..C`` per cell, one value per colour) and one ``AddAutomaton`` per row
+and column, the clue's automaton (:func:`nonoqubo.model.automaton.line_automaton`, the table the
+MiniZinc export writes).  Every solution found is encoded through the puzzle's layout into the
+model's variables (:meth:`~nonoqubo.model.encoding.Layout.encode`, fixed variables left out), so
+``decode``, ``evaluate`` and ``-o`` treat its samples like any sampler's; each has energy 0.
+
+* ``time_limit``: CP-SAT's ``max_time_in_seconds`` (the whole search);
+* ``workers``: ``num_workers`` (default: CP-SAT's, all cores); enumeration runs on one;
+* ``count=N``: enumerate up to ``N`` solutions; they are the samples, and ``batch.extra["count"]``
+  says how many were found and whether that is all there are (``exact``: the search finished
+  with fewer than ``N``; ``--count 2`` finding one proves the solution unique).
+  Without ``count`` the first solution is the one sample.
+
+A puzzle with no solution is :class:`~nonoqubo.errors.NoSolution` (``solve`` prints it and exits 1);
+a search stopped by the time limit before any solution is a :class:`~nonoqubo.errors.SolverError`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import MissingDependency, NoSolution, SolverError
+from ..model.automaton import line_automaton
+from ..model.encoding import Layout
+from ..model.puzzle import Puzzle
+from ..model.qubo import Qubo
+from ..samples import SampleBatch
+from .base import SampleOptions, Tick
+
+__all__ = ["count_solutions", "run", "solutions"]
+
+
+def _ortools() -> Any:
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError:
+        raise MissingDependency("ortools", "cp", "the 'cpsat' sampler (CP-SAT)") from None
+    return cp_model
+
+
+def solutions(puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None, workers: int | None = None,
+              tick: Tick | None = None) -> tuple[list[np.ndarray], bool]:
+    """Up to *limit* solution grids of *puzzle* (colour indices) and whether they are all there are.
+
+    Raises:
+        MissingDependency: ortools is not installed.
+        NoSolution: CP-SAT proved there is none.
+        SolverError: the time limit came before any solution.
+    """
+    cp_model = _ortools()
+    h, w, top = puzzle.height, puzzle.width, puzzle.num_colours
+    model = cp_model.CpModel()
+    if top == 1:
+        cells = [[model.NewBoolVar(f"x{i}_{j}") for j in range(w)] for i in range(h)]
+    else:
+        cells = [[model.NewIntVar(0, top, f"x{i}_{j}") for j in range(w)] for i in range(h)]
+    lines = [(clue, cc, cells[i]) for i, (clue, cc) in enumerate(zip(puzzle.rows, puzzle.row_colours))]  # type: ignore[arg-type]
+    lines += [(clue, cc, [cells[i][j] for i in range(h)])
+              for j, (clue, cc) in enumerate(zip(puzzle.cols, puzzle.col_colours))]  # type: ignore[arg-type]
+    for clue, cc, line in lines:
+        auto = line_automaton(clue, cc, top)
+        model.AddAutomaton(line, auto.start, list(auto.finals), list(auto.transitions))
+    solver = cp_model.CpSolver()
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = float(time_limit)
+    found: list[np.ndarray] = []
+
+    class Collect(cp_model.CpSolverSolutionCallback):  # type: ignore[misc, name-defined]
+        def on_solution_callback(self) -> None:
+            found.append(np.array([[self.Value(v) for v in row] for row in cells], np.int64))
+            if tick is not None:
+                tick(len(found), 0.0)
+            if len(found) >= limit:
+                self.StopSearch()
+
+    if limit > 1:
+        solver.parameters.enumerate_all_solutions = True
+        solver.parameters.num_workers = 1  # CP-SAT enumerates on one worker
+    elif workers is not None:
+        solver.parameters.num_workers = int(workers)
+    status = solver.Solve(model, Collect())
+    if status == cp_model.INFEASIBLE:
+        raise NoSolution(f"{puzzle.name or 'the puzzle'}: CP-SAT proved that the puzzle has no solution")
+    if not found:
+        raise SolverError(f"CP-SAT found no solution within the time limit (status {solver.StatusName(status)})")
+    return found[:limit], status == cp_model.OPTIMAL and len(found) < limit
+
+
+def count_solutions(puzzle: Puzzle, limit: int, *, time_limit: float | None = None) -> tuple[int, bool]:
+    """``(solutions found, exact)``: at most *limit*; exact when that is how many there are."""
+    try:
+        found, complete = solutions(puzzle, limit=limit, time_limit=time_limit)
+    except NoSolution:
+        return 0, True
+    return len(found), complete
+
+
+def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
+    """The solutions of *qubo*'s puzzle (one, or up to ``opts.count``) as samples of *qubo*."""
+    puzzle = qubo.puzzle
+    if puzzle is None:
+        raise SolverError("the cpsat sampler solves the puzzle: this model carries no clues")
+    limit = opts.count or 1
+    grids, complete = solutions(puzzle, limit=limit, time_limit=opts.time_limit, workers=opts.workers, tick=tick)
+    layout = Layout.of(puzzle)
+    full = np.array([layout.encode(g) for g in grids], np.int8).reshape(len(grids), layout.num_vars)
+    batch = _as_model(full, layout.labels(), qubo)
+    batch.energies = np.zeros(len(grids), np.float64)
+    if opts.count:
+        batch.extra["count"] = {"solutions": len(grids), "exact": bool(complete), "limit": int(limit)}
+    return batch
+
+
+def _as_model(full: np.ndarray, labels: list[str], qubo: Qubo) -> SampleBatch:
+    """Full-layout rows as samples of *qubo* (its variable order; fixed variables dropped)."""
+    from ..samples import RawSamples, match
+
+    raw = RawSamples(values=full, labels=labels, vartype="BINARY")
+    return match(raw, list(qubo.labels), spin=False, fixed=dict(qubo.fixed), source="CP-SAT")
