@@ -45,12 +45,12 @@ from __future__ import annotations
 import csv
 import glob
 import hashlib
-import inspect
 import io
 import json
 import os
 import re
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -59,7 +59,7 @@ from typing import Any
 
 from .. import clues, exports
 from .._util.atomic import atomic_write
-from ..errors import FormatError, NonoquboError
+from ..errors import NonoquboError
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, kind_of, write_files
 from .generate import Family, Member, make
@@ -136,34 +136,22 @@ def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
     return out
 
 
-def count_puzzles(path: str) -> int:
-    """How many puzzles the clue file *path* holds (1 for single-puzzle formats or unreadable files)."""
-    try:
-        data = Path(path).read_bytes()
-        mod = clues.format_for(path, data)
-    except (OSError, NonoquboError):
-        return 1
-    if "index" not in inspect.signature(mod.loads).parameters:
-        return 1
-    try:
-        clues.load(path, mod.NAME, index=1)
-    except NonoquboError:
-        return 1  # unreadable: its one task records the error
-    count = 1
-    while True:
-        try:
-            clues.load(path, mod.NAME, index=count + 1)
-        except FormatError as exc:
-            if "out of range" in str(exc):
-                return count
-            return count + 1  # puzzle count+1 exists but is broken: its task records the error
-        except NonoquboError:
-            return count + 1
-        count += 1
+#: characters no file name should hold on some system (controls, separators, Windows' reserved), and spaces
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|\s]+')
+#: bytes of a name's UTF-8 kept (file systems allow 255, and the model's extension follows)
+_NAME_BYTES = 200
 
 
 def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "puzzle"
+    """*name* as a file name: Unicode kept, unsafe characters made ``_``, no leading dot.
+
+    Examples:
+        >>> _safe("café"), _safe("猫"), _safe("a/b: c?"), _safe(".hidden")
+        ('café', '猫', 'a_b_c', 'hidden')
+    """
+    safe = _UNSAFE.sub("_", unicodedata.normalize("NFC", name)).strip("._")
+    safe = safe.encode("utf-8")[:_NAME_BYTES].decode("utf-8", "ignore")
+    return safe or "puzzle"
 
 
 def plan(inputs: Sequence[str], families: Sequence[Family] = (), out_dir: str | None = None) -> list[Task]:
@@ -175,11 +163,13 @@ def plan(inputs: Sequence[str], families: Sequence[Family] = (), out_dir: str | 
     tasks: list[Task] = []
     for path in _files_of(inputs, out_dir):
         stem = _safe(Path(path).name.split(".")[0] if not Path(path).name.startswith(".") else Path(path).name)
-        n = count_puzzles(path)
-        if n == 1:
+        found = clues.members(path)
+        if len(found) == 1:  # the file's one puzzle: named after the file
             tasks.append(Task(stem, path, path))
-        else:
-            tasks.extend(Task(f"{stem}-{i}", f"{path}#{i}", path, i) for i in range(1, n + 1))
+            continue
+        for i, name in found:
+            label = _safe(name) if name else f"{stem}-{i}"
+            tasks.append(Task(label, f"{path}#{i}", path, i))
     for fam in families:
         tasks.extend(Task(m.name, m.source, member=m) for m in fam.members())
     seen: dict[str, int] = {}
