@@ -28,7 +28,9 @@ import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
-__all__ = ["TEMP_MARK", "atomic_write"]
+from ..errors import WriteError
+
+__all__ = ["TEMP_MARK", "atomic_write", "check_writable"]
 
 #: what every temporary file's name carries after the target's name
 TEMP_MARK = ".nonoqubo-tmp-"
@@ -41,6 +43,11 @@ def atomic_write(path: str | os.PathLike[str], binary: bool = False) -> Iterator
     ``path == "-"`` writes to standard output, a device or FIFO is written directly, and a
     symbolic link's target is replaced (the link is kept); see the module docstring.
 
+    Raises:
+        WriteError: *path* cannot be written (a missing or read-only folder, a full disk...); the
+            message names *path*, never the temporary file, which is gone; an existing target is
+            untouched.  ``BrokenPipeError`` (standard output's reader left) passes through.
+
     Examples:
         >>> import tempfile, os
         >>> target = os.path.join(tempfile.mkdtemp(), "x.txt")
@@ -49,9 +56,23 @@ def atomic_write(path: str | os.PathLike[str], binary: bool = False) -> Iterator
         >>> open(target).read()
         'hello'
     """
+    name = os.fspath(path)
+    try:
+        with _atomic(name, binary) as fh:
+            yield fh
+    except BrokenPipeError:  # the reader of standard output left: the caller decides
+        raise
+    except OSError as exc:
+        if exc.filename is not None and os.fspath(exc.filename) != name and TEMP_MARK not in os.fspath(exc.filename):
+            raise  # about another file the caller opened meanwhile
+        raise WriteError(f"cannot write {name}: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def _atomic(path: str, binary: bool) -> Iterator[IO[Any]]:
     mode = "wb" if binary else "w"
     kwargs: dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n"}
-    if os.fspath(path) == "-":
+    if path == "-":
         stream: IO[Any] = sys.stdout.buffer if binary else sys.stdout
         yield stream
         stream.flush()
@@ -77,6 +98,30 @@ def atomic_write(path: str | os.PathLike[str], binary: bool = False) -> Iterator
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def check_writable(path: str | os.PathLike[str] | None) -> None:
+    """Refuse, before any work, a file that could not be written for its folder: missing, or not a folder.
+
+    The message is :func:`atomic_write`'s own (``cannot write PATH: reason``); ``-`` and None pass.
+
+    Raises:
+        WriteError: the folder of *path* does not exist or is not a folder.
+    """
+    if path is None or os.fspath(path) in ("", "-"):
+        return
+    name = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(name))
+    if not os.path.isdir(folder):
+        reason = "Not a directory" if os.path.lexists(folder) or _under_a_file(folder) else "No such file or directory"
+        raise WriteError(f"cannot write {name}: {reason}")
+
+
+def _under_a_file(folder: str) -> bool:
+    parent = os.path.dirname(folder)
+    while parent and parent != folder and not os.path.exists(folder):
+        folder, parent = parent, os.path.dirname(parent)
+    return os.path.exists(folder) and not os.path.isdir(folder)
 
 
 class Terminated(SystemExit):

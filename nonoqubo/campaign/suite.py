@@ -59,7 +59,7 @@ from typing import Any
 
 from .. import clues, exports
 from .._util.atomic import atomic_write
-from ..errors import NonoquboError
+from ..errors import NonoquboError, WriteError
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, kind_of, write_files
 from .generate import Family, Member, make
@@ -119,6 +119,7 @@ def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
     skip = os.path.realpath(skip) if skip else None
     for item in inputs:
         if os.path.isdir(item):
+            before = len(out)
             for root, dirs, names in os.walk(item):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".")
                                  and os.path.realpath(os.path.join(root, d)) != skip)
@@ -126,8 +127,12 @@ def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
                     continue
                 out.extend(os.path.join(root, n) for n in sorted(names)
                            if not n.startswith(".") and not _NOT_CLUES.match(n))
-        elif os.path.exists(item) or not glob.has_magic(item):
-            out.append(item)  # a missing file becomes a failed entry, not a crash
+            if len(out) == before:
+                raise NonoquboError(f"{item}: no clue file in this folder")
+        elif os.path.exists(item):
+            out.append(item)
+        elif not glob.has_magic(item):
+            raise NonoquboError(f"{item}: no such file or folder")
         else:
             matches = sorted(glob.glob(item, recursive=True))
             if not matches:
@@ -158,7 +163,7 @@ def plan(inputs: Sequence[str], families: Sequence[Family] = (), out_dir: str | 
     """The tasks of a suite, in order, each with a distinct file name (*out_dir* is never read).
 
     Raises:
-        NonoquboError: a glob that matches nothing.
+        NonoquboError: a file that does not exist, a folder with no clue file, a glob that matches nothing.
     """
     tasks: list[Task] = []
     for path in _files_of(inputs, out_dir):
@@ -344,16 +349,20 @@ def run_suite(
 
     Raises:
         UnsupportedFormat: an unknown format name (checked before anything is built).
-        NonoquboError: a glob that matches nothing, or no puzzle at all.
+        NonoquboError: a missing file, a folder with no clue file, a glob that matches nothing, or no puzzle at all.
+        WriteError: the output folder cannot be made.
     """
     names = tuple(dict.fromkeys(exports.get_format(f).NAME for f in formats))
     if not names:
         raise NonoquboError("no output format: give at least one -f FORMAT")
     out = os.fspath(out_dir)
-    os.makedirs(out, exist_ok=True)
     tasks = plan(inputs, families, out)
     if not tasks:
         raise NonoquboError("no puzzle to build: name clue files, folders, globs or a --random family")
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
     if on_total is not None:
         on_total(len(tasks))
     options = Options(out, names, presolve)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import clues
-from .._util.atomic import atomic_write
+from .._util.atomic import atomic_write, check_writable
 from ..answers.decode import Report
 from ..answers.render import svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
@@ -81,10 +81,7 @@ def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
 
 def check_output_folder(path: str | None) -> None:
     """Refuse, before any work, an output file whose folder does not exist (the message names the file)."""
-    if path and path != "-":
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise NonoquboError(f"{path}: cannot write it: the folder {folder} does not exist")
+    check_writable(path)
 
 
 def progress_enabled(args: argparse.Namespace) -> bool:

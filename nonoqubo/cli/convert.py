@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import clues
 from .._util.atomic import atomic_write
 from ..errors import FormatError, PuzzleError, UnsupportedFormat
-from ._common import add_puzzle_arguments, load_puzzle
+from ._common import add_puzzle_arguments, check_output_folder, load_puzzle
 
 ORDER = 40
 
@@ -82,6 +82,7 @@ def spec_as_json(yaml_text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     mod = output_format(args.output, args.to_format)
+    check_output_folder(args.output)
     puzzle = load_puzzle(args, "input")
     try:
         clues.refuse_colour(puzzle, mod)

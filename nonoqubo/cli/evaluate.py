@@ -15,7 +15,7 @@ from typing import Any
 from .._util.atomic import atomic_write
 from ..campaign.evaluate import Group, csv_text, evaluate, records
 from .._util.progress import bar
-from ._common import progress_enabled
+from ._common import check_output_folder, progress_enabled
 
 ORDER = 65
 
@@ -103,6 +103,8 @@ def table(groups: list[Group]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output_folder(args.csv)
+    check_output_folder(args.report)
     if args.report:  # matplotlib missing: say so before judging anything
         from ..campaign.report_html import require_matplotlib
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -38,3 +39,20 @@ def test_unicode_names_are_kept_and_only_unsafe_characters_replaced(tmp_path: Pa
     assert status == 0, err
     assert sorted(_names(out)) == ["a_b", "café", "kolo", "猫"]
     assert (out / "café.qubo.json").is_file() and (out / "猫.qubo.json").is_file()
+
+
+def test_a_missing_input_is_refused_before_the_output_folder_is_made(tmp_path: Path, run_cli) -> None:
+    out = tmp_path / "s1"
+    status, outp, err = run_cli("suite", tmp_path / "nope.yaml", "-o", out)
+    assert (status, outp) == (2, "")
+    assert err == f"nonoqubo: error: {tmp_path / 'nope.yaml'}: no such file or folder\n"
+    assert not out.exists()
+
+
+def test_an_empty_folder_is_named(tmp_path: Path, run_cli) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    status, _, err = run_cli("suite", empty, "-o", tmp_path / "s1")
+    assert status == 2
+    assert err == f"nonoqubo: error: {empty}: no clue file in this folder\n"
+    assert sorted(os.listdir(tmp_path)) == ["empty"]
