@@ -10,7 +10,8 @@ file behind, and an existing file is replaced only by a complete new one.  What 
 * a symbolic link: its final target is written that way and the link stays a link;
 * a device or a FIFO (``/dev/null``, ``/dev/stdout``, a named pipe): written directly, as a
   shell redirection would; renaming a file over it would replace the device itself;
-* ``-``: standard output.
+* ``-``: standard output, its bytes (text as UTF-8 with ``\\n``, as in a file); when its reader
+  leaves, ``BrokenPipeError`` reaches the caller, who must not claim the file was written.
 
 While a temporary file exists, SIGTERM is handled like SIGINT: the temporary file is removed
 and the process exits with status 143 (128 + SIGTERM), as it would have without the handler.
@@ -19,6 +20,7 @@ and the process exits with status 143 (128 + SIGTERM), as it would have without 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import signal
 import stat
@@ -73,9 +75,8 @@ def _atomic(path: str, binary: bool) -> Iterator[IO[Any]]:
     mode = "wb" if binary else "w"
     kwargs: dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n"}
     if path == "-":
-        stream: IO[Any] = sys.stdout.buffer if binary else sys.stdout
-        yield stream
-        stream.flush()
+        with _standard_output(binary) as stream:
+            yield stream
         return
     target = os.path.realpath(os.fspath(path))  # through symbolic links: the link itself stays
     try:
@@ -122,6 +123,30 @@ def _under_a_file(folder: str) -> bool:
     while parent and parent != folder and not os.path.exists(folder):
         folder, parent = parent, os.path.dirname(parent)
     return os.path.exists(folder) and not os.path.isdir(folder)
+
+
+@contextlib.contextmanager
+def _standard_output(binary: bool) -> Iterator[IO[Any]]:
+    """Standard output's bytes, text written as a file would be (UTF-8, ``\\n``).
+
+    A reader that leaves raises ``BrokenPipeError`` here, whatever wraps ``sys.stdout``; a
+    ``sys.stdout`` with no byte stream (a ``StringIO``) is written as it is.
+    """
+    sys.stdout.flush()
+    raw = getattr(sys.stdout, "buffer", None)
+    if raw is None:
+        yield sys.stdout
+        return
+    if binary:
+        yield raw
+        raw.flush()
+        return
+    text = io.TextIOWrapper(raw, encoding="utf-8", newline="\n", write_through=False)
+    try:
+        yield text
+        text.flush()
+    finally:
+        text.detach()  # standard output itself stays open
 
 
 class Terminated(SystemExit):

@@ -80,6 +80,8 @@ def _plan(args: argparse.Namespace) -> list[tuple[str, Any]]:
             raise NonoquboError(f"{out}: --constrained writes the constrained model, which the {mod.NAME} format "
                                 f"(a QUBO format) cannot hold; constrained formats: {able}")
         plan.append((out, mod))
+    if outs.count("-") > 1:
+        raise NonoquboError("standard output is named twice (-o -): it can take one model")
     if len({os.path.abspath(o) for o, _ in plan if o != "-"}) < sum(1 for o, _ in plan if o != "-"):
         raise NonoquboError("the same output file is named twice")
     return plan
