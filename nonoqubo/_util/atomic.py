@@ -32,7 +32,7 @@ from typing import IO, Any
 
 from ..errors import WriteError
 
-__all__ = ["TEMP_MARK", "atomic_write", "check_writable"]
+__all__ = ["TEMP_MARK", "atomic_write", "check_not_input", "check_writable"]
 
 #: what every temporary file's name carries after the target's name
 TEMP_MARK = ".nonoqubo-tmp-"
@@ -116,6 +116,23 @@ def check_writable(path: str | os.PathLike[str] | None) -> None:
     if not os.path.isdir(folder):
         reason = "Not a directory" if os.path.lexists(folder) or _under_a_file(folder) else "No such file or directory"
         raise WriteError(f"cannot write {name}: {reason}")
+
+
+def check_not_input(output: str | os.PathLike[str] | None, source: str | os.PathLike[str] | None) -> None:
+    """Refuse an output that is the input file itself, by any path (another spelling, a link).
+
+    Raises:
+        WriteError: *output* and *source* are the same file.
+    """
+    if output is None or source is None or "-" in (os.fspath(output), os.fspath(source)):
+        return
+    try:
+        same = os.path.samefile(output, source)
+    except OSError:  # one of them does not exist: not the same file
+        return
+    if same:
+        raise WriteError(f"cannot write {os.fspath(output)}: it is the input file {os.fspath(source)}; "
+                         "name another output")
 
 
 def _under_a_file(folder: str) -> bool:

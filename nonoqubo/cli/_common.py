@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import clues
-from .._util.atomic import atomic_write, check_writable
+from .._util.atomic import atomic_write, check_not_input, check_writable
 from ..answers.decode import Report
 from ..answers.render import svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
@@ -79,9 +79,10 @@ def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
         raise
 
 
-def check_output_folder(path: str | None) -> None:
-    """Refuse, before any work, an output file whose folder does not exist (the message names the file)."""
+def check_output_folder(path: str | None, source: str | None = None) -> None:
+    """Refuse, before any work, an output file whose folder does not exist, or that is the input *source*."""
     check_writable(path)
+    check_not_input(path, source)
 
 
 def progress_enabled(args: argparse.Namespace) -> bool:

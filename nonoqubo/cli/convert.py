@@ -82,7 +82,7 @@ def spec_as_json(yaml_text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     mod = output_format(args.output, args.to_format)
-    check_output_folder(args.output)
+    check_output_folder(args.output, args.input)
     puzzle = load_puzzle(args, "input")
     try:
         clues.refuse_colour(puzzle, mod)
