@@ -64,11 +64,12 @@ import numpy as np
 from ..answers.decode import Analysis, Decoder, load_model
 from ..errors import MissingDependency, NonoquboError
 from ..model.palette import BW, Palette
+from ._options import run_seconds, workers
 from .runtime import seconds_per_run
 from ..samples import read_samples
 
 __all__ = [
-    "QUANTILES", "Campaign", "Group", "Run", "Tally", "csv_text", "evaluate", "figures", "plan_runs",
+    "QUANTILES", "Campaign", "Group", "Run", "Tally", "check_options", "csv_text", "evaluate", "figures", "plan_runs",
     "polisher", "records", "runs_to_solution", "weighted_quantiles", "wilson",
 ]
 
@@ -417,6 +418,16 @@ def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequenc
     return out
 
 
+def check_options(*, jobs: int | None = None, seconds: float | None = None) -> None:
+    """Refuse, before any work, what :func:`evaluate` would refuse: ``jobs`` < 1, ``seconds`` <= 0 or not finite.
+
+    Raises:
+        NonoquboError: the option and its value, in one line.
+    """
+    workers(jobs)
+    run_seconds(seconds)
+
+
 def evaluate(
     model: str,
     samples: Sequence[str],
@@ -448,6 +459,8 @@ def evaluate(
             figures are returned), or no samples.
         MissingDependency: ``polish`` without dwave-samplers.
     """
+    jobs = workers(jobs)
+    seconds = run_seconds(seconds)
     campaign = plan_runs(model, samples, setting)
     if polish:  # fail before judging anything when dwave-samplers is missing
         try:
@@ -455,7 +468,6 @@ def evaluate(
         except ImportError:
             raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
     tasks = [(campaign.models[r.model]["path"], r.path, polish, samples_format) for r in campaign.runs]
-    jobs = max(1, jobs or os.cpu_count() or 1)
     results: list[FileResult | str]
     if jobs == 1 or len(tasks) == 1:
         results = []

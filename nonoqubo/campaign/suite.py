@@ -62,6 +62,7 @@ from .._util.atomic import atomic_write
 from ..errors import NonoquboError, WriteError
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, kind_of, write_files
+from ._options import workers
 from .generate import Family, Member, make
 
 __all__ = ["SuiteResult", "Task", "ground_state", "plan", "read_index", "run_suite", "write_index"]
@@ -352,6 +353,7 @@ def run_suite(
         NonoquboError: a missing file, a folder with no clue file, a glob that matches nothing, or no puzzle at all.
         WriteError: the output folder cannot be made.
     """
+    jobs = workers(jobs)
     names = tuple(dict.fromkeys(exports.get_format(f).NAME for f in formats))
     if not names:
         raise NonoquboError("no output format: give at least one -f FORMAT")
@@ -367,7 +369,6 @@ def run_suite(
         on_total(len(tasks))
     options = Options(out, names, presolve)
     previous = read_index(out)
-    jobs = max(1, jobs or os.cpu_count() or 1)
     done: dict[int, dict[str, Any]] = {}
     start = last_save = time.perf_counter()
 
