@@ -289,9 +289,14 @@ def _settings(samples: Sequence[str], setting: str | None) -> list[tuple[str, st
     for item in samples:
         if os.path.isdir(item):
             base = os.path.basename(os.path.normpath(os.path.abspath(item)))
-            for path in _sample_files(item):
+            found = _sample_files(item)
+            if not found:
+                raise NonoquboError(f"{item}: no sample file in this folder")
+            for path in found:
                 rel = Path(os.path.relpath(path, item))
                 pairs.append((setting or (rel.parts[0] if len(rel.parts) > 1 else base), path))
+        elif not os.path.exists(item):
+            raise NonoquboError(f"{item}: no such file or folder")
         else:
             pairs.append((setting or os.path.basename(os.path.dirname(os.path.abspath(item))) or ".", item))
     return pairs
@@ -342,7 +347,8 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None) ->
         setting: one setting name for every file (default: from the folders).
 
     Raises:
-        NonoquboError: no sample file, or (with a suite) a file that matches no puzzle.
+        NonoquboError: a missing sample file, a folder with none, no sample file at all, or (with a
+            suite) a file that matches no puzzle.
     """
     pairs = _settings(samples, setting)
     if not pairs:

@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import clues
 from .._util.atomic import atomic_write, check_not_input, check_writable
-from ..answers.decode import Report
+from ..answers.decode import Report, names_a_model
 from ..answers.render import svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.puzzle import Puzzle
@@ -64,6 +64,10 @@ def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
         options["index"] = args.index
     if getattr(args, "spec_name", None) is not None:
         options["name"] = args.spec_name
+    if path != "-" and not getattr(args, "from_format", None) and names_a_model(path):
+        command = getattr(args, "command", None) or "this command"
+        raise FormatError(f"{path}: a model file by its name, not a clue file: '{command}' takes a puzzle; "
+                          "'decode' and 'info' read models")
     try:
         if path == "-":
             data = sys.stdin.buffer.read()

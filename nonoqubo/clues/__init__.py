@@ -97,7 +97,13 @@ def format_for(path: str | os.PathLike[str] | None, data: bytes | str | None = N
 
 
 def loads(data: str | bytes, format: str | None = None, *, source: str = "<string>", **options: Any) -> Puzzle:
-    """Read a puzzle from a string (or bytes) in *format* (sniffed when None)."""
+    """Read a puzzle from a string (or bytes) in *format* (sniffed when None).
+
+    Raises:
+        FormatError: *data* is empty or blank (``<stdin>``: standard input is empty), or not
+            valid in its format.
+    """
+    _refuse_empty(data, source)
     mod = get_format(format) if format else format_for(None, data)
     return mod.loads(_as_input(mod, data, source), source=source, **options)
 
@@ -122,8 +128,16 @@ def load(
         source = path
         with open(path, "rb") as fh:
             data = fh.read()
+    _refuse_empty(data, str(source))
     mod = get_format(format) if format else format_for(path, data)
     return mod.loads(_as_input(mod, data, str(source)), source=str(source), **options)
+
+
+def _refuse_empty(data: str | bytes, source: str) -> None:
+    if not data.strip():
+        what = "standard input is empty" if source == "<stdin>" else \
+            ("the file is empty" if not data else "the file holds only white space")
+        raise FormatError(f"{source}: {what}: no clues to read")
 
 
 def members(path: str | os.PathLike[str], format: str | None = None) -> list[tuple[int | None, str | None]]:
