@@ -24,6 +24,7 @@ __all__ = [
     "SampleError",
     "SolverError",
     "UnsupportedFormat",
+    "WriteError",
     "located",
 ]
 
@@ -78,6 +79,10 @@ class SolverError(NonoquboError, RuntimeError):
 
 class ModelTooLarge(NonoquboError, MemoryError):
     """The model of a puzzle would not fit this machine's memory."""
+
+
+class WriteError(NonoquboError, OSError):
+    """A file cannot be written (``cannot write PATH: reason``); nothing is left behind."""
 
 
 class RefusedNumber(ValueError):

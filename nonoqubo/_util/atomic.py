@@ -10,7 +10,8 @@ file behind, and an existing file is replaced only by a complete new one.  What 
 * a symbolic link: its final target is written that way and the link stays a link;
 * a device or a FIFO (``/dev/null``, ``/dev/stdout``, a named pipe): written directly, as a
   shell redirection would; renaming a file over it would replace the device itself;
-* ``-``: standard output.
+* ``-``: standard output, its bytes (text as UTF-8 with ``\\n``, as in a file); when its reader
+  leaves, ``BrokenPipeError`` reaches the caller, who must not claim the file was written.
 
 While a temporary file exists, SIGTERM is handled like SIGINT: the temporary file is removed
 and the process exits with status 143 (128 + SIGTERM), as it would have without the handler.
@@ -19,6 +20,7 @@ and the process exits with status 143 (128 + SIGTERM), as it would have without 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import signal
 import stat
@@ -28,7 +30,9 @@ import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
-__all__ = ["TEMP_MARK", "atomic_write"]
+from ..errors import WriteError
+
+__all__ = ["TEMP_MARK", "atomic_write", "check_not_input", "check_writable"]
 
 #: what every temporary file's name carries after the target's name
 TEMP_MARK = ".nonoqubo-tmp-"
@@ -41,6 +45,11 @@ def atomic_write(path: str | os.PathLike[str], binary: bool = False) -> Iterator
     ``path == "-"`` writes to standard output, a device or FIFO is written directly, and a
     symbolic link's target is replaced (the link is kept); see the module docstring.
 
+    Raises:
+        WriteError: *path* cannot be written (a missing or read-only folder, a full disk...); the
+            message names *path*, never the temporary file, which is gone; an existing target is
+            untouched.  ``BrokenPipeError`` (standard output's reader left) passes through.
+
     Examples:
         >>> import tempfile, os
         >>> target = os.path.join(tempfile.mkdtemp(), "x.txt")
@@ -49,12 +58,25 @@ def atomic_write(path: str | os.PathLike[str], binary: bool = False) -> Iterator
         >>> open(target).read()
         'hello'
     """
+    name = os.fspath(path)
+    try:
+        with _atomic(name, binary) as fh:
+            yield fh
+    except BrokenPipeError:  # the reader of standard output left: the caller decides
+        raise
+    except OSError as exc:
+        if exc.filename is not None and os.fspath(exc.filename) != name and TEMP_MARK not in os.fspath(exc.filename):
+            raise  # about another file the caller opened meanwhile
+        raise WriteError(f"cannot write {name}: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def _atomic(path: str, binary: bool) -> Iterator[IO[Any]]:
     mode = "wb" if binary else "w"
     kwargs: dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n"}
-    if os.fspath(path) == "-":
-        stream: IO[Any] = sys.stdout.buffer if binary else sys.stdout
-        yield stream
-        stream.flush()
+    if path == "-":
+        with _standard_output(binary) as stream:
+            yield stream
         return
     target = os.path.realpath(os.fspath(path))  # through symbolic links: the link itself stays
     try:
@@ -77,6 +99,71 @@ def atomic_write(path: str | os.PathLike[str], binary: bool = False) -> Iterator
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def check_writable(path: str | os.PathLike[str] | None) -> None:
+    """Refuse, before any work, a file that could not be written for its folder: missing, or not a folder.
+
+    The message is :func:`atomic_write`'s own (``cannot write PATH: reason``); ``-`` and None pass.
+
+    Raises:
+        WriteError: the folder of *path* does not exist or is not a folder.
+    """
+    if path is None or os.fspath(path) in ("", "-"):
+        return
+    name = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(name))
+    if not os.path.isdir(folder):
+        reason = "Not a directory" if os.path.lexists(folder) or _under_a_file(folder) else "No such file or directory"
+        raise WriteError(f"cannot write {name}: {reason}")
+
+
+def check_not_input(output: str | os.PathLike[str] | None, source: str | os.PathLike[str] | None) -> None:
+    """Refuse an output that is the input file itself, by any path (another spelling, a link).
+
+    Raises:
+        WriteError: *output* and *source* are the same file.
+    """
+    if output is None or source is None or "-" in (os.fspath(output), os.fspath(source)):
+        return
+    try:
+        same = os.path.samefile(output, source)
+    except OSError:  # one of them does not exist: not the same file
+        return
+    if same:
+        raise WriteError(f"cannot write {os.fspath(output)}: it is the input file {os.fspath(source)}; "
+                         "name another output")
+
+
+def _under_a_file(folder: str) -> bool:
+    parent = os.path.dirname(folder)
+    while parent and parent != folder and not os.path.exists(folder):
+        folder, parent = parent, os.path.dirname(parent)
+    return os.path.exists(folder) and not os.path.isdir(folder)
+
+
+@contextlib.contextmanager
+def _standard_output(binary: bool) -> Iterator[IO[Any]]:
+    """Standard output's bytes, text written as a file would be (UTF-8, ``\\n``).
+
+    A reader that leaves raises ``BrokenPipeError`` here, whatever wraps ``sys.stdout``; a
+    ``sys.stdout`` with no byte stream (a ``StringIO``) is written as it is.
+    """
+    sys.stdout.flush()
+    raw = getattr(sys.stdout, "buffer", None)
+    if raw is None:
+        yield sys.stdout
+        return
+    if binary:
+        yield raw
+        raw.flush()
+        return
+    text = io.TextIOWrapper(raw, encoding="utf-8", newline="\n", write_through=False)
+    try:
+        yield text
+        text.flush()
+    finally:
+        text.detach()  # standard output itself stays open
 
 
 class Terminated(SystemExit):

@@ -26,7 +26,25 @@ from __future__ import annotations
 
 from ..errors import FormatError
 
-__all__ = ["BINARY_PROBE", "decode", "head_text"]
+__all__ = ["BINARY_PROBE", "QUOTE_LIMIT", "decode", "head_text", "quoted"]
+
+#: characters of a value an error message quotes before cutting it short
+QUOTE_LIMIT = 40
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """*value* quoted for an error message (its ``repr``), a long one cut short with its length.
+
+    Examples:
+        >>> quoted("2,x")
+        "'2,x'"
+        >>> quoted("0" * 437)
+        "'0000000000000000000000000000000000000000...' (437 characters)"
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}"[:-1] + f"...' ({len(value)} characters)"
+    return repr(value) if len(repr(value)) <= limit + 2 else repr(value)[:limit] + "..."
+
 
 #: bytes at the start of a file searched for a NUL (the mark of a binary file)
 BINARY_PROBE = 4096

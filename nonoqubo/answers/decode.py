@@ -70,7 +70,7 @@ from ..samples import SampleBatch, read_samples, samples_from
 
 __all__ = [
     "Analysis", "BrokenWall", "CellConflict", "Decoder", "OrderViolation", "Report",
-    "decode", "load_model",
+    "decode", "load_model", "names_a_model",
 ]
 
 INT = np.int64
@@ -545,38 +545,65 @@ def decode(
     return decoder.reports(analysis, select(analysis, which), batch)
 
 
-def load_model(path: str | os.PathLike[str]) -> Any:
+def names_a_model(path: str | os.PathLike[str]) -> bool:
+    """True when *path*'s extension names a model format, more precisely than any clue format does.
+
+    Such a file is read by that model format's reader or refused with its error, never sniffed
+    as something else (``m.qubo``, ``m.coo``, ``m.qubo.json``); ``x.json`` names both a model and
+    a clue spec, so its content decides.
+
+    Examples:
+        >>> names_a_model("m.coo"), names_a_model("m.qubo.json"), names_a_model("x.json"), names_a_model("a.non")
+        (True, True, False, False)
+    """
+    from .. import clues, exports
+
+    base = os.path.basename(os.fspath(path)).lower()
+
+    def longest(mods: Sequence[Any]) -> int:
+        return max((len(e) for m in mods for e in m.EXTENSIONS if base.endswith("." + e)), default=0)
+
+    return longest(exports.formats()) > longest(clues.formats())
+
+
+def load_model(path: str | os.PathLike[str], *, need_clues: bool = True) -> Any:
     """Read an exported model file (its clues travel inside it), else a clue file.
+
+    A file whose extension names a model format (:func:`names_a_model`) is read by that format
+    only; other files are tried as a model, then as clues.
+
+    Args:
+        path: the file.
+        need_clues: refuse a model that carries no clues (its samples could not be decoded).
 
     Returns:
         A ``Qubo`` (or constrained model) with its ``puzzle``, or a :class:`Puzzle`.
 
     Raises:
+        FormatError: a model file damaged for its format (the format's own error), or one with
+            no clues when *need_clues*.
         UnsupportedFormat: the file is neither an exported model nor a clue file.
         OSError: the file cannot be read.
     """
-    from .. import clues
+    from .. import clues, exports
 
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(2, "No such file or directory", path)
     model_error: Exception | None = None
     try:
-        from .. import exports  # written by another engineer; may be absent
-    except ImportError:
-        exports = None  # type: ignore[assignment]
-    if exports is not None and hasattr(exports, "load"):
-        try:
-            model = exports.load(path)
-        except (UnsupportedFormat, FormatError, NonoquboError, ValueError, KeyError) as exc:
-            model_error = exc
-        else:
-            if getattr(model, "puzzle", None) is None:
-                raise FormatError(
-                    f"{path}: this model file carries no clues, so its samples cannot be "
-                    "decoded; decode against the clue file instead"
-                )
-            return model
+        model = exports.load(path)
+    except (UnsupportedFormat, FormatError, NonoquboError, ValueError, KeyError) as exc:
+        if names_a_model(path):
+            raise
+        model_error = exc
+    else:
+        if need_clues and getattr(model, "puzzle", None) is None:
+            raise FormatError(
+                f"{path}: this model file carries no clues, so its samples cannot be "
+                "decoded; decode against the clue file instead"
+            )
+        return model
     try:
         return clues.load(path)
     except (UnsupportedFormat, FormatError, NonoquboError) as exc:
@@ -585,4 +612,3 @@ def load_model(path: str | os.PathLike[str]) -> Any:
         raise UnsupportedFormat(
             f"{path}: neither an exported model ({model_error}) nor a clue file ({exc})"
         ) from None
-

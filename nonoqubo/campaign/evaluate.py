@@ -64,11 +64,12 @@ import numpy as np
 from ..answers.decode import Analysis, Decoder, load_model
 from ..errors import MissingDependency, NonoquboError
 from ..model.palette import BW, Palette
+from ._options import run_seconds, workers
 from .runtime import seconds_per_run
 from ..samples import read_samples
 
 __all__ = [
-    "QUANTILES", "Campaign", "Group", "Run", "Tally", "csv_text", "evaluate", "figures", "plan_runs",
+    "QUANTILES", "Campaign", "Group", "Run", "Tally", "check_options", "csv_text", "evaluate", "figures", "plan_runs",
     "polisher", "records", "runs_to_solution", "weighted_quantiles", "wilson",
 ]
 
@@ -288,9 +289,14 @@ def _settings(samples: Sequence[str], setting: str | None) -> list[tuple[str, st
     for item in samples:
         if os.path.isdir(item):
             base = os.path.basename(os.path.normpath(os.path.abspath(item)))
-            for path in _sample_files(item):
+            found = _sample_files(item)
+            if not found:
+                raise NonoquboError(f"{item}: no sample file in this folder")
+            for path in found:
                 rel = Path(os.path.relpath(path, item))
                 pairs.append((setting or (rel.parts[0] if len(rel.parts) > 1 else base), path))
+        elif not os.path.exists(item):
+            raise NonoquboError(f"{item}: no such file or folder")
         else:
             pairs.append((setting or os.path.basename(os.path.dirname(os.path.abspath(item))) or ".", item))
     return pairs
@@ -341,7 +347,8 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None) ->
         setting: one setting name for every file (default: from the folders).
 
     Raises:
-        NonoquboError: no sample file, or (with a suite) a file that matches no puzzle.
+        NonoquboError: a missing sample file, a folder with none, no sample file at all, or (with a
+            suite) a file that matches no puzzle.
     """
     pairs = _settings(samples, setting)
     if not pairs:
@@ -417,6 +424,16 @@ def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequenc
     return out
 
 
+def check_options(*, jobs: int | None = None, seconds: float | None = None) -> None:
+    """Refuse, before any work, what :func:`evaluate` would refuse: ``jobs`` < 1, ``seconds`` <= 0 or not finite.
+
+    Raises:
+        NonoquboError: the option and its value, in one line.
+    """
+    workers(jobs)
+    run_seconds(seconds)
+
+
 def evaluate(
     model: str,
     samples: Sequence[str],
@@ -448,6 +465,8 @@ def evaluate(
             figures are returned), or no samples.
         MissingDependency: ``polish`` without dwave-samplers.
     """
+    jobs = workers(jobs)
+    seconds = run_seconds(seconds)
     campaign = plan_runs(model, samples, setting)
     if polish:  # fail before judging anything when dwave-samplers is missing
         try:
@@ -455,7 +474,6 @@ def evaluate(
         except ImportError:
             raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
     tasks = [(campaign.models[r.model]["path"], r.path, polish, samples_format) for r in campaign.runs]
-    jobs = max(1, jobs or os.cpu_count() or 1)
     results: list[FileResult | str]
     if jobs == 1 or len(tasks) == 1:
         results = []

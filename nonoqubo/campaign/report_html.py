@@ -28,16 +28,17 @@ import base64
 import html
 import io
 import math
+import os
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ..errors import MissingDependency
+from ..errors import MissingDependency, NonoquboError
 from .evaluate import Group
 from ..model.palette import Palette
 
-__all__ = ["MAX_PANELS", "palette_colours", "render_report", "require_matplotlib"]
+__all__ = ["MAX_PANELS", "check_report_path", "palette_colours", "render_report", "require_matplotlib"]
 
 #: most histogram / heat-map panels drawn
 MAX_PANELS = 24
@@ -49,6 +50,17 @@ th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: right; }
 th { background: #eee; } td.name { text-align: left; }
 img { max-width: 100%; }
 """
+
+
+def check_report_path(path: str | None) -> None:
+    """Refuse a ``--report`` name that promises another format than the HTML page written.
+
+    Raises:
+        NonoquboError: the name does not end in ``.html`` or ``.htm``.
+    """
+    if path and os.path.splitext(path)[1].lower() not in (".html", ".htm"):
+        raise NonoquboError(f"{path}: --report writes an HTML page; name the file .html "
+                            "(print it to PDF from a browser if needed)")
 
 
 def require_matplotlib() -> None:

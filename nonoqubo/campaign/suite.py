@@ -45,12 +45,12 @@ from __future__ import annotations
 import csv
 import glob
 import hashlib
-import inspect
 import io
 import json
 import os
 import re
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -59,9 +59,10 @@ from typing import Any
 
 from .. import clues, exports
 from .._util.atomic import atomic_write
-from ..errors import FormatError, NonoquboError
+from ..errors import NonoquboError, WriteError
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, kind_of, write_files
+from ._options import workers
 from .generate import Family, Member, make
 
 __all__ = ["SuiteResult", "Task", "ground_state", "plan", "read_index", "run_suite", "write_index"]
@@ -121,6 +122,7 @@ def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
     skip = os.path.realpath(skip) if skip else None
     for item in inputs:
         if os.path.isdir(item):
+            before = len(out)
             for root, dirs, names in os.walk(item):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".")
                                  and os.path.realpath(os.path.join(root, d)) != skip)
@@ -128,8 +130,12 @@ def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
                     continue
                 out.extend(os.path.join(root, n) for n in sorted(names)
                            if not n.startswith(".") and not _NOT_CLUES.match(n))
-        elif os.path.exists(item) or not glob.has_magic(item):
-            out.append(item)  # a missing file becomes a failed entry, not a crash
+            if len(out) == before:
+                raise NonoquboError(f"{item}: no clue file in this folder")
+        elif os.path.exists(item):
+            out.append(item)
+        elif not glob.has_magic(item):
+            raise NonoquboError(f"{item}: no such file or folder")
         else:
             matches = sorted(glob.glob(item, recursive=True))
             if not matches:
@@ -138,50 +144,40 @@ def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
     return out
 
 
-def count_puzzles(path: str) -> int:
-    """How many puzzles the clue file *path* holds (1 for single-puzzle formats or unreadable files)."""
-    try:
-        data = Path(path).read_bytes()
-        mod = clues.format_for(path, data)
-    except (OSError, NonoquboError):
-        return 1
-    if "index" not in inspect.signature(mod.loads).parameters:
-        return 1
-    try:
-        clues.load(path, mod.NAME, index=1)
-    except NonoquboError:
-        return 1  # unreadable: its one task records the error
-    count = 1
-    while True:
-        try:
-            clues.load(path, mod.NAME, index=count + 1)
-        except FormatError as exc:
-            if "out of range" in str(exc):
-                return count
-            return count + 1  # puzzle count+1 exists but is broken: its task records the error
-        except NonoquboError:
-            return count + 1
-        count += 1
+#: characters no file name should hold on some system (controls, separators, Windows' reserved), and spaces
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|\s]+')
+#: bytes of a name's UTF-8 kept (file systems allow 255, and the model's extension follows)
+_NAME_BYTES = 200
 
 
 def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "puzzle"
+    """*name* as a file name: Unicode kept, unsafe characters made ``_``, no leading dot.
+
+    Examples:
+        >>> _safe("café"), _safe("猫"), _safe("a/b: c?"), _safe(".hidden")
+        ('café', '猫', 'a_b_c', 'hidden')
+    """
+    safe = _UNSAFE.sub("_", unicodedata.normalize("NFC", name)).strip("._")
+    safe = safe.encode("utf-8")[:_NAME_BYTES].decode("utf-8", "ignore")
+    return safe or "puzzle"
 
 
 def plan(inputs: Sequence[str], families: Sequence[Family] = (), out_dir: str | None = None) -> list[Task]:
     """The tasks of a suite, in order, each with a distinct file name (*out_dir* is never read).
 
     Raises:
-        NonoquboError: a glob that matches nothing.
+        NonoquboError: a file that does not exist, a folder with no clue file, a glob that matches nothing.
     """
     tasks: list[Task] = []
     for path in _files_of(inputs, out_dir):
         stem = _safe(Path(path).name.split(".")[0] if not Path(path).name.startswith(".") else Path(path).name)
-        n = count_puzzles(path)
-        if n == 1:
+        found = clues.members(path)
+        if len(found) == 1:  # the file's one puzzle: named after the file
             tasks.append(Task(stem, path, path))
-        else:
-            tasks.extend(Task(f"{stem}-{i}", f"{path}#{i}", path, i) for i in range(1, n + 1))
+            continue
+        for i, name in found:
+            label = _safe(name) if name else f"{stem}-{i}"
+            tasks.append(Task(label, f"{path}#{i}", path, i))
     for fam in families:
         tasks.extend(Task(m.name, m.source, member=m) for m in fam.members())
     seen: dict[str, int] = {}
@@ -356,21 +352,25 @@ def run_suite(
 
     Raises:
         UnsupportedFormat: an unknown format name (checked before anything is built).
-        NonoquboError: a glob that matches nothing, or no puzzle at all.
+        NonoquboError: a missing file, a folder with no clue file, a glob that matches nothing, or no puzzle at all.
+        WriteError: the output folder cannot be made.
     """
+    jobs = workers(jobs)
     names = tuple(dict.fromkeys(exports.get_format(f).NAME for f in formats))
     if not names:
         raise NonoquboError("no output format: give at least one -f FORMAT")
     out = os.fspath(out_dir)
-    os.makedirs(out, exist_ok=True)
     tasks = plan(inputs, families, out)
     if not tasks:
         raise NonoquboError("no puzzle to build: name clue files, folders, globs or a --random family")
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
     if on_total is not None:
         on_total(len(tasks))
     options = Options(out, names, presolve)
     previous = read_index(out)
-    jobs = max(1, jobs or os.cpu_count() or 1)
     done: dict[int, dict[str, Any]] = {}
     start = last_save = time.perf_counter()
 

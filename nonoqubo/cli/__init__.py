@@ -14,7 +14,10 @@ traceback.
 The exit status is the verdict also in a pipe: when the reader of standard
 output goes away (``nonoqubo decode m.non s.json | head -3``), the rest of the
 output is sent to the null device and the command runs on to its verdict
-(0 valid, 1 invalid, 2 bad input), the same on every run.
+(0 valid, 1 invalid, 2 bad input), the same on every run.  A file written to standard
+output (``build -o - -f lp | head -c 100``) is another matter: it was cut short, so the
+command stops quietly with the status of a process killed by SIGPIPE, 141, as ``cat``
+would, and says nothing about having written it.
 """
 
 from __future__ import annotations
@@ -45,6 +48,10 @@ examples:
   nonoqubo solve examples/qbpp-logo.yaml --sampler sa --seed 1
 run 'nonoqubo COMMAND --help' for the options of each command.
 """
+
+
+#: the exit status of a file cut short by a closed pipe (128 + SIGPIPE, as the shell reports ``cat``)
+CLOSED_PIPE = 141
 
 
 def _command_modules() -> list:
@@ -137,9 +144,9 @@ def _run(args: argparse.Namespace) -> int:
     except NonoquboError as exc:
         print(f"nonoqubo: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # binary output written to sys.stdout.buffer (build -o - | head)
+    except BrokenPipeError:  # a model or file written to standard output (build -o - | head): cut short
         _stdout_to_devnull(sys.stdout)
-        return 0
+        return CLOSED_PIPE
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"nonoqubo: error: {where}{exc.strerror or exc}", file=sys.stderr)

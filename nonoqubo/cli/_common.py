@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import clues
-from .._util.atomic import atomic_write
-from ..answers.decode import Report
+from .._util.atomic import atomic_write, check_not_input, check_writable
+from ..answers.decode import Report, names_a_model
 from ..answers.render import svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.puzzle import Puzzle
@@ -64,6 +64,10 @@ def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
         options["index"] = args.index
     if getattr(args, "spec_name", None) is not None:
         options["name"] = args.spec_name
+    if path != "-" and not getattr(args, "from_format", None) and names_a_model(path):
+        command = getattr(args, "command", None) or "this command"
+        raise FormatError(f"{path}: a model file by its name, not a clue file: '{command}' takes a puzzle; "
+                          "'decode' and 'info' read models")
     try:
         if path == "-":
             data = sys.stdin.buffer.read()
@@ -79,12 +83,10 @@ def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
         raise
 
 
-def check_output_folder(path: str | None) -> None:
-    """Refuse, before any work, an output file whose folder does not exist (the message names the file)."""
-    if path and path != "-":
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise NonoquboError(f"{path}: cannot write it: the folder {folder} does not exist")
+def check_output_folder(path: str | None, source: str | None = None) -> None:
+    """Refuse, before any work, an output file whose folder does not exist, or that is the input *source*."""
+    check_writable(path)
+    check_not_input(path, source)
 
 
 def progress_enabled(args: argparse.Namespace) -> bool:

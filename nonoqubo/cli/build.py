@@ -16,7 +16,8 @@ from .._util.progress import spinner
 from ..errors import NonoquboError, UnsupportedFormat
 from ..model.estimate import LONG_WORK_TERMS, check_fits
 from ..pipeline import Models, kind_of, write_files
-from ._common import add_force_argument, add_puzzle_arguments, load_puzzle, no_solution_names, progress_enabled
+from ._common import (add_force_argument, add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names,
+                      progress_enabled)
 
 ORDER = 20
 
@@ -80,6 +81,10 @@ def _plan(args: argparse.Namespace) -> list[tuple[str, Any]]:
             raise NonoquboError(f"{out}: --constrained writes the constrained model, which the {mod.NAME} format "
                                 f"(a QUBO format) cannot hold; constrained formats: {able}")
         plan.append((out, mod))
+    for out in outs:
+        check_output_folder(out, args.puzzle)
+    if outs.count("-") > 1:
+        raise NonoquboError("standard output is named twice (-o -): it can take one model")
     if len({os.path.abspath(o) for o, _ in plan if o != "-"}) < sum(1 for o, _ in plan if o != "-"):
         raise NonoquboError("the same output file is named twice")
     return plan

@@ -13,7 +13,7 @@ from .._util.atomic import atomic_write
 from ..answers.decode import load_model
 from ..model.puzzle import Puzzle
 from ..errors import FormatError, PuzzleError, UnsupportedFormat
-from ._common import add_puzzle_arguments, load_puzzle
+from ._common import add_puzzle_arguments, check_output_folder, load_puzzle
 
 ORDER = 40
 
@@ -103,6 +103,7 @@ def read_input(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     mod = output_format(args.output, args.to_format)
+    check_output_folder(args.output, args.input)
     puzzle = read_input(args)
     try:
         clues.refuse_colour(puzzle, mod)

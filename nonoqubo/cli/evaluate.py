@@ -13,9 +13,9 @@ import os
 from typing import Any
 
 from .._util.atomic import atomic_write
-from ..campaign.evaluate import Group, csv_text, evaluate, records
+from ..campaign.evaluate import Group, check_options, csv_text, evaluate, records
 from .._util.progress import bar
-from ._common import progress_enabled
+from ._common import check_output_folder, progress_enabled
 
 ORDER = 65
 
@@ -103,9 +103,13 @@ def table(groups: list[Group]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.report:  # matplotlib missing: say so before judging anything
-        from ..campaign.report_html import require_matplotlib
+    check_options(jobs=args.jobs, seconds=args.time)
+    check_output_folder(args.csv, args.model)
+    if args.report:  # a wrong name, a missing folder or matplotlib: say so before judging anything
+        from ..campaign.report_html import check_report_path, require_matplotlib
 
+        check_report_path(args.report)
+        check_output_folder(args.report, args.model)
         require_matplotlib()
     with bar(None, "judging sample files", enabled=progress_enabled(args), unit=" files") as tick:
         groups = evaluate(args.model, args.samples, setting=args.setting, seconds=args.time,

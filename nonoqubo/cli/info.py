@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from .. import exports
+from ..answers.decode import names_a_model
 from .._util.progress import spinner
 from ..errors import FormatError, UnsupportedFormat
 from ..model.estimate import LONG_WORK_TERMS, check_fits
@@ -64,6 +65,8 @@ def _exported_model(args: argparse.Namespace) -> tuple[Any | None, Puzzle | None
     """
     if args.puzzle == "-" or args.from_format or args.index is not None or getattr(args, "spec_name", None):
         return None, None
+    if names_a_model(args.puzzle):  # read by that format or refused with its error
+        return exports.load(args.puzzle), None
     try:
         return exports.load(args.puzzle), None
     except UnsupportedFormat:

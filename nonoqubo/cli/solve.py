@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
                             schedule=schedule, workers=args.workers, count=args.count)
     check_options(options, args.sampler)  # before the puzzle is read or anything built
     check_image_path(args.image)
-    check_output_folder(args.output)
+    check_output_folder(args.output, args.puzzle)
     puzzle = load_puzzle(args)
     show = progress_enabled(args)
     total = 1 if args.sampler == "exact" else args.reads

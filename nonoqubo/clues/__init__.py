@@ -25,6 +25,7 @@ Examples:
 
 from __future__ import annotations
 
+import inspect
 import os
 from pathlib import Path
 from types import ModuleType
@@ -32,10 +33,10 @@ from typing import IO, Any
 
 from .._util import text as _textio
 from .._util.discover import find, registry
-from ..errors import PuzzleError, UnsupportedFormat
+from ..errors import FormatError, NonoquboError, PuzzleError, UnsupportedFormat
 from ..model.puzzle import Puzzle
 
-__all__ = ["dump", "dumps", "format_for", "formats", "get_format", "load", "loads"]
+__all__ = ["dump", "dumps", "format_for", "formats", "get_format", "load", "loads", "members"]
 
 
 def formats() -> tuple[ModuleType, ...]:
@@ -96,7 +97,13 @@ def format_for(path: str | os.PathLike[str] | None, data: bytes | str | None = N
 
 
 def loads(data: str | bytes, format: str | None = None, *, source: str = "<string>", **options: Any) -> Puzzle:
-    """Read a puzzle from a string (or bytes) in *format* (sniffed when None)."""
+    """Read a puzzle from a string (or bytes) in *format* (sniffed when None).
+
+    Raises:
+        FormatError: *data* is empty or blank (``<stdin>``: standard input is empty), or not
+            valid in its format.
+    """
+    _refuse_empty(data, source)
     mod = get_format(format) if format else format_for(None, data)
     return mod.loads(_as_input(mod, data, source), source=source, **options)
 
@@ -121,8 +128,54 @@ def load(
         source = path
         with open(path, "rb") as fh:
             data = fh.read()
+    _refuse_empty(data, str(source))
     mod = get_format(format) if format else format_for(path, data)
     return mod.loads(_as_input(mod, data, str(source)), source=str(source), **options)
+
+
+def _refuse_empty(data: str | bytes, source: str) -> None:
+    if not data.strip():
+        what = "standard input is empty" if source == "<stdin>" else \
+            ("the file is empty" if not data else "the file holds only white space")
+        raise FormatError(f"{source}: {what}: no clues to read")
+
+
+def members(path: str | os.PathLike[str], format: str | None = None) -> list[tuple[int | None, str | None]]:
+    """``(index, name)`` of each puzzle of the file *path*, the ``index`` option :func:`load` takes for it.
+
+    A single-puzzle file is ``[(None, None)]``.  A format module that knows its own numbering
+    and names defines ``members(text, *, source)`` (Gecode's specs, from 0, by name); for the
+    other multi-puzzle formats (an ``index`` option counted from 1) the puzzles are counted by
+    loading them.  A file that cannot be read or told is one member: loading it says why.
+    """
+    source = os.fspath(path)
+    try:
+        data = Path(source).read_bytes()
+        mod = get_format(format) if format else format_for(source, data)
+    except (OSError, NonoquboError):
+        return [(None, None)]
+    listing = getattr(mod, "members", None)
+    if listing is not None:
+        try:
+            return list(listing(_as_input(mod, data, source), source=source))
+        except NonoquboError:
+            return [(None, None)]
+    if "index" not in inspect.signature(mod.loads).parameters:
+        return [(None, None)]
+    count = 0
+    while True:
+        try:
+            mod.loads(_as_input(mod, data, source), source=source, index=count + 1)
+        except FormatError as exc:
+            if "out of range" in str(exc):
+                break
+            count += 1  # this puzzle exists but is broken: its load records the error
+            break
+        except NonoquboError:
+            count += 1
+            break
+        count += 1
+    return [(i, None) for i in range(1, count + 1)] if count > 1 else [(None, None)]
 
 
 def dumps(puzzle: Puzzle, format: str) -> str | bytes:

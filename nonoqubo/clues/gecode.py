@@ -61,7 +61,7 @@ TITLE = "Gecode flat integer array (width, height, column hints, row hints); Gec
 EXTENSIONS = ("gecode", "cpp", "cc", "cxx", "hpp", "h", "hh", "c")
 ORDER = 20
 
-__all__ = ["Spec", "dumps", "from_array", "loads", "specs", "to_array"]
+__all__ = ["Spec", "dumps", "from_array", "loads", "members", "specs", "to_array"]
 
 # one token per match; every alternative is a plain run, so matching is linear
 _SCAN = re.compile(
@@ -289,6 +289,21 @@ def specs(text: str, *, source: str = "<string>") -> list[Spec]:
     out = [Spec(name, order.get(name), tuple(integer(t.text, source, t.line, name) for t in toks),
                 tuple((t.line, t.col) for t in toks)) for name, toks in arrays]
     return sorted(out, key=lambda s: (s.index is None, s.index if s.index is not None else 0))
+
+
+def members(text: str, *, source: str = "<string>") -> list[tuple[int | None, str | None]]:
+    """``(index, name)`` of every puzzle :func:`loads` can pick: the numbered specs, from 0.
+
+    A bare array is the one puzzle ``(None, None)``.
+
+    Examples:
+        >>> members("const int a[] = {1,1, 1,1, 1,1};\\nconst int b[] = {1,1, 1,1, 1,1};")
+        [(0, 'a'), (1, 'b')]
+    """
+    found = [s for s in specs(text, source=source) if s.index is not None]
+    if not found:
+        return [(None, None)]
+    return [(k, s.name) for k, s in enumerate(found)]  # _choose counts the numbered specs so
 
 
 def _listing(found: list[Spec]) -> str:

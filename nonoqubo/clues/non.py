@@ -57,7 +57,7 @@ from ._defaults import BINARY, COLOUR, KIND, LEGACY_ENCODING
 from ._lines import clue_text, colour_refusal, make_puzzle, meta_text, option_lines, parse_clue
 from .._util.guard import integer
 from .._util.text import head_text
-from ..errors import FormatError, located
+from ..errors import FormatError, NonoquboError, located
 from ..model.puzzle import Puzzle
 
 NAME = "non"
@@ -73,6 +73,19 @@ __all__ = ["dumps", "loads"]
 #: .non key -> Puzzle.meta key ("title" goes to Puzzle.name)
 _META = {"by": "author", "copyright": "copyright", "license": "license", "catalogue": "catalogue"}
 _COLOUR_TOKEN = re.compile(r"(?<!\d)\d+[A-Za-z]\w*")  # look-behind: linear in a run of digits
+
+
+def _not_simpson(text: str) -> str:
+    """What a ``key:`` file given as ``.non`` is: nonoqubo's YAML clue spec (when it reads as one), or pyNonogram's."""
+    from . import spec
+
+    try:
+        spec.loads(text, source="<non>")
+    except NonoquboError:
+        return "this is a pyNonogram 'key:value' file, not Simpson's .non format"
+    else:
+        return ("this is a YAML clue spec, not Simpson's .non format; name it .yaml "
+                "or read it with --from spec")
 
 
 def detect(head: bytes) -> bool:
@@ -112,7 +125,7 @@ def loads(text: str, *, source: str = "<string>", **options: Any) -> Puzzle:
         key, _, rest = line.partition(" ")
         key = key.lower()
         if re.match(r"(rows|columns|width|height)\s*:", line, re.I):
-            raise FormatError(located(source, lineno, "this is a pyNonogram 'key:value' file, not Simpson's .non format"))
+            raise FormatError(located(source, lineno, _not_simpson(text)))
         if key in ("width", "height"):
             if not re.fullmatch(r"\s*\d+\s*", rest) or integer(rest, source, lineno, key) <= 0:
                 raise FormatError(located(source, lineno, f"{key} must be a positive number, found {rest.strip()[:40]!r}"))

@@ -39,7 +39,7 @@ from typing import IO, Any
 from .._util import text as _textio
 from .._util.atomic import atomic_write
 from .._util.discover import find, registry
-from ..errors import NonoquboError, UnsupportedFormat
+from ..errors import UnsupportedFormat
 
 __all__ = [
     "dump",
@@ -128,19 +128,14 @@ def dumps(model: Any, format: str, *, ising: bool = False) -> str | bytes:
 
 @contextlib.contextmanager
 def open_target(path: str | os.PathLike[str], binary: bool) -> Iterator[IO[Any]]:
-    """:func:`~nonoqubo._util.atomic.atomic_write` with a one-line error for a path that cannot be written.
+    """:func:`~nonoqubo._util.atomic.atomic_write` (the one place that words an unwritable path).
 
     Raises:
-        NonoquboError: the directory is missing or not writable, the disk is full...
+        WriteError: the directory is missing or not writable, the disk is full...
             (the temporary file is gone; an existing target is untouched).
     """
-    try:
-        with atomic_write(path, binary=binary) as fh:
-            yield fh
-    except BrokenPipeError:  # `build -o - | head`: the reader left, nothing to report
-        raise
-    except OSError as exc:
-        raise NonoquboError(f"cannot write {os.fspath(path)}: {exc.strerror or exc}") from None
+    with atomic_write(path, binary=binary) as fh:
+        yield fh
 
 
 def write(model: Any, fh: IO[Any], mod: ModuleType, *, ising: bool = False, progress: bool = False) -> None:

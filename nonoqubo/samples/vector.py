@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import re
 
-from .._util.text import head_text
+from .._util.text import head_text, quoted
 from ..errors import FormatError
 from ._defaults import BINARY, EXTENSIONS, KIND, LEGACY_ENCODING
 from ._raw import RawSamples, loads_json
@@ -72,7 +72,9 @@ def loads(text: str, *, source: str) -> RawSamples:
         for s, row in enumerate(rows):
             for i, v in enumerate(row):
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise FormatError(f"{source}: sample {s}, position {i + 1}: {v!r} is not a number")
+                    what = "a string; a JSON sample holds numbers (bit strings go one a line, outside JSON)" \
+                        if isinstance(v, str) else "not a number"
+                    raise FormatError(f"{source}: sample {s}, position {i}: {quoted(v)} is {what}")
         return RawSamples(values=rows)
     rows = []
     for lineno, line in enumerate(text.splitlines(), start=1):

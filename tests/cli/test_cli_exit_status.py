@@ -26,3 +26,40 @@ def test_decode_into_a_closed_pipe_exits_with_the_verdict_every_time(tmp_path):
         proc = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert proc.returncode == 1, proc.stderr
         assert proc.stderr == ""  # no BrokenPipeError, no "Exception ignored"
+
+
+GECODE = SHARED / "originals" / "gecode" / "nonogram.cpp"
+
+
+def _into_a_closed_pipe(*argv: str) -> subprocess.CompletedProcess:
+    """Run nonoqubo with standard output a pipe whose reader has already gone."""
+    import os
+
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run([sys.executable, "-m", "nonoqubo", *argv], cwd=ROOT, stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize("fmt", ["lp", "ommx", "cqm", "coo"])
+def test_a_model_cut_short_by_a_closed_pipe_is_not_reported_as_written(fmt):
+    proc = _into_a_closed_pipe("build", str(GECODE), "--name", "heart", "-o", "-", "-f", fmt)
+    assert proc.returncode == 141, proc.stderr  # 128 + SIGPIPE, as the shell reports cat
+    assert "wrote" not in proc.stderr and "Error" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("head") is None or shutil.which("bash") is None, reason="needs bash and head")
+def test_a_long_model_into_head_stops_quietly():
+    cmd = (f"'{sys.executable}' -m nonoqubo build '{GECODE}' --name castle -o - -f coo | head -c 100 >/dev/null; "
+           "exit ${PIPESTATUS[0]}")
+    proc = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 141 and "wrote" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_standard_output_named_twice_is_refused(run_cli):
+    status, out, err = run_cli("build", GECODE, "--name", "heart", "-o", "-", "-o", "-", "-f", "coo")
+    assert (status, out) == (2, "")
+    assert err == "nonoqubo: error: standard output is named twice (-o -): it can take one model\n"
