@@ -8,9 +8,11 @@ gives its blocks' shifts exactly (:meth:`Layout.encode`); a line that does not
 clue's blocks nearest to the picture (fewest cells differing), so the decoder
 reports the disagreement with the crossing lines instead of refusing the answer.
 
-The limit of that: a cell whose row *and* column both break their clues may be placed back by
-both (a stray black cell in an otherwise solved picture): the decoded picture is then the
-nearest solution, reported valid, not the picture as printed.
+That is faithful only where every cell of the picture is kept by one of its two lines: a
+cell whose row *and* column placements both differ from the picture (a stray black cell in
+an otherwise solved picture) would be drawn as neither line printed it, and the decoder
+could then call the nearest solution valid.  Such a picture is refused, in one line that
+names the first such cell: it cannot be written in the model's variables.
 """
 
 from __future__ import annotations
@@ -46,7 +48,16 @@ def assignments(puzzle: Puzzle, grids: Sequence[np.ndarray], source: str) -> tup
         try:
             out[s] = layout.encode(g)
         except ValueError:
-            out[s] = (layout.var_p < _nearest_shifts(layout, g)[layout.var_block]).astype(np.int8)
+            shifts = _nearest_shifts(layout, g)
+            row_view, col_view = layout.grids(shifts[None, :])
+            lost = np.argwhere((row_view[0] != g) & (col_view[0] != g))
+            if lost.size:
+                i, j = (int(v) + 1 for v in lost[0])
+                raise SampleError(
+                    f"{source}: solution {s}: the cell in row {i}, column {j} breaks the clues of both its row "
+                    f"and its column ({len(lost)} such cell{'s' if len(lost) > 1 else ''}), so the picture "
+                    "cannot be written in the model's variables; check it with: nonoqubo check PUZZLE GRID")
+            out[s] = (layout.var_p < shifts[layout.var_block]).astype(np.int8)
     return out, layout.labels()
 
 

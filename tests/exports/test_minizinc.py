@@ -141,6 +141,23 @@ def test_a_picture_that_breaks_its_clues_is_reported_invalid(tmp_path, run_cli):
     assert status == 2 and "3x3 picture but the puzzle is 15x15" in stderr
 
 
+def test_a_cell_that_breaks_both_its_lines_is_refused_not_called_valid(tmp_path, run_cli):
+    puzzle = clues.load(LOGO)
+    model = tmp_path / "logo.mzn"
+    exports.dump(build(puzzle), model)
+    rows = [list(r) for r in puzzle.solution]
+    assert rows[7][7] == "."
+    rows[7][7] = "#"  # a stray black cell: row 8 and column 8 both break their clues there
+    answer = tmp_path / "answer.txt"
+    answer.write_text("nonoqubo picture 15x15 legend .#\n" + "\n".join(map("".join, rows)) + "\n----------\n")
+    status, stdout, stderr = run_cli("decode", model, answer)
+    assert status == 2 and not stdout
+    assert stderr.strip().splitlines() == [
+        f"nonoqubo: error: {answer}: solution 0: the cell in row 8, column 8 breaks the clues of both its row and "
+        "its column (1 such cell), so the picture cannot be written in the model's variables; check it with: "
+        "nonoqubo check PUZZLE GRID"]
+
+
 def test_pictures_need_the_clues():
     from nonoqubo.samples import read_samples
 
