@@ -228,7 +228,14 @@ def load(path: str | os.PathLike[str], format: str | None = None) -> Any:
         if mod is None:
             raise UnsupportedFormat(f"{source}: cannot tell the QUBO format from the name or content; "
                                     f"name it (one of: {_names()})")
-    return mod.loads(_as_input(mod, data, source), source=source)
+    box = [data]  # handed on without a second reference: a text reader may let go of its input
+    del data
+    return mod.loads(_take_input(mod, box, source), source=source)
+
+
+def _take_input(mod: ModuleType, box: list[bytes], source: str) -> str | bytes:
+    """The file's content for *mod*, taken out of *box* (so the bytes go once the text is made)."""
+    return _as_input(mod, box.pop(), source)
 
 
 def _as_input(mod: ModuleType, data: str | bytes, source: str) -> str | bytes:
