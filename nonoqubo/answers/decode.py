@@ -63,7 +63,8 @@ import numpy as np
 from ..logic.check import LineFailure, failing_lines, line_failures
 from ..model.encoding import Completion
 from ..model.geometry import DOMAIN_WALL, Family, Geometry, geometry_of
-from ..errors import FormatError, NonoquboError, SampleError, UnsupportedFormat
+from ..errors import FormatError, ModelTooLarge, NonoquboError, SampleError, UnsupportedFormat
+from ..model.estimate import check_fits
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
 from ..samples import SampleBatch, read_samples, samples_from
@@ -271,11 +272,11 @@ class Decoder:
         FormatError, UnsupportedFormat: a file that is neither a model nor clues.
     """
 
-    def __init__(self, model_or_puzzle: Any) -> None:
+    def __init__(self, model_or_puzzle: Any, *, force: bool = False) -> None:
         if isinstance(model_or_puzzle, (str, os.PathLike)):
             path = os.fspath(model_or_puzzle)
             try:
-                self._setup(load_model(path))
+                self._setup(load_model(path, force=force))
             except SampleError as exc:  # the file's labels contradict its own clues: name the file
                 raise FormatError(f"{path}: {exc}") from None
         else:
@@ -535,7 +536,7 @@ def decode(
     return decoder.reports(analysis, select(analysis, which), batch)
 
 
-def load_model(path: str | os.PathLike[str]) -> Any:
+def load_model(path: str | os.PathLike[str], *, force: bool = False) -> Any:
     """Read an exported model file (its clues travel inside it), else a clue file.
 
     Returns:
@@ -557,7 +558,9 @@ def load_model(path: str | os.PathLike[str]) -> Any:
         exports = None  # type: ignore[assignment]
     if exports is not None and hasattr(exports, "load"):
         try:
-            model = exports.load(path)
+            model = exports.load(path, force=force)
+        except ModelTooLarge:
+            raise
         except (UnsupportedFormat, FormatError, NonoquboError, ValueError, KeyError) as exc:
             model_error = exc
         else:
@@ -568,11 +571,13 @@ def load_model(path: str | os.PathLike[str]) -> Any:
                 )
             return model
     try:
-        return clues.load(path)
+        puzzle = clues.load(path)
     except (UnsupportedFormat, FormatError, NonoquboError) as exc:
         if model_error is None:
             raise
         raise UnsupportedFormat(
             f"{path}: neither an exported model ({model_error}) nor a clue file ({exc})"
         ) from None
+    check_fits(puzzle, path, force=force)  # decoding against clues builds the model's layout and geometry
+    return puzzle
 

@@ -65,7 +65,7 @@ def _exported_model(args: argparse.Namespace) -> tuple[Any | None, Puzzle | None
     if args.puzzle == "-" or args.from_format or args.index is not None or getattr(args, "spec_name", None):
         return None, None
     try:
-        return exports.load(args.puzzle), None
+        return exports.load(args.puzzle, force=args.force), None
     except UnsupportedFormat:
         return None, None
     except FormatError as model_error:  # x.json: a QUBO JSON by its name, or a clue spec?

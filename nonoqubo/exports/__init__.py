@@ -199,35 +199,50 @@ def loads(data: str | bytes, format: str | None = None, *, source: str = "<strin
     return mod.loads(_as_input(mod, data, source), source=source)
 
 
-def load(path: str | os.PathLike[str], format: str | None = None) -> Any:
+def load(path: str | os.PathLike[str], format: str | None = None, *, force: bool = False) -> Any:
     """The model in the file *path*: by format name, else extension, else content.
 
     A file whose extension names one format but whose content another's
     ``detect`` recognises (``x.json`` holding a dimod document) is read as the latter.
+    Once its format is told (from the name and the first bytes), the memory reading it takes
+    is estimated from its size and checked (:func:`nonoqubo.model.estimate.check_file_fits`)
+    before the rest is read.
 
     Raises:
         UnsupportedFormat: the format cannot be told.
         FormatError: the file is not valid in its format (the message names it).
+        ModelTooLarge: reading it would take more memory than is available (and not *force*).
         OSError: the file cannot be read.
     """
     source = os.fspath(path)
+    fh: IO[bytes] | None = None
     if source == "-":
         data: bytes = sys.stdin.buffer.read()
         source = "<stdin>"
     else:
-        with open(source, "rb") as fh:
+        fh = open(source, "rb")
+        data = fh.read(HEAD)
+    try:
+        mod: ModuleType | None
+        if format:
+            mod = get_format(format)
+        else:
+            head = data[:HEAD]
+            mod = _by_extension(source) if source != "<stdin>" else None
+            if mod is None or not mod.detect(head):
+                mod = _sniff(head) or mod
+            if mod is None:
+                raise UnsupportedFormat(f"{source}: cannot tell the QUBO format from the name or content; "
+                                        f"name it (one of: {_names()})")
+        if fh is not None:
+            from ..model.estimate import check_file_fits
+
+            check_file_fits(source, force=force)
+            fh.seek(0)
             data = fh.read()
-    mod: ModuleType | None
-    if format:
-        mod = get_format(format)
-    else:
-        head = data[:HEAD]
-        mod = _by_extension(source) if source != "<stdin>" else None
-        if mod is None or not mod.detect(head):
-            mod = _sniff(head) or mod
-        if mod is None:
-            raise UnsupportedFormat(f"{source}: cannot tell the QUBO format from the name or content; "
-                                    f"name it (one of: {_names()})")
+    finally:
+        if fh is not None:
+            fh.close()
     box = [data]  # handed on without a second reference: a text reader may let go of its input
     del data
     return mod.loads(_take_input(mod, box, source), source=source)
