@@ -64,7 +64,7 @@ from ..logic.check import LineFailure, failing_lines, line_failures
 from ..model.encoding import Completion
 from ..model.geometry import DOMAIN_WALL, Family, Geometry, geometry_of
 from ..errors import FormatError, ModelTooLarge, NonoquboError, SampleError, UnsupportedFormat
-from ..model.estimate import check_fits
+from ..model.estimate import check_file_fits, check_fits
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
 from ..samples import SampleBatch, read_samples, samples_from
@@ -558,7 +558,7 @@ def load_model(path: str | os.PathLike[str], *, force: bool = False) -> Any:
         exports = None  # type: ignore[assignment]
     if exports is not None and hasattr(exports, "load"):
         try:
-            model = exports.load(path, force=force)
+            model = exports.load(path, check=lambda p: check_file_fits(p, force=force))
         except ModelTooLarge:
             raise
         except (UnsupportedFormat, FormatError, NonoquboError, ValueError, KeyError) as exc:

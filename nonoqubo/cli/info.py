@@ -14,7 +14,7 @@ from typing import Any
 from .. import exports
 from .._util.progress import spinner
 from ..errors import FormatError, UnsupportedFormat
-from ..model.estimate import LONG_WORK_TERMS, check_fits
+from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, model_figures
 from ._common import add_force_argument, add_puzzle_arguments, load_puzzle, no_solution_names, progress_enabled
@@ -65,7 +65,7 @@ def _exported_model(args: argparse.Namespace) -> tuple[Any | None, Puzzle | None
     if args.puzzle == "-" or args.from_format or args.index is not None or getattr(args, "spec_name", None):
         return None, None
     try:
-        return exports.load(args.puzzle, force=args.force), None
+        return exports.load(args.puzzle, check=lambda p: check_file_fits(p, force=args.force)), None
     except UnsupportedFormat:
         return None, None
     except FormatError as model_error:  # x.json: a QUBO JSON by its name, or a clue spec?

@@ -32,7 +32,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import IO, Any
 
@@ -199,19 +199,20 @@ def loads(data: str | bytes, format: str | None = None, *, source: str = "<strin
     return mod.loads(_as_input(mod, data, source), source=source)
 
 
-def load(path: str | os.PathLike[str], format: str | None = None, *, force: bool = False) -> Any:
+def load(path: str | os.PathLike[str], format: str | None = None, *,
+         check: Callable[[str], object] | None = None) -> Any:
     """The model in the file *path*: by format name, else extension, else content.
 
     A file whose extension names one format but whose content another's
     ``detect`` recognises (``x.json`` holding a dimod document) is read as the latter.
-    Once its format is told (from the name and the first bytes), the memory reading it takes
-    is estimated from its size and checked (:func:`nonoqubo.model.estimate.check_file_fits`)
-    before the rest is read.
+    Once its format is told (from the name and the first bytes), *check* is called with the
+    path before the rest is read: the commands pass the memory guard
+    (:func:`nonoqubo.model.estimate.check_file_fits`), which refuses from the file's size.
 
     Raises:
         UnsupportedFormat: the format cannot be told.
         FormatError: the file is not valid in its format (the message names it).
-        ModelTooLarge: reading it would take more memory than is available (and not *force*).
+        ModelTooLarge: from *check*: reading it would take more memory than is available.
         OSError: the file cannot be read.
     """
     source = os.fspath(path)
@@ -234,10 +235,9 @@ def load(path: str | os.PathLike[str], format: str | None = None, *, force: bool
             if mod is None:
                 raise UnsupportedFormat(f"{source}: cannot tell the QUBO format from the name or content; "
                                         f"name it (one of: {_names()})")
+        if fh is not None and check is not None:
+            check(source)
         if fh is not None:
-            from ..model.estimate import check_file_fits
-
-            check_file_fits(source, force=force)
             fh.seek(0)
             data = fh.read()
     finally:
