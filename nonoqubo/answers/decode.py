@@ -63,7 +63,8 @@ import numpy as np
 from ..logic.check import LineFailure, failing_lines, line_failures
 from ..model.encoding import Completion
 from ..model.geometry import DOMAIN_WALL, Family, Geometry, geometry_of
-from ..errors import FormatError, NonoquboError, SampleError, UnsupportedFormat
+from ..errors import FormatError, ModelTooLarge, NonoquboError, SampleError, UnsupportedFormat
+from ..model.estimate import check_file_fits, check_fits
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
 from ..samples import SampleBatch, read_samples, samples_from
@@ -280,11 +281,11 @@ class Decoder:
         FormatError, UnsupportedFormat: a file that is neither a model nor clues.
     """
 
-    def __init__(self, model_or_puzzle: Any) -> None:
+    def __init__(self, model_or_puzzle: Any, *, force: bool = False) -> None:
         if isinstance(model_or_puzzle, (str, os.PathLike)):
             path = os.fspath(model_or_puzzle)
             try:
-                self._setup(load_model(path))
+                self._setup(load_model(path, force=force))
             except SampleError as exc:  # the file's labels contradict its own clues: name the file
                 raise FormatError(f"{path}: {exc}") from None
         else:
@@ -566,7 +567,7 @@ def names_a_model(path: str | os.PathLike[str]) -> bool:
     return longest(exports.formats()) > longest(clues.formats())
 
 
-def load_model(path: str | os.PathLike[str], *, need_clues: bool = True) -> Any:
+def load_model(path: str | os.PathLike[str], *, need_clues: bool = True, force: bool = False) -> Any:
     """Read an exported model file (its clues travel inside it), else a clue file.
 
     A file whose extension names a model format (:func:`names_a_model`) is read by that format
@@ -575,6 +576,7 @@ def load_model(path: str | os.PathLike[str], *, need_clues: bool = True) -> Any:
     Args:
         path: the file.
         need_clues: refuse a model that carries no clues (its samples could not be decoded).
+        force: read a model, or take a puzzle, that the memory guard says would not fit.
 
     Returns:
         A ``Qubo`` (or constrained model) with its ``puzzle``, or a :class:`Puzzle`.
@@ -592,7 +594,9 @@ def load_model(path: str | os.PathLike[str], *, need_clues: bool = True) -> Any:
         raise FileNotFoundError(2, "No such file or directory", path)
     model_error: Exception | None = None
     try:
-        model = exports.load(path)
+        model = exports.load(path, check=lambda p: check_file_fits(p, force=force))
+    except ModelTooLarge:
+        raise
     except (UnsupportedFormat, FormatError, NonoquboError, ValueError, KeyError) as exc:
         if names_a_model(path):
             raise
@@ -605,10 +609,13 @@ def load_model(path: str | os.PathLike[str], *, need_clues: bool = True) -> Any:
             )
         return model
     try:
-        return clues.load(path)
+        puzzle = clues.load(path)
     except (UnsupportedFormat, FormatError, NonoquboError) as exc:
         if model_error is None:
             raise
         raise UnsupportedFormat(
             f"{path}: neither an exported model ({model_error}) nor a clue file ({exc})"
         ) from None
+    check_fits(puzzle, path, force=force)  # decoding against clues builds the model's layout and geometry
+    return puzzle
+

@@ -178,9 +178,9 @@ _DECODERS: dict[str, Decoder] = {}
 _POLISHERS: dict[str, Any] = {}
 
 
-def _decoder(model_path: str) -> Decoder:
-    if model_path not in _DECODERS:
-        _DECODERS[model_path] = Decoder(load_model(model_path))
+def _decoder(model_path: str, force: bool = False) -> Decoder:
+    if model_path not in _DECODERS:  # the memory guard first (ModelTooLarge names the file and --force)
+        _DECODERS[model_path] = Decoder(load_model(model_path, force=force))
     return _DECODERS[model_path]
 
 
@@ -220,13 +220,13 @@ def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def judge_file(model_path: str, samples_path: str, polish: bool = False, samples_format: str | None = None,
-               ) -> FileResult:
+               force: bool = False) -> FileResult:
     """Read, decode and tally one sample file (and its polished samples).
 
     Raises:
         SampleError, FormatError, UnsupportedFormat, OSError: the file cannot be read or matched.
     """
-    decoder = _decoder(model_path)
+    decoder = _decoder(model_path, force)
     data = Path(samples_path).read_bytes()
     if b"\x00" in data[:4096]:  # a binary file (an archive): the registry reads it as it can
         text = data.decode("latin-1")
@@ -246,7 +246,7 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
     return FileResult(samples_path, reads, seconds_per_run(text, reads), raw, polished)
 
 
-def _judge(args: tuple[str, str, bool, str | None]) -> FileResult | str:
+def _judge(args: tuple[str, str, bool, str | None, bool]) -> FileResult | str:
     """:func:`judge_file` for a pool: a file that cannot be judged comes back as its error message."""
     try:
         return judge_file(*args)
@@ -338,7 +338,7 @@ def _owner(path: str, root_parts: Sequence[str], names: Sequence[str]) -> str | 
     return best
 
 
-def plan_runs(model: str, samples: Sequence[str], setting: str | None = None) -> Campaign:
+def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *, force: bool = False) -> Campaign:
     """The models and runs of a campaign.
 
     Args:
@@ -365,7 +365,7 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None) ->
             runs.append(Run(owner, s, path))
         return Campaign(models, runs)
     name = Path(model).name
-    decoder = _decoder(model)
+    decoder = _decoder(model, force)
     models = {name: {"path": model, "name": name, "width": decoder.puzzle.width,
                      "height": decoder.puzzle.height, "variables": len(decoder.labels)}}
     return Campaign(models, [Run(name, s, p) for s, p in pairs])
@@ -444,6 +444,7 @@ def evaluate(
     samples_format: str | None = None,
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
+    force: bool = False,
 ) -> list[Group]:
     """Judge a campaign (see the module docstring).
 
@@ -456,6 +457,7 @@ def evaluate(
         samples_format: the samples' format (detected per file when None).
         jobs: worker processes (default ``os.cpu_count()``; 1 judges in this process).
         progress: called with 1 after each file.
+        force: read a model even when the memory guard says it will not fit.
 
     Returns:
         One :class:`Group` per ``(model, setting)``, sorted by setting, then model size and name.
@@ -467,13 +469,13 @@ def evaluate(
     """
     jobs = workers(jobs)
     seconds = run_seconds(seconds)
-    campaign = plan_runs(model, samples, setting)
+    campaign = plan_runs(model, samples, setting, force=force)
     if polish:  # fail before judging anything when dwave-samplers is missing
         try:
             import dwave.samplers  # noqa: F401
         except ImportError:
             raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
-    tasks = [(campaign.models[r.model]["path"], r.path, polish, samples_format) for r in campaign.runs]
+    tasks = [(campaign.models[r.model]["path"], r.path, polish, samples_format, force) for r in campaign.runs]
     results: list[FileResult | str]
     if jobs == 1 or len(tasks) == 1:
         results = []

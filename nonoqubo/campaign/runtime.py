@@ -47,7 +47,10 @@ from datetime import datetime
 
 __all__ = ["seconds_per_run"]
 
-_NUM = r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
+#: A number, written so that a run of digits matches it in one way only: ``\d+\.?\d*`` splits
+#: *n* digits in *n* ways, and a search over a long line of bits then backtracks through all of
+#: them at every start (quadratic: 8,000 digits took 10 s).
+_NUM = r"([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)"
 
 #: (pattern, units per second, divide by the number of reads)
 _PATTERNS: tuple[tuple[re.Pattern[str], float, bool], ...] = (
@@ -55,7 +58,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], float, bool], ...] = (
     (re.compile(r'"qpu_anneal_time_per_sample"\s*:\s*' + _NUM), 1e6, False),
     (re.compile(r'"qpu_access_time"\s*:\s*' + _NUM), 1e6, True),
     (re.compile(r'"sampling_ns"\s*:\s*' + _NUM), 1e9, True),
-    (re.compile(r"^\s*" + _NUM + r"\s+seconds of classic cpu time", re.MULTILINE), 1.0, True),
+    (re.compile(r"^[ \t]*" + _NUM + r"[ \t]+seconds of classic cpu time", re.MULTILINE), 1.0, True),
     (re.compile(r'^[^,\n]*,[A-Za-z0-9_]+,"[^"\n]*",' + _NUM + "," + _NUM + ",", re.MULTILINE), 1.0, True),
 )
 

@@ -59,7 +59,8 @@ from typing import Any
 
 from .. import clues, exports
 from .._util.atomic import atomic_write
-from ..errors import NonoquboError, WriteError
+from ..errors import FormatError, NonoquboError, WriteError
+from ..model.estimate import check_fits, check_random_fits
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, kind_of, write_files
 from ._options import workers
@@ -195,6 +196,7 @@ class Options:
     out_dir: str
     formats: tuple[str, ...]
     presolve: bool = False
+    force: bool = False
 
 
 def _key(puzzle: Puzzle, options: Options) -> str:
@@ -235,6 +237,7 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
     entry: dict[str, Any] = {"name": task.name, "source": task.source}
     try:
         puzzle = task.load()
+        check_fits(puzzle, task.source, force=options.force, formats=options.formats)
         key = _key(puzzle, options)
         if previous is not None and _up_to_date(previous, key, options.out_dir):
             return {**previous, "skipped": True}
@@ -337,6 +340,7 @@ def run_suite(
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
     on_total: Callable[[int], None] | None = None,
+    force: bool = False,
 ) -> SuiteResult:
     """Build a suite (see the module docstring).
 
@@ -349,16 +353,23 @@ def run_suite(
         jobs: worker processes (default ``os.cpu_count()``; 1 builds in this process).
         progress: called with 1 after each puzzle.
         on_total: called once with the number of puzzles, before the first is built.
+        force: build models the memory guard refuses (every puzzle is checked; a refused one
+            is recorded as failed, and a random size is refused from its size before anything).
 
     Raises:
         UnsupportedFormat: an unknown format name (checked before anything is built).
         NonoquboError: a missing file, a folder with no clue file, a glob that matches nothing, or no puzzle at all.
         WriteError: the output folder cannot be made.
+        ModelTooLarge: a random family's size whose expected model would not fit (not *force*).
     """
     jobs = workers(jobs)
     names = tuple(dict.fromkeys(exports.get_format(f).NAME for f in formats))
     if not names:
         raise NonoquboError("no output format: give at least one -f FORMAT")
+    for fam in families:  # from the sizes, before any picture is drawn or the folder made
+        for width, height in fam.sizes:
+            check_random_fits(width, height, fam.density, f"--random {width}x{height}:{fam.density:g}",
+                              force=force, formats=names)
     out = os.fspath(out_dir)
     tasks = plan(inputs, families, out)
     if not tasks:
@@ -369,7 +380,7 @@ def run_suite(
         raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
     if on_total is not None:
         on_total(len(tasks))
-    options = Options(out, names, presolve)
+    options = Options(out, names, presolve, force)
     previous = read_index(out)
     done: dict[int, dict[str, Any]] = {}
     start = last_save = time.perf_counter()

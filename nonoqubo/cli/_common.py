@@ -106,7 +106,8 @@ def no_solution_names(source: str) -> Iterator[None]:
 def add_force_argument(parser: argparse.ArgumentParser) -> None:
     """``--force``: build even when the model's estimated size exceeds the available memory."""
     parser.add_argument("--force", action="store_true",
-                        help="build even when the estimate of the model's size says it will not fit in memory")
+                        help="build or read the model even when the estimate of its size says it will not fit "
+                             "in memory")
 
 
 def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture of the best sample") -> None:

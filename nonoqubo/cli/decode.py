@@ -15,7 +15,7 @@ from ..answers.decode import Decoder, select
 from ..errors import NonoquboError
 from ..samples import SampleBatch, samples_from
 from ..samples import formats as sample_formats
-from ._common import add_image_argument, check_image_path, emit, progress_enabled
+from ._common import add_force_argument, add_image_argument, check_image_path, emit, progress_enabled
 
 ORDER = 50
 
@@ -45,8 +45,12 @@ OMMX answers (an ommx.v1.SampleSet or Solution saved with to_bytes(), or an
 OMMX artifact archive holding one) are read from their file, against a .ommx
 model or any other model or clue file.
 
+A model file whose reading would take more memory than is available (about
+10 bytes a byte of the file), or a clue file whose model would, is refused
+before it is read or built, in one line with the estimate; --force goes on.
+
 exit status: 0 when the shown sample (with --all: the best sample) is valid,
-1 when it is not, 2 on bad input.
+1 when it is not, 2 on bad input or a model too large for the memory.
 
 examples:
   nonoqubo decode logo.qubo.json sampleset.json
@@ -80,6 +84,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     spin.add_argument("--binary", dest="spin", action="store_const", const=False,
                       help="values are 0/1 (default: detected)")
     add_image_argument(parser)
+    add_force_argument(parser)
     parser.set_defaults(run=run, which="best", spin=None)
     return parser
 
@@ -87,7 +92,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     check_image_path(args.image)
     with spinner(f"reading {args.model}", enabled=progress_enabled(args)):
-        decoder = Decoder(args.model)
+        decoder = Decoder(args.model, force=args.force)
     if args.samples is None:
         batch = no_samples(decoder, args.model)
     elif args.samples == "-":

@@ -15,7 +15,7 @@ from typing import Any
 from .._util.atomic import atomic_write
 from ..campaign.evaluate import Group, check_options, csv_text, evaluate, records
 from .._util.progress import bar
-from ._common import check_output_folder, progress_enabled
+from ._common import add_force_argument, check_output_folder, progress_enabled
 
 ORDER = 65
 
@@ -34,6 +34,10 @@ each sub-folder is one: runs/sa-1000/*.json).  The seconds per run t come
 from the files (dimod SampleSet info timing, qbsolv's seconds line, MQLib's
 runtime, "seconds_per_run") or from --time.  With a suite folder as MODEL,
 a sample file belongs to the puzzle whose name starts its file name.
+
+A model file whose reading would take more memory than is available (about
+10 bytes a byte of the file), or a clue file whose model would, is refused
+first, in one line with the estimate (exit status 2); --force reads it anyway.
 
 --polish runs a steepest descent from every sample first (dwave-samplers) and
 reports the polished figures beside the raw ones.
@@ -61,6 +65,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -114,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     with bar(None, "judging sample files", enabled=progress_enabled(args), unit=" files") as tick:
         groups = evaluate(args.model, args.samples, setting=args.setting, seconds=args.time,
                           polish=args.polish, samples_format=args.samples_format, jobs=args.jobs,
-                          progress=tick)
+                          progress=tick, force=args.force)
     report = None
     if args.report:
         from ..campaign.report_html import render_report

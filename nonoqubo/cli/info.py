@@ -15,7 +15,7 @@ from .. import exports
 from ..answers.decode import names_a_model
 from .._util.progress import spinner
 from ..errors import FormatError, UnsupportedFormat
-from ..model.estimate import LONG_WORK_TERMS, check_fits
+from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, model_figures
 from ._common import add_force_argument, add_puzzle_arguments, load_puzzle, no_solution_names, progress_enabled
@@ -68,7 +68,7 @@ def _exported_model(args: argparse.Namespace) -> tuple[Any | None, Puzzle | None
     if names_a_model(args.puzzle):  # read by that format or refused with its error
         return exports.load(args.puzzle), None
     try:
-        return exports.load(args.puzzle), None
+        return exports.load(args.puzzle, check=lambda p: check_file_fits(p, force=args.force)), None
     except UnsupportedFormat:
         return None, None
     except FormatError as model_error:  # x.json: a QUBO JSON by its name, or a clue spec?

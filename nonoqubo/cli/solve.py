@@ -16,7 +16,8 @@ from .._util.atomic import atomic_write
 from ..solvers.base import SampleOptions
 from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
 from ..solvers.sampling import sampleset_document, solve
-from ._common import (add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
+from ..model.estimate import check_fits
+from ._common import (add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
                       load_puzzle, progress_enabled)
 
 ORDER = 70
@@ -40,9 +41,12 @@ enumerates up to N solutions (each one a sample) and prints how many there are
 ("exactly" when fewer than N exist): --count 2 tells whether the solution is
 unique.  A puzzle with no solution prints one line and exits 1.
 
+A puzzle whose model would need more memory than is available is refused
+before it is built, in one line with the estimate; --force builds it anyway.
+
 exit status: 0 when the best sample solves the puzzle, 1 when it does not (or
-cpsat proves the puzzle has no solution),
-2 on bad input, a bad option, or a sampler that is missing or cannot take the model.
+cpsat proves the puzzle has no solution), 2 on bad input, a bad option, a model
+too large for the memory, or a sampler that is missing or cannot take the model.
 
 examples:
   nonoqubo solve examples/qbpp-logo.yaml --sampler sa --reads 20 --seed 1
@@ -92,6 +96,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="print the report as JSON (schemas/report.schema.json)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress display and no hint")
     add_image_argument(parser)
+    add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -116,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
     check_image_path(args.image)
     check_output_folder(args.output, args.puzzle)
     puzzle = load_puzzle(args)
+    check_fits(puzzle, args.puzzle, force=args.force)  # before anything is built
     show = progress_enabled(args)
     total = 1 if args.sampler == "exact" else args.reads
     with progress.reads(total, f"{args.sampler} sampling", enabled=show) as tick:

@@ -9,7 +9,7 @@ import sys
 from ..campaign.generate import parse_family
 from .._util.progress import bar
 from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite
-from ._common import progress_enabled
+from ._common import add_force_argument, progress_enabled
 
 ORDER = 60
 
@@ -31,6 +31,11 @@ match the index are skipped.
 '10x10,20x20:0.5:100:1' (100 random pictures of each size, black with
 probability 0.5, seed 1); with --unique only line-solvable (hence unique)
 pictures are kept.
+
+Every puzzle's model is checked against the memory available before it is
+built; one that would not fit is recorded as failed with the estimate.  A
+--random size is checked from its size before any picture is drawn, and one
+too large refuses the whole command (exit status 2).  --force builds anyway.
 
 examples:
   nonoqubo suite tests/data/puzzles/json -o suite -f qbsolv -f bqm --presolve
@@ -55,6 +60,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -64,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     show = progress_enabled(args)
     with bar(None, "building suite", enabled=show, unit=" puzzles") as tick:
         result = run_suite(args.puzzles, args.output, formats=args.format or ["qubo-json"],
-                           presolve=args.presolve, families=families, jobs=args.jobs, progress=tick)
+                           presolve=args.presolve, families=families, jobs=args.jobs, progress=tick,
+                           force=args.force)
     if not args.quiet:
         print(f"{len(result.entries)} puzzles: {result.built} built, {result.skipped} up to date, "
               f"{result.failed} failed, in {result.seconds:.1f} s; index: "

@@ -32,7 +32,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import IO, Any
 
@@ -194,36 +194,58 @@ def loads(data: str | bytes, format: str | None = None, *, source: str = "<strin
     return mod.loads(_as_input(mod, data, source), source=source)
 
 
-def load(path: str | os.PathLike[str], format: str | None = None) -> Any:
+def load(path: str | os.PathLike[str], format: str | None = None, *,
+         check: Callable[[str], object] | None = None) -> Any:
     """The model in the file *path*: by format name, else extension, else content.
 
     A file whose extension names one format but whose content another's
     ``detect`` recognises (``x.json`` holding a dimod document) is read as the latter.
+    Once its format is told (from the name and the first bytes), *check* is called with the
+    path before the rest is read: the commands pass the memory guard
+    (:func:`nonoqubo.model.estimate.check_file_fits`), which refuses from the file's size.
 
     Raises:
         UnsupportedFormat: the format cannot be told.
         FormatError: the file is not valid in its format (the message names it).
+        ModelTooLarge: from *check*: reading it would take more memory than is available.
         OSError: the file cannot be read.
     """
     source = os.fspath(path)
+    fh: IO[bytes] | None = None
     if source == "-":
         data: bytes = sys.stdin.buffer.read()
         source = "<stdin>"
     else:
-        with open(source, "rb") as fh:
+        fh = open(source, "rb")
+        data = fh.read(HEAD)
+    try:
+        mod: ModuleType | None
+        if format:
+            mod = get_format(format)
+        else:
+            head = data[:HEAD]
+            mod = _by_extension(source) if source != "<stdin>" else None
+            if mod is None or not mod.detect(head):
+                mod = _sniff(head) or mod
+            if mod is None:
+                raise UnsupportedFormat(f"{source}: cannot tell the QUBO format from the name or content; "
+                                        f"name it (one of: {_names()})")
+        if fh is not None and check is not None:
+            check(source)
+        if fh is not None:
+            fh.seek(0)
             data = fh.read()
-    mod: ModuleType | None
-    if format:
-        mod = get_format(format)
-    else:
-        head = data[:HEAD]
-        mod = _by_extension(source) if source != "<stdin>" else None
-        if mod is None or not mod.detect(head):
-            mod = _sniff(head) or mod
-        if mod is None:
-            raise UnsupportedFormat(f"{source}: cannot tell the QUBO format from the name or content; "
-                                    f"name it (one of: {_names()})")
-    return mod.loads(_as_input(mod, data, source), source=source)
+    finally:
+        if fh is not None:
+            fh.close()
+    box = [data]  # handed on without a second reference: a text reader may let go of its input
+    del data
+    return mod.loads(_take_input(mod, box, source), source=source)
+
+
+def _take_input(mod: ModuleType, box: list[bytes], source: str) -> str | bytes:
+    """The file's content for *mod*, taken out of *box* (so the bytes go once the text is made)."""
+    return _as_input(mod, box.pop(), source)
 
 
 def _as_input(mod: ModuleType, data: str | bytes, source: str) -> str | bytes:

@@ -115,20 +115,21 @@ def loads(data: str | bytes, *, source: str = "<qubo.json>") -> Qubo:
         FormatError: not JSON, not this format, or inconsistent arrays.
     """
     doc = _json.parse(data, source)
+    del data  # the parsed document is several times the text; do not hold both
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_ID:
         raise FormatError(located(source, None, f"not a nonoqubo QUBO JSON document (no \"format\": \"{FORMAT_ID}\")"))
     if doc.get("format_version") != FORMAT_VERSION:
         raise FormatError(located(source, None, f"QUBO JSON format_version {doc.get('format_version')!r} is not supported "
                                   f"(this nonoqubo reads {FORMAT_VERSION})"))
     try:
-        quad = doc["quadratic"]
-        linear = np.asarray(doc["linear"], dtype=np.float64)
-        row = np.asarray(quad["row"], dtype=np.int64)
-        col = np.asarray(quad["col"], dtype=np.int64)
-        bias = np.asarray(quad["bias"], dtype=np.float64)
+        quad = doc["quadratic"]  # each list is let go once it is an array
+        linear = np.asarray(doc.pop("linear"), dtype=np.float64)
+        row = np.asarray(quad.pop("row"), dtype=np.int64)
+        col = np.asarray(quad.pop("col"), dtype=np.int64)
+        bias = np.asarray(quad.pop("bias"), dtype=np.float64)
         labels = [str(x) for x in doc["labels"]]
         meta: dict[str, Any] = {"vartype": doc["vartype"], "fixed": doc.get("fixed") or {}}
-    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+    except (KeyError, TypeError, AttributeError, ValueError, OverflowError) as exc:
         raise FormatError(located(source, None, f"missing or malformed key: {_header.malformed(exc)}")) from None
     if not (row.size == col.size == bias.size):
         raise FormatError(located(source, None, "quadratic row, col and bias differ in length"))

@@ -34,6 +34,7 @@ Examples:
 from __future__ import annotations
 
 import os
+import zipfile
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
@@ -43,8 +44,8 @@ from .encoding import Layout
 from ..errors import ModelTooLarge  # defined in errors.py; importable from here as before
 from .puzzle import Puzzle
 
-__all__ = ["BYTES_PER_TERM", "WRITE_BYTES_PER_TERM", "Estimate", "ModelTooLarge", "available_memory", "check_fits",
-           "estimate"]
+__all__ = ["BYTES_PER_TERM", "READ_BYTES_PER_FILE_BYTE", "WRITE_BYTES_PER_TERM", "Estimate", "ModelTooLarge",
+           "available_memory", "check_file_fits", "check_fits", "check_random_fits", "estimate", "estimate_random"]
 
 #: peak bytes per term of a build and a write (peak RSS of ``nonoqubo build -o`` on the 512x512
 #: cauldron, 48 M terms, 2026-11-30: `info` 1.00 GB, .coo 0.73, .csv 1.06, .qubo.json 1.11, .bqm 1.36,
@@ -56,6 +57,10 @@ BYTES_PER_TERM = 40
 #: variables up to which the touch counts are exact (about 40 bytes a variable, briefly); past it, a
 #: cruder bound from each line's blocks and margin (``4 m d min(m, d + 1)`` cell pairs) in O(lines)
 EXACT_VARIABLES = 30_000_000
+#: peak bytes of memory per byte of a model file while it is read (``info`` on the qubo-json of a
+#: random 100x100, 55 MB, 2026-12-01: 0.45 GB peak RSS, 8 bytes a byte; more for files that pack
+#: their numbers tighter, so with room); a compressed file counts its uncompressed size
+READ_BYTES_PER_FILE_BYTE = 10
 #: terms past which the estimate is worth printing before the build
 LONG_WORK_TERMS = 5_000_000
 
@@ -132,16 +137,88 @@ def check_fits(puzzle: Puzzle, source: str, *, force: bool = False, memory: int 
     Raises:
         ModelTooLarge: the estimated build memory exceeds *memory* and not *force*.
     """
-    est = estimate(puzzle)
-    per_term = max([BYTES_PER_TERM, *(_write_bytes_per_term(name) for name in formats)])
-    if per_term != BYTES_PER_TERM:
-        est = est._replace(bytes=est.terms * per_term)
-    limit = available_memory() if memory is None else memory
-    if not force and limit is not None and est.bytes > limit:
-        raise ModelTooLarge(
-            f"{source}: the {puzzle.width}x{puzzle.height} puzzle's model would have {est}, more than the "
-            f"{_size(limit)} of memory available; add --force to build it anyway")
+    est = _per_term(estimate(puzzle), formats)
+    _refuse(est.bytes, memory, force,
+            f"{source}: the {puzzle.width}x{puzzle.height} puzzle's model would have {est}", "build it")
     return est
+
+
+def estimate_random(width: int, height: int, density: float) -> Estimate:
+    """The expected model size of a random *width* x *height* picture (cells black with *density*).
+
+    From the sizes alone, before any picture is drawn: a line of ``L`` cells has on average
+    ``m = p + (L - 1) p (1 - p)`` blocks and margin ``d = L - L p - (m - 1)``, so about ``m d``
+    variables, each touching two of its cells; the cell pairs follow as in :func:`estimate` with
+    the touches spread evenly. The bytes add the picture itself (a byte a cell).
+
+    Examples:
+        >>> e = estimate_random(100, 100, 0.5)  # the real 100x100 at 0.5 (seed 1): 127,877 and 3,701,722
+        >>> 120_000 < e.variables < 140_000 and 3_000_000 < e.terms < 4_500_000
+        True
+    """
+    p = float(density)
+    variables = 0.0
+    pairs = 0.0
+    touch = {}
+    for length, lines in ((width, height), (height, width)):
+        m = p + (length - 1) * p * (1 - p)
+        d = max(0.0, length - length * p - (m - 1))
+        per_line = m * d
+        variables += per_line * lines
+        touch[length] = 2 * per_line / max(1, length)  # touches a cell gets from its row (or column)
+    a_r, a_c = touch[width], touch[height]
+    cells = float(width) * float(height)
+    pairs = cells * (a_r * max(0.0, a_r - 1) / 2 + a_c * max(0.0, a_c - 1) / 2 + a_r * a_c)
+    terms = 3 * variables + pairs
+    return Estimate(int(variables), int(terms), int(terms * BYTES_PER_TERM + cells))
+
+
+def check_random_fits(width: int, height: int, density: float, source: str, *, force: bool = False,
+                      memory: int | None = None, formats: Iterable[str] = ()) -> Estimate:
+    """:func:`estimate_random`, refused as :func:`check_fits` refuses (before any picture is drawn).
+
+    Raises:
+        ModelTooLarge: the expected build memory exceeds *memory* and not *force*.
+    """
+    est = _per_term(estimate_random(width, height, density), formats)
+    est = est._replace(bytes=max(est.bytes, int(float(width) * float(height))))
+    _refuse(est.bytes, memory, force,
+            f"{source}: a random {width}x{height} puzzle's model would have about {est}", "build it")
+    return est
+
+
+def check_file_fits(path: str, *, force: bool = False, memory: int | None = None) -> int:
+    """The bytes reading the model file *path* takes (:data:`READ_BYTES_PER_FILE_BYTE` a byte); refused
+    when more than *memory*, from the file's size alone, before it is read.
+
+    A zip archive (``.npz``) counts the uncompressed size of its members.
+
+    Raises:
+        ModelTooLarge: the estimate exceeds *memory* and not *force*.
+        OSError: the file cannot be read.
+    """
+    size = os.path.getsize(path)
+    if size > 4 and zipfile.is_zipfile(path):
+        try:
+            with zipfile.ZipFile(path) as archive:
+                size = max(size, sum(info.file_size for info in archive.infolist()))
+        except (zipfile.BadZipFile, OSError, ValueError):
+            pass
+    need = size * READ_BYTES_PER_FILE_BYTE
+    _refuse(need, memory, force,
+            f"{path}: reading the {_size(size)} model file would take about {_size(need)} of memory", "read it")
+    return need
+
+
+def _per_term(est: Estimate, formats: Iterable[str]) -> Estimate:
+    per_term = max([BYTES_PER_TERM, *(_write_bytes_per_term(name) for name in formats)])
+    return est if per_term == BYTES_PER_TERM else est._replace(bytes=int(est.terms * per_term))
+
+
+def _refuse(need: int, memory: int | None, force: bool, what: str, verb: str) -> None:
+    limit = available_memory() if memory is None else memory
+    if not force and limit is not None and need > limit:
+        raise ModelTooLarge(f"{what}, more than the {_size(limit)} of memory available; add --force to {verb} anyway")
 
 
 def _size(n: int) -> str:

@@ -68,7 +68,7 @@ _STATUS = re.compile(r"^Status:[ \t]*([^\n]*?)[ \t]*\r?$", re.MULTILINE)
 _OBJECTIVE = re.compile(r"^Objective:[ \t]*\S+[ \t]*=[ \t]*(\S+)", re.MULTILINE)
 _COLUMNS = re.compile(r"^[ \t]*No\.[ \t]+Column name[^\n]*\n-+[ -]*\r?\n", re.MULTILINE)
 _RAW = re.compile(r"\A(?:c[^\n]*\n)*s (?:mip|bas|ipt) ")
-_NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
+_NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")  # one way to match digits (no backtracking)
 
 
 def detect(head: bytes) -> bool:
