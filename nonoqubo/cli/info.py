@@ -65,10 +65,13 @@ def _exported_model(args: argparse.Namespace) -> tuple[Any | None, Puzzle | None
     """
     if args.puzzle == "-" or args.from_format or args.index is not None or getattr(args, "spec_name", None):
         return None, None
+    def fits(path: str) -> None:
+        check_file_fits(path, force=args.force)
+
     if names_a_model(args.puzzle):  # read by that format or refused with its error
-        return exports.load(args.puzzle), None
+        return exports.load(args.puzzle, check=fits), None
     try:
-        return exports.load(args.puzzle, check=lambda p: check_file_fits(p, force=args.force)), None
+        return exports.load(args.puzzle, check=fits), None
     except UnsupportedFormat:
         return None, None
     except FormatError as model_error:  # x.json: a QUBO JSON by its name, or a clue spec?
