@@ -185,3 +185,27 @@ def test_no_package_hides_one_of_its_modules(package):
             continue
         sub = importlib.import_module(f"{package}.{info.name}")
         assert getattr(pkg, info.name) is sub, f"{package}.{info.name} is not the module {sub.__name__}"
+
+
+#: what each lower layer may not import: the model and line logic know no file format, no solver,
+#: no campaign and no command (ARCHITECTURE.md, "The layers")
+FORBIDDEN_ABOVE = {
+    "nonoqubo.model": ("nonoqubo.logic", "nonoqubo.answers", "nonoqubo.clues", "nonoqubo.exports",
+                       "nonoqubo.samples", "nonoqubo.solvers", "nonoqubo.campaign", "nonoqubo.pipeline",
+                       "nonoqubo.cli"),
+    "nonoqubo.logic": ("nonoqubo.answers", "nonoqubo.clues", "nonoqubo.exports", "nonoqubo.samples",
+                       "nonoqubo.solvers", "nonoqubo.campaign", "nonoqubo.pipeline", "nonoqubo.cli"),
+    "nonoqubo._util": ("nonoqubo.model", "nonoqubo.logic", "nonoqubo.answers", "nonoqubo.clues",
+                       "nonoqubo.exports", "nonoqubo.samples", "nonoqubo.solvers", "nonoqubo.campaign",
+                       "nonoqubo.pipeline", "nonoqubo.cli"),
+}
+
+
+def test_lower_layers_import_nothing_above_them():
+    bad = []
+    for module, path in _modules().items():
+        for layer, above in FORBIDDEN_ABOVE.items():
+            if module == layer or module.startswith(layer + "."):
+                bad += [f"{path.relative_to(ROOT)} imports {t}" for t in sorted(_edges(module, path))
+                        if t.startswith(above)]
+    assert not bad, "\n".join(bad)

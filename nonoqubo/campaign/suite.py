@@ -237,7 +237,8 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
     entry: dict[str, Any] = {"name": task.name, "source": task.source}
     try:
         puzzle = task.load()
-        check_fits(puzzle, task.source, force=options.force, formats=options.formats)
+        check_fits(puzzle, task.source, force=options.force,
+                   write_bytes_per_term=exports.write_bytes_per_term(options.formats))
         key = _key(puzzle, options)
         if previous is not None and _up_to_date(previous, key, options.out_dir):
             return {**previous, "skipped": True}
@@ -369,7 +370,7 @@ def run_suite(
     for fam in families:  # from the sizes, before any picture is drawn or the folder made
         for width, height in fam.sizes:
             check_random_fits(width, height, fam.density, f"--random {width}x{height}:{fam.density:g}",
-                              force=force, formats=names)
+                              force=force, write_bytes_per_term=exports.write_bytes_per_term(names))
     out = os.fspath(out_dir)
     tasks = plan(inputs, families, out)
     if not tasks:

@@ -103,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
     show = progress_enabled(args)
     say = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
     puzzle = load_puzzle(args)
-    est = check_fits(puzzle, args.puzzle, force=args.force, formats=[mod.NAME for _, mod in plan])
+    est = check_fits(puzzle, args.puzzle, force=args.force,
+                     write_bytes_per_term=max((mod.WRITE_BYTES_PER_TERM for _, mod in plan), default=0))
     if est.terms > LONG_WORK_TERMS:
         say(f"estimate: {est}")
     with spinner("building QUBO", enabled=show):  # one vectorised call: no steps to count

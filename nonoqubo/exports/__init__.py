@@ -32,7 +32,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import IO, Any
 
@@ -42,6 +42,7 @@ from .._util.discover import find, registry
 from ..errors import UnsupportedFormat
 
 __all__ = [
+    "write_bytes_per_term",
     "dump",
     "dumps",
     "format_for_path",
@@ -60,6 +61,18 @@ HEAD = 4096
 def formats(kind: str | None = None) -> list[ModuleType]:
     """Every format module, in listing order (only those of *kind* when given)."""
     return [m for m in registry(__name__) if kind is None or m.KIND == kind]
+
+
+def write_bytes_per_term(names: Iterable[str]) -> int:
+    """The largest ``WRITE_BYTES_PER_TERM`` of the formats *names* (0: none needs more than the build).
+
+    What :func:`nonoqubo.model.estimate.check_fits` adds for the heaviest writer asked for.
+
+    Examples:
+        >>> write_bytes_per_term(["coo", "lp"]), write_bytes_per_term([])
+        (50, 0)
+    """
+    return max((get_format(name).WRITE_BYTES_PER_TERM for name in names), default=0)
 
 
 def _names() -> str:

@@ -17,8 +17,9 @@ the variables (far below the build's cost, which grows with the terms):
   reading its clues.
 * **bytes**: :data:`BYTES_PER_TERM` per term, the measured peak of a build followed by a write
   (the model itself is 9 bytes a term: int32 row and column, int8 bias; writers widen a slice
-  at a time), or more for the formats of :data:`WRITE_BYTES_PER_TERM`, whose writers hold the
-  whole file or a second model in memory.
+  at a time), or more for the formats that declare a larger ``WRITE_BYTES_PER_TERM`` (their
+  writers hold the whole file or a second model in memory); the caller, which knows the format
+  modules, passes the largest of them (this layer imports no format).
 
 :func:`check_fits` turns the estimate into a refusal (:class:`~nonoqubo.errors.ModelTooLarge`,
 defined in :mod:`nonoqubo.errors` and importable from here), naming the figures and ``--force``,
@@ -35,8 +36,7 @@ from __future__ import annotations
 
 import os
 import zipfile
-from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -44,7 +44,7 @@ from .encoding import Layout
 from ..errors import ModelTooLarge  # defined in errors.py; importable from here as before
 from .puzzle import Puzzle
 
-__all__ = ["BYTES_PER_TERM", "READ_BYTES_PER_FILE_BYTE", "WRITE_BYTES_PER_TERM", "Estimate", "ModelTooLarge",
+__all__ = ["BYTES_PER_TERM", "READ_BYTES_PER_FILE_BYTE", "Estimate", "ModelTooLarge",
            "available_memory", "check_file_fits", "check_fits", "check_random_fits", "estimate", "estimate_random"]
 
 #: peak bytes per term of a build and a write (peak RSS of ``nonoqubo build -o`` on the 512x512
@@ -52,8 +52,7 @@ __all__ = ["BYTES_PER_TERM", "READ_BYTES_PER_FILE_BYTE", "WRITE_BYTES_PER_TERM",
 #: .qplib 1.41, .npz 1.78 GB, the largest of the QUBO formats but OMMX: 37 bytes a term)
 BYTES_PER_TERM = 40
 #: the formats that need more declare it as their ``WRITE_BYTES_PER_TERM`` (bytes per QUBO term, measured
-#: the same way: .lp .mps .ommx on the cauldron, .cqm and the constrained .ommx on the random 100x100);
-#: :data:`WRITE_BYTES_PER_TERM` is that table, read from the format modules
+#: the same way: .lp .mps .ommx on the cauldron, .cqm and the constrained .ommx on the random 100x100)
 #: variables up to which the touch counts are exact (about 40 bytes a variable, briefly); past it, a
 #: cruder bound from each line's blocks and margin (``4 m d min(m, d + 1)`` cell pairs) in O(lines)
 EXACT_VARIABLES = 30_000_000
@@ -124,7 +123,7 @@ def available_memory() -> int | None:
 
 
 def check_fits(puzzle: Puzzle, source: str, *, force: bool = False, memory: int | None = None,
-               formats: Iterable[str] = ()) -> Estimate:
+               write_bytes_per_term: int = 0) -> Estimate:
     """The estimate of *puzzle*'s model; refused when it would not fit in *memory*.
 
     Args:
@@ -132,12 +131,13 @@ def check_fits(puzzle: Puzzle, source: str, *, force: bool = False, memory: int 
         source: the file they came from, for the message.
         force: build anyway (the estimate is still returned).
         memory: bytes available (default: :func:`available_memory`).
-        formats: the names of the formats it will be written in (the heaviest writer counts).
+        write_bytes_per_term: the largest ``WRITE_BYTES_PER_TERM`` of the formats it will be
+            written in (0: none needs more than the build).
 
     Raises:
         ModelTooLarge: the estimated build memory exceeds *memory* and not *force*.
     """
-    est = _per_term(estimate(puzzle), formats)
+    est = _per_term(estimate(puzzle), write_bytes_per_term)
     _refuse(est.bytes, memory, force,
             f"{source}: the {puzzle.width}x{puzzle.height} puzzle's model would have {est}", "build it")
     return est
@@ -174,13 +174,13 @@ def estimate_random(width: int, height: int, density: float) -> Estimate:
 
 
 def check_random_fits(width: int, height: int, density: float, source: str, *, force: bool = False,
-                      memory: int | None = None, formats: Iterable[str] = ()) -> Estimate:
+                      memory: int | None = None, write_bytes_per_term: int = 0) -> Estimate:
     """:func:`estimate_random`, refused as :func:`check_fits` refuses (before any picture is drawn).
 
     Raises:
         ModelTooLarge: the expected build memory exceeds *memory* and not *force*.
     """
-    est = _per_term(estimate_random(width, height, density), formats)
+    est = _per_term(estimate_random(width, height, density), write_bytes_per_term)
     est = est._replace(bytes=max(est.bytes, int(float(width) * float(height))))
     _refuse(est.bytes, memory, force,
             f"{source}: a random {width}x{height} puzzle's model would have about {est}", "build it")
@@ -210,8 +210,8 @@ def check_file_fits(path: str, *, force: bool = False, memory: int | None = None
     return need
 
 
-def _per_term(est: Estimate, formats: Iterable[str]) -> Estimate:
-    per_term = max([BYTES_PER_TERM, *(_write_bytes_per_term(name) for name in formats)])
+def _per_term(est: Estimate, write_bytes_per_term: int) -> Estimate:
+    per_term = max(BYTES_PER_TERM, write_bytes_per_term)
     return est if per_term == BYTES_PER_TERM else est._replace(bytes=int(est.terms * per_term))
 
 
@@ -228,18 +228,3 @@ def _size(n: int) -> str:
             return f"{value:,.0f} {unit}" if unit == "bytes" else f"{value:,.1f} {unit}"
         value /= 1024
     return f"{value:.1f} TB"  # pragma: no cover
-
-
-def _write_bytes_per_term(name: str) -> int:
-    """Format *name*'s own ``WRITE_BYTES_PER_TERM`` (peak bytes a term while writing, 0: no more than the build)."""
-    from .. import exports
-
-    return exports.get_format(name).WRITE_BYTES_PER_TERM
-
-
-def __getattr__(name: str) -> Any:
-    if name == "WRITE_BYTES_PER_TERM":  # {format: bytes a term} of the writers that need more, from the modules
-        from .. import exports
-
-        return {m.NAME: m.WRITE_BYTES_PER_TERM for m in exports.formats() if m.WRITE_BYTES_PER_TERM}
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

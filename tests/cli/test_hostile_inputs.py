@@ -423,17 +423,18 @@ def test_class17_an_absurd_puzzle_is_refused_from_its_clues_alone(tmp_path, run_
 def test_class17_the_estimate_counts_the_heaviest_writer(tmp_path, run_cli, monkeypatch):
     """The .ommx and constrained writers hold more than a term list: a model that fits for .coo
     may not fit for .cqm, and the refusal says so before anything is built."""
+    from nonoqubo import exports
     from nonoqubo.model import estimate
     from nonoqubo.clues import spec
 
     puzzle = tmp_path / "big.json"
     puzzle.write_text(json.dumps({"rows": [[1]] * 60, "cols": [[1]] * 60}))
     est = estimate.estimate(spec.loads(puzzle.read_text()))
-    between = est.terms * (estimate.BYTES_PER_TERM + estimate.WRITE_BYTES_PER_TERM["cqm"]) // 2
+    between = est.terms * (estimate.BYTES_PER_TERM + exports.get_format("cqm").WRITE_BYTES_PER_TERM) // 2
     monkeypatch.setattr(estimate, "available_memory", lambda: between)
     status, _, err = run_cli("build", puzzle, "-o", tmp_path / "m.coo")
     assert status == 0, err
     status, _, err = run_cli("build", puzzle, "-o", tmp_path / "m.coo", "-o", tmp_path / "m.cqm")
     assert status == 2 and "add --force" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "m.cqm").exists()
-    assert estimate.check_fits(spec.loads(puzzle.read_text()), "x", formats=["cqm"], force=True).bytes > between
+    assert estimate.check_fits(spec.loads(puzzle.read_text()), "x", write_bytes_per_term=exports.write_bytes_per_term(["cqm"]), force=True).bytes > between
