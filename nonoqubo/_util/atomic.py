@@ -147,23 +147,32 @@ def _standard_output(binary: bool) -> Iterator[IO[Any]]:
     """Standard output's bytes, text written as a file would be (UTF-8, ``\\n``).
 
     A reader that leaves raises ``BrokenPipeError`` here, whatever wraps ``sys.stdout``; a
-    ``sys.stdout`` with no byte stream (a ``StringIO``) is written as it is.
+    ``sys.stdout`` with no byte stream (a ``StringIO``) is written as it is.  Under ``python -u``
+    (``PYTHONUNBUFFERED``) standard output's byte stream is a raw ``FileIO``, whose ``write``
+    may write part of the data and say so only in its return value (a pipe whose reader left
+    takes 64 kB and drops the rest); it is wrapped in a buffered writer, which writes all or
+    raises.
     """
     sys.stdout.flush()
     raw = getattr(sys.stdout, "buffer", None)
     if raw is None:
         yield sys.stdout
         return
-    if binary:
-        yield raw
-        raw.flush()
-        return
-    text = io.TextIOWrapper(raw, encoding="utf-8", newline="\n", write_through=False)
+    stream = io.BufferedWriter(raw) if isinstance(raw, io.RawIOBase) else raw
     try:
-        yield text
-        text.flush()
+        if binary:
+            yield stream
+            stream.flush()
+        else:
+            text = io.TextIOWrapper(stream, encoding="utf-8", newline="\n", write_through=False)
+            try:
+                yield text
+                text.flush()
+            finally:
+                text.detach()  # standard output itself stays open
     finally:
-        text.detach()  # standard output itself stays open
+        if stream is not raw:
+            stream.detach()
 
 
 class Terminated(SystemExit):
