@@ -11,32 +11,14 @@ from __future__ import annotations
 import pytest
 
 from nonoqubo.campaign import runtime
-from tests.support.regex_steps import search_steps
+from tests.support.regex_steps import SHAPES, assert_linear
 
 PATTERNS = [p for p, _, _ in runtime._PATTERNS] + [runtime._OMMX]
 
-SHORT = 400
-
-
-def _lines(n: int) -> dict[str, str]:
-    return {
-        "bits": "01" * (n // 2),
-        "bits-lines": "\n".join(["01" * (n // 8)] * 4),
-        "commas": ",".join("01" * (n // 4)),
-        "spaces": " ".join("01" * (n // 4)),
-        "number-and-bits": "1.5 " + "01" * (n // 2),
-        "blank-lines": "\n" * n + "x",
-        "spaces-only": " " * n + "x",
-    }
-
-
-@pytest.mark.parametrize("shape", list(_lines(8)))
+@pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("k", range(len(PATTERNS)))
 def test_a_runtime_pattern_is_linear_on_long_lines(k: int, shape: str) -> None:
-    pattern = PATTERNS[k]
-    small = search_steps(pattern, _lines(SHORT)[shape])
-    big = search_steps(pattern, _lines(8 * SHORT)[shape], budget=16 * small)
-    assert big <= 16 * small, f"{pattern.pattern!r} on {shape}: {small} steps, then more than {16 * small} for 8x"
+    assert_linear(PATTERNS[k], shape)
 
 
 def test_the_qbsolv_time_is_still_found_after_long_lines() -> None:

@@ -165,3 +165,32 @@ def search_steps(pattern: re.Pattern[str], text: str, *, budget: int = 10**7) ->
     finally:
         sys.setrecursionlimit(old)
     return search.steps
+
+
+#: the length of the short line; the long one is eight times as long
+SHORT = 400
+
+
+def long_lines(n: int) -> dict[str, str]:
+    """Answer-file shapes of about *n* characters that a backtracking pattern can be quadratic on."""
+    return {
+        "bits": "01" * (n // 2),
+        "bits-lines": "\n".join(["01" * (n // 8)] * 4),
+        "commas": ",".join("01" * (n // 4)),
+        "spaces": " ".join("01" * (n // 4)),
+        "number-and-bits": "1.5 " + "01" * (n // 2),
+        "blank-lines": "\n" * n + "x",
+        "spaces-only": " " * n + "x",
+    }
+
+
+#: the names of :func:`long_lines`' shapes
+SHAPES = list(long_lines(8))
+
+
+def assert_linear(pattern: re.Pattern[str], shape: str, where: str = "") -> None:
+    """Eight times the line of *shape* costs *pattern* at most 16 times the steps (linear, with slack)."""
+    small = search_steps(pattern, long_lines(SHORT)[shape])
+    big = search_steps(pattern, long_lines(8 * SHORT)[shape], budget=16 * small)
+    assert big <= 16 * small, f"{where or pattern.pattern!r} on {shape}: {small} steps, then more than {16 * small} for 8x"
+
