@@ -9,6 +9,7 @@ import sys
 from ..campaign.generate import parse_family
 from .._util.progress import bar
 from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite
+from ..errors import NonoquboError
 from ._common import add_force_argument, progress_enabled
 
 ORDER = 60
@@ -56,6 +57,19 @@ examples:
 """
 
 
+class _Unique(argparse.Action):
+    """``--unique`` (CP-SAT), ``--unique=line``, ``--unique=cpsat``; a word after a bare ``--unique``
+    that is not a rule is a puzzle (``suite --unique puzzles/ -o DIR`` as before)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        if values in ("cpsat", "line"):
+            namespace.unique = values
+        else:  # checked in run(): a puzzle, or a mistyped rule (argparse cannot tell '--unique=x' from '--unique x')
+            namespace.unique = "cpsat"
+            namespace.unique_puzzle = values
+
+
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = sub.add_parser("suite", help=HELP, description=DESCRIPTION,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -68,7 +82,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="also write NAME.presolved.EXT, with the variables line logic decides fixed")
     parser.add_argument("--random", action="append", default=[], metavar="SIZES:DENSITY:COUNT[:SEED]",
                         help="a generated family of random pictures (repeat for several)")
-    parser.add_argument("--unique", nargs="?", const="cpsat", default=None, choices=("cpsat", "line"),
+    parser.add_argument("--unique", nargs="?", const="cpsat", default=None, action=_Unique, metavar="cpsat|line",
                         help="keep generated pictures whose puzzle is unique: proven by CP-SAT (the default, "
                              "needs ortools), or with --unique=line only line-solvable ones")
     parser.add_argument("--truth", action="store_true",
@@ -87,6 +101,12 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    extra = getattr(args, "unique_puzzle", None)
+    if extra is not None:  # '--unique WORD': WORD is a puzzle, unless it was meant as a rule
+        if str(extra).startswith(("cpsat", "line")) or not args.puzzles and not os.path.exists(str(extra)) \
+                and not any(c in str(extra) for c in "*?["):
+            raise NonoquboError(f"--unique must be 'cpsat' or 'line', not {extra!r}")
+        args.puzzles = [extra, *args.puzzles]
     families = [parse_family(text, unique=args.unique) for text in args.random]
     show = progress_enabled(args)
     with bar(None, "building suite", enabled=show, unit=" puzzles") as tick:

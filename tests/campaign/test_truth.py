@@ -157,3 +157,11 @@ def test_evaluate_reports_distinct_solutions_of_the_known_count(tmp_path, run_cl
     status, out, _ = run_cli("evaluate", tmp_path / "s" / "six.qubo.json", runs / "six.txt", "--json", "-j", "1")
     raw = json.loads(out)["groups"][0]["raw"]
     assert (raw["distinct_solutions"], raw["solutions"]) == (3, None)
+
+
+def test_a_puzzle_after_a_bare_unique_is_still_a_puzzle(tmp_path, run_cli):
+    clues.dump(TINY["one"], tmp_path / "one.json")
+    status, _, err = run_cli("suite", "--unique", tmp_path / "one.json", "-o", tmp_path / "s", "-j", "1", "-q")
+    assert status == 0 and (tmp_path / "s" / "one.qubo.json").exists(), err
+    status, _, err = run_cli("suite", "--random", "4x4:0.5:1", "--unique=lines", "-o", tmp_path / "x")
+    assert status == 2 and "--unique must be 'cpsat' or 'line'" in err and not (tmp_path / "x").exists()
