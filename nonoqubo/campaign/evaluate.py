@@ -23,7 +23,12 @@ folder written by :mod:`nonoqubo.campaign.suite`) and many sample files, grouped
 * how often each line of the picture fails its clue and how often each cell
   is in conflict (row view differs from column view): the most often wrong
   lines and cells, and the whole heat map (for the HTML report);
-* the best (lowest-energy) picture.
+* the best (lowest-energy) picture;
+* ``distinct_solutions``: how many different valid pictures the samples found, and beside it
+  the puzzle's number of solutions when a suite's index records it (``suite --truth``):
+  ``solutions`` (``None`` when unknown) and ``solutions_exact`` (false: "at least").  A
+  campaign that finds 3 of a puzzle's 3 solutions samples them all; one that finds 1 of
+  ">= 2" may be stuck on one.
 
 With ``polish=True`` every sample first goes through a steepest-descent pass
 (dwave-samplers' ``SteepestDescentSolver``: flip the single bit that lowers
@@ -125,6 +130,8 @@ class Tally:
     best_energy: int
     best_grid: np.ndarray  # (H, W) int8 colour indices (0 = background; 0/1 in black and white)
     palette: Palette = BW
+    #: the distinct valid pictures (their colour-index bytes)
+    found: frozenset[bytes] = frozenset()
 
     @classmethod
     def of(cls, analysis: Analysis, weights: np.ndarray, palette: Palette = BW) -> Tally:
@@ -135,13 +142,15 @@ class Tally:
         slots = analysis.row_colour != analysis.col_colour
         conflicts = slots.reshape(samples, height * width, -1).any(axis=2)
         best = int(np.argmin(analysis.energy))
+        valid = analysis.grid[(analysis.energy == 0) & (w > 0)].astype(np.int8)
+        found = frozenset(row.tobytes() for row in np.unique(valid.reshape(len(valid), height * width), axis=0))
         return cls(
             energies=analysis.energy.astype(np.int64), weights=w,
             broken=int(w @ analysis.broken.any(axis=1)), order=int(w @ analysis.order.any(axis=1)),
             conflict=int(w @ conflicts.any(axis=1)),
             cell_wrong=w @ conflicts, line_wrong=w @ analysis.failing,
             best_energy=int(analysis.energy[best]), best_grid=analysis.grid[best].astype(np.int8),
-            palette=palette,
+            palette=palette, found=found,
         )
 
     def merge(self, other: Tally) -> Tally:
@@ -150,7 +159,7 @@ class Tally:
             np.concatenate((self.energies, other.energies)), np.concatenate((self.weights, other.weights)),
             self.broken + other.broken, self.order + other.order, self.conflict + other.conflict,
             self.cell_wrong + other.cell_wrong, self.line_wrong + other.line_wrong,
-            best.best_energy, best.best_grid, best.palette,
+            best.best_energy, best.best_grid, best.palette, self.found | other.found,
         )
 
     @property
@@ -320,7 +329,9 @@ def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
                 key = name if variant == "full" else f"{name}.presolved"
                 models[key] = {"path": os.path.join(folder, files[0]["path"]), "name": key,
                                "width": entry["width"], "height": entry["height"],
-                               "variables": files[0]["variables"]}
+                               "variables": files[0]["variables"],
+                               **({"solutions": entry["solutions"], "solutions_exact": entry.get("solutions_exact")}
+                                  if isinstance(entry.get("solutions"), int) else {})}
     return models
 
 
@@ -389,7 +400,10 @@ class Group:
         tally = self.raw if stage == "raw" else self.polished
         if tally is None:
             raise ValueError(f"no {stage} figures")
-        return figures(tally, self.seconds, self.info["width"], self.line_names)
+        out = figures(tally, self.seconds, self.info["width"], self.line_names)
+        out["solutions"] = self.info.get("solutions")
+        out["solutions_exact"] = self.info.get("solutions_exact")
+        return out
 
 
 def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequence[str]) -> dict[str, Any]:
@@ -419,6 +433,7 @@ def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequenc
     cells = np.argsort(-tally.cell_wrong, kind="stable")[:TOP]
     out["worst_cells"] = [{"row": int(c) // width + 1, "column": int(c) % width + 1,
                            "share": float(tally.cell_wrong[c] / n)} for c in cells if tally.cell_wrong[c] > 0]
+    out["distinct_solutions"] = len(tally.found)
     out["best_energy"] = tally.best_energy
     out["best_picture"] = list(tally.palette.picture(tally.best_grid))
     return out

@@ -12,11 +12,15 @@ A *family* is written as one string (the CLI's ``suite --random``)::
 
 Puzzle ``i`` of size ``WxH`` is drawn from ``numpy.random.default_rng((SEED, W,
 H, i))``, so every puzzle can be made on its own (in any worker process, in any
-order) and is the same on every run.  With ``unique=True`` pictures are drawn
-until their puzzle is *line-solvable*: line logic alone settles every cell,
-which proves the solution unique (the criterion puzzle generators such as
-Simon Tatham's use; it is stricter than uniqueness).  A picture that needs
-more than :data:`MAX_TRIES` draws is an error for that puzzle.
+order) and is the same on every run.  With ``unique="cpsat"`` (or ``True``)
+pictures are drawn until CP-SAT proves their puzzle has one solution (a search
+for two finds one: :func:`nonoqubo.solvers.cpsat.truth`; needs ortools), which
+keeps the unique puzzles line logic cannot solve, the hard ones.  With
+``unique="line"`` pictures are drawn until their puzzle is *line-solvable*:
+line logic alone settles every cell, which proves the solution unique (the
+criterion puzzle generators such as Simon Tatham's use; it is stricter than
+uniqueness).  A picture that needs more than :data:`MAX_TRIES` draws is an
+error for that puzzle.
 
 Examples:
     >>> fam = parse_family("4x3:0.5:2:7")
@@ -56,7 +60,7 @@ class Member:
     density: float
     seed: int
     number: int  # 1-based within its size
-    unique: bool = False
+    unique: bool | str = False  # False, "line" or "cpsat" (True means "cpsat")
 
     @property
     def name(self) -> str:
@@ -65,7 +69,7 @@ class Member:
     @property
     def source(self) -> str:
         return (f"random {self.width}x{self.height} density {self.density:g} seed {self.seed} "
-                f"#{self.number}{' line-solvable' if self.unique else ''}")
+                f"#{self.number}{_UNIQUE_TEXT[unique_mode(self.unique)]}")
 
 
 @dataclass(frozen=True)
@@ -76,14 +80,33 @@ class Family:
     density: float
     count: int
     seed: int = 0
-    unique: bool = False
+    unique: bool | str = False
 
     def members(self) -> list[Member]:
         return [Member(w, h, self.density, self.seed, i + 1, self.unique)
                 for w, h in self.sizes for i in range(self.count)]
 
 
-def parse_family(text: str, unique: bool = False) -> Family:
+#: what a member's source says of its uniqueness rule
+_UNIQUE_TEXT = {None: "", "line": " line-solvable", "cpsat": " unique (CP-SAT)"}
+
+
+def unique_mode(unique: bool | str | None) -> str | None:
+    """``None``, ``"line"`` or ``"cpsat"`` for a ``unique`` setting (``True`` is ``"cpsat"``).
+
+    Raises:
+        NonoquboError: another value.
+    """
+    if unique is None or unique is False:
+        return None
+    if unique is True:
+        return "cpsat"
+    if unique in ("line", "cpsat"):
+        return str(unique)
+    raise NonoquboError(f"--unique must be 'cpsat' (proven unique) or 'line' (line-solvable), not {unique!r}")
+
+
+def parse_family(text: str, unique: bool | str = False) -> Family:
     """Read ``SIZES:DENSITY:COUNT[:SEED]``.
 
     Raises:
@@ -112,24 +135,35 @@ def parse_family(text: str, unique: bool = False) -> Family:
         numbers.append(int(value))
     if numbers[0] < 1:
         raise NonoquboError(f"{where}: count must be at least 1")
-    return Family(tuple(sizes), density, numbers[0], numbers[1] if len(numbers) > 1 else 0, unique)
+    mode = unique_mode(unique)
+    return Family(tuple(sizes), density, numbers[0], numbers[1] if len(numbers) > 1 else 0,
+                  False if mode is None else mode)
 
 
 def make(member: Member) -> Puzzle:
     """Draw the puzzle of *member* (the picture becomes its known solution).
 
     Raises:
-        NonoquboError: ``unique`` and no line-solvable picture in :data:`MAX_TRIES` draws.
+        NonoquboError: ``unique`` and no such picture in :data:`MAX_TRIES` draws.
+        MissingDependency: ``unique="cpsat"`` without ortools.
     """
+    mode = unique_mode(member.unique)
     rng = np.random.default_rng((member.seed, member.width, member.height, member.number))
     for _ in range(MAX_TRIES):
         grid = rng.random((member.height, member.width)) < member.density
         puzzle = Puzzle.from_picture(grid, name=member.name, source=member.source)
-        if not member.unique:
+        if mode is None:
             return puzzle
-        from ..logic.linesolve import line_solve
+        if mode == "line":
+            from ..logic.linesolve import line_solve
 
-        if line_solve(puzzle).solved:
-            return puzzle
-    raise NonoquboError(f"{member.name}: no line-solvable picture in {MAX_TRIES} draws; "
+            if line_solve(puzzle).solved:
+                return puzzle
+        else:
+            from ..solvers.cpsat import count_solutions
+
+            if count_solutions(puzzle, 2) == (1, True):
+                return puzzle
+    what = "line-solvable" if mode == "line" else "unique (CP-SAT)"
+    raise NonoquboError(f"{member.name}: no {what} picture in {MAX_TRIES} draws; "
                         "lower the size or raise the density")

@@ -64,7 +64,7 @@ from ..model.estimate import check_fits, check_random_fits
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, kind_of, write_files
 from ._options import workers
-from .generate import Family, Member, make
+from .generate import Family, Member, make, unique_mode
 
 __all__ = ["SuiteResult", "Task", "ground_state", "plan", "read_index", "run_suite", "write_index"]
 
@@ -197,6 +197,9 @@ class Options:
     formats: tuple[str, ...]
     presolve: bool = False
     force: bool = False
+    truth: bool = False
+    truth_limit: int = 2
+    truth_time: float | None = None
 
 
 def _key(puzzle: Puzzle, options: Options) -> str:
@@ -204,6 +207,8 @@ def _key(puzzle: Puzzle, options: Options) -> str:
 
     doc = {"rows": puzzle.rows, "cols": puzzle.cols, "formats": options.formats,
            "presolve": options.presolve, "version": __version__}
+    if options.truth:  # keys of suites without --truth unchanged
+        doc.update(truth=options.truth_limit, truth_time=options.truth_time)
     if puzzle.is_colour:  # the same lengths in other colours are another puzzle (black-and-white keys unchanged)
         doc.update(palette=puzzle.palette.names, row_colours=puzzle.row_colours, col_colours=puzzle.col_colours)
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
@@ -277,6 +282,11 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options) -> dict[str
                           "bytes": os.path.getsize(path), "variables": int(model.num_vars),
                           "offset": offset, "ground_state": ground, "convention": convention})
     out["files"] = files
+    if options.truth:
+        from ..solvers.cpsat import truth
+
+        found = truth(puzzle, options.truth_limit, time_limit=options.truth_time).to_dict()
+        out.update({key: found[key] for key in INDEX_TRUTH})
     return out
 
 
@@ -285,6 +295,9 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options) -> dict[str
 INDEX_FIGURES = ("width", "height", "variables", "terms", "linear_terms", "quadratic_terms", "offset")
 #: those of :meth:`nonoqubo.pipeline.Models.presolve_figures`
 INDEX_PRESOLVE_FIGURES = ("variables_after_presolve", "terms_after_presolve", "offset_after_presolve")
+#: the figures of :func:`nonoqubo.solvers.cpsat.truth` (``--truth``) an index entry keeps, under the same names
+INDEX_TRUTH = ("solutions", "solutions_exact", "solutions_label", "solutions_limit", "unique",
+               "solve_seconds", "proof_seconds")
 #: puzzle columns of index.csv, in order (then the file columns)
 CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables", "terms",
               "linear_terms", "quadratic_terms", "offset", "ground_energy", "line_solvable",
@@ -300,9 +313,10 @@ def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
         fh.write("\n")
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(CSV_PUZZLE + CSV_FILE)
+    columns = CSV_PUZZLE + (INDEX_TRUTH if any("solutions" in e for e in clean) else ())
+    writer.writerow(columns + CSV_FILE)
     for e in clean:
-        head = [e.get(k, "") for k in CSV_PUZZLE]
+        head = [e.get(k, "") for k in columns]
         for f in e.get("files") or [{}]:
             writer.writerow(head + [f.get(k, "") for k in CSV_FILE])
     with atomic_write(os.path.join(out_dir, INDEX_CSV)) as fh:
@@ -342,6 +356,9 @@ def run_suite(
     progress: Callable[[int], None] | None = None,
     on_total: Callable[[int], None] | None = None,
     force: bool = False,
+    truth: bool = False,
+    truth_limit: int = 2,
+    truth_time: float | None = None,
 ) -> SuiteResult:
     """Build a suite (see the module docstring).
 
@@ -354,6 +371,9 @@ def run_suite(
         jobs: worker processes (default ``os.cpu_count()``; 1 builds in this process).
         progress: called with 1 after each puzzle.
         on_total: called once with the number of puzzles, before the first is built.
+        truth: also count every puzzle's solutions with CP-SAT (up to *truth_limit*, each search
+            within *truth_time* seconds) and record them with the times
+            (:func:`nonoqubo.solvers.cpsat.truth`; :data:`INDEX_TRUTH`).
         force: build models the memory guard refuses (every puzzle is checked; a refused one
             is recorded as failed, and a random size is refused from its size before anything).
 
@@ -362,8 +382,16 @@ def run_suite(
         NonoquboError: a missing file, a folder with no clue file, a glob that matches nothing, or no puzzle at all.
         WriteError: the output folder cannot be made.
         ModelTooLarge: a random family's size whose expected model would not fit (not *force*).
+        MissingDependency: *truth*, or a family with ``unique="cpsat"``, without ortools.
     """
     jobs = workers(jobs)
+    if truth or any(unique_mode(f.unique) == "cpsat" for f in families):
+        from ..solvers.cpsat import require
+
+        require("--truth" if truth else "--unique (proven by CP-SAT; --unique=line needs nothing)")
+    if truth_limit < 1 or (truth_time is not None and not truth_time > 0):
+        raise NonoquboError(f"--truth-limit must be at least 1 and --truth-time positive "
+                            f"(not {truth_limit}, {truth_time})")
     names = tuple(dict.fromkeys(exports.get_format(f).NAME for f in formats))
     if not names:
         raise NonoquboError("no output format: give at least one -f FORMAT")
@@ -381,7 +409,7 @@ def run_suite(
         raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
     if on_total is not None:
         on_total(len(tasks))
-    options = Options(out, names, presolve, force)
+    options = Options(out, names, presolve, force, truth, int(truth_limit), truth_time)
     previous = read_index(out)
     done: dict[int, dict[str, Any]] = {}
     start = last_save = time.perf_counter()

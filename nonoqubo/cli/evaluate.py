@@ -27,7 +27,10 @@ samples, the success probability p with its 95 % Wilson interval, TTS99 =
 t ln(0.01)/ln(1-p) with its interval (inf when p = 0, t when p >= 0.99), the
 residual energy (min, quantiles, max), the share of samples with broken
 walls / order violations / cell conflicts, and the lines and cells most often
-wrong.
+wrong, and the distinct valid pictures the samples found ("solutions": found
+of known, e.g. 2/3; the known count comes from a suite indexed with
+'suite --truth', '>=2' when CP-SAT counted only up to its limit, '?' when
+unknown).
 
 A folder of samples is one setting (or, when its files lie in sub-folders,
 each sub-folder is one: runs/sa-1000/*.json).  The seconds per run t come
@@ -82,10 +85,17 @@ def _num(x: Any) -> str:
     return f"{x:.3g}"
 
 
+def _solutions(f: dict[str, Any]) -> str:
+    """Distinct valid pictures found, of the known count: ``2/3``, ``1/>=2``, ``1/?``."""
+    known = f.get("solutions")
+    total = "?" if known is None else str(known) if f.get("solutions_exact") else f">={known}"
+    return f"{f['distinct_solutions']}/{total}"
+
+
 def table(groups: list[Group]) -> str:
     """The terminal table (one line per model, setting and stage)."""
     head = ("model", "setting", "stage", "samples", "p [95% CI]", "TTS99 s [95% CI]", "E min/med/q90",
-            "walls", "order", "cells")
+            "walls", "order", "cells", "solutions")
     rows = [head]
     for g in groups:
         for stage in ("raw", "polished") if g.polished is not None else ("raw",):
@@ -95,7 +105,7 @@ def table(groups: list[Group]) -> str:
                          f"{_num(f['tts99'])} [{_num(f['tts99_lo'])}, {_num(f['tts99_hi'])}]",
                          f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
                          _pct(f["share_broken_walls"]), _pct(f["share_order_violations"]),
-                         _pct(f["share_cell_conflicts"])))
+                         _pct(f["share_cell_conflicts"]), _solutions(f)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
     for g in groups:

@@ -14,7 +14,7 @@ from typing import Any
 from .. import exports
 from ..answers.decode import names_a_model
 from .._util.progress import spinner
-from ..errors import FormatError, UnsupportedFormat
+from ..errors import FormatError, NonoquboError, UnsupportedFormat
 from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, model_figures
@@ -39,8 +39,17 @@ PUZZLE may also be a model nonoqubo exported (any format 'decode' reads:
 info then prints the figures of the file as written and the metadata it
 carries (the puzzle, counts, offset, the variables a presolve fixed).
 
+With --truth, also count the puzzle's solutions with CP-SAT (up to
+--truth-limit, default 2, which decides uniqueness; needs ortools, the 'cp'
+extra), say whether line logic alone solves it, and give CP-SAT's time to
+the first solution and to finish the count (the proof).  In --json these are
+the object "truth": solutions, solutions_exact (false: "at least"),
+solutions_label, solutions_limit, unique, line_solvable, solve_seconds,
+proof_seconds.  A model file that carries its clues is counted too.
+
 examples:
   nonoqubo info examples/qbpp-logo.yaml --presolve
+  nonoqubo info examples/qbpp-logo.yaml --truth --json
   nonoqubo info logo.qubo
 """
 
@@ -52,6 +61,13 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the figures as a JSON object")
     parser.add_argument("--presolve", action="store_true",
                         help="also report what line logic settles and the reduced model's size")
+    parser.add_argument("--truth", action="store_true",
+                        help="also count the solutions with CP-SAT (is it unique?), say whether line logic "
+                             "solves it, and time the solve and the proof")
+    parser.add_argument("--truth-limit", type=int, default=2, metavar="N",
+                        help="count solutions up to N (default 2)")
+    parser.add_argument("--truth-time", type=float, default=None, metavar="SECONDS",
+                        help="CP-SAT time limit per search (default none)")
     add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
@@ -103,10 +119,41 @@ def print_model(path: str, info: dict[str, Any]) -> None:
               "the file's variables are the ones left")
 
 
+def _truth(args: argparse.Namespace, puzzle: Puzzle | None) -> dict[str, Any] | None:
+    """The ``truth`` object of ``--truth`` (None without it or without clues)."""
+    if not getattr(args, "truth", False) or puzzle is None:
+        return None
+    from ..solvers.cpsat import truth
+
+    if args.truth_limit < 1 or (args.truth_time is not None and not args.truth_time > 0):
+        raise NonoquboError(f"--truth-limit must be at least 1 and --truth-time positive "
+                            f"(not {args.truth_limit}, {args.truth_time})")
+    with spinner("counting solutions (CP-SAT)", enabled=progress_enabled(args)):
+        return truth(puzzle, args.truth_limit, time_limit=args.truth_time).to_dict()
+
+
+def print_truth(found: dict[str, Any]) -> None:
+    """The text of ``--truth``."""
+    verdict = ("unique" if found["unique"] else "none" if found["solutions"] == 0 and found["solutions_exact"]
+               else "not unique" if found["solutions"] > 1 else "undecided (time limit)")
+    print(f"solutions:   {found['solutions_label']} ({verdict}; CP-SAT, counted up to {found['solutions_limit']})")
+    print(f"line logic:  {'solves it' if found['line_solvable'] else 'does not solve it alone'}")
+    print(f"CP-SAT time: {found['solve_seconds']:.3f} s to solve, {found['proof_seconds']:.3f} s to count")
+
+
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "truth", False):  # before any work: one line, exit 2
+        from ..solvers.cpsat import require
+
+        require("--truth")
     model, puzzle = _exported_model(args)
     if model is not None:
         figures_ = model_figures(model)
+        found = _truth(args, getattr(model, "puzzle", None))
+        if found is not None:
+            figures_["truth"] = found
+        elif getattr(args, "truth", False):
+            print("nonoqubo: note: --truth needs the clues; this model carries none", file=sys.stderr)
         if args.presolve:
             print("nonoqubo: note: --presolve applies to clue files; this model is shown as written",
                   file=sys.stderr)
@@ -114,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(figures_, indent=2))
         else:
             print_model(args.puzzle, figures_)
+            if found is not None:
+                print_truth(found)
         return 0
     if puzzle is None:
         puzzle = load_puzzle(args)
@@ -127,6 +176,10 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "presolve", False):
         with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
             info["presolve"] = models.presolve_figures()
+    with no_solution_names(args.puzzle):
+        found = _truth(args, puzzle)
+    if found is not None:
+        info["truth"] = found
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
@@ -148,4 +201,6 @@ def run(args: argparse.Namespace) -> int:
               f"({pre['fixed_variables']} fixed), terms {info['terms']} -> {pre['terms_after_presolve']}, "
               f"offset {info['offset']} -> {pre['offset_after_presolve']}")
         print(f"presolve time: {pre['presolve_seconds']:.3f} s")
+    if found is not None:
+        print_truth(found)
     return 0

@@ -9,6 +9,7 @@ import sys
 from ..campaign.generate import parse_family
 from .._util.progress import bar
 from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite
+from ..errors import NonoquboError
 from ._common import add_force_argument, progress_enabled
 
 ORDER = 60
@@ -29,8 +30,19 @@ match the index are skipped.
 
 --random SIZES:DENSITY:COUNT[:SEED] adds a generated family, e.g.
 '10x10,20x20:0.5:100:1' (100 random pictures of each size, black with
-probability 0.5, seed 1); with --unique only line-solvable (hence unique)
-pictures are kept.
+probability 0.5, seed 1).  With --unique only pictures whose puzzle CP-SAT
+proves unique are kept (a search for a second solution finds none; needs
+ortools, the 'cp' extra): these include the unique puzzles line logic alone
+cannot solve, so '--random 30x30:0.5:100 --unique' gives hard unique
+instances.  --unique=line keeps the older, stricter rule: only line-solvable
+pictures (line logic settles every cell, which also proves uniqueness).
+
+--truth records per puzzle in the index what is true of it: the number of
+solutions (CP-SAT counts up to --truth-limit, default 2: 1 with
+solutions_exact true is proven unique, 2 with it false reads ">= 2"), whether
+line logic alone solves it, and CP-SAT's time to the first solution
+(solve_seconds) and to finish the count (proof_seconds).  'nonoqubo evaluate'
+reads the counts from the index.
 
 Every puzzle's model is checked against the memory available before it is
 built; one that would not fit is recorded as failed with the estimate.  A
@@ -40,7 +52,22 @@ too large refuses the whole command (exit status 2).  --force builds anyway.
 examples:
   nonoqubo suite tests/data/puzzles/json -o suite -f qbsolv -f bqm --presolve
   nonoqubo suite 'puzzles/**/*.non' --random 10x10,20x20:0.5:50:1 --unique -o suite -j 2
+  nonoqubo suite --random 30x30:0.5:100 --unique --truth -o hard
+  nonoqubo suite --random 15x15:0.5:100 --unique=line -o easy
 """
+
+
+class _Unique(argparse.Action):
+    """``--unique`` (CP-SAT), ``--unique=line``, ``--unique=cpsat``; a word after a bare ``--unique``
+    that is not a rule is a puzzle (``suite --unique puzzles/ -o DIR`` as before)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        if values in ("cpsat", "line"):
+            namespace.unique = values
+        else:  # checked in run(): a puzzle, or a mistyped rule (argparse cannot tell '--unique=x' from '--unique x')
+            namespace.unique = "cpsat"
+            namespace.unique_puzzle = values
 
 
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -55,8 +82,16 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="also write NAME.presolved.EXT, with the variables line logic decides fixed")
     parser.add_argument("--random", action="append", default=[], metavar="SIZES:DENSITY:COUNT[:SEED]",
                         help="a generated family of random pictures (repeat for several)")
-    parser.add_argument("--unique", action="store_true",
-                        help="generated pictures must be line-solvable (so their puzzle is unique)")
+    parser.add_argument("--unique", nargs="?", const="cpsat", default=None, action=_Unique, metavar="cpsat|line",
+                        help="keep generated pictures whose puzzle is unique: proven by CP-SAT (the default, "
+                             "needs ortools), or with --unique=line only line-solvable ones")
+    parser.add_argument("--truth", action="store_true",
+                        help="record per puzzle the number of solutions (CP-SAT), line-solvability and "
+                             "the solve and proof times in the index")
+    parser.add_argument("--truth-limit", type=int, default=2, metavar="N",
+                        help="count solutions up to N (default 2: enough to prove uniqueness)")
+    parser.add_argument("--truth-time", type=float, default=None, metavar="SECONDS",
+                        help="CP-SAT time limit per search (default none); a count it stops reads '>= k'")
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
@@ -66,12 +101,19 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    extra = getattr(args, "unique_puzzle", None)
+    if extra is not None:  # '--unique WORD': WORD is a puzzle, unless it was meant as a rule
+        if str(extra).startswith(("cpsat", "line")) or not args.puzzles and not os.path.exists(str(extra)) \
+                and not any(c in str(extra) for c in "*?["):
+            raise NonoquboError(f"--unique must be 'cpsat' or 'line', not {extra!r}")
+        args.puzzles = [extra, *args.puzzles]
     families = [parse_family(text, unique=args.unique) for text in args.random]
     show = progress_enabled(args)
     with bar(None, "building suite", enabled=show, unit=" puzzles") as tick:
         result = run_suite(args.puzzles, args.output, formats=args.format or ["qubo-json"],
                            presolve=args.presolve, families=families, jobs=args.jobs, progress=tick,
-                           force=args.force)
+                           force=args.force, truth=args.truth, truth_limit=args.truth_limit,
+                           truth_time=args.truth_time)
     if not args.quiet:
         print(f"{len(result.entries)} puzzles: {result.built} built, {result.skipped} up to date, "
               f"{result.failed} failed, in {result.seconds:.1f} s; index: "

@@ -21,6 +21,8 @@ a search stopped by the time limit before any solution is a :class:`~nonoqubo.er
 
 from __future__ import annotations
 
+import time
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -33,7 +35,7 @@ from ..model.qubo import Qubo
 from ..samples import SampleBatch
 from .base import SampleOptions, Tick
 
-__all__ = ["count_solutions", "run", "solutions"]
+__all__ = ["Truth", "count_solutions", "require", "run", "solutions", "truth"]
 
 
 def _ortools() -> Any:
@@ -42,6 +44,18 @@ def _ortools() -> Any:
     except ImportError:
         raise MissingDependency("ortools", "cp", "the 'cpsat' sampler (CP-SAT)") from None
     return cp_model
+
+
+def require(purpose: str = "the 'cpsat' sampler (CP-SAT)") -> None:
+    """Check that ortools is installed, before any work.
+
+    Raises:
+        MissingDependency: it is not (the message names *purpose* and the install command).
+    """
+    try:
+        from ortools.sat.python import cp_model  # noqa: F401
+    except ImportError:
+        raise MissingDependency("ortools", "cp", purpose) from None
 
 
 def solutions(puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None, workers: int | None = None,
@@ -99,6 +113,81 @@ def count_solutions(puzzle: Puzzle, limit: int, *, time_limit: float | None = No
     except NoSolution:
         return 0, True
     return len(found), complete
+
+
+@dataclass(frozen=True)
+class Truth:
+    """What is true of a puzzle: its number of solutions (up to a limit) and whether line logic solves it.
+
+    Attributes:
+        solutions: solutions found, at most the limit (0: none; 1 with ``exact``: unique).
+        exact: the count is all there are (else "at least ``solutions``": the limit or the time stopped it).
+        line_solvable: line logic alone settles every cell.
+        solve_seconds: CP-SAT's time to the first solution (or to the proof there is none).
+        proof_seconds: CP-SAT's time to finish the count (the proof of uniqueness when it is 1 and exact).
+        limit: the count's limit.
+    """
+
+    solutions: int
+    exact: bool
+    line_solvable: bool
+    solve_seconds: float
+    proof_seconds: float
+    limit: int = 2
+
+    @property
+    def unique(self) -> bool:
+        """Proven to have exactly one solution."""
+        return self.solutions == 1 and self.exact
+
+    def label(self) -> str:
+        """``"0"``, ``"1"``, ``"3"`` when exact, ``">= 2"`` when the limit (or the time) stopped the count."""
+        return str(self.solutions) if self.exact else f">= {self.solutions}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The figures under the names ``info --truth --json`` and a suite's index use."""
+        d = asdict(self)
+        d = {"solutions": d["solutions"], "solutions_exact": d["exact"], "solutions_label": self.label(),
+             "solutions_limit": d["limit"], "unique": self.unique, "line_solvable": d["line_solvable"],
+             "solve_seconds": round(d["solve_seconds"], 4), "proof_seconds": round(d["proof_seconds"], 4)}
+        return d
+
+
+def truth(puzzle: Puzzle, limit: int = 2, *, time_limit: float | None = None) -> Truth:
+    """Count *puzzle*'s solutions up to *limit* with CP-SAT and run line logic on it.
+
+    ``solve_seconds`` is the time to the first solution (a search with ``limit=1``), ``proof_seconds``
+    the time of the count up to *limit* (with 2: the proof that there is no second solution).
+
+    Raises:
+        MissingDependency: ortools is not installed.
+    """
+    from ..errors import PuzzleError
+    from ..logic.linesolve import line_solve
+
+    _ortools()
+    limit = max(1, int(limit))
+    try:
+        line = bool(line_solve(puzzle).solved)
+    except PuzzleError:  # line logic proves there is no solution
+        line = False
+    start = time.perf_counter()
+    try:
+        solutions(puzzle, limit=1, time_limit=time_limit)
+        first_ok = True
+    except NoSolution:
+        first_ok = False
+    except SolverError:  # the time limit came first
+        return Truth(0, False, line, time.perf_counter() - start, 0.0, limit)
+    solve = time.perf_counter() - start
+    if not first_ok:
+        return Truth(0, True, line, solve, 0.0, limit)
+    start = time.perf_counter()
+    try:
+        found, exact = count_solutions(puzzle, limit, time_limit=time_limit)
+    except SolverError:
+        found, exact = 1, False
+    return Truth(max(found, 1), exact, line, solve, time.perf_counter() - start, limit)
 
 
 def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:

@@ -158,7 +158,7 @@ def test_a_failing_puzzle_is_recorded_and_the_rest_built(mixed: Path, tmp_path: 
 
 
 def test_generated_families_are_reproducible_and_unique_when_asked(tmp_path: Path) -> None:
-    fam = parse_family("6x4,5x5:0.55:4:3", unique=True)
+    fam = parse_family("6x4,5x5:0.55:4:3", unique="line")
     members = fam.members()
     assert len(members) == 8 and members[0].name == "random-6x4-d0.55-s3-0001"
     for m in members:
