@@ -37,6 +37,8 @@ EXPECTED = {
     "webpbn-xml/atrus.xml": ("loom-atrus", (10, 10), {}),
     "taai/taai2011-first3.taai": (None, (25, 25), {"index": 3}),
     "taai/tcga2023-first2-crlf.taai": (None, (25, 25), {"index": 2}),
+    "rand30/rand0001": (None, (30, 30), {}),  # the survey's random 30x30 grids: 0/1 pictures
+    "rand30/rand0002": (None, (30, 30), {}),
 }
 #: colour puzzles: file -> ((width, height), block colour names)
 COLOUR = {
@@ -50,7 +52,7 @@ COLOUR = {
 }
 #: the format each original must be read as (by extension or content)
 FORMAT_OF = {"cwd": "cwd", "g": "g", "gecode": "gecode", "g-colour": "g", "mk": "mk", "nin": "nin", "non": "non", "pbm": "pbm",
-             "sgt": "sgt", "taai": "taai", "webpbn-xml": "xml", "webpbn-xml-colour": "xml"}
+             "rand30": "picture", "sgt": "sgt", "taai": "taai", "webpbn-xml": "xml", "webpbn-xml-colour": "xml"}
 SOLUTION_FORMATS = [m.NAME for m in clues.formats() if m.SOLUTION]
 ALL_FORMATS = [m.NAME for m in clues.formats()]
 #: formats that hold square puzzles only (the tournament files have no size line)

@@ -138,3 +138,12 @@ def test_suite_builds_every_puzzle_of_a_tournament_file(tmp_path, run_cli):
     rows = index["puzzles"] if isinstance(index, dict) else index
     names = sorted(r["name"] for r in rows)
     assert names == ["taai2011-first3-1", "taai2011-first3-2", "taai2011-first3-3"]
+
+
+def test_suite_builds_a_folder_of_the_random_30x30_survey_grids(tmp_path, run_cli):
+    """Wolter's rand30 set is one 0/1 grid a file (the picture format); a folder of them is one suite."""
+    status, _, err = run_cli("suite", SHARED / "originals" / "rand30", "-o", tmp_path / "out", "-j", "1", "-q")
+    assert status == 0, err
+    index = json.loads((tmp_path / "out" / "index.json").read_text())
+    rows = index["puzzles"] if isinstance(index, dict) else index
+    assert sorted(r["name"] for r in rows) == ["rand0001", "rand0002"]
