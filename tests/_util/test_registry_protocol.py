@@ -100,7 +100,7 @@ def test_a_new_format_is_a_new_file(tmp_path, monkeypatch):
 
 def test_listing_order_is_unchanged():
     assert [m.NAME for m in clues.formats()] == [
-        "spec", "gecode", "xml", "non", "nin", "mk", "g", "cwd", "sgt", "picture", "pbm", "ppm", "png"]
+        "spec", "gecode", "xml", "non", "nin", "taai", "mk", "g", "cwd", "sgt", "picture", "pbm", "ppm", "png"]
     assert [m.NAME for m in exports.formats()] == [
         "qubo-json", "bqm", "bqm-json", "coo", "csv", "qbsolv", "qs", "mqlib", "mtx", "qplib", "cqm", "lp", "mps",
         "npz", "ommx", "ommx-constrained", "minizinc"]

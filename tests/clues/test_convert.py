@@ -10,7 +10,7 @@ from nonoqubo.cli import make_parser
 
 ORIGINALS = SHARED / "originals"
 EXT = {"spec": "yaml", "gecode": "gecode", "xml": "xml", "non": "non", "nin": "nin", "mk": "mk", "g": "g",
-       "cwd": "cwd", "sgt": "sgt", "picture": "pic", "pbm": "pbm", "ppm": "ppm", "png": "png"}
+       "cwd": "cwd", "sgt": "sgt", "taai": "taai", "picture": "pic", "pbm": "pbm", "ppm": "ppm", "png": "png"}
 
 
 def test_every_format_has_a_file_ending_for_convert():
@@ -21,6 +21,8 @@ def test_every_format_has_a_file_ending_for_convert():
 
 @pytest.mark.parametrize("fmt", sorted(EXT))
 def test_info_reads_every_format(fmt, tmp_path, run_cli):
+    if fmt == "taai":
+        pytest.skip("taai holds square puzzles only and the logo is not: tests/clues/test_taai.py runs info on one")
     logo = shared_puzzle("qbpp-logo")
     path = tmp_path / f"logo.{EXT[fmt]}"
     clues.dump(logo, path)
@@ -35,7 +37,7 @@ def test_build_reads_every_format(fmt, tmp_path, run_cli):
     if "build" not in choices:
         pytest.skip("the build command is not in this tree yet")
     path = tmp_path / f"dancer.{EXT[fmt]}"
-    clues.dump(shared_puzzle("gecode-webpbn1"), path)
+    clues.dump(shared_puzzle("loom-atrus" if fmt == "taai" else "gecode-webpbn1"), path)  # taai: square only
     status, _, err = run_cli("build", path, "-o", tmp_path / "out.json")
     assert status == 0, err
     assert (tmp_path / "out.json").exists()

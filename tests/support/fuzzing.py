@@ -233,6 +233,9 @@ def _clue_seeds() -> list[tuple[str, bytes]]:
     seeds.append(("small.yaml", yaml.safe_dump({"name": spec["name"], "author": "me", "rows": spec["rows"],
                                                 "cols": spec["cols"]}).encode()))
     seeds.append(("small.picture", ("\n".join(spec["solution"]) + "\n").encode()))
+    # a tournament file of two puzzles (taai: '$k' headers, columns then rows, tabs; the originals hold 25x25 ones)
+    small = "\n".join("\t".join(map(str, c)) or "0" for c in (*spec["cols"], *spec["rows"]))
+    seeds.append(("small.taai", f"$1\n{small}\n$2\n{small}\n".encode()))
     from nonoqubo import clues
 
     for fmt in ("ppm", "pbm"):  # images of the answer, written by nonoqubo
