@@ -389,9 +389,9 @@ def run_suite(
         from ..solvers.cpsat import require
 
         require("--truth" if truth else "--unique (proven by CP-SAT; --unique=line needs nothing)")
-    if truth_limit < 1 or (truth_time is not None and not truth_time > 0):
-        raise NonoquboError(f"--truth-limit must be at least 1 and --truth-time positive "
-                            f"(not {truth_limit}, {truth_time})")
+    from ..solvers.cpsat import check_truth_options
+
+    check_truth_options(truth_limit, truth_time)
     names = tuple(dict.fromkeys(exports.get_format(f).NAME for f in formats))
     if not names:
         raise NonoquboError("no output format: give at least one -f FORMAT")

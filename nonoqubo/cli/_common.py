@@ -110,6 +110,15 @@ def add_force_argument(parser: argparse.ArgumentParser) -> None:
                              "in memory")
 
 
+def add_truth_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--truth`` (*what* it adds), ``--truth-limit N`` and ``--truth-time SECONDS``: CP-SAT's solution count."""
+    parser.add_argument("--truth", action="store_true", help=what)
+    parser.add_argument("--truth-limit", type=int, default=2, metavar="N",
+                        help="count solutions up to N (default 2: enough to prove uniqueness)")
+    parser.add_argument("--truth-time", type=float, default=None, metavar="SECONDS",
+                        help="CP-SAT time limit per search (default none); a count it stops reads '>= k'")
+
+
 def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture of the best sample") -> None:
     parser.add_argument(
         "--image", metavar="OUT.svg",

@@ -14,11 +14,12 @@ from typing import Any
 from .. import exports
 from ..answers.decode import names_a_model
 from .._util.progress import spinner
-from ..errors import FormatError, NonoquboError, UnsupportedFormat
+from ..errors import FormatError, UnsupportedFormat
 from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, model_figures
-from ._common import add_force_argument, add_puzzle_arguments, load_puzzle, no_solution_names, progress_enabled
+from ._common import (add_force_argument, add_puzzle_arguments, add_truth_arguments, load_puzzle, no_solution_names,
+                      progress_enabled)
 
 ORDER = 10
 
@@ -61,13 +62,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the figures as a JSON object")
     parser.add_argument("--presolve", action="store_true",
                         help="also report what line logic settles and the reduced model's size")
-    parser.add_argument("--truth", action="store_true",
-                        help="also count the solutions with CP-SAT (is it unique?), say whether line logic "
-                             "solves it, and time the solve and the proof")
-    parser.add_argument("--truth-limit", type=int, default=2, metavar="N",
-                        help="count solutions up to N (default 2)")
-    parser.add_argument("--truth-time", type=float, default=None, metavar="SECONDS",
-                        help="CP-SAT time limit per search (default none)")
+    add_truth_arguments(parser, "also count the solutions with CP-SAT (is it unique?), say whether line logic "
+                                "solves it, and time the solve and the proof")
     add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
@@ -123,11 +119,9 @@ def _truth(args: argparse.Namespace, puzzle: Puzzle | None) -> dict[str, Any] | 
     """The ``truth`` object of ``--truth`` (None without it or without clues)."""
     if not getattr(args, "truth", False) or puzzle is None:
         return None
-    from ..solvers.cpsat import truth
+    from ..solvers.cpsat import check_truth_options, truth
 
-    if args.truth_limit < 1 or (args.truth_time is not None and not args.truth_time > 0):
-        raise NonoquboError(f"--truth-limit must be at least 1 and --truth-time positive "
-                            f"(not {args.truth_limit}, {args.truth_time})")
+    check_truth_options(args.truth_limit, args.truth_time)
     with spinner("counting solutions (CP-SAT)", enabled=progress_enabled(args)):
         return truth(puzzle, args.truth_limit, time_limit=args.truth_time).to_dict()
 

@@ -10,7 +10,7 @@ from ..campaign.generate import parse_family
 from .._util.progress import bar
 from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite
 from ..errors import NonoquboError
-from ._common import add_force_argument, progress_enabled
+from ._common import add_force_argument, add_truth_arguments, progress_enabled
 
 ORDER = 60
 
@@ -85,13 +85,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--unique", nargs="?", const="cpsat", default=None, action=_Unique, metavar="cpsat|line",
                         help="keep generated pictures whose puzzle is unique: proven by CP-SAT (the default, "
                              "needs ortools), or with --unique=line only line-solvable ones")
-    parser.add_argument("--truth", action="store_true",
-                        help="record per puzzle the number of solutions (CP-SAT), line-solvability and "
-                             "the solve and proof times in the index")
-    parser.add_argument("--truth-limit", type=int, default=2, metavar="N",
-                        help="count solutions up to N (default 2: enough to prove uniqueness)")
-    parser.add_argument("--truth-time", type=float, default=None, metavar="SECONDS",
-                        help="CP-SAT time limit per search (default none); a count it stops reads '>= k'")
+    add_truth_arguments(parser, "record per puzzle the number of solutions (CP-SAT), line-solvability and "
+                                "the solve and proof times in the index")
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")

@@ -35,7 +35,7 @@ from ..model.qubo import Qubo
 from ..samples import SampleBatch
 from .base import SampleOptions, Tick
 
-__all__ = ["Truth", "count_solutions", "require", "run", "solutions", "truth"]
+__all__ = ["Truth", "check_truth_options", "count_solutions", "require", "run", "solutions", "truth"]
 
 
 def _ortools() -> Any:
@@ -151,6 +151,16 @@ class Truth:
              "solutions_limit": d["limit"], "unique": self.unique, "line_solvable": d["line_solvable"],
              "solve_seconds": round(d["solve_seconds"], 4), "proof_seconds": round(d["proof_seconds"], 4)}
         return d
+
+
+def check_truth_options(limit: int, time_limit: float | None) -> None:
+    """Refuse a solution limit below 1 or a time limit that is not positive (``--truth-limit``, ``--truth-time``).
+
+    Raises:
+        SolverError: either value is out of range (checked before any work).
+    """
+    if limit < 1 or (time_limit is not None and not time_limit > 0):
+        raise SolverError(f"--truth-limit must be at least 1 and --truth-time positive (not {limit}, {time_limit})")
 
 
 def truth(puzzle: Puzzle, limit: int = 2, *, time_limit: float | None = None) -> Truth:

@@ -165,3 +165,16 @@ def test_a_puzzle_after_a_bare_unique_is_still_a_puzzle(tmp_path, run_cli):
     assert status == 0 and (tmp_path / "s" / "one.qubo.json").exists(), err
     status, _, err = run_cli("suite", "--random", "4x4:0.5:1", "--unique=lines", "-o", tmp_path / "x")
     assert status == 2 and "--unique must be 'cpsat' or 'line'" in err and not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("command", ["info", "suite"])
+@pytest.mark.parametrize("option, value", [("--truth-limit", "0"), ("--truth-time", "-1"), ("--truth-time", "nan")])
+def test_a_bad_truth_limit_is_one_line_before_any_work(command, option, value, tmp_path, run_cli):
+    spec = tmp_path / "p.yaml"
+    spec.write_text("rows: [[1]]\ncols: [[1]]\n")
+    out = tmp_path / "suite"
+    extra = ["-o", out] if command == "suite" else []
+    status, stdout, stderr = run_cli(command, spec, *extra, "--truth", option, value)
+    assert (status, stdout) == (2, "")
+    assert stderr.startswith("nonoqubo: error: --truth-limit must be at least 1 and --truth-time positive (not ")
+    assert len(stderr.splitlines()) == 1 and not out.exists()
