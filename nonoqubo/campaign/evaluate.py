@@ -70,7 +70,7 @@ from ..answers.decode import Analysis, Decoder, load_model
 from ..errors import MissingDependency, NonoquboError
 from ..model.palette import BW, Palette
 from ._options import run_seconds, workers
-from .runtime import seconds_per_run
+from .runtime import run_record, run_time
 from ..samples import read_samples
 
 __all__ = [
@@ -181,6 +181,10 @@ class FileResult:
     seconds: float | None
     raw: Tally
     polished: Tally | None = None
+    #: where ``seconds`` came from (:func:`nonoqubo.campaign.runtime.run_time`)
+    time_source: str | None = None
+    #: the file's ``nonoqubo solve -o`` record without its per-read lists (sampler, parameters, machine)
+    run: dict[str, Any] | None = None
 
 
 _DECODERS: dict[str, Decoder] = {}
@@ -252,7 +256,11 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
     if polish:
         polished = Tally.of(decoder.analyse(polisher(model_path)(batch.bits)), weights, palette)
     reads = int(weights.sum())
-    return FileResult(samples_path, reads, seconds_per_run(text, reads), raw, polished)
+    seconds, source = run_time(text, reads)
+    record = run_record(text)
+    if record is not None and isinstance(record.get("timing"), dict):  # the per-read lists are not kept
+        record = {**record, "timing": {k: v for k, v in record["timing"].items() if not isinstance(v, list)}}
+    return FileResult(samples_path, reads, seconds, raw, polished, source, record)
 
 
 def _judge(args: tuple[str, str, bool, str | None, bool]) -> FileResult | str:
@@ -395,6 +403,10 @@ class Group:
     raw: Tally
     polished: Tally | None = None
     line_names: list[str] = field(default_factory=list)
+    #: where ``seconds`` came from: ``--time``, a place in the files, or None
+    time_source: str | None = None
+    #: the first file's ``nonoqubo solve -o`` record (sampler, parameters, machine), or None
+    run: dict[str, Any] | None = None
 
     def figures(self, stage: str = "raw") -> dict[str, Any]:
         tally = self.raw if stage == "raw" else self.polished
@@ -521,16 +533,20 @@ def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | 
         for it in items[1:]:
             raw = raw.merge(it.raw)
             polished = None if polished is None or it.polished is None else polished.merge(it.polished)
+        source: str | None = None
         if seconds is not None:
             t: float | None = seconds
+            source = "--time"
         elif all(it.seconds is not None for it in items):
             t = sum(it.seconds * it.reads for it in items) / max(1, sum(it.reads for it in items))  # type: ignore[operator]
+            source = "; ".join(sorted({it.time_source for it in items if it.time_source}))
         else:
             t = None
         info = campaign.models[name]
         lines = ([f"row {i + 1}" for i in range(info["height"])]  # Layout.line_name, without the model
                  + [f"column {j + 1}" for j in range(info["width"])])
-        groups.append(Group(name, setting, info, len(items), t, raw, polished, lines))
+        run = next((it.run for it in items if it.run is not None), None)
+        groups.append(Group(name, setting, info, len(items), t, raw, polished, lines, source, run))
     groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
     return groups
 
