@@ -408,11 +408,26 @@ def _ncol(groups: Sequence[Group]) -> int:
 
 
 def _energy_hist(tally: Any, lo: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """(first energy of every bin, weighted counts): bins of *width* integers from *lo* to the maximum."""
+    """(first energy of every bin, weighted counts): bins of *width* integers from *lo* to the maximum.
+
+    Energy 0 (a valid picture) always has a bin of its own: with ``lo = 0`` the wide bins start at 1.
+    """
     e, w = tally.energies, tally.weights
-    idx = (e - lo) // width
+    start = 1 if lo == 0 and width > 1 else lo
+    idx = np.where(e < start, 0, (e - start) // width + (start != lo))
     counts = np.bincount(idx, weights=w, minlength=int(idx.max()) + 1)
-    return lo + width * np.arange(counts.size), counts
+    firsts = start + width * (np.arange(counts.size) - (start != lo))
+    if start != lo:
+        firsts[0] = lo
+    return firsts, counts
+
+
+def _bin_ends(firsts: np.ndarray, lo: int, width: int) -> np.ndarray:
+    """The last energy of every bin (:func:`_energy_hist`'s first energies)."""
+    ends = firsts + width - 1
+    if lo == 0 and width > 1:
+        ends[0] = 0
+    return ends
 
 
 #: most bars in one histogram panel: a wider energy range is binned by whole numbers of integers
@@ -448,18 +463,19 @@ def histogram_plots(groups: Sequence[Group]) -> list[Plot]:
                 lo, hi = span[g.model]
                 wid = widths[g.model]
                 x, c = _energy_hist(g.raw, lo, wid)
+                ends = _bin_ends(x, lo, wid)
                 n = max(1, g.raw.samples)
-                centre = x + (wid - 1) / 2
-                ax.bar(centre, c / n, width=0.9 * wid, color=COLOURS[0], label="raw")
-                rows += [[g.model, g.setting, "raw", int(xi), int(xi) + wid - 1, int(ci), ci / n]
-                         for xi, ci in zip(x, c)]
+                ax.bar((x + ends) / 2, c / n, width=0.9 * (ends - x + 1), color=COLOURS[0], label="raw")
+                rows += [[g.model, g.setting, "raw", int(xi), int(xe), int(ci), ci / n]
+                         for xi, xe, ci in zip(x, ends, c)]
                 if g.polished is not None:
                     px, pc = _energy_hist(g.polished, lo, wid)
-                    rows += [[g.model, g.setting, "polished", int(xi), int(xi) + wid - 1, int(ci), ci / n]
-                             for xi, ci in zip(px, pc)]
+                    pe = _bin_ends(px, lo, wid)
+                    rows += [[g.model, g.setting, "polished", int(xi), int(xe), int(ci), ci / n]
+                             for xi, xe, ci in zip(px, pe, pc)]
                     if not (np.array_equal(px, x) and np.array_equal(pc, c)):
                         any_polished = True
-                        edges = np.concatenate((px - 0.5, [px[-1] + wid - 0.5]))
+                        edges = np.concatenate((px - 0.5, [pe[-1] + 0.5]))
                         ax.stairs(pc / n, edges, color="black", linewidth=1.0, label="polished")
                 ax.set_xlim(lo - 0.7 * wid, hi + 0.7 * wid)
                 ax.set_ylim(0, 1)
@@ -485,7 +501,8 @@ def histogram_plots(groups: Sequence[Group]) -> list[Plot]:
             "ordered by model size). Bars: the share of samples at each integer energy, one bar per integer, "
             "centred on it. The y axis runs from 0 to 1 in every panel; the x axis is shared by a model's panels."
             + (f" Models whose energies span more than {MAX_BARS} integers have bars of several integers each "
-               f"({', '.join(f'{m}: {widths[m]}' for m in wide)}); the CSV gives each bar's range." if wide else "")
+               f"({', '.join(f'{m}: {widths[m]}' for m in wide)}; energy 0 keeps a bar of its own); the CSV gives "
+               "each bar's range." if wide else "")
             + (" Black outline: the same samples after steepest-descent polishing (drawn only where it differs)."
                if any_polished else ""))
         alt = (f"Small multiples, page {number} of {total}: bar charts of the share of samples at each residual "
