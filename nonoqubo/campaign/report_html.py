@@ -75,6 +75,8 @@ th, td { border-bottom: 1px solid #d5dae0; padding: 0.25rem 0.4rem; text-align: 
 thead th { color: #1a1a1a; background: #e8eef4; position: sticky; top: 0; }
 tbody tr:nth-child(even) { color: #1a1a1a; background: #f5f7f9; }
 th.name, td.name { text-align: left; }
+tbody th { position: sticky; left: 0; color: #1a1a1a; background: #ffffff; }
+tbody tr:nth-child(even) th { color: #1a1a1a; background: #f5f7f9; }
 @media (max-width: 40rem) { main { padding: 0.6rem; } dl.meta { grid-template-columns: 1fr; }
   dl.meta dd { margin-bottom: 0.4rem; } }
 """
