@@ -51,7 +51,7 @@ from .evaluate import Group, runs_to_solution
 
 __all__ = [
     "CLASS_QUANTILES", "ClassStat", "Point", "SizeClass", "censored_quantiles", "class_stats", "cost_metric",
-    "cost_label", "percent", "points", "solutions_label", "stages_to_draw", "size_class",
+    "cost_label", "describe_time", "percent", "points", "solutions_label", "stages_to_draw", "size_class",
 ]
 
 #: the quantiles across a class's instances: the interquartile range and the median
@@ -103,6 +103,23 @@ def stages_to_draw(groups: Sequence[Group]) -> list[str]:
 def cost_metric(groups: Sequence[Group]) -> str:
     """``"tts99"`` when every group has a time per run, else ``"r99"`` (runs to 99 %)."""
     return "tts99" if groups and all(g.seconds is not None for g in groups) else "r99"
+
+
+def describe_time(group: Group) -> str:
+    """Where a group's time per run came from, in words: ``evaluate``'s ``time_source`` and how it was taken.
+
+    ``"given"`` is ``--time``; ``"sampler timing"`` and ``"wall clock"`` come with the way
+    ``solve -o`` took them (``timing.per_run`` of its record) when the files say it.
+    """
+    source = getattr(group, "time_source", None) or "none"
+    if group.seconds is None or source == "none":
+        return "no time per run recorded"
+    if source == "given":
+        return "given with --time"
+    run = getattr(group, "run", None) or {}
+    timing = run.get("timing") if isinstance(run.get("timing"), dict) else {}
+    how = timing.get("per_run") if isinstance(timing.get("per_run"), str) else None
+    return f"{source} ({how})" if how else source
 
 
 def cost_label(metric: str) -> str:

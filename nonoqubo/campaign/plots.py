@@ -43,7 +43,7 @@ from .._util.atomic import atomic_write
 from ..errors import MissingDependency, NonoquboError
 from ..model.palette import Palette
 from .aggregate import (
-    ClassStat, Point, class_stats, cost_label, cost_metric, points, stages_to_draw,
+    ClassStat, Point, class_stats, cost_label, cost_metric, describe_time, points, stages_to_draw,
 )
 from .evaluate import Group
 
@@ -332,7 +332,7 @@ def _rows(header: Sequence[str], pts: Sequence[Point], stats: Sequence[ClassStat
 def _time_note(groups: Sequence[Group]) -> str:
     by: dict[str, set[str]] = {}
     for g in groups:
-        by.setdefault(g.setting, set()).add(g.time_source or "none")
+        by.setdefault(g.setting, set()).add(describe_time(g))
     return "; ".join(f"{s}: {', '.join(sorted(v))}" for s, v in sorted(by.items()))
 
 

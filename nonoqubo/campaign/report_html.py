@@ -36,7 +36,7 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import NonoquboError
-from .aggregate import cost_metric, percent, solutions_label, stages_to_draw
+from .aggregate import cost_metric, describe_time, percent, solutions_label, stages_to_draw
 from .evaluate import Group
 from .plots import Plot, all_plots, figure_bytes, palette_colours, require_matplotlib
 
@@ -69,9 +69,9 @@ figure.column img { width: 100%; max-width: 34rem; } figure.page img { width: 60
 .pair { display: flex; flex-wrap: wrap; gap: 0 2rem; } .pair figure { flex: 1 1 24rem; min-width: 0; }
 figcaption { color: #333333; background: #ffffff; font-size: 0.9rem; max-width: 60rem; margin-top: 0.4rem; }
 .scroll { overflow-x: auto; max-width: 100%; border: 1px solid #c8ced6; }
-table { border-collapse: collapse; font-size: 0.82rem; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; font-size: 0.8rem; font-variant-numeric: tabular-nums; }
 caption { text-align: left; padding: 0.4rem; color: #333333; background: #ffffff; caption-side: top; }
-th, td { border-bottom: 1px solid #d5dae0; padding: 0.25rem 0.4rem; text-align: right; white-space: nowrap; }
+th, td { border-bottom: 1px solid #d5dae0; padding: 0.25rem 0.35rem; text-align: right; white-space: nowrap; }
 thead th { color: #1a1a1a; background: #e8eef4; position: sticky; top: 0; }
 tbody tr:nth-child(even) { color: #1a1a1a; background: #f5f7f9; }
 th.name, td.name { text-align: left; }
@@ -110,7 +110,7 @@ def _table(groups: Sequence[Group]) -> str:
     metric = cost_metric(groups)
     cost_head = "TTS99 s [95% CI]" if metric == "tts99" else "R99 runs [95% CI]"
     timed = any(g.seconds is not None for g in groups)
-    head = ["model", "setting", "stage", "variables", "samples", "p [95% CI]", cost_head,
+    head = ["model", "setting", "stage", "vars", "samples", "p [95% CI]", cost_head,
             *(["s / run"] if timed else []), "E min/med/q90", "walls", "order", "cells", "solutions"]
     names = {"model", "setting", "stage"}
     cells = "".join(f'<th scope="col"{" class=name" if h in names else ""}>{_esc(h)}</th>' for h in head)
@@ -163,12 +163,14 @@ def _settings_list(groups: Sequence[Group]) -> str:
         by.setdefault(g.setting, []).append(g)
     items = []
     for s, mine in sorted(by.items()):
-        run = next((g.run for g in mine if g.run), None)
-        sources = sorted({g.time_source for g in mine if g.time_source})
+        run = next((g.run for g in mine if getattr(g, "run", None)), None)
+        sources = sorted({describe_time(g) for g in mine if g.seconds is not None})
         timed = sum(g.seconds is not None for g in mine)
-        time_text = (f"time per run from {'; '.join(sources)}" if timed == len(mine)
+        time_text = (f"time per run: {'; '.join(sources)}" if timed == len(mine)
                      else f"no time per run recorded for {len(mine) - timed} of {len(mine)} models")
-        machines = {_machine_text(g.run.get("machine")) for g in mine if g.run}
+        machines = {_machine_text(m) for g in mine if g.run
+                    for m in (g.run.get("machine") if isinstance(g.run.get("machine"), list) else [g.run.get("machine")])
+                    if isinstance(m, dict)}
         items.append(f"<li><strong>{_esc(s)}</strong>: {_esc(_parameters(run))}; {len(mine)} models, "
                      f"{sum(g.files for g in mine)} sample files; {_esc(time_text)}"
                      + (f"; runs recorded on {_esc('; '.join(sorted(machines)))}" if machines else "") + "</li>")

@@ -16,6 +16,12 @@ qbsolv answer                   `` 0.01787 seconds of classic cpu time``        
 MQLib ``-ps`` output            ``0.3,BURER2002,"m.mqlib",102,0.300854,[...]`` (5th field)   / reads
 ==============================  ===========================================================  ==========
 
+:func:`time_per_run` also says where the time came from (``evaluate`` reports it as
+``time_source``): ``"sampler timing"`` (the solver measured its own runs: every row of the
+table but the OMMX one), ``"wall clock"`` (OMMX's start and end), or, for nonoqubo's key,
+the ``"time_source"`` written beside it (``solve -o`` writes ``"sampler timing"`` or ``"wall
+clock"``; a file that does not say gives ``"recorded"``).
+
 "whole call" figures are divided by the number of reads in the file
 (``num_occurrences`` summed).  The search is by regular expression on the
 text, so it costs nothing next to reading the samples, and it never fails:
@@ -23,13 +29,6 @@ a file that records no time gives ``None`` (then ``evaluate --time`` says it).
 An OMMX artifact (``.ommx``, an OCI archive) keeps its manifest as plain JSON,
 so the ``start`` / ``end`` annotations of its sample set (or solution) are
 found in the file's bytes as they are.
-
-:func:`run_time` is the same search that also says *where* the time came from (the report's
-figures print it).  A SampleSet written by ``nonoqubo solve -o`` carries the record of its run
-in ``info["nonoqubo"]`` (:func:`run_record`: sampler, parameters, timing, machine); its
-``timing.seconds_per_run`` is a time per run (with ``time_source`` and ``per_run`` saying how
-it was measured), and without it ``timing.wall_seconds`` is the whole call's time, divided by
-the reads.
 
 Examples:
     >>> seconds_per_run(' 0.5 seconds of classic cpu time', reads=1)
@@ -45,16 +44,23 @@ Examples:
     0.5
     >>> seconds_per_run("0101", reads=1) is None
     True
+    >>> time_per_run('{"seconds_per_run": 0.25, "time_source": "wall clock"}', reads=4)
+    (0.25, 'wall clock')
+    >>> time_per_run('{"timing": {"sampling_ns": 3000000}}', reads=3)
+    (0.001, 'sampler timing')
+    >>> time_per_run("0101", reads=1)
+    (None, 'none')
 """
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime
-from typing import Any
 
-__all__ = ["run_record", "run_time", "seconds_per_run"]
+__all__ = ["SAMPLER_TIMING", "WALL_CLOCK", "seconds_per_run", "time_per_run"]
+
+#: the time sources (``time_source``)
+SAMPLER_TIMING, WALL_CLOCK = "sampler timing", "wall clock"
 
 #: A number, written so that a run of digits matches it in one way only: ``\d+\.?\d*`` splits
 #: *n* digits in *n* ways, and a search over a long line of bits then backtracks through all of
@@ -72,15 +78,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], float, bool], ...] = (
 )
 
 
-#: where each of :data:`_PATTERNS` is, said in the report
-_SOURCES = (
-    '"seconds_per_run" in the file',
-    'D-Wave info qpu_anneal_time_per_sample',
-    'D-Wave info qpu_access_time / reads',
-    'dwave-samplers info timing.sampling_ns / reads',
-    "qbsolv's seconds of classic cpu time / reads",
-    "MQLib's runtime / reads",
-)
+_SOURCE = re.compile(r'"time_source"\s*:\s*"([^"\n]{1,40})"')
 
 _OMMX = re.compile(r'"org\.ommx\.v1\.(?:sample-set|solution)\.(start|end)"\s*:\s*"([^"]+)"')
 
@@ -104,69 +102,25 @@ def seconds_per_run(text: str, reads: int) -> float | None:
         text: the whole answer file.
         reads: how many runs (samples, counting repeats) the file holds.
     """
-    return run_time(text, reads)[0]
+    return time_per_run(text, reads)[0]
 
 
-def run_record(text: str) -> dict[str, Any] | None:
-    """The ``info["nonoqubo"]`` record of a SampleSet written by ``nonoqubo solve -o``, or None.
-
-    It is a dict (``sampler``, ``parameters``, ``timing``, ``machine``, ``version``, ``date``);
-    any other file, or one that is not JSON, gives None.  Only a text that opens with ``{`` and
-    names ``"nonoqubo"`` is parsed.
-    """
-    head = text.lstrip()[:1]
-    if head != "{" or '"nonoqubo"' not in text:
-        return None
-    try:
-        doc = json.loads(text)
-    except ValueError:
-        return None
-    info = doc.get("info") if isinstance(doc, dict) else None
-    record = info.get("nonoqubo") if isinstance(info, dict) else None
-    return record if isinstance(record, dict) else None
-
-
-def _positive(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if value >= 0 else None
-
-
-def run_time(text: str, reads: int) -> tuple[float | None, str | None]:
-    """Seconds per run recorded in *text*, and where they came from (``(None, None)``: nowhere).
-
-    A ``nonoqubo solve -o`` record comes first (``timing.seconds_per_run``, else
-    ``timing.wall_seconds / reads``), then every place :func:`seconds_per_run` looks.
-
-    Examples:
-        >>> run_time('{"timing": {"sampling_ns": 3000000}}', reads=3)
-        (0.001, 'dwave-samplers info timing.sampling_ns / reads')
-        >>> run_time('{"info": {"nonoqubo": {"timing": {"seconds_per_run": 0.002, '
-        ...          '"time_source": "wall clock"}}}}', reads=3)
-        (0.002, 'nonoqubo solve: wall clock')
-        >>> run_time('{"info": {"nonoqubo": {"timing": {"wall_seconds": 0.5}}}}', reads=5)
-        (0.1, 'nonoqubo solve: wall time of the call / reads')
-    """
-    record = run_record(text)
-    timing = record.get("timing") if record is not None else None
-    if isinstance(timing, dict):
-        per_run = _positive(timing.get("seconds_per_run"))
-        if per_run is not None:
-            how = timing.get("time_source") or timing.get("per_run") or "seconds_per_run"
-            return per_run, f"nonoqubo solve: {how}"
-        total = _positive(timing.get("wall_seconds"))
-        if total is not None:
-            return total / max(1, reads), "nonoqubo solve: wall time of the call / reads"
+def time_per_run(text: str, reads: int) -> tuple[float | None, str]:
+    """:func:`seconds_per_run` and where the time came from (the module docstring); ``(None, "none")``."""
     for k, (pattern, units, per_call) in enumerate(_PATTERNS):
         if k == 1 and '"org.ommx.v1.' in text:
             span = _ommx_seconds(text)
             if span is not None and span >= 0:
-                return span / max(1, reads), "OMMX sample-set start/end annotations / reads"
+                return span / max(1, reads), WALL_CLOCK
         m = pattern.search(text)
         if m is None:
             continue
         value = float(m.group(m.lastindex or 1)) / units
         if value < 0:
             continue
-        return (value / max(1, reads) if per_call else value), _SOURCES[k]
-    return None, None
+        source = SAMPLER_TIMING
+        if k == 0:
+            said = _SOURCE.search(text)
+            source = said.group(1) if said else "recorded"
+        return (value / max(1, reads) if per_call else value), source
+    return None, "none"

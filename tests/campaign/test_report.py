@@ -181,10 +181,10 @@ def test_times_from_solve_records_give_tts99_and_say_where(campaign, tmp_path: P
     timed = evaluate(str(campaign["suite"]), [str(runs)], jobs=1)
     assert cost_metric(timed) == "tts99"
     for g in timed:
-        assert g.seconds == pytest.approx(t[g.model]) and g.time_source == "nonoqubo solve: sampler timing"
+        assert g.seconds == pytest.approx(t[g.model]) and g.time_source == "sampler timing"
         assert g.run["sampler"] == "sa" and "read_seconds" not in g.run["timing"]
     plot = cost_plot(timed)
-    assert plot.name == "tts-vs-size" and "nonoqubo solve: sampler timing" in plot.caption
+    assert plot.name == "tts-vs-size" and "timed: sampler timing" in plot.caption
     for row in (dict(zip(plot.header, r)) for r in plot.rows if r[0] == "instance"):
         _, e = campaign["truth"][(row["model"], "anneal")]
         assert row["cost"] == pytest.approx(t[row["model"]] * r99(float((e == 0).mean())))
@@ -371,3 +371,18 @@ def test_polished_panels_only_when_polishing_changes_something(campaign, tmp_pat
         g.polished = g.raw
     plot = all_plots(groups)[0]
     assert len(plot.figure.axes) == 1 and "changed no success count" in plot.caption
+
+
+def test_figures_folder_that_is_a_file_is_one_line_before_any_work(campaign, tmp_path: Path, run_cli) -> None:
+    blocker = tmp_path / "taken"
+    blocker.write_text("a file\n")
+    for target in (blocker, blocker / "figures"):
+        status, out, err = run_cli("evaluate", campaign["suite"], campaign["root"] / "runs", "--figures", target)
+        assert status == 2 and not out and err.count("\n") == 1 and "--figures" in err and str(blocker) in err
+    assert blocker.read_text() == "a file\n"
+
+
+def test_a_time_given_on_the_command_line_is_named_as_the_source(campaign, groups) -> None:
+    timed = evaluate(str(campaign["suite"]), [str(campaign["root"] / "runs" / "anneal")], jobs=1, seconds=0.5)
+    plot = cost_plot(timed)
+    assert plot.name == "tts-vs-size" and "anneal: given with --time" in plot.caption
