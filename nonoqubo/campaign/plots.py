@@ -372,7 +372,9 @@ def cost_plot(groups: Sequence[Group]) -> Plot:
                "Wilson interval, p_hi = z^2/(n + z^2) for n runs: with 95 % confidence the true cost is at least "
                "that (a lower bound, not a value). Such an instance enters its class's quantiles at that bound; "
                f"a median it could still move is drawn hollow with an up arrow (a lower bound). Censored instances "
-               f"here: {censored} of {len(pts)}." + _stage_note(groups, stages))
+               f"here: {censored} of {len(pts)}." + _stage_note(groups, stages)
+               + (" The polished TTS99 uses the same time per run: the descent's own time is not counted."
+                  if metric == "tts99" and len(stages) > 1 else ""))
     unit = "seconds" if metric == "tts99" else "runs"
     alt = (f"Log-log plot of {cost_label(metric)} in {unit} against QUBO variables for {len(settings)} settings "
            f"({', '.join(settings)}): class medians with interquartile bars over faint instance points; "
