@@ -394,10 +394,11 @@ def _ordered(groups: Sequence[Group]) -> list[Group]:
     return sorted(groups, key=lambda g: (g.info["variables"], g.model, g.setting))
 
 
-def _grid(count: int, ncol: int, panel_h: float) -> tuple[Any, list[Any]]:
+def _grid(count: int, ncol: int, panel_h: float, panel_w: float) -> tuple[Any, list[Any]]:
+    """A figure of *count* panels, *ncol* a row, at most :data:`PAGE` wide; unused cells hidden."""
     ncol = max(1, min(ncol, count))
     nrow = max(1, math.ceil(count / ncol))
-    fig = _figure(PAGE, panel_h * nrow + 0.6)
+    fig = _figure(min(PAGE, panel_w * ncol + 0.4), panel_h * nrow + 0.6)
     axes = list(fig.subplots(nrow, ncol, squeeze=False).flat)
     for ax in axes[count:]:
         ax.set_axis_off()
@@ -459,7 +460,7 @@ def histogram_plots(groups: Sequence[Group]) -> list[Plot]:
         with _style():
             from matplotlib.ticker import MaxNLocator
 
-            fig, axes = _grid(len(page), _ncol(groups), 1.45)
+            fig, axes = _grid(len(page), _ncol(groups), 1.45, 2.4)
             any_polished = False
             for ax, g in zip(axes, page):
                 lo, hi = span[g.model]
@@ -531,7 +532,7 @@ def heatmap_plots(groups: Sequence[Group]) -> list[Plot]:
         header = ["model", "setting", "row", "column", "share"]
         rows: list[list[Any]] = []
         with _style():
-            fig, axes = _grid(len(page), _ncol(groups), 1.45)
+            fig, axes = _grid(len(page), _ncol(groups), 1.45, 2.0)
             image = None
             for ax, g in zip(axes, page):
                 share = _conflict_share(g)
@@ -586,7 +587,7 @@ def picture_plots(groups: Sequence[Group]) -> list[Plot]:
     for number, page in enumerate(pages, 1):
         rows: list[list[Any]] = []
         with _style():
-            fig, axes = _grid(len(page), 5, 1.65)
+            fig, axes = _grid(len(page), 5, 1.65, 1.4)
             for ax, g in zip(axes, page):
                 cmap = palette_colours(g.raw.palette)
                 ax.imshow(g.raw.best_grid, cmap=cmap, vmin=0, vmax=cmap.N - 1, interpolation="nearest")

@@ -64,8 +64,8 @@ dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; min-width: 0; overflow-
 .muted { color: #4a4a4a; background: #ffffff; }
 ul.settings { padding-left: 1.2rem; } ul.settings li { overflow-wrap: anywhere; }
 figure { margin: 1.5rem 0; }
-figure img { display: block; max-width: 100%; height: auto; background: #ffffff; }
-figure.column img { width: 100%; max-width: 34rem; } figure.page img { width: 60rem; }
+figure img { display: block; width: 100%; max-width: 100%; height: auto; background: #ffffff; }
+
 .pair { display: flex; flex-wrap: wrap; gap: 0 2rem; } .pair figure { flex: 1 1 24rem; min-width: 0; }
 figcaption { color: #333333; background: #ffffff; font-size: 0.9rem; max-width: 60rem; margin-top: 0.4rem; }
 .scroll { overflow-x: auto; max-width: 100%; border: 1px solid #c8ced6; }
@@ -188,10 +188,15 @@ def _header(groups: Sequence[Group], command: str | None, when: datetime) -> str
     return f'<dl class="meta">{dl}</dl><h3>Settings</h3>{_settings_list(groups)}'
 
 
+#: CSS pixels per inch of a figure on the page (a 7 in figure is 60rem wide, its text near 15 px)
+PX_PER_INCH = 137
+
+
 def _figure(plot: Plot, svg: bytes, wide: bool) -> str:
     uri = "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
+    width = round(float(plot.figure.get_size_inches()[0]) * PX_PER_INCH)
     return (f'<figure class="{"page" if wide else "column"}" id="{_esc(plot.name)}">'
-            f'<img alt="{_esc(plot.alt)}" src="{uri}">'
+            f'<img alt="{_esc(plot.alt)}" src="{uri}" style="max-width: min(100%, {width}px)">'
             f"<figcaption><strong>{_esc(plot.title)}.</strong> {_esc(plot.caption)}</figcaption></figure>")
 
 

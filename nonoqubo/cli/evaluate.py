@@ -83,7 +83,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--csv", metavar="FILE", help="also write the figures as CSV")
     parser.add_argument("--report", metavar="FILE", help="also write a self-contained HTML report with plots")
     parser.add_argument("--figures", metavar="DIR",
-                        help="also write every figure as SVG, PDF and the CSV of its numbers into DIR (made if missing)")
+                        help="also write every figure as SVG, PDF and the CSV of its numbers into DIR, made if missing (default: none)")
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")

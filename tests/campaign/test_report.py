@@ -63,7 +63,7 @@ def campaign(tmp_path_factory):
     root = tmp_path_factory.mktemp("report")
     suite = root / "suite"
     run_suite([str(PUZZLES / n) for n in ("gecode-heart.json", "dejoue-note-nin.json", "gecode-pinwheel.json")],
-              suite, families=[parse_family("6x6:0.5:4:3")], jobs=1)
+              suite, families=[parse_family("6x6:0.5:4:3")], jobs=1, truth=True)
     index = json.loads((suite / "index.json").read_text())["puzzles"]
     rng = np.random.default_rng(23)
     truth: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
@@ -358,6 +358,15 @@ def test_the_page_header_table_and_alt_texts(campaign, groups, cli_outputs) -> N
     # shares as percentages, as the CLI prints them
     f = groups[0].figures()
     assert f"{100 * f['share_cell_conflicts']:.1f}%" in page
+    # distinct solutions found beside the count in the suite's index (suite --truth), per model and setting
+    rows = re.findall(r'<tr><th scope="row" class="name">([^<]+)</th><td class="name">([^<]+)</td>'
+                      r'<td class="name">raw</td>(?:<td>[^<]*</td>)*?<td>(\d+)/(&gt;=)?(\d+|\?)</td></tr>', page)
+    assert len(rows) == len(groups)
+    for model, setting, found, atleast, known in rows:
+        entry = campaign["index"][model]
+        bits, e = campaign["truth"][(model, setting)]  # a valid assignment is one picture
+        assert int(found) == len(np.unique(bits[e == 0], axis=0)) and known == str(entry["solutions"])
+        assert bool(atleast) == (not entry["solutions_exact"])
 
 
 def test_polished_panels_only_when_polishing_changes_something(campaign, tmp_path: Path) -> None:
