@@ -37,12 +37,11 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 from xml.sax.saxutils import escape
 
 import numpy as np
 
-from ..model.palette import BW, Palette
+from ..model.palette import BW, Colour, Palette
 from .decode import Report
 from ..model.puzzle import Puzzle
 from ._css_colours import CSS_COLOURS
@@ -103,7 +102,7 @@ def text_picture(
     return out
 
 
-def _hex(colour: Any) -> str:
+def _hex(colour: Colour) -> str:
     """A palette colour as ``#rrggbb``: its RGB, else its CSS name's, else mid grey."""
     if colour.rgb is not None:
         return f"#{colour.rgb}"
@@ -112,11 +111,8 @@ def _hex(colour: Any) -> str:
 
 def _fill(palette: Palette) -> list[str]:
     """The SVG fill of every colour index: black is the house BLACK, the background white, else its RGB."""
-    out = []
-    for k, colour in enumerate((palette.background, *palette.colours)):
-        rgb = _hex(colour)
-        out.append(BLACK if rgb == "#000000" else rgb)
-    if palette is BW or out[0] == "#888888":
+    out = [BLACK if rgb == "#000000" else rgb for rgb in map(_hex, (palette.background, *palette.colours))]
+    if palette is BW or out[0] == "#888888":  # an unknown background name: white
         out[0] = WHITE
     return out
 
