@@ -15,6 +15,13 @@ folder written by :mod:`nonoqubo.campaign.suite`) and many sample files, grouped
   (:func:`runs_to_solution`): ``p = 0`` gives infinity; at least one run is
   always needed, so ``p >= 0.99`` (and ``p = 1``) gives ``r99 = 1``, ``tts99 =
   t``.  The interval of ``tts99`` is ``t * r99`` at ``p_hi`` and at ``p_lo``;
+* ``time_source``: where ``t`` came from: ``"sampler timing"`` (the solver timed its own
+  runs: dwave-samplers' ``sampling_ns``, OpenJij's per-read times, a QPU's anneal time,
+  qbsolv, MQLib), ``"wall clock"`` (measured around the runs: ``solve -o`` for samplers
+  that report no time of their own, OMMX's start and end), ``"given"`` (``seconds``,
+  ``--time``), ``"recorded"`` (a ``seconds_per_run`` with no source beside it), ``"none"``
+  (no time: ``tts99`` is None), or ``"mixed: a, b"`` when the group's files differ
+  (:func:`nonoqubo.campaign.runtime.time_per_run`);
 * the residual energy (the energy above the ground state 0): min, the 10/25/
   50/75/90 % quantiles (inverted-CDF, as ``numpy.quantile(...,
   method="inverted_cdf")`` of the samples with repeats), max and mean;
@@ -24,6 +31,12 @@ folder written by :mod:`nonoqubo.campaign.suite`) and many sample files, grouped
   is in conflict (row view differs from column view): the most often wrong
   lines and cells, and the whole heat map (for the HTML report);
 * the best (lowest-energy) picture;
+* ``run`` (in :func:`records`, beside the figures): what the files say of the run that made
+  them (``solve -o`` writes it in the SampleSet's ``info["nonoqubo"]``): ``sampler``,
+  ``parameters``, ``version`` (nonoqubo's), ``machine`` and the ``timing`` summary
+  (``seconds_per_run``, ``time_source``, ``per_run``, ``wall_seconds``); a value that differs
+  between the group's files is the list of its distinct values (the seeds, typically); None
+  when no file records it;
 * ``distinct_solutions``: how many different valid pictures the samples found, and beside it
   the puzzle's number of solutions when a suite's index records it (``suite --truth``):
   ``solutions`` (``None`` when unknown) and ``solutions_exact`` (false: "at least").  A
@@ -56,8 +69,10 @@ Examples:
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -70,7 +85,7 @@ from ..answers.decode import Analysis, Decoder, load_model
 from ..errors import MissingDependency, NonoquboError
 from ..model.palette import BW, Palette
 from ._options import run_seconds, workers
-from .runtime import seconds_per_run
+from .runtime import time_per_run
 from ..samples import read_samples
 
 __all__ = [
@@ -181,6 +196,8 @@ class FileResult:
     seconds: float | None
     raw: Tally
     polished: Tally | None = None
+    time_source: str = "none"
+    run: dict[str, Any] | None = None
 
 
 _DECODERS: dict[str, Decoder] = {}
@@ -252,7 +269,49 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
     if polish:
         polished = Tally.of(decoder.analyse(polisher(model_path)(batch.bits)), weights, palette)
     reads = int(weights.sum())
-    return FileResult(samples_path, reads, seconds_per_run(text, reads), raw, polished)
+    seconds, source = time_per_run(text, reads)
+    return FileResult(samples_path, reads, seconds, raw, polished, source, recorded_run(text))
+
+
+_RUN_KEY = re.compile(r'"nonoqubo"\s*:\s*\{')
+
+
+def recorded_run(text: str) -> dict[str, Any] | None:
+    """The run record ``solve -o`` writes in a SampleSet's ``info["nonoqubo"]``, without its per-read lists.
+
+    Only that object is parsed (found by its key), not the whole file again.
+    """
+    m = _RUN_KEY.search(text)
+    if m is None:
+        return None
+    try:
+        record, _ = json.JSONDecoder().raw_decode(text, m.end() - 1)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or "sampler" not in record:
+        return None
+    timing = record.get("timing") if isinstance(record.get("timing"), dict) else {}
+    return {"sampler": record.get("sampler"), "parameters": record.get("parameters"),
+            "version": record.get("version"), "machine": record.get("machine"),
+            "timing": {k: timing.get(k) for k in ("seconds_per_run", "time_source", "per_run", "wall_seconds")}}
+
+
+def _merged(records: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
+    """Records merged key by key; where they differ, the list of the distinct values (None if any is missing)."""
+    if not records or any(r is None for r in records):
+        return None
+    out: dict[str, Any] = {}
+    for key in records[0]:  # type: ignore[union-attr]
+        values = [r.get(key) for r in records]  # type: ignore[union-attr]
+        if all(isinstance(v, dict) for v in values):
+            out[key] = _merged(values)
+            continue
+        distinct: list[Any] = []
+        for v in values:
+            if v not in distinct:
+                distinct.append(v)
+        out[key] = distinct[0] if len(distinct) == 1 else distinct
+    return out
 
 
 def _judge(args: tuple[str, str, bool, str | None, bool]) -> FileResult | str:
@@ -395,19 +454,23 @@ class Group:
     raw: Tally
     polished: Tally | None = None
     line_names: list[str] = field(default_factory=list)
+    #: where ``seconds`` came from (the module docstring), and what the files record of their run
+    time_source: str = "none"
+    run: dict[str, Any] | None = None
 
     def figures(self, stage: str = "raw") -> dict[str, Any]:
         tally = self.raw if stage == "raw" else self.polished
         if tally is None:
             raise ValueError(f"no {stage} figures")
-        out = figures(tally, self.seconds, self.info["width"], self.line_names)
+        out = figures(tally, self.seconds, self.info["width"], self.line_names, self.time_source)
         out["solutions"] = self.info.get("solutions")
         out["solutions_exact"] = self.info.get("solutions_exact")
         return out
 
 
-def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequence[str]) -> dict[str, Any]:
-    """The reported figures of a tally (see the module docstring)."""
+def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequence[str],
+            time_source: str | None = None) -> dict[str, Any]:
+    """The reported figures of a tally (see the module docstring); *time_source* says where *seconds* came from."""
     n, k = tally.samples, tally.valid
     p = k / n if n else 0.0
     lo, hi = wilson(k, n)
@@ -416,7 +479,8 @@ def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequenc
     qs = weighted_quantiles(e, w, (0.0, *QUANTILES, 1.0))
     out: dict[str, Any] = {
         "samples": n, "valid": k, "p": p, "p_lo": lo, "p_hi": hi,
-        "seconds_per_run": seconds, "r99": r99, "r99_lo": r_lo, "r99_hi": r_hi,
+        "seconds_per_run": seconds,
+        "time_source": time_source or ("none" if seconds is None else "given"), "r99": r99, "r99_lo": r_lo, "r99_hi": r_hi,
         "tts99": None if seconds is None else seconds * r99,
         "tts99_lo": None if seconds is None else seconds * r_lo,
         "tts99_hi": None if seconds is None else seconds * r_hi,
@@ -521,16 +585,21 @@ def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | 
         for it in items[1:]:
             raw = raw.merge(it.raw)
             polished = None if polished is None or it.polished is None else polished.merge(it.polished)
+        sources = sorted({it.time_source for it in items})
         if seconds is not None:
             t: float | None = seconds
+            source = "given"
         elif all(it.seconds is not None for it in items):
             t = sum(it.seconds * it.reads for it in items) / max(1, sum(it.reads for it in items))  # type: ignore[operator]
+            source = sources[0] if len(sources) == 1 else "mixed: " + ", ".join(sources)
         else:
             t = None
+            source = "none"
         info = campaign.models[name]
         lines = ([f"row {i + 1}" for i in range(info["height"])]  # Layout.line_name, without the model
                  + [f"column {j + 1}" for j in range(info["width"])])
-        groups.append(Group(name, setting, info, len(items), t, raw, polished, lines))
+        groups.append(Group(name, setting, info, len(items), t, raw, polished, lines, source,
+                            _merged([it.run for it in items])))
     groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
     return groups
 
@@ -548,7 +617,7 @@ def _plain(value: Any) -> Any:
 
 
 def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
-    """One JSON-safe dict per group: model, setting, files, size, ``raw`` (and ``polished``) figures."""
+    """One JSON-safe dict per group: model, setting, files, size, ``raw`` (and ``polished``) figures, ``run``."""
     out = []
     for g in groups:
         rec: dict[str, Any] = {"model": g.model, "setting": g.setting, "files": g.files,
@@ -556,6 +625,7 @@ def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
                                "height": g.info["height"], "raw": _plain(g.figures("raw"))}
         if g.polished is not None:
             rec["polished"] = _plain(g.figures("polished"))
+        rec["run"] = g.run
         out.append(rec)
     return out
 

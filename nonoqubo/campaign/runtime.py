@@ -16,6 +16,12 @@ qbsolv answer                   `` 0.01787 seconds of classic cpu time``        
 MQLib ``-ps`` output            ``0.3,BURER2002,"m.mqlib",102,0.300854,[...]`` (5th field)   / reads
 ==============================  ===========================================================  ==========
 
+:func:`time_per_run` also says where the time came from (``evaluate`` reports it as
+``time_source``): ``"sampler timing"`` (the solver measured its own runs: every row of the
+table but the OMMX one), ``"wall clock"`` (OMMX's start and end), or, for nonoqubo's key,
+the ``"time_source"`` written beside it (``solve -o`` writes ``"sampler timing"`` or ``"wall
+clock"``; a file that does not say gives ``"recorded"``).
+
 "whole call" figures are divided by the number of reads in the file
 (``num_occurrences`` summed).  The search is by regular expression on the
 text, so it costs nothing next to reading the samples, and it never fails:
@@ -38,6 +44,12 @@ Examples:
     0.5
     >>> seconds_per_run("0101", reads=1) is None
     True
+    >>> time_per_run('{"seconds_per_run": 0.25, "time_source": "wall clock"}', reads=4)
+    (0.25, 'wall clock')
+    >>> time_per_run('{"timing": {"sampling_ns": 3000000}}', reads=3)
+    (0.001, 'sampler timing')
+    >>> time_per_run("0101", reads=1)
+    (None, 'none')
 """
 
 from __future__ import annotations
@@ -45,7 +57,10 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-__all__ = ["seconds_per_run"]
+__all__ = ["SAMPLER_TIMING", "WALL_CLOCK", "seconds_per_run", "time_per_run"]
+
+#: the time sources (``time_source``)
+SAMPLER_TIMING, WALL_CLOCK = "sampler timing", "wall clock"
 
 #: A number, written so that a run of digits matches it in one way only: ``\d+\.?\d*`` splits
 #: *n* digits in *n* ways, and a search over a long line of bits then backtracks through all of
@@ -62,6 +77,8 @@ _PATTERNS: tuple[tuple[re.Pattern[str], float, bool], ...] = (
     (re.compile(r'^[^,\n]*,[A-Za-z0-9_]+,"[^"\n]*",' + _NUM + "," + _NUM + ",", re.MULTILINE), 1.0, True),
 )
 
+
+_SOURCE = re.compile(r'"time_source"\s*:\s*"([^"\n]{1,40})"')
 
 _OMMX = re.compile(r'"org\.ommx\.v1\.(?:sample-set|solution)\.(start|end)"\s*:\s*"([^"]+)"')
 
@@ -85,16 +102,25 @@ def seconds_per_run(text: str, reads: int) -> float | None:
         text: the whole answer file.
         reads: how many runs (samples, counting repeats) the file holds.
     """
+    return time_per_run(text, reads)[0]
+
+
+def time_per_run(text: str, reads: int) -> tuple[float | None, str]:
+    """:func:`seconds_per_run` and where the time came from (the module docstring); ``(None, "none")``."""
     for k, (pattern, units, per_call) in enumerate(_PATTERNS):
         if k == 1 and '"org.ommx.v1.' in text:
             span = _ommx_seconds(text)
             if span is not None and span >= 0:
-                return span / max(1, reads)
+                return span / max(1, reads), WALL_CLOCK
         m = pattern.search(text)
         if m is None:
             continue
         value = float(m.group(m.lastindex or 1)) / units
         if value < 0:
             continue
-        return value / max(1, reads) if per_call else value
-    return None
+        source = SAMPLER_TIMING
+        if k == 0:
+            said = _SOURCE.search(text)
+            source = said.group(1) if said else "recorded"
+        return (value / max(1, reads) if per_call else value), source
+    return None, "none"

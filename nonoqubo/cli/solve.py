@@ -26,7 +26,12 @@ HELP = "solve a puzzle locally (simulated annealing, tabu, exact, QUBO++, OpenJi
 DESCRIPTION = f"""\
 Build the QUBO of PUZZLE, sample it with a local solver, decode the samples
 and print the best picture with its verdict (as `decode` does).  -o saves the
-samples as a dimod SampleSet JSON, which `nonoqubo decode` reads back.
+samples as a dimod SampleSet JSON, which `nonoqubo decode` reads back.  Its
+info["nonoqubo"] records the run: the sampler and every parameter given, the
+time of the whole call and of every read (the sampler's own per-read times where
+it measures them: sa's sampling_ns, OpenJij's; else the wall clock), the
+seconds per run `nonoqubo evaluate` uses for TTS99 and where they came from,
+the nonoqubo version, the date and the machine (platform, CPU, CPU count).
 
 samplers:
 {chr(10).join(f"  {s.name:<11} {s.summary}" for s in SAMPLER_TABLE.values())}
@@ -84,7 +89,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="fix the variables line logic decides before sampling (as 'build --presolve')")
     parser.add_argument("-o", "--output", metavar="SAMPLES.json",
                         help="also save the samples as a dimod SampleSet JSON of the full model "
-                             "(fixed variables filled in), for 'nonoqubo decode'")
+                             "(fixed variables filled in), for 'nonoqubo decode', with the run's sampler, "
+                             "parameters, timing and machine in info[\"nonoqubo\"] (for 'nonoqubo evaluate')")
     openjij = parser.add_argument_group("OpenJij schedules (openjij-sa, openjij-sqa)")
     openjij.add_argument("--beta-min", type=float, metavar="B", help="openjij-sa: first inverse temperature")
     openjij.add_argument("--beta-max", type=float, metavar="B", help="openjij-sa: last inverse temperature")

@@ -3,25 +3,41 @@
 This module owns :class:`SampleOptions` (the values; :func:`nonoqubo.solvers.samplers.check_options`
 is the one place that checks them), the progress callback type :data:`Tick`, the seed range
 :data:`SEED_LIMIT`, and :func:`index_bqm`, the dimod BQM every dimod-based sampler samples.
+
+It also owns what a run function may say about its own timing, in the batch's ``extra``
+(:func:`nonoqubo.solvers.sampling.sample` reads it and times the call itself): under
+:data:`READ_SECONDS` the seconds of every read *as the sampler measured them* (dwave-samplers'
+``info["timing"]["sampling_ns"]``, OpenJij's ``list_exec_times``), under :data:`SAMPLER_INFO`
+what else the sampler reported (its schedule, its raw timing), made JSON-safe by
+:func:`json_safe`; and :func:`machine`, the machine a run is recorded on.
 It imports no other sampler module, so :mod:`~nonoqubo.solvers.dwave`, :mod:`~nonoqubo.solvers.qbpp`
 and :mod:`~nonoqubo.solvers.openjij` all build on it and none on another.
 """
 
 from __future__ import annotations
 
+import os
+import platform
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..model.qubo import Qubo
 
-__all__ = ["SEED_LIMIT", "SampleOptions", "Tick", "index_bqm"]
+__all__ = ["READ_SECONDS", "SAMPLER_INFO", "SEED_LIMIT", "SampleOptions", "Tick", "index_bqm", "json_safe", "machine"]
 
 #: seeds are unsigned 32-bit integers (dwave-samplers, QUBO++)
 SEED_LIMIT = 2**32
 
 #: ``tick(reads_done, energy_of_that_read)``: called after every read
 Tick = Callable[[int, float], None]
+
+#: ``batch.extra`` key: the seconds of every read as the sampler itself measured them (a list)
+READ_SECONDS = "read_seconds"
+#: ``batch.extra`` key: what the sampler reported besides the samples (a JSON-safe dict)
+SAMPLER_INFO = "sampler_info"
 
 
 @dataclass(frozen=True)
@@ -63,3 +79,44 @@ def index_bqm(qubo: Qubo) -> Any:
     bqm = qubo.to_bqm()
     bqm.relabel_variables_as_integers(inplace=True)
     return bqm
+
+
+def json_safe(value: Any) -> Any:
+    """*value* with NumPy scalars and arrays made plain Python (lists, ints, floats), for JSON.
+
+    Examples:
+        >>> json_safe({"beta": np.float64(0.5), "range": np.array([1, 2]), "name": "sa"})
+        {'beta': 0.5, 'range': [1, 2], 'name': 'sa'}
+    """
+    if isinstance(value, Mapping):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return json_safe(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def machine() -> dict[str, Any]:
+    """The machine a run is recorded on: platform, processor, Python, CPU count (and the CPUs usable here)."""
+    try:
+        usable: int | None = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on macOS / Windows
+        usable = None
+    return {"platform": platform.platform(), "machine": platform.machine(),
+            "processor": _cpu_model() or platform.processor() or None, "python": platform.python_version(),
+            "cpu_count": os.cpu_count(), "cpus_usable": usable}
+
+
+def _cpu_model() -> str | None:
+    """The CPU's model name from ``/proc/cpuinfo`` (Linux), else None."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip() or None
+    except OSError:
+        return None
+    return None

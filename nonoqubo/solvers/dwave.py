@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import MissingDependency, SolverError
 from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
-from .base import SampleOptions, Tick, index_bqm
+from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, index_bqm, json_safe
 
 __all__ = ["EXACT_LIMIT", "annealer", "run_exact"]
 
@@ -41,9 +41,25 @@ def annealer(sampler: str, cls: str, option_names: dict[str, Callable[[Any], tup
             part = solver.sample(bqm, num_reads=1, seed=opts.seed_of(r), **kwargs)
             parts.append(part)
             tick(r + 1, float(part.record.energy.min()))
-        return samples_from(dimod.concatenate(parts), qubo.labels, spin=False, source=f"{sampler} sampler")
+        batch = samples_from(dimod.concatenate(parts), qubo.labels, spin=False, source=f"{sampler} sampler")
+        _keep_timing(batch, [part.info for part in parts])
+        return batch
 
     return run
+
+
+def _keep_timing(batch: SampleBatch, infos: list[dict[str, Any]]) -> None:
+    """Keep what dwave-samplers says of each read: ``timing`` (``sampling_ns`` per read), its schedule."""
+    timings = [info.get("timing") for info in infos]
+    if timings and all(isinstance(t, dict) and "sampling_ns" in t for t in timings):
+        batch.extra[READ_SECONDS] = [float(t["sampling_ns"]) / 1e9 for t in timings]  # type: ignore[index]
+    if infos:  # the first read's schedule (every read has the same), the timing summed over the reads
+        summed: dict[str, float] = {}
+        for t in timings:
+            for key, value in (t or {}).items():
+                summed[key] = summed.get(key, 0) + value
+        batch.extra[SAMPLER_INFO] = json_safe({**{k: v for k, v in infos[0].items() if k != "timing"},
+                                               **({"timing_total": summed} if summed else {})})
 
 
 def run_exact(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:

@@ -44,7 +44,7 @@ import numpy as np
 from ..errors import MissingDependency, SolverError
 from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
-from .base import SampleOptions, Tick, index_bqm
+from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, index_bqm, json_safe
 
 __all__ = ["OPTIONS", "SAMPLERS", "runner", "sample"]
 
@@ -123,7 +123,12 @@ def sample(
     if seed is not None:
         kwargs["seed"] = int(seed)
     result = getattr(openjij, SAMPLERS[sampler])().sample(index_bqm(qubo), **kwargs)
-    return samples_from(result, qubo.labels, spin=False, source=f"{sampler} sampler")
+    batch = samples_from(result, qubo.labels, spin=False, source=f"{sampler} sampler")
+    info = dict(result.info)  # OpenJij times in microseconds: list_exec_times per read, sampling_time in all
+    if info.get("list_exec_times") is not None and len(info["list_exec_times"]) == reads:
+        batch.extra[READ_SECONDS] = [float(t) / 1e6 for t in info["list_exec_times"]]
+    batch.extra[SAMPLER_INFO] = json_safe({k: v for k, v in info.items() if k not in ("system", "list_exec_times")})
+    return batch
 
 
 def runner(sampler: str):

@@ -23,6 +23,33 @@ terminal or in a pipe.  ``exact`` refuses more than
 :data:`~nonoqubo.solvers.dwave.EXACT_LIMIT` variables, ``qbpp`` more than
 :data:`~nonoqubo.solvers.qbpp.QBPP_LIMIT`.
 
+Every batch :func:`sample` returns carries the record of its run in ``batch.extra["run"]``
+(:func:`run_record`), and :func:`sampleset_document` writes it, with the time of the whole
+solve, into the SampleSet's ``info["nonoqubo"]``::
+
+    {"version": "0.1.0",                      # nonoqubo's
+     "date": "2026-12-01T11:40:00Z",          # when the sampling started (UTC)
+     "sampler": "sa",
+     "parameters": {"reads": 10, "seed": 1, "sweeps": 1000, "time_limit": null,
+                    "schedule": {}, "workers": null, "count": null, "presolve": false},
+     "sampler_reported": {"beta_range": [0.23, 5.3], ...},   # what the sampler said of itself
+     "timing": {"seconds_per_run": 0.0021,    # the time of one run, for TTS (evaluate reads it)
+                "time_source": "sampler timing",   # or "wall clock"
+                "per_run": "mean of the sampler's per-read times",
+                "read_seconds": [...],        # per read, as the sampler measured them (or null)
+                "read_wall_seconds": [...],   # per read, wall clock between reads (or null)
+                "wall_seconds": 0.031,        # the sampler call, all reads
+                "solve_seconds": 0.052},      # build + presolve + sampling + decoding
+     "machine": {"platform": ..., "processor": ..., "cpu_count": 2, ...}}
+
+``parameters`` are the values given (``null``: the sampler's default, which
+``sampler_reported`` may show).  ``seconds_per_run`` is, in this order of preference: the mean
+of the sampler's own per-read times (:data:`~nonoqubo.solvers.base.READ_SECONDS`: dwave-samplers'
+``sampling_ns``, OpenJij's ``list_exec_times``); the *median* of the wall-clock intervals between
+reads when the sampler runs one read per call (``tabu``, ``qbpp``: the median, because the first
+read also pays the one-off imports and the model's conversion); the wall time of the call divided
+by the number of samples (``exact``, ``cpsat``).  ``per_run`` says which.
+
 The model is built by the library pipeline (:class:`nonoqubo.pipeline.Models`), as
 ``nonoqubo build`` builds it.  With ``presolve=True`` the variables line logic decides
 are fixed first (:meth:`~nonoqubo.pipeline.Models.presolve`) and only the rest is sampled; the
@@ -41,8 +68,10 @@ Examples:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
@@ -52,10 +81,14 @@ from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..pipeline import Models
 from ..samples import SampleBatch
-from .base import SampleOptions, Tick
+from .._version import __version__
+from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, json_safe, machine
 from .samplers import check_options, sampler_spec
 
-__all__ = ["SolveResult", "sample", "sampleset_document", "solve"]
+__all__ = ["RUN", "SolveResult", "run_record", "sample", "sampleset_document", "solve"]
+
+#: the ``batch.extra`` key of the run's record (:func:`run_record`)
+RUN = "run"
 
 
 @dataclass
@@ -126,10 +159,60 @@ def sample(
                          workers=workers, count=count)
     check_options(opts, sampler)
     spec = sampler_spec(sampler)
+    stamps: list[float] = []
+    report = tick or _no_tick
+
+    def timed(done: int, energy: float) -> None:
+        if done == len(stamps) + 1:  # one tick per read: the moment each read ended
+            stamps.append(time.perf_counter())
+        report(done, energy)
+
+    date = datetime.now(timezone.utc)
+    start = time.perf_counter()
     if qubo.num_vars == 0 and count is None:
-        return SampleBatch(bits=np.zeros((1, 0), np.int8), labels=list(qubo.labels),
-                           energies=np.array([float(qubo.offset)]), source=f"{sampler} sampler (nothing to sample)")
-    return spec.run(qubo, opts, tick or _no_tick)
+        batch = SampleBatch(bits=np.zeros((1, 0), np.int8), labels=list(qubo.labels),
+                            energies=np.array([float(qubo.offset)]), source=f"{sampler} sampler (nothing to sample)")
+    else:
+        batch = spec.run(qubo, opts, timed)
+    wall = time.perf_counter() - start
+    read_wall = [b - a for a, b in zip([start, *stamps], stamps)] if len(stamps) == len(batch) > 1 else None
+    batch.extra[RUN] = run_record(sampler, opts, batch, wall, read_wall, date)
+    return batch
+
+
+def run_record(sampler: str, options: SampleOptions, batch: SampleBatch, wall: float,
+               read_wall: list[float] | None, date: datetime) -> dict[str, Any]:
+    """The record of one sampler call (see the module docstring): sampler, parameters, timing, machine.
+
+    Args:
+        sampler: the sampler's name.
+        options: what it was asked (recorded as given).
+        batch: its samples (``extra`` may hold the sampler's own per-read times and info).
+        wall: the call's wall time, seconds.
+        read_wall: the wall-clock seconds of every read, when the sampler ran one per call.
+        date: when the call started.
+    """
+    own = batch.extra.get(READ_SECONDS)
+    own = [float(t) for t in own] if own is not None and len(own) == len(batch) else None
+    if own:
+        per_run, source, how = float(np.mean(own)), "sampler timing", "mean of the sampler's per-read times"
+    elif read_wall:
+        per_run, source, how = float(np.median(read_wall)), "wall clock", "median of the wall-clock time per read"
+    else:
+        per_run, source = wall / max(1, len(batch)), "wall clock"
+        how = "wall time of the whole call / samples"
+    return {
+        "version": __version__,
+        "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "sampler": sampler,
+        "parameters": {"reads": options.reads, "seed": options.seed, "sweeps": options.sweeps,
+                       "time_limit": options.time_limit, "schedule": dict(options.schedule or {}),
+                       "workers": options.workers, "count": options.count},
+        "sampler_reported": batch.extra.get(SAMPLER_INFO, {}),
+        "timing": {"seconds_per_run": per_run, "time_source": source, "per_run": how,
+                   "read_seconds": own, "read_wall_seconds": read_wall, "wall_seconds": wall},
+        "machine": machine(),
+    }
 
 
 def solve(
@@ -158,6 +241,7 @@ def solve(
     """
     check_options(SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
                                 workers=workers, count=count), sampler)
+    start = time.perf_counter()
     models = Models.build(puzzle)
     qubo = models.presolve() if presolve else models.qubo
     batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
@@ -165,6 +249,9 @@ def solve(
     decoder = Decoder(qubo)
     analysis = decoder.analyse(batch.bits)
     best = decoder.reports(analysis, select(analysis, "best"), batch)[0]
+    record = batch.extra[RUN]
+    record["parameters"]["presolve"] = presolve
+    record["timing"]["solve_seconds"] = time.perf_counter() - start
     return SolveResult(puzzle, qubo, batch, analysis, decoder, best)
 
 
@@ -173,6 +260,8 @@ def sampleset_document(result: SolveResult) -> dict[str, Any]:
 
     Variables a presolve fixed are filled in, so the document decodes against
     the clue file or any full model export (``nonoqubo decode logo.qubo samples.json``).
+    ``info["nonoqubo"]`` is the run's record (the module docstring): sampler, parameters,
+    timing, version and machine; ``nonoqubo evaluate`` reads its ``seconds_per_run``.
     """
     import dimod
 
@@ -183,5 +272,8 @@ def sampleset_document(result: SolveResult) -> dict[str, Any]:
         info={"source": result.batch.source, "puzzle": result.puzzle.name,
               "presolved_fixed": len(result.decoder.fixed)},
     )
-    return sampleset.to_serializable()
+    document = sampleset.to_serializable()
+    if RUN in result.batch.extra:  # put in after dimod's serialiser, which writes true and false as 1 and 0
+        document["info"]["nonoqubo"] = json_safe(result.batch.extra[RUN])
+    return document
 
