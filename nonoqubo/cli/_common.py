@@ -21,7 +21,7 @@ from typing import Any
 from .. import clues
 from .._util.atomic import atomic_write, check_not_input, check_writable
 from ..answers.decode import Report, names_a_model
-from ..answers.render import svg_picture, text_picture
+from ..answers.render import column_values, svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.puzzle import Puzzle
 
@@ -123,7 +123,8 @@ def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture
     parser.add_argument(
         "--image", metavar="OUT.svg",
         help=f"also draw {what} as SVG (the file name must end in .svg): the grid with its clues, "
-             "wrong cells and failing lines in red",
+             "cells where row and column disagree ringed (the row's value as the fill, the column's as "
+             "a small square), failing lines' clues bold and underlined with a marker, and a key",
     )
 
 
@@ -213,7 +214,7 @@ def write_image(path: str, puzzle: Puzzle, r: Report) -> None:
         puzzle, r.grid, conflicts=r.conflicts,
         failing_rows=[t for t in r.failing_line_index if t < h],
         failing_cols=[t - h for t in r.failing_line_index if t >= h],
-        title=title,
+        title=title, column_grid=column_values(r),
     )
     with atomic_write(path) as fh:
         fh.write(svg)

@@ -273,7 +273,9 @@ def test_cli_decode_image_and_stdin(run_cli, tmp_path, logo):
     status, out, err = run_cli("decode", LOGO_JSON, "-", "--image", image, stdin=text)
     assert status == 1, err
     svg = image.read_text()
-    assert svg.startswith("<svg") and "#d62728" in svg
+    from nonoqubo.answers.render import WRONG
+
+    assert svg.startswith("<svg") and WRONG in svg
 
 
 def test_cli_decode_spin_option(run_cli, tmp_path, logo):

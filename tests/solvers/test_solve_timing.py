@@ -84,6 +84,15 @@ def test_openjij_keeps_its_per_read_times():
     assert rec["sampler_reported"]["schedule"]["num_sweeps"] == 20  # OpenJij's own account of the schedule
 
 
+def test_qbpp_times_each_read_by_the_wall_clock():
+    pytest.importorskip("pyqbpp")
+    batch = sample(build(SMALL), "qbpp", reads=2, seed=3, time_limit=0.05)
+    timing = batch.extra[RUN]["timing"]
+    assert timing["time_source"] == "wall clock" and len(timing["read_wall_seconds"]) == 2
+    assert timing["seconds_per_run"] == pytest.approx(np.median(timing["read_wall_seconds"]))
+    assert batch.extra[RUN]["parameters"]["time_limit"] == 0.05
+
+
 def test_exact_says_its_time_is_the_whole_call_per_sample():
     batch = sample(build(Puzzle.from_picture(["#.", ".#"])), "exact")
     timing = batch.extra[RUN]["timing"]
