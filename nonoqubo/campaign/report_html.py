@@ -1,54 +1,84 @@
-"""The HTML report of an evaluated campaign: one self-contained page, plots as embedded PNG.
+"""The HTML report of an evaluated campaign: one self-contained page that reads well and works offline.
 
-``nonoqubo evaluate ... --report report.html`` writes one file that opens
-anywhere with nothing beside it: every plot is a PNG drawn by matplotlib
-(``Figure`` objects on the Agg canvas, no pyplot and no global backend
-switch) and embedded as a ``data:image/png;base64,...`` URI.  The page holds:
+``nonoqubo evaluate ... --report report.html`` writes one file that opens anywhere with
+nothing beside it and fetches nothing: every figure (:mod:`nonoqubo.campaign.plots`) is an
+SVG embedded as a ``data:image/svg+xml;base64,...`` URI, and the style sheet is in the page.
+The page holds, in this order:
 
-1. a table of the figures per (model, setting), raw and polished;
-2. success probability against model size (variables) per setting, with the
-   Wilson intervals as error bars;
-3. TTS99 against size per setting (log scale; settings that never succeed on a
-   model have no point there);
-4. residual-energy histograms, one panel per (model, setting);
-5. heat maps of how often each cell is in conflict, one per (model, setting);
-6. the best picture found for each model.
+1. a header: what was run (the command line), when, nonoqubo's version, the machine the report
+   was made on (platform, CPU count, Python), and per setting its sampler and parameters, where
+   its time per run came from, and the machine its runs recorded (from the ``info["nonoqubo"]``
+   record ``nonoqubo solve -o`` writes; "not recorded" otherwise);
+2. the figures, each a ``<figure>`` with an alt text that says what it shows and a caption that
+   says what every mark and bar is: success probability and TTS99 (or R99) against size with
+   class medians, quartiles and censored bounds, the residual-energy histograms, the
+   cell-conflict heat maps on one colour scale, the best pictures;
+3. the table of figures per (model, setting, stage), in a scrolling wrapper, numbers as the CLI
+   prints them (shares in percent).
 
-Panels beyond :data:`MAX_PANELS` are left out (the page says so): a report
-is for reading, the JSON/CSV output has every figure.
+The page has a viewport ``<meta>``, headings in order, a table ``<caption>`` and ``scope``
+on its header cells, and text colours of contrast at least 4.5:1 against their background
+(:data:`CSS_COLOURS` lists the pairs; a test computes their ratios).
 
 matplotlib is an optional dependency (``pip install "nonoqubo[campaign]"``):
-:func:`require_matplotlib` says so before any work.  The module owns the page and its
-plots; :func:`palette_colours` is the colour map a colour puzzle's picture is drawn in.
+:func:`require_matplotlib` says so before any work.
 """
 
 from __future__ import annotations
 
 import base64
 import html
-import io
-import math
 import os
-from collections.abc import Sequence
+import platform
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
 from typing import Any
 
-import numpy as np
-
-from ..errors import MissingDependency, NonoquboError
+from .._version import __version__
+from ..errors import NonoquboError
+from .aggregate import cost_metric, describe_time, percent, solutions_label, stages_to_draw
 from .evaluate import Group
-from ..model.palette import Palette
+from .plots import Plot, all_plots, figure_bytes, palette_colours, require_matplotlib
 
-__all__ = ["MAX_PANELS", "check_report_path", "palette_colours", "render_report", "require_matplotlib"]
+__all__ = ["CSS_COLOURS", "STYLE", "check_report_path", "palette_colours", "render_report", "require_matplotlib"]
 
-#: most histogram / heat-map panels drawn
-MAX_PANELS = 24
+#: every (text colour, background colour) pair the style sheet uses
+CSS_COLOURS = {
+    "body": ("#1a1a1a", "#ffffff"),
+    "muted": ("#4a4a4a", "#ffffff"),
+    "table head": ("#1a1a1a", "#e8eef4"),
+    "table stripe": ("#1a1a1a", "#f5f7f9"),
+    "caption": ("#333333", "#ffffff"),
+}
 
-_STYLE = """
-body { font-family: sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; font-size: 0.85em; }
-th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: right; }
-th { background: #eee; } td.name { text-align: left; }
-img { max-width: 100%; }
+STYLE = """
+html { -webkit-text-size-adjust: 100%; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.45;
+       margin: 0; color: #1a1a1a; background: #ffffff; }
+main { max-width: 80rem; margin: 0 auto; padding: 1rem; box-sizing: border-box; }
+h1 { font-size: 1.5rem; margin: 0.5rem 0; } h2 { font-size: 1.25rem; margin-top: 2rem; }
+h3 { font-size: 1.05rem; margin-bottom: 0.3rem; }
+code, .cmd { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.9em; overflow-wrap: anywhere; }
+dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0; }
+dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+.muted { color: #4a4a4a; background: #ffffff; }
+ul.settings { padding-left: 1.2rem; } ul.settings li { overflow-wrap: anywhere; }
+figure { margin: 1.5rem 0; }
+figure img { display: block; width: 100%; max-width: 100%; height: auto; background: #ffffff; }
+
+.pair { display: flex; flex-wrap: wrap; gap: 0 2rem; } .pair figure { flex: 1 1 24rem; min-width: 0; }
+figcaption { color: #333333; background: #ffffff; font-size: 0.9rem; max-width: 60rem; margin-top: 0.4rem; }
+.scroll { overflow-x: auto; max-width: 100%; border: 1px solid #c8ced6; }
+table { border-collapse: collapse; font-size: 0.8rem; font-variant-numeric: tabular-nums; }
+caption { text-align: left; padding: 0.4rem; color: #333333; background: #ffffff; caption-side: top; }
+th, td { border-bottom: 1px solid #d5dae0; padding: 0.25rem 0.35rem; text-align: right; white-space: nowrap; }
+thead th { color: #1a1a1a; background: #e8eef4; position: sticky; top: 0; }
+tbody tr:nth-child(even) { color: #1a1a1a; background: #f5f7f9; }
+th.name, td.name { text-align: left; }
+tbody th { position: sticky; left: 0; color: #1a1a1a; background: #ffffff; }
+tbody tr:nth-child(even) th { color: #1a1a1a; background: #f5f7f9; }
+@media (max-width: 40rem) { main { padding: 0.6rem; } dl.meta { grid-template-columns: 1fr; }
+  dl.meta dd { margin-bottom: 0.4rem; } }
 """
 
 
@@ -63,190 +93,167 @@ def check_report_path(path: str | None) -> None:
                             "(print it to PDF from a browser if needed)")
 
 
-def require_matplotlib() -> None:
-    """Raise :class:`MissingDependency` now when matplotlib is missing (before any work is done)."""
-    _figure(1, 1)
+def _esc(text: Any) -> str:
+    return html.escape(str(text))
 
 
-def _figure(width: float, height: float) -> Any:
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise MissingDependency("matplotlib", "campaign", "the HTML report (--report)") from None
-    return Figure(figsize=(width, height), dpi=90, layout="constrained")
-
-
-def _png(fig: Any) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
-
-
-def _img(fig: Any, alt: str) -> str:
-    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{_png(fig)}">'
-
-
-def _stages(groups: Sequence[Group]) -> list[str]:
-    return ["raw", "polished"] if groups and all(g.polished is not None for g in groups) else ["raw"]
-
-
-def _fmt(value: Any) -> str:
-    if value is None:
+def _num(x: Any) -> str:
+    """A number as the CLI table prints it (3 significant digits, ``inf``, ``-`` for none)."""
+    if x is None:
         return "-"
-    if isinstance(value, float):
-        if math.isinf(value):
-            return "inf"
-        return f"{value:.4g}"
-    return str(value)
+    if isinstance(x, float) and x == float("inf"):
+        return "inf"
+    return f"{x:.3g}"
 
 
 def _table(groups: Sequence[Group]) -> str:
-    cols = [("samples", "samples"), ("valid", "valid"), ("p", "p"), ("p_lo", "p low"), ("p_hi", "p high"),
-            ("seconds_per_run", "s / run"), ("tts99", "TTS99 s"), ("tts99_lo", "TTS99 low"),
-            ("tts99_hi", "TTS99 high"), ("r99", "runs 99%"), ("energy_min", "E min"),
-            ("energy_q50", "E median"), ("energy_q90", "E q90"), ("share_broken_walls", "broken walls"),
-            ("share_order_violations", "order viol."), ("share_cell_conflicts", "cell conflicts")]
-    head = "".join(f"<th>{html.escape(t)}</th>" for t in ("model", "setting", "stage", "variables")) + "".join(
-        f"<th>{html.escape(t)}</th>" for _, t in cols)
+    metric = cost_metric(groups)
+    cost_head = "TTS99 s [95% CI]" if metric == "tts99" else "R99 runs [95% CI]"
+    timed = any(g.seconds is not None for g in groups)
+    head = ["model", "setting", "stage", "vars", "samples", "p [95% CI]", cost_head,
+            *(["s / run"] if timed else []), "E min/med/q90", "walls", "order", "cells", "solutions"]
+    names = {"model", "setting", "stage"}
+    cells = "".join(f'<th scope="col"{" class=name" if h in names else ""}>{_esc(h)}</th>' for h in head)
     rows = []
     for g in groups:
-        for stage in _stages(groups):
+        for stage in ("raw", "polished") if g.polished is not None else ("raw",):
             f = g.figures(stage)
-            cells = "".join(f"<td>{html.escape(_fmt(f[k]))}</td>" for k, _ in cols)
-            rows.append(f'<tr><td class="name">{html.escape(g.model)}</td><td class="name">'
-                        f"{html.escape(g.setting)}</td><td class=\"name\">{stage}</td>"
-                        f"<td>{g.info['variables']}</td>{cells}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            # the cost falls as p rises: its interval is [cost(p_hi), cost(p_lo)], the _lo and _hi figures
+            cost = f"{_num(f[metric])} [{_num(f[metric + '_lo'])}, {_num(f[metric + '_hi'])}]"
+            values = [f["samples"], f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]", cost,
+                      *([_num(f["seconds_per_run"])] if timed else []), f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
+                      percent(f["share_broken_walls"]), percent(f["share_order_violations"]),
+                      percent(f["share_cell_conflicts"]), solutions_label(f)]
+            rows.append(f'<tr><th scope="row" class="name">{_esc(g.model)}</th><td class="name">{_esc(g.setting)}'
+                        f'</td><td class="name">{stage}</td><td>{g.info["variables"]}</td>'
+                        + "".join(f"<td>{_esc(v)}</td>" for v in values) + "</tr>")
+    explain = ("Per model, setting and stage (raw samples, and after polishing with --polish): the "
+               "samples judged; success probability p with its 95 % Wilson interval; "
+               + ("TTS99 in seconds with its interval; " if metric == "tts99" else
+                  "R99, the runs to reach a valid picture with 99 % probability, with its interval; ")
+               + ("the seconds per run; " if timed else "") + "residual energy minimum / median / 90 % quantile; the share of samples "
+               "with a broken wall, an order violation, a cell conflict; and the distinct valid pictures "
+               "found / the puzzle's number of solutions from the suite's index (>=2: CP-SAT counted up to "
+               "its limit; ?: not recorded, see suite --truth). The JSON and CSV outputs hold every figure.")
+    return (f'<p class="muted">{_esc(explain)}</p>'
+            f'<div class="scroll" role="region" aria-label="table of figures" tabindex="0"><table>'
+            f"<caption>Figures per model, setting and stage</caption><thead><tr>{cells}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
 
 
-def _against_size(groups: Sequence[Group], key: str, title: str, log: bool) -> str:
-    fig = _figure(7, 4)
-    ax = fig.add_subplot()
-    settings = sorted({g.setting for g in groups})
-    for colour, s in enumerate(settings):
-        for stage in _stages(groups):
-            mine = sorted((g for g in groups if g.setting == s), key=lambda g: g.info["variables"])
-            xs, ys, lo, hi = [], [], [], []
-            for g in mine:
-                f = g.figures(stage)
-                y = f[key]
-                if y is None or not math.isfinite(y):
-                    continue
-                xs.append(g.info["variables"])
-                ys.append(y)
-                low, high = f[f"{key}_lo"], f[f"{key}_hi"]
-                lo.append(y - low if low is not None else 0.0)
-                hi.append((high - y) if high is not None and math.isfinite(high) else 0.0)
-            if xs:
-                ax.errorbar(xs, ys, yerr=[lo, hi], marker="o" if stage == "raw" else "s", capsize=3, color=f"C{colour % 10}",
-                            linestyle="-" if stage == "raw" else "--", label=f"{s} ({stage})")
-    ax.set_xlabel("variables")
-    ax.set_ylabel(title)
-    if log:
-        ax.set_yscale("log")
-    if ax.has_data():
-        ax.legend(fontsize="small")
-    else:
-        ax.text(0.5, 0.5, "no finite value", ha="center", va="center", transform=ax.transAxes)
-    return _img(fig, title)
+def _parameters(run: dict[str, Any] | None) -> str:
+    if not run:
+        return "sampler and parameters not recorded in the sample files"
+    params = run.get("parameters") or {}
+    given = ", ".join(f"{k} {v}" for k, v in params.items() if v not in (None, False, {}, []))
+    return f"{run.get('sampler', '?')}" + (f" ({given})" if given else "")
 
 
-def _small_multiples(count: int, height: float) -> tuple[Any, list[Any]]:
-    """A figure with *count* panels, four a row; the unused cells of the last row are hidden."""
-    ncol = min(4, count)
-    nrow = math.ceil(count / ncol)
-    fig = _figure(3.2 * ncol, height * nrow)
-    axes = list(fig.subplots(nrow, ncol, squeeze=False).flat)
-    for ax in axes[count:]:
-        ax.set_axis_off()
-    return fig, axes[:count]
+def _machine_text(m: dict[str, Any] | None) -> str:
+    if not m:
+        return "not recorded"
+    return (f"{m.get('platform', '?')}, {m.get('cpu_count', '?')} CPUs"
+            + (f" ({m['cpus_usable']} usable)" if m.get("cpus_usable") else "")
+            + f", Python {m.get('python', '?')}")
 
 
-def _panels(groups: Sequence[Group], kind: str) -> str:
-    shown = list(groups)[:MAX_PANELS]
-    if not shown:
-        return "<p>No samples.</p>"
-    fig, axes = _small_multiples(len(shown), 2.6)
-    for ax, g in zip(axes, shown):
-        title = f"{g.model} / {g.setting}"
-        if kind == "hist":
-            e, w = g.raw.energies, g.raw.weights
-            bins = np.arange(int(e.min()), int(e.max()) + 2) if e.max() - e.min() < 60 else 40
-            ax.hist(e, bins=bins, weights=w, color="tab:blue", alpha=0.7, label="raw")
-            if g.polished is not None:
-                ax.hist(g.polished.energies, bins=bins, weights=g.polished.weights, color="tab:orange",
-                        alpha=0.6, label="polished")
-                ax.legend(fontsize="x-small")
-            ax.set_xlabel("residual energy")
-        else:
-            share = g.raw.cell_wrong.reshape(g.info["height"], g.info["width"]) / max(1, g.raw.samples)
-            # a model no sample gets wrong gets the full 0..1 scale, not a 0..1e-9 one
-            im = ax.imshow(share, cmap="magma", vmin=0.0, vmax=float(share.max()) or 1.0)
-            fig.colorbar(im, ax=ax, shrink=0.8)
-            ax.set_xticks([])
-            ax.set_yticks([])
-        ax.set_title(title, fontsize="small")
-    what = "residual-energy histograms" if kind == "hist" else "cell-conflict heat maps"
-    note = (f"<p>First {MAX_PANELS} of {len(groups)} (model, setting) pairs.</p>"
-            if len(groups) > MAX_PANELS else "")
-    return note + _img(fig, what)
-
-
-def palette_colours(palette: Palette) -> Any:
-    """A matplotlib colour map with one colour per palette entry, background first.
-
-    A colour without RGB is drawn by its name when matplotlib knows it, else in a grey.
-    """
-    from matplotlib.colors import ListedColormap, is_color_like
-
-    colours = []
-    for k, c in enumerate((palette.background, *palette.colours)):
-        if c.rgb:
-            colours.append("#" + c.rgb)
-        elif is_color_like(c.name):
-            colours.append(c.name)
-        else:
-            colours.append(str(0.85 - 0.7 * k / max(len(palette) - 1, 1)))
-    return ListedColormap(colours)
-
-
-def _best_pictures(groups: Sequence[Group]) -> str:
-    best: dict[str, Group] = {}
+def _settings_list(groups: Sequence[Group]) -> str:
+    by: dict[str, list[Group]] = {}
     for g in groups:
-        if g.model not in best or g.raw.best_energy < best[g.model].raw.best_energy:
-            best[g.model] = g
-    shown = list(best.values())[:MAX_PANELS]
-    if not shown:
-        return "<p>No samples.</p>"
-    fig, axes = _small_multiples(len(shown), 3.0)
-    for ax, g in zip(axes, shown):
-        cmap = palette_colours(g.raw.palette)
-        ax.imshow(g.raw.best_grid, cmap=cmap, vmin=0, vmax=cmap.N - 1, interpolation="nearest")
-        ax.set_title(f"{g.model}: E = {g.raw.best_energy} ({g.setting})", fontsize="small")
-        ax.set_xticks([])
-        ax.set_yticks([])
-    return _img(fig, "best pictures")
+        by.setdefault(g.setting, []).append(g)
+    items = []
+    for s, mine in sorted(by.items()):
+        run = next((g.run for g in mine if getattr(g, "run", None)), None)
+        sources = sorted({describe_time(g) for g in mine if g.seconds is not None})
+        timed = sum(g.seconds is not None for g in mine)
+        time_text = (f"time per run: {'; '.join(sources)}" if timed == len(mine)
+                     else f"no time per run recorded for {len(mine) - timed} of {len(mine)} models")
+        machines = {_machine_text(m) for g in mine if g.run
+                    for m in (g.run.get("machine") if isinstance(g.run.get("machine"), list) else [g.run.get("machine")])
+                    if isinstance(m, dict)}
+        items.append(f"<li><strong>{_esc(s)}</strong>: {_esc(_parameters(run))}; {len(mine)} models, "
+                     f"{sum(g.files for g in mine)} sample files; {_esc(time_text)}"
+                     + (f"; runs recorded on {_esc('; '.join(sorted(machines)))}" if machines else "") + "</li>")
+    return f'<ul class="settings">{"".join(items)}</ul>' if items else "<p>No samples.</p>"
 
 
-def render_report(groups: Sequence[Group], title: str = "nonoqubo campaign") -> str:
+def _header(groups: Sequence[Group], command: str | None, when: datetime) -> str:
+    machine = {"platform": platform.platform(), "cpu_count": os.cpu_count(), "python": platform.python_version()}
+    models = len({g.model for g in groups})
+    rows = [("nonoqubo", __version__), ("date", when.strftime("%Y-%m-%d %H:%M UTC")),
+            ("command", command or "not given"), ("machine", _machine_text(machine) + " (where the report was made)"),
+            ("campaign", f"{models} models, {len({g.setting for g in groups})} settings, "
+                         f"{sum(g.files for g in groups)} sample files")]
+    dl = "".join(f"<dt>{_esc(k)}</dt><dd{' class=cmd' if k == 'command' else ''}>{_esc(v)}</dd>" for k, v in rows)
+    return f'<dl class="meta">{dl}</dl><h3>Settings</h3>{_settings_list(groups)}'
+
+
+#: CSS pixels per inch of a figure on the page (a 7 in figure is 60rem wide, its text near 15 px)
+PX_PER_INCH = 137
+
+
+def _figure(plot: Plot, svg: bytes, wide: bool) -> str:
+    uri = "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
+    width = round(float(plot.figure.get_size_inches()[0]) * PX_PER_INCH)
+    return (f'<figure class="{"page" if wide else "column"}" id="{_esc(plot.name)}">'
+            f'<img alt="{_esc(plot.alt)}" src="{uri}" style="max-width: min(100%, {width}px)">'
+            f"<figcaption><strong>{_esc(plot.title)}.</strong> {_esc(plot.caption)}</figcaption></figure>")
+
+
+def render_report(groups: Sequence[Group], title: str = "nonoqubo campaign", *, command: str | None = None,
+                  plots: Sequence[Plot] | None = None, when: datetime | None = None,
+                  progress: Callable[[int], None] | None = None) -> str:
     """The whole report as one HTML document (a string).
+
+    Args:
+        groups: what :func:`~nonoqubo.campaign.evaluate.evaluate` returned.
+        title: the page's title and first heading.
+        command: the command line that made it, shown in the header.
+        plots: the figures (default :func:`~nonoqubo.campaign.plots.all_plots` of *groups*).
+        when: the date shown (default now, UTC).
+        progress: called with 1 after each figure is drawn.
 
     Raises:
         MissingDependency: matplotlib is not installed.
     """
     require_matplotlib()  # fail early, before any work
+    plots = list(plots) if plots is not None else all_plots(groups)
+    when = when or datetime.now(timezone.utc)
+    figures = []
+    sections = [("vs-size", "Success and cost against size"), ("energy", "Residual energy"),
+                ("conflicts", "Where the samples are wrong"), ("best", "Best pictures")]
+    done: set[str] = set()
+    pair: list[str] = []
+    for plot in plots:
+        for key, heading in sections:
+            if key in plot.name and heading not in done:
+                if pair:
+                    figures.append(f'<div class="pair">{"".join(pair)}</div>')
+                    pair = []
+                figures.append(f"<h3>{_esc(heading)}</h3>")
+                done.add(heading)
+                break
+        size_plot = plot.name.endswith("vs-size")
+        (pair if size_plot else figures).append(_figure(plot, figure_bytes(plot, "svg"), wide=not size_plot))
+        if progress is not None:
+            progress(1)
+    if pair:
+        figures.append(f'<div class="pair">{"".join(pair)}</div>')
+    stages = stages_to_draw(groups)
+    polish_note = (" Polished figures (--polish) are drawn only where polishing changed a success count."
+                   if any(g.polished is not None for g in groups) and len(stages) == 1 else "")
     parts = [
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-        f"<title>{html.escape(title)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
-        f"<h1>{html.escape(title)}</h1>",
-        "<p>p: success probability (energy 0) with its 95 % Wilson interval; TTS99 = t ln(0.01)/ln(1-p), "
-        "at least one run, infinite when p = 0; energies are residual energies (ground state 0).</p>",
-        "<h2>Figures</h2>", _table(groups),
-        "<h2>Success probability against size</h2>", _against_size(groups, "p", "success probability", False),
-        "<h2>TTS99 against size</h2>", _against_size(groups, "tts99", "TTS99 (s)", True),
-        "<h2>Residual energy</h2>", _panels(groups, "hist"),
-        "<h2>How often each cell is wrong (row and column views disagree)</h2>", _panels(groups, "heat"),
-        "<h2>Best picture of each model</h2>", _best_pictures(groups),
-        "</body>", "</html>",
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_esc(title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>", "<main>",
+        f"<h1>{_esc(title)}</h1>",
+        "<section aria-labelledby='run'><h2 id='run'>What was run</h2>", _header(groups, command, when), "</section>",
+        "<section aria-labelledby='figs'><h2 id='figs'>Figures</h2>",
+        '<p class="muted">p: the share of runs that reach energy 0 (a valid picture), with its 95 % Wilson score '
+        "interval. R99 = ln(0.01)/ln(1 - p) runs, at least one, infinite when p = 0; TTS99 = t R99 with t the "
+        "seconds per run. Energies are residual energies (the ground state is 0)." + _esc(polish_note) + "</p>",
+        *figures, "</section>",
+        "<section aria-labelledby='tab'><h2 id='tab'>Table of figures</h2>", _table(groups), "</section>",
+        "</main>", "</body>", "</html>",
     ]
     return "\n".join(parts) + "\n"

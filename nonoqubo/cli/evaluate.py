@@ -1,7 +1,8 @@
 """``nonoqubo evaluate``: success probability, TTS99, residual energies and what breaks, per setting.
 
 The command owns the arguments and the text table; judging the samples is
-:mod:`nonoqubo.campaign.evaluate`'s, the HTML report :mod:`nonoqubo.campaign.report_html`'s.
+:mod:`nonoqubo.campaign.evaluate`'s, the figures :mod:`nonoqubo.campaign.plots`' (their numbers
+:mod:`nonoqubo.campaign.aggregate`'s), the HTML report :mod:`nonoqubo.campaign.report_html`'s.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ import argparse
 import json
 import math
 import os
+import shlex
 from typing import Any
 
 from .._util.atomic import atomic_write
+from ..campaign.aggregate import percent, solutions_label
 from ..campaign.evaluate import Group, check_options, csv_text, evaluate, records
 from .._util.progress import bar
 from ._common import add_force_argument, check_output_folder, progress_enabled
@@ -45,9 +48,23 @@ first, in one line with the estimate (exit status 2); --force reads it anyway.
 --polish runs a steepest descent from every sample first (dwave-samplers) and
 reports the polished figures beside the raw ones.
 
+--report writes one self-contained HTML page (works offline, figures embedded
+as SVG): the command, date, version, machine and each setting's sampler and
+parameters (as 'solve -o' records them), then the figures, then the table.
+--figures DIR writes every figure as DIR/NAME.svg, NAME.pdf and NAME.csv (the
+numbers drawn): p-vs-size, tts-vs-size (r99-vs-size when a setting's files
+record no time per run: R99, the runs to 99 %, instead of seconds),
+energy-N, conflicts-N, best-N (pages of 24 panels).  The size plots show per
+setting the median and quartiles across the instances of each size class (a
+random family of the suite, or a bin 2^k <= variables < 2^(k+1)) over the
+instances drawn faintly; a model with no success (p = 0) is drawn as a bound
+at the upper end of its 95 % Wilson interval (needs matplotlib: the campaign
+extra).
+
 examples:
   nonoqubo evaluate logo.qubo.json runs/ --report report.html
   nonoqubo evaluate suite/ runs/ --polish --json > figures.json
+  nonoqubo evaluate suite/ runs/ --report report.html --figures figures/
 """
 
 
@@ -65,6 +82,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
     parser.add_argument("--csv", metavar="FILE", help="also write the figures as CSV")
     parser.add_argument("--report", metavar="FILE", help="also write a self-contained HTML report with plots")
+    parser.add_argument("--figures", metavar="DIR",
+                        help="also write every figure as SVG, PDF and the CSV of its numbers into DIR, made if missing (default: none)")
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -73,8 +92,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+_pct = percent
 
 
 def _num(x: Any) -> str:
@@ -85,11 +103,19 @@ def _num(x: Any) -> str:
     return f"{x:.3g}"
 
 
-def _solutions(f: dict[str, Any]) -> str:
-    """Distinct valid pictures found, of the known count: ``2/3``, ``1/>=2``, ``1/?``."""
-    known = f.get("solutions")
-    total = "?" if known is None else str(known) if f.get("solutions_exact") else f">={known}"
-    return f"{f['distinct_solutions']}/{total}"
+_solutions = solutions_label
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command as it was given (the options that differ from their defaults), for the report."""
+    words = ["nonoqubo", "evaluate", args.model, *args.samples]
+    for flag, value in (("--setting", args.setting), ("--time", args.time), ("--samples-format", args.samples_format),
+                        ("--csv", args.csv), ("--report", args.report), ("--figures", args.figures),
+                        ("-j", args.jobs)):
+        if value is not None:
+            words += [flag, str(value)]
+    words += [flag for flag, on in (("--polish", args.polish), ("--json", args.json), ("--force", args.force)) if on]
+    return shlex.join(words)
 
 
 def table(groups: list[Group]) -> str:
@@ -120,21 +146,35 @@ def table(groups: list[Group]) -> str:
 def run(args: argparse.Namespace) -> int:
     check_options(jobs=args.jobs, seconds=args.time)
     check_output_folder(args.csv, args.model)
-    if args.report:  # a wrong name, a missing folder or matplotlib: say so before judging anything
-        from ..campaign.report_html import check_report_path, require_matplotlib
+    if args.report or args.figures:  # a wrong name, a missing folder or matplotlib: say so before judging anything
+        from ..campaign.plots import check_figures_folder, require_matplotlib
+        from ..campaign.report_html import check_report_path
 
         check_report_path(args.report)
         check_output_folder(args.report, args.model)
+        check_figures_folder(args.figures)
         require_matplotlib()
     with bar(None, "judging sample files", enabled=progress_enabled(args), unit=" files") as tick:
         groups = evaluate(args.model, args.samples, setting=args.setting, seconds=args.time,
                           polish=args.polish, samples_format=args.samples_format, jobs=args.jobs,
                           progress=tick, force=args.force)
-    report = None
+    report = plots = None
+    if args.report or args.figures:
+        from ..campaign.plots import all_plots
+
+        with bar(None, "making figures", enabled=progress_enabled(args), unit=" figures"):
+            plots = all_plots(groups)
     if args.report:
         from ..campaign.report_html import render_report
 
-        report = render_report(groups, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}")
+        with bar(len(plots), "drawing the report", enabled=progress_enabled(args), unit=" figures") as tick:
+            report = render_report(groups, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}",
+                                   command=command_line(args), plots=plots, progress=tick)
+    if args.figures and plots is not None:
+        from ..campaign.plots import write_figures
+
+        with bar(len(plots), f"writing {args.figures}", enabled=progress_enabled(args), unit=" figures") as tick:
+            write_figures(plots, args.figures, progress=tick)
     if args.csv:
         with atomic_write(args.csv) as fh:
             fh.write(csv_text(groups))

@@ -189,13 +189,13 @@ def test_html_report_is_valid_with_embedded_plots(campaign, tmp_path: Path, run_
     assert checker.doctype and not checker.errors and not checker.stack
     assert len(checker.images) == 5  # p, TTS99, histograms, heat maps, best pictures
     for src in checker.images:
-        assert src.startswith("data:image/png;base64,")
-        assert base64.b64decode(src.split(",", 1)[1]).startswith(b"\x89PNG\r\n\x1a\n")
+        assert src.startswith("data:image/svg+xml;base64,")
+        assert b"<svg" in base64.b64decode(src.split(",", 1)[1])[:400]
     assert "annealer" in text and "polished" in text
     rows = list(csv.DictReader((tmp_path / "f.csv").open()))
     assert [(r["setting"], r["stage"]) for r in rows] == [
         ("annealer", "raw"), ("annealer", "polished"), ("heuristic", "raw"), ("heuristic", "polished")]
-    assert render_report([]).count("<img") == 2  # an empty campaign still renders (two empty plots)
+    assert render_report([]).count("<img") == 5  # an empty campaign still renders (every figure, empty)
 
 
 def test_json_output_and_bad_samples(campaign, tmp_path: Path, run_cli) -> None:
