@@ -110,6 +110,14 @@ INSTANCE_MEDIA = "application/org.ommx.v1.instance"
 LABELS_NOTE = ("variable name y (rows) or z (columns) with subscripts [i, k, p] is the QUBO++ label "
                "y{i}[k][p]: line i, block k, wall position p, 0-based; 1 = block k shifted right by more "
                "than p; ids are nonoqubo's variable order")
+#: the same for a one-hot model (``encoding`` one-hot)
+ONE_HOT_LABELS_NOTE = ("variable name r (rows) or c (columns) with subscripts [i, k, s] is the one-hot label "
+                       "r{i}[k][s]: line i, block k, shift s, 0-based; 1 = block k shifted right by exactly s; "
+                       "ids are nonoqubo's variable order")
+
+
+def _labels_note(model: Any) -> str:
+    return ONE_HOT_LABELS_NOTE if getattr(model, "encoding", "domain-wall") == "one-hot" else LABELS_NOTE
 
 
 def _ommx() -> Any:
@@ -153,7 +161,7 @@ def _description(model: Any, kind: str) -> str:
         enc = getattr(model, "encoding", "domain-wall")
         how = "domain-wall encoding of the QUBO++ Nonogram case study" if enc == "domain-wall" else f"{enc} encoding"
         return (f"{what} as a QUBO ({how}): "
-                f"minimise; the objective is 0 exactly at a solution. {LABELS_NOTE}.")
+                f"minimise; the objective is 0 exactly at a solution. {_labels_note(model)}.")
     return (f"{what} as a 0-1 integer linear program with a zero objective: every feasible point is a "
             "solution. Constraints cell_i_j (row colour = column colour), wall_y3_k1_p2 "
             f"(w[k][p] >= w[k][p+1]), order_y3_k1_p2 (w[k+1][p] >= w[k][p]). {LABELS_NOTE}.")
@@ -362,7 +370,7 @@ def model_annotations(model: Any, kind: str) -> dict[str, str]:
         out["constraints"] = str(model.num_constraints)
         out["counts"] = json.dumps({**model.counts(), "nonzeros": model.num_nonzeros}, separators=(",", ":"))
     out["fixed"] = json.dumps({str(k): int(v) for k, v in model.fixed.items()}, separators=(",", ":"))
-    out["labels"] = LABELS_NOTE
+    out["labels"] = _labels_note(model)
     return {PREFIX + k: v for k, v in out.items()}
 
 
