@@ -135,8 +135,8 @@ def build_onehot_arrays(puzzle: Puzzle, layout: Layout | None = None, weights: W
         total = int(cnt.sum())
         v_w = np.arange(total, dtype=IDX)
         v_w += np.repeat((first[b2] + lo - at).astype(IDX), cnt)
-        idx = np.arange(total, dtype=INT)
-        idx += np.repeat(tstart[pair] + lo - s + dd - at, cnt)
+        idx = np.arange(total, dtype=IDX)  # int32: the chunk's tables are small
+        idx += np.repeat((tstart[pair] + lo - s + dd - at).astype(IDX), cnt)
         q_w = table[idx]
         u_seg = first[blk] + s
         del q, pair, dd, b2, lo, at, idx, pb, pq, pb2, d, span, tstart
@@ -149,7 +149,8 @@ def build_onehot_arrays(puzzle: Puzzle, layout: Layout | None = None, weights: W
             owner, slot = geo.entries(np.arange(u0, x1, dtype=INT))
             cnt = per_slot[slot]
             at = np.cumsum(cnt) - cnt
-            src = np.arange(int(cnt.sum()), dtype=INT) + np.repeat(slot_start[slot] - at, cnt)
+            src = np.arange(int(cnt.sum()), dtype=INT)
+            src += np.repeat(slot_start[slot] - at, cnt)
             v_x = col_sorted[src]
             count_x[: x1 - u0] = np.bincount(owner - u0, weights=cnt, minlength=x1 - u0).astype(INT)
             del owner, slot, cnt, at, src
