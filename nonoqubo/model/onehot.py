@@ -241,8 +241,11 @@ class OneHot:
     def encode(self, grid: np.ndarray) -> np.ndarray:
         """The assignment of a grid that satisfies every clue (``ValueError`` when one does not hold)."""
         walls = self.layout.encode(grid)  # the domain wall's: a block's shift is its number of leading ones
-        shifts = self.layout.shifts_of_columns(walls[:, None].astype(np.int8))[0]
-        return (self.var_s == shifts[self.var_block]).astype(np.int8)
+        return self.encode_shifts(self.layout.shifts_of_columns(walls[:, None].astype(np.int8))[0])
+
+    def encode_shifts(self, shifts: np.ndarray) -> np.ndarray:
+        """The assignment of the block shifts *shifts* (one per block of the layout): 1 at each block's shift."""
+        return (self.var_s == np.asarray(shifts)[self.var_block]).astype(np.int8)
 
 
 def triangle_row(t: np.ndarray) -> np.ndarray:

@@ -93,3 +93,24 @@ def test_one_hot_report_text_and_json(run_cli, tmp_path):
     jsonschema.validate(doc, schema)
     status, out, _ = run_cli("info", model)
     assert status == 0 and "encoding:    one-hot, weights shape=2,order=1,cell=3" in out
+
+
+@pytest.mark.parametrize("answer", ["logo.minizinc.txt", "logo.minizinc.json"])
+@pytest.mark.parametrize("presolve", [False, True])
+def test_picture_answers_decode_against_a_one_hot_model(tmp_path, answer, presolve):
+    """MiniZinc answers are pictures: they are written in the model's own encoding's variables."""
+    from nonoqubo.logic.presolve import presolve_qubo
+
+    puzzle = shared_puzzle("qbpp-logo")
+    q = build(puzzle, encoding="one-hot")
+    if presolve:
+        q = presolve_qubo(puzzle, q)
+    path = tmp_path / "logo.mzn"
+    exports.dump(q, path)
+    decoder = Decoder(str(path))
+    assert decoder.encoding == "one-hot"
+    batch = decoder.batch(ROOT / "tests" / "data" / "answers" / answer)
+    analysis = decoder.analyse(batch.bits)
+    assert analysis.valid.all()
+    want = geometry_of(puzzle, encoding="one-hot").encode(puzzle.solution_grid())
+    assert np.array_equal(decoder.complete(batch.bits)[0], want)
