@@ -24,6 +24,7 @@ __all__ = [
     "SampleError",
     "SolverError",
     "UnsupportedFormat",
+    "WeightsError",
     "WriteError",
     "located",
 ]
@@ -79,6 +80,10 @@ class SolverError(NonoquboError, RuntimeError):
 
 class ModelTooLarge(NonoquboError, MemoryError):
     """The model of a puzzle would not fit this machine's memory."""
+
+
+class WeightsError(NonoquboError, ValueError):
+    """A ``--weights`` value (``shape=A,order=B,cell=C``, positive integers) or an encoding name nonoqubo refuses."""
 
 
 class WriteError(NonoquboError, OSError):

@@ -47,7 +47,8 @@ from .logic.linesolve import LineSolveResult, line_solve
 from .logic.presolve import fixings
 from .model.build import build
 from .model.constrained import ConstrainedModel, build_constrained
-from .model.encoding import Layout
+from .model.geometry import DOMAIN_WALL, geometry_of
+from .model.weights import Weights
 from .model.puzzle import Puzzle
 from .model.qubo import Qubo
 
@@ -89,10 +90,10 @@ class Models:
     _constrained: dict[str, ConstrainedModel] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def build(cls, puzzle: Puzzle) -> Models:
-        """Build *puzzle*'s QUBO (timed)."""
+    def build(cls, puzzle: Puzzle, *, encoding: str = DOMAIN_WALL, weights: Weights | None = None) -> Models:
+        """Build *puzzle*'s QUBO in *encoding* with *weights* (timed)."""
         start = time.perf_counter()
-        qubo = build(puzzle)
+        qubo = build(puzzle, encoding=encoding, weights=weights)
         return cls(puzzle, qubo, time.perf_counter() - start)
 
     def presolve(self) -> Qubo:
@@ -104,7 +105,7 @@ class Models:
         if self.presolved is None:
             start = time.perf_counter()
             self.line = line_solve(self.puzzle)
-            self.presolved = self.qubo.fix(fixings(self.puzzle, self.line))
+            self.presolved = self.qubo.fix(fixings(self.puzzle, self.line, self.qubo.encoding))
             self.presolve_seconds = time.perf_counter() - start
         return self.presolved
 
@@ -125,7 +126,7 @@ class Models:
     def figures(self) -> dict[str, Any]:
         """The figures of the puzzle and its full QUBO (``info --json``)."""
         puzzle, qubo = self.puzzle, self.qubo
-        lay = Layout.of(puzzle)
+        lay = geometry_of(puzzle, encoding=qubo.encoding)
         lo, hi = qubo.coefficient_range()
         degrees = qubo.degrees()
         return {
@@ -133,12 +134,13 @@ class Models:
             "width": puzzle.width,
             "height": puzzle.height,
             "variables": qubo.num_vars,
-            "row_variables": lay.num_row_vars,
-            "column_variables": qubo.num_vars - lay.num_row_vars,
+            "row_variables": _row_vars(lay),
+            "column_variables": qubo.num_vars - _row_vars(lay),
             "terms": qubo.num_terms,
             "linear_terms": qubo.num_linear,
             "quadratic_terms": qubo.num_quadratic,
             "offset": int(qubo.offset),
+            **_encoding_figures(qubo),
             "coefficient_min": lo,
             "coefficient_max": hi,
             "max_degree": int(degrees.max()) if degrees.size else 0,
@@ -172,6 +174,16 @@ class Models:
         }
 
 
+def _row_vars(geo: Any) -> int:
+    return int(getattr(geo, "num_row_vars", geo.layout.num_row_vars))
+
+
+def _encoding_figures(model: Any) -> dict[str, Any]:
+    """``encoding`` and ``weights`` of a model (a model without them is the domain wall at weights 1)."""
+    return {"encoding": getattr(model, "encoding", DOMAIN_WALL),
+            "weights": Weights.of(getattr(model, "weights", None)).as_dict()}
+
+
 def model_figures(model: Any) -> dict[str, Any]:
     """The figures of a model read from a file (a Qubo or a constrained model) and the metadata it carries."""
     puzzle = getattr(model, "puzzle", None)
@@ -191,7 +203,7 @@ def model_figures(model: Any) -> dict[str, Any]:
     lo, hi = model.coefficient_range()
     degrees = model.degrees()
     info.update(terms=model.num_terms, linear_terms=model.num_linear, quadratic_terms=model.num_quadratic,
-                offset=int(model.offset), coefficient_min=lo, coefficient_max=hi,
+                offset=int(model.offset), **_encoding_figures(model), coefficient_min=lo, coefficient_max=hi,
                 max_degree=int(degrees.max()) if degrees.size else 0)
     return info
 

@@ -30,6 +30,15 @@ encoding, so a second encoding needs no change here) and the
 3. **lines** of the picture (rows and columns) whose black runs differ from
    their clue (:func:`nonoqubo.logic.check.failing_lines`).
 
+**Encodings and weights.**  A one-hot model (``model.encoding == "one-hot"``,
+:mod:`nonoqubo.model.onehot`) is decoded through its own geometry: a block's
+shift is its first chosen shift, its *shape* terms are the blocks that do not
+take exactly one shift (:class:`PositionCount`, penalty ``(1 - chosen)^2``)
+and its *order* terms the pairs ``x[k][s] = x[k+1][s'] = 1`` with ``s' < s``.
+A model built with weights ``shape=A,order=B,cell=C`` (``model.weights``)
+counts every listed item with its family's weight, so the penalties still add
+up to the energy.
+
 A sample is *valid* when its energy is 0 (no broken wall, no order violation,
 no disagreeing cell); its picture then satisfies every clue.  Per-sample
 Python objects (:class:`Report`) are made only for the samples shown.
@@ -63,6 +72,7 @@ import numpy as np
 from ..logic.check import LineFailure, failing_lines, line_failures
 from ..model.encoding import Completion
 from ..model.geometry import DOMAIN_WALL, Family, Geometry, geometry_of
+from ..model.weights import Weights
 from ..errors import FormatError, ModelTooLarge, NonoquboError, SampleError, UnsupportedFormat
 from ..model.estimate import check_file_fits, check_fits
 from ..model.palette import BW, Palette
@@ -70,7 +80,7 @@ from ..model.puzzle import Puzzle
 from ..samples import SampleBatch, read_samples, samples_from
 
 __all__ = [
-    "Analysis", "BrokenWall", "CellConflict", "Decoder", "OrderViolation", "Report",
+    "Analysis", "BrokenWall", "CellConflict", "Decoder", "OrderViolation", "PositionCount", "Report",
     "decode", "load_model", "names_a_model",
 ]
 
@@ -117,12 +127,34 @@ class BrokenWall(_WallTerm):
 
 
 @dataclass(slots=True)
-class OrderViolation(_WallTerm):
-    """``w[k][p] = 1`` and ``w[k+1][p] = 0``: block ``k`` moved further than block ``k+1``."""
+class PositionCount(_WallTerm):
+    """One-hot: block ``k`` takes ``chosen`` shifts, not exactly one (``labels``: its first and last variable)."""
+
+    chosen: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        out = _WallTerm.to_dict(self)
+        out["chosen"] = self.chosen
+        return out
 
     def __str__(self) -> str:
+        return (f"{self.line}, block {self._block(0)}: {self.chosen} of its shifts "
+                f"{self.labels[0]} .. {self.labels[1]} are 1, not exactly one (penalty {self.penalty})")
+
+
+@dataclass(slots=True)
+class OrderViolation(_WallTerm):
+    """``w[k][p] = 1`` and ``w[k+1][p] = 0``: block ``k`` moved further than block ``k+1``.
+
+    One-hot (``both`` True): ``x[k][s] = 1`` and ``x[k+1][s'] = 1`` with ``s' < s``.
+    """
+
+    both: bool = False
+
+    def __str__(self) -> str:
+        second = "= 1, a shift left of where it may be" if self.both else "= 0"
         return (f"{self.line}, blocks {self._block(0)} and {self._block(1)}: {self.labels[0]} = 1 "
-                f"but {self.labels[1]} = 0 (penalty {self.penalty})")
+                f"but {self.labels[1]} {second} (penalty {self.penalty})")
 
 
 @dataclass(slots=True)
@@ -141,10 +173,11 @@ class CellConflict:
     row_colour: int
     column_colour: int
     colour: str | None = None
+    weight: int = 1
 
     @property
     def penalty(self) -> int:
-        return (self.row_colour - self.column_colour) ** 2
+        return self.weight * (self.row_colour - self.column_colour) ** 2
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"row": self.row, "column": self.column, "row_colour": self.row_colour,
@@ -194,6 +227,7 @@ class Report:
     violated_constraints: list[str] | None = None
     failing_line_index: list[int] = field(default_factory=list)
     palette: Palette = BW
+    encoding: str = DOMAIN_WALL
 
     def __repr__(self) -> str:
         """One line: the verdict and the counts (the arrays are in ``grid``, ``shifts``, ``picture``)."""
@@ -304,7 +338,9 @@ class Decoder:
                 )
         self.puzzle = puzzle
         #: what the decoder knows of the encoding: slots, penalty families, shifts
-        self.geometry: Geometry = geometry_of(puzzle, encoding=getattr(model_or_puzzle, "encoding", DOMAIN_WALL))
+        self.encoding: str = getattr(model_or_puzzle, "encoding", DOMAIN_WALL)
+        self.weights: Weights = Weights.of(getattr(model_or_puzzle, "weights", None))
+        self.geometry: Geometry = geometry_of(puzzle, encoding=self.encoding)
         self.layout = self.geometry.layout
         self.full_labels = self.geometry.labels()
         if isinstance(model_or_puzzle, Puzzle):
@@ -365,10 +401,13 @@ class Decoder:
         names = [lay.line_name(t) for t in range(lay.num_lines)]
         return names, lay.block_line.tolist(), lay.block_k.tolist()
 
-    def _terms(self, kind: type[_WallTerm], family: Family, penalties: np.ndarray, blocks: int) -> list[Any]:
+    def _terms(self, kind: type[_WallTerm], family: Family, penalties: np.ndarray, blocks: int,
+               weight: int = 1, bits: np.ndarray | None = None) -> list[Any]:
         """A *kind* report item for every term of *family* with a nonzero penalty in *penalties*.
 
-        *blocks*: how many blocks (from the term's) the item names the colours of.
+        *blocks*: how many blocks (from the term's) the item names the colours of; *weight*: the
+        family's weight (every item's penalty is multiplied by it); *bits*: the sample's full
+        assignment, for a family that counts chosen variables (one-hot's one-position terms).
         """
         names, block_line, block_k = self._lists
         labels = self.full_labels
@@ -378,9 +417,16 @@ class Decoder:
                       colours=colour[blk:blk + blocks])
                  for blk, pos, v, u in zip(family.block[hits].tolist(), family.position[hits].tolist(),
                                            family.first[hits].tolist(), family.second[hits].tolist())]
-        if penalties.dtype != bool:  # a family whose terms cost more than 1 (each item costs 1 by default)
+        if penalties.dtype != bool or weight != 1:  # terms that cost more than 1 (each item costs 1 by default)
             for item, penalty in zip(items, penalties[hits].tolist()):
-                item.penalty = penalty
+                item.penalty = weight * int(penalty)
+        if hasattr(family, "chosen") and bits is not None and items:
+            chosen = family.chosen(bits[:, None])[hits, 0].tolist()
+            for item, n in zip(items, chosen):
+                item.chosen = int(n)
+        if getattr(family, "pattern", None) == (1, 1):
+            for item in items:
+                item.both = True
         return items
 
     @cached_property
@@ -436,8 +482,9 @@ class Decoder:
         rc, cc = colours[:, :hw], colours[:, hw:]
         diff = colours.T[:hw].astype(np.int32) - colours.T[hw:]  # |diff| <= blocks over a slot
         diff *= diff
-        energy = (broken.T.sum(axis=0, dtype=INT) + order.T.sum(axis=0, dtype=INT)
-                  + diff.sum(axis=0, dtype=INT))
+        a_w, b_w, c_w = self.weights
+        energy = (a_w * broken.T.sum(axis=0, dtype=INT) + b_w * order.T.sum(axis=0, dtype=INT)
+                  + c_w * diff.sum(axis=0, dtype=INT))
         grid = lay.view_grid(shifts, rows=True)  # the picture is the rows' view
         failing = failing_lines(lay, grid)
         return Analysis(x, shifts, broken, order, rc, cc, energy, grid, failing)
@@ -448,13 +495,15 @@ class Decoder:
         """The :class:`Report` of sample *i* of *analysis*."""
         lay = self.layout
         h, w = lay.height, lay.width
-        walls = self._terms(BrokenWall, self.shape, analysis.broken[i], 1)
-        orders = self._terms(OrderViolation, self.order, analysis.order[i], 2)
+        a_w, b_w, c_w = self.weights
+        shape_kind = PositionCount if hasattr(self.shape, "chosen") else BrokenWall
+        walls = self._terms(shape_kind, self.shape, analysis.broken[i], 1, a_w, analysis.bits[i])
+        orders = self._terms(OrderViolation, self.order, analysis.order[i], 2, b_w)
         rc, cc = analysis.row_colour[i], analysis.col_colour[i]
         nc = lay.num_colours
         bad_slots = np.flatnonzero(rc != cc)
         colour_names: list[str | None] = list(self.puzzle.palette.names[1:]) if self.puzzle.is_colour else [None] * nc
-        cells = [CellConflict(c // nc // w + 1, c // nc % w + 1, a, b, colour_names[c % nc])
+        cells = [CellConflict(c // nc // w + 1, c // nc % w + 1, a, b, colour_names[c % nc], c_w)
                  for c, a, b in zip(bad_slots.tolist(), rc[bad_slots].tolist(), cc[bad_slots].tolist())]
         conflicts = np.zeros(h * w, bool)
         conflicts[bad_slots // nc] = True
@@ -469,6 +518,7 @@ class Decoder:
             reported_energy=self._reported_energy(batch, i),
             num_occurrences=None if batch is None or batch.num_occurrences is None else int(batch.num_occurrences[i]),
             violated_constraints=violated, failing_line_index=failing_idx, palette=self.puzzle.palette,
+            encoding=self.encoding,
         )
 
     def _reported_energy(self, batch: SampleBatch | None, i: int) -> float | None:
@@ -502,7 +552,7 @@ class Decoder:
         """``build(puzzle)``: the full model the penalties add up to."""
         from ..model.build import build
 
-        return build(self.puzzle)
+        return build(self.puzzle, encoding=self.encoding, weights=self.weights)
 
 
 def select(analysis: Analysis, which: str) -> list[int]:

@@ -53,6 +53,13 @@ Decoding is vectorised (:meth:`~nonoqubo.answers.decode.Decoder.analyse` on the
 ``(S, N)`` matrix of a file) and files are judged in worker processes
 (``jobs``), each keeping one decoder per model.
 
+**Encodings and weights.**  Every group names its model's ``encoding`` and
+``weights`` (from the model file, or from the suite's index, which also gives
+the ``puzzle`` a variant belongs to: ``suite --encoding domain-wall,one-hot``
+writes ``NAME.domain-wall``, ``NAME.one-hot``, ...).  When a campaign holds
+more than one variant, the groups are sorted by setting, puzzle, encoding and
+weights, so the variants of a puzzle stand side by side.
+
 Grouping (see :func:`plan_runs`): a sample folder named on the command line
 is a setting when its files lie directly in it; its sub-folders are settings
 otherwise (``runs/sa-1000/*.json`` -> setting ``sa-1000``).  A lone sample
@@ -83,7 +90,9 @@ import numpy as np
 
 from ..answers.decode import Analysis, Decoder, load_model
 from ..errors import MissingDependency, NonoquboError
+from ..model.geometry import DOMAIN_WALL
 from ..model.palette import BW, Palette
+from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ._options import run_seconds, workers
 from .runtime import time_per_run
 from ..samples import read_samples
@@ -386,9 +395,13 @@ def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
                      and not f.get("convention", "").startswith("feasibility")]
             if files:
                 key = name if variant == "full" else f"{name}.presolved"
+                puzzle = entry.get("puzzle", name)
                 models[key] = {"path": os.path.join(folder, files[0]["path"]), "name": key,
                                "width": entry["width"], "height": entry["height"],
                                "variables": files[0]["variables"],
+                               "puzzle": puzzle if variant == "full" else f"{puzzle}.presolved",
+                               "encoding": entry.get("encoding", DOMAIN_WALL),
+                               "weights": str(Weights.of(entry.get("weights"))),
                                **({"solutions": entry["solutions"], "solutions_exact": entry.get("solutions_exact")}
                                   if isinstance(entry.get("solutions"), int) else {})}
     return models
@@ -437,7 +450,8 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *,
     name = Path(model).name
     decoder = _decoder(model, force)
     models = {name: {"path": model, "name": name, "width": decoder.puzzle.width,
-                     "height": decoder.puzzle.height, "variables": len(decoder.labels)}}
+                     "height": decoder.puzzle.height, "variables": len(decoder.labels), "puzzle": name,
+                     "encoding": decoder.encoding, "weights": str(decoder.weights)}}
     return Campaign(models, [Run(name, s, p) for s, p in pairs])
 
 
@@ -600,7 +614,15 @@ def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | 
                  + [f"column {j + 1}" for j in range(info["width"])])
         groups.append(Group(name, setting, info, len(items), t, raw, polished, lines, source,
                             _merged([it.run for it in items])))
-    groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
+    variants = {(g.info.get("encoding", DOMAIN_WALL), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
+    if len(variants) > 1:  # an A/B campaign: the variants of a puzzle side by side
+        size = {}
+        for g in groups:
+            size.setdefault(g.info.get("puzzle", g.model), g.info["width"] * g.info["height"])
+        groups.sort(key=lambda g: (g.setting, size[g.info.get("puzzle", g.model)], g.info.get("puzzle", g.model),
+                                   g.info.get("encoding", DOMAIN_WALL), g.info.get("weights", ""), g.model))
+    else:
+        groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
     return groups
 
 
@@ -622,7 +644,10 @@ def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
     for g in groups:
         rec: dict[str, Any] = {"model": g.model, "setting": g.setting, "files": g.files,
                                "variables": g.info["variables"], "width": g.info["width"],
-                               "height": g.info["height"], "raw": _plain(g.figures("raw"))}
+                               "height": g.info["height"], "puzzle": g.info.get("puzzle", g.model),
+                               "encoding": g.info.get("encoding", DOMAIN_WALL),
+                               "weights": g.info.get("weights", str(DEFAULT_WEIGHTS)),
+                               "raw": _plain(g.figures("raw"))}
         if g.polished is not None:
             rec["polished"] = _plain(g.figures("polished"))
         rec["run"] = g.run
@@ -647,7 +672,8 @@ def csv_text(groups: Sequence[Group]) -> str:
             f["worst_lines"] = ";".join(f"{x['line']}:{x['share']:.4g}" for x in f["worst_lines"])
             f["worst_cells"] = ";".join(f"{x['row']},{x['column']}:{x['share']:.4g}" for x in f["worst_cells"])
             row = {"model": rec["model"], "setting": rec["setting"], "stage": stage, "files": rec["files"],
-                   "variables": rec["variables"], "width": rec["width"], "height": rec["height"], **f}
+                   "variables": rec["variables"], "width": rec["width"], "height": rec["height"],
+                   "puzzle": rec["puzzle"], "encoding": rec["encoding"], "weights": rec["weights"], **f}
             if header is None:
                 header = list(row)
                 writer.writerow(header)

@@ -20,6 +20,16 @@ figure names as ``nonoqubo info --json``), and writes into one folder:
   one row per file (puzzle fields repeated), a failed puzzle one row with its
   error.
 
+**Encodings and weights** (``variants``, ``suite --encoding domain-wall,one-hot
+--weights ...``): every puzzle is built once per ``(encoding, weights)`` variant,
+as its own index entry named ``NAME.ENCODING`` (``NAME.one-hot``), with
+``.wA-B-C`` after it for weights other than 1 (``NAME.one-hot.w2-2-1``: shape 2,
+order 2, cell 1), so that its files say which model they hold; the entry records
+``puzzle`` (NAME), ``encoding`` and ``weights``.  Without variants a suite is as
+before (one domain-wall entry per puzzle, named NAME).  Constrained formats are
+written with the domain-wall variant at weights 1 only (the 0-1 program has no
+encoding or weights of its own).
+
 Puzzles are built in worker processes (``jobs``; a
 :class:`~concurrent.futures.ProcessPoolExecutor`).  A puzzle that fails
 (unreadable file, clues that do not fit, a format that cannot hold the model)
@@ -62,11 +72,13 @@ from .._util.atomic import atomic_write
 from ..errors import FormatError, NonoquboError, WriteError
 from ..model.estimate import check_fits, check_random_fits
 from ..model.puzzle import Puzzle
+from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ..pipeline import Models, kind_of, write_files
 from ._options import workers
 from .generate import Family, Member, make, unique_mode
 
-__all__ = ["SuiteResult", "Task", "ground_state", "plan", "read_index", "run_suite", "write_index"]
+__all__ = ["SuiteResult", "Task", "Variant", "ground_state", "plan", "read_index", "run_suite", "variant_name",
+           "variants_of", "write_index"]
 
 INDEX_JSON = "index.json"
 INDEX_CSV = "index.csv"
@@ -107,6 +119,8 @@ class Task:
     path: str | None = None
     index: int | None = None
     member: Member | None = None
+    #: the model variant: ``None`` for the plain domain-wall entry of a suite without variants
+    variant: Variant | None = None
 
     def load(self) -> Puzzle:
         if self.member is not None:
@@ -190,6 +204,48 @@ def plan(inputs: Sequence[str], families: Sequence[Family] = (), out_dir: str | 
     return unique
 
 
+# -- variants ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Variant:
+    """One model of every puzzle: an encoding and penalty weights."""
+
+    encoding: str = "domain-wall"
+    weights: Weights = DEFAULT_WEIGHTS
+
+    @property
+    def tag(self) -> str:
+        """``one-hot``, ``domain-wall.w2-2-1``: what a file name says of the variant."""
+        w = self.weights
+        return self.encoding + ("" if w.is_default else f".w{w.shape}-{w.order}-{w.cell}")
+
+
+def variants_of(encodings: Sequence[str] | None, weights: Sequence[Weights | str] | None) -> list[Variant] | None:
+    """Every ``(encoding, weights)`` combination, or None when neither is given (a plain suite).
+
+    Raises:
+        WeightsError: an unknown encoding or bad weights.
+
+    Examples:
+        >>> [v.tag for v in variants_of(["domain-wall", "one-hot"], ["cell=2"])]
+        ['domain-wall.w1-1-2', 'one-hot.w1-1-2']
+        >>> variants_of(None, None) is None
+        True
+    """
+    from ..model.build import check_encoding
+
+    if not encodings and not weights:
+        return None
+    names = [check_encoding(e) for e in (encodings or ["domain-wall"])]
+    ws = [Weights.of(w, "--weights") for w in (weights or [DEFAULT_WEIGHTS])]
+    out = list(dict.fromkeys(Variant(e, w) for e in names for w in ws))
+    return out
+
+
+def variant_name(name: str, variant: Variant | None) -> str:
+    """The entry (and file) name of puzzle *name* in *variant*."""
+    return name if variant is None else f"{name}.{variant.tag}"
+
+
 # -- one puzzle --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Options:
@@ -202,11 +258,13 @@ class Options:
     truth_time: float | None = None
 
 
-def _key(puzzle: Puzzle, options: Options) -> str:
+def _key(puzzle: Puzzle, options: Options, variant: Variant | None = None) -> str:
     from .._version import __version__
 
     doc = {"rows": puzzle.rows, "cols": puzzle.cols, "formats": options.formats,
            "presolve": options.presolve, "version": __version__}
+    if variant is not None:  # keys of suites without variants unchanged
+        doc.update(encoding=variant.encoding, weights=list(variant.weights))
     if options.truth:  # keys of suites without --truth unchanged
         doc.update(truth=options.truth_limit, truth_time=options.truth_time)
     if puzzle.is_colour:  # the same lengths in other colours are another puzzle (black-and-white keys unchanged)
@@ -242,12 +300,14 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
     entry: dict[str, Any] = {"name": task.name, "source": task.source}
     try:
         puzzle = task.load()
+        variant = task.variant
         check_fits(puzzle, task.source, force=options.force,
-                   write_bytes_per_term=exports.write_bytes_per_term(options.formats))
-        key = _key(puzzle, options)
+                   write_bytes_per_term=exports.write_bytes_per_term(options.formats),
+                   encoding=variant.encoding if variant else "domain-wall")
+        key = _key(puzzle, options, variant)
         if previous is not None and _up_to_date(previous, key, options.out_dir):
             return {**previous, "skipped": True}
-        entry.update(_describe_and_write(task.name, puzzle, options))
+        entry.update(_describe_and_write(task.name, puzzle, options, variant))
         entry["key"] = key
         entry["status"] = "ok"
     except KeyboardInterrupt:  # pragma: no cover - the pool is being shut down
@@ -258,10 +318,14 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
     return entry
 
 
-def _describe_and_write(name: str, puzzle: Puzzle, options: Options) -> dict[str, Any]:
-    models = Models.build(puzzle)
+def _describe_and_write(name: str, puzzle: Puzzle, options: Options, variant: Variant | None = None
+                        ) -> dict[str, Any]:
+    v = variant or Variant()
+    models = Models.build(puzzle, encoding=v.encoding, weights=v.weights)
     fig, pre = models.figures(), models.presolve_figures()  # line logic always: the index reports it
     out: dict[str, Any] = {key: fig[key] for key in INDEX_FIGURES}
+    out.update(puzzle=name[: len(name) - len(v.tag) - 1] if variant is not None else name,
+               encoding=v.encoding, weights=v.weights.as_dict(), max_degree=fig["max_degree"])
     out.update(ground_energy=0, line_solvable=pre["line_solvable"],
                **{key: pre[key] for key in INDEX_PRESOLVE_FIGURES}, build_seconds=fig["build_seconds"])
     variants: list[tuple[str, str]] = [("full", "")]
@@ -271,6 +335,8 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options) -> dict[str
     for fmt in options.formats:
         mod = exports.get_format(fmt)
         kind = kind_of(mod)
+        if kind == "constrained" and v != Variant():
+            continue  # the 0-1 program is the domain wall's, unweighted: written with that variant only
         for variant, infix in variants:
             model = models.model(kind, variant)
             rel = f"{name}{infix}.{mod.EXTENSIONS[0]}"
@@ -302,6 +368,8 @@ INDEX_TRUTH = ("solutions", "solutions_exact", "solutions_label", "solutions_lim
 CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables", "terms",
               "linear_terms", "quadratic_terms", "offset", "ground_energy", "line_solvable",
               "variables_after_presolve", "terms_after_presolve", "offset_after_presolve")
+#: the variant columns of index.csv (after the puzzle's), in a suite built with variants
+CSV_VARIANT = ("puzzle", "encoding", "weights", "max_degree")
 CSV_FILE = ("format", "variant", "path", "sha256", "bytes", "ground_state", "convention")
 
 
@@ -314,9 +382,14 @@ def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     columns = CSV_PUZZLE + (INDEX_TRUTH if any("solutions" in e for e in clean) else ())
+    varied = any(e.get("name") != e.get("puzzle", e.get("name")) for e in clean)
+    if varied:
+        columns += CSV_VARIANT
     writer.writerow(columns + CSV_FILE)
     for e in clean:
         head = [e.get(k, "") for k in columns]
+        if varied and isinstance(e.get("weights"), dict):
+            head[columns.index("weights")] = str(Weights.of(e["weights"]))
         for f in e.get("files") or [{}]:
             writer.writerow(head + [f.get(k, "") for k in CSV_FILE])
     with atomic_write(os.path.join(out_dir, INDEX_CSV)) as fh:
@@ -359,6 +432,7 @@ def run_suite(
     truth: bool = False,
     truth_limit: int = 2,
     truth_time: float | None = None,
+    variants: Sequence[Variant] | None = None,
 ) -> SuiteResult:
     """Build a suite (see the module docstring).
 
@@ -376,6 +450,8 @@ def run_suite(
             (:func:`nonoqubo.solvers.cpsat.truth`; :data:`INDEX_TRUTH`).
         force: build models the memory guard refuses (every puzzle is checked; a refused one
             is recorded as failed, and a random size is refused from its size before anything).
+        variants: build every puzzle once per :class:`Variant` (encoding and weights, see
+            :func:`variants_of`), named ``NAME.TAG``; None: one domain-wall model per puzzle.
 
     Raises:
         UnsupportedFormat: an unknown format name (checked before anything is built).
@@ -395,12 +471,18 @@ def run_suite(
     names = tuple(dict.fromkeys(exports.get_format(f).NAME for f in formats))
     if not names:
         raise NonoquboError("no output format: give at least one -f FORMAT")
+    encodings = sorted({v.encoding for v in variants}) if variants else ["domain-wall"]
     for fam in families:  # from the sizes, before any picture is drawn or the folder made
         for width, height in fam.sizes:
-            check_random_fits(width, height, fam.density, f"--random {width}x{height}:{fam.density:g}",
-                              force=force, write_bytes_per_term=exports.write_bytes_per_term(names))
+            for encoding in encodings:
+                check_random_fits(width, height, fam.density, f"--random {width}x{height}:{fam.density:g}",
+                                  force=force, write_bytes_per_term=exports.write_bytes_per_term(names),
+                                  encoding=encoding)
     out = os.fspath(out_dir)
     tasks = plan(inputs, families, out)
+    if variants:
+        tasks = [Task(variant_name(t.name, v), t.source, t.path, t.index, t.member, v)
+                 for t in tasks for v in variants]
     if not tasks:
         raise NonoquboError("no puzzle to build: name clue files, folders, globs or a --random family")
     try:

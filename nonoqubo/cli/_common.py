@@ -25,7 +25,8 @@ from ..answers.render import column_values, svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.puzzle import Puzzle
 
-__all__ = ["add_force_argument", "add_image_argument", "add_puzzle_arguments", "check_image_path",
+__all__ = ["add_encoding_arguments", "add_force_argument", "add_image_argument", "add_puzzle_arguments",
+           "check_image_path", "encoding_options",
            "check_output_folder", "document", "emit", "load_puzzle", "no_solution_names", "progress_enabled",
            "report_lines", "verdict", "write_image"]
 
@@ -110,6 +111,30 @@ def add_force_argument(parser: argparse.ArgumentParser) -> None:
                              "in memory")
 
 
+def add_encoding_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--encoding`` and ``--weights``: which QUBO of the puzzle (``build``, ``info``)."""
+    parser.add_argument("--encoding", default="domain-wall", metavar="NAME",
+                        help="the encoding of the block shifts: domain-wall (default; the QUBO++ case study's "
+                             "model, labels y/z) or one-hot (one variable per possible shift, labels r/c)")
+    parser.add_argument("--weights", default=None, metavar="shape=A,order=B,cell=C",
+                        help="positive integer penalty weights: energy = A*shape + B*order + C*cells "
+                             "(default 1 each; any subset, e.g. --weights cell=2)")
+
+
+def encoding_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``{"encoding": ..., "weights": Weights}`` from ``--encoding``/``--weights``, checked.
+
+    Raises:
+        WeightsError: an unknown encoding or bad weights (one line, exit 2).
+    """
+    from ..model.build import check_encoding
+    from ..model.weights import Weights, parse_weights
+
+    encoding = check_encoding(getattr(args, "encoding", None) or "domain-wall")
+    text = getattr(args, "weights", None)
+    return {"encoding": encoding, "weights": Weights() if text is None else parse_weights(text)}
+
+
 def add_truth_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     """``--truth`` (*what* it adds), ``--truth-limit N`` and ``--truth-time SECONDS``: CP-SAT's solution count."""
     parser.add_argument("--truth", action="store_true", help=what)
@@ -169,7 +194,8 @@ def verdict(r: Report) -> str:
     if r.valid:
         return "VALID, energy 0"
     pen = r.penalties
-    return (f"INVALID, energy {r.energy} = {pen['wall_shape']} (broken walls) + "
+    shape = "one position" if r.encoding == "one-hot" else "broken walls"
+    return (f"INVALID, energy {r.energy} = {pen['wall_shape']} ({shape}) + "
             f"{pen['block_order']} (block order) + {pen['cells']} (cells)")
 
 
@@ -190,7 +216,7 @@ def report_lines(puzzle: Puzzle, r: Report, label: str) -> list[str]:
     lines.append("(X / o: a cell shown in a colour / as background where the row and the column give "
                  "different colours; < and ^: a line that does not match its clue)")
     sections = (
-        ("broken walls", r.broken_walls),
+        ("blocks not at exactly one shift" if r.encoding == "one-hot" else "broken walls", r.broken_walls),
         ("block-order violations", r.order_violations),
         ("cells where the row and the column disagree", r.cell_conflicts),
         ("lines that do not match their clue", r.failing_lines),

@@ -16,8 +16,8 @@ from .._util.progress import spinner
 from ..errors import NonoquboError, UnsupportedFormat
 from ..model.estimate import LONG_WORK_TERMS, check_fits
 from ..pipeline import Models, kind_of, write_files
-from ._common import (add_force_argument, add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names,
-                      progress_enabled)
+from ._common import (add_encoding_arguments, add_force_argument, add_puzzle_arguments, check_output_folder,
+                      encoding_options, load_puzzle, no_solution_names, progress_enabled)
 
 ORDER = 20
 
@@ -31,8 +31,15 @@ labels (or the rule that gives them), the counts and the offset, so a
 solver's samples can be decoded from the file alone.  Files are written
 atomically: a failed run leaves no file behind.
 
+--encoding one-hot builds the one-hot model instead (one variable per
+possible shift of every block) and --weights shape=A,order=B,cell=C weighs the
+three penalty families; both are recorded in every file, so 'decode', 'info'
+and 'evaluate' read them back.  --constrained writes the domain-wall 0-1
+program only and refuses --encoding one-hot and --weights.
+
 examples:
   nonoqubo build examples/qbpp-logo.yaml -o logo.qubo.json
+  nonoqubo build logo.yaml --encoding one-hot --weights cell=2 -o logo.onehot.qubo
   nonoqubo build logo.yaml -o logo.bqm -o logo.qubo -o logo.qs
   nonoqubo build logo.yaml -o - -f coo --ising | head
 """
@@ -53,6 +60,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--constrained", action="store_true",
                         help="write the constrained 0-1 model (formats of kind 'constrained': cqm, lp, mps, ommx)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary")
+    add_encoding_arguments(parser)
     add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
@@ -62,6 +70,10 @@ def _plan(args: argparse.Namespace) -> list[tuple[str, Any]]:
     """(output, format module) pairs, checked before anything is built."""
     outs: list[str] = args.output
     fmts: list[str] = args.format or []
+    args.model_options = encoding_options(args)
+    if args.constrained and (args.model_options["encoding"] != "domain-wall" or args.weights is not None):
+        raise NonoquboError("--constrained writes the domain-wall 0-1 program (no penalties to weigh); "
+                            "it takes neither --encoding one-hot nor --weights")
     if fmts and len(fmts) not in (1, len(outs)):
         raise NonoquboError(f"-f was given {len(fmts)} times for {len(outs)} outputs; give it once, or once per -o")
     plan = []
@@ -104,18 +116,21 @@ def run(args: argparse.Namespace) -> int:
     say = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
     puzzle = load_puzzle(args)
     est = check_fits(puzzle, args.puzzle, force=args.force,
-                     write_bytes_per_term=max((mod.WRITE_BYTES_PER_TERM for _, mod in plan), default=0))
+                     write_bytes_per_term=max((mod.WRITE_BYTES_PER_TERM for _, mod in plan), default=0),
+                     encoding=args.model_options["encoding"])
     if est.terms > LONG_WORK_TERMS:
         say(f"estimate: {est}")
     with spinner("building QUBO", enabled=show):  # one vectorised call: no steps to count
-        models = Models.build(puzzle)
+        models = Models.build(puzzle, **args.model_options)
     before = qubo = models.qubo
     if args.presolve:  # before any summary: an unsolvable puzzle is one line of error, nothing else
         with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
             qubo = models.presolve()
     variant = "presolved" if args.presolve else "full"
     title = f" {puzzle.name!r}" if puzzle.name else ""
-    say(f"built{title} {puzzle.width}x{puzzle.height}: {before.num_vars} variables, {before.num_terms} terms "
+    how = "" if before.encoding == "domain-wall" and before.weights.is_default else \
+        f" ({before.encoding}, weights {before.weights})"
+    say(f"built{title} {puzzle.width}x{puzzle.height}{how}: {before.num_vars} variables, {before.num_terms} terms "
         f"({before.num_linear} linear + {before.num_quadratic} quadratic), offset {before.offset} "
         f"in {models.build_seconds:.2f} s")
     if args.presolve:

@@ -119,14 +119,19 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def table(groups: list[Group]) -> str:
-    """The terminal table (one line per model, setting and stage)."""
+    """The terminal table (one line per model, setting and stage; encoding and weights columns when they vary)."""
     head = ("model", "setting", "stage", "samples", "p [95% CI]", "TTS99 s [95% CI]", "E min/med/q90",
             "walls", "order", "cells", "solutions")
+    variants = {(g.info.get("encoding"), g.info.get("weights")) for g in groups}
+    ab = len(variants) > 1
+    if ab:
+        head = head[:2] + ("encoding", "weights") + head[2:]
     rows = [head]
     for g in groups:
         for stage in ("raw", "polished") if g.polished is not None else ("raw",):
             f = g.figures(stage)
-            rows.append((g.model, g.setting, stage, str(f["samples"]),
+            extra = (str(g.info.get("encoding")), str(g.info.get("weights"))) if ab else ()
+            rows.append((g.model, g.setting, *extra, stage, str(f["samples"]),
                          f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]",
                          f"{_num(f['tts99'])} [{_num(f['tts99_lo'])}, {_num(f['tts99_hi'])}]",
                          f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",

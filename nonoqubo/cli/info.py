@@ -18,8 +18,8 @@ from ..errors import FormatError, UnsupportedFormat
 from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, model_figures
-from ._common import (add_force_argument, add_puzzle_arguments, add_truth_arguments, load_puzzle, no_solution_names,
-                      progress_enabled)
+from ._common import (add_encoding_arguments, add_force_argument, add_puzzle_arguments, add_truth_arguments,
+                      encoding_options, load_puzzle, no_solution_names, progress_enabled)
 
 ORDER = 10
 
@@ -48,8 +48,13 @@ the object "truth": solutions, solutions_exact (false: "at least"),
 solutions_label, solutions_limit, unique, line_solvable, solve_seconds,
 proof_seconds.  A model file that carries its clues is counted too.
 
+--encoding one-hot (and --weights) give the figures of that model instead;
+its size is counted before it is built (one-hot has O(d^2) order terms per
+pair of blocks).  A model file says its own encoding and weights.
+
 examples:
   nonoqubo info examples/qbpp-logo.yaml --presolve
+  nonoqubo info examples/qbpp-logo.yaml --encoding one-hot
   nonoqubo info examples/qbpp-logo.yaml --truth --json
   nonoqubo info logo.qubo
 """
@@ -64,6 +69,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="also report what line logic settles and the reduced model's size")
     add_truth_arguments(parser, "also count the solutions with CP-SAT (is it unique?), say whether line logic "
                                 "solves it, and time the solve and the proof")
+    add_encoding_arguments(parser)
     add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
@@ -109,10 +115,19 @@ def print_model(path: str, info: dict[str, Any]) -> None:
         print(f"offset:      {info['offset']}")
         print(f"coefficients: {info['coefficient_min']} .. {info['coefficient_max']}")
         print(f"max degree:  {info['max_degree']}")
+        print_encoding(info)
     if info["fixed_variables"]:
         print(f"presolved:   {info['fixed_variables']} variables fixed by line logic "
               f"({info['fixed_to_one']} to 1, {info['fixed_variables'] - info['fixed_to_one']} to 0); "
               "the file's variables are the ones left")
+
+
+def print_encoding(info: dict[str, Any]) -> None:
+    """The encoding line, for a model that is not the default domain wall at weights 1."""
+    weights = info.get("weights") or {}
+    if info.get("encoding", "domain-wall") != "domain-wall" or any(v != 1 for v in weights.values()):
+        print(f"encoding:    {info.get('encoding')}, weights "
+              + ",".join(f"{k}={v}" for k, v in weights.items()))
 
 
 def _truth(args: argparse.Namespace, puzzle: Puzzle | None) -> dict[str, Any] | None:
@@ -136,7 +151,8 @@ def print_truth(found: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "truth", False):  # before any work: one line, exit 2
+    options = encoding_options(args)  # before any work: one line, exit 2
+    if getattr(args, "truth", False):
         from ..solvers.cpsat import require
 
         require("--truth")
@@ -160,12 +176,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if puzzle is None:
         puzzle = load_puzzle(args)
-    est = check_fits(puzzle, args.puzzle, force=args.force)
+    est = check_fits(puzzle, args.puzzle, force=args.force, encoding=options["encoding"])
     if est.terms > LONG_WORK_TERMS:
         print(f"estimate: {est}", file=sys.stderr, flush=True)
     show = progress_enabled(args)
     with spinner("building QUBO", enabled=show):
-        models = Models.build(puzzle)
+        models = Models.build(puzzle, **options)
     info = models.figures()
     if getattr(args, "presolve", False):
         with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
@@ -186,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"offset:      {info['offset']}")
     print(f"coefficients: {info['coefficient_min']} .. {info['coefficient_max']}")
     print(f"max degree:  {info['max_degree']}")
+    print_encoding(info)
     print(f"build time:  {info['build_seconds']:.3f} s")
     pre = info.get("presolve")
     if pre:

@@ -8,7 +8,7 @@ import sys
 
 from ..campaign.generate import parse_family
 from .._util.progress import bar
-from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite
+from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite, variants_of
 from ..errors import NonoquboError
 from ._common import add_force_argument, add_truth_arguments, progress_enabled
 
@@ -44,6 +44,14 @@ line logic alone solves it, and CP-SAT's time to the first solution
 (solve_seconds) and to finish the count (proof_seconds).  'nonoqubo evaluate'
 reads the counts from the index.
 
+--encoding domain-wall,one-hot and --weights shape=A,order=B,cell=C
+(repeatable) build every puzzle once per combination, the A/B comparison in
+one command: NAME.domain-wall.EXT, NAME.one-hot.EXT, and with weights other
+than 1 NAME.one-hot.w2-2-1.EXT (shape 2, order 2, cell 1); each is an index
+entry that records its puzzle, encoding and weights, and 'nonoqubo evaluate
+DIR RUNS' reports them side by side.  Constrained formats are written with
+the domain-wall variant at weights 1 only.
+
 Every puzzle's model is checked against the memory available before it is
 built; one that would not fit is recorded as failed with the estimate.  A
 --random size is checked from its size before any picture is drawn, and one
@@ -54,6 +62,7 @@ examples:
   nonoqubo suite 'puzzles/**/*.non' --random 10x10,20x20:0.5:50:1 --unique -o suite -j 2
   nonoqubo suite --random 30x30:0.5:100 --unique --truth -o hard
   nonoqubo suite --random 15x15:0.5:100 --unique=line -o easy
+  nonoqubo suite --random 10x10:0.5:20 --encoding domain-wall,one-hot --weights cell=1 --weights cell=2 -o ab
 """
 
 
@@ -87,6 +96,12 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "needs ortools), or with --unique=line only line-solvable ones")
     add_truth_arguments(parser, "record per puzzle the number of solutions (CP-SAT), line-solvability and "
                                 "the solve and proof times in the index")
+    parser.add_argument("--encoding", default=None, metavar="NAME[,NAME]",
+                        help="build each puzzle in these encodings (domain-wall, one-hot; comma-separated); "
+                             "default: domain-wall only, files named as without variants")
+    parser.add_argument("--weights", action="append", default=None, metavar="shape=A,order=B,cell=C",
+                        help="penalty weights (positive integers, default 1 each); repeat for several "
+                             "weightings, each combined with every --encoding")
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
@@ -103,12 +118,14 @@ def run(args: argparse.Namespace) -> int:
             raise NonoquboError(f"--unique must be 'cpsat' or 'line', not {extra!r}")
         args.puzzles = [extra, *args.puzzles]
     families = [parse_family(text, unique=args.unique) for text in args.random]
+    encodings = None if args.encoding is None else [e.strip() for e in args.encoding.split(",")]
+    variants = variants_of(encodings, args.weights)  # checked before any work: one line, exit 2
     show = progress_enabled(args)
     with bar(None, "building suite", enabled=show, unit=" puzzles") as tick:
         result = run_suite(args.puzzles, args.output, formats=args.format or ["qubo-json"],
                            presolve=args.presolve, families=families, jobs=args.jobs, progress=tick,
                            force=args.force, truth=args.truth, truth_limit=args.truth_limit,
-                           truth_time=args.truth_time)
+                           truth_time=args.truth_time, variants=variants)
     if not args.quiet:
         print(f"{len(result.entries)} puzzles: {result.built} built, {result.skipped} up to date, "
               f"{result.failed} failed, in {result.seconds:.1f} s; index: "

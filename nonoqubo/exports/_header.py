@@ -11,7 +11,10 @@ Every writer calls :func:`describe` for one metadata dict::
                colour every block is ``[length, colour name]``
     palette    colour puzzles only: ``{"background": {...}, "colours": [{name, rgb, char}, ...]}``
     variables, terms, offset   counts (terms: nonzero linear + quadratic) and constant
-    labels     "layout": the rule ``Layout.of(puzzle).labels()`` minus the fixed
+    encoding   "domain-wall" or "one-hot" (a file without it is domain-wall)
+    weights    {"shape": A, "order": B, "cell": C}, the penalty weights (absent: 1 each)
+    labels     "layout": the rule (the encoding's labels of the puzzle,
+               ``geometry_of(puzzle, encoding=...).labels()``) minus the fixed
                labels, in order; "listed": the format lists them itself; or the
                list of labels
     fixed      {label: 0 or 1} of the variables removed before export
@@ -52,23 +55,28 @@ from typing import Any
 import numpy as np
 
 from .._util.guard import finite, json_loads
-from ..errors import FormatError, located
+from ..errors import FormatError, WeightsError, located
+from ..model.geometry import DOMAIN_WALL, ENCODINGS, geometry_of
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
+from ..model.weights import Weights
 
 __all__ = [
     "META_KEYS",
     "comment_lines",
     "describe",
+    "encoding_meta",
     "parse_comments",
+    "read_encoding",
     "spin_to_binary",
     "to_qubo",
 ]
 
 #: the keys, in the order they are written
 META_KEYS = (
-    "format", "vartype", "variables", "terms", "offset", "name", "palette", "rows", "cols", "labels", "fixed",
+    "format", "vartype", "variables", "terms", "offset", "encoding", "weights", "name", "palette", "rows", "cols",
+    "labels", "fixed",
 )
 _KEY = re.compile(r"^([a-z_]+)(\+?)=(.*)$")
 #: a comment line's width before wrapping (clue lists of the 512x512 cauldron run to 40 kB)
@@ -103,18 +111,44 @@ def describe(qubo: Qubo, fmt: str, *, vartype: str = "BINARY", offset: float | i
         "variables": qubo.num_vars,
         "terms": qubo.num_terms if terms is None else int(terms),
         "offset": _number(qubo.offset if offset is None else offset),
+        **encoding_meta(qubo),
     }
     puzzle = qubo.puzzle
     if puzzle is not None:
         meta.update(clue_meta(puzzle))
     if labels_listed:
         meta["labels"] = "listed"
-    elif puzzle is not None and follows_rule(qubo.labels, puzzle, qubo.fixed):
+    elif puzzle is not None and follows_rule(qubo.labels, puzzle, qubo.fixed, meta["encoding"]):
         meta["labels"] = "layout"
     else:
         meta["labels"] = list(qubo.labels)
     meta["fixed"] = {str(k): int(v) for k, v in qubo.fixed.items()}
     return meta
+
+
+def encoding_meta(model: Any) -> dict[str, Any]:
+    """``encoding`` and ``weights`` of the metadata (a model without them: domain-wall, weights 1)."""
+    return {"encoding": getattr(model, "encoding", DOMAIN_WALL),
+            "weights": Weights.of(getattr(model, "weights", None)).as_dict()}
+
+
+def read_encoding(meta: Mapping[str, Any], source: str) -> tuple[str, Weights]:
+    """The encoding and weights a file's metadata gives (domain-wall and 1 each when it gives none).
+
+    Raises:
+        FormatError: an encoding nonoqubo does not know, or weights that are not positive integers.
+    """
+    encoding = meta.get("encoding", DOMAIN_WALL)
+    if encoding is None:
+        encoding = DOMAIN_WALL
+    if not isinstance(encoding, str) or encoding not in ENCODINGS:
+        raise FormatError(located(source, None, f"metadata 'encoding' {encoding!r} is not one of "
+                                  f"{', '.join(ENCODINGS)}"))
+    try:
+        weights = Weights.of(meta.get("weights"), "metadata 'weights'")
+    except WeightsError as exc:
+        raise FormatError(located(source, None, str(exc))) from None
+    return encoding, weights
 
 
 def clue_meta(puzzle: Puzzle) -> dict[str, Any]:
@@ -128,21 +162,23 @@ def clue_meta(puzzle: Puzzle) -> dict[str, Any]:
     return meta
 
 
-def follows_rule(labels: Sequence[str], puzzle: Puzzle, fixed: Mapping[str, int]) -> bool:
+def follows_rule(labels: Sequence[str], puzzle: Puzzle, fixed: Mapping[str, int],
+                 encoding: str = DOMAIN_WALL) -> bool:
     """*labels* are the rule's (see :func:`rule_labels`); known without making them when they
     are the build's own (:class:`~nonoqubo.model.encoding.LayoutLabels` of *puzzle*, nothing fixed)."""
     from ..model.encoding import LayoutLabels
+    from ..model.onehot import OneHotLabels
 
-    if isinstance(labels, LayoutLabels) and labels.puzzle is puzzle and not fixed:
+    own = OneHotLabels if encoding != DOMAIN_WALL else LayoutLabels
+    if isinstance(labels, own) and labels.puzzle is puzzle and not fixed:
         return True
-    return list(labels) == rule_labels(puzzle, fixed)
+    return list(labels) == rule_labels(puzzle, fixed, encoding)
 
 
-def rule_labels(puzzle: Puzzle, fixed: Mapping[str, int]) -> list[str]:
-    """``Layout.of(puzzle).labels()`` without the fixed ones, in order."""
-    from ..model.encoding import Layout
-
-    labels = Layout.of(puzzle).labels()
+def rule_labels(puzzle: Puzzle, fixed: Mapping[str, int], encoding: str = DOMAIN_WALL) -> list[str]:
+    """The *encoding*'s labels of *puzzle* (``Layout.of(puzzle).labels()`` for the domain wall) without
+    the fixed ones, in order."""
+    labels = geometry_of(puzzle, encoding=encoding).labels()
     if fixed:
         labels = [lab for lab in labels if lab not in fixed]
     return labels
@@ -188,7 +224,7 @@ def comment_lines(meta: Mapping[str, Any], prefix: str, width: int = WIDTH) -> s
     """
     fmt = meta.get("format", "?")
     out = [f"{prefix}nonoqubo {meta.get('nonoqubo', _version())} {fmt}: nonogram QUBO "
-           "(domain-wall encoding), energy 0 exactly at a solution\n"]
+           f"({meta.get('encoding', DOMAIN_WALL)} encoding), energy 0 exactly at a solution\n"]
     for key in META_KEYS:
         if key not in meta:
             continue
@@ -302,13 +338,14 @@ def to_qubo(
     fixed = meta.get("fixed") or {}
     if not isinstance(fixed, dict) or any(v not in (0, 1) for v in fixed.values()):
         raise FormatError(located(source, None, "metadata 'fixed' must map labels to 0 or 1"))
+    encoding, weights = read_encoding(meta, source)
     n = int(np.asarray(linear).size)
     if labels is None:
         spec = meta.get("labels")
         if spec == "layout":
             if puzzle is None:
                 raise FormatError(located(source, None, "labels follow the layout rule but the file has no clues"))
-            labels = rule_labels(puzzle, fixed)
+            labels = rule_labels(puzzle, fixed, encoding)
         elif isinstance(spec, list):
             labels = [str(x) for x in spec]
         else:
@@ -331,7 +368,8 @@ def to_qubo(
         off = int(_exact(np.array([offset]), source, "offset")[0])
     else:
         raise FormatError(located(source, None, f"unknown vartype {vartype!r} (BINARY or SPIN)"))
-    return Qubo.from_terms(labels, lin, (row, col, q), off, puzzle=puzzle, fixed=fixed)
+    return Qubo.from_terms(labels, lin, (row, col, q), off, puzzle=puzzle, fixed=fixed, encoding=encoding,
+                           weights=weights)
 
 
 def palette_of(meta: Mapping[str, Any]) -> Palette:

@@ -45,7 +45,7 @@ from ..errors import FormatError, UnsupportedFormat, located
 from ..model.automaton import Automaton, line_automaton
 from ..model.qubo import Qubo
 from ._defaults import ALIASES, HEURISTIC, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
-from ._header import comment_lines, describe, names_format, parse_comments, palette_of, rule_labels
+from ._header import comment_lines, describe, names_format, parse_comments, palette_of, read_encoding, rule_labels
 
 __all__ = ["detect", "dump", "dumps", "loads"]
 
@@ -145,9 +145,10 @@ def loads(data: str, *, source: str = "<mzn>") -> Qubo:
     fixed = meta.get("fixed") or {}
     if not isinstance(fixed, dict) or any(v not in (0, 1) or isinstance(v, bool) for v in fixed.values()):
         raise FormatError(located(source, None, "metadata 'fixed' must map labels to 0 or 1"))
-    qubo = build(puzzle)
+    encoding, weights = read_encoding(meta, source)
+    qubo = build(puzzle, encoding=encoding, weights=weights)
     if fixed:
-        known = set(rule_labels(puzzle, {}))
+        known = set(rule_labels(puzzle, {}, encoding))
         unknown = next((k for k in fixed if k not in known), None)
         if unknown is not None:
             raise FormatError(located(source, None, f"fixed variable {unknown!r} is not a variable of the clues"))

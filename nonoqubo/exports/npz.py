@@ -93,6 +93,10 @@ def loads(data: bytes, *, source: str = "<npz>") -> Qubo:
     clues = json_loads(str(arrays["clues"]), f"{source}:clues")
     fixed = json_loads(str(arrays["fixed"]), f"{source}:fixed")
     meta: dict[str, Any] = {"vartype": str(arrays["vartype"]), "fixed": fixed}
+    if "meta" in arrays:  # encoding and weights (files written before them have neither: domain-wall, 1 each)
+        full = json_loads(str(arrays["meta"]), f"{source}:meta")
+        if isinstance(full, dict):
+            meta.update({k: full[k] for k in ("encoding", "weights") if k in full})
     if clues is not None and not isinstance(clues, dict):
         raise FormatError(located(source, None, "'clues' is not a JSON object"))
     if clues:

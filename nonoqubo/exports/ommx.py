@@ -88,6 +88,7 @@ import numpy as np
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
 from ..model.qubo import Qubo
 from .._util import oci as _oci
+from ._header import encoding_meta
 from ._defaults import ALIASES, HEURISTIC, ISING, KIND, LEGACY_ENCODING, OFFSET
 
 __all__ = [
@@ -109,6 +110,14 @@ INSTANCE_MEDIA = "application/org.ommx.v1.instance"
 LABELS_NOTE = ("variable name y (rows) or z (columns) with subscripts [i, k, p] is the QUBO++ label "
                "y{i}[k][p]: line i, block k, wall position p, 0-based; 1 = block k shifted right by more "
                "than p; ids are nonoqubo's variable order")
+#: the same for a one-hot model (``encoding`` one-hot)
+ONE_HOT_LABELS_NOTE = ("variable name r (rows) or c (columns) with subscripts [i, k, s] is the one-hot label "
+                       "r{i}[k][s]: line i, block k, shift s, 0-based; 1 = block k shifted right by exactly s; "
+                       "ids are nonoqubo's variable order")
+
+
+def _labels_note(model: Any) -> str:
+    return ONE_HOT_LABELS_NOTE if getattr(model, "encoding", "domain-wall") == "one-hot" else LABELS_NOTE
 
 
 def _ommx() -> Any:
@@ -149,8 +158,10 @@ def _description(model: Any, kind: str) -> str:
     p = model.puzzle
     what = f"the {p.width}x{p.height} nonogram {p.name or ''}".replace("  ", " ").rstrip() if p else "a QUBO"
     if kind == "qubo":
-        return (f"{what} as a QUBO (domain-wall encoding of the QUBO++ Nonogram case study): "
-                f"minimise; the objective is 0 exactly at a solution. {LABELS_NOTE}.")
+        enc = getattr(model, "encoding", "domain-wall")
+        how = "domain-wall encoding of the QUBO++ Nonogram case study" if enc == "domain-wall" else f"{enc} encoding"
+        return (f"{what} as a QUBO ({how}): "
+                f"minimise; the objective is 0 exactly at a solution. {_labels_note(model)}.")
     return (f"{what} as a 0-1 integer linear program with a zero objective: every feasible point is a "
             "solution. Constraints cell_i_j (row colour = column colour), wall_y3_k1_p2 "
             f"(w[k][p] >= w[k][p+1]), order_y3_k1_p2 (w[k+1][p] >= w[k][p]). {LABELS_NOTE}.")
@@ -353,11 +364,13 @@ def model_annotations(model: Any, kind: str) -> dict[str, str]:
     out["variables"] = str(model.num_vars)
     if kind == "qubo":
         out["terms"], out["offset"] = str(model.num_terms), str(int(model.offset))
+        enc = encoding_meta(model)
+        out["encoding"], out["weights"] = enc["encoding"], json.dumps(enc["weights"], separators=(",", ":"))
     else:
         out["constraints"] = str(model.num_constraints)
         out["counts"] = json.dumps({**model.counts(), "nonzeros": model.num_nonzeros}, separators=(",", ":"))
     out["fixed"] = json.dumps({str(k): int(v) for k, v in model.fixed.items()}, separators=(",", ":"))
-    out["labels"] = LABELS_NOTE
+    out["labels"] = _labels_note(model)
     return {PREFIX + k: v for k, v in out.items()}
 
 
@@ -491,7 +504,7 @@ def _labels(message: Any, source: str) -> list[str]:
 def label_of(name: str, subscripts: Any) -> str:
     """The nonoqubo label of an OMMX variable: ``y`` with ``[3, 1, 2]`` -> ``y3[1][2]``."""
     subs = list(subscripts)
-    if name in ("y", "z") and len(subs) == 3:
+    if name in ("y", "z", "r", "c") and len(subs) == 3:  # domain-wall y/z, one-hot r/c
         return f"{name}{subs[0]}[{subs[1]}][{subs[2]}]"
     return name + "".join(f"[{s}]" for s in subs)
 
@@ -550,6 +563,13 @@ def loads(data: bytes, *, source: str = "<ommx>") -> Any:
     from . import _header
 
     header: dict[str, Any] = {"vartype": "BINARY", "fixed": _fixed(meta, source)}
+    if PREFIX + "encoding" in meta:
+        header["encoding"] = meta[PREFIX + "encoding"]
+    if PREFIX + "weights" in meta:
+        try:
+            header["weights"] = json.loads(meta[PREFIX + "weights"])
+        except json.JSONDecodeError:
+            raise FormatError(located(source, None, f"annotation {PREFIX}weights is not valid JSON")) from None
     puzzle = _puzzle(meta, source)
     if puzzle is not None:
         header.update(_header.clue_meta(puzzle))

@@ -86,6 +86,8 @@ def _chunks(qubo: Qubo, ising: bool):
         "num_linear": int(np.count_nonzero(linear)),
         "num_quadratic": int(quad.size),
         "offset": meta["offset"],
+        "encoding": meta["encoding"],
+        "weights": meta["weights"],
         "puzzle": None if p is None else {
             "name": p.name, "width": p.width, "height": p.height,
             **({"palette": meta["palette"]} if "palette" in meta else {}), "rows": meta["rows"], "cols": meta["cols"],
@@ -128,7 +130,8 @@ def loads(data: str | bytes, *, source: str = "<qubo.json>") -> Qubo:
         col = np.asarray(quad.pop("col"), dtype=np.int64)
         bias = np.asarray(quad.pop("bias"), dtype=np.float64)
         labels = [str(x) for x in doc["labels"]]
-        meta: dict[str, Any] = {"vartype": doc["vartype"], "fixed": doc.get("fixed") or {}}
+        meta: dict[str, Any] = {"vartype": doc["vartype"], "fixed": doc.get("fixed") or {},
+                                **{k: doc[k] for k in ("encoding", "weights") if k in doc}}
     except (KeyError, TypeError, AttributeError, ValueError, OverflowError) as exc:
         raise FormatError(located(source, None, f"missing or malformed key: {_header.malformed(exc)}")) from None
     if not (row.size == col.size == bias.size):

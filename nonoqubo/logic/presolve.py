@@ -1,4 +1,4 @@
-"""Presolve: fix the domain-wall variables that line logic decides, before export.
+"""Presolve: fix the variables that line logic decides, before export (either encoding).
 
 An annealer has a few thousand qubits; every variable fixed before export is
 one the solver does not have to get right.  :func:`~nonoqubo.logic.linesolve.line_solve`
@@ -10,6 +10,11 @@ cells.  Every solution therefore shifts block ``k`` by an amount in
 
     w[k][p] = 1   for p <  lo      (every solution shifts the block further)
     w[k][p] = 0   for p >= hi      (no solution shifts it that far)
+
+and in the one-hot encoding (``x[k][s] = 1`` exactly when the shift is ``s``)::
+
+    x[k][s] = 0   for s < lo or s > hi     (a shift no solution takes)
+    x[k][s] = 1   for s = lo = hi          (the one shift every solution takes)
 
 Only values shared by every solution are fixed, so the reduced QUBO
 (:meth:`Qubo.fix <nonoqubo.model.qubo.Qubo.fix>`: terms with one fixed variable move
@@ -37,7 +42,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..model.encoding import Completion, Layout
-from ..model.geometry import geometry_of
+from ..model.geometry import DOMAIN_WALL, geometry_of
 from ..errors import SampleError
 from .linesolve import LineSolveResult, line_solve
 from ..model.puzzle import Puzzle
@@ -74,18 +79,18 @@ def shift_bounds(puzzle: Puzzle, result: LineSolveResult | None = None) -> tuple
 
 
 def fixed_values(puzzle: Puzzle, result: LineSolveResult | None = None,
-                 layout: Layout | None = None) -> np.ndarray:
-    """The value line logic fixes for every variable (-1 where it fixes none), in variable order.
+                 layout: Layout | None = None, encoding: str = DOMAIN_WALL) -> np.ndarray:
+    """The value line logic fixes for every variable of *encoding* (-1 where it fixes none), in variable order.
 
-    Vectorised: ``1`` where ``p < lo`` of the variable's block, ``0`` where ``p >= hi``
-    (:meth:`~nonoqubo.model.geometry.DomainWall.fixed_by_bounds`).
+    Vectorised: the domain wall's ``1`` where ``p < lo`` of the variable's block, ``0`` where
+    ``p >= hi`` (:meth:`~nonoqubo.model.geometry.Geometry.fixed_by_bounds`; one-hot's rule above).
     """
     lo, hi = shift_bounds(puzzle, result)
-    return geometry_of(puzzle, layout).fixed_by_bounds(lo, hi)
+    return geometry_of(puzzle, layout, encoding).fixed_by_bounds(lo, hi)
 
 
-def fixings(puzzle: Puzzle, result: LineSolveResult | None = None) -> dict[str, int]:
-    """``{label: value}`` of every domain-wall variable line logic decides.
+def fixings(puzzle: Puzzle, result: LineSolveResult | None = None, encoding: str = DOMAIN_WALL) -> dict[str, int]:
+    """``{label: value}`` of every variable of *encoding* (default the domain wall) line logic decides.
 
     Args:
         puzzle: the puzzle.
@@ -99,12 +104,12 @@ def fixings(puzzle: Puzzle, result: LineSolveResult | None = None) -> dict[str, 
         >>> fixings(Puzzle.from_picture(["#.", "##"]))
         {'y0[0][0]': 0, 'z1[0][0]': 1}
     """
-    lay = Layout.of(puzzle)
-    values = fixed_values(puzzle, result, lay)
+    geo = geometry_of(puzzle, encoding=encoding)
+    values = fixed_values(puzzle, result, geo.layout, encoding)
     idx = np.flatnonzero(values >= 0)
     if idx.size == 0:
         return {}
-    labels = lay.labels()
+    labels = geo.labels()
     return dict(zip(map(labels.__getitem__, idx.tolist()), values[idx].tolist()))
 
 
@@ -135,12 +140,14 @@ def presolve_qubo(puzzle: Puzzle, qubo: Qubo | None = None) -> Qubo:
         from ..model.build import build
 
         qubo = build(puzzle)
-    if not qubo.fixed and qubo.puzzle is not None and qubo.num_vars == _num_vars(puzzle) and qubo.puzzle == puzzle:
+    encoding = getattr(qubo, "encoding", DOMAIN_WALL)
+    if (not qubo.fixed and qubo.puzzle is not None and qubo.num_vars == _num_vars(puzzle, encoding)
+            and qubo.puzzle == puzzle):
         # the full model of this puzzle (variables in layout order): fix by index, no label look-up
-        values = fixed_values(puzzle)
+        values = fixed_values(puzzle, encoding=encoding)
         at = np.flatnonzero(values >= 0)
         return qubo._fix_arrays(at, values[at].astype(INT))
-    fix = fixings(puzzle)
+    fix = fixings(puzzle, encoding=encoding)
     if qubo.fixed:
         for label, value in qubo.fixed.items():
             if label in fix and fix[label] != int(value):
@@ -151,8 +158,8 @@ def presolve_qubo(puzzle: Puzzle, qubo: Qubo | None = None) -> Qubo:
     return qubo.fix(fix)
 
 
-def _num_vars(puzzle: Puzzle) -> int:
-    return Layout.of(puzzle).num_vars
+def _num_vars(puzzle: Puzzle, encoding: str = DOMAIN_WALL) -> int:
+    return geometry_of(puzzle, encoding=encoding).num_vars
 
 
 def complete(reduced: Qubo, samples: np.ndarray, layout: Layout | None = None) -> np.ndarray:
@@ -181,12 +188,14 @@ def complete(reduced: Qubo, samples: np.ndarray, layout: Layout | None = None) -
         if reduced.puzzle is None:
             raise SampleError("cannot complete samples of a model that does not carry its puzzle")
         layout = Layout.of(reduced.puzzle)
+    full_labels = geometry_of(layout=layout, puzzle=reduced.puzzle,
+                              encoding=getattr(reduced, "encoding", DOMAIN_WALL)).labels()
     x = np.asarray(samples, dtype=np.int8)
     if x.ndim == 1:
         x = x[None, :] if reduced.num_vars or x.size else x.reshape(1, 0)
     if x.shape[1] != reduced.num_vars:
         raise SampleError(f"a sample must have {reduced.num_vars} values, got {x.shape[1]}")
-    completion = Completion.of(layout.labels(), list(reduced.labels), reduced.fixed)
+    completion = Completion.of(full_labels, list(reduced.labels), reduced.fixed)
     completion.check(unknown="{label!r} is not a variable of the model's puzzle",
                      unknown_fixed="{label!r} is not a variable of the model's puzzle",
                      missing="the model has neither a variable nor a fixed value for {label!r}")

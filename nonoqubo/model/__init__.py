@@ -5,8 +5,9 @@
 grids) and ``Completion`` (a reduced assignment filled with its fixings);
 ``geometry`` answers, once, every question about where a variable lands and
 which pairs it penalises (slot entries with their signs, the left-aligned
-pictures, the wall-shape and block-order families) and is the seam where a
-second encoding plugs in; ``build`` expands the QUBO from that geometry,
+pictures, the wall-shape and block-order families) for the domain wall, and
+``onehot`` the same for the one-hot encoding; ``weights`` the penalty weights;
+``build`` expands the QUBO from that geometry (``build_onehot`` for one-hot),
 ``qubo`` is the model object, ``constrained`` the 0-1 integer program and
 ``estimate`` the size of a model before it is built.  Nothing here reads or
 writes files.

@@ -53,34 +53,43 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import WeightsError
+from .build_onehot import build_onehot_arrays, quad_dtype
 from .encoding import Layout, LayoutLabels
-from .geometry import DomainWall
+from .geometry import DOMAIN_WALL, ENCODINGS, DomainWall
+from .onehot import ONE_HOT, OneHot, OneHotLabels
 from .puzzle import Puzzle
 from .qubo import Qubo
+from .weights import DEFAULT_WEIGHTS, Weights
 
-__all__ = ["build", "build_arrays"]
+__all__ = ["build", "build_arrays", "check_encoding"]
 
 INT = np.int64
 #: index dtype for per-pair arrays (halves the builder's peak memory)
 IDX = np.int32
 
 
-def build_arrays(puzzle: Puzzle, layout: Layout | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+def build_arrays(puzzle: Puzzle, layout: Layout | None = None, weights: Weights = DEFAULT_WEIGHTS
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """The expanded model as ``(linear, row, col, quad, offset)`` arrays.
 
     ``linear`` is int64, ``row`` and ``col`` int32, ``quad`` int8 (every bias
-    of this model lies in -3 .. 4); ``row < col``, pairs sorted by
-    ``(row, col)``, each once and nonzero, generated in that order (no sort).
+    of this model lies in -3 .. 4 at weights 1; wider weights may need a wider
+    type); ``row < col``, pairs sorted by ``(row, col)``, each once and nonzero,
+    generated in that order (no sort).  *weights* ``(A, B, C)`` multiply the
+    wall-shape, block-order and cell terms.
     """
     lay = layout or Layout.of(puzzle)
     geo = DomainWall(lay)
+    a_w, b_w, c_w = (int(v) for v in weights)
+    bias_type = quad_dtype(max(a_w + 2 * c_w, 4 * c_w, b_w))
     n = lay.num_vars
     if n >= 1 << 31:  # pragma: no cover - far beyond any puzzle that fits in memory
         raise ValueError(f"{n} variables is more than nonoqubo can index")
 
     # constant part of every slot: row coverage minus column coverage at zero shifts
     c0 = geo.left_aligned(rows=True) - geo.left_aligned(rows=False)
-    offset = int(np.dot(c0.astype(INT), c0.astype(INT)))
+    offset = c_w * int(np.dot(c0.astype(INT), c0.astype(INT)))
 
     vb = lay.var_block
     p = lay.var_p
@@ -88,14 +97,16 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None) -> tuple[np.ndarr
     sign = geo.qubo_sign  # (row colour - column colour)
     # linear: c^2 + 2 c0 c for each of the two entries of every variable (coefficients -s at A, +s at B)
     linear = 2 + 2 * sign * (c0[slot_b].astype(INT) - c0[slot_a])
+    if c_w != 1:
+        linear *= c_w
     # wall shape (1 - w_p) w_{p+1} = w_{p+1} - w_p w_{p+1}: +1 to every w_{p+1}
-    linear[1:] += (p[1:] > 0)
+    linear[1:] += a_w * (p[1:] > 0) if a_w != 1 else (p[1:] > 0)
     # block order w[k][p] (1 - w[k+1][p]) = w[k][p] - w[k][p] w[k+1][p]: +1 to every w[k][p] with a next block
-    linear += geo.has_next_block[vb]
+    linear += b_w * geo.has_next_block[vb] if b_w != 1 else geo.has_next_block[vb]
 
-    seg = _Segments(geo)
+    seg = _Segments(geo, (a_w, b_w, c_w), bias_type)
     nrow = lay.num_row_vars
-    cross = _Cross(lay, slot_a[:nrow], slot_b[:nrow], slot_a[nrow:], slot_b[nrow:], nrow)
+    cross = _Cross(lay, slot_a[:nrow], slot_b[:nrow], slot_a[nrow:], slot_b[nrow:], nrow, c_w, bias_type)
     # pairs of variable u: its in-line partners (all of its own line, so below every
     # column variable), then for a row variable its column partners
     wcount = seg.count
@@ -107,7 +118,7 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None) -> tuple[np.ndarr
     m = int(start[-1])
     row = np.repeat(np.arange(n, dtype=IDX), count)
     col = np.empty(m, IDX)
-    quad = np.empty(m, BIAS)
+    quad = np.empty(m, bias_type)
     # fill in chunks of variables, bounding the temporary arrays (the grid of candidate pairs)
     cells = seg.per_var
     p32 = p.astype(np.int32)
@@ -167,7 +178,8 @@ class _Segments:
     ``k'`` that start before ``e_k + r_k + d`` can meet block ``k``.
     """
 
-    def __init__(self, geo: DomainWall) -> None:
+    def __init__(self, geo: DomainWall, weights: tuple[int, int, int] = (1, 1, 1), bias_type: type = np.int8) -> None:
+        a_w, b_w, c_w = weights
         lay = geo.layout
         d_all = lay.block_margin
         e, r, colour = lay.block_start, lay.block_length, lay.block_colour
@@ -190,11 +202,11 @@ class _Segments:
             np.zeros_like(base),
         ), axis=1)
         bias = np.stack((
-            np.where(same_b, np.where(r1 == 1, -3, -1), -2),
-            np.where(same_b, -2, np.where(r1 == r2, 4, 2)),
-            np.full_like(base, 2),
-            np.full_like(base, -2),
-            np.full_like(base, -1),
+            np.where(same_b, np.where(r1 == 1, -a_w - 2 * c_w, -a_w), -2 * c_w),
+            np.where(same_b, -2 * c_w, np.where(r1 == r2, 4 * c_w, 2 * c_w)),
+            np.full_like(base, 2 * c_w),
+            np.full_like(base, -2 * c_w),
+            np.full_like(base, -b_w),
         ), axis=1)
         valid = np.stack((
             same_b | same_c,
@@ -213,7 +225,7 @@ class _Segments:
         self.size = (np.minimum(d, d - o) - self.lo).astype(np.int32)  # p - lo in [0, size)
         # partner of p: v = first[k'] + p + o = vlo + (p - lo)
         self.vlo = (first[np.repeat(bp, 5)[keep]] + o + self.lo).astype(IDX)
-        self.bias = bias.reshape(-1)[keep].astype(BIAS)
+        self.bias = bias.reshape(-1)[keep].astype(bias_type)
         per_block = np.bincount(sb, minlength=nb)
         self.block_first_seg = np.cumsum(per_block) - per_block
         self.per_var = per_block[lay.var_block]
@@ -256,11 +268,12 @@ class _Cross:
     """
 
     def __init__(self, lay: Layout, row_a: np.ndarray, row_b: np.ndarray,
-                 col_a: np.ndarray, col_b: np.ndarray, nrow: int) -> None:
+                 col_a: np.ndarray, col_b: np.ndarray, nrow: int, c_w: int = 1, bias_type: type = np.int8) -> None:
         slots = np.stack((col_a, col_b), axis=1).reshape(-1)
         order = np.argsort(slots, kind="stable")
         self.var = (order // 2 + nrow).astype(IDX)
-        self.coef = np.where(order % 2 == 0, 1, -1).astype(BIAS)
+        self.coef = np.where(order % 2 == 0, 1, -1).astype(bias_type)
+        self.side = np.array([-2 * c_w, 2 * c_w], bias_type)
         num_slots = lay.height * lay.width * lay.num_colours
         per_slot = np.bincount(slots, minlength=num_slots)
         slot_start = np.cumsum(per_slot) - per_slot
@@ -276,7 +289,7 @@ class _Cross:
         at = np.cumsum(cnt) - cnt
         src = np.arange(int(cnt.sum()), dtype=INT)
         src += np.repeat(first - at, cnt)
-        sides = np.tile(np.array([-2, 2], BIAS), u1 - u0)
+        sides = np.tile(self.side, u1 - u0)
         return self.var[src], np.repeat(sides, cnt) * self.coef[src]
 
 
@@ -309,15 +322,31 @@ def as_puzzle(value: Any) -> Puzzle:
     )
 
 
-def build(puzzle: Puzzle | Any) -> Qubo:
-    """The expanded domain-wall QUBO of *puzzle*, labels and puzzle attached.
+def check_encoding(encoding: str, source: str = "--encoding") -> str:
+    """*encoding* when nonoqubo knows it (:data:`~nonoqubo.model.geometry.ENCODINGS`).
+
+    Raises:
+        WeightsError: another name, in one line listing the known ones.
+    """
+    if encoding not in ENCODINGS:
+        raise WeightsError(f"{source}: unknown encoding {encoding!r}; known: {', '.join(ENCODINGS)}")
+    return encoding
+
+
+def build(puzzle: Puzzle | Any, *, encoding: str = DOMAIN_WALL, weights: Weights | Any = None) -> Qubo:
+    """The expanded QUBO of *puzzle* in *encoding*, labels and puzzle attached.
 
     *puzzle* is a :class:`Puzzle`, or its clues: a ``(rows, columns)`` pair of clue lists
     (``build([[[1], [1]], [[1], [1]]])``) or a ``{"rows": ..., "columns": ...}`` mapping.
+    *encoding* is ``"domain-wall"`` (the QUBO++ case study's model, the default) or
+    ``"one-hot"`` (:mod:`nonoqubo.model.onehot`); *weights* multiply the shape, order and
+    cell families (:class:`~nonoqubo.model.weights.Weights`, a ``{family: int}`` mapping or
+    a ``"shape=2,cell=3"`` text; default 1 each).
 
     Raises:
         TypeError: anything else (the message says what to pass).
         PuzzleError: clues that are not a valid puzzle.
+        WeightsError: an unknown encoding or bad weights.
 
     Examples:
         >>> from nonoqubo.model.puzzle import Puzzle
@@ -326,8 +355,18 @@ def build(puzzle: Puzzle | Any) -> Qubo:
         ['y0[0][0]', 'y1[0][0]', 'z0[0][0]', 'z1[0][0]']
         >>> int(q.energy([0, 1, 0, 1])[0])
         0
+        >>> h = build(Puzzle.from_picture(["#.", ".#"]), encoding="one-hot", weights="cell=2")
+        >>> h.encoding, h.weights, h.labels[:2], int(h.energy([1, 0, 0, 1, 1, 0, 0, 1])[0])
+        ('one-hot', Weights(shape=1, order=1, cell=2), ['r0[0][0]', 'r0[0][1]'], 0)
     """
     puzzle = as_puzzle(puzzle)
+    check_encoding(encoding, "encoding")
+    w = Weights.of(weights)
     layout = Layout.of(puzzle)
-    linear, row, col, quad, offset = build_arrays(puzzle, layout)
-    return Qubo(LayoutLabels(puzzle, layout), linear, row, col, quad, offset, puzzle=puzzle)
+    if encoding == ONE_HOT:
+        geo = OneHot(layout)
+        linear, row, col, quad, offset = build_onehot_arrays(puzzle, layout, w, geo)
+        return Qubo(OneHotLabels(puzzle, geo), linear, row, col, quad, offset, puzzle=puzzle,
+                    encoding=ONE_HOT, weights=w)
+    linear, row, col, quad, offset = build_arrays(puzzle, layout, w)
+    return Qubo(LayoutLabels(puzzle, layout), linear, row, col, quad, offset, puzzle=puzzle, weights=w)

@@ -299,8 +299,8 @@ class Layout:
 
 # at most 18 digits an index (a longer run is no label of any puzzle, and int() of
 # more than 4,300 digits raises)
-_LABEL = re.compile(r"^([yz])(\d{1,18})\[(\d{1,18})\]\[(\d{1,18})\]$")
-_FLAT = re.compile(r"^([yz])(\d{1,18})_(\d{1,18})_(\d{1,18})$")
+_LABEL = re.compile(r"^([yzrc])(\d{1,18})\[(\d{1,18})\]\[(\d{1,18})\]$")
+_FLAT = re.compile(r"^([yzrc])(\d{1,18})_(\d{1,18})_(\d{1,18})$")
 
 
 class LayoutLabels(Sequence[str]):
@@ -356,6 +356,9 @@ class LayoutLabels(Sequence[str]):
 
 def parse_label(label: str) -> tuple[str, int, int, int] | None:
     """``("y", i, k, p)`` of a QUBO++ label ``y3[1][2]`` or of its flat form ``y3_1_2``.
+
+    The one-hot labels ``r3[1][2]`` (rows) and ``c3[1][2]`` (columns,
+    :mod:`nonoqubo.model.onehot`) parse the same way.
 
     Examples:
         >>> parse_label("z12[0][4]"), parse_label("y3_1_2"), parse_label("x")

@@ -15,6 +15,11 @@ the variables (far below the build's cost, which grows with the terms):
   :data:`EXACT_VARIABLES` a per-line bound is used, so that the estimate of an absurd puzzle
   (10^6 rows and columns of ``[1]`` is a 4 MB file and 2 x 10^12 variables) costs no more than
   reading its clues.
+* the **one-hot** model (``encoding="one-hot"``, :mod:`nonoqubo.model.onehot`) has ``m (d + 1)``
+  variables a line and O(d^2) order terms per pair of blocks: its variables and terms are counted
+  **exactly** (:func:`~nonoqubo.model.build_onehot.count_onehot_terms`: the builder's segments
+  and cell entries, counted without being filled, in time proportional to the variables times
+  the blocks they meet); past :data:`EXACT_VARIABLES`, a per-line bound.
 * **bytes**: :data:`BYTES_PER_TERM` per term, the measured peak of a build followed by a write
   (the model itself is 9 bytes a term: int32 row and column, int8 bias; writers widen a slice
   at a time), or more for the formats that declare a larger ``WRITE_BYTES_PER_TERM`` (their
@@ -43,6 +48,7 @@ import numpy as np
 from .encoding import Layout
 from ..errors import ModelTooLarge  # defined in errors.py; importable from here as before
 from .puzzle import Puzzle
+from .weights import Weights
 
 __all__ = ["BYTES_PER_TERM", "READ_BYTES_PER_FILE_BYTE", "Estimate", "ModelTooLarge",
            "available_memory", "check_file_fits", "check_fits", "check_random_fits", "estimate", "estimate_random"]
@@ -76,9 +82,19 @@ class Estimate(NamedTuple):
                 f"about {_size(self.bytes)} of memory to build")
 
 
-def estimate(puzzle: Puzzle, layout: Layout | None = None) -> Estimate:
-    """The model's size from *puzzle*'s clues (see the module docstring)."""
+def estimate(puzzle: Puzzle, layout: Layout | None = None, encoding: str = "domain-wall",
+             weights: Weights | None = None) -> Estimate:
+    """The model's size from *puzzle*'s clues (see the module docstring), in *encoding*.
+
+    Examples:
+        >>> from nonoqubo.model.build import build
+        >>> p = Puzzle.from_picture(["#.#", ".##", "#.."])
+        >>> estimate(p, encoding="one-hot").terms == build(p, encoding="one-hot").num_terms
+        True
+    """
     lay = layout or Layout.of(puzzle)
+    if encoding == "one-hot":
+        return _estimate_onehot(puzzle, lay, weights)
     variables = lay.num_vars
     if variables > EXACT_VARIABLES:  # per-variable arrays would be big themselves: a per-line bound
         m = np.diff(lay.line_first_block).astype(np.float64)
@@ -107,6 +123,26 @@ def estimate(puzzle: Puzzle, layout: Layout | None = None) -> Estimate:
     return Estimate(variables, terms, terms * BYTES_PER_TERM)
 
 
+def _estimate_onehot(puzzle: Puzzle, lay: Layout, weights: Weights | None) -> Estimate:
+    """The one-hot model's exact size (a per-line bound past :data:`EXACT_VARIABLES`)."""
+    from .build_onehot import count_onehot_terms
+    from .onehot import OneHot
+
+    m = np.diff(lay.line_first_block).astype(np.float64)
+    d1 = np.where(lay.line_margin > 0, lay.line_margin + 1, 0).astype(np.float64)
+    variables = int((m * d1).sum())
+    if variables > EXACT_VARIABLES:
+        # a variable meets at most every shift of its line's blocks, and in each of the cells it
+        # covers (at most the line's length) every variable of the crossing line
+        length = lay.line_length.astype(np.float64)
+        per_line = m * d1
+        most_cross = float(per_line.max(initial=0.0))
+        terms = int((per_line * (1 + m * d1 + length * most_cross)).sum())
+        return Estimate(variables, terms, terms * BYTES_PER_TERM)
+    n, linear, quadratic = count_onehot_terms(puzzle, lay, Weights.of(weights), OneHot(lay))
+    return Estimate(n, linear + quadratic, (linear + quadratic) * BYTES_PER_TERM)
+
+
 def available_memory() -> int | None:
     """Bytes of memory available now (``MemAvailable``), or None where that cannot be told."""
     try:
@@ -123,7 +159,7 @@ def available_memory() -> int | None:
 
 
 def check_fits(puzzle: Puzzle, source: str, *, force: bool = False, memory: int | None = None,
-               write_bytes_per_term: int = 0) -> Estimate:
+               write_bytes_per_term: int = 0, encoding: str = "domain-wall") -> Estimate:
     """The estimate of *puzzle*'s model; refused when it would not fit in *memory*.
 
     Args:
@@ -133,17 +169,18 @@ def check_fits(puzzle: Puzzle, source: str, *, force: bool = False, memory: int 
         memory: bytes available (default: :func:`available_memory`).
         write_bytes_per_term: the largest ``WRITE_BYTES_PER_TERM`` of the formats it will be
             written in (0: none needs more than the build).
+        encoding: the model's encoding (``"domain-wall"`` or ``"one-hot"``).
 
     Raises:
         ModelTooLarge: the estimated build memory exceeds *memory* and not *force*.
     """
-    est = _per_term(estimate(puzzle), write_bytes_per_term)
+    est = _per_term(estimate(puzzle, encoding=encoding), write_bytes_per_term)
     _refuse(est.bytes, memory, force,
             f"{source}: the {puzzle.width}x{puzzle.height} puzzle's model would have {est}", "build it")
     return est
 
 
-def estimate_random(width: int, height: int, density: float) -> Estimate:
+def estimate_random(width: int, height: int, density: float, encoding: str = "domain-wall") -> Estimate:
     """The expected model size of a random *width* x *height* picture (cells black with *density*).
 
     From the sizes alone, before any picture is drawn: a line of ``L`` cells has on average
@@ -160,6 +197,8 @@ def estimate_random(width: int, height: int, density: float) -> Estimate:
     variables = 0.0
     pairs = 0.0
     touch = {}
+    if encoding == "one-hot":
+        return _estimate_random_onehot(width, height, p)
     for length, lines in ((width, height), (height, width)):
         m = p + (length - 1) * p * (1 - p)
         d = max(0.0, length - length * p - (m - 1))
@@ -173,14 +212,35 @@ def estimate_random(width: int, height: int, density: float) -> Estimate:
     return Estimate(int(variables), int(terms), int(terms * BYTES_PER_TERM + cells))
 
 
+def _estimate_random_onehot(width: int, height: int, p: float) -> Estimate:
+    """:func:`estimate_random` of the one-hot model: ``m (d + 1)`` variables a line, each meeting about
+    ``1.3 (d + 1)`` of its line's (its own block's other shifts, the next block's earlier ones, overlaps) and, in
+    each of the ``r`` cells it covers, the column variables that cover that cell."""
+    variables = 0.0
+    views = []  # (variables, d + 1, block length, variables covering a cell) of the rows, then the columns
+    for length, lines in ((width, height), (height, width)):
+        m = p + (length - 1) * p * (1 - p)
+        d = max(0.0, length - length * p - (m - 1))
+        r = length * p / max(m, 1e-9)
+        per_line = m * (d + 1) if d > 0 else 0.0
+        variables += per_line * lines
+        views.append((per_line * lines, d + 1, r, per_line * r / max(1, length)))
+    in_line = sum(n * (1.3 * d1 + 1) for n, d1, _, _ in views)  # 1.3: the farther overlaps
+    cross = views[0][0] * views[0][2] * views[1][3]
+    terms = in_line + cross
+    cells = float(width) * float(height)
+    return Estimate(int(variables), int(terms), int(terms * BYTES_PER_TERM + cells))
+
+
 def check_random_fits(width: int, height: int, density: float, source: str, *, force: bool = False,
-                      memory: int | None = None, write_bytes_per_term: int = 0) -> Estimate:
+                      memory: int | None = None, write_bytes_per_term: int = 0,
+                      encoding: str = "domain-wall") -> Estimate:
     """:func:`estimate_random`, refused as :func:`check_fits` refuses (before any picture is drawn).
 
     Raises:
         ModelTooLarge: the expected build memory exceeds *memory* and not *force*.
     """
-    est = _per_term(estimate_random(width, height, density), write_bytes_per_term)
+    est = _per_term(estimate_random(width, height, density, encoding), write_bytes_per_term)
     est = est._replace(bytes=max(est.bytes, int(float(width) * float(height))))
     _refuse(est.bytes, memory, force,
             f"{source}: a random {width}x{height} puzzle's model would have about {est}", "build it")

@@ -41,28 +41,22 @@ when its two variables take one pattern of values (:class:`PairFamily`)::
     shape:  (1 - w[k][p]) * w[k][p+1]      pattern (0, 1): a 1 after a 0, a broken wall
     order:  w[k][p] * (1 - w[k+1][p])      pattern (1, 0): block k moved further than k+1
 
-**A second encoding** (for instance one-hot: ``x[k][s] = 1`` when block ``k``
-shifts by exactly ``s``; a variable covers the ``r_k`` cells ``e_k + s ..
-e_k + s + r_k - 1`` with ``+1`` and the left-aligned constant is 0; the shape
-rule becomes ``(1 - sum_s x[k][s])^2`` per block, the order rule the pairs
-``x[k][s] * x[k+1][s']`` with ``s' < s``, pattern ``(1, 1)``) goes in a new
-module beside this one, say ``nonoqubo/model/one_hot.py``, as a class that
-satisfies :class:`Geometry`: its own variables and labels, its slot entries,
-its families (a family is anything with the :class:`Family` attributes, so a
-per-block square is a family whose :meth:`Family.violations` returns each
-block's penalty), its shifts from samples and its bounds-to-values rule.
-It keeps the :class:`~nonoqubo.model.encoding.Layout` for lines and blocks
-(starts, lengths, colours, names, the grid painted by block shifts: those do
-not depend on the encoding) but numbers its variables itself (the layout's
-``var_*`` and ``*_first_var`` arrays are the domain wall's).
-:data:`ENCODINGS` names it, and a model of it says so (an ``encoding``
-attribute, e.g. ``"one-hot"``; a model without one is domain-wall).
-:func:`geometry_of` then returns it; the decoder consumes only
-:class:`Geometry` and needs no change.  The builder's expansion
-(:mod:`nonoqubo.model.build`) is specialised to the domain wall for speed and
-would get a sibling; the constrained form writes its cell rows from
-:meth:`Geometry.slot_entries` but its wall and order rows as domain-wall
-inequalities.
+**The one-hot encoding** (:class:`~nonoqubo.model.onehot.OneHot`: ``x[k][s] = 1``
+when block ``k`` shifts by exactly ``s``; a variable covers the ``r_k`` cells
+``e_k + s .. e_k + s + r_k - 1`` with ``+1``; its shape family is the per-block
+square ``(1 - sum_s x[k][s])^2``, its order family the pairs ``x[k][s] *
+x[k+1][s']`` with ``s' < s``, pattern ``(1, 1)``) lives in its own module and
+satisfies :class:`Geometry` the same way: its own variables and labels, slot
+entries, families, shifts from samples, bounds-to-values rule.  Both keep the
+:class:`~nonoqubo.model.encoding.Layout` for lines and blocks (starts, lengths,
+colours, names, the grid painted by block shifts: those do not depend on the
+encoding).  :data:`ENCODINGS` names them, a model says which it is (its
+``encoding`` attribute; a model without one is domain-wall) and
+:func:`geometry_of` returns the geometry; the decoder consumes only
+:class:`Geometry`.  Each has its own builder (:mod:`nonoqubo.model.build`,
+:mod:`nonoqubo.model.build_onehot`); the constrained form is the domain wall's
+only.  The slot entries, families and signs both are made of are in
+:mod:`nonoqubo.model._families` (re-exported here).
 
 Examples:
     >>> from nonoqubo.model.puzzle import Puzzle
@@ -79,97 +73,20 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ._families import COLUMN_SIGN, INT, ROW_SIGN, Family, PairFamily, SlotEntries
 from .encoding import Layout
+from .onehot import ONE_HOT, OneHot
 from .puzzle import Puzzle
 
 __all__ = [
-    "COLUMN_SIGN", "DOMAIN_WALL", "ENCODINGS", "ROW_SIGN", "DomainWall", "Family", "Geometry",
+    "COLUMN_SIGN", "DOMAIN_WALL", "ENCODINGS", "ONE_HOT", "ROW_SIGN", "DomainWall", "Family", "Geometry",
     "PairFamily", "SlotEntries", "geometry_of",
 ]
-
-INT = np.int64
-#: the sign of a row view's entry in ``row coverage - column coverage``
-ROW_SIGN = 1
-#: the sign of a column view's entry
-COLUMN_SIGN = -1
-
-
-class SlotEntries(NamedTuple):
-    """The linear part of one view's coverage: entry ``t`` adds ``coef[t] * x[var[t]]`` to ``slot[t]``.
-
-    Attributes:
-        var: the variable of each entry (int64, full-layout variable index).
-        slot: its slot in the view, ``(i * W + j) * C + (c - 1)`` (int64).
-        coef: its coefficient (int8).
-    """
-
-    var: np.ndarray
-    slot: np.ndarray
-    coef: np.ndarray
-
-
-@runtime_checkable
-class Family(Protocol):
-    """One kind of penalty term of an encoding (the decoder reports each violated term).
-
-    Term ``t`` concerns block ``block[t]`` at ``position[t]`` (the index a
-    report shows, ``p`` of ``w[k][p]``) and names the variables ``first[t]``
-    and ``second[t]``.
-    """
-
-    first: np.ndarray
-    second: np.ndarray
-    block: np.ndarray
-    position: np.ndarray
-
-    def violations(self, xt: np.ndarray) -> np.ndarray:
-        """``(terms, S)`` penalty of every term for samples given as ``(num_vars, S)`` columns.
-
-        Booleans when every term costs 0 or 1 (the sum over terms is the
-        family's energy either way).
-        """
-        ...
-
-
-@dataclass(frozen=True)
-class PairFamily:
-    """Terms of two variables, each costing 1 when ``(x[first], x[second]) == pattern``.
-
-    The patterns in use: ``(0, 1)`` is ``(1 - x_a) x_b``, ``(1, 0)`` is
-    ``x_a (1 - x_b)``, ``(1, 1)`` is ``x_a x_b``.
-
-    Examples:
-        >>> f = PairFamily(np.array([0]), np.array([1]), np.array([0]), np.array([0]), (0, 1))
-        >>> f.violations(np.array([[0, 0, 1, 1], [0, 1, 0, 1]], np.int8)).tolist()
-        [[False, True, False, False]]
-    """
-
-    first: np.ndarray
-    second: np.ndarray
-    block: np.ndarray
-    position: np.ndarray
-    pattern: tuple[int, int]
-
-    def __len__(self) -> int:
-        return int(self.first.size)
-
-    def violations(self, xt: np.ndarray) -> np.ndarray:
-        """``(terms, S)`` booleans: where each term's pair takes :attr:`pattern`."""
-        a, b = xt[self.first], xt[self.second]
-        if self.pattern == (0, 1):
-            return b > a
-        if self.pattern == (1, 0):
-            return a > b
-        if self.pattern == (1, 1):
-            return (a != 0) & (b != 0)
-        return (a == self.pattern[0]) & (b == self.pattern[1])
-
 
 @runtime_checkable
 class Geometry(Protocol):
@@ -216,6 +133,10 @@ class Geometry(Protocol):
 
     def fixed_by_bounds(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
         """The value (0/1, or -1 for none) every variable takes when each block's shift is in ``[lo, hi]``."""
+        ...
+
+    def encode(self, grid: np.ndarray) -> np.ndarray:
+        """The assignment (0/1 per variable) of a grid that satisfies every clue (``ValueError`` if one fails)."""
         ...
 
 
@@ -334,11 +255,15 @@ class DomainWall:
         values[p < lo[blk]] = 1
         return values
 
+    def encode(self, grid: np.ndarray) -> np.ndarray:
+        """A block's wall is ``shift`` ones then zeros (:meth:`Layout.encode`)."""
+        return self.layout.encode(grid)
+
 
 #: the name of the domain-wall encoding (the model of the QUBO++ case study)
 DOMAIN_WALL = "domain-wall"
 #: every encoding by name: how to make its geometry from a puzzle's layout
-ENCODINGS: dict[str, Callable[[Layout], Geometry]] = {DOMAIN_WALL: DomainWall}
+ENCODINGS: dict[str, Callable[[Layout], Geometry]] = {DOMAIN_WALL: DomainWall, ONE_HOT: OneHot}
 
 
 def geometry_of(puzzle: Puzzle, layout: Layout | None = None, encoding: str = DOMAIN_WALL) -> Geometry:

@@ -13,7 +13,11 @@ biases' own type).  Every sum is taken in int64, so energies are exact.
 
 A :class:`Qubo` may carry the :class:`~nonoqubo.model.puzzle.Puzzle` it encodes (so
 exported files are self-describing) and the variables fixed before export
-(``fixed``, label -> 0/1), so a sample of a reduced model can be completed.
+(``fixed``, label -> 0/1), so a sample of a reduced model can be completed.  It
+names its ``encoding`` (``"domain-wall"`` or ``"one-hot"``, see
+:data:`~nonoqubo.model.geometry.ENCODINGS`) and the penalty ``weights`` it was
+built with (:class:`~nonoqubo.model.weights.Weights`); both survive :meth:`fix`
+and every export.
 
 Examples:
     >>> q = Qubo.from_terms(["a", "b"], [1, -2], [(0, 1, 3)], offset=5)
@@ -33,7 +37,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from ..errors import MissingDependency, SampleError
+from .geometry import DOMAIN_WALL
 from .puzzle import Puzzle
+from .weights import DEFAULT_WEIGHTS, Weights
 
 if TYPE_CHECKING:
     import dimod
@@ -71,6 +77,8 @@ class Qubo:
     offset: int = 0
     puzzle: Puzzle | None = None
     fixed: Mapping[str, int] = field(default_factory=dict)
+    encoding: str = DOMAIN_WALL
+    weights: Weights = DEFAULT_WEIGHTS
 
     # -- construction --------------------------------------------------------------------
     @classmethod
@@ -83,6 +91,8 @@ class Qubo:
         *,
         puzzle: Puzzle | None = None,
         fixed: Mapping[str, int] | None = None,
+        encoding: str = DOMAIN_WALL,
+        weights: Weights = DEFAULT_WEIGHTS,
     ) -> Qubo:
         """Canonicalise arbitrary terms: ``i > j`` pairs are swapped, ``i == j``
         pairs fold into the linear part (``x*x = x``), duplicates add up, zeros go.
@@ -112,7 +122,7 @@ class Qubo:
         i, j, b = i[~diag], j[~diag], b[~diag]
         lo, hi = np.minimum(i, j), np.maximum(i, j)
         r, c, v = merge_pairs(lo, hi, b, n)
-        return cls(list(labels), lin, r, c, v, int(offset), puzzle, dict(fixed or {}))
+        return cls(list(labels), lin, r, c, v, int(offset), puzzle, dict(fixed or {}), encoding, weights)
 
     # -- figures -------------------------------------------------------------------------
     @property
@@ -274,6 +284,8 @@ class Qubo:
             offset=offset,
             puzzle=self.puzzle,
             fixed=fixed,
+            encoding=self.encoding,
+            weights=self.weights,
         )
 
     def to_ising(self) -> IsingArrays:
@@ -325,15 +337,18 @@ class Qubo:
         if not isinstance(other, Qubo):
             return NotImplemented
         return self.same_model(other) and dict(self.fixed) == dict(other.fixed) and (
+            self.encoding == other.encoding and tuple(self.weights) == tuple(other.weights)) and (
             self.puzzle is None or other.puzzle is None or self.puzzle == other.puzzle
         )
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
+        extra = "" if self.encoding == DOMAIN_WALL else f", {self.encoding}"
+        extra += "" if tuple(self.weights) == tuple(DEFAULT_WEIGHTS) else f", weights {self.weights}"
         return (
             f"<Qubo {self.num_vars} variables, {self.num_linear} linear + "
-            f"{self.num_quadratic} quadratic terms, offset {self.offset}>"
+            f"{self.num_quadratic} quadratic terms, offset {self.offset}{extra}>"
         )
 
 

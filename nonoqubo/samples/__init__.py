@@ -316,7 +316,7 @@ def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
     Pictures (``raw.grids``) are encoded through *puzzle*'s layout first.
     """
     if raw.grids is not None:
-        raw = _from_grids(raw, puzzle, source)
+        raw = _from_grids(raw, puzzle, source, _encoding_of(labels, fixed, puzzle))
     labels = list(labels)
     n = len(labels)
     index = dict(zip(labels, range(n)))
@@ -374,7 +374,17 @@ def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
     )
 
 
-def _from_grids(raw: RawSamples, puzzle: Any, source: str) -> RawSamples:
+def _encoding_of(labels: Sequence[str], fixed: Mapping[str, int] | None, puzzle: Any) -> str:
+    """The encoding whose labels the model's are (one-hot's ``r``/``c`` labels, else the domain wall)."""
+    first = next(iter(labels), None) or next(iter(fixed or {}), None)
+    if puzzle is None or not isinstance(first, str) or first[:1] not in ("r", "c"):
+        return "domain-wall"
+    from ..model.onehot import OneHot
+
+    return "one-hot" if first in set(OneHot.of(puzzle).labels()) else "domain-wall"
+
+
+def _from_grids(raw: RawSamples, puzzle: Any, source: str, encoding: str = "domain-wall") -> RawSamples:
     """The pictures of *raw* as labelled samples of the full layout (what the fixed variables are too)."""
     from ._grid import assignments
 
@@ -383,7 +393,7 @@ def _from_grids(raw: RawSamples, puzzle: Any, source: str) -> RawSamples:
                           "decode them against the model file or the clue file")
     if not raw.grids:
         raise SampleError(f"{source}: no samples")
-    bits, full = assignments(puzzle, raw.grids, source)
+    bits, full = assignments(puzzle, raw.grids, source, encoding)
     return RawSamples(values=bits, labels=full, energies=raw.energies, vartype="BINARY")
 
 

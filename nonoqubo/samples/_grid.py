@@ -28,8 +28,12 @@ from ..model.puzzle import Puzzle
 __all__ = ["assignments"]
 
 
-def assignments(puzzle: Puzzle, grids: Sequence[np.ndarray], source: str) -> tuple[np.ndarray, list[str]]:
+def assignments(puzzle: Puzzle, grids: Sequence[np.ndarray], source: str,
+                encoding: str = "domain-wall") -> tuple[np.ndarray, list[str]]:
     """``(bits, labels)``: one row of the full layout's variables per picture in *grids*.
+
+    In *encoding* (``"domain-wall"``, or ``"one-hot"``: the variables and labels of
+    :class:`~nonoqubo.model.onehot.OneHot`, the same block shifts).
 
     Raises:
         SampleError: a picture of the wrong size, or with a colour the puzzle does not have.
@@ -58,6 +62,13 @@ def assignments(puzzle: Puzzle, grids: Sequence[np.ndarray], source: str) -> tup
                     f"and its column ({len(lost)} such cell{'s' if len(lost) > 1 else ''}), so the picture "
                     "cannot be written in the model's variables; check it with: nonoqubo check PUZZLE GRID")
             out[s] = (layout.var_p < shifts[layout.var_block]).astype(np.int8)
+    if encoding != "domain-wall":
+        from ..model.geometry import geometry_of
+
+        geo = geometry_of(puzzle, layout, encoding)
+        shifts = layout.shifts_of_columns(np.ascontiguousarray(out.T))
+        return np.stack([geo.encode_shifts(row) for row in shifts]) if len(out) else \
+            np.zeros((0, geo.num_vars), np.int8), geo.labels()
     return out, layout.labels()
 
 

@@ -15,6 +15,7 @@ import pytest
 from nonoqubo import exports
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
+from nonoqubo.model.geometry import geometry_of
 
 from tests.support import ROOT, shared_puzzle
 
@@ -22,9 +23,12 @@ PUZZLES = ["qbpp-logo", "gecode-heart", "sgt-pattern-10x10", "gecode-webpbn23"]
 SAMPLES = 300
 
 
-@pytest.fixture(scope="module", params=PUZZLES)
+@pytest.fixture(scope="module", params=[(name, enc) for enc in ("domain-wall", "one-hot") for name in PUZZLES],
+                ids=lambda p: f"{p[0]}-{p[1]}")
 def model(request):
-    return build(shared_puzzle(request.param))
+    name, encoding = request.param
+    weights = "shape=2,cell=3" if encoding == "one-hot" else None
+    return build(shared_puzzle(name), encoding=encoding, weights=weights)
 
 
 def random_samples(n: int, seed: int = 7) -> np.ndarray:
@@ -244,7 +248,9 @@ def test_file_energy_matches_qubo_energy(model, fmt, tmp_path: Path):
     data = path.read_bytes() if mod.BINARY else path.read_text()
     x = random_samples(model.num_vars)
     # the known solution too: energy 0 in every file
-    sol = Layout.of(model.puzzle).encode(model.puzzle.solution_grid())
+    geo = geometry_of(model.puzzle, encoding=model.encoding)
+    grid = model.puzzle.solution_grid()
+    sol = geo.encode(grid)
     x = np.vstack([x, sol])
     got = READERS[fmt](data, list(model.labels), x, False)
     want = model.energy(x)

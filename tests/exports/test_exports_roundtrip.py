@@ -3,6 +3,7 @@ the registry; errors; a real annealer on the written .bqm file."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -15,6 +16,7 @@ from tests.support import shared_puzzle
 from nonoqubo import exports
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
+from nonoqubo.model.geometry import geometry_of
 from nonoqubo.errors import FormatError, NonoquboError, UnsupportedFormat
 from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.model.qubo import Qubo
@@ -23,10 +25,15 @@ QUBO_FORMATS = sorted(m.NAME for m in exports.formats("qubo"))
 ISING_FORMATS = sorted(m.NAME for m in exports.formats("qubo") if m.ISING)
 
 
+#: the models every format must carry: the default, and one-hot with weights (both recorded in the file)
+MODELS = [{}, {"encoding": "one-hot", "weights": "shape=2,order=3,cell=5"}]
+MODEL_IDS = ["domain-wall", "one-hot-weighted"]
+
+
 def clues_only(q: Qubo) -> Qubo:
     """*q* with its puzzle reduced to what files carry (clues and name, no solution)."""
     p = q.puzzle
-    return Qubo(q.labels, q.linear, q.row, q.col, q.quad, q.offset, Puzzle(p.rows, p.cols, p.name), q.fixed)
+    return dataclasses.replace(q, puzzle=Puzzle(p.rows, p.cols, p.name))
 
 
 @pytest.fixture(scope="module")
@@ -34,33 +41,42 @@ def logo_qubo():
     return clues_only(build(shared_puzzle("qbpp-logo")))
 
 
+@pytest.fixture(scope="module", params=MODELS, ids=MODEL_IDS)
+def any_logo(request):
+    """The logo's model in each encoding (one-hot with weights)."""
+    return clues_only(build(shared_puzzle("qbpp-logo"), **request.param))
+
+
 @pytest.mark.parametrize("fmt", QUBO_FORMATS)
 @pytest.mark.parametrize("name", ["qbpp-logo", "olsak-sachovnice", "gecode-heart", "loom-atrus"])
-def test_load_dump_is_identity(fmt, name, tmp_path):
-    q = clues_only(build(shared_puzzle(name)))
+@pytest.mark.parametrize("options", MODELS, ids=MODEL_IDS)
+def test_load_dump_is_identity(fmt, name, options, tmp_path):
+    q = clues_only(build(shared_puzzle(name), **options))
     path = tmp_path / f"m.{exports.get_format(fmt).EXTENSIONS[0]}"
     exports.dump(q, path)
     back = exports.load(path)
     assert back == q
     assert back.puzzle == q.puzzle and back.puzzle.name == q.puzzle.name
     assert list(back.labels) == list(q.labels)
+    assert back.encoding == q.encoding and back.weights == q.weights
 
 
 @pytest.mark.parametrize("fmt", ISING_FORMATS)
-def test_ising_file_loads_as_the_binary_model(fmt, logo_qubo):
-    back = exports.loads(exports.dumps(logo_qubo, fmt, ising=True), fmt)
-    assert back == logo_qubo
+def test_ising_file_loads_as_the_binary_model(fmt, any_logo):
+    back = exports.loads(exports.dumps(any_logo, fmt, ising=True), fmt)
+    assert back == any_logo and back.encoding == any_logo.encoding
 
 
 @pytest.mark.parametrize("fmt", QUBO_FORMATS)
-def test_fixed_variables_and_rule_labels_survive(fmt, logo_qubo):
-    lay = Layout.of(logo_qubo.puzzle)
-    solution = lay.encode(shared_puzzle("qbpp-logo").solution_grid())
-    fix = {logo_qubo.labels[i]: int(solution[i]) for i in range(0, logo_qubo.num_vars, 7)}
-    reduced = logo_qubo.fix(fix)
+def test_fixed_variables_and_rule_labels_survive(fmt, any_logo):
+    geo = geometry_of(any_logo.puzzle, encoding=any_logo.encoding)
+    grid = shared_puzzle("qbpp-logo").solution_grid()
+    solution = geo.encode(grid)
+    fix = {any_logo.labels[i]: int(solution[i]) for i in range(0, any_logo.num_vars, 7)}
+    reduced = any_logo.fix(fix)
     back = exports.loads(exports.dumps(reduced, fmt), fmt)
     assert back == reduced and dict(back.fixed) == fix
-    assert list(back.labels) == [lab for lab in lay.labels() if lab not in fix]
+    assert list(back.labels) == [lab for lab in geo.labels() if lab not in fix]
 
 
 @pytest.mark.parametrize("fmt", QUBO_FORMATS)
@@ -81,15 +97,18 @@ def test_text_formats_write_integers_and_no_scientific_notation(logo_qubo):
 
 
 @pytest.mark.parametrize("fmt", QUBO_FORMATS)
-def test_every_file_is_self_describing(fmt, logo_qubo):
+def test_every_file_is_self_describing(fmt, any_logo):
+    logo_qubo = any_logo
     data = exports.dumps(logo_qubo, fmt)
     head = data if isinstance(data, bytes) else data.encode()
     if fmt == "npz":  # strings are UTF-32 arrays there
         head = str(np.load(io.BytesIO(data))["meta"]).replace(" ", "").encode()
     if fmt == "bqm":  # dimod writes its JSON header with spaces
         head = head.replace(b" ", b"")
-    for needle in (b"qbpp-logo", b"[4,4]", b"120"):  # name, a clue, the offset
+    # name, a clue, the offset (120 for the domain wall), the encoding
+    for needle in (b"qbpp-logo", b"[4,4]", str(logo_qubo.offset).encode(), logo_qubo.encoding.encode()):
         assert needle in head, (fmt, needle)
+    assert logo_qubo.encoding != "domain-wall" or logo_qubo.offset == 120
     assert exports.loads(data) == logo_qubo  # the format sniffed from the content
 
 

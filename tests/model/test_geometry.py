@@ -15,6 +15,7 @@ import pytest
 
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
+from nonoqubo.model.onehot import OneHot
 from nonoqubo.model.geometry import (COLUMN_SIGN, DOMAIN_WALL, ENCODINGS, ROW_SIGN, DomainWall, Family, Geometry,
                                      PairFamily, geometry_of)
 from nonoqubo.model.palette import Palette
@@ -211,5 +212,7 @@ def test_encodings_are_chosen_by_name():
     puzzle = Puzzle(rows=[[1], [1]], cols=[[1], [1]])
     assert isinstance(geometry_of(puzzle, encoding=DOMAIN_WALL), DomainWall)
     assert ENCODINGS[DOMAIN_WALL] is DomainWall
-    with pytest.raises(ValueError, match="unknown encoding 'one-hot'; known: domain-wall"):
-        geometry_of(puzzle, encoding="one-hot")
+    assert isinstance(geometry_of(puzzle, encoding="one-hot"), OneHot)
+    assert isinstance(geometry_of(puzzle, encoding="one-hot"), Geometry)
+    with pytest.raises(ValueError, match="unknown encoding 'two-hot'; known: domain-wall, one-hot"):
+        geometry_of(puzzle, encoding="two-hot")
