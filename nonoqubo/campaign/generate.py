@@ -15,7 +15,13 @@ H, i))``, so every puzzle can be made on its own (in any worker process, in any
 order) and is the same on every run.  With ``unique="cpsat"`` (or ``True``)
 pictures are drawn until CP-SAT proves their puzzle has one solution (a search
 for two finds one: :func:`nonoqubo.solvers.cpsat.truth`; needs ortools), which
-keeps the unique puzzles line logic cannot solve, the hard ones.  With
+keeps the unique puzzles line logic cannot solve, the hard ones.  Each proof
+runs within a time limit (``make(member, time_limit=...)``; ``suite
+--truth-time``): a draw whose proof the limit stopped is not proven, so it is
+not kept, and the member is an error that says its uniqueness is ``unknown
+(time limit)`` (:class:`~nonoqubo.errors.TimeLimit`).  It does not draw on:
+that would keep only the pictures CP-SAT proves quickly, a family that
+depends on the machine's speed.  With
 ``unique="line"`` pictures are drawn until their puzzle is *line-solvable*:
 line logic alone settles every cell, which proves the solution unique (the
 criterion puzzle generators such as Simon Tatham's use; it is stricter than
@@ -40,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import NonoquboError
+from ..errors import NonoquboError, TimeLimit
 from ..model.puzzle import Puzzle
 
 __all__ = ["MAX_TRIES", "Family", "Member", "make", "parse_family"]
@@ -140,16 +146,21 @@ def parse_family(text: str, unique: bool | str = False) -> Family:
                   False if mode is None else mode)
 
 
-def make(member: Member) -> Puzzle:
+def make(member: Member, time_limit: float | None = None) -> Puzzle:
     """Draw the puzzle of *member* (the picture becomes its known solution).
+
+    Args:
+        member: the family member.
+        time_limit: seconds for each CP-SAT proof of ``unique="cpsat"`` (None: no limit).
 
     Raises:
         NonoquboError: ``unique`` and no such picture in :data:`MAX_TRIES` draws.
+        TimeLimit: ``unique="cpsat"`` and the time limit stopped a draw's proof (uniqueness unknown).
         MissingDependency: ``unique="cpsat"`` without ortools.
     """
     mode = unique_mode(member.unique)
     rng = np.random.default_rng((member.seed, member.width, member.height, member.number))
-    for _ in range(MAX_TRIES):
+    for draw in range(1, MAX_TRIES + 1):
         grid = rng.random((member.height, member.width)) < member.density
         puzzle = Puzzle.from_picture(grid, name=member.name, source=member.source)
         if mode is None:
@@ -160,10 +171,17 @@ def make(member: Member) -> Puzzle:
             if line_solve(puzzle).solved:
                 return puzzle
         else:
-            from ..solvers.cpsat import count_solutions
+            from ..solvers.cpsat import UNKNOWN, count_solutions
 
-            if count_solutions(puzzle, 2) == (1, True):
+            try:
+                found, exact = count_solutions(puzzle, 2, time_limit=time_limit)
+            except TimeLimit:
+                found, exact = 0, False
+            if (found, exact) == (1, True):
                 return puzzle
+            if found < 2 and time_limit is not None:  # neither proven unique nor not: the time limit stopped it
+                raise TimeLimit(f"{member.name}: uniqueness {UNKNOWN}: CP-SAT did not finish the proof for draw "
+                                f"{draw} within {time_limit:g} s; not kept (raise --truth-time)")
     what = "line-solvable" if mode == "line" else "unique (CP-SAT)"
     raise NonoquboError(f"{member.name}: no {what} picture in {MAX_TRIES} draws; "
                         "lower the size or raise the density")

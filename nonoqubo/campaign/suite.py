@@ -59,10 +59,11 @@ from typing import Any
 
 from .. import clues, exports
 from .._util.atomic import atomic_write
-from ..errors import FormatError, NonoquboError, WriteError
+from ..errors import FormatError, NonoquboError, TimeLimit, WriteError
 from ..model.estimate import check_fits, check_random_fits
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, kind_of, write_files
+from ..solvers.cpsat import TRUTH_TIME
 from ._options import workers
 from .generate import Family, Member, make, unique_mode
 
@@ -108,9 +109,10 @@ class Task:
     index: int | None = None
     member: Member | None = None
 
-    def load(self) -> Puzzle:
+    def load(self, time_limit: float | None = None) -> Puzzle:
+        """The puzzle; *time_limit*: seconds for each CP-SAT proof of a ``--unique`` member."""
         if self.member is not None:
-            return make(self.member)
+            return make(self.member, time_limit)
         if self.path is None:
             raise NonoquboError(f"{self.name}: the task names neither a file nor a family member")
         options = {} if self.index is None else {"index": self.index}
@@ -241,7 +243,7 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
     """
     entry: dict[str, Any] = {"name": task.name, "source": task.source}
     try:
-        puzzle = task.load()
+        puzzle = task.load(options.truth_time)
         check_fits(puzzle, task.source, force=options.force,
                    write_bytes_per_term=exports.write_bytes_per_term(options.formats))
         key = _key(puzzle, options)
@@ -255,6 +257,10 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
     except Exception as exc:  # noqa: BLE001 - one bad puzzle must not stop the suite
         entry["status"] = "error"
         entry["error"] = str(exc) if isinstance(exc, (NonoquboError, OSError)) else f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, TimeLimit):  # a --unique proof the time limit stopped: not kept, and never "unique"
+            from ..solvers.cpsat import UNKNOWN
+
+            entry.update(unique=False, solutions_label=UNKNOWN, timed_out=True)
     return entry
 
 
@@ -297,7 +303,7 @@ INDEX_FIGURES = ("width", "height", "variables", "terms", "linear_terms", "quadr
 INDEX_PRESOLVE_FIGURES = ("variables_after_presolve", "terms_after_presolve", "offset_after_presolve")
 #: the figures of :func:`nonoqubo.solvers.cpsat.truth` (``--truth``) an index entry keeps, under the same names
 INDEX_TRUTH = ("solutions", "solutions_exact", "solutions_label", "solutions_limit", "unique",
-               "solve_seconds", "proof_seconds")
+               "solve_seconds", "proof_seconds", "timed_out")
 #: puzzle columns of index.csv, in order (then the file columns)
 CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables", "terms",
               "linear_terms", "quadratic_terms", "offset", "ground_energy", "line_solvable",
@@ -313,7 +319,7 @@ def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
         fh.write("\n")
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    columns = CSV_PUZZLE + (INDEX_TRUTH if any("solutions" in e for e in clean) else ())
+    columns = CSV_PUZZLE + (INDEX_TRUTH if any("solutions_label" in e for e in clean) else ())
     writer.writerow(columns + CSV_FILE)
     for e in clean:
         head = [e.get(k, "") for k in columns]
@@ -358,7 +364,7 @@ def run_suite(
     force: bool = False,
     truth: bool = False,
     truth_limit: int = 2,
-    truth_time: float | None = None,
+    truth_time: float | None = TRUTH_TIME,
 ) -> SuiteResult:
     """Build a suite (see the module docstring).
 
@@ -374,6 +380,9 @@ def run_suite(
         truth: also count every puzzle's solutions with CP-SAT (up to *truth_limit*, each search
             within *truth_time* seconds) and record them with the times
             (:func:`nonoqubo.solvers.cpsat.truth`; :data:`INDEX_TRUTH`).
+        truth_time: seconds for each CP-SAT search of *truth* and of a ``unique="cpsat"`` family's
+            proofs (None: no limit).  A count it stops is never "unique"; a member whose proof it
+            stops is not kept: an error entry with ``solutions_label`` ``unknown (time limit)``.
         force: build models the memory guard refuses (every puzzle is checked; a refused one
             is recorded as failed, and a random size is refused from its size before anything).
 
