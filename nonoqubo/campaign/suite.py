@@ -65,7 +65,7 @@ from ..model.puzzle import Puzzle
 from ..pipeline import Models, kind_of, write_files
 from ..solvers.cpsat import TRUTH_TIME
 from ._options import workers
-from .generate import Family, Member, make, unique_mode
+from .generate import Family, Member, draw, unique_mode
 
 __all__ = ["SuiteResult", "Task", "ground_state", "plan", "read_index", "run_suite", "write_index"]
 
@@ -111,12 +111,17 @@ class Task:
 
     def load(self, time_limit: float | None = None) -> Puzzle:
         """The puzzle; *time_limit*: seconds for each CP-SAT proof of a ``--unique`` member."""
+        return self.draw(time_limit)[0]
+
+    def draw(self, time_limit: float | None = None) -> tuple[Puzzle, int]:
+        """The puzzle and the draws a ``--unique`` member skipped because *time_limit* stopped their proof."""
         if self.member is not None:
-            return make(self.member, time_limit)
+            drawn = draw(self.member, time_limit)
+            return drawn.puzzle, drawn.undecided
         if self.path is None:
             raise NonoquboError(f"{self.name}: the task names neither a file nor a family member")
         options = {} if self.index is None else {"index": self.index}
-        return clues.load(self.path, **options)
+        return clues.load(self.path, **options), 0
 
 
 def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
@@ -243,7 +248,7 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
     """
     entry: dict[str, Any] = {"name": task.name, "source": task.source}
     try:
-        puzzle = task.load(options.truth_time)
+        puzzle, undecided = task.draw(options.truth_time)
         check_fits(puzzle, task.source, force=options.force,
                    write_bytes_per_term=exports.write_bytes_per_term(options.formats))
         key = _key(puzzle, options)
@@ -252,6 +257,8 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
         entry.update(_describe_and_write(task.name, puzzle, options))
         entry["key"] = key
         entry["status"] = "ok"
+        if undecided:  # --unique draws the time limit left unproven: skipped, so the family leans to fast proofs
+            entry["undecided_draws"] = undecided
     except KeyboardInterrupt:  # pragma: no cover - the pool is being shut down
         raise
     except Exception as exc:  # noqa: BLE001 - one bad puzzle must not stop the suite
@@ -381,8 +388,10 @@ def run_suite(
             within *truth_time* seconds) and record them with the times
             (:func:`nonoqubo.solvers.cpsat.truth`; :data:`INDEX_TRUTH`).
         truth_time: seconds for each CP-SAT search of *truth* and of a ``unique="cpsat"`` family's
-            proofs (None: no limit).  A count it stops is never "unique"; a member whose proof it
-            stops is not kept: an error entry with ``solutions_label`` ``unknown (time limit)``.
+            proofs (None: no limit).  A count it stops is never "unique"; a draw whose proof it
+            stops is not kept (the entry counts them, ``undecided_draws``), and a member with
+            :data:`~nonoqubo.campaign.generate.MAX_UNDECIDED` of them in a row is an error entry
+            with ``solutions_label`` ``unknown (time limit)``.
         force: build models the memory guard refuses (every puzzle is checked; a refused one
             is recorded as failed, and a random size is refused from its size before anything).
 

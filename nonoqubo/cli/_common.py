@@ -120,7 +120,7 @@ def add_truth_arguments(parser: argparse.ArgumentParser, what: str, unique: bool
     parser.add_argument("--truth", action="store_true", help=what)
     parser.add_argument("--truth-limit", type=int, default=2, metavar="N",
                         help="count solutions up to N (default 2: enough to prove uniqueness)")
-    also = ", and of each --unique proof (a draw it stops is not kept: the puzzle is an error)" if unique else ""
+    also = ", and of each --unique proof (a draw it stops is not kept)" if unique else ""
     parser.add_argument("--truth-time", type=float, default=TRUTH_TIME, metavar="SECONDS",
                         help=f"CP-SAT time limit per search of --truth{also} (default {TRUTH_TIME:g}); a count "
                              "it stops is never unique: it reads 'unknown (time limit)', or '>= k' after k >= 2")

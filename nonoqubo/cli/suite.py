@@ -36,10 +36,13 @@ ortools, the 'cp' extra): these include the unique puzzles line logic alone
 cannot solve, so '--random 30x30:0.5:100 --unique' gives hard unique
 instances.  --unique=line keeps the older, stricter rule: only line-solvable
 pictures (line logic settles every cell, which also proves uniqueness).
-Each CP-SAT proof runs within --truth-time seconds (default 60): a member
-whose proof the limit stops is not kept (its uniqueness is unknown; drawing
-on would keep only the pictures CP-SAT proves fast) and is recorded as
-failed, "unknown (time limit)"; raise --truth-time and run again to resume.
+Each CP-SAT proof runs within --truth-time seconds (default 60): a draw
+whose proof the limit stops is not kept (its uniqueness is unknown) and the
+next picture is drawn; the index counts such draws (undecided_draws: the
+family then leans to puzzles CP-SAT proves within the limit).  After 10 in a
+row the member is recorded as failed, "uniqueness unknown (time limit)";
+raise --truth-time and run again to resume.  Few random pictures of density
+0.5 and size 30x30 or more are unique: such a member takes many draws.
 
 --truth records per puzzle in the index what is true of it: the number of
 solutions (CP-SAT counts up to --truth-limit, default 2: 1 with

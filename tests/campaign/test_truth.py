@@ -19,7 +19,7 @@ from nonoqubo.model.puzzle import Puzzle
 
 pytest.importorskip("ortools.sat.python.cp_model", reason="the cp extra (ortools) is not installed")
 
-from nonoqubo.campaign.generate import Member, make  # noqa: E402
+from nonoqubo.campaign.generate import MAX_UNDECIDED, Member, draw, make  # noqa: E402
 from nonoqubo.errors import TimeLimit  # noqa: E402
 from nonoqubo.solvers.cpsat import TRUTH_TIME, UNKNOWN, Truth, truth  # noqa: E402
 
@@ -211,10 +211,21 @@ def test_a_count_the_solution_limit_stops_is_not_a_time_out():
     assert (got.solutions, got.exact, got.timed_out, got.label()) == (1, False, False, ">= 1")
 
 
-def test_make_does_not_keep_a_draw_whose_proof_timed_out():
+def test_make_keeps_no_draw_whose_proof_timed_out_and_gives_up_after_a_run_of_them():
     member = Member(HARD.width, HARD.height, HARD.density, HARD.seed, HARD.number, "cpsat")
-    with pytest.raises(TimeLimit, match=r"random-50x50-d0\.5-s0-0001: uniqueness unknown \(time limit\)"):
+    with pytest.raises(TimeLimit, match=r"random-50x50-d0\.5-s0-0001: uniqueness unknown \(time limit\): "
+                                        rf"CP-SAT did not finish the proof of {MAX_UNDECIDED} draws in a row"):
         make(member, time_limit=TINY_LIMIT)
+
+
+def test_draw_counts_the_draws_and_keeps_the_first_proven_unique():
+    member = Member(8, 8, 0.5, 1, 2, "cpsat")
+    drawn = draw(member, time_limit=TRUTH_TIME)
+    assert drawn.undecided == 0 and drawn.draws >= 1
+    assert truth(drawn.puzzle).unique and drawn.puzzle.rows == make(member).rows
+    first = draw(Member(8, 8, 0.5, 1, 2))  # the same stream without the rule: its first picture
+    assert (first.draws, first.undecided) == (1, 0)
+    assert (drawn.draws == 1) == (first.puzzle.rows == drawn.puzzle.rows)
 
 
 def test_suite_unique_records_a_timed_out_proof_as_unknown_and_keeps_nothing(tmp_path, run_cli):
@@ -224,7 +235,7 @@ def test_suite_unique_records_a_timed_out_proof_as_unknown_and_keeps_nothing(tmp
     assert status == 1 and "uniqueness unknown (time limit)" in err and "--truth-time" in err
     (entry,) = json.loads((out / "index.json").read_text())["puzzles"]
     assert entry["status"] == "error" and entry["unique"] is False and entry["timed_out"] is True
-    assert entry["solutions_label"] == UNKNOWN and "files" not in entry
+    assert entry["solutions_label"] == UNKNOWN and "files" not in entry and "undecided_draws" not in entry
     assert not list(out.glob("*.qubo.json"))  # not kept: no model written
     (row,) = csv.DictReader((out / "index.csv").open())
     assert row["solutions_label"] == UNKNOWN and row["unique"] == "False"
