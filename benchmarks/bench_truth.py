@@ -1,14 +1,16 @@
-"""Ground truth by exact solvers: MiniZinc + Gecode, CP-SAT and HiGHS side by side (solve, prove unique).
+"""Ground truth by exact solvers: Gecode, MiniZinc + Gecode, CP-SAT and HiGHS side by side (solve, prove unique).
 
 Run: ``python benchmarks/bench_truth.py [--time-limit S] [--part table|share|both]
-[--only NAME ...] [--random-rows K] [--sample N] [--sizes 30,50] [--seed SEED]``.
+[--only NAME ...] [--random-rows K] [--unique-rows K] [--sample N] [--sizes 30,50] [--seed SEED]``.
 Everything it reads is in the repository (``tests/data/puzzles/json``; random puzzles drawn as
 ``suite --random`` draws them), so it runs from a fresh clone.  Progress goes to stderr, the
 markdown to stdout.
 
-**The table** (``--part table``): one row per puzzle of :data:`PUZZLES` and ``--random-rows``
+**The table** (``--part table``): one row per puzzle of :data:`PUZZLES`, ``--random-rows``
 members each of the random families ``30x30:0.5:K:SEED`` and ``50x50:0.5:K:SEED`` (unfiltered:
-not ``--unique``), and per exact solver two times, each under ``--time-limit`` seconds:
+not ``--unique``) and ``--unique-rows`` members of ``30x30:0.5:K:SEED`` with ``--unique`` (drawn
+until CP-SAT proves the picture unique, as ``suite --unique`` draws; the drawing is not timed),
+and per exact solver two times, each under ``--time-limit`` seconds:
 
 * *solve*: the time to the first solution (checked against the clues), or ``-`` (not solved
   within the limit);
@@ -64,8 +66,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from nonoqubo import clues  # noqa: E402
-from nonoqubo.campaign.generate import make, parse_family  # noqa: E402
-from nonoqubo.errors import NoSolution, SolverError  # noqa: E402
+from nonoqubo.campaign.generate import draw, make, parse_family  # noqa: E402
+from nonoqubo.errors import NonoquboError, NoSolution, SolverError  # noqa: E402
 from nonoqubo.logic.linesolve import line_solve  # noqa: E402
 from nonoqubo.model.puzzle import Puzzle  # noqa: E402
 
@@ -278,8 +280,10 @@ def cell(result: tuple[float, str], limit: float) -> str:
     return f"{seconds:.2f} s ({verdict})"
 
 
-def table_puzzles(only: list[str], rows: int, seed: int) -> list[tuple[str, Puzzle]]:
-    """(name, puzzle): the shared puzzles under their file names, then the random members."""
+def table_puzzles(only: list[str], rows: int, seed: int, unique_rows: int = 0,
+                  limit: float | None = None) -> list[tuple[str, Puzzle]]:
+    """(name, puzzle): the shared puzzles under their file names, the random members, then the first
+    *unique_rows* members of ``30x30:0.5:K:SEED --unique`` (proven unique by CP-SAT; named ``...-unique``)."""
     out = []
     for name in PUZZLES:
         if not only or name in only:
@@ -289,6 +293,16 @@ def table_puzzles(only: list[str], rows: int, seed: int) -> list[tuple[str, Puzz
         for member in fam.members() if fam else ():
             if not only or member.name in only:
                 out.append((member.name, make(member)))
+    fam = parse_family(f"30x30:0.5:{unique_rows}:{seed}", unique="cpsat") if unique_rows else None
+    for member in fam.members() if fam else ():
+        if not only or f"{member.name}-unique" in only:
+            log(f"{member.name}: drawing until CP-SAT proves a picture unique (as suite --unique)")
+            try:
+                drawn = draw(member, limit)
+                log(f"{member.name}: {drawn.draws} draws, {drawn.undecided} of them undecided (time limit)")
+                out.append((f"{member.name}-unique", drawn.puzzle))
+            except NonoquboError as exc:  # no proven-unique picture (or too many proofs the limit stopped)
+                log(f"{member.name}: skipped: {exc}")
     return out
 
 
@@ -311,7 +325,7 @@ def run_table(args: argparse.Namespace) -> None:
           "CP-SAT solve | unique | HiGHS (LP) solve | unique |")
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
     binary = compile_gecode(args.work)
-    for name, puzzle in table_puzzles(args.only, args.random_rows, args.seed):
+    for name, puzzle in table_puzzles(args.only, args.random_rows, args.seed, args.unique_rows, limit):
         try:
             line = "yes" if line_solve(puzzle).solved else "no"
         except Exception:  # noqa: BLE001 - line logic proves no solution
@@ -405,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--part", choices=("table", "share", "both"), default="both", help="what to run (default both)")
     parser.add_argument("--only", nargs="*", default=[], help="table: only these puzzle names")
     parser.add_argument("--random-rows", type=int, default=2, help="table: members per random family (default 2)")
+    parser.add_argument("--unique-rows", type=int, default=1,
+                        help="table: members of the family 30x30:0.5:K:SEED --unique (default 1)")
     parser.add_argument("--sample", type=int, default=30, help="share: puzzles per random family (default 30)")
     parser.add_argument("--sizes", type=lambda s: [int(v) for v in s.split(",")], default=[30, 50],
                         help="share: square sizes, comma-separated (default 30,50)")
