@@ -419,8 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--part", choices=("table", "share", "both"), default="both", help="what to run (default both)")
     parser.add_argument("--only", nargs="*", default=[], help="table: only these puzzle names")
     parser.add_argument("--random-rows", type=int, default=2, help="table: members per random family (default 2)")
-    parser.add_argument("--unique-rows", type=int, default=1,
-                        help="table: members of the family 30x30:0.5:K:SEED --unique (default 1)")
+    parser.add_argument("--unique-rows", type=int, default=3,
+                        help="table: members of the family 30x30:0.5:K:SEED --unique (default 3)")
     parser.add_argument("--sample", type=int, default=30, help="share: puzzles per random family (default 30)")
     parser.add_argument("--sizes", type=lambda s: [int(v) for v in s.split(",")], default=[30, 50],
                         help="share: square sizes, comma-separated (default 30,50)")
