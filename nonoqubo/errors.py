@@ -23,6 +23,7 @@ __all__ = [
     "PuzzleError",
     "SampleError",
     "SolverError",
+    "TimeLimit",
     "UnsupportedFormat",
     "WeightsError",
     "WriteError",
@@ -76,6 +77,10 @@ class MissingDependency(NonoquboError, ImportError):
 
 class SolverError(NonoquboError, RuntimeError):
     """A sampler cannot take this model or these options, or failed."""
+
+
+class TimeLimit(SolverError):
+    """A search stopped by its time limit before it decided (no solution yet, or a proof unfinished)."""
 
 
 class ModelTooLarge(NonoquboError, MemoryError):

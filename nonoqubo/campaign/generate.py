@@ -15,7 +15,18 @@ H, i))``, so every puzzle can be made on its own (in any worker process, in any
 order) and is the same on every run.  With ``unique="cpsat"`` (or ``True``)
 pictures are drawn until CP-SAT proves their puzzle has one solution (a search
 for two finds one: :func:`nonoqubo.solvers.cpsat.truth`; needs ortools), which
-keeps the unique puzzles line logic cannot solve, the hard ones.  With
+keeps the unique puzzles line logic cannot solve, the hard ones.  Each proof
+runs within a time limit (``make(member, time_limit=...)``; ``suite
+--truth-time``): a draw whose proof the limit stopped is not proven, so it is
+not kept; the next picture is drawn and :func:`draw` counts the skipped ones
+(``undecided``: a suite's index records them as ``undecided_draws``).  Such a
+family depends on the machine's speed and leans to puzzles CP-SAT proves
+within the limit; with no undecided draw it is the same on every machine.
+:data:`MAX_UNDECIDED` undecided draws in a row mean the limit is too short
+for the size: the member is a :class:`~nonoqubo.errors.TimeLimit`, its
+uniqueness ``unknown (time limit)``.  (Few random pictures of density 0.5
+and size 30x30 or more are unique, see ``benchmarks/README.md``: such a member
+takes many draws.)  With
 ``unique="line"`` pictures are drawn until their puzzle is *line-solvable*:
 line logic alone settles every cell, which proves the solution unique (the
 criterion puzzle generators such as Simon Tatham's use; it is stricter than
@@ -40,13 +51,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import NonoquboError
+from ..errors import NonoquboError, TimeLimit
 from ..model.puzzle import Puzzle
 
-__all__ = ["MAX_TRIES", "Family", "Member", "make", "parse_family"]
+__all__ = ["MAX_TRIES", "MAX_UNDECIDED", "Drawn", "Family", "Member", "draw", "make", "parse_family"]
 
 #: draws per puzzle before ``unique=True`` gives up
 MAX_TRIES = 1000
+#: draws in a row whose CP-SAT proof the time limit stopped before ``unique="cpsat"`` gives up
+MAX_UNDECIDED = 10
 
 _SIZE = re.compile(r"^(\d+)x(\d+)$")
 
@@ -140,30 +153,67 @@ def parse_family(text: str, unique: bool | str = False) -> Family:
                   False if mode is None else mode)
 
 
-def make(member: Member) -> Puzzle:
-    """Draw the puzzle of *member* (the picture becomes its known solution).
+@dataclass(frozen=True)
+class Drawn:
+    """A member's puzzle and how it was drawn (:func:`draw`)."""
+
+    puzzle: Puzzle
+    draws: int  # pictures drawn, this one included
+    undecided: int = 0  # draws skipped because the time limit stopped their proof (``unique="cpsat"``)
+
+
+def make(member: Member, time_limit: float | None = None) -> Puzzle:
+    """Draw the puzzle of *member* (the picture becomes its known solution): :func:`draw`'s puzzle."""
+    return draw(member, time_limit).puzzle
+
+
+def draw(member: Member, time_limit: float | None = None) -> Drawn:
+    """Draw the puzzle of *member*, with the count of draws it took.
+
+    Args:
+        member: the family member.
+        time_limit: seconds for each CP-SAT proof of ``unique="cpsat"`` (None: no limit).  A draw
+            whose proof it stops is skipped (``undecided``); :data:`MAX_UNDECIDED` of them in a row
+            end the search.
 
     Raises:
         NonoquboError: ``unique`` and no such picture in :data:`MAX_TRIES` draws.
+        TimeLimit: ``unique="cpsat"`` and :data:`MAX_UNDECIDED` draws in a row whose proof the time
+            limit stopped (uniqueness unknown: the limit is too short for the size).
         MissingDependency: ``unique="cpsat"`` without ortools.
     """
     mode = unique_mode(member.unique)
     rng = np.random.default_rng((member.seed, member.width, member.height, member.number))
-    for _ in range(MAX_TRIES):
+    undecided = in_a_row = 0
+    for tries in range(1, MAX_TRIES + 1):
         grid = rng.random((member.height, member.width)) < member.density
         puzzle = Puzzle.from_picture(grid, name=member.name, source=member.source)
         if mode is None:
-            return puzzle
+            return Drawn(puzzle, tries)
         if mode == "line":
             from ..logic.linesolve import line_solve
 
             if line_solve(puzzle).solved:
-                return puzzle
-        else:
-            from ..solvers.cpsat import count_solutions
+                return Drawn(puzzle, tries)
+            continue
+        from ..solvers.cpsat import UNKNOWN, count_solutions
 
-            if count_solutions(puzzle, 2) == (1, True):
-                return puzzle
+        try:
+            found, exact = count_solutions(puzzle, 2, time_limit=time_limit)
+        except TimeLimit:
+            found, exact = 0, False
+        if (found, exact) == (1, True):
+            return Drawn(puzzle, tries, undecided)
+        if found >= 2:  # proven not unique
+            in_a_row = 0
+            continue
+        undecided += 1  # neither proven unique nor not: the time limit stopped it; not kept
+        in_a_row += 1
+        if in_a_row >= MAX_UNDECIDED:
+            raise TimeLimit(f"{member.name}: uniqueness {UNKNOWN}: CP-SAT did not finish the proof of "
+                            f"{in_a_row} draws in a row within {time_limit:g} s each; none kept "
+                            "(raise --truth-time)")
     what = "line-solvable" if mode == "line" else "unique (CP-SAT)"
-    raise NonoquboError(f"{member.name}: no {what} picture in {MAX_TRIES} draws; "
+    skipped = f" ({undecided} of them {UNKNOWN})" if undecided else ""
+    raise NonoquboError(f"{member.name}: no {what} picture in {MAX_TRIES} draws{skipped}; "
                         "lower the size or raise the density")

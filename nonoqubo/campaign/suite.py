@@ -69,13 +69,14 @@ from typing import Any
 
 from .. import clues, exports
 from .._util.atomic import atomic_write
-from ..errors import FormatError, NonoquboError, WriteError
+from ..errors import FormatError, NonoquboError, TimeLimit, WriteError
 from ..model.estimate import check_fits, check_random_fits
 from ..model.puzzle import Puzzle
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ..pipeline import Models, kind_of, write_files
+from ..solvers.cpsat import TRUTH_TIME
 from ._options import workers
-from .generate import Family, Member, make, unique_mode
+from .generate import Family, Member, draw, unique_mode
 
 __all__ = ["SuiteResult", "Task", "Variant", "ground_state", "plan", "read_index", "run_suite", "variant_name",
            "variants_of", "write_index"]
@@ -122,13 +123,19 @@ class Task:
     #: the model variant: ``None`` for the plain domain-wall entry of a suite without variants
     variant: Variant | None = None
 
-    def load(self) -> Puzzle:
+    def load(self, time_limit: float | None = None) -> Puzzle:
+        """The puzzle; *time_limit*: seconds for each CP-SAT proof of a ``--unique`` member."""
+        return self.draw(time_limit)[0]
+
+    def draw(self, time_limit: float | None = None) -> tuple[Puzzle, int]:
+        """The puzzle and the draws a ``--unique`` member skipped because *time_limit* stopped their proof."""
         if self.member is not None:
-            return make(self.member)
+            drawn = draw(self.member, time_limit)
+            return drawn.puzzle, drawn.undecided
         if self.path is None:
             raise NonoquboError(f"{self.name}: the task names neither a file nor a family member")
         options = {} if self.index is None else {"index": self.index}
-        return clues.load(self.path, **options)
+        return clues.load(self.path, **options), 0
 
 
 def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
@@ -299,7 +306,7 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
     """
     entry: dict[str, Any] = {"name": task.name, "source": task.source}
     try:
-        puzzle = task.load()
+        puzzle, undecided = task.draw(options.truth_time)
         variant = task.variant
         check_fits(puzzle, task.source, force=options.force,
                    write_bytes_per_term=exports.write_bytes_per_term(options.formats),
@@ -310,11 +317,17 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
         entry.update(_describe_and_write(task.name, puzzle, options, variant))
         entry["key"] = key
         entry["status"] = "ok"
+        if undecided:  # --unique draws the time limit left unproven: skipped, so the family leans to fast proofs
+            entry["undecided_draws"] = undecided
     except KeyboardInterrupt:  # pragma: no cover - the pool is being shut down
         raise
     except Exception as exc:  # noqa: BLE001 - one bad puzzle must not stop the suite
         entry["status"] = "error"
         entry["error"] = str(exc) if isinstance(exc, (NonoquboError, OSError)) else f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, TimeLimit):  # a --unique proof the time limit stopped: not kept, and never "unique"
+            from ..solvers.cpsat import UNKNOWN
+
+            entry.update(unique=False, solutions_label=UNKNOWN, timed_out=True)
     return entry
 
 
@@ -363,7 +376,7 @@ INDEX_FIGURES = ("width", "height", "variables", "terms", "linear_terms", "quadr
 INDEX_PRESOLVE_FIGURES = ("variables_after_presolve", "terms_after_presolve", "offset_after_presolve")
 #: the figures of :func:`nonoqubo.solvers.cpsat.truth` (``--truth``) an index entry keeps, under the same names
 INDEX_TRUTH = ("solutions", "solutions_exact", "solutions_label", "solutions_limit", "unique",
-               "solve_seconds", "proof_seconds")
+               "solve_seconds", "proof_seconds", "timed_out")
 #: puzzle columns of index.csv, in order (then the file columns)
 CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables", "terms",
               "linear_terms", "quadratic_terms", "offset", "ground_energy", "line_solvable",
@@ -381,7 +394,7 @@ def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
         fh.write("\n")
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    columns = CSV_PUZZLE + (INDEX_TRUTH if any("solutions" in e for e in clean) else ())
+    columns = CSV_PUZZLE + (INDEX_TRUTH if any("solutions_label" in e for e in clean) else ())
     varied = any(e.get("name") != e.get("puzzle", e.get("name")) for e in clean)
     if varied:
         columns += CSV_VARIANT
@@ -431,7 +444,7 @@ def run_suite(
     force: bool = False,
     truth: bool = False,
     truth_limit: int = 2,
-    truth_time: float | None = None,
+    truth_time: float | None = TRUTH_TIME,
     variants: Sequence[Variant] | None = None,
 ) -> SuiteResult:
     """Build a suite (see the module docstring).
@@ -448,6 +461,11 @@ def run_suite(
         truth: also count every puzzle's solutions with CP-SAT (up to *truth_limit*, each search
             within *truth_time* seconds) and record them with the times
             (:func:`nonoqubo.solvers.cpsat.truth`; :data:`INDEX_TRUTH`).
+        truth_time: seconds for each CP-SAT search of *truth* and of a ``unique="cpsat"`` family's
+            proofs (None: no limit).  A count it stops is never "unique"; a draw whose proof it
+            stops is not kept (the entry counts them, ``undecided_draws``), and a member with
+            :data:`~nonoqubo.campaign.generate.MAX_UNDECIDED` of them in a row is an error entry
+            with ``solutions_label`` ``unknown (time limit)``.
         force: build models the memory guard refuses (every puzzle is checked; a refused one
             is recorded as failed, and a random size is refused from its size before anything).
         variants: build every puzzle once per :class:`Variant` (encoding and weights, see

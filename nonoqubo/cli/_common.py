@@ -135,13 +135,20 @@ def encoding_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"encoding": encoding, "weights": Weights() if text is None else parse_weights(text)}
 
 
-def add_truth_arguments(parser: argparse.ArgumentParser, what: str) -> None:
-    """``--truth`` (*what* it adds), ``--truth-limit N`` and ``--truth-time SECONDS``: CP-SAT's solution count."""
+def add_truth_arguments(parser: argparse.ArgumentParser, what: str, unique: bool = False) -> None:
+    """``--truth`` (*what* it adds), ``--truth-limit N`` and ``--truth-time SECONDS``: CP-SAT's solution count.
+
+    *unique*: the command also has ``--unique``, whose CP-SAT proofs ``--truth-time`` limits too.
+    """
+    from ..solvers.cpsat import TRUTH_TIME
+
     parser.add_argument("--truth", action="store_true", help=what)
     parser.add_argument("--truth-limit", type=int, default=2, metavar="N",
                         help="count solutions up to N (default 2: enough to prove uniqueness)")
-    parser.add_argument("--truth-time", type=float, default=None, metavar="SECONDS",
-                        help="CP-SAT time limit per search (default none); a count it stops reads '>= k'")
+    also = ", and of each --unique proof (a draw it stops is not kept)" if unique else ""
+    parser.add_argument("--truth-time", type=float, default=TRUTH_TIME, metavar="SECONDS",
+                        help=f"CP-SAT time limit per search of --truth{also} (default {TRUTH_TIME:g}); a count "
+                             "it stops is never unique: it reads 'unknown (time limit)', or '>= k' after k >= 2")
 
 
 def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture of the best sample") -> None:

@@ -46,7 +46,9 @@ extra), say whether line logic alone solves it, and give CP-SAT's time to
 the first solution and to finish the count (the proof).  In --json these are
 the object "truth": solutions, solutions_exact (false: "at least"),
 solutions_label, solutions_limit, unique, line_solvable, solve_seconds,
-proof_seconds.  A model file that carries its clues is counted too.
+proof_seconds, timed_out.  Each CP-SAT search runs within --truth-time
+seconds (default 60); a count it stops is never unique ("unknown (time
+limit)").  A model file that carries its clues is counted too.
 
 --encoding one-hot (and --weights) give the figures of that model instead;
 its size is counted before it is built (one-hot has O(d^2) order terms per
@@ -144,7 +146,7 @@ def _truth(args: argparse.Namespace, puzzle: Puzzle | None) -> dict[str, Any] | 
 def print_truth(found: dict[str, Any]) -> None:
     """The text of ``--truth``."""
     verdict = ("unique" if found["unique"] else "none" if found["solutions"] == 0 and found["solutions_exact"]
-               else "not unique" if found["solutions"] > 1 else "undecided (time limit)")
+               else "not unique" if found["solutions"] > 1 else "undecided: raise --truth-time")
     print(f"solutions:   {found['solutions_label']} ({verdict}; CP-SAT, counted up to {found['solutions_limit']})")
     print(f"line logic:  {'solves it' if found['line_solvable'] else 'does not solve it alone'}")
     print(f"CP-SAT time: {found['solve_seconds']:.3f} s to solve, {found['proof_seconds']:.3f} s to count")

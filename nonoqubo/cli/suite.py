@@ -36,12 +36,21 @@ ortools, the 'cp' extra): these include the unique puzzles line logic alone
 cannot solve, so '--random 30x30:0.5:100 --unique' gives hard unique
 instances.  --unique=line keeps the older, stricter rule: only line-solvable
 pictures (line logic settles every cell, which also proves uniqueness).
+Each CP-SAT proof runs within --truth-time seconds (default 60): a draw
+whose proof the limit stops is not kept (its uniqueness is unknown) and the
+next picture is drawn; the index counts such draws (undecided_draws: the
+family then leans to puzzles CP-SAT proves within the limit).  After 10 in a
+row the member is recorded as failed, "uniqueness unknown (time limit)";
+raise --truth-time and run again to resume.  Few random pictures of density
+0.5 and size 30x30 or more are unique: such a member takes many draws.
 
 --truth records per puzzle in the index what is true of it: the number of
 solutions (CP-SAT counts up to --truth-limit, default 2: 1 with
 solutions_exact true is proven unique, 2 with it false reads ">= 2"), whether
 line logic alone solves it, and CP-SAT's time to the first solution
-(solve_seconds) and to finish the count (proof_seconds).  'nonoqubo evaluate'
+(solve_seconds) and to finish the count (proof_seconds); timed_out true when
+--truth-time stopped a search (solutions_label "unknown (time limit)", never
+unique).  'nonoqubo evaluate'
 reads the counts from the index.
 
 --encoding domain-wall,one-hot and --weights shape=A,order=B,cell=C
@@ -95,7 +104,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="keep generated pictures whose puzzle is unique: proven by CP-SAT (the default, "
                              "needs ortools), or with --unique=line only line-solvable ones")
     add_truth_arguments(parser, "record per puzzle the number of solutions (CP-SAT), line-solvability and "
-                                "the solve and proof times in the index")
+                                "the solve and proof times in the index", unique=True)
     parser.add_argument("--encoding", default=None, metavar="NAME[,NAME]",
                         help="build each puzzle in these encodings (domain-wall, one-hot; comma-separated); "
                              "default: domain-wall only, files named as without variants")

@@ -16,7 +16,14 @@ model's variables (:meth:`~nonoqubo.model.encoding.Layout.encode`, fixed variabl
   Without ``count`` the first solution is the one sample.
 
 A puzzle with no solution is :class:`~nonoqubo.errors.NoSolution` (``solve`` prints it and exits 1);
-a search stopped by the time limit before any solution is a :class:`~nonoqubo.errors.SolverError`.
+a search stopped by the time limit before any solution is a :class:`~nonoqubo.errors.TimeLimit`
+(a :class:`~nonoqubo.errors.SolverError`).
+
+:func:`truth` is the ground truth of a puzzle (``info --truth``, ``suite --truth``): its solutions
+counted up to a limit, each search within a time limit (:data:`TRUTH_TIME` seconds by default on
+the command line, ``--truth-time``).  A count the time limit cut short is never "unique": with
+fewer than two solutions found it reads ``unknown (time limit)`` (``timed_out``), with ``k >= 2``
+found ``>= k`` (not unique, whatever the rest).
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import MissingDependency, NoSolution, SolverError
+from ..errors import MissingDependency, NoSolution, SolverError, TimeLimit
 from ..model.automaton import line_automaton
 from ..model.encoding import Layout
 from ..model.puzzle import Puzzle
@@ -35,7 +42,13 @@ from ..model.qubo import Qubo
 from ..samples import SampleBatch
 from .base import SampleOptions, Tick
 
-__all__ = ["Truth", "check_truth_options", "count_solutions", "require", "run", "solutions", "truth"]
+__all__ = ["TRUTH_TIME", "UNKNOWN", "Truth", "check_truth_options", "count_solutions", "require", "run", "solutions", "truth"]
+
+
+#: seconds per CP-SAT search of ``--truth`` and of ``suite --unique``'s proofs unless ``--truth-time`` says otherwise
+TRUTH_TIME = 60.0
+#: the label of a count the time limit stopped before it could tell unique from not
+UNKNOWN = "unknown (time limit)"
 
 
 def _ortools() -> Any:
@@ -65,7 +78,8 @@ def solutions(puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None
     Raises:
         MissingDependency: ortools is not installed.
         NoSolution: CP-SAT proved there is none.
-        SolverError: the time limit came before any solution.
+        TimeLimit: the time limit came before any solution (a :class:`SolverError`).
+        SolverError: CP-SAT refused the model.
     """
     cp_model = _ortools()
     h, w, top = puzzle.height, puzzle.width, puzzle.num_colours
@@ -102,12 +116,21 @@ def solutions(puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None
     if status == cp_model.INFEASIBLE:
         raise NoSolution(f"{puzzle.name or 'the puzzle'}: CP-SAT proved that the puzzle has no solution")
     if not found:
-        raise SolverError(f"CP-SAT found no solution within the time limit (status {solver.StatusName(status)})")
+        if status == cp_model.UNKNOWN:
+            within = "" if time_limit is None else f" ({time_limit:g} s)"
+            raise TimeLimit(f"CP-SAT found no solution within the time limit{within}")
+        raise SolverError(f"CP-SAT found no solution (status {solver.StatusName(status)})")
     return found[:limit], status == cp_model.OPTIMAL and len(found) < limit
 
 
 def count_solutions(puzzle: Puzzle, limit: int, *, time_limit: float | None = None) -> tuple[int, bool]:
-    """``(solutions found, exact)``: at most *limit*; exact when that is how many there are."""
+    """``(solutions found, exact)``: at most *limit*; exact when that is how many there are.
+
+    Not exact with fewer than *limit* found: the time limit stopped the search.
+
+    Raises:
+        TimeLimit: the time limit came before the first solution.
+    """
     try:
         found, complete = solutions(puzzle, limit=limit, time_limit=time_limit)
     except NoSolution:
@@ -126,6 +149,7 @@ class Truth:
         solve_seconds: CP-SAT's time to the first solution (or to the proof there is none).
         proof_seconds: CP-SAT's time to finish the count (the proof of uniqueness when it is 1 and exact).
         limit: the count's limit.
+        timed_out: the time limit stopped a search before the count was settled (never ``unique``).
     """
 
     solutions: int
@@ -134,6 +158,7 @@ class Truth:
     solve_seconds: float
     proof_seconds: float
     limit: int = 2
+    timed_out: bool = False
 
     @property
     def unique(self) -> bool:
@@ -141,15 +166,21 @@ class Truth:
         return self.solutions == 1 and self.exact
 
     def label(self) -> str:
-        """``"0"``, ``"1"``, ``"3"`` when exact, ``">= 2"`` when the limit (or the time) stopped the count."""
-        return str(self.solutions) if self.exact else f">= {self.solutions}"
+        """``"0"``, ``"1"``, ``"3"`` when exact, ``">= 2"`` when the limit (or the time, after two) stopped the
+        count, ``"unknown (time limit)"`` when the time stopped it before a second solution."""
+        if self.exact:
+            return str(self.solutions)
+        if self.timed_out and self.solutions < 2:
+            return UNKNOWN
+        return f">= {self.solutions}"
 
     def to_dict(self) -> dict[str, Any]:
         """The figures under the names ``info --truth --json`` and a suite's index use."""
         d = asdict(self)
         d = {"solutions": d["solutions"], "solutions_exact": d["exact"], "solutions_label": self.label(),
              "solutions_limit": d["limit"], "unique": self.unique, "line_solvable": d["line_solvable"],
-             "solve_seconds": round(d["solve_seconds"], 4), "proof_seconds": round(d["proof_seconds"], 4)}
+             "solve_seconds": round(d["solve_seconds"], 4), "proof_seconds": round(d["proof_seconds"], 4),
+             "timed_out": d["timed_out"]}
         return d
 
 
@@ -187,17 +218,18 @@ def truth(puzzle: Puzzle, limit: int = 2, *, time_limit: float | None = None) ->
         first_ok = True
     except NoSolution:
         first_ok = False
-    except SolverError:  # the time limit came first
-        return Truth(0, False, line, time.perf_counter() - start, 0.0, limit)
+    except TimeLimit:  # the time limit came first
+        return Truth(0, False, line, time.perf_counter() - start, 0.0, limit, timed_out=True)
     solve = time.perf_counter() - start
     if not first_ok:
         return Truth(0, True, line, solve, 0.0, limit)
     start = time.perf_counter()
     try:
         found, exact = count_solutions(puzzle, limit, time_limit=time_limit)
-    except SolverError:
+    except TimeLimit:  # the count's own search did not find the first solution again in time
         found, exact = 1, False
-    return Truth(max(found, 1), exact, line, solve, time.perf_counter() - start, limit)
+    timed_out = not exact and found < limit
+    return Truth(max(found, 1), exact, line, solve, time.perf_counter() - start, limit, timed_out)
 
 
 def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:

@@ -19,7 +19,14 @@ from nonoqubo.model.puzzle import Puzzle
 
 pytest.importorskip("ortools.sat.python.cp_model", reason="the cp extra (ortools) is not installed")
 
-from nonoqubo.solvers.cpsat import truth  # noqa: E402
+from nonoqubo.campaign.generate import MAX_UNDECIDED, Member, draw, make  # noqa: E402
+from nonoqubo.errors import TimeLimit  # noqa: E402
+from nonoqubo.solvers.cpsat import TRUTH_TIME, UNKNOWN, Truth, truth  # noqa: E402
+
+#: a puzzle CP-SAT needs far longer than a millisecond for (seconds, on any machine): its first
+#: search, let alone the proof, cannot end within TINY_LIMIT
+HARD = Member(50, 50, 0.5, 0, 1)
+TINY_LIMIT = 0.001
 
 TINY = {
     "none": Puzzle(rows=[[1, 1], [1], [1]], cols=[[1], [1, 1], [1]]),
@@ -99,7 +106,8 @@ def test_info_truth_json_keys_and_text(run_cli, tmp_path):
     assert status == 0
     got = json.loads(out)["truth"]
     assert set(got) == {"solutions", "solutions_exact", "solutions_label", "solutions_limit", "unique",
-                        "line_solvable", "solve_seconds", "proof_seconds"}
+                        "line_solvable", "solve_seconds", "proof_seconds", "timed_out"}
+    assert got["timed_out"] is False
     assert (got["solutions"], got["solutions_exact"], got["unique"], got["line_solvable"]) == (6, True, False, False)
     status, out, _ = run_cli("info", tmp_path / "six.json", "--truth")
     assert status == 0 and "solutions:   2 (not unique" not in out and ">= 2 (not unique" in out
@@ -178,3 +186,79 @@ def test_a_bad_truth_limit_is_one_line_before_any_work(command, option, value, t
     assert (status, stdout) == (2, "")
     assert stderr.startswith("nonoqubo: error: --truth-limit must be at least 1 and --truth-time positive (not ")
     assert len(stderr.splitlines()) == 1 and not out.exists()
+
+
+# -- the time limit of the proofs (--truth-time) ----------------------------------------------------
+def test_a_count_the_time_limit_stops_is_unknown_never_unique():
+    got = truth(make(HARD), limit=2, time_limit=TINY_LIMIT)
+    assert got.timed_out and not got.exact and not got.unique
+    assert got.label() == UNKNOWN == "unknown (time limit)"
+    assert got.to_dict()["solutions_label"] == UNKNOWN and got.to_dict()["timed_out"] is True
+
+
+@pytest.mark.parametrize("found, limit, label", [(0, 2, UNKNOWN), (1, 2, UNKNOWN), (1, 5, UNKNOWN),
+                                                 (2, 5, ">= 2"), (3, 10, ">= 3")])
+def test_the_label_of_a_timed_out_count(found, limit, label):
+    # after k >= 2 solutions the verdict "not unique" holds whatever the time limit cut off
+    got = Truth(found, False, False, 0.0, 0.0, limit, timed_out=True)
+    assert got.label() == label and not got.unique
+
+
+def test_a_count_the_solution_limit_stops_is_not_a_time_out():
+    got = truth(TINY["six"], limit=2, time_limit=TRUTH_TIME)
+    assert (got.solutions, got.exact, got.timed_out, got.label()) == (2, False, False, ">= 2")
+    got = truth(TINY["one"], limit=1)
+    assert (got.solutions, got.exact, got.timed_out, got.label()) == (1, False, False, ">= 1")
+
+
+def test_make_keeps_no_draw_whose_proof_timed_out_and_gives_up_after_a_run_of_them():
+    member = Member(HARD.width, HARD.height, HARD.density, HARD.seed, HARD.number, "cpsat")
+    with pytest.raises(TimeLimit, match=r"random-50x50-d0\.5-s0-0001: uniqueness unknown \(time limit\): "
+                                        rf"CP-SAT did not finish the proof of {MAX_UNDECIDED} draws in a row"):
+        make(member, time_limit=TINY_LIMIT)
+
+
+def test_draw_counts_the_draws_and_keeps_the_first_proven_unique():
+    member = Member(8, 8, 0.5, 1, 2, "cpsat")
+    drawn = draw(member, time_limit=TRUTH_TIME)
+    assert drawn.undecided == 0 and drawn.draws >= 1
+    assert truth(drawn.puzzle).unique and drawn.puzzle.rows == make(member).rows
+    first = draw(Member(8, 8, 0.5, 1, 2))  # the same stream without the rule: its first picture
+    assert (first.draws, first.undecided) == (1, 0)
+    assert (drawn.draws == 1) == (first.puzzle.rows == drawn.puzzle.rows)
+
+
+def test_suite_unique_records_a_timed_out_proof_as_unknown_and_keeps_nothing(tmp_path, run_cli):
+    out = tmp_path / "s"
+    status, _, err = run_cli("suite", "--random", "50x50:0.5:1", "--unique", "--truth-time", str(TINY_LIMIT),
+                             "-o", out, "-j", "1")
+    assert status == 1 and "uniqueness unknown (time limit)" in err and "--truth-time" in err
+    (entry,) = json.loads((out / "index.json").read_text())["puzzles"]
+    assert entry["status"] == "error" and entry["unique"] is False and entry["timed_out"] is True
+    assert entry["solutions_label"] == UNKNOWN and "files" not in entry and "undecided_draws" not in entry
+    assert not list(out.glob("*.qubo.json"))  # not kept: no model written
+    (row,) = csv.DictReader((out / "index.csv").open())
+    assert row["solutions_label"] == UNKNOWN and row["unique"] == "False"
+
+
+def test_suite_truth_records_a_timed_out_count_as_unknown(tmp_path, run_cli):
+    out = tmp_path / "s"
+    status, _, err = run_cli("suite", "--random", "50x50:0.5:1", "--truth", "--truth-time", str(TINY_LIMIT),
+                             "-o", out, "-j", "1", "-q")
+    assert status == 0, err  # the model is built; only its truth is unknown
+    (entry,) = json.loads((out / "index.json").read_text())["puzzles"]
+    assert (entry["status"], entry["unique"], entry["timed_out"], entry["solutions_label"]) == \
+        ("ok", False, True, UNKNOWN)
+    assert entry["solutions_exact"] is False
+
+
+def test_info_truth_says_a_timed_out_count_is_undecided(tmp_path, run_cli):
+    clues.dump(make(HARD), tmp_path / "hard.json")
+    status, out, _ = run_cli("info", tmp_path / "hard.json", "--truth", "--truth-time", str(TINY_LIMIT))
+    assert status == 0 and f"solutions:   {UNKNOWN} (undecided: raise --truth-time" in out
+
+
+def test_the_truth_time_default_is_documented(run_cli):
+    for command in ("info", "suite"):
+        status, out, _ = run_cli(command, "--help")
+        assert status == 0 and f"(default {TRUTH_TIME:g})" in " ".join(out.split())

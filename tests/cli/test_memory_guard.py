@@ -95,7 +95,7 @@ def test_evaluate_refuses_the_model(tmp_path, model, run_cli, monkeypatch):
 def test_suite_refuses_a_random_size_before_drawing_or_writing(tmp_path, run_cli, monkeypatch):
     monkeypatch.setattr(estimate, "available_memory", lambda: LIMIT)
     drawn = []
-    monkeypatch.setattr("nonoqubo.campaign.suite.make", lambda m: drawn.append(m))
+    monkeypatch.setattr("nonoqubo.campaign.suite.draw", lambda m, time_limit=None: drawn.append(m))
     out = tmp_path / "suite"
     status, _, err = run_cli("suite", "--random", "10x10,100000x100000:0.5:1", "-o", out, "-j", "1")
     _refused(status, err, "--random 100000x100000:0.5", "a random 100000x100000 puzzle's model would have about ")

@@ -113,6 +113,20 @@ def test_a_time_limit_too_short_is_an_error_not_a_crash():
         assert result.best.valid
 
 
+def test_the_time_limit_before_any_solution_is_a_time_limit_error():
+    # a random 50x50 puzzle: CP-SAT's first search takes far longer than a millisecond
+    from nonoqubo.campaign.generate import Member, make
+    from nonoqubo.errors import TimeLimit
+    from nonoqubo.solvers.cpsat import solutions
+
+    puzzle = make(Member(50, 50, 0.5, 0, 1))
+    with pytest.raises(TimeLimit, match=r"within the time limit \(0\.001 s\)") as info:
+        solutions(puzzle, limit=1, time_limit=0.001)
+    assert isinstance(info.value, SolverError)  # callers that catch SolverError still do
+    with pytest.raises(TimeLimit):  # the count's search too: not "no solution" (0, exact)
+        count_solutions(puzzle, 2, time_limit=0.001)
+
+
 def test_without_ortools_one_line_names_the_extra(monkeypatch, run_cli):
     hide_packages(monkeypatch, "ortools")
     with pytest.raises(MissingDependency, match=r'nonoqubo\[cp\]'):
