@@ -20,6 +20,7 @@ __all__ = [
     "ModelTooLarge",
     "NoSolution",
     "NonoquboError",
+    "PhysicalError",
     "PuzzleError",
     "SampleError",
     "SolverError",
@@ -83,6 +84,11 @@ class ModelTooLarge(NonoquboError, MemoryError):
 
 class WriteError(NonoquboError, OSError):
     """A file cannot be written (``cannot write PATH: reason``); nothing is left behind."""
+
+
+class PhysicalError(NonoquboError, ValueError):
+    """The physical (embedded) problem cannot be made or read: chains that do not fit the model,
+    a bad chain strength, range or precision, or qubit samples that do not cover the chains."""
 
 
 class RefusedNumber(ValueError):
