@@ -15,6 +15,7 @@ located :class:`FormatError` before they could reach a caller.
 from __future__ import annotations
 
 __all__ = [
+    "EmbeddingError",
     "FormatError",
     "MissingDependency",
     "ModelTooLarge",
@@ -24,6 +25,7 @@ __all__ = [
     "PuzzleError",
     "SampleError",
     "SolverError",
+    "TopologyError",
     "UnsupportedFormat",
     "WriteError",
     "located",
@@ -76,6 +78,14 @@ class MissingDependency(NonoquboError, ImportError):
 
 class SolverError(NonoquboError, RuntimeError):
     """A sampler cannot take this model or these options, or failed."""
+
+
+class TopologyError(NonoquboError, ValueError):
+    """A ``--topology`` that names no QPU graph: a spec that does not parse, or a properties JSON without qubits."""
+
+
+class EmbeddingError(NonoquboError, ValueError):
+    """An embedding file that is damaged, for another model, or invalid on its topology; or none was found."""
 
 
 class ModelTooLarge(NonoquboError, MemoryError):
