@@ -25,7 +25,7 @@ from ..answers.render import svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.puzzle import Puzzle
 
-__all__ = ["add_force_argument", "add_image_argument", "add_puzzle_arguments", "check_image_path",
+__all__ = ["add_chain_strength_argument", "add_force_argument", "add_image_argument", "add_puzzle_arguments", "check_image_path",
            "check_output_folder", "document", "emit", "load_puzzle", "no_solution_names", "progress_enabled",
            "report_lines", "verdict", "write_image"]
 
@@ -117,6 +117,15 @@ def add_truth_arguments(parser: argparse.ArgumentParser, what: str) -> None:
                         help="count solutions up to N (default 2: enough to prove uniqueness)")
     parser.add_argument("--truth-time", type=float, default=None, metavar="SECONDS",
                         help="CP-SAT time limit per search (default none); a count it stops reads '>= k'")
+
+
+def add_chain_strength_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--chain-strength X|uniform-torque|scaled``: the coupling that holds a chain's qubits together."""
+    parser.add_argument("--chain-strength", metavar="X", default=None,
+                        help="the coupling that holds each chain's qubits together, in the logical model's "
+                             "units (a broken chain coupler costs 2X): a positive number, or 'uniform-torque' "
+                             "(Ocean's default, uniform_torque_compensation with prefactor 1.414; the default) "
+                             "or 'scaled' (the largest |h| or |J| of the logical Ising model)")
 
 
 def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture of the best sample") -> None:

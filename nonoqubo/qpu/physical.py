@@ -66,14 +66,15 @@ The two files (:func:`dumps_json`, :func:`dumps_bqm`):
   reads it as it is.
 
 Examples:
-    >>> import networkx as nx
     >>> from nonoqubo.model.qubo import Qubo
-    >>> q = Qubo.from_terms(["a", "b"], [1, 1], [(0, 1, -2)])
-    >>> p = physical_problem(q, {"a": [0, 1], "b": [2]}, nx.path_graph(3), chain_strength=1.0)
+    >>> from nonoqubo.qpu.topology import parse_topology
+    >>> q = Qubo.from_terms(["a", "b"], [2, 1], [(0, 1, -2)])
+    >>> p = physical_problem(q, {"a": [0, 4], "b": [1]}, parse_topology("chimera:1"), chain_strength=2)
     >>> p.scale, p.chain_strength, p.scaled_chain_strength
-    (1.0, 1.0, 1.0)
-    >>> sorted(p.bqm.quadratic.items())
-    [((0, 1), -1.0), ((1, 2), -0.5)]
+    (0.5, 2.0, 1.0)
+    >>> doc = json.loads(dumps_json(p))
+    >>> doc["h"], doc["J"], doc["offset"]
+    ({'0': 0.125, '1': 0.0, '4': 0.125}, [[0, 4, -1.0], [1, 4, -0.25]], 1.5)
 """
 
 from __future__ import annotations
@@ -89,10 +90,13 @@ import numpy as np
 from .._version import __version__
 from ..errors import MissingDependency, PhysicalError
 from ..model.qubo import Qubo
+from .embedding import check_embedding, model_summary
+from .topology import Topology
 
-__all__ = ["CHAIN_STRENGTH_RULES", "DEFAULT_H_RANGE", "DEFAULT_J_RANGE", "DEFAULT_PRECISION", "PhysicalProblem",
-           "chain_strength_bound", "check_embedding", "dumps_bqm", "dumps_json", "logical_ising_bqm",
-           "parse_chain_strength", "parse_range", "physical_problem", "resolve_chain_strength"]
+__all__ = ["CHAIN_STRENGTH_RULES", "DEFAULT_H_RANGE", "DEFAULT_J_RANGE", "DEFAULT_PRECISION", "FORMATS",
+           "PhysicalProblem", "build_physical", "chain_strength_bound", "dumps_bqm", "dumps_json", "logical_ising_bqm",
+           "parse_chain_strength", "parse_range", "physical_format", "physical_problem", "resolve_chain_strength",
+           "write_physical"]
 
 #: an Advantage system's h_range and j_range (the QPU properties' "h_range" / "j_range")
 DEFAULT_H_RANGE = (-4.0, 4.0)
@@ -190,40 +194,6 @@ def chain_strength_bound(qubo: Qubo) -> float:
     local = local + np.bincount(ising.row, weights=absj, minlength=n) + np.bincount(ising.col, weights=absj,
                                                                                     minlength=n)
     return float(local.max()) / 2.0
-
-
-def check_embedding(qubo: Qubo, chains: Mapping[str, Sequence[int]], graph: Any, source: str = "embedding") -> None:
-    """Refuse, in one line, chains that do not embed *qubo* in *graph*.
-
-    Every label of the model has a non-empty chain, no qubit is in two chains, every qubit is
-    in the graph, every chain is connected, and every coupling of the model has a coupler
-    between its two chains (``dwave.embedding.verify_embedding``'s rules, named).
-    """
-    import networkx as nx
-
-    labels = [str(x) for x in qubo.labels]
-    missing = [v for v in labels if v not in chains]
-    if missing:
-        raise PhysicalError(f"{source}: no chain for variable {missing[0]!r}"
-                            + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
-    owner: dict[int, str] = {}
-    for v in labels:
-        chain = list(chains[v])
-        if not chain:
-            raise PhysicalError(f"{source}: the chain of {v!r} is empty")
-        for q in chain:
-            if q in owner and owner[q] != v:
-                raise PhysicalError(f"{source}: qubit {q} is in the chains of both {owner[q]!r} and {v!r}")
-            if q not in graph:
-                raise PhysicalError(f"{source}: qubit {q} of the chain of {v!r} is not in the topology's graph")
-            owner[q] = v
-        if len(chain) > 1 and not nx.is_connected(graph.subgraph(chain)):
-            raise PhysicalError(f"{source}: the chain of {v!r} is not connected in the topology's graph")
-    for i, j in zip(qubo.row.tolist(), qubo.col.tolist()):
-        u, v = labels[i], labels[j]
-        cu, cv = chains[u], set(chains[v])
-        if not any(p in cv for q in cu for p in graph[q]):
-            raise PhysicalError(f"{source}: no coupler joins the chains of {u!r} and {v!r}, which the model couples")
 
 
 # -- the physical problem ----------------------------------------------------------------------
@@ -338,41 +308,42 @@ def _scale_factor(h: np.ndarray, j: np.ndarray, h_range: tuple[float, float], j_
 def physical_problem(
     qubo: Qubo,
     chains: Mapping[str, Sequence[int]],
-    graph: Any,
+    topology: Topology,
     *,
     chain_strength: float | str = "uniform-torque",
-    h_range: tuple[float, float] | None = None,
-    j_range: tuple[float, float] | None = None,
+    h_range: tuple[float, float] | str | None = None,
+    j_range: tuple[float, float] | str | None = None,
     precision: float = DEFAULT_PRECISION,
-    model: Mapping[str, Any] | None = None,
-    topology: Mapping[str, Any] | None = None,
+    where: str = "embedding",
 ) -> PhysicalProblem:
-    """Embed *qubo*'s Ising form on *chains* of *graph*'s qubits and scale it into the ranges.
+    """Embed *qubo*'s Ising form on *chains* of *topology*'s qubits and scale it into the ranges.
 
     Args:
         qubo: the logical model (the one the embedding was made for).
-        chains: variable label -> its qubits.
-        graph: the topology's networkx graph (integer qubits).
+        chains: variable label -> its qubits (``Embedding.chains``, or any such dict).
+        topology: the qubit graph (:func:`~nonoqubo.qpu.topology.parse_topology`).
         chain_strength: a number (logical units) or one of :data:`CHAIN_STRENGTH_RULES`.
-        h_range, j_range: the hardware's ranges (default :data:`DEFAULT_H_RANGE`, :data:`DEFAULT_J_RANGE`).
+        h_range, j_range: the hardware's ranges; default the topology's (a properties JSON's
+            ``h_range`` / ``j_range``), else :data:`DEFAULT_H_RANGE`, :data:`DEFAULT_J_RANGE`.
         precision: the warning's threshold (default :data:`DEFAULT_PRECISION`).
-        model, topology: figures recorded in the metadata (hash, name; ``Topology.describe()``).
+        where: the chains' file, for messages.
 
     Raises:
-        PhysicalError: chains that do not embed the model, a bad chain strength, range or precision.
+        EmbeddingError: chains that do not embed the model on the topology (one line, naming *where*).
+        PhysicalError: a bad chain strength, range or precision.
         MissingDependency: dwave-system is not installed.
     """
     embedding = _ocean()
-    rule = parse_chain_strength(chain_strength) if isinstance(chain_strength, str) else chain_strength
-    if not isinstance(rule, str):
-        rule = parse_chain_strength(str(rule))
-    h_range = parse_range(h_range, "--h-range") if h_range is not None else DEFAULT_H_RANGE
-    j_range = parse_range(j_range, "--j-range") if j_range is not None else DEFAULT_J_RANGE
-    if not (isinstance(precision, (int, float)) and math.isfinite(precision) and precision >= 0):
+    rule = parse_chain_strength(chain_strength if isinstance(chain_strength, str) else str(chain_strength))
+    h_range = parse_range(h_range, "--h-range") if h_range is not None else topology.h_range or DEFAULT_H_RANGE
+    j_range = parse_range(j_range, "--j-range") if j_range is not None else topology.j_range or DEFAULT_J_RANGE
+    if isinstance(precision, bool) or not (isinstance(precision, (int, float)) and math.isfinite(precision)
+                                           and precision >= 0):
         raise PhysicalError(f"--precision: {precision!r} must be a number of at least 0")
     chains = {str(k): tuple(int(q) for q in v) for k, v in chains.items()}
-    check_embedding(qubo, chains, graph)
-    chains = {str(v): chains[str(v)] for v in qubo.labels}  # the model's order, only its variables
+    check_embedding(chains, where, qubo=qubo, topology=topology)
+    chains = {str(v): chains[str(v)] for v in qubo.labels}  # the model's order
+    graph = topology.graph
     source = logical_ising_bqm(qubo)
     strength = resolve_chain_strength(rule, source)
     try:
@@ -398,8 +369,8 @@ def physical_problem(
         chain_strength_rule=rule if isinstance(rule, str) else "number",
         h_range=tuple(h_range), j_range=tuple(j_range), precision=float(precision),
         smallest_logical=_smallest(logical) * scale, smallest_physical=_smallest(physical) * scale,
-        chain_strength_bound=chain_strength_bound(qubo), model=dict(model or {}),
-        topology=dict(topology) if topology is not None else None,
+        chain_strength_bound=chain_strength_bound(qubo), model=model_summary(qubo, presolved=bool(qubo.fixed)),
+        topology=topology.describe(),
     )
 
 
@@ -446,3 +417,55 @@ def dumps_bqm(problem: PhysicalProblem) -> bytes:
     meta["chains"] = {v: list(c) for v, c in problem.chains.items()}
     body = data[14 + int.from_bytes(data[10:14], "little"):]
     return make_header({**header.data, META_KEY: meta}, header.version) + body
+
+
+#: the files of the physical problem, by format name and file ending
+FORMATS = {"bqm": ".bqm", "json": ".json"}
+
+
+def physical_format(path: str, name: str | None = None) -> str:
+    """``"bqm"`` or ``"json"``: the physical problem's format of output *path* (or named *name*).
+
+    Raises:
+        PhysicalError: another format (one line: the two it can be).
+    """
+    if name is None:
+        if path == "-":
+            raise PhysicalError("'-o -' needs a format with --embedding: add -f json or -f bqm")
+        name = next((fmt for fmt, ending in FORMATS.items() if path.lower().endswith(ending)), None)
+    if name not in FORMATS:
+        raise PhysicalError(f"{path}: with --embedding the output is the physical problem on qubits, written as "
+                            "a dimod BQM file (.bqm, -f bqm) or the QPU-request JSON (.json, -f json); "
+                            f"not {name or 'this file ending'}")
+    return name
+
+
+def build_physical(qubo: Qubo, embedding_path: str, *, chain_strength: float | str = "uniform-torque",
+                   h_range: tuple[float, float] | str | None = None, j_range: tuple[float, float] | str | None = None,
+                   precision: float = DEFAULT_PRECISION) -> PhysicalProblem:
+    """The physical problem of *qubo* on the embedding in file *embedding_path* (on its own topology).
+
+    Raises:
+        EmbeddingError: the embedding is for another model, or not valid on its topology.
+        TopologyError: the embedding's topology cannot be read.
+        PhysicalError: a bad chain strength, range or precision.
+    """
+    from .embedding import load_embedding, topology_of_embedding
+
+    embedding = load_embedding(embedding_path, qubo=qubo)
+    topology = topology_of_embedding(embedding)
+    return physical_problem(qubo, embedding.chains, topology, chain_strength=chain_strength, h_range=h_range,
+                            j_range=j_range, precision=precision, where=str(embedding_path))
+
+
+def write_physical(problem: PhysicalProblem, outputs: Sequence[tuple[str, str]]) -> None:
+    """Write *problem* to every ``(path, format)`` of *outputs*; each file renamed into place when all are written."""
+    import contextlib
+
+    from .._util.atomic import atomic_write
+
+    with contextlib.ExitStack() as stack:
+        for path, fmt in outputs:
+            binary = fmt == "bqm"
+            handle = stack.enter_context(atomic_write(path, binary=binary))
+            handle.write(dumps_bqm(problem) if binary else dumps_json(problem))
