@@ -33,6 +33,7 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -40,7 +41,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ContextManager
 
 import numpy as np
 
@@ -51,12 +52,16 @@ from ..errors import EmbeddingError, FormatError, MissingDependency, TopologyErr
 from ..model.qubo import Qubo
 from .topology import Topology, parse_topology
 
-__all__ = ["Embedding", "check_embedding", "chain_figures", "embedding_document", "find_embedding",
-           "interaction_graph_hash", "load_embedding", "model_summary", "topology_of_embedding",
+__all__ = ["Embedding", "Step", "check_embedding", "chain_figures", "embedding_document", "find_embedding",
+           "interaction_graph_hash", "load_embedding", "model_summary", "no_step", "topology_of_embedding",
            "write_embedding"]
 
-#: ``report(done, total, best)`` after each try (best: the figures of the best embedding so far, or None)
-Report = Callable[[int, int, "dict[str, Any] | None"], None]
+#: ``step(message)``: a context manager around one try (a progress line), or nothing
+Step = Callable[[str], ContextManager[Any]]
+
+
+def no_step(message: str) -> ContextManager[Any]:
+    return contextlib.nullcontext()
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,7 +139,7 @@ def _minorminer() -> Any:
 
 
 def find_embedding(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int = 1,
-                   timeout: float = 1000.0, report: Report | None = None) -> Embedding | None:
+                   timeout: float = 1000.0, step: Step = no_step) -> Embedding | None:
     """The best of *tries* minorminer embeddings of *qubo*'s interaction graph, or None when none was found.
 
     Try ``i`` (from 0) runs ``minorminer.find_embedding`` with ``random_seed = seed + i`` and
@@ -146,7 +151,8 @@ def find_embedding(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int 
         qubo: the model (its ``row``/``col`` arrays are the interaction graph).
         topology: where to embed it.
         seed, tries, timeout: as above (``tries >= 1``, ``timeout > 0``).
-        report: called after every try with (tries done, tries, the best figures so far or None).
+        step: wraps every try; it is handed the line to show (``embedding on pegasus:16: try 2/3,
+            best so far: longest chain 5, 300 qubits``).
     """
     if tries < 1:
         raise EmbeddingError(f"--tries {tries}: give at least 1")
@@ -162,10 +168,13 @@ def find_embedding(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int 
     best_figures: dict[str, Any] | None = None
     start = time.perf_counter()
     for i in range(tries):
-        if edges:
-            found = mm.find_embedding(edges, target, random_seed=int(seed) + i, timeout=float(timeout))
-        else:
-            found = {}
+        so_far = (f", best so far: longest chain {best_figures['longest_chain']}, {best_figures['qubits']} qubits"
+                  if best_figures else "")
+        with step(f"embedding on {topology.spec}: try {i + 1}/{tries}{so_far}"):
+            if edges:
+                found = mm.find_embedding(edges, target, random_seed=int(seed) + i, timeout=float(timeout))
+            else:
+                found = {}
         chains = {int(v): [int(q) for q in c] for v, c in found.items()}
         if edges and len(chains) != n - isolated.size:
             chains = None  # no embedding this try
@@ -177,8 +186,6 @@ def find_embedding(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int 
             if best_key is None or key < best_key:
                 best, best_key = chains, key
                 best_figures = chain_figures({str(v): c for v, c in chains.items()})
-        if report is not None:
-            report(i + 1, tries, best_figures)
     seconds = time.perf_counter() - start
     if best is None:
         return None
