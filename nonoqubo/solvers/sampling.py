@@ -98,6 +98,7 @@ def sample(
     tick: Tick | None = None,
     workers: int | None = None,
     count: int | None = None,
+    qpu: Mapping[str, Any] | None = None,
 ) -> SampleBatch:
     """Sample *qubo* with a local sampler.
 
@@ -113,6 +114,8 @@ def sample(
         tick: called as ``tick(reads_done, energy)`` after every read (progress display).
         workers: search workers (``cpsat``).
         count: enumerate up to this many solutions, counted in ``batch.extra["count"]`` (``cpsat``).
+        qpu: ``mock-dwave``, ``dwave``: ``{"topology", "embedding", "chain_strength"}`` (see
+            :mod:`nonoqubo.solvers.qpu`).
 
     Returns:
         The samples in the model's variable order, energies attached.  A model
@@ -123,7 +126,7 @@ def sample(
         SolverError: a bad option, a model too large for ``exact`` or ``qbpp``, or an unknown sampler.
     """
     opts = SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
-                         workers=workers, count=count)
+                         workers=workers, count=count, qpu=qpu)
     check_options(opts, sampler)
     spec = sampler_spec(sampler)
     if qubo.num_vars == 0 and count is None:
@@ -145,6 +148,7 @@ def solve(
     tick: Tick | None = None,
     workers: int | None = None,
     count: int | None = None,
+    qpu: Mapping[str, Any] | None = None,
 ) -> SolveResult:
     """Build *puzzle*'s QUBO, sample it locally and decode every sample.
 
@@ -157,11 +161,11 @@ def solve(
         SolverError: a bad option (checked before the model is built).
     """
     check_options(SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
-                                workers=workers, count=count), sampler)
+                                workers=workers, count=count, qpu=qpu), sampler)
     models = Models.build(puzzle)
     qubo = models.presolve() if presolve else models.qubo
     batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
-                   tick=tick, workers=workers, count=count)
+                   tick=tick, workers=workers, count=count, qpu=qpu)
     decoder = Decoder(qubo)
     analysis = decoder.analyse(batch.bits)
     best = decoder.reports(analysis, select(analysis, "best"), batch)[0]
@@ -181,7 +185,8 @@ def sampleset_document(result: SolveResult) -> dict[str, Any]:
         (full, list(result.decoder.full_labels)), dimod.BINARY,
         energy=result.analysis.energy.astype(np.int64),
         info={"source": result.batch.source, "puzzle": result.puzzle.name,
-              "presolved_fixed": len(result.decoder.fixed)},
+              "presolved_fixed": len(result.decoder.fixed), **result.batch.extra.get("sampleset_info", {})},
+        **result.batch.extra.get("sampleset_vectors", {}),  # the QPU samplers' chain_break_fraction
     )
     return sampleset.to_serializable()
 
