@@ -76,7 +76,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_chain_strength_argument(qpu)
     qpu.add_argument("--h-range", metavar="LO,HI", default=None,
                      help="the QPU's h range the biases are scaled into (default: the embedding's topology file's "
-                          "h_range, else -4,4, an Advantage system's)")
+                          "h_range, else -4,4, an Advantage system's; write --h-range=-2,2: a value that starts with '-' "
+                          "needs the '=')")
     qpu.add_argument("--j-range", metavar="LO,HI", default=None,
                      help="the QPU's J range the couplings are scaled into (default: the topology file's j_range, "
                           "else -1,1)")
@@ -159,8 +160,9 @@ def _physical_plan(args: argparse.Namespace) -> list[tuple[str, str]]:
     return plan
 
 
-def run_physical(args: argparse.Namespace, plan: list[tuple[str, str]], qubo: Any) -> None:
-    """Embed *qubo* through --embedding and write the physical problem (the files of *plan*)."""
+def run_physical(args: argparse.Namespace, plan: list[tuple[str, str]], qubo: Any, said: list[str]) -> None:
+    """Embed *qubo* through --embedding and write the physical problem (the files of *plan*), then
+    print the build's summary lines *said* and the physical problem's."""
     problem = build_physical(qubo, args.embedding, chain_strength=args.chain_strength or "uniform-torque",
                              h_range=args.h_range, j_range=args.j_range,
                              precision=DEFAULT_PRECISION if args.precision is None else args.precision)
@@ -168,6 +170,8 @@ def run_physical(args: argparse.Namespace, plan: list[tuple[str, str]], qubo: An
         print(problem.warning, file=sys.stderr)
     write_physical(problem, plan)
     if not args.quiet:
+        for line in said:
+            print(line, file=sys.stderr)
         print(problem.summary(), file=sys.stderr)
         for out, fmt in plan:
             size = f", {os.path.getsize(out):,} bytes" if out != "-" else ""
@@ -178,7 +182,9 @@ def run(args: argparse.Namespace) -> int:
     physical = _physical_plan(args)
     plan = [] if physical else _plan(args)
     show = progress_enabled(args)
-    say = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
+    said: list[str] = []  # with --embedding the summary waits for the embedding's checks: an error is one line
+    say = (lambda msg: None) if args.quiet else \
+        said.append if physical else (lambda msg: print(msg, file=sys.stderr))
     puzzle = load_puzzle(args)
     est = check_fits(puzzle, args.puzzle, force=args.force,
                      write_bytes_per_term=max((mod.WRITE_BYTES_PER_TERM for _, mod in plan), default=0))
@@ -201,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
     if qubo.num_vars == 0:  # a warning, shown even with -q: these files crash qbsolv and stop MQLib
         print(empty_model_note(args.output), file=sys.stderr)
     if physical:
-        run_physical(args, physical, qubo)
+        run_physical(args, physical, qubo, said)
         return 0
     if any(kind_of(mod) == "constrained" for _, mod in plan):
         with spinner("building the constrained model", enabled=show):
