@@ -25,9 +25,9 @@ from ..answers.render import svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.puzzle import Puzzle
 
-__all__ = ["add_embed_search_arguments", "add_force_argument", "add_image_argument", "add_puzzle_arguments", "check_image_path",
-           "check_embed_search_options", "check_output_folder", "document", "emit", "load_puzzle", "no_solution_names", "progress_enabled",
-           "report_lines", "verdict", "write_image"]
+__all__ = ["add_embed_search_arguments", "add_force_argument", "add_image_argument", "add_puzzle_arguments",
+           "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit", "load_puzzle",
+           "no_solution_names", "progress_enabled", "report_lines", "verdict", "write_image"]
 
 #: items printed per section in text mode (--json lists everything)
 TEXT_LIMIT = 40
