@@ -19,7 +19,7 @@ from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, model_figures
 from ._common import (add_embed_search_arguments, add_force_argument, add_puzzle_arguments, add_truth_arguments,
-                      check_embed_search_options, load_puzzle, no_solution_names, progress_enabled)
+                      check_embed_search_options, load_puzzle, no_solution_names, progress_enabled, status_line)
 
 ORDER = 10
 
@@ -171,7 +171,7 @@ def _fit(args: argparse.Namespace, topology: Any, raw: Any, presolved: Any) -> d
         out[name] = fit_figures(qubo, topology, presolved=name == "presolved" or bool(qubo.fixed),
                                 seed=args.embed_seed, tries=args.embed_tries, timeout=args.embed_timeout,
                                 use_cache=not args.no_cache,
-                                step=lambda message, name=name: spinner(f"{message} ({name})", enabled=show))
+                                step=lambda message, name=name: status_line(f"{message} ({name} model)", show))
     return out
 
 
