@@ -25,9 +25,10 @@ from ..answers.render import svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.puzzle import Puzzle
 
-__all__ = ["add_chain_strength_argument", "add_force_argument", "add_image_argument", "add_puzzle_arguments", "check_image_path",
-           "check_output_folder", "document", "emit", "load_puzzle", "no_solution_names", "progress_enabled",
-           "report_lines", "verdict", "write_image"]
+__all__ = ["add_chain_strength_argument", "add_embed_search_arguments", "add_force_argument", "add_image_argument",
+           "add_puzzle_arguments", "check_embed_search_options", "check_image_path", "check_output_folder", "document",
+           "emit", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines", "status_line", "verdict",
+           "write_image"]
 
 #: items printed per section in text mode (--json lists everything)
 TEXT_LIMIT = 40
@@ -226,3 +227,42 @@ def write_image(path: str, puzzle: Puzzle, r: Report) -> None:
     )
     with atomic_write(path) as fh:
         fh.write(svg)
+
+
+def add_embed_search_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--embed-seed``, ``--embed-tries``, ``--embed-timeout``, ``--no-cache``: the minorminer search of
+    ``info --topology`` and ``suite --embed`` (``embed`` itself says ``--seed``, ``--tries``, ``--timeout``)."""
+    parser.add_argument("--embed-seed", type=int, default=1, metavar="N",
+                        help="minorminer's seed of the first try (default 1)")
+    parser.add_argument("--embed-tries", type=int, default=1, metavar="N",
+                        help="searches per model; the shortest longest chain, then the fewest qubits, is kept "
+                             "(default 1)")
+    parser.add_argument("--embed-timeout", type=float, default=1000.0, metavar="SECONDS",
+                        help="time limit of each search (default 1000, minorminer's)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the embedding cache ($NONOQUBO_CACHE/embeddings, default "
+                             "~/.cache/nonoqubo/embeddings)")
+
+
+def check_embed_search_options(tries: int, timeout: float) -> None:
+    """Refuse, before any work, a number of tries below 1 or a time limit that is not positive."""
+    if tries < 1:
+        raise NonoquboError(f"--embed-tries {tries}: give at least 1")
+    if not timeout > 0:
+        raise NonoquboError(f"--embed-timeout {timeout:g}: give a positive number of seconds")
+
+
+@contextlib.contextmanager
+def status_line(message: str, enabled: bool) -> Iterator[None]:
+    """*message* on standard error while the block runs, erased after (a search that holds the GIL, such as
+    minorminer's, would freeze a spinner's clock, so this line has none)."""
+    if not enabled:
+        yield
+        return
+    sys.stderr.write(f"\r{message} ...")
+    sys.stderr.flush()
+    try:
+        yield
+    finally:
+        sys.stderr.write("\r" + " " * (len(message) + 4) + "\r")
+        sys.stderr.flush()

@@ -16,7 +16,8 @@ from ..errors import EmbeddingError
 from ..qpu.cache import embed, qubo_to_embed
 from ..qpu.embedding import write_embedding
 from ..qpu.topology import Topology, parse_topology
-from ._common import add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names, progress_enabled
+from ._common import (add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names, progress_enabled,
+                      status_line)
 
 ORDER = 25
 
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         qubo, presolved = qubo_to_embed(_read(args), presolve=args.presolve, source=source)
     found = embed(qubo, topology, seed=args.seed, tries=args.tries, timeout=args.timeout,
                   use_cache=not args.no_cache, presolved=presolved,
-                  step=lambda message: spinner(message, enabled=show))
+                  step=lambda message: status_line(f"{message} (at most {args.timeout:g} s)", show))
     model = found.model
     size = (f"{model['variables']} variables, {model['edges']} edges, max degree {model['max_degree']}"
             + (", presolved" if presolved else ""))
@@ -114,15 +115,16 @@ def run(args: argparse.Namespace) -> int:
     write_embedding(args.output, emb, model, topology)
     if args.quiet:
         return 0
+    out = sys.stderr if args.output == "-" else sys.stdout  # '-o -': the file is standard output
     fig = emb.figures
-    print(f"{source}: {size}")
+    print(f"{source}: {size}", file=out)
     if model["variables"] == 0:
-        print(f"nothing to embed: presolve fixes every variable; {args.output} holds an empty embedding")
+        print(f"nothing to embed: presolve fixes every variable; {args.output} holds an empty embedding", file=out)
         return 0
     where = (f"from the cache, found in {fig['seconds']:.2f} s" if found.cached
              else f"{fig['seconds']:.2f} s")
-    print(f"topology:  {_topology_line(topology)}")
+    print(f"topology:  {_topology_line(topology)}", file=out)
     print(f"embedding: {fig['qubits']} qubits, longest chain {fig['longest_chain']}, mean chain "
           f"{fig['mean_chain']:.2f} ({where}; best of {fig['tries']} tr{'y' if fig['tries'] == 1 else 'ies'}, "
-          f"seed {fig['seed']})")
+          f"seed {fig['seed']})", file=out)
     return 0

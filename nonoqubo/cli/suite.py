@@ -10,7 +10,8 @@ from ..campaign.generate import parse_family
 from .._util.progress import bar
 from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite
 from ..errors import NonoquboError
-from ._common import add_force_argument, add_truth_arguments, progress_enabled
+from ._common import (add_embed_search_arguments, add_force_argument, add_truth_arguments,
+                      check_embed_search_options, progress_enabled)
 
 ORDER = 60
 
@@ -44,6 +45,15 @@ line logic alone solves it, and CP-SAT's time to the first solution
 (solve_seconds) and to finish the count (proof_seconds).  'nonoqubo evaluate'
 reads the counts from the index.
 
+--embed TOPOLOGY records per puzzle whether its model fits on a QPU: minorminer
+embeds the full and the presolved model on TOPOLOGY (pegasus:16, zephyr:12,4,
+chimera:16 or a QPU properties .json, as 'nonoqubo embed' takes it; needs the
+'dwave' extra), and the index gets embed_topology, embed_status ("ok", "not
+found", or "nothing to embed: presolve fixes every variable"), embed_qubits,
+embed_longest_chain, embed_mean_chain, embed_seconds and the same with
+_after_presolve.  Embeddings go to the cache 'nonoqubo embed' reads, so a
+model is embedded once across runs; --embed-timeout bounds each search.
+
 Every puzzle's model is checked against the memory available before it is
 built; one that would not fit is recorded as failed with the estimate.  A
 --random size is checked from its size before any picture is drawn, and one
@@ -54,6 +64,7 @@ examples:
   nonoqubo suite 'puzzles/**/*.non' --random 10x10,20x20:0.5:50:1 --unique -o suite -j 2
   nonoqubo suite --random 30x30:0.5:100 --unique --truth -o hard
   nonoqubo suite --random 15x15:0.5:100 --unique=line -o easy
+  nonoqubo suite tests/data/puzzles/json --embed pegasus:16 --embed-timeout 120 -o fits -j 2
 """
 
 
@@ -87,6 +98,11 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "needs ortools), or with --unique=line only line-solvable ones")
     add_truth_arguments(parser, "record per puzzle the number of solutions (CP-SAT), line-solvability and "
                                 "the solve and proof times in the index")
+    parser.add_argument("--embed", metavar="TOPOLOGY",
+                        help="also embed every full and presolved model on this QPU topology (pegasus:16, "
+                             "zephyr:12,4, a properties .json; needs the 'dwave' extra) and record the qubits and "
+                             "chains in the index (default none)")
+    add_embed_search_arguments(parser)
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
@@ -103,12 +119,15 @@ def run(args: argparse.Namespace) -> int:
             raise NonoquboError(f"--unique must be 'cpsat' or 'line', not {extra!r}")
         args.puzzles = [extra, *args.puzzles]
     families = [parse_family(text, unique=args.unique) for text in args.random]
+    if args.embed:
+        check_embed_search_options(args.embed_tries, args.embed_timeout)
     show = progress_enabled(args)
     with bar(None, "building suite", enabled=show, unit=" puzzles") as tick:
         result = run_suite(args.puzzles, args.output, formats=args.format or ["qubo-json"],
                            presolve=args.presolve, families=families, jobs=args.jobs, progress=tick,
                            force=args.force, truth=args.truth, truth_limit=args.truth_limit,
-                           truth_time=args.truth_time)
+                           truth_time=args.truth_time, embed=args.embed,
+                           embed_search=(args.embed_seed, args.embed_tries, args.embed_timeout, not args.no_cache))
     if not args.quiet:
         print(f"{len(result.entries)} puzzles: {result.built} built, {result.skipped} up to date, "
               f"{result.failed} failed, in {result.seconds:.1f} s; index: "

@@ -144,3 +144,46 @@ def qubo_to_embed(model: Any, *, presolve: bool, source: str) -> tuple[Qubo, boo
         raise EmbeddingError(f"{source}: --presolve needs the clues, and this model file carries none; "
                              "embed the clue file, or a model built with 'build --presolve'")
     return model.fix(fixings(model.puzzle, line_solve(model.puzzle))), True
+
+
+#: what ``suite --embed`` keeps per puzzle in its index (``index.json``, ``index.csv``), and under which names
+INDEX_EMBEDDING = ("embed_topology", "embed_status", "embed_qubits", "embed_longest_chain", "embed_mean_chain",
+                   "embed_seconds", "embed_status_after_presolve", "embed_qubits_after_presolve",
+                   "embed_longest_chain_after_presolve", "embed_mean_chain_after_presolve",
+                   "embed_seconds_after_presolve")
+#: the status of a presolved model with no variable left
+NOTHING_TO_EMBED = "nothing to embed: presolve fixes every variable"
+
+
+def fit_figures(qubo: Qubo, topology: Topology, *, presolved: bool = False, seed: int = 1, tries: int = 1,
+                timeout: float = 1000.0, use_cache: bool = True, step: Step = no_step) -> dict[str, Any]:
+    """Does *qubo* fit on *topology*: its size, and the embedding's figures (through the cache).
+
+    Returns:
+        ``{"variables", "edges", "max_degree", "status"}`` with status ``"ok"`` (then also
+        ``"qubits", "longest_chain", "mean_chain", "seconds", "tries", "seed", "cached"``),
+        ``"not found"`` (no embedding in *tries* searches of *timeout* seconds) or
+        :data:`NOTHING_TO_EMBED` (a model with no variable).
+    """
+    model = model_summary(qubo, presolved=presolved)
+    out: dict[str, Any] = {k: model[k] for k in ("variables", "edges", "max_degree")}
+    if qubo.num_vars == 0:
+        return {**out, "status": NOTHING_TO_EMBED}
+    found = embed(qubo, topology, seed=seed, tries=tries, timeout=timeout, use_cache=use_cache,
+                  presolved=presolved, step=step)
+    if found.embedding is None:
+        return {**out, "status": "not found", "tries": tries, "timeout": timeout}
+    return {**out, "status": "ok", **found.embedding.figures, "cached": found.cached}
+
+
+def index_columns(raw: dict[str, Any], presolved: dict[str, Any] | None, topology: Topology) -> dict[str, Any]:
+    """The flat :data:`INDEX_EMBEDDING` entries of a suite's index from two :func:`fit_figures` results."""
+    out: dict[str, Any] = {"embed_topology": topology.spec}
+    for fig, suffix in ((raw, ""), (presolved, "_after_presolve")):
+        if fig is None:
+            continue
+        out[f"embed_status{suffix}"] = fig["status"]
+        for key in ("qubits", "longest_chain", "mean_chain", "seconds"):
+            if key in fig:
+                out[f"embed_{key}{suffix}"] = fig[key]
+    return out

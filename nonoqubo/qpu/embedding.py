@@ -278,11 +278,10 @@ def check_embedding(chains: Mapping[str, tuple[int, ...]], where: str, *, qubo: 
         k = int(np.flatnonzero(~known)[0])
         raise EmbeddingError(f"{where}: qubit {int(qubits[k])} of the chain of {labels[owner[k]]} is not in "
                              f"the {topology.spec} graph ({topology.num_qubits} qubits)")
-    size = int(max(nodes.max(initial=0), qubits.max(initial=0))) + 1
-    var_of = np.full(size, -1, dtype=np.int64)
-    var_of[qubits] = owner
+    var_of = np.full(nodes.size, -1, dtype=np.int64)  # by the qubit's position among the graph's qubits
+    var_of[np.searchsorted(nodes, qubits)] = owner
     tedges = np.array(list(topology.graph.edges()), dtype=np.int64).reshape(-1, 2)
-    va, vb = var_of[tedges[:, 0]], var_of[tedges[:, 1]]
+    va, vb = var_of[np.searchsorted(nodes, tedges[:, 0])], var_of[np.searchsorted(nodes, tedges[:, 1])]
     inner = (va == vb) & (va >= 0)
     _check_connected(qubits, owner, tedges[inner], labels, where, topology.spec)
     if qubo is None:

@@ -186,3 +186,82 @@ def test_help_teaches(run_cli):
     assert status == 0
     for words in ("pegasus:16", "zephyr:12,4", "--tries", "default 1", "NONOQUBO_CACHE", "examples:"):
         assert words in out
+
+
+# -- info --topology and suite --embed ------------------------------------------------------------------
+
+def test_info_topology_gives_raw_and_presolved(run_cli, calls):
+    status, out, err = run_cli("info", PATTERN, "--topology", "zephyr:2", "--json")
+    assert status == 0, err
+    fit = json.loads(out)["embedding"]
+    qubo = build(load_clues(PATTERN))
+    assert fit["topology"]["spec"] == "zephyr:2,4" and fit["topology"]["qubits"] == 160
+    raw = fit["raw"]
+    assert raw["status"] == "ok" and raw["variables"] == qubo.num_vars and raw["edges"] == qubo.num_quadratic
+    assert raw["qubits"] >= qubo.num_vars and raw["longest_chain"] >= 1
+    assert fit["presolved"] == {"variables": 0, "edges": 0, "max_degree": 0,
+                                "status": "nothing to embed: presolve fixes every variable"}
+    assert len(calls) == 1
+    status, text, _ = run_cli("info", PATTERN, "--topology", "zephyr:2")  # the same, from the cache
+    assert len(calls) == 1
+    assert f"-> {raw['qubits']} qubits, longest chain {raw['longest_chain']}" in text and "from the cache" in text
+    assert "presolved: nothing to embed: presolve fixes every variable" in text
+
+
+def test_info_topology_on_a_model_file_and_when_none_fits(run_cli, tmp_path):
+    model = tmp_path / "veze.qubo"
+    assert run_cli("build", VEZE, "-o", model, "-q")[0] == 0
+    status, out, err = run_cli("info", model, "--topology", "chimera:1", "--embed-timeout", "5", "--json")
+    assert status == 0, err
+    fit = json.loads(out)["embedding"]
+    assert fit["raw"]["status"] == "not found" and fit["raw"]["variables"] == 24
+    assert fit["presolved"]["status"] == "not found"  # presolve fixes none of veze's variables
+    status, text, _ = run_cli("info", model, "--topology", "chimera:1", "--embed-timeout", "5")
+    assert "no embedding found in 1 try of at most 5 s" in text
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--topology", "zephyr:0"), "start at 1"),
+    (("--topology", "pegasus:4", "--embed-tries", "0"), "--embed-tries 0"),
+])
+def test_info_refuses_a_bad_topology_before_any_work(run_cli, args, words):
+    status, out, err = run_cli("info", VEZE, *args)
+    assert status == 2 and words in err and err.count("\n") == 1 and out == ""
+
+
+def test_suite_embed_records_the_figures_in_the_index(run_cli, tmp_path, calls):
+    out = tmp_path / "suite"
+    status, _, err = run_cli("suite", VEZE, PATTERN, "--embed", "pegasus:4", "-o", out, "-j", "1", "-q")
+    assert status == 0, err
+    entries = {e["name"]: e for e in json.loads((out / "index.json").read_text())["puzzles"]}
+    veze, pattern = entries["olsak-veze"], entries["sgt-pattern-5x5"]
+    assert veze["embed_topology"] == pattern["embed_topology"] == "pegasus:4"
+    assert veze["embed_status"] == veze["embed_status_after_presolve"] == "ok"
+    assert pattern["embed_status_after_presolve"] == "nothing to embed: presolve fixes every variable"
+    assert "embed_qubits_after_presolve" not in pattern
+    # the figures are those of the cached embedding of that model
+    emb = json.loads(next(iter(
+        f for f in (tmp_path / "cache" / "embeddings").glob("*.json")
+        if json.loads(f.read_text())["model"]["hash"] == interaction_graph_hash(build(load_clues(VEZE))))).read_text())
+    assert veze["embed_qubits"] == emb["figures"]["qubits"] and veze["embed_longest_chain"] == emb["figures"]["longest_chain"]
+    header = (out / "index.csv").read_text().splitlines()[0].split(",")
+    assert "embed_qubits" in header and "embed_longest_chain_after_presolve" in header
+    # veze's raw and presolved model are the same graph: 1 search; pattern's raw: 1 more
+    assert len(calls) == 2
+    status, _, _ = run_cli("suite", VEZE, PATTERN, "--embed", "pegasus:4", "-o", tmp_path / "again", "-j", "1", "-q")
+    assert status == 0 and len(calls) == 2  # a second suite embeds nothing: the cache
+
+
+def test_suite_without_embed_has_no_embed_columns(run_cli, tmp_path):
+    out = tmp_path / "suite"
+    assert run_cli("suite", VEZE, "-o", out, "-j", "1", "-q")[0] == 0
+    header = (out / "index.csv").read_text().splitlines()[0]
+    assert "embed_" not in header
+    assert not any(k.startswith("embed_") for k in json.loads((out / "index.json").read_text())["puzzles"][0])
+
+
+def test_suite_refuses_a_bad_topology_before_any_work(run_cli, tmp_path):
+    out = tmp_path / "suite"
+    status, _, err = run_cli("suite", VEZE, "--embed", "pegasus:1", "-o", out, "-q")
+    assert status == 2 and "no qubits" in err and err.count("\n") == 1
+    assert not out.exists()

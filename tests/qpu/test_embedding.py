@@ -204,3 +204,29 @@ def test_a_file_topology_is_found_beside_the_embedding(small, tmp_path):
     assert json.loads(out.read_text())["topology"]["path"] == "../qpu/props.json"
     back = load_embedding(out, qubo=small)
     assert topology_of_embedding(back).graph_hash == topology.graph_hash
+
+
+def test_a_changed_or_missing_topology_file_is_refused(small, tmp_path):
+    from nonoqubo.errors import TopologyError
+
+    graph = dwave_networkx().chimera_graph(4)
+    qpu = tmp_path / "props.json"
+    qpu.write_text(json.dumps({"nodelist": sorted(graph.nodes()), "edgelist": [list(e) for e in graph.edges()]}))
+    topology = parse_topology(str(qpu))
+    out = tmp_path / "emb.json"
+    write_embedding(out, find_embedding(small, topology, seed=1, timeout=20), model_summary(small), topology)
+    graph.remove_node(0)  # the QPU lost a qubit since
+    qpu.write_text(json.dumps({"nodelist": sorted(graph.nodes()), "edgelist": [list(e) for e in graph.edges()]}))
+    with pytest.raises(TopologyError, match="not the one the embedding"):
+        topology_of_embedding(load_embedding(out))
+    qpu.unlink()
+    with pytest.raises(TopologyError, match="is not found"):
+        topology_of_embedding(load_embedding(out))
+
+
+def test_find_embedding_refuses_bad_search_options(small):
+    topology = parse_topology("chimera:2")
+    with pytest.raises(EmbeddingError, match="--tries 0"):
+        find_embedding(small, topology, tries=0)
+    with pytest.raises(EmbeddingError, match="--timeout"):
+        find_embedding(small, topology, timeout=0)
