@@ -13,6 +13,7 @@ from pathlib import Path
 from .._util.progress import spinner
 from ..answers.decode import Decoder, select
 from ..errors import NonoquboError
+from ..qpu.physical import check_not_physical
 from ..qpu.unembed import CHAIN_BREAK_METHODS, chain_break_column, logical_model, physical_batch
 from ..samples import SampleBatch, samples_from
 from ..samples import formats as sample_formats
@@ -113,6 +114,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     check_image_path(args.image)
     method = check_chain_break(args)
+    check_not_physical(args.model)
     with spinner(f"reading {args.model}", enabled=progress_enabled(args)):
         decoder = Decoder(args.model, force=args.force)
     breaks = None

@@ -94,7 +94,7 @@ from .embedding import check_embedding, model_summary
 from .topology import Topology
 
 __all__ = ["CHAIN_STRENGTH_RULES", "DEFAULT_H_RANGE", "DEFAULT_J_RANGE", "DEFAULT_PRECISION", "FORMATS",
-           "PhysicalProblem", "build_physical", "chain_strength_bound", "dumps_bqm", "dumps_json", "logical_ising_bqm",
+           "PhysicalProblem", "build_physical", "chain_strength_bound", "check_not_physical", "dumps_bqm", "dumps_json", "logical_ising_bqm",
            "parse_chain_strength", "parse_range", "physical_format", "physical_problem", "resolve_chain_strength",
            "write_physical"]
 
@@ -469,3 +469,20 @@ def write_physical(problem: PhysicalProblem, outputs: Sequence[tuple[str, str]])
             binary = fmt == "bqm"
             handle = stack.enter_context(atomic_write(path, binary=binary))
             handle.write(dumps_bqm(problem) if binary else dumps_json(problem))
+
+
+def check_not_physical(path: str) -> None:
+    """Refuse, in one line, a physical-problem file where a logical model is expected (``decode MODEL``).
+
+    Its samples are on qubits: they decode against the logical model with ``--embedding``.
+    """
+    if path == "-":
+        return
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(1 << 16)
+    except OSError:
+        return  # the reader says what is wrong with the file
+    if b'"kind": "physical"' in head and (head.startswith(b"DIMODBQM") or head.lstrip().startswith(b"{")):
+        raise PhysicalError(f"{path}: a physical problem on qubits ('build --embedding'), not a model: decode "
+                            "its samples against the logical model (or the clue file) with --embedding EMB.json")

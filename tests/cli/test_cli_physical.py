@@ -196,3 +196,13 @@ def test_bad_solve_options_are_one_line(tmp_path, run_cli, argv, message):
     status, out, err = run_cli("solve", puzzle, *argv, "-o", target)
     one_line_error(status, out, err, target)
     assert message in err
+
+
+def test_a_physical_file_given_as_the_model_is_one_line(road, run_cli):
+    tmp, puzzle, emb = road
+    for name in ("phys.json", "phys.bqm"):
+        phys = tmp / name
+        assert run_cli("build", puzzle, "--embedding", emb, "-o", phys)[0] == 0
+        status, out, err = run_cli("decode", phys, tmp / "whatever.json")
+        one_line_error(status, out, err)
+        assert "physical problem on qubits" in err and "--embedding" in err
