@@ -1,13 +1,14 @@
 """SA on the physical problem (the mock QPU route) against SA on the logical model.
 
 Run: ``python benchmarks/bench_physical.py [--sizes 5 6 8 10] [--reads 200] [--sweeps 1000]
-[--topology pegasus:8] [--strengths uniform-torque scaled]``.  For each random puzzle (seeded,
+[--topology pegasus:8] [--strengths uniform-torque scaled bound]``.  For each random puzzle (seeded,
 half the cells black) it samples, side by side in one run:
 
 * **logical**: dwave-samplers' simulated annealing on the QUBO (``solve --sampler sa``);
 * **physical**: ``solve --sampler mock-dwave``: dwave-system's ``FixedEmbeddingComposite`` over its
   ``MockDWaveSampler`` on the topology, the same simulated annealing (same reads and sweeps) on
-  the embedded problem, unembedded by majority vote, once per chain strength.
+  the embedded problem, unembedded by majority vote, once per chain strength (``bound``: 1.01 x
+  the sufficient chain strength of :func:`nonoqubo.qpu.physical.chain_strength_bound`).
 
 and prints a markdown table: the model's variables, the embedding's qubits and longest chain,
 the chain strength (logical units), the success probability p (share of valid samples, with the
@@ -31,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's 
 from nonoqubo.model.puzzle import Puzzle  # noqa: E402
 from nonoqubo.pipeline import Models  # noqa: E402
 from nonoqubo.qpu import cache  # noqa: E402
+from nonoqubo.qpu.physical import chain_strength_bound  # noqa: E402
 from nonoqubo.qpu.topology import parse_topology  # noqa: E402
 from nonoqubo.solvers.sampling import solve  # noqa: E402
 
@@ -63,7 +65,7 @@ def main() -> None:
     parser.add_argument("--sweeps", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--topology", default="pegasus:8")
-    parser.add_argument("--strengths", nargs="+", default=["uniform-torque", "scaled"])
+    parser.add_argument("--strengths", nargs="+", default=["uniform-torque", "scaled", "bound"])
     args = parser.parse_args()
     topology = parse_topology(args.topology)
     print(f"topology {topology.spec}: {topology.num_qubits} qubits; {args.reads} reads x {args.sweeps} sweeps, "
@@ -85,9 +87,10 @@ def main() -> None:
         print(f"| {puzzle.name} | {qubo.num_vars} | | | logical SA | | {p_text(logical.num_valid, args.reads)} "
               f"| | | {seconds:.2f} |", flush=True)
         for strength in args.strengths:
+            value = f"{chain_strength_bound(qubo) * 1.01:.6g}" if strength == "bound" else strength
             start = time.perf_counter()
             physical = solve(puzzle, "mock-dwave", reads=args.reads, seed=args.seed, sweeps=args.sweeps,
-                             qpu={"topology": args.topology, "chain_strength": strength})
+                             qpu={"topology": args.topology, "chain_strength": value})
             seconds = time.perf_counter() - start
             breaks = physical.batch.extra["sampleset_vectors"]["chain_break_fraction"]
             used = physical.batch.extra["sampleset_info"]["nonoqubo_qpu"]["chain_strength"]["value"]

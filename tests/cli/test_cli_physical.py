@@ -206,3 +206,57 @@ def test_a_physical_file_given_as_the_model_is_one_line(road, run_cli):
         status, out, err = run_cli("decode", phys, tmp / "whatever.json")
         one_line_error(status, out, err)
         assert "physical problem on qubits" in err and "--embedding" in err
+
+
+def test_solve_on_a_qpu_with_no_configuration_is_one_line(tmp_path, run_cli, monkeypatch):
+    for key in ("DWAVE_API_TOKEN", "DWAVE_API_SOLVER", "DWAVE_API_ENDPOINT", "DWAVE_PROFILE", "DWAVE_API_REGION"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("DWAVE_CONFIG_FILE", str(tmp_path / "none.conf"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("#.#\n.#.\n##.\n")
+    target = tmp_path / "s.json"
+    status, out, err = run_cli("solve", puzzle, "--sampler", "dwave", "-o", target)
+    one_line_error(status, out, err, target)
+    assert "no D-Wave QPU is available" in err and "mock-dwave" in err
+
+
+def test_mock_dwave_on_a_qpu_properties_file_with_a_missing_qubit(tmp_path, run_cli):
+    from nonoqubo.qpu.topology import parse_topology
+
+    graph = parse_topology("chimera:2").graph
+    dead = 0
+    props = {"topology": {"type": "chimera", "shape": [2, 2, 4]},
+             "qubits": [q for q in sorted(graph.nodes()) if q != dead],
+             "couplers": [[a, b] for a, b in graph.edges() if dead not in (a, b)],
+             "h_range": [-2.0, 2.0], "j_range": [-1.0, 1.0]}
+    qpu = tmp_path / "qpu.json"
+    qpu.write_text(json.dumps(props))
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("#.#\n.#.\n##.\n")
+    samples = tmp_path / "s.json"
+    status, out, err = run_cli("solve", puzzle, "--sampler", "mock-dwave", "--topology", qpu, "--seed", "2",
+                               "-o", samples)
+    assert status == 0, err
+    info = json.loads(samples.read_text())["info"]
+    used = {q for chain in info["embedding_context"]["embedding"].values() for q in chain}
+    assert dead not in used and used <= set(props["qubits"])
+
+
+def test_decode_a_clue_file_with_the_presolved_models_embedding(tmp_path, run_cli):
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text(PARTLY_LINE_SOLVABLE)
+    pre = tmp_path / "pre.json"
+    assert run_cli("embed", puzzle, "--topology", "chimera:4", "--presolve", "-o", pre)[0] == 0
+    solved = tmp_path / "solution.json"
+    assert run_cli("solve", puzzle, "--sampler", "cpsat", "-o", solved)[0] == 0
+    values = dict(dimod.SampleSet.from_serializable(json.loads(solved.read_text())).first.sample)
+    chains = json.loads(pre.read_text())["embedding"]
+    samples = tmp_path / "qpu.json"
+    samples.write_text(json.dumps({str(q): 2 * int(values[v]) - 1 for v, c in chains.items() for q in c}))
+    status, out, err = run_cli("decode", puzzle, samples, "--embedding", pre, "--json")
+    assert status == 0, err
+    doc = json.loads(out)
+    assert doc["num_valid"] == 1 and doc["variables"] == len(chains) and doc["fixed"] > 0
+    assert doc["chain_breaks"]["overall"] == 0
