@@ -26,8 +26,10 @@ after scaling, and the energy gap after scaling.  **The gap recorded is a lower 
 logical model's energies are integers and its solutions have energy 0, so any other logical
 state lies at least 1 (logical unit) above them, and at least ``scale`` after scaling.  It is
 not always the gap itself: brute force over every state of small puzzles (``tests/qpu``) finds
-the first excited energy 2 on each of them, because the cell terms alone add up to an even
-number (a line's colours sum to its clue total from either side).  ``chain_strength_bound`` is
+the first excited energy 2 on each of them.  The cell terms always add up to an even number
+(over the grid the row view's colours add up to the row clues' total and the column view's to
+the column clues', whatever the walls: the differences add up to 0, so their squares to an even
+number), so an energy of 1 needs exactly one broken wall or order violation and no cell conflict.  ``chain_strength_bound`` is
 a sufficient chain strength: with ``chain_strength`` above it, every ground state of the
 physical problem has every chain intact, so its ground states are exactly the logical ones.
 (Aligning a broken chain of variable ``v`` raises its other terms by at most ``L_v = |h_v| +
@@ -39,7 +41,7 @@ dynamics, not for this guarantee.
 its integrated control errors (ICE: "Error Sources for Problem Representation", D-Wave QPU
 documentation) describes errors ``delta h``, ``delta J`` of the order of a few hundredths in
 the units of the ranges, and "4 to 5 bits" of effective precision.  :data:`DEFAULT_PRECISION`
-is 0.02 (2 % of the J range's width of 1 on either side); when the smallest nonzero logical
+is 0.02 (2 % of the largest ``|J|`` of the default J range, 1); when the smallest nonzero logical
 coefficient after scaling falls below ``precision``, :attr:`PhysicalProblem.warning` says so in
 one line (``nonoqubo build`` prints it on standard error).
 
@@ -375,10 +377,6 @@ def physical_problem(
 
 
 # -- files -------------------------------------------------------------------------------------
-def _jsonable(value: float) -> float | int:
-    return int(value) if float(value).is_integer() else float(value)
-
-
 def dumps_json(problem: PhysicalProblem) -> str:
     """``phys.json``: ``h`` by qubit, ``J`` as ``[q1, q2, bias]``, ``offset`` and the metadata."""
     qubits = problem.qubits

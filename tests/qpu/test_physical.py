@@ -116,6 +116,18 @@ def test_the_logical_gap_of_tiny_puzzles_is_two():
         assert energies[0] == 0 and energies[1] == 2, picture
 
 
+def test_the_cell_terms_add_up_to_an_even_number():
+    """Why an energy of 1 is rare: over the grid both views' colours add up to the clue total."""
+    from nonoqubo.answers.decode import Decoder
+
+    for picture in (["#..#", ".##.", "#..#"], ["##.#.", ".#.##", "#...#", "###.."]):
+        qubo = Models.build(Puzzle.from_picture(picture)).qubo
+        analysis = Decoder(qubo).analyse(np.random.default_rng(0).integers(0, 2, (2000, qubo.num_vars), np.int8))
+        cells = analysis.energy - analysis.broken.sum(axis=1) - analysis.order.sum(axis=1)
+        assert (cells % 2 == 0).all()
+        assert (analysis.row_colour.sum(axis=1) == analysis.col_colour.sum(axis=1)).all()
+
+
 @pytest.fixture(scope="module")
 def larger():
     """A random 6x6 on pegasus:4 (about 50 variables, too many qubits for brute force)."""
