@@ -14,11 +14,12 @@ import sys
 from .._util import progress
 from .._util.atomic import atomic_write
 from ..solvers.base import SampleOptions
+from ..solvers.qpu import QPU_SAMPLERS
 from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
 from ..solvers.sampling import sampleset_document, solve
 from ..model.estimate import check_fits
 from ._common import (add_chain_strength_argument, add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
-                      load_puzzle, progress_enabled)
+                      load_puzzle, progress_enabled, status_line)
 
 ORDER = 70
 
@@ -140,6 +141,9 @@ def run(args: argparse.Namespace) -> int:
     options = SampleOptions(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
                             schedule=schedule, workers=args.workers, count=args.count, qpu=qpu)
     check_options(options, args.sampler)  # before the puzzle is read or anything built
+    if args.sampler in QPU_SAMPLERS and not args.embedding:  # minorminer may search for minutes: say so
+        qpu["step"] = lambda message: status_line(f"{message} (embedding the model once; cached for the next run)",
+                                                  progress_enabled(args))
     check_image_path(args.image)
     check_output_folder(args.output, args.puzzle)
     puzzle = load_puzzle(args)

@@ -43,6 +43,7 @@ __all__ = ["QPU_OPTIONS", "QPU_SAMPLERS", "run_dwave", "run_mock"]
 #: the samplers that run through an embedding, and the options only they take
 QPU_SAMPLERS = ("mock-dwave", "dwave")
 QPU_OPTIONS = {"topology": "--topology", "embedding": "--embedding", "chain_strength": "--chain-strength"}
+#: also in the QPU options: ``"step"``, ``step(message)`` a context manager around an embedding search (a status line)
 
 
 def _system() -> Any:
@@ -56,12 +57,13 @@ def _system() -> Any:
 def _embedding_for(qubo: Qubo, topology: Any, qpu: Mapping[str, Any], seed: int | None) -> tuple[Any, dict]:
     """The embedding of *qubo* on *topology*: the --embedding file (checked), else the cache's or a new one."""
     from ..qpu import cache
-    from ..qpu.embedding import load_embedding
+    from ..qpu.embedding import load_embedding, no_step
 
     if qpu.get("embedding"):
         emb = load_embedding(qpu["embedding"], qubo=qubo, topology=topology)
         return emb, {"from": str(qpu["embedding"]), **emb.figures}
-    found = cache.embed(qubo, topology, seed=1 if seed is None else seed, tries=1, presolved=bool(qubo.fixed))
+    found = cache.embed(qubo, topology, seed=1 if seed is None else seed, tries=1, presolved=bool(qubo.fixed),
+                        step=qpu.get("step") or no_step)
     if found.embedding is None:
         raise SolverError(f"no embedding of this model ({qubo.num_vars} variables, {qubo.num_quadratic} couplings) "
                           f"was found on {topology.spec}; try 'nonoqubo embed --tries N --timeout S', a larger "

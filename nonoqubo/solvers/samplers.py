@@ -111,7 +111,7 @@ def check_options(options: SampleOptions, sampler: str) -> None:
         able = ", ".join(s.name for s in SAMPLER_TABLE.values() if "schedule" in s.takes)
         raise SolverError(f"--{given_schedule[0].replace('_', '-')} is an option of the "
                           f"OpenJij samplers ({able}), not of {sampler}")
-    given_qpu = [key for key, value in (options.qpu or {}).items() if value is not None]
+    given_qpu = [key for key, value in (options.qpu or {}).items() if value is not None and key in qpu.QPU_OPTIONS]
     if given_qpu and "qpu" not in spec.takes:
         able = ", ".join(s.name for s in SAMPLER_TABLE.values() if "qpu" in s.takes)
         raise SolverError(f"{qpu.QPU_OPTIONS.get(given_qpu[0], given_qpu[0])} applies only to the QPU samplers "
