@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         qubo, embedding = logical_model(decoder.model, args.embedding)
         if qubo is not decoder.model:
             decoder = Decoder(qubo)
-        batch, unembedded = physical_batch(decoder, args.samples, embedding, method, args.samples_format)
+        batch, unembedded = physical_batch(decoder, args.samples, embedding, method, args.samples_format, args.spin)
         breaks = unembedded.summary()
     elif args.samples is None:
         batch = no_samples(decoder, args.model)

@@ -114,7 +114,8 @@ def _labels_to_qubits(labels: Sequence[Any], source: str) -> np.ndarray:
     return out
 
 
-def qubit_spins(raw: RawSamples, chains: Mapping[str, Sequence[int]], source: str = "<samples>") -> np.ndarray:
+def qubit_spins(raw: RawSamples, chains: Mapping[str, Sequence[int]], source: str = "<samples>",
+                spin: bool | None = None) -> np.ndarray:
     """``(S, Q)`` int8 spins of the chains' qubits, the chains in order, each chain's qubits in order.
 
     Raises:
@@ -151,7 +152,8 @@ def qubit_spins(raw: RawSamples, chains: Mapping[str, Sequence[int]], source: st
         else:
             values = _pick(_labels_to_qubits(list(raw.labels), source), data.astype(np.float64), columns, owner,
                            source, 0)
-    spin = raw.vartype.upper() == "SPIN" if raw.vartype else bool((values == -1).any())
+    if spin is None:
+        spin = raw.vartype.upper() == "SPIN" if raw.vartype else bool((values == -1).any())
     allowed = (-1, 1) if spin else (0, 1)
     bad = ~np.isin(values, allowed)
     if bad.any():
@@ -190,7 +192,7 @@ def _number(value: Any, source: str, s: int) -> float:
 
 
 def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, method: str = "majority",
-            source: str = "<samples>") -> Unembedded:
+            source: str = "<samples>", spin: bool | None = None) -> Unembedded:
     """Map qubit samples *raw* through *chains* to samples of *qubo* (see the module docstring).
 
     Raises:
@@ -208,7 +210,7 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
         raise MissingDependency("dwave-system", "dwave", "decoding qubit samples (--embedding)") from None
     labels = [str(v) for v in qubo.labels]
     chains = {v: tuple(int(q) for q in chains[v]) for v in labels}
-    spins = qubit_spins(raw, chains, source)
+    spins = qubit_spins(raw, chains, source, spin)
     sizes = np.fromiter((len(c) for c in chains.values()), np.int64, len(chains))
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
     if spins.shape[1]:
@@ -294,12 +296,13 @@ def logical_model(model: Any, embedding_path: str | Path) -> tuple[Qubo, Any]:
 
 
 def physical_batch(decoder: Any, samples: str | Path, embedding: Any, method: str = "majority",
-                   format: str | None = None) -> tuple[Any, Unembedded]:
-    """The qubit samples of file *samples*, unembedded through *embedding*, as a batch of *decoder*'s model."""
+                   format: str | None = None, spin: bool | None = None) -> tuple[Any, Unembedded]:
+    """The qubit samples of file *samples*, unembedded through *embedding*, as a batch of *decoder*'s model
+    (*spin*: the values are spins, 0/1, or None: detected)."""
     from ..samples import read_raw, samples_from
 
     raw, source = read_raw(samples, format=format)
-    result = unembed(raw, embedding.chains, decoder.model, method, source)
+    result = unembed(raw, embedding.chains, decoder.model, method, source, spin)
     batch = samples_from(result.bits, decoder.labels, spin=False, fixed=decoder.fixed, source=source)
     batch.num_occurrences = result.num_occurrences[result.kept]
     return batch, result

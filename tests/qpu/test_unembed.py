@@ -184,3 +184,14 @@ def test_the_chain_break_column_of_an_unembedded_sampleset(tmp_path):
     plain = tmp_path / "p.json"
     plain.write_text(json.dumps(dimod.SampleSet.from_samples([{"a": 1}], dimod.BINARY, energy=[0]).to_serializable()))
     assert chain_break_column(plain) is None
+
+
+def test_spins_or_bits_can_be_forced(setup):
+    _, qubo, emb, bits = setup
+    ones = RawSamples(maps=[{q: 1 for c in emb.chains.values() for q in c}])
+    assert (unembed(ones, emb.chains, qubo, spin=True).bits == 1).all()
+    assert (unembed(ones, emb.chains, qubo, spin=False).bits == 1).all()
+    zeros = RawSamples(maps=[{q: 0 for c in emb.chains.values() for q in c}])
+    assert (unembed(zeros, emb.chains, qubo).bits == 0).all()
+    with pytest.raises(PhysicalError, match="not a spin"):
+        unembed(zeros, emb.chains, qubo, spin=True)
