@@ -149,6 +149,12 @@ def table(path: str) -> None:
             cells[key] = {}
             order.append(key)
         cells[key][r["topology"]] = r
+    def place(key: tuple[str, str]) -> tuple:
+        first = next(iter(cells[key].values()))
+        w, h = (int(v) for v in first["size"].split("x"))
+        return (not key[0].startswith("random-"), w * h, key[0], key[1] != "raw")
+
+    order.sort(key=place)
     head = "| puzzle | size | model | variables / edges / max degree | " + " | ".join(
         f"{t}: qubits, longest chain, s" for t in tops) + " |"
     print(head)
@@ -165,9 +171,12 @@ def table(path: str) -> None:
             elif r.get("status") == "ok":
                 parts.append(f"{r['qubits']:,}, {r['longest_chain']}, {r['seconds']:.1f}"
                              + (f" (= {r['same_as']})" if r.get("same_as") else ""))
+            elif r["status"].startswith("not tried"):
+                parts.append("not tried *")
+            elif r["status"].startswith("none"):
+                parts.append(f"{r['status']} ({r['cpu_seconds']:.0f} CPU s)")
             else:
-                parts.append(r["status"] + (f" ({r['seconds']:.0f} s)" if "seconds" in r and r["status"] != "ok"
-                                            and not r["status"].startswith("none") else ""))
+                parts.append(r["status"])
         print(f"| {key[0]} | {first['size']} | {key[1]} | {shape} | " + " | ".join(parts) + " |")
     for r in rows:
         if "machine" in r or "finished" in r:
