@@ -10,11 +10,12 @@ longest and mean chain and the seconds the search took (wall clock and this proc
 
 Two models with the same interaction graph (the same puzzle under two names) are embedded once: the
 second row says which it repeats.  A presolved model with no variables is "nothing to embed".  The
-random family is the search for the largest puzzle that fits: sizes are tried in increasing order and
-a topology is dropped after its first size with no embedding within the timeout (a larger random
-puzzle of the same density has a larger interaction graph, so it would fail too, or fit only with a
-longer search).  Each row is appended to ``--out`` (JSON lines) as soon as it is measured, so a long
-run can be read while it goes.
+random family is the search for the largest puzzle that fits: sizes are tried in increasing order.
+To keep the run short on a shared machine, a model with at least as many edges as one that found no
+embedding on a topology within the timeout is not tried on it ("not tried": a heuristic; a larger
+interaction graph of the same kind needs a longer search if it fits at all).  Each row is appended to
+``--out`` (JSON lines) as soon as it is measured, so a long run can be read while it goes, and a run
+given the same ``--out`` again resumes: rows measured before are not measured again.
 """
 
 from __future__ import annotations
@@ -70,6 +71,17 @@ def measure(qubo, topology, timeout: float, seed: int) -> dict:
 def run(args: argparse.Namespace) -> None:
     topologies = [parse_topology(t) for t in args.topologies]
     done: dict[tuple[str, str], dict] = {}  # (model hash, topology) -> the first row measured
+    #: rows of an earlier run of the same --out (resumed: not measured again)
+    earlier: dict[tuple[str, str, str], dict] = {}
+    if os.path.exists(args.out):
+        for line in open(args.out, encoding="utf-8"):
+            row = json.loads(line) if line.strip() else {}
+            if "puzzle" in row and "same_as" not in row and not row.get("status", "").startswith("not tried"):
+                earlier[(row["puzzle"], row["variant"], row["topology"])] = row
+    failed: dict[str, int] = {}  # topology -> the fewest edges of a model that did not embed on it
+    for row in earlier.values():
+        if row.get("status", "").startswith("none"):
+            failed[row["topology"]] = min(failed.get(row["topology"], 1 << 62), row["edges"])
     out = open(args.out, "a", encoding="utf-8")
 
     def emit(row: dict) -> None:
@@ -80,29 +92,34 @@ def run(args: argparse.Namespace) -> None:
     def one(name: str, size: str, variant: str, qubo, topology) -> dict:
         key = (interaction_graph_hash(qubo), topology.spec)
         row = {"puzzle": name, "size": size, "variant": variant, "topology": topology.spec}
+        again = earlier.get((name, variant, topology.spec))
         if key in done and qubo.num_vars:
             first = done[key]
             row.update({k: v for k, v in first.items() if k not in row}, same_as=first["puzzle"])
+        elif again is not None:
+            done[key] = row = again
+            return row
+        elif qubo.num_quadratic >= failed.get(topology.spec, 1 << 62):
+            degrees = qubo.degrees()
+            row.update(variables=qubo.num_vars, edges=qubo.num_quadratic, max_degree=int(degrees.max()),
+                       status=f"not tried (a model with {failed[topology.spec]:,} edges did not embed)")
         else:
             row.update(measure(qubo, topology, args.timeout, args.seed))
             done[key] = row
+            if row["status"].startswith("none"):
+                failed[topology.spec] = min(failed.get(topology.spec, 1 << 62), row["edges"])
         emit(row)
         return row
 
     emit({"machine": {"load_average": os.getloadavg(), "cpus": os.cpu_count(), "timeout": args.timeout,
                       "seed": args.seed, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}})
     family = parse_family(args.random)
-    dropped: set[str] = set()
     for member in family.members():
         puzzle = make(member)
         models = Models.build(puzzle)
         size = f"{member.width}x{member.height}"
         for topology in topologies:
-            if topology.spec in dropped:
-                continue
-            row = one(member.name, size, "raw", models.qubo, topology)
-            if row.get("status", "").startswith("none"):
-                dropped.add(topology.spec)
+            one(member.name, size, "raw", models.qubo, topology)
             one(member.name, size, "presolved", models.presolve(), topology)
     shared = [(n, p) for n, p in puzzles(args.max_variables)]
     for name, puzzle in shared:
@@ -132,6 +149,12 @@ def table(path: str) -> None:
             cells[key] = {}
             order.append(key)
         cells[key][r["topology"]] = r
+    def place(key: tuple[str, str]) -> tuple:
+        first = next(iter(cells[key].values()))
+        w, h = (int(v) for v in first["size"].split("x"))
+        return (not key[0].startswith("random-"), w * h, key[0], key[1] != "raw")
+
+    order.sort(key=place)
     head = "| puzzle | size | model | variables / edges / max degree | " + " | ".join(
         f"{t}: qubits, longest chain, s" for t in tops) + " |"
     print(head)
@@ -148,9 +171,12 @@ def table(path: str) -> None:
             elif r.get("status") == "ok":
                 parts.append(f"{r['qubits']:,}, {r['longest_chain']}, {r['seconds']:.1f}"
                              + (f" (= {r['same_as']})" if r.get("same_as") else ""))
+            elif r["status"].startswith("not tried"):
+                parts.append("not tried *")
+            elif r["status"].startswith("none"):
+                parts.append(f"{r['status']} ({r['cpu_seconds']:.0f} CPU s)")
             else:
-                parts.append(r["status"] + (f" ({r['seconds']:.0f} s)" if "seconds" in r and r["status"] != "ok"
-                                            and not r["status"].startswith("none") else ""))
+                parts.append(r["status"])
         print(f"| {key[0]} | {first['size']} | {key[1]} | {shape} | " + " | ".join(parts) + " |")
     for r in rows:
         if "machine" in r or "finished" in r:

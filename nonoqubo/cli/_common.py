@@ -4,7 +4,8 @@ This module owns the pieces more than one command uses, so that no command impor
 another: the PUZZLE arguments and :func:`load_puzzle`, ``--force``, ``--image`` and its
 check, output-folder checks, the progress switch, the "no solution" wording of line
 logic's contradictions, and :func:`emit`, the text or JSON of decoded samples
-(``decode``, ``solve``).
+(``decode``, ``solve``); the embedding search options of ``info --topology`` and ``suite
+--embed`` and the status line of a search that holds the GIL (``embed``, ``info``).
 """
 
 from __future__ import annotations

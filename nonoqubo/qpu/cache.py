@@ -104,7 +104,12 @@ def _read(path: Path, qubo: Qubo, topology: Topology) -> Embedding | None:
     if emb.topology != topology.spec and topology.family != "file":
         return None
     chains = {label: emb.chains[label] for label in qubo.labels}
-    return Embedding(chains, topology.spec, emb.model_hash, emb.figures, emb.model, topology.describe(), None)
+    hit = Embedding(chains, topology.spec, emb.model_hash, emb.figures, emb.model, topology.describe(), None)
+    try:
+        _embedding.verify(hit, qubo, topology)  # dwave's own check too, as for a new embedding
+    except NonoquboError:
+        return None
+    return hit
 
 
 def _write(path: Path, emb: Embedding, model: dict[str, Any], topology: Topology) -> None:
