@@ -260,3 +260,24 @@ def test_decode_a_clue_file_with_the_presolved_models_embedding(tmp_path, run_cl
     doc = json.loads(out)
     assert doc["num_valid"] == 1 and doc["variables"] == len(chains) and doc["fixed"] > 0
     assert doc["chain_breaks"]["overall"] == 0
+
+
+def test_a_sampler_reads_phys_bqm_and_decode_reads_its_answer_unedited(tmp_path, run_cli):
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("#.#\n.#.\n##.\n")
+    emb, phys = tmp_path / "emb.json", tmp_path / "phys.bqm"
+    assert run_cli("embed", puzzle, "--topology", "chimera:2", "-o", emb)[0] == 0
+    assert run_cli("build", puzzle, "--embedding", emb, "-o", phys)[0] == 0
+    bqm = dimod.BinaryQuadraticModel.from_file(io.BytesIO(phys.read_bytes()))
+    answer = SimulatedAnnealingSampler().sample(bqm, num_reads=20, seed=1)
+    samples = tmp_path / "answer.json"
+    samples.write_text(json.dumps(answer.to_serializable()))
+    status, out, err = run_cli("decode", puzzle, samples, "--embedding", emb, "--json")
+    assert status == 0, err
+    doc = json.loads(out)
+    assert doc["num_samples"] == 20 and doc["num_valid"] >= 1
+    # the physical energy of a valid sample is 0: a solution on intact chains, scaled
+    best = answer.first
+    assert best.energy == pytest.approx(0, abs=1e-9)
