@@ -26,7 +26,7 @@ from ..answers.render import svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.puzzle import Puzzle
 
-__all__ = ["add_chain_strength_argument", "add_embed_search_arguments", "add_force_argument", "add_image_argument",
+__all__ = ["add_chain_strength_argument", "chain_break_lines", "add_embed_search_arguments", "add_force_argument", "add_image_argument",
            "add_puzzle_arguments", "check_embed_search_options", "check_image_path", "check_output_folder", "document",
            "emit", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines", "status_line", "verdict",
            "write_image"]
@@ -267,3 +267,24 @@ def status_line(message: str, enabled: bool) -> Iterator[None]:
     finally:
         sys.stderr.write("\r" + " " * (len(message) + 4) + "\r")
         sys.stderr.flush()
+
+
+def chain_break_lines(breaks: dict, best: int) -> list[str]:
+    """The text report of the chain breaks: overall, then the best sample and (a few) others."""
+    per = breaks["per_sample"]
+    kept = breaks.get("kept", list(range(len(per))))
+    chains = breaks.get("chains")
+    of = f" of {chains} chains" if chains else ""
+    head = (f"chain breaks ({breaks['method']}): {breaks['overall']:.2%}{of} broken over all reads"
+            + (f"; chain strength {breaks['chain_strength']:.4g}" if isinstance(breaks.get("chain_strength"),
+                                                                                (int, float)) else ""))
+    lines = [head]
+    if breaks.get("samples_kept") is not None and breaks["samples_kept"] != breaks.get("samples_read"):
+        lines.append(f"discard kept {breaks['samples_kept']} of {breaks['samples_read']} samples (the ones with "
+                     "every chain intact; decoded samples are numbered among those)")
+    if 0 <= best < len(kept):
+        lines.append(f"best sample {best}: {per[kept[best]]:.2%} of its chains broken")
+    shown = per[:TEXT_LIMIT]
+    lines.append("per sample read: " + ", ".join(f"{f:.1%}" for f in shown)
+                 + (f", ... ({len(per) - TEXT_LIMIT} more in --json)" if len(per) > TEXT_LIMIT else ""))
+    return lines

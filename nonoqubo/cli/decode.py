@@ -17,7 +17,8 @@ from ..qpu.physical import check_not_physical
 from ..qpu.unembed import CHAIN_BREAK_METHODS, chain_break_column, logical_model, physical_batch
 from ..samples import SampleBatch, samples_from
 from ..samples import formats as sample_formats
-from ._common import TEXT_LIMIT, add_force_argument, add_image_argument, check_image_path, emit, progress_enabled
+from ._common import (add_force_argument, add_image_argument, chain_break_lines, check_image_path, emit,
+                      progress_enabled)
 
 ORDER = 50
 
@@ -171,27 +172,6 @@ def check_chain_break(args: argparse.Namespace) -> str:
         raise NonoquboError(f"--chain-break: unknown method {args.chain_break!r}; choose one of "
                             f"{', '.join(CHAIN_BREAK_METHODS)}")
     return args.chain_break
-
-
-def chain_break_lines(breaks: dict, best: int) -> list[str]:
-    """The text report of the chain breaks: overall, then the best sample and (a few) others."""
-    per = breaks["per_sample"]
-    kept = breaks.get("kept", list(range(len(per))))
-    chains = breaks.get("chains")
-    of = f" of {chains} chains" if chains else ""
-    head = (f"chain breaks ({breaks['method']}): {breaks['overall']:.2%}{of} broken over all reads"
-            + (f"; chain strength {breaks['chain_strength']:.4g}" if isinstance(breaks.get("chain_strength"),
-                                                                                (int, float)) else ""))
-    lines = [head]
-    if breaks.get("samples_kept") is not None and breaks["samples_kept"] != breaks.get("samples_read"):
-        lines.append(f"discard kept {breaks['samples_kept']} of {breaks['samples_read']} samples (the ones with "
-                     "every chain intact; decoded samples are numbered among those)")
-    if 0 <= best < len(kept):
-        lines.append(f"best sample {best}: {per[kept[best]]:.2%} of its chains broken")
-    shown = per[:TEXT_LIMIT]
-    lines.append("per sample read: " + ", ".join(f"{f:.1%}" for f in shown)
-                 + (f", ... ({len(per) - TEXT_LIMIT} more in --json)" if len(per) > TEXT_LIMIT else ""))
-    return lines
 
 
 def no_samples(decoder: Decoder, model: str) -> SampleBatch:

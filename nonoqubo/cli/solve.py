@@ -14,11 +14,11 @@ import sys
 from .._util import progress
 from .._util.atomic import atomic_write
 from ..solvers.base import SampleOptions
-from ..solvers.qpu import QPU_SAMPLERS
+from ..solvers.qpu import QPU_SAMPLERS, qpu_chain_breaks
 from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
 from ..solvers.sampling import sampleset_document, solve
 from ..model.estimate import check_fits
-from ._common import (add_chain_strength_argument, add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
+from ._common import (add_chain_strength_argument, chain_break_lines, add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
                       load_puzzle, progress_enabled, status_line)
 
 ORDER = 70
@@ -168,10 +168,15 @@ def run(args: argparse.Namespace) -> int:
     counted = result.batch.extra.get("count")
     if counted is not None:
         summary["solutions"] = {"count": counted["solutions"], "exact": counted["exact"], "limit": counted["limit"]}
+    breaks = qpu_chain_breaks(result.batch)
+    if breaks is not None:
+        summary["chain_breaks"] = breaks
     emit(puzzle, [result.best], summary, "best", as_json=args.json,
          source=summary["model"], image=args.image, best=result.best)
     if counted is not None and not args.json:
         print(f"\n{count_line(counted['solutions'], counted['exact'])}")
+    if breaks is not None and not args.json:
+        print("\n" + "\n".join(chain_break_lines(breaks, result.best.index)))
     if not result.best.valid and not args.quiet:
         sys.stdout.flush()
         print(NO_VALID_HINT, file=sys.stderr)

@@ -38,7 +38,7 @@ from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
 from .base import SampleOptions, Tick
 
-__all__ = ["QPU_OPTIONS", "QPU_SAMPLERS", "run_dwave", "run_mock"]
+__all__ = ["QPU_OPTIONS", "QPU_SAMPLERS", "qpu_chain_breaks", "run_dwave", "run_mock"]
 
 #: the samplers that run through an embedding, and the options only they take
 QPU_SAMPLERS = ("mock-dwave", "dwave")
@@ -177,3 +177,22 @@ def run_dwave(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
                         j_range=tuple(props["j_range"]) if "j_range" in props else None,
                         file_family=declared.get("type"), file_shape=tuple(declared.get("shape") or ()))
     return _sample(qpu, qubo, opts, tick, topology, "dwave", answer_mode="raw", label="nonoqubo")
+
+
+def qpu_chain_breaks(batch: SampleBatch) -> dict[str, Any] | None:
+    """The ``"chain_breaks"`` report of a QPU sampler's batch (None for the other samplers)."""
+    vectors = batch.extra.get("sampleset_vectors") or {}
+    if "chain_break_fraction" not in vectors:
+        return None
+    fractions = np.asarray(vectors["chain_break_fraction"], np.float64)
+    weights = np.ones(fractions.size) if batch.num_occurrences is None else batch.num_occurrences.astype(np.float64)
+    info = batch.extra.get("sampleset_info") or {}
+    context = info.get("embedding_context") or {}
+    out: dict[str, Any] = {"method": f"{context.get('chain_break_method', 'majority_vote')} (FixedEmbeddingComposite)",
+                           "overall": float((fractions * weights).sum() / weights.sum()) if weights.sum() else 0.0,
+                           "per_sample": fractions.tolist()}
+    if isinstance(context.get("embedding"), dict):
+        out["chains"] = len(context["embedding"])
+    if isinstance(context.get("chain_strength"), (int, float)):
+        out["chain_strength"] = float(context["chain_strength"])
+    return out

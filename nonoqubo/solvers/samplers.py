@@ -116,6 +116,9 @@ def check_options(options: SampleOptions, sampler: str) -> None:
         able = ", ".join(s.name for s in SAMPLER_TABLE.values() if "qpu" in s.takes)
         raise SolverError(f"{qpu.QPU_OPTIONS.get(given_qpu[0], given_qpu[0])} applies only to the QPU samplers "
                           f"({able}), not to {sampler}")
+    if sampler == "dwave" and (options.qpu or {}).get("topology"):
+        raise SolverError("--topology does not apply to --sampler dwave: the QPU's own working graph is used "
+                          "(an --embedding must be for that graph)")
     if sampler == "mock-dwave" and not any((options.qpu or {}).get(k) for k in ("topology", "embedding")):
         raise SolverError("--sampler mock-dwave needs --topology T (e.g. pegasus:16, zephyr:12,4, chimera:16, or a "
                           "QPU's properties JSON) or --embedding EMB.json, whose topology it takes")

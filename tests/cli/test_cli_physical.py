@@ -168,7 +168,12 @@ def test_the_mock_route_end_to_end(tmp_path, run_cli):
     status, out, err = run_cli("solve", puzzle, "--sampler", "mock-dwave", "--topology", "chimera:2", "--reads", "20",
                                "--seed", "1", "-o", samples)
     assert status == 0, err
-    assert "VALID" in out
+    assert "VALID" in out and "chain breaks (majority_vote (FixedEmbeddingComposite))" in out
+    status, out, err = run_cli("solve", puzzle, "--sampler", "mock-dwave", "--topology", "chimera:2", "--reads", "5",
+                               "--seed", "1", "--json")
+    assert status == 0, err
+    breaks = json.loads(out)["chain_breaks"]
+    assert len(breaks["per_sample"]) == 5 and breaks["chains"] == 6 and breaks["chain_strength"] > 0
     status, out, err = run_cli("decode", puzzle, samples, "--json")
     assert status == 0, err
     doc = json.loads(out)

@@ -119,3 +119,8 @@ def test_a_mock_run_is_repeatable_with_a_seed():
     a = solve(puzzle, "mock-dwave", reads=5, seed=4, qpu={"topology": "chimera:2"})
     b = solve(puzzle, "mock-dwave", reads=5, seed=4, qpu={"topology": "chimera:2"})
     assert np.array_equal(a.batch.bits, b.batch.bits)
+
+
+def test_dwave_takes_no_topology():
+    with pytest.raises(SolverError, match="--topology does not apply to --sampler dwave"):
+        check_options(SampleOptions(reads=1, qpu={"topology": "pegasus:16"}), "dwave")
