@@ -136,7 +136,7 @@ def run_mock(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
     try:
         from dwave.samplers import SimulatedAnnealingSampler
     except ImportError:
-        raise MissingDependency("dwave-samplers", "solvers", "the 'mock-dwave' sampler") from None
+        raise MissingDependency("dwave-samplers", "dwave", "the 'mock-dwave' sampler") from None
     from dwave.system.testing import MockDWaveSampler
 
     topology = mock_topology(opts.qpu or {})
