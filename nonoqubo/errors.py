@@ -15,15 +15,18 @@ located :class:`FormatError` before they could reach a caller.
 from __future__ import annotations
 
 __all__ = [
+    "EmbeddingError",
     "FormatError",
     "MissingDependency",
     "ModelTooLarge",
     "NoSolution",
     "NonoquboError",
+    "PhysicalError",
     "PuzzleError",
     "SampleError",
     "SolverError",
     "TimeLimit",
+    "TopologyError",
     "UnsupportedFormat",
     "WeightsError",
     "WriteError",
@@ -83,6 +86,14 @@ class TimeLimit(SolverError):
     """A search stopped by its time limit before it decided (no solution yet, or a proof unfinished)."""
 
 
+class TopologyError(NonoquboError, ValueError):
+    """A ``--topology`` that names no QPU graph: a spec that does not parse, or a properties JSON without qubits."""
+
+
+class EmbeddingError(NonoquboError, ValueError):
+    """An embedding file that is damaged, for another model, or invalid on its topology; or none was found."""
+
+
 class ModelTooLarge(NonoquboError, MemoryError):
     """The model of a puzzle would not fit this machine's memory."""
 
@@ -93,6 +104,11 @@ class WeightsError(NonoquboError, ValueError):
 
 class WriteError(NonoquboError, OSError):
     """A file cannot be written (``cannot write PATH: reason``); nothing is left behind."""
+
+
+class PhysicalError(NonoquboError, ValueError):
+    """The physical (embedded) problem cannot be made or read: chains that do not fit the model,
+    a bad chain strength, range or precision, or qubit samples that do not cover the chains."""
 
 
 class RefusedNumber(ValueError):

@@ -263,6 +263,9 @@ class Options:
     truth: bool = False
     truth_limit: int = 2
     truth_time: float | None = None
+    #: ``--embed``: the topology spec, and the search (seed, tries, timeout, use the cache)
+    embed: str | None = None
+    embed_search: tuple[int, int, float, bool] = (1, 1, 1000.0, True)
 
 
 def _key(puzzle: Puzzle, options: Options, variant: Variant | None = None) -> str:
@@ -274,6 +277,8 @@ def _key(puzzle: Puzzle, options: Options, variant: Variant | None = None) -> st
         doc.update(encoding=variant.encoding, weights=list(variant.weights))
     if options.truth:  # keys of suites without --truth unchanged
         doc.update(truth=options.truth_limit, truth_time=options.truth_time)
+    if options.embed:  # nor without --embed
+        doc.update(embed=options.embed, embed_search=list(options.embed_search[:3]))
     if puzzle.is_colour:  # the same lengths in other colours are another puzzle (black-and-white keys unchanged)
         doc.update(palette=puzzle.palette.names, row_colours=puzzle.row_colours, col_colours=puzzle.col_colours)
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
@@ -366,7 +371,23 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options, variant: Va
 
         found = truth(puzzle, options.truth_limit, time_limit=options.truth_time).to_dict()
         out.update({key: found[key] for key in INDEX_TRUTH})
+    if options.embed:
+        out.update(_embed_columns(models, options))
     return out
+
+
+def _embed_columns(models: Models, options: Options) -> dict[str, Any]:
+    """``--embed``: the qubits and chains of the full and the presolved model (:data:`nonoqubo.qpu.cache.INDEX_EMBEDDING`)."""
+    from ..qpu.cache import fit_figures, index_columns
+    from ..qpu.topology import parse_topology
+
+    assert options.embed is not None
+    topology = parse_topology(options.embed)
+    seed, tries, timeout, use_cache = options.embed_search
+    search = {"seed": seed, "tries": tries, "timeout": timeout, "use_cache": use_cache}
+    raw = fit_figures(models.qubo, topology, **search)
+    presolved = fit_figures(models.presolve(), topology, presolved=True, **search)
+    return index_columns(raw, presolved, topology)
 
 
 # -- the index ---------------------------------------------------------------------------------
@@ -398,6 +419,10 @@ def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
     varied = any(e.get("name") != e.get("puzzle", e.get("name")) for e in clean)
     if varied:
         columns += CSV_VARIANT
+    if any("embed_topology" in e for e in clean):
+        from ..qpu.cache import INDEX_EMBEDDING
+
+        columns += INDEX_EMBEDDING
     writer.writerow(columns + CSV_FILE)
     for e in clean:
         head = [e.get(k, "") for k in columns]
@@ -446,6 +471,8 @@ def run_suite(
     truth_limit: int = 2,
     truth_time: float | None = TRUTH_TIME,
     variants: Sequence[Variant] | None = None,
+    embed: str | None = None,
+    embed_search: tuple[int, int, float, bool] = (1, 1, 1000.0, True),
 ) -> SuiteResult:
     """Build a suite (see the module docstring).
 
@@ -466,6 +493,10 @@ def run_suite(
             stops is not kept (the entry counts them, ``undecided_draws``), and a member with
             :data:`~nonoqubo.campaign.generate.MAX_UNDECIDED` of them in a row is an error entry
             with ``solutions_label`` ``unknown (time limit)``.
+        embed: a topology (``pegasus:16``, a QPU properties file ...): also embed every full and
+            presolved model on it and record qubits and chains (:func:`nonoqubo.qpu.cache.fit_figures`,
+            through the embedding cache; :data:`nonoqubo.qpu.cache.INDEX_EMBEDDING`).
+        embed_search: minorminer's (seed, tries, timeout per try, use the cache) for *embed*.
         force: build models the memory guard refuses (every puzzle is checked; a refused one
             is recorded as failed, and a random size is refused from its size before anything).
         variants: build every puzzle once per :class:`Variant` (encoding and weights, see
@@ -476,9 +507,16 @@ def run_suite(
         NonoquboError: a missing file, a folder with no clue file, a glob that matches nothing, or no puzzle at all.
         WriteError: the output folder cannot be made.
         ModelTooLarge: a random family's size whose expected model would not fit (not *force*).
-        MissingDependency: *truth*, or a family with ``unique="cpsat"``, without ortools.
+        MissingDependency: *truth*, or a family with ``unique="cpsat"``, without ortools; *embed*
+            without the dwave extra.
+        TopologyError: *embed* names no topology (checked before anything is built).
     """
     jobs = workers(jobs)
+    if embed:
+        from ..qpu.topology import parse_topology
+
+        topology = parse_topology(embed)  # one line before any work; workers read the file by its full path
+        embed = topology.spec if topology.path is None else os.path.abspath(topology.path)
     if truth or any(unique_mode(f.unique) == "cpsat" for f in families):
         from ..solvers.cpsat import require
 
@@ -509,7 +547,8 @@ def run_suite(
         raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
     if on_total is not None:
         on_total(len(tasks))
-    options = Options(out, names, presolve, force, truth, int(truth_limit), truth_time)
+    options = Options(out, names, presolve, force, truth, int(truth_limit), truth_time, embed,
+                      (int(embed_search[0]), int(embed_search[1]), float(embed_search[2]), bool(embed_search[3])))
     previous = read_index(out)
     done: dict[int, dict[str, Any]] = {}
     start = last_save = time.perf_counter()

@@ -4,7 +4,8 @@ This module owns the pieces more than one command uses, so that no command impor
 another: the PUZZLE arguments and :func:`load_puzzle`, ``--force``, ``--image`` and its
 check, output-folder checks, the progress switch, the "no solution" wording of line
 logic's contradictions, and :func:`emit`, the text or JSON of decoded samples
-(``decode``, ``solve``).
+(``decode``, ``solve``); the embedding search options of ``info --topology`` and ``suite
+--embed`` and the status line of a search that holds the GIL (``embed``, ``info``).
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from ..answers.render import column_values, svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.puzzle import Puzzle
 
-__all__ = ["add_encoding_arguments", "add_force_argument", "add_image_argument", "add_puzzle_arguments",
-           "check_image_path", "encoding_options",
-           "check_output_folder", "document", "emit", "load_puzzle", "no_solution_names", "progress_enabled",
-           "report_lines", "verdict", "write_image"]
+__all__ = ["add_chain_strength_argument", "add_embed_search_arguments", "add_encoding_arguments",
+           "add_force_argument", "add_image_argument", "add_puzzle_arguments", "chain_break_lines",
+           "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit",
+           "encoding_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
+           "status_line", "verdict", "write_image"]
 
 #: items printed per section in text mode (--json lists everything)
 TEXT_LIMIT = 40
@@ -151,6 +153,15 @@ def add_truth_arguments(parser: argparse.ArgumentParser, what: str, unique: bool
                              "it stops is never unique: it reads 'unknown (time limit)', or '>= k' after k >= 2")
 
 
+def add_chain_strength_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--chain-strength X|uniform-torque|scaled``: the coupling that holds a chain's qubits together."""
+    parser.add_argument("--chain-strength", metavar="X", default=None,
+                        help="the coupling that holds each chain's qubits together, in the logical model's "
+                             "units (a broken chain coupler costs 2X): a positive number, or 'uniform-torque' "
+                             "(Ocean's default, uniform_torque_compensation with prefactor 1.414; the default) "
+                             "or 'scaled' (the largest |h| or |J| of the logical Ising model)")
+
+
 def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture of the best sample") -> None:
     parser.add_argument(
         "--image", metavar="OUT.svg",
@@ -251,3 +262,63 @@ def write_image(path: str, puzzle: Puzzle, r: Report) -> None:
     )
     with atomic_write(path) as fh:
         fh.write(svg)
+
+
+def add_embed_search_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--embed-seed``, ``--embed-tries``, ``--embed-timeout``, ``--no-cache``: the minorminer search of
+    ``info --topology`` and ``suite --embed`` (``embed`` itself says ``--seed``, ``--tries``, ``--timeout``)."""
+    parser.add_argument("--embed-seed", type=int, default=1, metavar="N",
+                        help="minorminer's seed of the first try (default 1)")
+    parser.add_argument("--embed-tries", type=int, default=1, metavar="N",
+                        help="searches per model; the shortest longest chain, then the fewest qubits, is kept "
+                             "(default 1)")
+    parser.add_argument("--embed-timeout", type=float, default=1000.0, metavar="SECONDS",
+                        help="time limit of each search (default 1000, minorminer's)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the embedding cache ($NONOQUBO_CACHE/embeddings, default "
+                             "~/.cache/nonoqubo/embeddings)")
+
+
+def check_embed_search_options(tries: int, timeout: float) -> None:
+    """Refuse, before any work, a number of tries below 1 or a time limit that is not positive."""
+    if tries < 1:
+        raise NonoquboError(f"--embed-tries {tries}: give at least 1")
+    if not timeout > 0:
+        raise NonoquboError(f"--embed-timeout {timeout:g}: give a positive number of seconds")
+
+
+@contextlib.contextmanager
+def status_line(message: str, enabled: bool) -> Iterator[None]:
+    """*message* on standard error while the block runs, erased after (a search that holds the GIL, such as
+    minorminer's, would freeze a spinner's clock, so this line has none)."""
+    if not enabled:
+        yield
+        return
+    sys.stderr.write(f"\r{message} ...")
+    sys.stderr.flush()
+    try:
+        yield
+    finally:
+        sys.stderr.write("\r" + " " * (len(message) + 4) + "\r")
+        sys.stderr.flush()
+
+
+def chain_break_lines(breaks: dict, best: int) -> list[str]:
+    """The text report of the chain breaks: overall, then the best sample and (a few) others."""
+    per = breaks["per_sample"]
+    kept = breaks.get("kept", list(range(len(per))))
+    chains = breaks.get("chains")
+    of = f" of {chains} chains" if chains else ""
+    head = (f"chain breaks ({breaks['method']}): {breaks['overall']:.2%}{of} broken over all reads"
+            + (f"; chain strength {breaks['chain_strength']:.4g}" if isinstance(breaks.get("chain_strength"),
+                                                                                (int, float)) else ""))
+    lines = [head]
+    if breaks.get("samples_kept") is not None and breaks["samples_kept"] != breaks.get("samples_read"):
+        lines.append(f"discard kept {breaks['samples_kept']} of {breaks['samples_read']} samples (the ones with "
+                     "every chain intact; decoded samples are numbered among those)")
+    if 0 <= best < len(kept):
+        lines.append(f"best sample {best}: {per[kept[best]]:.2%} of its chains broken")
+    shown = per[:TEXT_LIMIT]
+    lines.append("per sample read: " + ", ".join(f"{f:.1%}" for f in shown)
+                 + (f", ... ({len(per) - TEXT_LIMIT} more in --json)" if len(per) > TEXT_LIMIT else ""))
+    return lines

@@ -7,6 +7,7 @@ the messages; building, presolving and writing are :mod:`nonoqubo.pipeline`'s.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from typing import Any
@@ -16,8 +17,10 @@ from .._util.progress import spinner
 from ..errors import NonoquboError, UnsupportedFormat
 from ..model.estimate import LONG_WORK_TERMS, check_fits
 from ..pipeline import Models, kind_of, write_files
-from ._common import (add_encoding_arguments, add_force_argument, add_puzzle_arguments, check_output_folder,
-                      encoding_options, load_puzzle, no_solution_names, progress_enabled)
+from ..qpu.physical import (DEFAULT_PRECISION, build_physical, parse_chain_strength, parse_range, physical_format,
+                            write_physical)
+from ._common import (add_chain_strength_argument, add_encoding_arguments, add_force_argument, add_puzzle_arguments,
+                      check_output_folder, encoding_options, load_puzzle, no_solution_names, progress_enabled)
 
 ORDER = 20
 
@@ -42,6 +45,19 @@ examples:
   nonoqubo build logo.yaml --encoding one-hot --weights cell=2 -o logo.onehot.qubo
   nonoqubo build logo.yaml -o logo.bqm -o logo.qubo -o logo.qs
   nonoqubo build logo.yaml -o - -f coo --ising | head
+
+the physical problem (on a QPU's qubits, through an embedding from 'nonoqubo embed'):
+  nonoqubo build logo.yaml --embedding emb.json -o phys.bqm -o phys.json
+With --embedding the output is the logical Ising model embedded on the qubits:
+each variable's bias spread over its chain, each coupling over the couplers
+between two chains, the chain couplers set to -chain strength, and every
+coefficient scaled by one factor into the hardware's ranges (auto_scale's
+rule; send it with auto_scale=False).  .bqm is a dimod BQM file (SPIN,
+labelled by qubit); .json is {"h": {qubit: bias}, "J": [[q1, q2, bias], ...],
+"offset": ..., "nonoqubo": {...}}, what DWaveSampler().sample_ising(h, J)
+takes.  Both record the chains, the scale factor, the chain strength before
+and after scaling, the ranges and the model's hash.  With --presolve the
+embedding must be for the presolved model.
 """
 
 
@@ -62,6 +78,21 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary")
     add_encoding_arguments(parser)
     add_force_argument(parser)
+    qpu = parser.add_argument_group("the physical problem (--embedding)")
+    qpu.add_argument("--embedding", metavar="EMB.json",
+                     help="write the problem on qubits through this embedding ('nonoqubo embed'), as .bqm or .json")
+    add_chain_strength_argument(qpu)
+    qpu.add_argument("--h-range", metavar="LO,HI", default=None,
+                     help="the QPU's h range the biases are scaled into (default: the embedding's topology file's "
+                          "h_range, else -4,4, an Advantage system's; write --h-range=-2,2: a value that starts with '-' "
+                          "needs the '=')")
+    qpu.add_argument("--j-range", metavar="LO,HI", default=None,
+                     help="the QPU's J range the couplings are scaled into (default: the topology file's j_range, "
+                          "else -1,1)")
+    qpu.add_argument("--precision", type=float, default=None, metavar="P",
+                     help="warn when the smallest logical coefficient after scaling is below P (default "
+                          "0.02: the order of the integrated control errors of D-Wave's 'Error Sources for "
+                          "Problem Representation', a few %% of the J range)")
     parser.set_defaults(run=run)
     return parser
 
@@ -110,10 +141,62 @@ def empty_model_note(outputs: list[str]) -> str:
             f"with: nonoqubo decode {target}")
 
 
+def _physical_plan(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(output, "bqm" | "json") pairs of a build with --embedding, checked before anything is built."""
+    if args.embedding is None:
+        given = [flag for flag, value in (("--chain-strength", args.chain_strength), ("--h-range", args.h_range),
+                                          ("--j-range", args.j_range), ("--precision", args.precision))
+                 if value is not None]
+        if given:
+            raise NonoquboError(f"{given[0]} applies only with --embedding (the physical problem on qubits)")
+        return []
+    for flag, on in (("--ising", args.ising), ("--constrained", args.constrained)):
+        if on:
+            raise NonoquboError(f"{flag} does not apply with --embedding: the physical problem is an Ising "
+                                "model on qubits (.bqm or .json)")
+    fmts: list[str] = args.format or []
+    if fmts and len(fmts) not in (1, len(args.output)):
+        raise NonoquboError(f"-f was given {len(fmts)} times for {len(args.output)} outputs; give it once, or once per -o")
+    plan = [(out, physical_format(out, fmts[k] if len(fmts) > 1 else (fmts[0] if fmts else None)))
+            for k, out in enumerate(args.output)]
+    parse_chain_strength(args.chain_strength or "uniform-torque")
+    for flag, value in (("--h-range", args.h_range), ("--j-range", args.j_range)):
+        if value is not None:
+            parse_range(value, flag)
+    if args.precision is not None and not (math.isfinite(args.precision) and args.precision >= 0):
+        raise NonoquboError(f"--precision must be a number of at least 0, not {args.precision}")
+    for out, _ in plan:
+        check_output_folder(out, args.puzzle)
+    if len({os.path.abspath(o) for o, _ in plan}) < len(plan):
+        raise NonoquboError("the same output file is named twice")
+    return plan
+
+
+def run_physical(args: argparse.Namespace, plan: list[tuple[str, str]], qubo: Any, said: list[str]) -> None:
+    """Embed *qubo* through --embedding and write the physical problem (the files of *plan*), then
+    print the build's summary lines *said* and the physical problem's."""
+    problem = build_physical(qubo, args.embedding, chain_strength=args.chain_strength or "uniform-torque",
+                             h_range=args.h_range, j_range=args.j_range,
+                             precision=DEFAULT_PRECISION if args.precision is None else args.precision)
+    if problem.warning:  # shown even with -q: the file may not be worth sending
+        print(problem.warning, file=sys.stderr)
+    write_physical(problem, plan)
+    if not args.quiet:
+        for line in said:
+            print(line, file=sys.stderr)
+        print(problem.summary(), file=sys.stderr)
+        for out, fmt in plan:
+            size = f", {os.path.getsize(out):,} bytes" if out != "-" else ""
+            print(f"wrote {'standard output' if out == '-' else out} (physical problem, {fmt}{size})", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
-    plan = _plan(args)
+    physical = _physical_plan(args)
+    plan = [] if physical else _plan(args)
     show = progress_enabled(args)
-    say = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr))
+    said: list[str] = []  # with --embedding the summary waits for the embedding's checks: an error is one line
+    say = (lambda msg: None) if args.quiet else \
+        said.append if physical else (lambda msg: print(msg, file=sys.stderr))
     puzzle = load_puzzle(args)
     est = check_fits(puzzle, args.puzzle, force=args.force,
                      write_bytes_per_term=max((mod.WRITE_BYTES_PER_TERM for _, mod in plan), default=0),
@@ -138,6 +221,9 @@ def run(args: argparse.Namespace) -> int:
             f"{len(qubo.fixed)} fixed, offset {qubo.offset}")
     if qubo.num_vars == 0:  # a warning, shown even with -q: these files crash qbsolv and stop MQLib
         print(empty_model_note(args.output), file=sys.stderr)
+    if physical:
+        run_physical(args, physical, qubo, said)
+        return 0
     if any(kind_of(mod) == "constrained" for _, mod in plan):
         with spinner("building the constrained model", enabled=show):
             model = models.constrained(variant)

@@ -13,9 +13,12 @@ from pathlib import Path
 from .._util.progress import spinner
 from ..answers.decode import Decoder, select
 from ..errors import NonoquboError
+from ..qpu.physical import check_not_physical
+from ..qpu.unembed import CHAIN_BREAK_METHODS, chain_break_column, logical_model, physical_batch
 from ..samples import SampleBatch, samples_from
 from ..samples import formats as sample_formats
-from ._common import add_force_argument, add_image_argument, check_image_path, emit, progress_enabled
+from ._common import (add_force_argument, add_image_argument, chain_break_lines, check_image_path, emit,
+                      progress_enabled)
 
 ORDER = 50
 
@@ -58,6 +61,18 @@ examples:
   nonoqubo decode logo.qubo samples.json --image logo.svg
   nonoqubo decode logo.ommx openjij-answer.pb
   nonoqubo decode logo.mzn minizinc-answer.txt
+
+samples of the physical problem (on qubits, e.g. a QPU's answer to
+'nonoqubo build ... --embedding EMB.json -o phys.json'):
+  nonoqubo decode logo.qubo.json qpu-samples.json --embedding emb.json
+  nonoqubo decode logo.yaml qpu-samples.json --embedding emb.json --chain-break discard
+With --embedding the samples are labelled by qubit (a SampleSet of the
+physical problem, {"qubit": value} objects, or vectors in increasing qubit
+order); each chain's qubits give its variable's value by --chain-break, and
+the fraction of broken chains (qubits that disagree) is reported per sample
+and overall.  A SampleSet that Ocean's FixedEmbeddingComposite already
+unembedded decodes without --embedding; its chain_break_fraction column is
+reported.
 """
 
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -83,6 +98,14 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                       help="values are spins -1/+1 (default: detected)")
     spin.add_argument("--binary", dest="spin", action="store_const", const=False,
                       help="values are 0/1 (default: detected)")
+    qpu = parser.add_argument_group("samples on qubits (the physical problem)")
+    qpu.add_argument("--embedding", metavar="EMB.json",
+                     help="the samples are on qubits: map them back through this embedding's chains "
+                          "('nonoqubo embed'; it must be for MODEL, or for its presolved model)")
+    qpu.add_argument("--chain-break", metavar="METHOD", default=None,
+                     help="how a broken chain (qubits that disagree) gives its variable's value: "
+                          + ", ".join(CHAIN_BREAK_METHODS) + " (default majority; dwave.embedding's "
+                          "majority_vote, discard, weighted_random, MinimizeEnergy)")
     add_image_argument(parser)
     add_force_argument(parser)
     parser.set_defaults(run=run, which="best", spin=None)
@@ -91,9 +114,20 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     check_image_path(args.image)
+    method = check_chain_break(args)
+    check_not_physical(args.model)
     with spinner(f"reading {args.model}", enabled=progress_enabled(args)):
         decoder = Decoder(args.model, force=args.force)
-    if args.samples is None:
+    breaks = None
+    if args.embedding:
+        if args.samples in (None, "-"):
+            raise NonoquboError("--embedding: give the qubit samples as a file (SAMPLES)")
+        qubo, embedding = logical_model(decoder.model, args.embedding)
+        if qubo is not decoder.model:
+            decoder = Decoder(qubo)
+        batch, unembedded = physical_batch(decoder, args.samples, embedding, method, args.samples_format, args.spin)
+        breaks = unembedded.summary()
+    elif args.samples is None:
         batch = no_samples(decoder, args.model)
     elif args.samples == "-":
         from ..samples import read_samples
@@ -103,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
                              puzzle=decoder.puzzle)
     else:
         batch = decoder.batch(Path(args.samples), format=args.samples_format, spin=args.spin)
+        breaks = chain_break_column(args.samples)
     notes = batch.extra.get("notes")
     if notes:  # labels read another program's way (positions, y_0_0_0) or ignored: one line says how
         print("nonoqubo: note: " + "; ".join(notes), file=sys.stderr)
@@ -120,9 +155,25 @@ def run(args: argparse.Namespace) -> int:
         "num_valid": int(analysis.valid.sum()),
         "best_energy": int(analysis.energy.min()),
     }
+    if breaks is not None:
+        summary["chain_breaks"] = breaks
     emit(decoder.puzzle, reports, summary, args.which, as_json=args.json,
          source=batch.source, image=args.image, best=best)
+    if breaks is not None and not args.json:
+        print("\n" + "\n".join(chain_break_lines(breaks, best.index)))
     return 0 if best.valid else 1
+
+
+def check_chain_break(args: argparse.Namespace) -> str:
+    """The --chain-break method (default majority); refused without --embedding or when unknown."""
+    if args.chain_break is None:
+        return "majority"
+    if not args.embedding:
+        raise NonoquboError("--chain-break applies only with --embedding (samples on qubits)")
+    if args.chain_break not in CHAIN_BREAK_METHODS:
+        raise NonoquboError(f"--chain-break: unknown method {args.chain_break!r}; choose one of "
+                            f"{', '.join(CHAIN_BREAK_METHODS)}")
+    return args.chain_break
 
 
 def no_samples(decoder: Decoder, model: str) -> SampleBatch:

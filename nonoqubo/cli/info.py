@@ -18,8 +18,9 @@ from ..errors import FormatError, UnsupportedFormat
 from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, model_figures
-from ._common import (add_encoding_arguments, add_force_argument, add_puzzle_arguments, add_truth_arguments,
-                      encoding_options, load_puzzle, no_solution_names, progress_enabled)
+from ._common import (add_embed_search_arguments, add_encoding_arguments, add_force_argument, add_puzzle_arguments,
+                      add_truth_arguments, check_embed_search_options, encoding_options, load_puzzle,
+                      no_solution_names, progress_enabled, status_line)
 
 ORDER = 10
 
@@ -54,11 +55,21 @@ limit)").  A model file that carries its clues is counted too.
 its size is counted before it is built (one-hot has O(d^2) order terms per
 pair of blocks).  A model file says its own encoding and weights.
 
+With --topology T (pegasus:16, zephyr:12,4, chimera:16, or a QPU properties
+.json; see 'nonoqubo embed --help'; needs the 'dwave' extra), also say
+whether the model fits on that QPU: minorminer embeds the full model and the
+presolved one (a model file: as written, and presolved when it carries its
+clues), and info gives the qubits and the longest and mean chain of each, or
+that none was found, or that presolve left nothing to embed.  Embeddings come
+from and go to the cache 'nonoqubo embed' uses.  In --json: the object
+"embedding": {"topology": {...}, "raw": {...}, "presolved": {...}}.
+
 examples:
   nonoqubo info examples/qbpp-logo.yaml --presolve
   nonoqubo info examples/qbpp-logo.yaml --encoding one-hot
   nonoqubo info examples/qbpp-logo.yaml --truth --json
   nonoqubo info logo.qubo
+  nonoqubo info puzzle.non --topology pegasus:16 --embed-timeout 300
 """
 
 
@@ -72,6 +83,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_truth_arguments(parser, "also count the solutions with CP-SAT (is it unique?), say whether line logic "
                                 "solves it, and time the solve and the proof")
     add_encoding_arguments(parser)
+    parser.add_argument("--topology", metavar="T",
+                        help="also embed the model and the presolved one on this QPU topology and give their qubits "
+                             "and chains (pegasus:16, zephyr:12,4, chimera:16, a properties .json; default none)")
+    add_embed_search_arguments(parser)
     add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
@@ -152,12 +167,59 @@ def print_truth(found: dict[str, Any]) -> None:
     print(f"CP-SAT time: {found['solve_seconds']:.3f} s to solve, {found['proof_seconds']:.3f} s to count")
 
 
+def _topology(args: argparse.Namespace) -> Any:
+    """The ``--topology`` (parsed before any work), or None."""
+    if not getattr(args, "topology", None):
+        return None
+    from ..qpu.topology import parse_topology
+
+    check_embed_search_options(args.embed_tries, args.embed_timeout)
+    return parse_topology(args.topology)
+
+
+def _fit(args: argparse.Namespace, topology: Any, raw: Any, presolved: Any) -> dict[str, Any]:
+    """The ``embedding`` object: the topology, and :func:`nonoqubo.qpu.cache.fit_figures` of each model."""
+    from ..qpu.cache import fit_figures
+
+    show = progress_enabled(args)
+    out: dict[str, Any] = {"topology": topology.describe()}
+    for name, qubo in (("raw", raw), ("presolved", presolved)):
+        if qubo is None:
+            continue
+        out[name] = fit_figures(qubo, topology, presolved=name == "presolved" or bool(qubo.fixed),
+                                seed=args.embed_seed, tries=args.embed_tries, timeout=args.embed_timeout,
+                                use_cache=not args.no_cache,
+                                step=lambda message, name=name: status_line(f"{message} ({name} model)", show))
+    return out
+
+
+def print_fit(fit: dict[str, Any]) -> None:
+    """The text of ``--topology``."""
+    top = fit["topology"]
+    print(f"on {top['spec']} ({top['qubits']} qubits, {top['couplers']} couplers):")
+    for name in ("raw", "presolved"):
+        fig = fit.get(name)
+        if fig is None:
+            continue
+        what = f"  {name + ':':10} {fig['variables']} variables, {fig['edges']} edges, max degree {fig['max_degree']}"
+        if fig["status"] == "ok":
+            cached = ", from the cache" if fig.get("cached") else ""
+            print(f"{what} -> {fig['qubits']} qubits, longest chain {fig['longest_chain']}, mean chain "
+                  f"{fig['mean_chain']:.2f} ({fig['seconds']:.2f} s{cached})")
+        elif fig["status"] == "not found":
+            print(f"{what} -> no embedding found in {fig['tries']} tr{'y' if fig['tries'] == 1 else 'ies'} of at "
+                  f"most {fig['timeout']:g} s")
+        else:
+            print(f"  {name + ':':10} {fig['status']}")
+
+
 def run(args: argparse.Namespace) -> int:
     options = encoding_options(args)  # before any work: one line, exit 2
     if getattr(args, "truth", False):
         from ..solvers.cpsat import require
 
         require("--truth")
+    topology = _topology(args)
     model, puzzle = _exported_model(args)
     if model is not None:
         figures_ = model_figures(model)
@@ -169,12 +231,23 @@ def run(args: argparse.Namespace) -> int:
         if args.presolve:
             print("nonoqubo: note: --presolve applies to clue files; this model is shown as written",
                   file=sys.stderr)
+        if topology is not None:
+            from ..qpu.cache import qubo_to_embed
+
+            qubo, _ = qubo_to_embed(model, presolve=False, source=args.puzzle)
+            reduced = None
+            if not qubo.fixed and qubo.puzzle is not None:
+                with no_solution_names(args.puzzle):
+                    reduced, _ = qubo_to_embed(qubo, presolve=True, source=args.puzzle)
+            figures_["embedding"] = _fit(args, topology, qubo, reduced)
         if args.json:
             print(json.dumps(figures_, indent=2))
         else:
             print_model(args.puzzle, figures_)
             if found is not None:
                 print_truth(found)
+            if topology is not None:
+                print_fit(figures_["embedding"])
         return 0
     if puzzle is None:
         puzzle = load_puzzle(args)
@@ -192,6 +265,10 @@ def run(args: argparse.Namespace) -> int:
         found = _truth(args, puzzle)
     if found is not None:
         info["truth"] = found
+    if topology is not None:
+        with no_solution_names(args.puzzle):
+            reduced = models.presolve()
+        info["embedding"] = _fit(args, topology, models.qubo, reduced)
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
@@ -216,4 +293,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"presolve time: {pre['presolve_seconds']:.3f} s")
     if found is not None:
         print_truth(found)
+    if topology is not None:
+        print_fit(info["embedding"])
     return 0

@@ -14,11 +14,12 @@ import sys
 from .._util import progress
 from .._util.atomic import atomic_write
 from ..solvers.base import SampleOptions
+from ..solvers.qpu import QPU_SAMPLERS, qpu_chain_breaks
 from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
 from ..solvers.sampling import sampleset_document, solve
 from ..model.estimate import check_fits
-from ._common import (add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
-                      load_puzzle, progress_enabled)
+from ._common import (add_chain_strength_argument, chain_break_lines, add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
+                      load_puzzle, progress_enabled, status_line)
 
 ORDER = 70
 
@@ -58,6 +59,19 @@ examples:
   nonoqubo solve examples/qbpp-logo.yaml --seed 1 -o samples.json
   nonoqubo decode examples/qbpp-logo.yaml samples.json
   nonoqubo solve examples/qbpp-logo.yaml --sampler cpsat --count 2
+
+the QPU workflow (the dwave extra: pip install "nonoqubo[dwave]"):
+  nonoqubo solve puzzle.non --sampler mock-dwave --topology pegasus:6 -o samples.json
+  nonoqubo solve puzzle.non --sampler mock-dwave --embedding emb.json --chain-strength 2
+  nonoqubo solve puzzle.non --sampler dwave --embedding emb.json -o qpu-samples.json
+mock-dwave runs dwave-system's FixedEmbeddingComposite over its
+MockDWaveSampler for the topology, with simulated annealing (--sweeps) on the
+qubits: chains, chain strength, majority-vote unembedding and chain breaks as
+on a QPU, offline.  dwave does the same on the QPU your Ocean configuration
+names (dwave setup, or DWAVE_API_TOKEN); with none it fails in one line.
+Without --embedding an embedding is found with minorminer and cached.  -o
+keeps the SampleSet's info (timing, embedding_context with the chains and
+the chain strength) and its chain_break_fraction column, which decode reports.
 """
 
 #: what to try when no sample is valid (the last line of the output)
@@ -98,6 +112,14 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     openjij.add_argument("--gamma", type=float, metavar="G",
                          help="openjij-sqa: initial transverse field, lowered to 0 (default 1)")
     openjij.add_argument("--trotter", type=int, metavar="N", help="openjij-sqa: Trotter slices (default 4)")
+    qpu = parser.add_argument_group("QPU samplers (mock-dwave, dwave)")
+    qpu.add_argument("--topology", metavar="T",
+                     help="mock-dwave: the QPU graph (chimera:M[,N,T], pegasus:M, zephyr:M[,T], or a QPU's "
+                          "properties JSON); default the --embedding's topology")
+    qpu.add_argument("--embedding", metavar="EMB.json",
+                     help="the chains to use ('nonoqubo embed'; for the presolved model with --presolve); default "
+                          "found by minorminer and cached (as 'nonoqubo embed' caches)")
+    add_chain_strength_argument(qpu)
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON (schemas/report.schema.json)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress display and no hint")
@@ -121,9 +143,13 @@ def openjij_options(args: argparse.Namespace) -> dict[str, object]:
 
 def run(args: argparse.Namespace) -> int:
     schedule = openjij_options(args)
+    qpu = {"topology": args.topology, "embedding": args.embedding, "chain_strength": args.chain_strength}
     options = SampleOptions(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
-                            schedule=schedule, workers=args.workers, count=args.count)
+                            schedule=schedule, workers=args.workers, count=args.count, qpu=qpu)
     check_options(options, args.sampler)  # before the puzzle is read or anything built
+    if args.sampler in QPU_SAMPLERS and not args.embedding:  # minorminer may search for minutes: say so
+        qpu["step"] = lambda message: status_line(f"{message} (embedding the model once; cached for the next run)",
+                                                  progress_enabled(args))
     check_image_path(args.image)
     check_output_folder(args.output, args.puzzle)
     puzzle = load_puzzle(args)
@@ -133,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     with progress.reads(total, f"{args.sampler} sampling", enabled=show) as tick:
         result = solve(puzzle, args.sampler, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
                        time_limit=args.time_limit, presolve=args.presolve, options=schedule, tick=tick,
-                       workers=args.workers, count=args.count)
+                       workers=args.workers, count=args.count, qpu=qpu)
     if args.output:
         with atomic_write(args.output) as fh:
             json.dump(sampleset_document(result), fh)
@@ -148,10 +174,15 @@ def run(args: argparse.Namespace) -> int:
     counted = result.batch.extra.get("count")
     if counted is not None:
         summary["solutions"] = {"count": counted["solutions"], "exact": counted["exact"], "limit": counted["limit"]}
+    breaks = qpu_chain_breaks(result.batch)
+    if breaks is not None:
+        summary["chain_breaks"] = breaks
     emit(puzzle, [result.best], summary, "best", as_json=args.json,
          source=summary["model"], image=args.image, best=result.best)
     if counted is not None and not args.json:
         print(f"\n{count_line(counted['solutions'], counted['exact'])}")
+    if breaks is not None and not args.json:
+        print("\n" + "\n".join(chain_break_lines(breaks, result.best.index)))
     if not result.best.valid and not args.quiet:
         sys.stdout.flush()
         print(NO_VALID_HINT, file=sys.stderr)

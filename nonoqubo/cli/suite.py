@@ -10,7 +10,8 @@ from ..campaign.generate import parse_family
 from .._util.progress import bar
 from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite, variants_of
 from ..errors import NonoquboError
-from ._common import add_force_argument, add_truth_arguments, progress_enabled
+from ._common import (add_embed_search_arguments, add_force_argument, add_truth_arguments,
+                      check_embed_search_options, progress_enabled)
 
 ORDER = 60
 
@@ -61,6 +62,15 @@ entry that records its puzzle, encoding and weights, and 'nonoqubo evaluate
 DIR RUNS' reports them side by side.  Constrained formats are written with
 the domain-wall variant at weights 1 only.
 
+--embed TOPOLOGY records per puzzle whether its model fits on a QPU: minorminer
+embeds the full and the presolved model on TOPOLOGY (pegasus:16, zephyr:12,4,
+chimera:16 or a QPU properties .json, as 'nonoqubo embed' takes it; needs the
+'dwave' extra), and the index gets embed_topology, embed_status ("ok", "not
+found", or "nothing to embed: presolve fixes every variable"), embed_qubits,
+embed_longest_chain, embed_mean_chain, embed_seconds and the same with
+_after_presolve.  Embeddings go to the cache 'nonoqubo embed' reads, so a
+model is embedded once across runs; --embed-timeout bounds each search.
+
 Every puzzle's model is checked against the memory available before it is
 built; one that would not fit is recorded as failed with the estimate.  A
 --random size is checked from its size before any picture is drawn, and one
@@ -72,6 +82,7 @@ examples:
   nonoqubo suite --random 30x30:0.5:100 --unique --truth -o hard
   nonoqubo suite --random 15x15:0.5:100 --unique=line -o easy
   nonoqubo suite --random 10x10:0.5:20 --encoding domain-wall,one-hot --weights cell=1 --weights cell=2 -o ab
+  nonoqubo suite tests/data/puzzles/json --embed pegasus:16 --embed-timeout 120 -o fits -j 2
 """
 
 
@@ -111,6 +122,11 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--weights", action="append", default=None, metavar="shape=A,order=B,cell=C",
                         help="penalty weights (positive integers, default 1 each); repeat for several "
                              "weightings, each combined with every --encoding")
+    parser.add_argument("--embed", metavar="TOPOLOGY",
+                        help="also embed every full and presolved model on this QPU topology (pegasus:16, "
+                             "zephyr:12,4, a properties .json; needs the 'dwave' extra) and record the qubits and "
+                             "chains in the index (default none)")
+    add_embed_search_arguments(parser)
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
@@ -129,12 +145,15 @@ def run(args: argparse.Namespace) -> int:
     families = [parse_family(text, unique=args.unique) for text in args.random]
     encodings = None if args.encoding is None else [e.strip() for e in args.encoding.split(",")]
     variants = variants_of(encodings, args.weights)  # checked before any work: one line, exit 2
+    if args.embed:
+        check_embed_search_options(args.embed_tries, args.embed_timeout)
     show = progress_enabled(args)
     with bar(None, "building suite", enabled=show, unit=" puzzles") as tick:
         result = run_suite(args.puzzles, args.output, formats=args.format or ["qubo-json"],
                            presolve=args.presolve, families=families, jobs=args.jobs, progress=tick,
                            force=args.force, truth=args.truth, truth_limit=args.truth_limit,
-                           truth_time=args.truth_time, variants=variants)
+                           truth_time=args.truth_time, variants=variants, embed=args.embed,
+                           embed_search=(args.embed_seed, args.embed_tries, args.embed_timeout, not args.no_cache))
     if not args.quiet:
         print(f"{len(result.entries)} puzzles: {result.built} built, {result.skipped} up to date, "
               f"{result.failed} failed, in {result.seconds:.1f} s; index: "

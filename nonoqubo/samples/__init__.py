@@ -73,7 +73,7 @@ from ._raw import RawSamples, loads_json  # noqa: F401  (loads_json: for readers
 from ..model.encoding import bracket_name
 from ..errors import SampleError, UnsupportedFormat
 
-__all__ = ["RawSamples", "SampleBatch", "formats", "get_format", "read_samples", "samples_from"]
+__all__ = ["RawSamples", "SampleBatch", "formats", "get_format", "read_raw", "read_samples", "samples_from"]
 
 #: more label problems than this are summarised as "... and N more"
 _SHOW = 3
@@ -189,6 +189,18 @@ def read_samples(
         FormatError: the file is not valid in its format.
         OSError: the file cannot be read.
     """
+    raw, src = read_raw(path_or_text, format=format, source=source, is_text=is_text, empty_ok=not labels)
+    return match(raw, labels, spin=spin, fixed=fixed, source=src, puzzle=puzzle)
+
+
+def read_raw(path_or_text: str | os.PathLike[str], *, format: str | None = None, source: str | None = None,
+             is_text: bool = False, empty_ok: bool = False) -> tuple[RawSamples, str]:
+    """The file's samples as its format reads them, not yet matched to a model, and their source name.
+
+    :func:`read_samples` without the matching (see it for the arguments); *empty_ok*: an empty
+    text is one empty sample (a model with no variables).  Samples labelled by something other
+    than the model's variables (``decode --embedding``: qubits) are matched by the caller.
+    """
     if isinstance(path_or_text, os.PathLike) or (
         not is_text and isinstance(path_or_text, str) and "\n" not in path_or_text and len(path_or_text) < 4096
         and os.path.isfile(path_or_text)
@@ -198,11 +210,11 @@ def read_samples(
         data = Path(path).read_bytes()
         binary = _binary_format(data, format)
         if binary is not None:
-            return match(binary.loads(data, source=src), labels, spin=spin, fixed=fixed, source=src, puzzle=puzzle)
+            return binary.loads(data, source=src), src
         mod = get_format(format) if format else None
         text_file = b"\x00" not in data[:_textio.BINARY_PROBE]
-        if not labels and text_file and not _textio.head_text(data).strip():  # an empty answer, no variables
-            return match(RawSamples(maps=[{}]), labels, spin=spin, fixed=fixed, source=src)
+        if empty_ok and text_file and not _textio.head_text(data).strip():  # an empty answer, no variables
+            return RawSamples(maps=[{}]), src
         if mod is None and text_file:
             mod = _detect(data, src)
         text = _textio.decode(data, src, what="samples file", error=SampleError,
@@ -210,11 +222,10 @@ def read_samples(
     else:
         text = str(path_or_text)
         src = source or "<samples>"
-        if not text.strip() and not labels:  # an empty answer for a model with no variables
-            return match(RawSamples(maps=[{}]), labels, spin=spin, fixed=fixed, source=src)
+        if not text.strip() and empty_ok:  # an empty answer for a model with no variables
+            return RawSamples(maps=[{}]), src
         mod = get_format(format) if format else _detect(text, src)
-    raw = mod.loads(text, source=src)
-    return match(raw, labels, spin=spin, fixed=fixed, source=src, puzzle=puzzle)
+    return mod.loads(text, source=src), src
 
 
 def samples_from(

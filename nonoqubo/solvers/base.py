@@ -53,6 +53,8 @@ class SampleOptions:
             ``beta``, ``gamma``, ``trotter``); None values count as not given.
         workers: search workers (``cpsat``).
         count: enumerate up to this many solutions and say how many there are (``cpsat``).
+        qpu: the QPU samplers' options (``mock-dwave``, ``dwave``): ``topology``, ``embedding``
+            (a file) and ``chain_strength``; None values count as not given.
     """
 
     reads: int = 10
@@ -62,6 +64,7 @@ class SampleOptions:
     schedule: Mapping[str, Any] | None = None
     workers: int | None = None
     count: int | None = None
+    qpu: Mapping[str, Any] | None = None
 
     def seed_of(self, read: int) -> int | None:
         """The seed of read number *read* (0-based)."""

@@ -2,8 +2,8 @@
 
 This module owns :data:`SAMPLER_TABLE` (each entry: the name ``--sampler`` takes, a summary for
 ``solve --help``, the options it takes beyond ``reads`` and ``seed``, and its run function from
-:mod:`~nonoqubo.solvers.dwave`, :mod:`~nonoqubo.solvers.qbpp`, :mod:`~nonoqubo.solvers.openjij` or
-:mod:`~nonoqubo.solvers.cpsat`)
+:mod:`~nonoqubo.solvers.dwave`, :mod:`~nonoqubo.solvers.qbpp`, :mod:`~nonoqubo.solvers.openjij`,
+:mod:`~nonoqubo.solvers.cpsat` or :mod:`~nonoqubo.solvers.qpu`)
 and :func:`check_options`, which refuses a bad value or an option the chosen sampler does not
 take before anything runs.  A new sampler is one more entry.
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..errors import SolverError
 from ..model.qubo import Qubo
 from ..samples import SampleBatch
-from . import cpsat, dwave, openjij, qbpp
+from . import cpsat, dwave, openjij, qbpp, qpu
 from .base import SEED_LIMIT, SampleOptions, Tick
 
 __all__ = ["SAMPLERS", "SAMPLER_TABLE", "SampleOptions", "SamplerSpec", "check_options", "sampler_spec"]
@@ -38,7 +38,8 @@ class SamplerSpec:
         name: what ``--sampler`` takes.
         summary: one line for ``solve --help``.
         takes: the options it takes beyond ``reads`` and ``seed`` (``"sweeps"``, ``"time_limit"``,
-            ``"schedule"``, ``"workers"``, ``"count"``).
+            ``"schedule"``, ``"workers"``, ``"count"``, ``"qpu"``: ``--topology``, ``--embedding``,
+            ``--chain-strength``).
         run: ``run(qubo, options, tick) -> SampleBatch``; calls ``tick`` after every read.
     """
 
@@ -67,6 +68,11 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
         SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
                              "per line; --count N enumerates and counts solutions",
                     frozenset({"time_limit", "workers", "count"}), cpsat.run),
+        SamplerSpec("mock-dwave", "the QPU workflow offline: FixedEmbeddingComposite over dwave-system's "
+                                  "MockDWaveSampler on --topology T, simulated annealing on the qubits",
+                    frozenset({"sweeps", "qpu"}), qpu.run_mock),
+        SamplerSpec("dwave", "a D-Wave QPU (DWaveSampler(), as the Ocean configuration names it) through "
+                             "FixedEmbeddingComposite", frozenset({"qpu"}), qpu.run_dwave),
     )
 }
 SAMPLERS = tuple(SAMPLER_TABLE)
@@ -105,6 +111,21 @@ def check_options(options: SampleOptions, sampler: str) -> None:
         able = ", ".join(s.name for s in SAMPLER_TABLE.values() if "schedule" in s.takes)
         raise SolverError(f"--{given_schedule[0].replace('_', '-')} is an option of the "
                           f"OpenJij samplers ({able}), not of {sampler}")
+    given_qpu = [key for key, value in (options.qpu or {}).items() if value is not None and key in qpu.QPU_OPTIONS]
+    if given_qpu and "qpu" not in spec.takes:
+        able = ", ".join(s.name for s in SAMPLER_TABLE.values() if "qpu" in s.takes)
+        raise SolverError(f"{qpu.QPU_OPTIONS.get(given_qpu[0], given_qpu[0])} applies only to the QPU samplers "
+                          f"({able}), not to {sampler}")
+    if sampler == "dwave" and (options.qpu or {}).get("topology"):
+        raise SolverError("--topology does not apply to --sampler dwave: the QPU's own working graph is used "
+                          "(an --embedding must be for that graph)")
+    if sampler == "mock-dwave" and not any((options.qpu or {}).get(k) for k in ("topology", "embedding")):
+        raise SolverError("--sampler mock-dwave needs --topology T (e.g. pegasus:16, zephyr:12,4, chimera:16, or a "
+                          "QPU's properties JSON) or --embedding EMB.json, whose topology it takes")
+    if (options.qpu or {}).get("chain_strength") is not None:
+        from ..qpu.physical import parse_chain_strength
+
+        parse_chain_strength(options.qpu["chain_strength"])
     if sweeps is not None and (isinstance(sweeps, bool) or not isinstance(sweeps, int) or sweeps < 1):
         raise SolverError(f"--sweeps must be a whole number of at least 1, not {sweeps}")
     for option, value in {"workers": options.workers, "count": options.count}.items():

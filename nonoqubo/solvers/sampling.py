@@ -131,6 +131,7 @@ def sample(
     tick: Tick | None = None,
     workers: int | None = None,
     count: int | None = None,
+    qpu: Mapping[str, Any] | None = None,
 ) -> SampleBatch:
     """Sample *qubo* with a local sampler.
 
@@ -146,6 +147,8 @@ def sample(
         tick: called as ``tick(reads_done, energy)`` after every read (progress display).
         workers: search workers (``cpsat``).
         count: enumerate up to this many solutions, counted in ``batch.extra["count"]`` (``cpsat``).
+        qpu: ``mock-dwave``, ``dwave``: ``{"topology", "embedding", "chain_strength"}`` (see
+            :mod:`nonoqubo.solvers.qpu`).
 
     Returns:
         The samples in the model's variable order, energies attached.  A model
@@ -156,7 +159,7 @@ def sample(
         SolverError: a bad option, a model too large for ``exact`` or ``qbpp``, or an unknown sampler.
     """
     opts = SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
-                         workers=workers, count=count)
+                         workers=workers, count=count, qpu=qpu)
     check_options(opts, sampler)
     spec = sampler_spec(sampler)
     stamps: list[float] = []
@@ -228,6 +231,7 @@ def solve(
     tick: Tick | None = None,
     workers: int | None = None,
     count: int | None = None,
+    qpu: Mapping[str, Any] | None = None,
 ) -> SolveResult:
     """Build *puzzle*'s QUBO, sample it locally and decode every sample.
 
@@ -240,12 +244,12 @@ def solve(
         SolverError: a bad option (checked before the model is built).
     """
     check_options(SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
-                                workers=workers, count=count), sampler)
+                                workers=workers, count=count, qpu=qpu), sampler)
     start = time.perf_counter()
     models = Models.build(puzzle)
     qubo = models.presolve() if presolve else models.qubo
     batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
-                   tick=tick, workers=workers, count=count)
+                   tick=tick, workers=workers, count=count, qpu=qpu)
     decoder = Decoder(qubo)
     analysis = decoder.analyse(batch.bits)
     best = decoder.reports(analysis, select(analysis, "best"), batch)[0]
@@ -270,7 +274,8 @@ def sampleset_document(result: SolveResult) -> dict[str, Any]:
         (full, list(result.decoder.full_labels)), dimod.BINARY,
         energy=result.analysis.energy.astype(np.int64),
         info={"source": result.batch.source, "puzzle": result.puzzle.name,
-              "presolved_fixed": len(result.decoder.fixed)},
+              "presolved_fixed": len(result.decoder.fixed), **result.batch.extra.get("sampleset_info", {})},
+        **result.batch.extra.get("sampleset_vectors", {}),  # the QPU samplers' chain_break_fraction
     )
     document = sampleset.to_serializable()
     if RUN in result.batch.extra:  # put in after dimod's serialiser, which writes true and false as 1 and 0

@@ -1,0 +1,130 @@
+"""``nonoqubo embed``: find a minor embedding of a model on a QPU topology and write it as EMB.json.
+
+The command owns the arguments and the text; the topology, the search, the checks, the cache and
+the file are :mod:`nonoqubo.qpu`'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .._util.progress import spinner
+from ..answers.decode import load_model
+from ..errors import EmbeddingError
+from ..qpu.cache import embed, qubo_to_embed
+from ..qpu.embedding import write_embedding
+from ..qpu.topology import Topology, parse_topology
+from ._common import (add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names, progress_enabled,
+                      status_line)
+
+ORDER = 25
+
+HELP = "find an embedding of the QUBO on a QPU topology (Pegasus, Zephyr, Chimera, a QPU's graph) with minorminer"
+DESCRIPTION = """\
+Find a minor embedding of the QUBO of MODEL_OR_PUZZLE on the qubits of a D-Wave
+QPU with minorminer, and write it to EMB.json: for every variable its chain of
+qubits (the "embedding" object FixedEmbeddingComposite takes), the topology,
+the model's interaction-graph hash and the figures (qubits, longest and mean
+chain, seconds, tries).  The figures are printed; no embedding found within
+the tries is one line and exit status 2.  Needs the 'dwave' extra
+(pip install "nonoqubo[dwave]").
+
+MODEL_OR_PUZZLE is a clue file (its QUBO is built) or a QUBO file nonoqubo
+wrote (any format 'decode' reads; taken as written, so a 'build --presolve'
+file embeds the presolved model).
+
+TOPOLOGY is pegasus:M (Advantage: pegasus:16), zephyr:M[,T] (Advantage2:
+zephyr:12,4), chimera:M[,N[,T]] (2000Q: chimera:16), or a JSON file of a
+real QPU's working graph: DWaveSampler().properties saved with json.dump
+("qubits"/"couplers"), or {"nodelist": [...], "edgelist": [...]}.  Real QPUs
+miss a few qubits; an embedding on the file never uses one.
+
+Embeddings are cached by (the model's interaction graph, the topology, --seed,
+--tries) in $NONOQUBO_CACHE/embeddings (default ~/.cache/nonoqubo/embeddings):
+the second embed of the same model is immediate.  Every cached or found
+embedding is checked (dwave.embedding.verify_embedding) before it is written.
+
+examples:
+  nonoqubo embed examples/qbpp-logo.yaml --topology pegasus:16 -o logo.emb.json
+  nonoqubo embed logo.bqm --topology zephyr:12,4 --tries 5 --timeout 120 -o logo.z.json
+  nonoqubo embed puzzle.non --topology qpu-properties.json --presolve -o p.emb.json
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = sub.add_parser("embed", help=HELP, description=DESCRIPTION,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_puzzle_arguments(parser, "model_or_puzzle")
+    parser.add_argument("--topology", "-t", required=True, metavar="TOPOLOGY",
+                        help="pegasus:M, zephyr:M[,T], chimera:M[,N[,T]] or a QPU properties .json (see above)")
+    parser.add_argument("-o", "--output", required=True, metavar="EMB.json", help="the embedding file to write")
+    parser.add_argument("--seed", type=int, default=1, metavar="N",
+                        help="minorminer's random seed of the first try; try i uses N + i (default 1)")
+    parser.add_argument("--tries", type=int, default=1, metavar="N",
+                        help="searches to run; the best is kept: the shortest longest chain, then the fewest "
+                             "qubits (default 1)")
+    parser.add_argument("--timeout", type=float, default=1000.0, metavar="SECONDS",
+                        help="time limit of each try, minorminer's timeout (default 1000, minorminer's own)")
+    parser.add_argument("--presolve", action="store_true",
+                        help="embed the presolved model: the variables line logic decides fixed first")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the embedding cache ($NONOQUBO_CACHE/embeddings, default "
+                             "~/.cache/nonoqubo/embeddings)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line and no figures")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def _read(args: argparse.Namespace) -> Any:
+    """The model file or the puzzle MODEL_OR_PUZZLE names."""
+    path = args.model_or_puzzle
+    if path == "-" or args.from_format or args.index is not None or args.spec_name:
+        return load_puzzle(args, "model_or_puzzle")
+    return load_model(path, need_clues=False)
+
+
+def _topology_line(topology: Topology) -> str:
+    return f"{topology.spec} ({topology.num_qubits} qubits, {topology.num_couplers} couplers)"
+
+
+def run(args: argparse.Namespace) -> int:
+    source = args.model_or_puzzle
+    if args.tries < 1:
+        raise EmbeddingError(f"--tries {args.tries}: give at least 1")
+    if not args.timeout > 0:
+        raise EmbeddingError(f"--timeout {args.timeout:g}: give a positive number of seconds")
+    check_output_folder(args.output, source)
+    topology = parse_topology(args.topology)
+    show = progress_enabled(args)
+    with spinner("reading and building the model", enabled=show), no_solution_names(source):
+        qubo, presolved = qubo_to_embed(_read(args), presolve=args.presolve, source=source)
+    found = embed(qubo, topology, seed=args.seed, tries=args.tries, timeout=args.timeout,
+                  use_cache=not args.no_cache, presolved=presolved,
+                  step=lambda message: status_line(f"{message} (at most {args.timeout:g} s)", show))
+    model = found.model
+    size = (f"{model['variables']} variables, {model['edges']} edges, max degree {model['max_degree']}"
+            + (", presolved" if presolved else ""))
+    emb = found.embedding
+    if emb is None:
+        raise EmbeddingError(
+            f"{source}: no embedding of the model ({size}) on {_topology_line(topology)} in {args.tries} "
+            f"tr{'y' if args.tries == 1 else 'ies'} of at most {args.timeout:g} s; try a larger topology, "
+            "--presolve, more --tries or a longer --timeout")
+    write_embedding(args.output, emb, model, topology)
+    if args.quiet:
+        return 0
+    out = sys.stderr if args.output == "-" else sys.stdout  # '-o -': the file is standard output
+    fig = emb.figures
+    print(f"{source}: {size}", file=out)
+    if model["variables"] == 0:
+        print(f"nothing to embed: presolve fixes every variable; {args.output} holds an empty embedding", file=out)
+        return 0
+    where = (f"from the cache, found in {fig['seconds']:.2f} s" if found.cached
+             else f"{fig['seconds']:.2f} s")
+    print(f"topology:  {_topology_line(topology)}", file=out)
+    print(f"embedding: {fig['qubits']} qubits, longest chain {fig['longest_chain']}, mean chain "
+          f"{fig['mean_chain']:.2f} ({where}; best of {fig['tries']} tr{'y' if fig['tries'] == 1 else 'ies'}, "
+          f"seed {fig['seed']})", file=out)
+    return 0
