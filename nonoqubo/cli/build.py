@@ -101,7 +101,6 @@ def _plan(args: argparse.Namespace) -> list[tuple[str, Any]]:
     """(output, format module) pairs, checked before anything is built."""
     outs: list[str] = args.output
     fmts: list[str] = args.format or []
-    args.model_options = encoding_options(args)
     if args.constrained and (args.model_options["encoding"] != "domain-wall" or args.weights is not None):
         raise NonoquboError("--constrained writes the domain-wall 0-1 program (no penalties to weigh); "
                             "it takes neither --encoding one-hot nor --weights")
@@ -191,6 +190,7 @@ def run_physical(args: argparse.Namespace, plan: list[tuple[str, str]], qubo: An
 
 
 def run(args: argparse.Namespace) -> int:
+    args.model_options = encoding_options(args)  # checked first: a bad --weights is one line
     physical = _physical_plan(args)
     plan = [] if physical else _plan(args)
     show = progress_enabled(args)
