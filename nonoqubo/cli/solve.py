@@ -17,8 +17,13 @@ from ..solvers.base import SampleOptions
 from ..solvers.qpu import QPU_SAMPLERS, qpu_chain_breaks
 from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
 from ..solvers.sampling import sampleset_document, solve
+from ..answers.decode import load_model, names_a_model
+from ..errors import FormatError
 from ..model.estimate import check_fits
-from ._common import (add_chain_strength_argument, chain_break_lines, add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
+from ..model.puzzle import Puzzle
+from ..model.qubo import Qubo
+from ._common import (add_chain_strength_argument, add_encoding_arguments, chain_break_lines, encoding_options,
+                      add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
                       load_puzzle, progress_enabled, status_line)
 
 ORDER = 70
@@ -26,7 +31,10 @@ ORDER = 70
 HELP = "solve a puzzle locally (simulated annealing, tabu, exact, QUBO++, OpenJij SA/SQA, CP-SAT) and show the picture"
 DESCRIPTION = f"""\
 Build the QUBO of PUZZLE, sample it with a local solver, decode the samples
-and print the best picture with its verdict (as `decode` does).  -o saves the
+and print the best picture with its verdict (as `decode` does).  PUZZLE is a
+clue file, built in --encoding with --weights, or a QUBO file nonoqubo wrote
+(by its name: .qubo.json, .bqm, .qubo, ...; e.g. one model of a `suite`),
+sampled as it is, in its own encoding and weights.  -o saves the
 samples as a dimod SampleSet JSON, which `nonoqubo decode` reads back.  Its
 info["nonoqubo"] records the run: the sampler and every parameter given, the
 time of the whole call and of every read (the sampler's own per-read times where
@@ -59,6 +67,8 @@ examples:
   nonoqubo solve examples/qbpp-logo.yaml --seed 1 -o samples.json
   nonoqubo decode examples/qbpp-logo.yaml samples.json
   nonoqubo solve examples/qbpp-logo.yaml --sampler cpsat --count 2
+  nonoqubo solve examples/qbpp-logo.yaml --encoding one-hot --weights cell=2
+  nonoqubo solve ab/random-10x10-0.5-s1-0001.one-hot.qubo.json --seed 1 -o runs/oh-sa.json
 
 the QPU workflow (the dwave extra: pip install "nonoqubo[dwave]"):
   nonoqubo solve puzzle.non --sampler mock-dwave --topology pegasus:6 -o samples.json
@@ -86,6 +96,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = sub.add_parser("solve", help=HELP, description=DESCRIPTION,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_arguments(parser)
+    add_encoding_arguments(parser)
+    parser.set_defaults(encoding=None)  # not given: domain-wall for a clue file, a model file's own
     parser.add_argument("--sampler", choices=SAMPLERS, default="sa", help="the local solver (default: sa)")
     parser.add_argument("--reads", type=int, default=10, metavar="N", help="number of samples, at least 1 (default: 10)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
@@ -141,6 +153,29 @@ def openjij_options(args: argparse.Namespace) -> dict[str, object]:
             if getattr(args, k) is not None}
 
 
+def read_input(args: argparse.Namespace) -> Puzzle | Qubo:
+    """The puzzle (checked to fit in memory in its encoding) or the QUBO model file PUZZLE names.
+
+    A model file is sampled as it is: --encoding and --weights, which say how to build a clue
+    file, are refused with it rather than ignored.
+    """
+    path = args.puzzle
+    if path != "-" and not args.from_format and names_a_model(path):
+        model = load_model(path, force=args.force)
+        if not isinstance(model, Qubo):
+            raise FormatError(f"{path}: a constrained model, not a QUBO: 'solve' samples QUBO files (or builds "
+                              "one from a clue file); solve this one with an ILP solver (see 'nonoqubo formats')")
+        if args.encoding is not None or args.weights is not None:
+            raise FormatError(f"{path}: a model file keeps its own encoding ({model.encoding}, weights "
+                              f"{model.weights}); --encoding and --weights apply to clue files")
+        args.model_options = {}
+        return model
+    args.model_options = encoding_options(args)
+    puzzle = load_puzzle(args)
+    check_fits(puzzle, args.puzzle, force=args.force, encoding=args.model_options["encoding"])  # before building
+    return puzzle
+
+
 def run(args: argparse.Namespace) -> int:
     schedule = openjij_options(args)
     qpu = {"topology": args.topology, "embedding": args.embedding, "chain_strength": args.chain_strength}
@@ -152,12 +187,11 @@ def run(args: argparse.Namespace) -> int:
                                                   progress_enabled(args))
     check_image_path(args.image)
     check_output_folder(args.output, args.puzzle)
-    puzzle = load_puzzle(args)
-    check_fits(puzzle, args.puzzle, force=args.force)  # before anything is built
+    puzzle = read_input(args)
     show = progress_enabled(args)
     total = 1 if args.sampler == "exact" else args.reads
     with progress.reads(total, f"{args.sampler} sampling", enabled=show) as tick:
-        result = solve(puzzle, args.sampler, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
+        result = solve(puzzle, args.sampler, **args.model_options, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
                        time_limit=args.time_limit, presolve=args.presolve, options=schedule, tick=tick,
                        workers=args.workers, count=args.count, qpu=qpu)
     if args.output:
@@ -177,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
     breaks = qpu_chain_breaks(result.batch)
     if breaks is not None:
         summary["chain_breaks"] = breaks
-    emit(puzzle, [result.best], summary, "best", as_json=args.json,
+    emit(result.puzzle, [result.best], summary, "best", as_json=args.json,
          source=summary["model"], image=args.image, best=result.best)
     if counted is not None and not args.json:
         print(f"\n{count_line(counted['solutions'], counted['exact'])}")

@@ -77,8 +77,11 @@ from typing import Any
 import numpy as np
 
 from ..answers.decode import Analysis, Decoder, Report, select
+from ..logic.presolve import fixings
+from ..model.geometry import DOMAIN_WALL
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
+from ..model.weights import Weights
 from ..pipeline import Models
 from ..samples import SampleBatch
 from .._version import __version__
@@ -219,7 +222,7 @@ def run_record(sampler: str, options: SampleOptions, batch: SampleBatch, wall: f
 
 
 def solve(
-    puzzle: Puzzle,
+    puzzle: Puzzle | Qubo,
     sampler: str = "sa",
     *,
     reads: int = 10,
@@ -232,10 +235,16 @@ def solve(
     workers: int | None = None,
     count: int | None = None,
     qpu: Mapping[str, Any] | None = None,
+    encoding: str = DOMAIN_WALL,
+    weights: Weights | None = None,
 ) -> SolveResult:
-    """Build *puzzle*'s QUBO, sample it locally and decode every sample.
+    """Build *puzzle*'s QUBO (or take a model read from a file), sample it locally and decode every sample.
 
-    Args: see :func:`sample`; *presolve* fixes what line logic decides before sampling.
+    Args: see :func:`sample`.  *puzzle* is a :class:`Puzzle`, built in *encoding* with
+    *weights*, or a :class:`Qubo` that carries its puzzle (a file ``nonoqubo build`` or
+    ``suite`` wrote, read by :func:`~nonoqubo.answers.decode.load_model`), sampled as it is
+    (its own encoding and weights).  *presolve* fixes what line logic decides before
+    sampling; a model that is presolved already keeps its fixings and gains the rest.
 
     Returns:
         A :class:`SolveResult`; ``best`` is the report of the lowest-energy sample.
@@ -246,8 +255,12 @@ def solve(
     check_options(SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
                                 workers=workers, count=count, qpu=qpu), sampler)
     start = time.perf_counter()
-    models = Models.build(puzzle)
-    qubo = models.presolve() if presolve else models.qubo
+    if isinstance(puzzle, Qubo):
+        qubo = presolved(puzzle) if presolve else puzzle
+        puzzle = qubo.puzzle
+    else:
+        models = Models.build(puzzle, encoding=encoding, weights=weights)
+        qubo = models.presolve() if presolve else models.qubo
     batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
                    tick=tick, workers=workers, count=count, qpu=qpu)
     decoder = Decoder(qubo)
@@ -257,6 +270,22 @@ def solve(
     record["parameters"]["presolve"] = presolve
     record["timing"]["solve_seconds"] = time.perf_counter() - start
     return SolveResult(puzzle, qubo, batch, analysis, decoder, best)
+
+
+def presolved(model: Qubo) -> Qubo:
+    """*model* (read from a file, with its puzzle) with every variable line logic decides fixed.
+
+    The fixings are the ones ``build --presolve`` makes for the model's encoding; the ones a
+    presolved file already carries stay, so presolving twice changes nothing.
+
+    Raises:
+        PuzzleError: line logic finds the puzzle has no solution.
+    """
+    if model.puzzle is None:
+        raise ValueError("a model without its puzzle cannot be presolved")
+    free = model.index
+    decided = fixings(model.puzzle, encoding=model.encoding)
+    return model.fix({label: value for label, value in decided.items() if label in free})
 
 
 def sampleset_document(result: SolveResult) -> dict[str, Any]:
