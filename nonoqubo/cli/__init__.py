@@ -115,10 +115,38 @@ class _PipeSafe:
         return getattr(self._stream, name)
 
 
+#: options whose value is a range LO,HI that may start with a minus sign (argparse would take
+#: ``-4,4`` for an option of its own)
+RANGE_OPTIONS = ("--h-range", "--j-range")
+
+
+def joined_ranges(argv: Sequence[str]) -> list[str]:
+    """``--h-range -4,4`` as ``--h-range=-4,4``, so a negative lower bound reads as a value.
+
+    Examples:
+        >>> joined_ranges(["build", "p.non", "--h-range", "-2,2", "--j-range", "-1,1"])
+        ['build', 'p.non', '--h-range=-2,2', '--j-range=-1,1']
+        >>> joined_ranges(["build", "--h-range", "--quiet"])
+        ['build', '--h-range', '--quiet']
+    """
+    out: list[str] = []
+    items = list(argv)
+    i = 0
+    while i < len(items):
+        value = items[i + 1] if i + 1 < len(items) else ""
+        if items[i] in RANGE_OPTIONS and value[:1] == "-" and (value[1:2].isdigit() or value[1:2] == "."):
+            out.append(f"{items[i]}={value}")
+            i += 2
+        else:
+            out.append(items[i])
+            i += 1
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 invalid answer, 2 bad input)."""
     parser = make_parser()
-    args, unknown = parser.parse_known_args(argv)
+    args, unknown = parser.parse_known_args(joined_ranges(sys.argv[1:] if argv is None else list(argv)))
     if unknown:  # the sub-command's usage, not the top level's, goes with the complaint
         command = args._commands.get(getattr(args, "command", None) or "", parser)
         command.error(f"unrecognized arguments: {' '.join(unknown)}")

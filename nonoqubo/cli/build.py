@@ -84,8 +84,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_chain_strength_argument(qpu)
     qpu.add_argument("--h-range", metavar="LO,HI", default=None,
                      help="the QPU's h range the biases are scaled into (default: the embedding's topology file's "
-                          "h_range, else -4,4, an Advantage system's; write --h-range=-2,2: a value that starts with '-' "
-                          "needs the '=')")
+                          "h_range, else -4,4, an Advantage system's; e.g. --h-range -2,2)")
     qpu.add_argument("--j-range", metavar="LO,HI", default=None,
                      help="the QPU's J range the couplings are scaled into (default: the topology file's j_range, "
                           "else -1,1)")

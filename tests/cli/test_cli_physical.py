@@ -56,11 +56,13 @@ def test_build_writes_the_physical_problem_in_both_files(road, run_cli):
     assert h.min() >= -4 and h.max() <= 4 and j.min() >= -1 and j.max() <= 1
 
 
-def test_build_options(road, run_cli):
+@pytest.mark.parametrize("ranges", [("--h-range=-2,2", "--j-range=-0.5,0.5"),
+                                    ("--h-range", "-2,2", "--j-range", "-0.5,0.5")])  # a negative LO as a value
+def test_build_options(road, run_cli, ranges):
     tmp, puzzle, emb = road
     out_file = tmp / "p.json"
     status, _, err = run_cli("build", puzzle, "--embedding", emb, "-o", out_file, "--chain-strength", "3",
-                             "--h-range=-2,2", "--j-range=-0.5,0.5", "--precision", "0.9")
+                             *ranges, "--precision", "0.9")
     assert status == 0, err
     meta = json.loads(out_file.read_text())["nonoqubo"]
     assert meta["chain_strength"]["logical"] == 3 and meta["chain_strength"]["scaled"] == pytest.approx(0.5)
