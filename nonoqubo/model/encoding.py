@@ -42,7 +42,7 @@ import numpy as np
 from ..errors import SampleError
 from .puzzle import Puzzle
 
-__all__ = ["Completion", "Layout", "bracket_name", "flat_name", "parse_label"]
+__all__ = ["Completion", "Layout", "LayoutLabels", "LazyLabels", "bracket_name", "flat_name", "parse_label"]
 
 INT = np.int64
 
@@ -154,6 +154,13 @@ class Layout:
         return np.arange(self.num_vars, dtype=INT) - self.block_first_var[self.var_block]
 
     # -- labels ---------------------------------------------------------------------------
+    @cached_property
+    def has_next_block(self) -> np.ndarray:
+        """Whether each block has a next block in its line (bool per block; every encoding's order rule)."""
+        out = np.zeros(self.num_blocks, bool)
+        out[:-1] = self.block_line[1:] == self.block_line[:-1]
+        return out
+
     def labels(self) -> list[str]:
         """The QUBO++ label of every variable, in variable order."""
         h = self.height
@@ -303,7 +310,49 @@ _LABEL = re.compile(r"^([yzrc])(\d{1,18})\[(\d{1,18})\]\[(\d{1,18})\]$")
 _FLAT = re.compile(r"^([yzrc])(\d{1,18})_(\d{1,18})_(\d{1,18})$")
 
 
-class LayoutLabels(Sequence[str]):
+class LazyLabels(Sequence[str]):
+    """Labels made on first use from a *source* that knows their count (``num_vars``) at once and
+    makes the list (``labels()``) when asked: the one lazy sequence every encoding's model carries.
+
+    Equal to any sequence of the same labels; two of the same class made from the same puzzle are
+    equal without making either list.  Pickled as the plain list.
+    """
+
+    def __init__(self, puzzle: Puzzle, source: Any) -> None:
+        self.puzzle = puzzle
+        self.source = source
+
+    @cached_property
+    def items(self) -> list[str]:
+        return self.source.labels()
+
+    def __len__(self) -> int:
+        return self.source.num_vars
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.items[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.items)
+
+    def __contains__(self, label: object) -> bool:
+        return label in self.items
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is type(self) and other.puzzle is self.puzzle:  # type: ignore[attr-defined]
+            return True
+        return isinstance(other, Sequence) and not isinstance(other, str) and self.items == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, so unhashable like one
+
+    def __repr__(self) -> str:
+        return repr(self.items)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return list, (self.items,)  # pickled (to a worker process) as the plain list
+
+
+class LayoutLabels(LazyLabels):
     """The labels of a layout's variables, made on first use.
 
     Making 127,000 label strings takes about a tenth of the 100x100's build,
@@ -321,37 +370,8 @@ class LayoutLabels(Sequence[str]):
     """
 
     def __init__(self, puzzle: Puzzle, layout: Layout | None = None) -> None:
-        self.puzzle = puzzle
         self.layout = layout or Layout.of(puzzle)
-
-    @cached_property
-    def items(self) -> list[str]:
-        return self.layout.labels()
-
-    def __len__(self) -> int:
-        return self.layout.num_vars
-
-    def __getitem__(self, index: Any) -> Any:
-        return self.items[index]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.items)
-
-    def __contains__(self, label: object) -> bool:
-        return label in self.items
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LayoutLabels) and other.puzzle is self.puzzle:
-            return True
-        return isinstance(other, Sequence) and not isinstance(other, str) and self.items == list(other)
-
-    __hash__ = None  # type: ignore[assignment]  # equal to a list, so unhashable like one
-
-    def __repr__(self) -> str:
-        return repr(self.items)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return list, (self.items,)  # pickled (to a worker process) as the plain list
+        super().__init__(puzzle, self.layout)
 
 
 def parse_label(label: str) -> tuple[str, int, int, int] | None:

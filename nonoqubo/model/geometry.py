@@ -219,10 +219,7 @@ class DomainWall:
     @cached_property
     def has_next_block(self) -> np.ndarray:
         """Whether each block has a next block in its line (bool per block)."""
-        lay = self.layout
-        out = np.zeros(lay.num_blocks, bool)
-        out[:-1] = lay.block_line[1:] == lay.block_line[:-1]
-        return out
+        return self.layout.has_next_block
 
     @cached_property
     def shape(self) -> PairFamily:

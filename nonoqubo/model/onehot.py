@@ -38,14 +38,12 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 import numpy as np
 
-from .encoding import Layout
+from .encoding import LazyLabels, Layout
 from ._families import COLUMN_SIGN, ROW_SIGN, PairFamily, SlotEntries
 from .puzzle import Puzzle
 
@@ -189,10 +187,7 @@ class OneHot:
     @cached_property
     def has_next_block(self) -> np.ndarray:
         """Whether each block has a next block in its line (bool per block)."""
-        lay = self.layout
-        out = np.zeros(lay.num_blocks, bool)
-        out[:-1] = lay.block_line[1:] == lay.block_line[:-1]
-        return out
+        return self.layout.has_next_block
 
     @cached_property
     def shape(self) -> PositionFamily:
@@ -256,38 +251,9 @@ def triangle_row(t: np.ndarray) -> np.ndarray:
     return s
 
 
-class OneHotLabels(Sequence[str]):
+class OneHotLabels(LazyLabels):
     """The one-hot labels of a puzzle's variables, made on first use (as :class:`LayoutLabels` does)."""
 
     def __init__(self, puzzle: Puzzle, geometry: OneHot | None = None) -> None:
-        self.puzzle = puzzle
         self.geometry = geometry or OneHot.of(puzzle)
-
-    @cached_property
-    def items(self) -> list[str]:
-        return self.geometry.labels()
-
-    def __len__(self) -> int:
-        return self.geometry.num_vars
-
-    def __getitem__(self, index: Any) -> Any:
-        return self.items[index]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.items)
-
-    def __contains__(self, label: object) -> bool:
-        return label in self.items
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, OneHotLabels) and other.puzzle is self.puzzle:
-            return True
-        return isinstance(other, Sequence) and not isinstance(other, str) and self.items == list(other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(self.items)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return list, (self.items,)
+        super().__init__(puzzle, self.geometry)
