@@ -14,8 +14,10 @@ from typing import Any
 
 from .. import exports
 from .._util.progress import spinner
+from ..answers.decode import load_model, names_a_model
 from ..errors import NonoquboError, UnsupportedFormat
 from ..model.estimate import LONG_WORK_TERMS, check_fits
+from ..model.qubo import Qubo
 from ..pipeline import Models, kind_of, write_files
 from ..qpu.physical import (DEFAULT_PRECISION, build_physical, parse_chain_strength, parse_range, physical_format,
                             write_physical)
@@ -48,6 +50,7 @@ examples:
 
 the physical problem (on a QPU's qubits, through an embedding from 'nonoqubo embed'):
   nonoqubo build logo.yaml --embedding emb.json -o phys.bqm -o phys.json
+  nonoqubo build suite/NAME.qubo.json --embedding emb.json -o phys.json   (a model file, as it is)
 With --embedding the output is the logical Ising model embedded on the qubits:
 each variable's bias spread over its chain, each coupling over the couplers
 between two chains, the chain couplers set to -chain strength, and every
@@ -188,9 +191,26 @@ def run_physical(args: argparse.Namespace, plan: list[tuple[str, str]], qubo: An
             print(f"wrote {'standard output' if out == '-' else out} (physical problem, {fmt}{size})", file=sys.stderr)
 
 
+def run_physical_of_model(args: argparse.Namespace, physical: list[tuple[str, str]]) -> int:
+    """``build MODEL_FILE --embedding``: the physical problem of a model file nonoqubo wrote (a
+    suite's model, with its encoding, weights and fixings), as it is."""
+    if args.encoding != "domain-wall" or args.weights is not None or args.presolve:
+        raise NonoquboError(f"{args.puzzle}: a model file is embedded as it is; --encoding, --weights and "
+                            "--presolve apply to clue files")
+    model = load_model(args.puzzle, force=args.force)
+    if not isinstance(model, Qubo):
+        raise NonoquboError(f"{args.puzzle}: a constrained model has no physical problem; give a QUBO file")
+    said = [] if args.quiet else [f"read {args.puzzle}: {model.num_vars} variables, {model.num_terms} terms "
+                                  f"({model.encoding}, weights {model.weights})"]
+    run_physical(args, physical, model, said)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     args.model_options = encoding_options(args)  # checked first: a bad --weights is one line
     physical = _physical_plan(args)
+    if physical and args.puzzle != "-" and not args.from_format and names_a_model(args.puzzle):
+        return run_physical_of_model(args, physical)
     plan = [] if physical else _plan(args)
     show = progress_enabled(args)
     said: list[str] = []  # with --embedding the summary waits for the embedding's checks: an error is one line

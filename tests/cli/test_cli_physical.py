@@ -288,3 +288,19 @@ def test_a_sampler_reads_phys_bqm_and_decode_reads_its_answer_unedited(tmp_path,
     # the physical energy of a valid sample is 0: a solution on intact chains, scaled
     best = answer.first
     assert best.energy == pytest.approx(0, abs=1e-9)
+
+
+def test_build_embeds_a_model_file_as_it_is(road, run_cli):
+    """A suite's model file (its puzzle inside) gives the same physical problem as its clue file."""
+    tmp, puzzle, emb = road
+    model = tmp / "m.qubo.json"
+    assert run_cli("build", puzzle, "-o", model, "-q")[0] == 0
+    from_model, from_clues = tmp / "a.json", tmp / "b.json"
+    status, _, err = run_cli("build", model, "--embedding", emb, "-o", from_model)
+    assert status == 0, err
+    assert run_cli("build", puzzle, "--embedding", emb, "-o", from_clues, "-q")[0] == 0
+    a, b = json.loads(from_model.read_text()), json.loads(from_clues.read_text())
+    assert a["h"] == b["h"] and a["J"] == b["J"] and a["offset"] == b["offset"]
+    out = tmp / "c.json"
+    for extra in (["--presolve"], ["--encoding", "one-hot"], ["--weights", "cell=2"]):
+        one_line_error(*run_cli("build", model, "--embedding", emb, "-o", out, *extra), out)
