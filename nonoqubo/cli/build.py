@@ -19,7 +19,7 @@ from ..errors import NonoquboError, UnsupportedFormat
 from ..model.estimate import LONG_WORK_TERMS, check_fits
 from ..model.qubo import Qubo
 from ..pipeline import Models, kind_of, write_files
-from ..qpu.physical import (DEFAULT_PRECISION, build_physical, parse_chain_strength, parse_range, physical_format,
+from ..qpu.physical import (DEFAULT_PRECISION, build_physical, check_not_physical, parse_chain_strength, parse_range, physical_format,
                             write_physical)
 from ._common import (add_chain_strength_argument, add_encoding_arguments, add_force_argument, add_puzzle_arguments,
                       check_output_folder, encoding_options, load_puzzle, no_solution_names, progress_enabled)
@@ -208,6 +208,7 @@ def run_physical_of_model(args: argparse.Namespace, physical: list[tuple[str, st
 
 def run(args: argparse.Namespace) -> int:
     args.model_options = encoding_options(args)  # checked first: a bad --weights is one line
+    check_not_physical(args.puzzle, "build")
     physical = _physical_plan(args)
     if physical and args.puzzle != "-" and not args.from_format and names_a_model(args.puzzle):
         return run_physical_of_model(args, physical)

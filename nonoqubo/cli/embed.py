@@ -12,6 +12,7 @@ from typing import Any
 
 from .._util.progress import spinner
 from ..answers.decode import load_model
+from ..qpu.physical import check_not_physical
 from ..errors import EmbeddingError
 from ..qpu.cache import embed, qubo_to_embed
 from ..qpu.embedding import write_embedding
@@ -91,6 +92,7 @@ def _topology_line(topology: Topology) -> str:
 
 def run(args: argparse.Namespace) -> int:
     source = args.model_or_puzzle
+    check_not_physical(source, "embed")
     if args.tries < 1:
         raise EmbeddingError(f"--tries {args.tries}: give at least 1")
     if not args.timeout > 0:

@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import exports
 from ..answers.decode import names_a_model
+from ..qpu.physical import check_not_physical
 from .._util.progress import spinner
 from ..errors import FormatError, UnsupportedFormat
 from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
@@ -215,6 +216,7 @@ def print_fit(fit: dict[str, Any]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     options = encoding_options(args)  # before any work: one line, exit 2
+    check_not_physical(args.puzzle, "info")
     if getattr(args, "truth", False):
         from ..solvers.cpsat import require
 

@@ -18,6 +18,7 @@ from ..solvers.qpu import QPU_SAMPLERS, qpu_chain_breaks
 from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
 from ..solvers.sampling import sampleset_document, solve
 from ..answers.decode import load_model, names_a_model
+from ..qpu.physical import check_not_physical
 from ..errors import FormatError
 from ..model.estimate import check_fits
 from ..model.puzzle import Puzzle
@@ -160,6 +161,7 @@ def read_input(args: argparse.Namespace) -> Puzzle | Qubo:
     file, are refused with it rather than ignored.
     """
     path = args.puzzle
+    check_not_physical(path, "solve")
     if path != "-" and not args.from_format and names_a_model(path):
         model = load_model(path, force=args.force)
         if not isinstance(model, Qubo):

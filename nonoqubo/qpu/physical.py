@@ -469,10 +469,22 @@ def write_physical(problem: PhysicalProblem, outputs: Sequence[tuple[str, str]])
             handle.write(dumps_bqm(problem) if binary else dumps_json(problem))
 
 
-def check_not_physical(path: str) -> None:
-    """Refuse, in one line, a physical-problem file where a logical model is expected (``decode MODEL``).
+#: what to do instead, per command that was given a physical-problem file
+PHYSICAL_HINTS = {
+    "decode": "decode its samples against the logical model (or the clue file) with --embedding EMB.json",
+    "info": "give 'info' the logical model or the clue file (the physical problem's figures are in its "
+            "\"nonoqubo\" metadata)",
+    "solve": "solve the logical model or the clue file (--sampler mock-dwave embeds it itself)",
+    "embed": "embed the logical model or the clue file",
+    "build": "build from the logical model or the clue file",
+}
 
-    Its samples are on qubits: they decode against the logical model with ``--embedding``.
+
+def check_not_physical(path: str, command: str = "decode") -> None:
+    """Refuse, in one line, a physical-problem file where a logical model is expected.
+
+    Its variables are qubits and its samples decode against the logical model with
+    ``--embedding``; the line says what *command* wants instead (:data:`PHYSICAL_HINTS`).
     """
     if path == "-":
         return
@@ -482,5 +494,5 @@ def check_not_physical(path: str) -> None:
     except OSError:
         return  # the reader says what is wrong with the file
     if b'"kind": "physical"' in head and (head.startswith(b"DIMODBQM") or head.lstrip().startswith(b"{")):
-        raise PhysicalError(f"{path}: a physical problem on qubits ('build --embedding'), not a model: decode "
-                            "its samples against the logical model (or the clue file) with --embedding EMB.json")
+        raise PhysicalError(f"{path}: a physical problem on qubits ('build --embedding'), not a model: "
+                            f"{PHYSICAL_HINTS.get(command, PHYSICAL_HINTS['decode'])}")

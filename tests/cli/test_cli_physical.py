@@ -304,3 +304,16 @@ def test_build_embeds_a_model_file_as_it_is(road, run_cli):
     out = tmp / "c.json"
     for extra in (["--presolve"], ["--encoding", "one-hot"], ["--weights", "cell=2"]):
         one_line_error(*run_cli("build", model, "--embedding", emb, "-o", out, *extra), out)
+
+
+@pytest.mark.parametrize("command", ["info", "solve", "embed", "build", "decode"])
+def test_a_physical_file_given_as_a_model_is_one_line_that_says_what_to_give(road, run_cli, command):
+    tmp, puzzle, emb = road
+    for phys in (tmp / "phys.json", tmp / "phys.bqm"):
+        assert run_cli("build", puzzle, "--embedding", emb, "-o", phys, "-q")[0] == 0
+        out = tmp / "out.json"
+        extra = {"embed": ["--topology", "chimera:4", "-o", out], "build": ["-o", out],
+                 "decode": [tmp / "phys.json"]}.get(command, [])
+        status, stdout, err = run_cli(command, phys, *extra)
+        one_line_error(status, stdout, err, out)
+        assert "a physical problem on qubits" in err and "logical model" in err
