@@ -70,7 +70,7 @@ def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
     if path != "-" and not getattr(args, "from_format", None) and names_a_model(path):
         command = getattr(args, "command", None) or "this command"
         raise FormatError(f"{path}: a model file by its name, not a clue file: '{command}' takes a puzzle; "
-                          "'decode', 'info' and 'convert' read models")
+                          "'decode', 'info', 'convert', 'solve' and 'embed' read models")
     try:
         if path == "-":
             data = sys.stdin.buffer.read()

@@ -53,13 +53,15 @@ def test_an_empty_clue_file_is_said_to_be_empty(tmp_path, run_cli):
     assert one_error(run_cli, "info", path) == f"{path}: the file is empty: no clues to read"
 
 
-@pytest.mark.parametrize("command", ["solve", "build"])
+@pytest.mark.parametrize("command", ["build", "check"])
 def test_a_model_given_where_a_puzzle_is_expected_is_told_so(command, model, tmp_path, run_cli):
-    # (convert takes a model file: it writes the clues the model carries, issue 24 item 11)
-    extra = {"solve": ["--reads", "1"], "build": ["-o", tmp_path / "x.coo"]}[command]
+    # (convert takes a model file: it writes the clues the model carries, issue 24 item 11; solve
+    # samples a model file as it is, and build --embedding embeds one)
+    extra = {"check": [tmp_path / "grid.txt"], "build": ["-o", tmp_path / "x.coo"]}[command]
+    (tmp_path / "grid.txt").write_text("#\n")
     message = one_error(run_cli, command, model, *extra)
     assert message == (f"{model}: a model file by its name, not a clue file: '{command}' takes a puzzle; "
-                       "'decode', 'info' and 'convert' read models")
+                       "'decode', 'info', 'convert', 'solve' and 'embed' read models")
     assert "--from" not in message
 
 
