@@ -262,3 +262,41 @@ def test_the_truth_time_default_is_documented(run_cli):
     for command in ("info", "suite"):
         status, out, _ = run_cli(command, "--help")
         assert status == 0 and f"(default {TRUTH_TIME:g})" in " ".join(out.split())
+
+
+def _first_proof_times_out(monkeypatch, calls: list[int]) -> None:
+    """CP-SAT's count stopped by the time limit on the first draw only; the real count after it."""
+    import nonoqubo.solvers.cpsat as cpsat
+
+    real = cpsat.count_solutions
+
+    def count(puzzle, limit, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise TimeLimit("the time limit came before any solution")
+        return real(puzzle, limit, **kwargs)
+
+    monkeypatch.setattr(cpsat, "count_solutions", count)
+
+
+def test_a_draw_whose_proof_timed_out_is_skipped_counted_and_a_later_unique_one_kept(monkeypatch):
+    member = Member(6, 6, 0.5, 3, 1, "cpsat")
+    calls: list[int] = []
+    _first_proof_times_out(monkeypatch, calls)
+    drawn = draw(member, time_limit=TRUTH_TIME)
+    assert drawn.undecided == 1 and drawn.draws >= 2 and len(calls) == drawn.draws
+    assert truth(drawn.puzzle).unique  # the one kept is proven unique by a real count
+    monkeypatch.undo()
+    first = draw(Member(6, 6, 0.5, 3, 1))  # the same stream: the skipped picture is its first
+    assert first.puzzle.rows != drawn.puzzle.rows or first.puzzle.cols != drawn.puzzle.cols
+
+
+def test_suite_records_the_skipped_draws_of_a_kept_member(monkeypatch, tmp_path, run_cli):
+    calls: list[int] = []
+    _first_proof_times_out(monkeypatch, calls)
+    out = tmp_path / "s"
+    status, _, err = run_cli("suite", "--random", "6x6:0.5:1:3", "--unique", "-o", out, "-j", "1", "-q")
+    assert status == 0, err
+    (entry,) = json.loads((out / "index.json").read_text())["puzzles"]
+    assert entry["status"] == "ok" and entry["undecided_draws"] == 1
+    assert list(out.glob("*.qubo.json"))  # kept: its model is written
