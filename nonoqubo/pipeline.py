@@ -99,13 +99,19 @@ class Models:
     def presolve(self) -> Qubo:
         """The presolved QUBO: line logic runs once, the variables it decides are fixed.
 
+        A ``qubo`` read from a file that is presolved already keeps its fixings and gains the
+        rest, so presolving twice changes nothing.
+
         Raises:
             PuzzleError: line logic proves the puzzle has no solution.
         """
         if self.presolved is None:
             start = time.perf_counter()
             self.line = line_solve(self.puzzle)
-            self.presolved = self.qubo.fix(fixings(self.puzzle, self.line, self.qubo.encoding))
+            decided = fixings(self.puzzle, self.line, self.qubo.encoding)
+            if self.qubo.fixed:
+                decided = {label: value for label, value in decided.items() if label not in self.qubo.fixed}
+            self.presolved = self.qubo.fix(decided)
             self.presolve_seconds = time.perf_counter() - start
         return self.presolved
 

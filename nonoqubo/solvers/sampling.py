@@ -77,7 +77,6 @@ from typing import Any
 import numpy as np
 
 from ..answers.decode import Analysis, Decoder, Report, select
-from ..logic.presolve import fixings
 from ..model.geometry import DOMAIN_WALL
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
@@ -255,12 +254,10 @@ def solve(
     check_options(SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
                                 workers=workers, count=count, qpu=qpu), sampler)
     start = time.perf_counter()
-    if isinstance(puzzle, Qubo):
-        qubo = presolved(puzzle) if presolve else puzzle
-        puzzle = qubo.puzzle
-    else:
-        models = Models.build(puzzle, encoding=encoding, weights=weights)
-        qubo = models.presolve() if presolve else models.qubo
+    models = Models(puzzle.puzzle, puzzle) if isinstance(puzzle, Qubo) else \
+        Models.build(puzzle, encoding=encoding, weights=weights)
+    puzzle = models.puzzle
+    qubo = models.presolve() if presolve else models.qubo
     batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
                    tick=tick, workers=workers, count=count, qpu=qpu)
     decoder = Decoder(qubo)
@@ -270,22 +267,6 @@ def solve(
     record["parameters"]["presolve"] = presolve
     record["timing"]["solve_seconds"] = time.perf_counter() - start
     return SolveResult(puzzle, qubo, batch, analysis, decoder, best)
-
-
-def presolved(model: Qubo) -> Qubo:
-    """*model* (read from a file, with its puzzle) with every variable line logic decides fixed.
-
-    The fixings are the ones ``build --presolve`` makes for the model's encoding; the ones a
-    presolved file already carries stay, so presolving twice changes nothing.
-
-    Raises:
-        PuzzleError: line logic finds the puzzle has no solution.
-    """
-    if model.puzzle is None:
-        raise ValueError("a model without its puzzle cannot be presolved")
-    free = model.index
-    decided = fixings(model.puzzle, encoding=model.encoding)
-    return model.fix({label: value for label, value in decided.items() if label in free})
 
 
 def sampleset_document(result: SolveResult) -> dict[str, Any]:

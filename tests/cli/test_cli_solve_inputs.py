@@ -11,7 +11,7 @@ import pytest
 
 from nonoqubo.answers.decode import load_model
 from nonoqubo.model.puzzle import Puzzle
-from nonoqubo.solvers.sampling import presolved
+from nonoqubo.pipeline import Models
 
 from tests.support import ROOT
 
@@ -84,10 +84,10 @@ def test_presolving_a_model_file_fixes_what_building_presolved_fixes(run_cli, tm
     again = tmp_path / "logo-pre.bqm"
     assert run_cli("build", LOGO, "--encoding", "one-hot", "--presolve", "-o", again, "-q")[0] == 0
     full, pre = load_model(model), load_model(again)
-    mine = presolved(full)
+    mine = Models(full.puzzle, full).presolve()
     assert dict(mine.fixed) == dict(pre.fixed)
     assert mine.same_model(pre)
-    assert dict(presolved(pre).fixed) == dict(pre.fixed)  # presolving a presolved file changes nothing
+    assert dict(Models(pre.puzzle, pre).presolve().fixed) == dict(pre.fixed)  # presolving twice changes nothing
     status, out, err = run_cli("solve", model, "--presolve", "--seed", "1", "--json", "-q")
     assert status == 0, err
 
