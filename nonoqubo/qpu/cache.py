@@ -133,8 +133,6 @@ def qubo_to_embed(model: Any, *, presolve: bool, source: str) -> tuple[Qubo, boo
         EmbeddingError: a constrained model, or --presolve on a model file without clues.
         PuzzleError: line logic proves the puzzle has no solution.
     """
-    from ..logic.linesolve import line_solve
-    from ..logic.presolve import fixings
     from ..pipeline import Models
 
     if isinstance(model, Puzzle):
@@ -148,7 +146,7 @@ def qubo_to_embed(model: Any, *, presolve: bool, source: str) -> tuple[Qubo, boo
     if model.puzzle is None:
         raise EmbeddingError(f"{source}: --presolve needs the clues, and this model file carries none; "
                              "embed the clue file, or a model built with 'build --presolve'")
-    return model.fix(fixings(model.puzzle, line_solve(model.puzzle))), True
+    return Models(model.puzzle, model).presolve(), True
 
 
 #: what ``suite --embed`` keeps per puzzle in its index (``index.json``, ``index.csv``), and under which names

@@ -150,6 +150,26 @@ def test_presolve_embeds_the_reduced_model(run_cli, tmp_path):
     assert f"{reduced.num_vars} variables" in stdout and "presolved" in stdout
 
 
+def test_presolve_of_a_one_hot_model_file_fixes_one_hot_variables(run_cli, tmp_path):
+    """A model file is presolved in its own encoding (the one-hot labels, not the domain wall's)."""
+    from nonoqubo.campaign.generate import make, parse_family
+    from nonoqubo.clues import dumps
+    from nonoqubo.pipeline import Models
+
+    puzzle = make(parse_family("5x5:0.5:1:1").members()[0])
+    reduced = Models.build(puzzle, encoding="one-hot").presolve()
+    assert 0 < reduced.num_vars  # the case this test is about
+    model = tmp_path / "m.qubo.json"
+    clue = tmp_path / "p.non"
+    clue.write_text(dumps(puzzle, "non"))
+    assert run_cli("build", clue, "--encoding", "one-hot", "-o", model, "-q")[0] == 0
+    out = tmp_path / "e.json"
+    status, stdout, err = run_cli("embed", model, "-t", "zephyr:2", "--presolve", "-o", out)
+    assert status == 0, err
+    emb = load_embedding(out, qubo=reduced, topology=parse_topology("zephyr:2"))
+    assert list(emb.chains) == list(reduced.labels) and emb.model["presolved"]
+
+
 @pytest.mark.parametrize("args, words", [
     (("-t", "pegasus"), "not a topology"),
     (("-t", "pegasus:0"), "start at 2"),
