@@ -32,12 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from .._util.atomic import atomic_write
-from .._util.guard import json_loads
 from ..errors import EmbeddingError, NonoquboError
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from . import embedding as _embedding
-from .embedding import Embedding, Step, no_step, embedding_document, embedding_from_document, model_summary
+from .embedding import Embedding, Step, no_step, embedding_document, model_summary
 from .topology import Topology
 
 __all__ = ["Embedded", "cache_folder", "cache_key", "embed", "qubo_to_embed"]
@@ -96,15 +95,12 @@ def embed(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int = 1, time
 def _read(path: Path, qubo: Qubo, topology: Topology) -> Embedding | None:
     """The cached embedding at *path* when it is there and still valid, else None."""
     try:
-        doc = json_loads(path.read_bytes(), str(path))
-        emb = embedding_from_document(doc, str(path))
-        _embedding.check_embedding(emb.chains, str(path), qubo=qubo, topology=topology, model_hash=emb.model_hash)
-    except (OSError, NonoquboError):
+        emb = _embedding.load_embedding(path, qubo=qubo, topology=topology)  # chains in the model's order
+    except NonoquboError:  # unreadable, damaged or no longer valid: searched again
         return None
     if emb.topology != topology.spec and topology.family != "file":
         return None
-    chains = {label: emb.chains[label] for label in qubo.labels}
-    hit = Embedding(chains, topology.spec, emb.model_hash, emb.figures, emb.model, topology.describe(), None)
+    hit = Embedding(emb.chains, topology.spec, emb.model_hash, emb.figures, emb.model, topology.describe(), None)
     try:
         _embedding.verify(hit, qubo, topology)  # dwave's own check too, as for a new embedding
     except NonoquboError:
