@@ -85,11 +85,15 @@ def index_bqm(qubo: Qubo) -> Any:
 
 
 def json_safe(value: Any) -> Any:
-    """*value* with NumPy scalars and arrays made plain Python (lists, ints, floats), for JSON.
+    """*value* with NumPy scalars and arrays made plain Python (lists, ints, floats), for JSON;
+    keys become strings, tuples lists, and anything else JSON cannot hold (a function, as a
+    sampler's ``chain_break_method``) its name, or its ``str``.
 
     Examples:
         >>> json_safe({"beta": np.float64(0.5), "range": np.array([1, 2]), "name": "sa"})
         {'beta': 0.5, 'range': [1, 2], 'name': 'sa'}
+        >>> json_safe({"method": len, 3: (1, None)})
+        {'method': 'len', '3': [1, None]}
     """
     if isinstance(value, Mapping):
         return {str(k): json_safe(v) for k, v in value.items()}
@@ -99,7 +103,9 @@ def json_safe(value: Any) -> Any:
         return json_safe(value.tolist())
     if isinstance(value, np.generic):
         return value.item()
-    return value
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    return getattr(value, "__name__", str(value))
 
 
 def machine() -> dict[str, Any]:

@@ -26,7 +26,6 @@ and its ``chain_break_fraction`` column is saved by ``solve -o`` for ``decode`` 
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -36,7 +35,7 @@ import numpy as np
 from ..errors import MissingDependency, SolverError
 from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
-from .base import SampleOptions, Tick
+from .base import SampleOptions, Tick, json_safe
 
 __all__ = ["QPU_OPTIONS", "QPU_SAMPLERS", "qpu_chain_breaks", "run_dwave", "run_mock"]
 
@@ -71,18 +70,6 @@ def _embedding_for(qubo: Qubo, topology: Any, qpu: Mapping[str, Any], seed: int 
     return found.embedding, {"from": "cache" if found.cached else "minorminer (now cached)", **found.embedding.figures}
 
 
-def _jsonable(info: Mapping[str, Any]) -> dict[str, Any]:
-    """*info* with every value JSON can hold (functions by name, tuples as lists)."""
-    def default(value: Any) -> Any:
-        if isinstance(value, np.generic):
-            return value.item()
-        if isinstance(value, np.ndarray):
-            return value.tolist()
-        return getattr(value, "__name__", str(value))
-
-    return json.loads(json.dumps(dict(info), default=default))
-
-
 def _sample(child: Any, qubo: Qubo, opts: SampleOptions, tick: Tick, topology: Any, name: str,
             **kwargs: Any) -> SampleBatch:
     """FixedEmbeddingComposite(*child*) on *qubo*'s Ising form; the batch carries info and chain breaks."""
@@ -107,7 +94,7 @@ def _sample(child: Any, qubo: Qubo, opts: SampleOptions, tick: Tick, topology: A
         raise SolverError(f"the {name} sampler failed: {type(exc).__name__}: {message}") from None
     seconds = time.perf_counter() - start
     tick(opts.reads, float(result.record.energy.min()))
-    info = _jsonable(result.info)
+    info = json_safe(result.info)
     info["nonoqubo_qpu"] = {"sampler": name, "topology": topology.describe(), "embedding": figures,
                             "chain_strength": {"rule": rule if isinstance(rule, str) else "number",
                                                "value": strength}}
