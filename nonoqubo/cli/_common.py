@@ -26,7 +26,7 @@ from ..answers.render import column_values, svg_picture, text_picture
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.puzzle import Puzzle
 
-__all__ = ["add_chain_strength_argument", "add_embed_search_arguments", "add_encoding_arguments",
+__all__ = ["add_cache_argument", "add_chain_strength_argument", "add_embed_search_arguments", "add_encoding_arguments",
            "add_force_argument", "add_image_argument", "add_puzzle_arguments", "chain_break_lines",
            "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit",
            "encoding_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
@@ -114,8 +114,12 @@ def add_force_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_encoding_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--encoding`` and ``--weights``: which QUBO of the puzzle (``build``, ``info``)."""
-    parser.add_argument("--encoding", default="domain-wall", metavar="NAME",
+    """``--encoding`` and ``--weights``: which QUBO of the puzzle (``build``, ``info``, ``solve``).
+
+    Neither has a value when not given, so a command can tell a model file's own encoding from an
+    asked one; :func:`encoding_options` gives the defaults (domain-wall, weights 1).
+    """
+    parser.add_argument("--encoding", default=None, metavar="NAME",  # None: not given (encoding_options)
                         help="the encoding of the block shifts: domain-wall (default; the QUBO++ case study's "
                              "model, labels y/z) or one-hot (one variable per possible shift, labels r/c)")
     parser.add_argument("--weights", default=None, metavar="shape=A,order=B,cell=C",
@@ -274,6 +278,11 @@ def add_embed_search_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default 1)")
     parser.add_argument("--embed-timeout", type=float, default=1000.0, metavar="SECONDS",
                         help="time limit of each search (default 1000, minorminer's)")
+    add_cache_argument(parser)
+
+
+def add_cache_argument(parser: argparse.ArgumentParser) -> None:
+    """``--no-cache``: bypass the embedding cache (``embed``, ``info --topology``, ``suite --embed``)."""
     parser.add_argument("--no-cache", action="store_true",
                         help="neither read nor write the embedding cache ($NONOQUBO_CACHE/embeddings, default "
                              "~/.cache/nonoqubo/embeddings)")

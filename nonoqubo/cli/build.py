@@ -194,7 +194,7 @@ def run_physical(args: argparse.Namespace, plan: list[tuple[str, str]], qubo: An
 def run_physical_of_model(args: argparse.Namespace, physical: list[tuple[str, str]]) -> int:
     """``build MODEL_FILE --embedding``: the physical problem of a model file nonoqubo wrote (a
     suite's model, with its encoding, weights and fixings), as it is."""
-    if args.encoding != "domain-wall" or args.weights is not None or args.presolve:
+    if args.encoding is not None or args.weights is not None or args.presolve:
         raise NonoquboError(f"{args.puzzle}: a model file is embedded as it is; --encoding, --weights and "
                             "--presolve apply to clue files")
     model = load_model(args.puzzle, force=args.force)

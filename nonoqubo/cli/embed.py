@@ -17,7 +17,7 @@ from ..errors import EmbeddingError
 from ..qpu.cache import embed, qubo_to_embed
 from ..qpu.embedding import write_embedding
 from ..qpu.topology import Topology, parse_topology
-from ._common import (add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names, progress_enabled,
+from ._common import (add_cache_argument, add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names, progress_enabled,
                       status_line)
 
 ORDER = 25
@@ -70,9 +70,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="time limit of each try, minorminer's timeout (default 1000, minorminer's own)")
     parser.add_argument("--presolve", action="store_true",
                         help="embed the presolved model: the variables line logic decides fixed first")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="neither read nor write the embedding cache ($NONOQUBO_CACHE/embeddings, default "
-                             "~/.cache/nonoqubo/embeddings)")
+    add_cache_argument(parser)
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress line and no figures")
     parser.set_defaults(run=run)
     return parser

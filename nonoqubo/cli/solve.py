@@ -98,7 +98,6 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_arguments(parser)
     add_encoding_arguments(parser)
-    parser.set_defaults(encoding=None)  # not given: domain-wall for a clue file, a model file's own
     parser.add_argument("--sampler", choices=SAMPLERS, default="sa", help="the local solver (default: sa)")
     parser.add_argument("--reads", type=int, default=10, metavar="N", help="number of samples, at least 1 (default: 10)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",

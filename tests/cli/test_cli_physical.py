@@ -302,7 +302,7 @@ def test_build_embeds_a_model_file_as_it_is(road, run_cli):
     a, b = json.loads(from_model.read_text()), json.loads(from_clues.read_text())
     assert a["h"] == b["h"] and a["J"] == b["J"] and a["offset"] == b["offset"]
     out = tmp / "c.json"
-    for extra in (["--presolve"], ["--encoding", "one-hot"], ["--weights", "cell=2"]):
+    for extra in (["--presolve"], ["--encoding", "one-hot"], ["--encoding", "domain-wall"], ["--weights", "cell=2"]):
         one_line_error(*run_cli("build", model, "--embedding", emb, "-o", out, *extra), out)
 
 
