@@ -20,7 +20,6 @@ with minorminer and cached, is not counted).
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -29,22 +28,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's nonoqubo
 
+from nonoqubo.campaign.evaluate import wilson  # noqa: E402
 from nonoqubo.model.puzzle import Puzzle  # noqa: E402
 from nonoqubo.pipeline import Models  # noqa: E402
 from nonoqubo.qpu import cache  # noqa: E402
 from nonoqubo.qpu.physical import chain_strength_bound  # noqa: E402
 from nonoqubo.qpu.topology import parse_topology  # noqa: E402
 from nonoqubo.solvers.sampling import solve  # noqa: E402
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of k successes in n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def random_puzzle(size: int, seed: int) -> Puzzle:

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import re
 import shutil
@@ -67,6 +66,7 @@ sys.path.insert(0, str(ROOT))
 
 from nonoqubo import clues  # noqa: E402
 from nonoqubo.campaign.generate import draw, make, parse_family  # noqa: E402
+from nonoqubo.campaign.evaluate import wilson  # noqa: E402
 from nonoqubo.errors import NonoquboError, NoSolution, SolverError  # noqa: E402
 from nonoqubo.logic.linesolve import line_solve  # noqa: E402
 from nonoqubo.model.puzzle import Puzzle  # noqa: E402
@@ -362,16 +362,6 @@ def run_table(args: argparse.Namespace) -> None:
 
 
 # -- the share ------------------------------------------------------------------------------------
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95 % Wilson score interval of k successes in n trials."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def run_share(args: argparse.Namespace) -> None:
     from nonoqubo.solvers.cpsat import count_solutions
 
