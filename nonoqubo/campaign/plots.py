@@ -304,10 +304,8 @@ def p_plot(groups: Sequence[Group]) -> Plot:
     alt = (f"Log-log plot of success probability against QUBO variables for {len(settings)} settings "
            f"({', '.join(settings)}): class medians with interquartile bars over faint instance points; "
            f"{censored} instance{'s' if censored != 1 else ''} with no success drawn as bounds.")
-    header = ["level", *Point.__dataclass_fields__, *[f for f in ClassStat.__dataclass_fields__
-                                                     if f not in Point.__dataclass_fields__]]
-    rows = _rows(header, pts, stats)
-    return Plot("p-vs-size", "Success probability against size", caption, alt, fig, header, rows)
+    return Plot("p-vs-size", "Success probability against size", caption, alt, fig, list(SIZE_HEADER),
+                _rows(SIZE_HEADER, pts, stats))
 
 
 def _stage_note(groups: Sequence[Group], stages: Sequence[str]) -> str:
@@ -316,6 +314,11 @@ def _stage_note(groups: Sequence[Group], stages: Sequence[str]) -> str:
     if groups and all(g.polished is not None for g in groups):
         return " Polishing (--polish) changed no success count, so only the raw samples are drawn."
     return ""
+
+
+#: the CSV columns of a size plot: a row per instance point, then a row per class statistic
+SIZE_HEADER = ("level", *Point.__dataclass_fields__,
+               *[f for f in ClassStat.__dataclass_fields__ if f not in Point.__dataclass_fields__])
 
 
 def _rows(header: Sequence[str], pts: Sequence[Point], stats: Sequence[ClassStat]) -> list[list[Any]]:
@@ -379,9 +382,7 @@ def cost_plot(groups: Sequence[Group]) -> Plot:
     alt = (f"Log-log plot of {cost_label(metric)} in {unit} against QUBO variables for {len(settings)} settings "
            f"({', '.join(settings)}): class medians with interquartile bars over faint instance points; "
            f"{censored} instance{'s' if censored != 1 else ''} with no success drawn as lower bounds.")
-    header = ["level", *Point.__dataclass_fields__, *[f for f in ClassStat.__dataclass_fields__
-                                                     if f not in Point.__dataclass_fields__]]
-    return Plot(name, title, caption, alt, fig, header, _rows(header, pts, stats))
+    return Plot(name, title, caption, alt, fig, list(SIZE_HEADER), _rows(SIZE_HEADER, pts, stats))
 
 
 # -- small multiples ---------------------------------------------------------------------------
