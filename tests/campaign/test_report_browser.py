@@ -13,7 +13,6 @@ puzzles, ``solve -o`` at two settings, ``evaluate --report --figures``.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
@@ -21,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.support import ROOT
+from tests.support import ROOT, run_cli as run
 
 PUZZLES = ROOT / "tests" / "data" / "puzzles"
 WIDTHS = (1280, 390)
@@ -65,22 +64,6 @@ def browser():
         chromium.close()
 
 
-def run(*argv) -> tuple[int, str, str]:
-    """``nonoqubo ARGV`` in this process (as the ``run_cli`` fixture, which is function-scoped)."""
-    import contextlib
-    import io
-
-    from nonoqubo.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = main([str(a) for a in argv])
-        except SystemExit as exc:
-            status = exc.code if isinstance(exc.code, int) else 2
-    return status, out.getvalue(), err.getvalue()
-
-
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     """A campaign from the CLI alone: suite, solve -o at two settings, evaluate --report --figures."""
@@ -88,16 +71,12 @@ def made(tmp_path_factory):
     heart, nin = PUZZLES / "json" / "gecode-heart.json", PUZZLES / "json" / "dejoue-note-nin.json"
     status, _, err = run("suite", heart, nin, "--random", "6x6:0.5:3:2", "-o", root / "suite", "-j", "1", "-q")
     assert status == 0, err
-    clues = root / "clues"
-    clues.mkdir()
-    for model in sorted((root / "suite").glob("*.qubo.json")):  # solve takes clue files: the suite's models carry them
-        name = model.name[: -len(".qubo.json")]
-        (clues / f"{name}.json").write_text(json.dumps(json.loads(model.read_text())["puzzle"]))
     for setting, sweeps in (("sa-20", 20), ("sa-400", 400)):
         (root / "runs" / setting).mkdir(parents=True)
-        for clue in sorted(clues.glob("*.json")):
-            status, _, err = run("solve", clue, "--reads", "16", "--sweeps", sweeps, "--seed", "3", "-q",
-                                 "-o", root / "runs" / setting / clue.name)
+        for model in sorted((root / "suite").glob("*.qubo.json")):  # solve samples the suite's models as written
+            name = model.name[: -len(".qubo.json")]
+            status, _, err = run("solve", model, "--reads", "16", "--sweeps", sweeps, "--seed", "3", "-q",
+                                 "-o", root / "runs" / setting / f"{name}.json")
             assert status in (0, 1), err
     report, figures = root / "report.html", root / "figures"
     status, _, err = run("evaluate", root / "suite", root / "runs", "--polish", "--report", report,

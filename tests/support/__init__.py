@@ -9,7 +9,10 @@ solver is run on an exported model).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -56,3 +59,26 @@ def hide_packages(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
         return real_import(name, globals, locals, fromlist, level)
 
     monkeypatch.setattr(builtins, "__import__", guarded)
+
+
+def run_cli(*argv: object, stdin: str | None = None) -> tuple[int, str, str]:
+    """Run ``nonoqubo ARGV`` in this process, *stdin* as its standard input; (status, stdout, stderr).
+
+    ``tests/conftest.py``'s ``run_cli`` fixture hands out this function; module-scoped fixtures,
+    which cannot take it, call it directly.
+    """
+    from nonoqubo.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old_stdin = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main([str(a) for a in argv])
+            except SystemExit as exc:  # argparse errors and --help
+                status = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        sys.stdin = old_stdin
+    return status, out.getvalue(), err.getvalue()
