@@ -13,6 +13,7 @@ from nonoqubo.answers.render import CELL, WRONG, column_values, svg_picture, tex
 from nonoqubo.model.encoding import Layout
 from nonoqubo.model.palette import Palette
 from nonoqubo.model.puzzle import Puzzle
+from tests.support.wcag import contrast
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -50,20 +51,7 @@ def draw(puzzle: Puzzle, report, title: str | None = "INVALID") -> str:
                        title=title, column_grid=column_values(report))
 
 
-# -- an independent WCAG 2.x contrast, and a painter that finds what each text or mark lies on ---
-def luminance(rgb: str) -> float:
-    def channel(c: int) -> float:
-        s = c / 255
-        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
-    r, g, b = (int(rgb.lstrip("#")[k:k + 2], 16) for k in (0, 2, 4))
-    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
-
-
-def ratio(a: str, b: str) -> float:
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
+# -- a painter that finds what each text or mark lies on (the contrast: tests.support.wcag) -------
 def elements(svg: str) -> list:
     """Every drawn element in paint order."""
     return [e for e in ElementTree.fromstring(svg).iter() if e.tag[len(SVG):] in ("rect", "text", "line", "polygon")]
@@ -232,7 +220,7 @@ def test_every_text_and_mark_contrasts_at_least_4_5_to_1(puzzle, rows):
         assert "text" in kinds
         for what, ink, under in found:
             assert re.fullmatch(r"#[0-9a-f]{6}", ink) and re.fullmatch(r"#[0-9a-f]{6}", under), (what, ink, under)
-            assert ratio(ink, under) >= 4.5, (what, ink, under, round(ratio(ink, under), 2))
+            assert contrast(ink, under) >= 4.5, (what, ink, under, round(contrast(ink, under), 2))
     kinds = {what for what, _, _ in pairs(draw(puzzle, report))}
     assert {"mark ring", "mark column-value", "mark failing", "mark underline"} <= kinds
 

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from tests.support import ROOT
+from tests.support.wcag import contrast
 from nonoqubo.answers.decode import load_model
 from nonoqubo.campaign.aggregate import class_stats, cost_metric, points, size_class
 from nonoqubo.campaign.evaluate import evaluate, records
@@ -296,18 +297,6 @@ class _Page(HTMLParser):
 
     def handle_data(self, data):
         self.text.append(data)
-
-
-def _luminance(hex_colour: str) -> float:
-    rgb = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
-    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
-    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
-
-def contrast(a: str, b: str) -> float:
-    """WCAG 2 contrast ratio of two #rrggbb colours."""
-    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
 
 
 def test_contrast_of_the_page_colours() -> None:

@@ -3,8 +3,9 @@
 ``tests/conftest.py`` turns these into fixtures (``logo``, ``run_cli``); the
 modules beside this one are the heavier helpers: ``fuzzing`` (the mutation
 fuzzer), ``golden`` (the byte-identical output guard), ``qbpp_reference`` (the
-QUBO++ model built in a process of its own) and ``solver_runs`` (how each real
-solver is run on an exported model).
+QUBO++ model built in a process of its own), ``solver_runs`` (how each real
+solver is run on an exported model) and ``wcag`` (the contrast ratio the report
+and picture tests check colours with).
 """
 
 from __future__ import annotations
