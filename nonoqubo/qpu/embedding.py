@@ -52,7 +52,7 @@ from ..errors import EmbeddingError, FormatError, MissingDependency, TopologyErr
 from ..model.qubo import Qubo
 from .topology import Topology, parse_topology
 
-__all__ = ["Embedding", "Step", "check_embedding", "chain_figures", "embedding_document", "find_embedding",
+__all__ = ["Embedding", "Step", "check_embedding", "checked_embedding", "chain_figures", "embedding_document", "find_embedding",
            "interaction_graph_hash", "load_embedding", "model_summary", "no_step", "topology_of_embedding",
            "write_embedding"]
 
@@ -373,13 +373,23 @@ def load_embedding(path: str | os.PathLike[str], *, qubo: Qubo | None = None,
         doc = json_loads(data, where)
     except FormatError as exc:
         raise EmbeddingError(f"{exc} (an embedding file is JSON, as 'nonoqubo embed' writes it)") from None
-    emb = embedding_from_document(doc, where)
+    return checked_embedding(embedding_from_document(doc, where), where, qubo=qubo, topology=topology)
+
+
+def checked_embedding(emb: Embedding, where: str, *, qubo: Qubo | None = None,
+                      topology: Topology | None = None) -> Embedding:
+    """*emb* (read from *where*) checked against *qubo* and *topology* (:func:`check_embedding`, with
+    the file's model hash), its chains in *qubo*'s variable order when given.
+
+    Raises:
+        EmbeddingError: it is for another model, or not valid on the topology (one line).
+    """
     check_embedding(emb.chains, where, qubo=qubo, topology=topology,
                     model_hash=emb.model_hash if qubo is not None else None)
-    if qubo is not None:
-        emb = Embedding({lab: emb.chains[lab] for lab in qubo.labels}, emb.topology, emb.model_hash, emb.figures,
-                        emb.model, emb.topology_info, emb.source)
-    return emb
+    if qubo is None:
+        return emb
+    return Embedding({lab: emb.chains[lab] for lab in qubo.labels}, emb.topology, emb.model_hash, emb.figures,
+                     emb.model, emb.topology_info, emb.source)
 
 
 def embedding_from_document(doc: Any, where: str) -> Embedding:

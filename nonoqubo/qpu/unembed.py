@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import json
 import numbers
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -285,14 +286,15 @@ def logical_model(model: Any, embedding_path: str | Path) -> tuple[Qubo, Any]:
     """
     from ..model.puzzle import Puzzle
     from ..pipeline import Models
-    from .embedding import load_embedding
+    from .embedding import checked_embedding, load_embedding
 
+    emb = load_embedding(embedding_path)  # read once; checked below against the model it is for
     if isinstance(model, Puzzle):
         models = Models.build(model)
-        qubo = models.presolve() if load_embedding(embedding_path).model.get("presolved") else models.qubo
+        qubo = models.presolve() if emb.model.get("presolved") else models.qubo
     else:
         qubo = model
-    return qubo, load_embedding(embedding_path, qubo=qubo)
+    return qubo, checked_embedding(emb, os.fspath(embedding_path), qubo=qubo)
 
 
 def physical_batch(decoder: Any, samples: str | Path, embedding: Any, method: str = "majority",
