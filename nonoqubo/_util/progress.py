@@ -12,6 +12,8 @@ Three shapes, by what can be counted:
 * :func:`spinner`: a stage that cannot be counted (building the QUBO, line
   logic): the stage's name, a turning mark and the seconds elapsed, redrawn
   by a background thread, erased when the stage ends.
+* :func:`status_line`: a stage that holds the GIL (minorminer's search), so no
+  thread could redraw a clock: its message, written once, erased when it ends.
 
 Examples:
     >>> with bar(10, "writing", enabled=False) as tick:
@@ -19,6 +21,8 @@ Examples:
     >>> with reads(3, enabled=False) as tick:
     ...     tick(1, 12.0)
     >>> with spinner("building QUBO", enabled=False):
+    ...     pass
+    >>> with status_line("minorminer: try 1/3", enabled=False):
     ...     pass
 """
 
@@ -30,7 +34,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-__all__ = ["bar", "enabled", "reads", "spinner"]
+__all__ = ["bar", "enabled", "reads", "spinner", "status_line"]
 
 
 def enabled(quiet: bool = False) -> bool:
@@ -103,6 +107,22 @@ def spinner(stage: str, enabled: bool = True, interval: float = 0.2) -> Iterator
         stop.set()
         thread.join()
         sys.stderr.write("\r" + " " * (len(stage) + 10) + "\r")
+        sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def status_line(message: str, enabled: bool) -> Iterator[None]:
+    """*message* on standard error while the block runs, erased after (a search that holds the GIL, such as
+    minorminer's, would freeze a spinner's clock, so this line has none)."""
+    if not enabled:
+        yield
+        return
+    sys.stderr.write(f"\r{message} ...")
+    sys.stderr.flush()
+    try:
+        yield
+    finally:
+        sys.stderr.write("\r" + " " * (len(message) + 4) + "\r")
         sys.stderr.flush()
 
 

@@ -30,7 +30,7 @@ __all__ = ["add_cache_argument", "add_chain_strength_argument", "add_embed_searc
            "add_force_argument", "add_image_argument", "add_puzzle_arguments", "chain_break_lines",
            "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit",
            "encoding_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
-           "status_line", "verdict", "write_image"]
+           "verdict", "write_image"]
 
 #: items printed per section in text mode (--json lists everything)
 TEXT_LIMIT = 40
@@ -294,22 +294,6 @@ def check_embed_search_options(tries: int, timeout: float) -> None:
         raise NonoquboError(f"--embed-tries {tries}: give at least 1")
     if not timeout > 0:
         raise NonoquboError(f"--embed-timeout {timeout:g}: give a positive number of seconds")
-
-
-@contextlib.contextmanager
-def status_line(message: str, enabled: bool) -> Iterator[None]:
-    """*message* on standard error while the block runs, erased after (a search that holds the GIL, such as
-    minorminer's, would freeze a spinner's clock, so this line has none)."""
-    if not enabled:
-        yield
-        return
-    sys.stderr.write(f"\r{message} ...")
-    sys.stderr.flush()
-    try:
-        yield
-    finally:
-        sys.stderr.write("\r" + " " * (len(message) + 4) + "\r")
-        sys.stderr.flush()
 
 
 def chain_break_lines(breaks: dict, best: int) -> list[str]:

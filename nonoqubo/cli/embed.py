@@ -10,15 +10,15 @@ import argparse
 import sys
 from typing import Any
 
-from .._util.progress import spinner
+from .._util.progress import spinner, status_line
 from ..answers.decode import load_model
 from ..qpu.physical import check_not_physical
 from ..errors import EmbeddingError
 from ..qpu.cache import embed, qubo_to_embed
 from ..qpu.embedding import write_embedding
 from ..qpu.topology import Topology, parse_topology
-from ._common import (add_cache_argument, add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names, progress_enabled,
-                      status_line)
+from ._common import (add_cache_argument, add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names,
+                      progress_enabled)
 
 ORDER = 25
 

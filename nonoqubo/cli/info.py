@@ -14,14 +14,14 @@ from typing import Any
 from .. import exports
 from ..answers.decode import names_a_model
 from ..qpu.physical import check_not_physical
-from .._util.progress import spinner
+from .._util.progress import spinner, status_line
 from ..errors import FormatError, UnsupportedFormat
 from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, model_figures
 from ._common import (add_embed_search_arguments, add_encoding_arguments, add_force_argument, add_puzzle_arguments,
                       add_truth_arguments, check_embed_search_options, encoding_options, load_puzzle,
-                      no_solution_names, progress_enabled, status_line)
+                      no_solution_names, progress_enabled)
 
 ORDER = 10
 

@@ -25,7 +25,7 @@ from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ._common import (add_chain_strength_argument, add_encoding_arguments, chain_break_lines, encoding_options,
                       add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
-                      load_puzzle, progress_enabled, status_line)
+                      load_puzzle, progress_enabled)
 
 ORDER = 70
 
@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
                             schedule=schedule, workers=args.workers, count=args.count, qpu=qpu)
     check_options(options, args.sampler)  # before the puzzle is read or anything built
     if args.sampler in QPU_SAMPLERS and not args.embedding:  # minorminer may search for minutes: say so
-        qpu["step"] = lambda message: status_line(f"{message} (embedding the model once; cached for the next run)",
+        qpu["step"] = lambda message: progress.status_line(f"{message} (embedding the model once; cached for the next run)",
                                                   progress_enabled(args))
     check_image_path(args.image)
     check_output_folder(args.output, args.puzzle)
