@@ -69,7 +69,7 @@ from typing import Any
 
 from .. import clues, exports
 from .._util.atomic import atomic_write
-from ..errors import FormatError, NonoquboError, TimeLimit, WriteError
+from ..errors import NonoquboError, TimeLimit, WriteError
 from ..model.estimate import check_fits, check_random_fits
 from ..model.puzzle import Puzzle
 from ..model.weights import DEFAULT_WEIGHTS, Weights
