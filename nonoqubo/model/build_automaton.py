@@ -42,12 +42,13 @@ import numpy as np
 
 from .build_onehot import quad_dtype
 from .encoding import Layout
-from .estimate import BYTES_PER_TERM, Estimate
+from .estimate import BYTES_PER_TERM, EXACT_VARIABLES, Estimate
 from .line_automaton import LineAutomaton
 from .puzzle import Puzzle
 from .weights import DEFAULT_WEIGHTS, Weights
 
-__all__ = ["build_automaton_arrays", "count_automaton_terms", "estimate_automaton", "estimate_random_automaton"]
+__all__ = ["build_automaton_arrays", "count_automaton_terms", "count_random", "count_terms", "count_variables",
+           "estimate_automaton", "estimate_random_automaton"]
 
 INT = np.int64
 IDX = np.int32
@@ -165,10 +166,47 @@ def count_automaton_terms(puzzle: Puzzle, layout: Layout | None = None, weights:
     return geo.num_vars, int(np.count_nonzero(linear)), int(_Plan(geo).count.sum())
 
 
-def estimate_automaton(puzzle: Puzzle, layout: Layout | None = None, weights: Weights | None = None) -> Estimate:
-    """The line-automaton model's exact size (:func:`count_automaton_terms`) as an :class:`Estimate`."""
+def count_variables(layout: Layout) -> np.ndarray:
+    """The variables of every line, from its blocks alone (int64 per line; 0 for a line with ``d = 0``).
+
+    A line of margin ``d >= 1`` has ``d`` for state 1, ``d + 1`` for every cell of a block and
+    ``d + g_k`` for the gap state after block ``k`` (``g_k`` the gap rule, 0 after the last).
+    """
+    lay = layout
+    nb = lay.num_blocks
+    gap = np.zeros(nb, INT)
+    if nb:
+        gap[:-1] = lay.has_next_block[:-1] & (lay.block_colour[1:] == lay.block_colour[:-1])
+    d = lay.block_margin
+    per_block = (d + 1) * lay.block_length + d + gap
+    lines = np.bincount(lay.block_line, weights=per_block, minlength=lay.num_lines).astype(INT)
+    return np.where(lay.line_margin > 0, lines + lay.line_margin, 0)
+
+
+def count_terms(puzzle: Puzzle, layout: Layout, weights: Weights | None = None) -> tuple[int, int]:
+    """``(variables, terms)`` of the line-automaton model before building it: exact up to
+    :data:`EXACT_VARIABLES` (:func:`count_automaton_terms`); past it, a per-line bound (a cell has at
+    most ``d + 1`` states, so a variable meets at most ``2 d + 1`` of its line's and, at its slot, at
+    most ``d + 1`` of any crossing column's)."""
+    per_line = count_variables(layout)
+    variables = int(per_line.sum())
+    if variables > EXACT_VARIABLES:
+        d = layout.line_margin.astype(np.float64)
+        most_cross = float(d[layout.height:].max(initial=0.0)) + 1
+        return variables, int((per_line * (2 * d + 2 + most_cross)).sum())
     n, linear, quadratic = count_automaton_terms(puzzle, layout, Weights.of(weights))
-    terms = linear + quadratic
+    return n, linear + quadratic
+
+
+def count_random(width: int, height: int, density: float) -> tuple[float, float]:
+    """``(variables, terms)`` expected of a random picture's model (:func:`estimate_random_automaton`)."""
+    est = estimate_random_automaton(width, height, density)
+    return float(est.variables), float(est.terms)
+
+
+def estimate_automaton(puzzle: Puzzle, layout: Layout | None = None, weights: Weights | None = None) -> Estimate:
+    """The line-automaton model's size (:func:`count_terms`) as an :class:`Estimate`."""
+    n, terms = count_terms(puzzle, layout or Layout.of(puzzle), weights)
     return Estimate(n, terms, terms * BYTES_PER_TERM)
 
 

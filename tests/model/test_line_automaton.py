@@ -25,6 +25,7 @@ from nonoqubo.model.automaton import line_automaton
 from nonoqubo.model.build_automaton import (
     build_automaton_arrays,
     count_automaton_terms,
+    count_variables,
     estimate_automaton,
     estimate_random_automaton,
 )
@@ -331,6 +332,17 @@ def test_the_count_is_exact(weights):
         assert (n, linear, quadratic) == (q.num_vars, q.num_linear, q.num_quadratic)
         est = estimate_automaton(p, weights=Weights(*weights))
         assert (est.variables, est.terms) == (q.num_vars, q.num_terms)
+        assert int(count_variables(LineAutomaton.of(p).layout).sum()) == q.num_vars
+
+
+def test_the_bound_past_the_exact_limit_holds(monkeypatch):
+    import nonoqubo.model.build_automaton as ba
+
+    monkeypatch.setattr(ba, "EXACT_VARIABLES", 0)
+    for p in random_puzzles(12, 5):
+        q = model(p)
+        n, terms = ba.count_terms(p, LineAutomaton.of(p).layout)
+        assert n == q.num_vars and terms >= q.num_terms
 
 
 @pytest.mark.parametrize("size,density", [(30, 0.5), (40, 0.3), (25, 0.7)])
