@@ -7,9 +7,12 @@ also inherits the builtin that describes it best (``ValueError``,
 the place (file, line, sample, variable) and say what is wrong; the CLI prints
 them as they are and exits 2.
 
-Two more classes are internal signals of :mod:`nonoqubo._util.guard`
-(:class:`RefusedNumber`, :class:`YamlRefused`): the guard turns them into a
-located :class:`FormatError` before they could reach a caller.
+Three more classes are internal signals, never shown as messages: two of
+:mod:`nonoqubo._util.guard` (:class:`RefusedNumber`, :class:`YamlRefused`), which
+the guard turns into a located :class:`FormatError` before they could reach a
+caller, and :class:`Terminated`, the ``SystemExit`` that
+:mod:`nonoqubo._util.atomic` raises on SIGTERM so that a temporary file is removed
+before the process ends with status 143.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ __all__ = [
     "PuzzleError",
     "SampleError",
     "SolverError",
+    "Terminated",
     "TimeLimit",
     "TopologyError",
     "UnsupportedFormat",
@@ -121,6 +125,15 @@ class YamlRefused(Exception):
     def __init__(self, mark: object, problem: str) -> None:
         super().__init__(problem)
         self.mark, self.problem = mark, problem
+
+
+class Terminated(SystemExit):
+    """Internal to :func:`nonoqubo._util.atomic.atomic_write`: SIGTERM arrived while a temporary file was open.
+
+    A ``SystemExit`` (status ``128 + SIGTERM``, 143), so it unwinds like Ctrl-C: the
+    temporary file is removed on the way out and the process exits as it would have
+    without the handler; no ``except Exception`` swallows it.
+    """
 
 
 def located(source: str | None, line: int | None, message: str) -> str:
