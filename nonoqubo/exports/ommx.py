@@ -15,7 +15,7 @@ Digital Annealer, SCIP, HiGHS, Python-MIP, Qiskit...  A ``.ommx`` file is an
 Written with ``ommx.artifact.ArtifactBuilder.new_archive_unnamed`` (an
 unnamed image: a file to hand around, not one to push to a registry); read it
 back with ``ommx.artifact.Artifact.load_archive(path).instance``, or take the
-instance without a file from :func:`qubo_instance` / :func:`constrained_instance`.
+instance without a file from :func:`qubo_instance`.
 
 The instance
     * one **binary** decision variable per model variable, ids ``0..N-1`` in
@@ -92,7 +92,7 @@ from ._header import encoding_meta
 from ._defaults import ALIASES, HEURISTIC, ISING, KIND, LEGACY_ENCODING, OFFSET
 
 __all__ = [
-    "PREFIX", "annotations_of", "constrained_instance", "detect", "dump", "dumps", "instance_blob",
+    "PREFIX", "annotations_of", "detect", "dump", "dumps", "instance_blob",
     "instance_of", "layer_annotations", "loads", "model_annotations", "qubo_instance",
 ]
 
@@ -227,11 +227,6 @@ def _wrapped(model: Any, kind: str) -> Any:
 def qubo_instance(qubo: Qubo) -> Any:
     """The ``ommx.v1.Instance`` of *qubo* (what ``.ommx`` holds), ready for any OMMX adapter."""
     return _wrapped(qubo, "qubo")
-
-
-def constrained_instance(model: Any) -> Any:
-    """The ``ommx.v1.Instance`` of a :class:`~nonoqubo.model.constrained.ConstrainedModel`: named linear constraints."""
-    return _wrapped(model, "constrained")
 
 
 # -- the QUBO instance's bytes straight from the arrays ---------------------------------------

@@ -482,12 +482,3 @@ def _sum_runs(key: np.ndarray, b: np.ndarray, may_hold_zeros: bool) -> tuple[np.
         keep[gone] = False
         key, b = key[keep], b[keep]
     return key, b
-
-
-def as_int_array(values: Any) -> np.ndarray:
-    """An int64 array, refusing non-integral floats."""
-    arr = np.asarray(values)
-    if arr.dtype.kind == "f":
-        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-            raise ValueError("coefficients must be integers")
-    return arr.astype(INT)
