@@ -159,10 +159,10 @@ def test_a_cell_that_breaks_both_its_lines_is_refused_not_called_valid(tmp_path,
 
 
 def test_pictures_need_the_clues():
-    from nonoqubo.samples import read_samples
+    from nonoqubo.samples import parse_samples
 
     with pytest.raises(SampleError, match="need the puzzle's clues"):
-        read_samples("nonoqubo picture 1x1 legend .#\n#\n----------\n", ["a"], is_text=True)
+        parse_samples("nonoqubo picture 1x1 legend .#\n#\n----------\n", ["a"])
 
 
 # -- the real minizinc and Gecode -----------------------------------------------------------------
