@@ -196,7 +196,7 @@ def decode_samples(
     emb = None
     if opened is not None:
         assert embedding is not None
-        qubo, emb = logical_model(opened, embedding)
+        qubo, emb = logical_model(opened, os.fspath(embedding))
         decoder = _named(name, lambda: Decoder(qubo))
     breaks: dict[str, Any] | None = None
     if samples is None:
@@ -236,7 +236,7 @@ def decode(model_or_puzzle: Any, samples: Any, *, which: str = "all", format: st
 
     Examples:
         >>> from nonoqubo.model.puzzle import Puzzle
-        >>> [r.valid for r in decode(Puzzle.from_picture(["#"]), [[1, 1], [0, 1]])]
+        >>> [r.valid for r in decode(Puzzle.from_picture(["#.", ".#"]), [[0, 1, 0, 1], [1, 1, 0, 1]])]
         [True, False]
     """
     return answers_decode(decoder_of(model_or_puzzle), samples, which=which, format=format, spin=spin)

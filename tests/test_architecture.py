@@ -254,7 +254,7 @@ def test_the_layer_table_lists_real_packages_in_one_order():
     assert len(names) == len(set(names)), "a package is in two rows"
     missing = [n for n in names if n not in _modules()]
     assert not missing, f"ARCHITECTURE.md's layer table names modules that do not exist: {missing}"
-    assert [layer for layer, _ in LAYERS][0] == "leaves" and LAYERS[-1][1][0] == "nonoqubo.cli"
+    assert LAYERS[0][0] == "leaves" and LAYERS[-1][1][0] == "nonoqubo.cli"
 
 
 def test_every_module_belongs_to_exactly_one_layer():

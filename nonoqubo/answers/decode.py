@@ -73,7 +73,7 @@ from ..logic.check import LineFailure, failing_lines, line_failures
 from ..model.encoding import Completion
 from ..model.geometry import DOMAIN_WALL, Family, Geometry, geometry_of
 from ..model.weights import Weights
-from ..errors import FormatError, SampleError
+from ..errors import FormatError
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
 from ..samples import SampleBatch, read_samples, samples_from

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from .._util.progress import spinner
 from ..decoding import decode_samples
