@@ -13,7 +13,7 @@ from tests.support import shared_puzzle
 from tests.support.brute import all_solutions
 from tests.support.solver_runs import minizinc_available
 from nonoqubo import clues, exports
-from nonoqubo.answers.decode import decode
+from nonoqubo.decoding import decode
 from nonoqubo.errors import FormatError, NoSolution, SampleError
 from nonoqubo.logic.presolve import presolve_qubo
 from nonoqubo.model.automaton import line_automaton

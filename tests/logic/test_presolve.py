@@ -280,7 +280,7 @@ def test_annealing_a_presolved_export_decodes_like_the_full_model(tmp_path, run_
     samplers = pytest.importorskip("dwave.samplers")
     import dimod
 
-    from nonoqubo.answers.decode import decode
+    from nonoqubo.decoding import decode
 
     puzzle = shared_puzzle("gecode-webpbn27")
     status, _, err = run_cli("build", SHARED / "json" / "gecode-webpbn27.json", "--presolve",
