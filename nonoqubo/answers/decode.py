@@ -320,6 +320,7 @@ class Decoder:
             raise TypeError("Decoder takes a Puzzle or a model, not a path: open the file with "
                             "nonoqubo.inputs.open_input, or use nonoqubo.decoding.decoder_of(path)")
         self.model = model_or_puzzle
+        puzzle: Puzzle | None
         if isinstance(model_or_puzzle, Puzzle):
             puzzle = model_or_puzzle
         else:
@@ -406,7 +407,7 @@ class Decoder:
         labels = self.full_labels
         colour = self._block_colour_names
         hits = np.flatnonzero(penalties)
-        items = [kind(names[block_line[blk]], block_k[blk] + 1, pos, (labels[v], labels[u]),
+        items: list[Any] = [kind(names[block_line[blk]], block_k[blk] + 1, pos, (labels[v], labels[u]),
                       colours=colour[blk:blk + blocks])
                  for blk, pos, v, u in zip(family.block[hits].tolist(), family.position[hits].tolist(),
                                            family.first[hits].tolist(), family.second[hits].tolist())]
