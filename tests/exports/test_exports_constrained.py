@@ -318,7 +318,6 @@ def test_mps_round_trip_and_highs_solves_it(tmp_path, logo):
 
 
 def test_fully_fixed_model_solves_to_the_empty_sample(tmp_path, logo):
-    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     lay = Layout.of(logo)
     sol = lay.encode(logo.solution_grid())
     m = build_constrained(logo, dict(zip(lay.labels(), sol.tolist())))
