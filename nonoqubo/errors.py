@@ -17,6 +17,8 @@ before the process ends with status 143.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "EmbeddingError",
     "FormatError",
@@ -122,7 +124,7 @@ class RefusedNumber(ValueError):
 class YamlRefused(Exception):
     """Internal to :func:`nonoqubo._util.guard.yaml_load`: a refused YAML node, at ``mark`` (made a FormatError)."""
 
-    def __init__(self, mark: object, problem: str) -> None:
+    def __init__(self, mark: Any, problem: str) -> None:  # a yaml Mark (.line, .column); no yaml import here
         super().__init__(problem)
         self.mark, self.problem = mark, problem
 

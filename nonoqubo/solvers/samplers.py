@@ -134,10 +134,10 @@ def check_options(options: SampleOptions, sampler: str) -> None:
             raise SolverError(f"--{option.replace('_', '-')} does not apply to --sampler {sampler}: {why}")
     if spec.needs and not any(_given(options, option) for option in spec.needs):
         raise SolverError(f"--sampler {sampler} needs {spec.needs_says}")
-    if (options.qpu or {}).get("chain_strength") is not None:
+    if (chain_strength := (options.qpu or {}).get("chain_strength")) is not None:
         from ..qpu.physical import parse_chain_strength
 
-        parse_chain_strength(options.qpu["chain_strength"])
+        parse_chain_strength(chain_strength)
     if sweeps is not None and (isinstance(sweeps, bool) or not isinstance(sweeps, int) or sweeps < 1):
         raise SolverError(f"--sweeps must be a whole number of at least 1, not {sweeps}")
     for option, value in {"workers": options.workers, "count": options.count}.items():
