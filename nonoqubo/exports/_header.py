@@ -2,7 +2,9 @@
 
 Decoding a solver's sample needs the clues (block lengths), the variable
 labels and any variables fixed before export; the file alone must give them.
-Every writer calls :func:`describe` for one metadata dict::
+Every QUBO writer calls :func:`describe` for the one metadata dict (its grammar,
+order and checks are :mod:`._metadata`'s, and :func:`to_qubo` reads it back
+through :func:`._metadata.read`)::
 
     nonoqubo   version that wrote the file
     format     the format's NAME
