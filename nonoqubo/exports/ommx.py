@@ -380,7 +380,7 @@ def _metadata_of(model: Any, kind: str) -> dict[str, Any]:
     """The clue metadata dict of *model* (a :class:`Qubo` for ``kind="qubo"``), known solution included."""
     if kind != "qubo":
         return constrained_meta(model, "ommx-constrained")
-    meta = describe(model, NAME)
+    meta = describe(model, NAME, labels_listed=True)  # the variables' names and subscripts spell the labels
     if model.puzzle is not None and model.puzzle.solution is not None:
         meta["solution"] = list(model.puzzle.solution)
     return meta
