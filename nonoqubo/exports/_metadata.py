@@ -56,6 +56,7 @@ Examples:
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -200,8 +201,9 @@ def _count(value: Any) -> bool:
 
 
 def _number(value: Any) -> bool:
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and (isinstance(value, int) or math.isfinite(value)))
+    """A finite number, NumPy's scalars included (a binary format's offset is one)."""
+    return (isinstance(value, numbers.Real) and not isinstance(value, bool)
+            and (isinstance(value, numbers.Integral) or math.isfinite(value)))
 
 
 def _text_list(value: Any) -> bool:
