@@ -16,6 +16,7 @@ from __future__ import annotations
 
 __all__ = [
     "EmbeddingError",
+    "EncodingError",
     "FormatError",
     "MissingDependency",
     "ModelTooLarge",
@@ -27,6 +28,7 @@ __all__ = [
     "SolverError",
     "TimeLimit",
     "TopologyError",
+    "UnknownEncoding",
     "UnsupportedFormat",
     "WeightsError",
     "WriteError",
@@ -99,7 +101,16 @@ class ModelTooLarge(NonoquboError, MemoryError):
 
 
 class WeightsError(NonoquboError, ValueError):
-    """A ``--weights`` value (``shape=A,order=B,cell=C``, positive integers) or an encoding name nonoqubo refuses."""
+    """A ``--weights`` value (``shape=A,order=B,cell=C``, positive integers) nonoqubo refuses."""
+
+
+class EncodingError(NonoquboError, ValueError):
+    """An encoding cannot be used: a name nonoqubo does not know, or a puzzle the encoding cannot encode."""
+
+
+class UnknownEncoding(EncodingError):
+    """An encoding name that is not in :data:`nonoqubo.model.encodings.REGISTRY` (``--encoding``, a file's
+    ``encoding`` metadata, ``build(encoding=...)``): ``SOURCE: unknown encoding 'x'; known: ...``."""
 
 
 class WriteError(NonoquboError, OSError):

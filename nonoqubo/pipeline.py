@@ -47,7 +47,7 @@ from .logic.linesolve import LineSolveResult, line_solve
 from .logic.presolve import fixings
 from .model.build import build
 from .model.constrained import ConstrainedModel, build_constrained
-from .model.geometry import DOMAIN_WALL, geometry_of
+from .model.encodings import DEFAULT, EncodingLike, geometry_of
 from .model.weights import Weights
 from .model.puzzle import Puzzle
 from .model.qubo import Qubo
@@ -90,7 +90,7 @@ class Models:
     _constrained: dict[str, ConstrainedModel] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def build(cls, puzzle: Puzzle, *, encoding: str = DOMAIN_WALL, weights: Weights | None = None) -> Models:
+    def build(cls, puzzle: Puzzle, *, encoding: EncodingLike = DEFAULT, weights: Weights | None = None) -> Models:
         """Build *puzzle*'s QUBO in *encoding* with *weights* (timed)."""
         start = time.perf_counter()
         qubo = build(puzzle, encoding=encoding, weights=weights)
@@ -186,7 +186,7 @@ def _row_vars(geo: Any) -> int:
 
 def _encoding_figures(model: Any) -> dict[str, Any]:
     """``encoding`` and ``weights`` of a model (a model without them is the domain wall at weights 1)."""
-    return {"encoding": getattr(model, "encoding", DOMAIN_WALL),
+    return {"encoding": str(getattr(model, "encoding", DEFAULT)),
             "weights": Weights.of(getattr(model, "weights", None)).as_dict()}
 
 

@@ -16,6 +16,7 @@ from .. import exports
 from .._util.progress import spinner
 from ..answers.decode import load_model, names_a_model
 from ..errors import NonoquboError, UnsupportedFormat
+from ..model.encodings import DEFAULT, encodings
 from ..model.estimate import LONG_WORK_TERMS, check_fits
 from ..model.qubo import Qubo
 from ..pipeline import Models, kind_of, write_files
@@ -103,9 +104,13 @@ def _plan(args: argparse.Namespace) -> list[tuple[str, Any]]:
     """(output, format module) pairs, checked before anything is built."""
     outs: list[str] = args.output
     fmts: list[str] = args.format or []
-    if args.constrained and (args.model_options["encoding"] != "domain-wall" or args.weights is not None):
-        raise NonoquboError("--constrained writes the domain-wall 0-1 program (no penalties to weigh); "
-                            "it takes neither --encoding one-hot nor --weights")
+    encoding = args.model_options["encoding"]
+    if args.constrained and not encoding.constrained:
+        has = ", ".join(e.name for e in encodings() if e.constrained)
+        raise NonoquboError(f"--constrained writes a 0-1 program, which the {encoding.name} encoding has none of "
+                            f"(encodings with one: {has}); leave out --encoding {encoding.name}")
+    if args.constrained and args.weights is not None:
+        raise NonoquboError("--constrained writes a 0-1 program (no penalties to weigh); it takes no --weights")
     if fmts and len(fmts) not in (1, len(outs)):
         raise NonoquboError(f"-f was given {len(fmts)} times for {len(outs)} outputs; give it once, or once per -o")
     plan = []
@@ -231,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
             qubo = models.presolve()
     variant = "presolved" if args.presolve else "full"
     title = f" {puzzle.name!r}" if puzzle.name else ""
-    how = "" if before.encoding == "domain-wall" and before.weights.is_default else \
+    how = "" if before.encoding is DEFAULT and before.weights.is_default else \
         f" ({before.encoding}, weights {before.weights})"
     say(f"built{title} {puzzle.width}x{puzzle.height}{how}: {before.num_vars} variables, {before.num_terms} terms "
         f"({before.num_linear} linear + {before.num_quadratic} quadratic), offset {before.offset} "

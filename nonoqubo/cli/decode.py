@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
         "model": str(args.model),
         "variables": len(decoder.labels),
         "fixed": len(decoder.fixed),
-        "encoding": decoder.encoding,
+        "encoding": str(decoder.encoding),
         "weights": decoder.weights.as_dict(),
         "num_samples": len(analysis),
         "num_valid": int(analysis.valid.sum()),

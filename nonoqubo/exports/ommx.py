@@ -86,6 +86,7 @@ from typing import IO, Any
 import numpy as np
 
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
+from ..model.encodings import DOMAIN_WALL, Encoding, encoding_named, encoding_of_label
 from ..model.qubo import Qubo
 from .._util import oci as _oci
 from ._header import encoding_meta
@@ -107,17 +108,12 @@ WRITE_BYTES_PER_TERM = 85  # the cauldron: 2.96 GB, rounded up
 PREFIX = "org.nonoqubo."
 FORMAT_VERSION = 1
 INSTANCE_MEDIA = "application/org.ommx.v1.instance"
-LABELS_NOTE = ("variable name y (rows) or z (columns) with subscripts [i, k, p] is the QUBO++ label "
-               "y{i}[k][p]: line i, block k, wall position p, 0-based; 1 = block k shifted right by more "
-               "than p; ids are nonoqubo's variable order")
-#: the same for a one-hot model (``encoding`` one-hot)
-ONE_HOT_LABELS_NOTE = ("variable name r (rows) or c (columns) with subscripts [i, k, s] is the one-hot label "
-                       "r{i}[k][s]: line i, block k, shift s, 0-based; 1 = block k shifted right by exactly s; "
-                       "ids are nonoqubo's variable order")
+#: what the constrained instance's labels mean (the 0-1 program is the domain wall's)
+LABELS_NOTE = DOMAIN_WALL.labels_note
 
 
-def _labels_note(model: Any) -> str:
-    return ONE_HOT_LABELS_NOTE if getattr(model, "encoding", "domain-wall") == "one-hot" else LABELS_NOTE
+def _encoding(model: Any) -> Encoding:
+    return encoding_named(getattr(model, "encoding", None))
 
 
 def _ommx() -> Any:
@@ -158,10 +154,9 @@ def _description(model: Any, kind: str) -> str:
     p = model.puzzle
     what = f"the {p.width}x{p.height} nonogram {p.name or ''}".replace("  ", " ").rstrip() if p else "a QUBO"
     if kind == "qubo":
-        enc = getattr(model, "encoding", "domain-wall")
-        how = "domain-wall encoding of the QUBO++ Nonogram case study" if enc == "domain-wall" else f"{enc} encoding"
-        return (f"{what} as a QUBO ({how}): "
-                f"minimise; the objective is 0 exactly at a solution. {_labels_note(model)}.")
+        enc = _encoding(model)
+        return (f"{what} as a QUBO ({enc.description}): "
+                f"minimise; the objective is 0 exactly at a solution. {enc.labels_note}.")
     return (f"{what} as a 0-1 integer linear program with a zero objective: every feasible point is a "
             "solution. Constraints cell_i_j (row colour = column colour), wall_y3_k1_p2 "
             f"(w[k][p] >= w[k][p+1]), order_y3_k1_p2 (w[k+1][p] >= w[k][p]). {LABELS_NOTE}.")
@@ -370,7 +365,7 @@ def model_annotations(model: Any, kind: str) -> dict[str, str]:
         out["constraints"] = str(model.num_constraints)
         out["counts"] = json.dumps({**model.counts(), "nonzeros": model.num_nonzeros}, separators=(",", ":"))
     out["fixed"] = json.dumps({str(k): int(v) for k, v in model.fixed.items()}, separators=(",", ":"))
-    out["labels"] = _labels_note(model)
+    out["labels"] = _encoding(model).labels_note
     return {PREFIX + k: v for k, v in out.items()}
 
 
@@ -504,7 +499,7 @@ def _labels(message: Any, source: str) -> list[str]:
 def label_of(name: str, subscripts: Any) -> str:
     """The nonoqubo label of an OMMX variable: ``y`` with ``[3, 1, 2]`` -> ``y3[1][2]``."""
     subs = list(subscripts)
-    if name in ("y", "z", "r", "c") and len(subs) == 3:  # domain-wall y/z, one-hot r/c
+    if len(subs) == 3 and encoding_of_label(f"{name}0[0][0]") is not None:  # an encoding's label letter
         return f"{name}{subs[0]}[{subs[1]}][{subs[2]}]"
     return name + "".join(f"[{s}]" for s in subs)
 

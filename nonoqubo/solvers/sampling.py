@@ -77,7 +77,7 @@ from typing import Any
 import numpy as np
 
 from ..answers.decode import Analysis, Decoder, Report, select
-from ..model.geometry import DOMAIN_WALL
+from ..model.encodings import DEFAULT, EncodingLike
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..model.weights import Weights
@@ -234,7 +234,7 @@ def solve(
     workers: int | None = None,
     count: int | None = None,
     qpu: Mapping[str, Any] | None = None,
-    encoding: str = DOMAIN_WALL,
+    encoding: EncodingLike = DEFAULT,
     weights: Weights | None = None,
 ) -> SolveResult:
     """Build *puzzle*'s QUBO (or take a model read from a file), sample it locally and decode every sample.

@@ -16,7 +16,7 @@ import pytest
 from nonoqubo import exports
 from nonoqubo.answers.decode import Decoder, PositionCount
 from nonoqubo.model.build import build
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.model.encodings import geometry_of
 from nonoqubo.model.palette import Palette
 from nonoqubo.model.puzzle import Puzzle
 from tests.model.references import FAMILIES

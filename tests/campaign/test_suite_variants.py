@@ -18,7 +18,7 @@ from nonoqubo import exports
 from nonoqubo.campaign.evaluate import evaluate, records
 from nonoqubo.campaign.suite import Variant, run_suite, variants_of
 from nonoqubo.errors import WeightsError
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.model.encodings import geometry_of
 from nonoqubo.model.weights import Weights
 from tests.support import SHARED, shared_puzzle
 

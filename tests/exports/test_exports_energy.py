@@ -15,7 +15,7 @@ import pytest
 from nonoqubo import exports
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.model.encodings import geometry_of
 
 from tests.support import ROOT, shared_puzzle
 

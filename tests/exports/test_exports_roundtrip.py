@@ -16,7 +16,7 @@ from tests.support import shared_puzzle
 from nonoqubo import exports
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.model.encodings import geometry_of
 from nonoqubo.errors import FormatError, NonoquboError, UnsupportedFormat
 from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.model.qubo import Qubo

@@ -19,7 +19,7 @@ from nonoqubo import clues
 from nonoqubo.logic.presolve import fixings, presolve_qubo
 from nonoqubo.model.build import build
 from nonoqubo.model.estimate import estimate
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.model.encodings import geometry_of
 from nonoqubo.model.onehot import OneHot, triangle_row
 from nonoqubo.model.palette import Palette
 from nonoqubo.model.puzzle import Puzzle

@@ -12,7 +12,7 @@ import pytest
 
 from nonoqubo.errors import WeightsError
 from nonoqubo.model.build import build
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.model.encodings import geometry_of
 from nonoqubo.model.weights import DEFAULT_WEIGHTS, Weights, parse_weights
 from tests.model.references import FAMILIES
 from tests.support import ROOT
