@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from nonoqubo.answers.decode import load_model  # noqa: E402
+from nonoqubo.inputs import load_model  # noqa: E402
 from nonoqubo.campaign.evaluate import evaluate  # noqa: E402
 from nonoqubo.campaign.generate import parse_family  # noqa: E402
 from nonoqubo.campaign.plots import all_plots, figure_bytes  # noqa: E402
@@ -41,7 +41,6 @@ def main() -> None:
     ap.add_argument("--settings", type=int, default=3)
     ap.add_argument("--reads", type=int, default=100)
     args = ap.parse_args()
-    import dimod
     from dwave.samplers import SimulatedAnnealingSampler
 
     with tempfile.TemporaryDirectory() as tmp:

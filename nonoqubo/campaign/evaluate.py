@@ -88,14 +88,15 @@ from typing import Any
 
 import numpy as np
 
-from ..answers.decode import Analysis, Decoder, load_model
+from ..answers.decode import Analysis, Decoder
+from ..inputs import load_model
 from ..errors import MissingDependency, NonoquboError
 from ..model.encodings import DEFAULT
 from ..model.palette import BW, Palette
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ._options import run_seconds, workers
 from .runtime import time_per_run
-from ..samples import read_samples
+from ..samples import parse_samples, read_samples
 
 __all__ = [
     "QUANTILES", "Campaign", "Group", "Run", "Tally", "check_options", "csv_text", "evaluate", "figures", "plan_runs",
@@ -268,8 +269,8 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
         batch = read_samples(Path(samples_path), decoder.labels, format=samples_format, fixed=decoder.fixed)
     else:
         text = data.decode("utf-8-sig", errors="replace")
-        batch = read_samples(text, decoder.labels, format=samples_format, fixed=decoder.fixed,
-                             source=samples_path, is_text=True)
+        batch = parse_samples(text, decoder.labels, format=samples_format, fixed=decoder.fixed,
+                              source=str(samples_path))
     weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
                else np.asarray(batch.num_occurrences, np.int64))
     palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
@@ -299,7 +300,7 @@ def recorded_run(text: str) -> dict[str, Any] | None:
         return None
     if not isinstance(record, dict) or "sampler" not in record:
         return None
-    timing = record.get("timing") if isinstance(record.get("timing"), dict) else {}
+    timing = given if isinstance(given := record.get("timing"), dict) else {}
     return {"sampler": record.get("sampler"), "parameters": record.get("parameters"),
             "version": record.get("version"), "machine": record.get("machine"),
             "timing": {k: timing.get(k) for k in ("seconds_per_run", "time_source", "per_run", "wall_seconds")}}
@@ -353,7 +354,7 @@ class Campaign:
 
 
 def _sample_files(folder: str) -> list[str]:
-    out = []
+    out: list[str] = []
     for root, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         out.extend(os.path.join(root, n) for n in sorted(names) if not n.startswith("."))
@@ -603,8 +604,8 @@ def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | 
         if seconds is not None:
             t: float | None = seconds
             source = "given"
-        elif all(it.seconds is not None for it in items):
-            t = sum(it.seconds * it.reads for it in items) / max(1, sum(it.reads for it in items))  # type: ignore[operator]
+        elif len(known := [it.seconds for it in items if it.seconds is not None]) == len(items):
+            t = sum(s * it.reads for s, it in zip(known, items)) / max(1, sum(it.reads for it in items))
             source = sources[0] if len(sources) == 1 else "mixed: " + ", ".join(sources)
         else:
             t = None
@@ -616,7 +617,7 @@ def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | 
                             _merged([it.run for it in items])))
     variants = {(g.info.get("encoding", DEFAULT.name), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
     if len(variants) > 1:  # an A/B campaign: the variants of a puzzle side by side
-        size = {}
+        size: dict[Any, int] = {}
         for g in groups:
             size.setdefault(g.info.get("puzzle", g.model), g.info["width"] * g.info["height"])
         groups.sort(key=lambda g: (g.setting, size[g.info.get("puzzle", g.model)], g.info.get("puzzle", g.model),

@@ -86,7 +86,8 @@ from typing import IO, Any
 import numpy as np
 
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
-from ..model.encodings import DOMAIN_WALL, Encoding, encoding_named, encoding_of_label
+from ..model.encoding import subscripted_label
+from ..model.encodings import DOMAIN_WALL, Encoding, encoding_named
 from ..model.qubo import Qubo
 from .._util import oci as _oci
 from ._header import encoding_meta
@@ -131,7 +132,8 @@ def _name_parts(labels: list[str]) -> tuple[list[str], list[list[int]]]:
     """Names and subscripts of QUBO++ labels (``y3[1][2]`` -> ``"y"``, ``[3, 1, 2]``)."""
     from ..model.encoding import parse_label
 
-    names, subs = [], []
+    names: list[str] = []
+    subs: list[list[int]] = []
     for label in labels:
         parts = parse_label(label)
         if parts is None:  # a bare model with other labels: the label is the name
@@ -493,15 +495,7 @@ def _labels(message: Any, source: str) -> list[str]:
     if not np.array_equal(ids, np.arange(ids.size)):
         raise FormatError(located(source, None, "the instance's variable ids are not 0..N-1 "
                                   "(nonoqubo's variable order); was it written by nonoqubo?"))
-    return [label_of(v.name, v.subscripts) for v in variables]
-
-
-def label_of(name: str, subscripts: Any) -> str:
-    """The nonoqubo label of an OMMX variable: ``y`` with ``[3, 1, 2]`` -> ``y3[1][2]``."""
-    subs = list(subscripts)
-    if len(subs) == 3 and encoding_of_label(f"{name}0[0][0]") is not None:  # an encoding's label letter
-        return f"{name}{subs[0]}[{subs[1]}][{subs[2]}]"
-    return name + "".join(f"[{s}]" for s in subs)
+    return [subscripted_label(v.name, v.subscripts) for v in variables]
 
 
 def _objective(message: Any, n: int, source: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:

@@ -50,7 +50,8 @@ import numpy as np
 from ..errors import SampleError
 from .puzzle import Puzzle
 
-__all__ = ["Completion", "Layout", "LayoutLabels", "LazyLabels", "bracket_name", "flat_name", "parse_label"]
+__all__ = ["Completion", "Layout", "LayoutLabels", "LazyLabels", "bracket_name", "flat_name", "parse_label",
+           "subscripted_label"]
 
 INT = np.int64
 
@@ -442,6 +443,19 @@ def bracket_name(name: str) -> str:
         'z0[2][5]'
     """
     return _reformat(name, "{}{}[{}][{}]")
+
+
+def subscripted_label(name: str, subscripts: Any) -> str:
+    """The label of a variable given as a name and subscripts (OMMX's): ``y`` with ``[3, 1, 2]`` -> ``y3[1][2]``.
+
+    Examples:
+        >>> subscripted_label("y", [3, 1, 2]), subscripted_label("r", (0, 1, 2)), subscripted_label("x", [4])
+        ('y3[1][2]', 'r0[1][2]', 'x[4]')
+    """
+    subs = list(subscripts)
+    if len(subs) == 3 and len(name) == 1 and "a" <= name <= "z":  # an encoding's label letter (parse_label's)
+        return f"{name}{subs[0]}[{subs[1]}][{subs[2]}]"
+    return name + "".join(f"[{s}]" for s in subs)
 
 
 @dataclass(frozen=True, eq=False)

@@ -139,9 +139,17 @@ class Encoding:
         return encoding_named, (self.name,)  # pickled (to a worker process) by name: the registry's object
 
     # -- what the model layer asks ------------------------------------------------------------
-    def geometry_of(self, puzzle: Puzzle, layout: Layout | None = None) -> Geometry:
-        """The encoding's geometry of *puzzle* (over *layout* when given: share one)."""
-        return self.geometry(layout or Layout.of(puzzle))
+    def geometry_of(self, puzzle: Puzzle | None, layout: Layout | None = None) -> Geometry:
+        """The encoding's geometry of *puzzle* (over *layout* when given: share one; *puzzle* may then be None).
+
+        Raises:
+            ValueError: neither a puzzle nor a layout.
+        """
+        if layout is None:
+            if puzzle is None:
+                raise ValueError("geometry_of needs the puzzle or its layout")
+            layout = Layout.of(puzzle)
+        return self.geometry(layout)
 
     def labels_of(self, puzzle: Puzzle, geometry: Geometry) -> LazyLabels:
         """The labels of *geometry*'s variables, made on first use (a model's ``labels``)."""
@@ -236,10 +244,13 @@ def encoding_of_label(label: str) -> Encoding | None:
     return next((e for e in REGISTRY if e.owns_label(label)), None)
 
 
-def geometry_of(puzzle: Puzzle, layout: Layout | None = None, encoding: EncodingLike = DEFAULT) -> Geometry:
+def geometry_of(puzzle: Puzzle | None, layout: Layout | None = None, encoding: EncodingLike = DEFAULT) -> Geometry:
     """The geometry of *puzzle*'s model in *encoding* (an :class:`Encoding` or a registered name).
+
+    *puzzle* may be None when its *layout* is given.
 
     Raises:
         UnknownEncoding: a name nonoqubo does not know.
+        ValueError: neither a puzzle nor a layout.
     """
     return encoding_named(encoding).geometry_of(puzzle, layout)

@@ -47,8 +47,6 @@ import os
 import zipfile
 from typing import NamedTuple
 
-import numpy as np
-
 from ._families import EXACT_VARIABLES
 from .encoding import Layout
 from .encodings import DEFAULT, EncodingLike, encoding_named

@@ -126,7 +126,7 @@ class Qubo:
         i, j, b = i[~diag], j[~diag], b[~diag]
         lo, hi = np.minimum(i, j), np.maximum(i, j)
         r, c, v = merge_pairs(lo, hi, b, n)
-        return cls(list(labels), lin, r, c, v, int(offset), puzzle, dict(fixed or {}), encoding, weights)
+        return cls(list(labels), lin, r, c, v, int(offset), puzzle, dict(fixed or {}), encoding_named(encoding), weights)
 
     # -- figures -------------------------------------------------------------------------
     @property
@@ -228,7 +228,6 @@ class Qubo:
         Raises:
             SampleError: an unknown label or a value other than 0/1.
         """
-        n = self.num_vars
         names = list(assignments)
         index = self.index
         pos = np.fromiter((index.get(k, -1) for k in names), INT, len(names))

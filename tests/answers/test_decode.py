@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from tests.support import ROOT, SHARED, shared_puzzle, shared_puzzles
 from nonoqubo.model.build import build
-from nonoqubo.answers.decode import Decoder, decode, load_model
+from nonoqubo.answers.decode import Decoder
+from nonoqubo.decoding import decode
+from nonoqubo.inputs import load_model
 from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import NonoquboError
 from nonoqubo.model.puzzle import Puzzle

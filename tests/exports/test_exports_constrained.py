@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from tests.support import shared_puzzle
+from nonoqubo import decoding
 from nonoqubo.model.constrained import build_constrained
 from nonoqubo.model.encoding import Layout, bracket_name
 from nonoqubo.errors import FormatError, SampleError
@@ -179,7 +180,7 @@ def test_decode_command_reads_the_lp_and_the_highs_file(tmp_path, run_cli):
     path = tmp_path / "logo.lp"
     path.write_text(lp.dumps(m))
     _highs(path, tmp_path, style=0)
-    from nonoqubo.answers.decode import decode
+    from nonoqubo.decoding import decode
 
     (report,) = decode(str(path), str(tmp_path / "solution-0.sol"))
     assert report.valid and report.violated_constraints == []
@@ -317,7 +318,6 @@ def test_mps_round_trip_and_highs_solves_it(tmp_path, logo):
 
 
 def test_fully_fixed_model_solves_to_the_empty_sample(tmp_path, logo):
-    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     lay = Layout.of(logo)
     sol = lay.encode(logo.solution_grid())
     m = build_constrained(logo, dict(zip(lay.labels(), sol.tolist())))
@@ -327,5 +327,5 @@ def test_fully_fixed_model_solves_to_the_empty_sample(tmp_path, logo):
         _, text = _highs(path, tmp_path, style=style)
         assert highs_sol.detect(text)
         assert highs_sol.loads(text, source="empty.sol").maps == [{}]
-        (report,) = decode_mod.decode(str(path), str(tmp_path / f"solution-{style}.sol"))
+        (report,) = decoding.decode(str(path), str(tmp_path / f"solution-{style}.sol"))
         assert report.valid

@@ -15,7 +15,6 @@ from tests.support.brute import all_solutions
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import PuzzleError, SampleError
-from nonoqubo.logic.linesolve import line_solve
 from nonoqubo.logic.presolve import complete, fixed_values, fixings, presolve_qubo, shift_bounds
 from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.model.qubo import Qubo
@@ -280,7 +279,7 @@ def test_annealing_a_presolved_export_decodes_like_the_full_model(tmp_path, run_
     samplers = pytest.importorskip("dwave.samplers")
     import dimod
 
-    from nonoqubo.answers.decode import decode
+    from nonoqubo.decoding import decode
 
     puzzle = shared_puzzle("gecode-webpbn27")
     status, _, err = run_cli("build", SHARED / "json" / "gecode-webpbn27.json", "--presolve",

@@ -17,7 +17,7 @@ from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
 from nonoqubo.model.onehot import OneHot
 from nonoqubo.errors import UnknownEncoding
-from nonoqubo.model.encodings import DOMAIN_WALL, REGISTRY, geometry_of
+from nonoqubo.model.encodings import DOMAIN_WALL, REGISTRY, geometry_of, names
 from nonoqubo.model.geometry import COLUMN_SIGN, ROW_SIGN, DomainWall, Family, Geometry, PairFamily
 from nonoqubo.model.palette import Palette
 from nonoqubo.model.puzzle import Puzzle
@@ -207,6 +207,24 @@ def test_shifts_come_back_from_the_walls():
     shifts = rng.integers(0, lay.block_margin + 1, (5, lay.num_blocks))
     x = (lay.var_p[None, :] < shifts[:, lay.var_block]).astype(np.int8)
     assert np.array_equal(geo.shifts_of_columns(np.ascontiguousarray(x.T)), shifts)
+
+
+@pytest.mark.parametrize("encoding", names())
+def test_encode_shifts_inverts_shifts_of_columns(encoding):
+    puzzle = PUZZLES[-1]
+    geo = geometry_of(puzzle, encoding=encoding)
+    lay = geo.layout
+    shifts = np.random.default_rng(9).integers(0, lay.block_margin + 1, (4, lay.num_blocks))
+    x = np.stack([geo.encode_shifts(row) for row in shifts])
+    assert x.shape == (4, geo.num_vars) and x.dtype == np.int8
+    assert np.array_equal(geo.shifts_of_columns(np.ascontiguousarray(x.T)), shifts)
+
+
+def test_geometry_of_takes_the_layout_alone():
+    lay = Layout.of(PUZZLES[0])
+    assert geometry_of(None, lay).layout is lay
+    with pytest.raises(ValueError, match="needs the puzzle or its layout"):
+        geometry_of(None)
 
 
 def test_encodings_are_chosen_by_name():
