@@ -130,6 +130,14 @@ def test_the_cli_lists_the_registry_and_refuses_an_unknown_name(run_cli, tmp_pat
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
+def test_formats_lists_every_encoding(run_cli):
+    status, out, _ = run_cli("formats")
+    assert status == 0 and all(f"  {e.name}" in out and e.title in out for e in REGISTRY)
+    doc = json.loads(run_cli("formats", "--json")[1])
+    assert [e["name"] for e in doc["encodings"]] == [e.name for e in REGISTRY]
+    assert [e["default"] for e in doc["encodings"]] == [e is DEFAULT for e in REGISTRY]
+
+
 def test_encodings_sort_and_compare_by_name():
     assert sorted([ONE_HOT, DOMAIN_WALL]) == [DOMAIN_WALL, ONE_HOT] and DOMAIN_WALL != ONE_HOT
     assert isinstance(DOMAIN_WALL, Encoding) and DOMAIN_WALL != 3
