@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tests.support import SHARED, shared_puzzle, shared_puzzles
 from tests.support.brute import all_solutions
+from nonoqubo.answers.decode import decode
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import PuzzleError, SampleError
@@ -240,17 +241,15 @@ def test_zero_states_of_random_tiny_puzzles_are_their_solutions(puzzle):
     zero_states_are_the_solutions(puzzle, all_solutions(puzzle))
 
 
-# -- decoding (another module; checked when it is there) -------------------------------------------
+# -- decoding --------------------------------------------------------------------------------------
 def test_decoding_the_empty_sample_of_a_solved_puzzle(logo):
-    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     reduced = presolve_qubo(logo)
-    report = decode_mod.decode(reduced, np.zeros((1, 0), np.int8))[0]
+    report = decode(reduced, np.zeros((1, 0), np.int8))[0]
     assert report.valid
     assert np.array_equal(np.asarray(report.grid, bool), logo.solution_grid())
 
 
 def test_annealing_a_reduced_model_decodes_like_the_full_model():
-    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     samplers = pytest.importorskip("dwave.samplers")
     puzzle = shared_puzzle("gecode-webpbn27")
     full = build(puzzle)
@@ -261,13 +260,13 @@ def test_annealing_a_reduced_model_decodes_like_the_full_model():
     order = [sampleset.variables.index(lab) for lab in reduced.labels]
     x = sampleset.record.sample[:, order].astype(np.int8)
     assert reduced.energy(x).tolist() == [int(round(e)) for e in sampleset.record.energy]
-    reports = decode_mod.decode(reduced, x)
+    reports = decode(reduced, x)
     completed = complete(reduced, x)
-    full_reports = decode_mod.decode(full, completed)
+    full_reports = decode(full, completed)
     for a, b in zip(reports, full_reports):
         assert a.valid == b.valid and a.energy == b.energy
         assert np.array_equal(np.asarray(a.grid), np.asarray(b.grid))
-    assert [r.valid for r in decode_mod.decode(reduced, sampleset)] == [r.valid for r in reports]
+    assert [r.valid for r in decode(reduced, sampleset)] == [r.valid for r in reports]
     assert any(r.valid for r in reports)
     best = next(r for r in reports if r.valid)
     assert np.array_equal(np.asarray(best.grid, bool), puzzle.solution_grid())
@@ -280,7 +279,6 @@ def test_annealing_a_presolved_export_decodes_like_the_full_model(tmp_path, run_
     samplers = pytest.importorskip("dwave.samplers")
     import dimod
 
-    from nonoqubo.answers.decode import decode
 
     puzzle = shared_puzzle("gecode-webpbn27")
     status, _, err = run_cli("build", SHARED / "json" / "gecode-webpbn27.json", "--presolve",
