@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from tests.support import SHARED, shared_puzzle
 
 from nonoqubo import exports

@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tests.support import SHARED, shared_puzzle, shared_puzzles
-from tests.support.brute import all_solutions
+from tests.support.brute import all_assignments, all_solutions
 from nonoqubo.answers.decode import decode
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
@@ -23,11 +23,6 @@ from nonoqubo.model.qubo import Qubo
 
 SMALL = [(name, p) for name, p, _ in shared_puzzles() if p.width * p.height <= 3600]
 IDS = [n for n, _ in SMALL]
-
-
-def all_assignments(n: int) -> np.ndarray:
-    """All 2**n 0/1 vectors (one empty vector when n == 0)."""
-    return ((np.arange(2**n, dtype=np.int64)[:, None] >> np.arange(n - 1, -1, -1)) & 1).astype(np.int8)
 
 
 # -- Qubo.fix --------------------------------------------------------------------------------

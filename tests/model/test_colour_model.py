@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import importlib.util
-import itertools
 import json
 import subprocess
 import sys
@@ -27,6 +26,7 @@ import pytest
 import tests.support as support
 
 from tests.support import SHARED, shared_puzzles
+from tests.support.brute import all_assignments, all_solutions
 from nonoqubo import clues
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
@@ -169,10 +169,8 @@ def test_one_colour_is_todays_model_term_for_term(name):
 
 # -- brute force -----------------------------------------------------------------------------
 def colour_solutions(puzzle: Puzzle) -> set[bytes]:
-    """Every solution, by enumerating every colour grid."""
-    h, w, c = puzzle.height, puzzle.width, puzzle.num_colours
-    cells = np.array(list(itertools.product(range(c + 1), repeat=h * w)), np.int8).reshape(-1, h, w)
-    return {g.tobytes() for g in cells if not puzzle.mismatched_lines(g)}
+    """Every solution (colour indices), as bytes, from the clues alone (tests.support.brute)."""
+    return {g.tobytes() for g in all_solutions(puzzle)}
 
 
 def brute_force_puzzles() -> list[Puzzle]:
@@ -191,7 +189,7 @@ def brute_force_puzzles() -> list[Puzzle]:
 def test_brute_force_ground_states_are_exactly_the_solutions(puzzle):
     q = build(puzzle)
     lay = Layout.of(puzzle)
-    x = np.array(list(itertools.product((0, 1), repeat=q.num_vars)), np.int8).reshape(2 ** q.num_vars, q.num_vars)
+    x = all_assignments(q.num_vars)
     energy = q.energy(x)
     assert energy.min() == 0
     zero = x[energy == 0]
