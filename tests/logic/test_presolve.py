@@ -141,6 +141,7 @@ def test_presolve_qubo_builds_the_model_when_not_given(logo):
     assert presolve_qubo(logo) == presolve_qubo(logo, build(logo))
 
 
+@pytest.mark.slow  # every line-solvable shared puzzle: 11 s
 def test_line_solvable_puzzles_reduce_to_nothing_and_complete_to_the_solution():
     names = {"sgt-pattern-5x5", "sgt-pattern-50x50", "qbpp-logo", "gecode-heart", "olsak-kondor"}
     for name, puzzle in SMALL:
@@ -204,6 +205,7 @@ def test_zero_states_of_a_tiny_reduced_model():
     zero_states_are_the_solutions(puzzle, all_solutions(puzzle))
 
 
+@pytest.mark.slow  # 2**n states of the reduced moss: 10 s
 def test_zero_states_of_the_moss_with_several_solutions():
     puzzle = shared_puzzle("dejoue-raw-moss-60x60-bw-1")
     reduced = presolve_qubo(puzzle)
