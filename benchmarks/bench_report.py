@@ -41,7 +41,6 @@ def main() -> None:
     ap.add_argument("--settings", type=int, default=3)
     ap.add_argument("--reads", type=int, default=100)
     args = ap.parse_args()
-    import dimod
     from dwave.samplers import SimulatedAnnealingSampler
 
     with tempfile.TemporaryDirectory() as tmp:

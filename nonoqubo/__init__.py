@@ -34,7 +34,7 @@ from .model.qubo import Qubo
 from .logic.check import check
 from .answers.decode import decode
 from .solvers.sampling import solve
-from ._version import __version__
+from ._version import __version__ as __version__
 
 __all__ = [
     "FormatError",

@@ -14,6 +14,8 @@ located :class:`FormatError` before they could reach a caller.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "EmbeddingError",
     "FormatError",
@@ -118,7 +120,7 @@ class RefusedNumber(ValueError):
 class YamlRefused(Exception):
     """Internal to :func:`nonoqubo._util.guard.yaml_load`: a refused YAML node, at ``mark`` (made a FormatError)."""
 
-    def __init__(self, mark: object, problem: str) -> None:
+    def __init__(self, mark: Any, problem: str) -> None:  # a yaml Mark (.line, .column); no yaml import here
         super().__init__(problem)
         self.mark, self.problem = mark, problem
 

@@ -327,6 +327,7 @@ class Decoder:
 
     def _setup(self, model_or_puzzle: Any) -> None:
         self.model = model_or_puzzle
+        puzzle: Puzzle | None
         if isinstance(model_or_puzzle, Puzzle):
             puzzle = model_or_puzzle
         else:
@@ -413,7 +414,7 @@ class Decoder:
         labels = self.full_labels
         colour = self._block_colour_names
         hits = np.flatnonzero(penalties)
-        items = [kind(names[block_line[blk]], block_k[blk] + 1, pos, (labels[v], labels[u]),
+        items: list[Any] = [kind(names[block_line[blk]], block_k[blk] + 1, pos, (labels[v], labels[u]),
                       colours=colour[blk:blk + blocks])
                  for blk, pos, v, u in zip(family.block[hits].tolist(), family.position[hits].tolist(),
                                            family.first[hits].tolist(), family.second[hits].tolist())]

@@ -117,7 +117,7 @@ def describe_time(group: Group) -> str:
     if source == "given":
         return "given with --time"
     run = getattr(group, "run", None) or {}
-    timing = run.get("timing") if isinstance(run.get("timing"), dict) else {}
+    timing = given if isinstance(given := run.get("timing"), dict) else {}
     how = timing.get("per_run") if isinstance(timing.get("per_run"), str) else None
     return f"{source} ({how})" if how else source
 

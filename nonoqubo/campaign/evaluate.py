@@ -299,7 +299,7 @@ def recorded_run(text: str) -> dict[str, Any] | None:
         return None
     if not isinstance(record, dict) or "sampler" not in record:
         return None
-    timing = record.get("timing") if isinstance(record.get("timing"), dict) else {}
+    timing = given if isinstance(given := record.get("timing"), dict) else {}
     return {"sampler": record.get("sampler"), "parameters": record.get("parameters"),
             "version": record.get("version"), "machine": record.get("machine"),
             "timing": {k: timing.get(k) for k in ("seconds_per_run", "time_source", "per_run", "wall_seconds")}}
@@ -353,7 +353,7 @@ class Campaign:
 
 
 def _sample_files(folder: str) -> list[str]:
-    out = []
+    out: list[str] = []
     for root, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         out.extend(os.path.join(root, n) for n in sorted(names) if not n.startswith("."))
@@ -603,8 +603,8 @@ def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | 
         if seconds is not None:
             t: float | None = seconds
             source = "given"
-        elif all(it.seconds is not None for it in items):
-            t = sum(it.seconds * it.reads for it in items) / max(1, sum(it.reads for it in items))  # type: ignore[operator]
+        elif len(known := [it.seconds for it in items if it.seconds is not None]) == len(items):
+            t = sum(s * it.reads for s, it in zip(known, items)) / max(1, sum(it.reads for it in items))
             source = sources[0] if len(sources) == 1 else "mixed: " + ", ".join(sources)
         else:
             t = None
@@ -616,7 +616,7 @@ def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | 
                             _merged([it.run for it in items])))
     variants = {(g.info.get("encoding", DOMAIN_WALL), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
     if len(variants) > 1:  # an A/B campaign: the variants of a puzzle side by side
-        size = {}
+        size: dict[Any, int] = {}
         for g in groups:
             size.setdefault(g.info.get("puzzle", g.model), g.info["width"] * g.info["height"])
         groups.sort(key=lambda g: (g.setting, size[g.info.get("puzzle", g.model)], g.info.get("puzzle", g.model),

@@ -35,9 +35,12 @@ import math
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 from .._util.atomic import atomic_write
 from ..errors import MissingDependency, NonoquboError
@@ -59,7 +62,7 @@ COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F
 MARKERS = ("o", "s", "D", "^", "v", "P", "X", "h")
 COLUMN = 3.4  # inches, one column of a two-column paper
 PAGE = 7.0  # inches, both columns
-_RC = {
+_RC: dict[RcKeyType, Any] = {
     "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "xtick.labelsize": 7, "ytick.labelsize": 7,
     "legend.fontsize": 7, "axes.spines.top": False, "axes.spines.right": False, "lines.linewidth": 1.0,
     "svg.fonttype": "path", "pdf.fonttype": 42, "svg.hashsalt": "nonoqubo", "figure.dpi": 100,

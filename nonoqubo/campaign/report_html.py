@@ -169,7 +169,8 @@ def _settings_list(groups: Sequence[Group]) -> str:
         time_text = (f"time per run: {'; '.join(sources)}" if timed == len(mine)
                      else f"no time per run recorded for {len(mine) - timed} of {len(mine)} models")
         machines = {_machine_text(m) for g in mine if g.run
-                    for m in (g.run.get("machine") if isinstance(g.run.get("machine"), list) else [g.run.get("machine")])
+                    for given in (g.run.get("machine"),)
+                    for m in (given if isinstance(given, list) else [given])
                     if isinstance(m, dict)}
         items.append(f"<li><strong>{_esc(s)}</strong>: {_esc(_parameters(run))}; {len(mine)} models, "
                      f"{sum(g.files for g in mine)} sample files; {_esc(time_text)}"

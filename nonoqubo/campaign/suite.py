@@ -69,7 +69,7 @@ from typing import Any
 
 from .. import clues, exports
 from .._util.atomic import atomic_write
-from ..errors import FormatError, NonoquboError, TimeLimit, WriteError
+from ..errors import NonoquboError, TimeLimit, WriteError
 from ..model.estimate import check_fits, check_random_fits
 from ..model.puzzle import Puzzle
 from ..model.weights import DEFAULT_WEIGHTS, Weights
@@ -134,7 +134,7 @@ class Task:
             return drawn.puzzle, drawn.undecided
         if self.path is None:
             raise NonoquboError(f"{self.name}: the task names neither a file nor a family member")
-        options = {} if self.index is None else {"index": self.index}
+        options: dict[str, Any] = {} if self.index is None else {"index": self.index}
         return clues.load(self.path, **options), 0
 
 
@@ -355,14 +355,14 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options, variant: Va
         kind = kind_of(mod)
         if kind == "constrained" and v != Variant():
             continue  # the 0-1 program is the domain wall's, unweighted: written with that variant only
-        for variant, infix in variants:
-            model = models.model(kind, variant)
+        for form, infix in variants:
+            model = models.model(kind, form)
             rel = f"{name}{infix}.{mod.EXTENSIONS[0]}"
             path = os.path.join(options.out_dir, rel)
-            write_files(models, [(path, mod)], variant=variant)
+            write_files(models, [(path, mod)], variant=form)
             offset = int(getattr(model, "offset", 0))
             ground, convention = ground_state(mod.NAME, kind, offset)
-            files.append({"format": mod.NAME, "variant": variant, "path": rel, "sha256": file_hash(path),
+            files.append({"format": mod.NAME, "variant": form, "path": rel, "sha256": file_hash(path),
                           "bytes": os.path.getsize(path), "variables": int(model.num_vars),
                           "offset": offset, "ground_state": ground, "convention": convention})
     out["files"] = files
@@ -384,7 +384,7 @@ def _embed_columns(models: Models, options: Options) -> dict[str, Any]:
     assert options.embed is not None
     topology = parse_topology(options.embed)
     seed, tries, timeout, use_cache = options.embed_search
-    search = {"seed": seed, "tries": tries, "timeout": timeout, "use_cache": use_cache}
+    search: dict[str, Any] = {"seed": seed, "tries": tries, "timeout": timeout, "use_cache": use_cache}
     raw = fit_figures(models.qubo, topology, **search)
     presolved = fit_figures(models.presolve(), topology, presolved=True, **search)
     return index_columns(raw, presolved, topology)

@@ -120,7 +120,7 @@ def command_line(args: argparse.Namespace) -> str:
 
 def table(groups: list[Group]) -> str:
     """The terminal table (one line per model, setting and stage; encoding and weights columns when they vary)."""
-    head = ("model", "setting", "stage", "samples", "p [95% CI]", "TTS99 s [95% CI]", "E min/med/q90",
+    head: tuple[str, ...] = ("model", "setting", "stage", "samples", "p [95% CI]", "TTS99 s [95% CI]", "E min/med/q90",
             "walls", "order", "cells", "solutions")
     variants = {(g.info.get("encoding"), g.info.get("weights")) for g in groups}
     ab = len(variants) > 1
@@ -172,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
     if args.report:
         from ..campaign.report_html import render_report
 
+        assert plots is not None  # made above for --report
         with bar(len(plots), "drawing the report", enabled=progress_enabled(args), unit=" figures") as tick:
             report = render_report(groups, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}",
                                    command=command_line(args), plots=plots, progress=tick)

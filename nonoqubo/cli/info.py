@@ -187,10 +187,12 @@ def _fit(args: argparse.Namespace, topology: Any, raw: Any, presolved: Any) -> d
     for name, qubo in (("raw", raw), ("presolved", presolved)):
         if qubo is None:
             continue
+        def step(message: str, name: str = name) -> Any:
+            return status_line(f"{message} ({name} model)", show)
+
         out[name] = fit_figures(qubo, topology, presolved=name == "presolved" or bool(qubo.fixed),
                                 seed=args.embed_seed, tries=args.embed_tries, timeout=args.embed_timeout,
-                                use_cache=not args.no_cache,
-                                step=lambda message, name=name: status_line(f"{message} ({name} model)", show))
+                                use_cache=not args.no_cache, step=step)
     return out
 
 

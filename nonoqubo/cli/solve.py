@@ -198,8 +198,9 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         with atomic_write(args.output) as fh:
             json.dump(sampleset_document(result), fh)
+    model = f"{args.sampler} sampler" + (" (presolved)" if args.presolve else "")
     summary = {
-        "model": f"{args.sampler} sampler" + (" (presolved)" if args.presolve else ""),
+        "model": model,
         "variables": result.qubo.num_vars,
         "fixed": len(result.decoder.fixed),
         "num_samples": len(result.analysis),
@@ -213,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
     if breaks is not None:
         summary["chain_breaks"] = breaks
     emit(result.puzzle, [result.best], summary, "best", as_json=args.json,
-         source=summary["model"], image=args.image, best=result.best)
+         source=model, image=args.image, best=result.best)
     if counted is not None and not args.json:
         print(f"\n{count_line(counted['solutions'], counted['exact'])}")
     if breaks is not None and not args.json:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from .._util.discover import registry
@@ -123,7 +124,7 @@ def clue_text(clue: tuple[int, ...], sep: str = " ", empty: str = "0") -> str:
 
 
 def make_puzzle(
-    rows: list[tuple[int, ...]], cols: list[tuple[int, ...]], *, source: str,
+    rows: Sequence[Any], cols: Sequence[Any], *, source: str,
     row_lines: list[int] | None = None, col_lines: list[int] | None = None,
     solution_line: int | None = None, **fields: Any,
 ) -> Puzzle:

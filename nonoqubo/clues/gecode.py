@@ -138,9 +138,9 @@ def _tokens(text: str, source: str) -> list[_Tok]:
 def detect(head: bytes) -> bool:
     """True for a brace-wrapped (or bare) list of integers, or C source declaring ``NAME[] = {integers}``."""
     text = head_text(head)
-    head = text[:200_000]
+    start = text[:200_000]
     try:
-        toks = _tokens(head, "<detect>")
+        toks = _tokens(start, "<detect>")
         if _declarations(toks, "<detect>")[0]:
             return True
     except FormatError:

@@ -35,7 +35,6 @@ from typing import Any
 
 from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
 from ._lines import clue_text, head_lines, make_puzzle, parse_size, puzzle_lines, read_clues, size_header
-from ..errors import FormatError
 from ..model.puzzle import Puzzle
 
 NAME = "nin"

@@ -57,7 +57,7 @@ _WHITE = ".0-_"
 _ROW = re.compile(rf"[{re.escape(_BLACK + _WHITE)}]+")
 _BAD = re.compile(rf"[^{re.escape(_BLACK + _WHITE)}]")
 #: anything but a colour character (letters, digits, ``#@*%&+=$``) or a white one
-_COLOUR_BAD = re.compile(rf"[^A-Za-z0-9#@*%&+=$" + re.escape(_WHITE) + "]")
+_COLOUR_BAD = re.compile(r"[^A-Za-z0-9#@*%&+=$" + re.escape(_WHITE) + "]")
 
 
 def _listed(chars: str) -> str:

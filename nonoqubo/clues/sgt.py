@@ -59,10 +59,10 @@ _SAVE_LINE = re.compile(r"([A-Z]+)\s*:(\d+):(.*)")
 def detect(head: bytes) -> bool:
     """True for a Pattern save file or text whose first line is a ``WxH:`` game ID."""
     text = head_text(head)
-    head = text.lstrip("\ufeff \t\r\n")
-    if head.startswith("SAVEFILE:"):
+    start = text.lstrip("\ufeff \t\r\n")
+    if start.startswith("SAVEFILE:"):
         return re.search(r"^GAME\s*:\d+:Pattern\s*$", text, re.M) is not None
-    first = head.split("\n", 1)[0]
+    first = start.split("\n", 1)[0]
     return re.fullmatch(r"\d+(x\d+)?:[\d./]*(,.*)?\s*", first) is not None
 
 

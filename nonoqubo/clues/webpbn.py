@@ -95,8 +95,8 @@ _META = ("source", "id", "author", "copyright", "description")
 def detect(head: bytes) -> bool:
     """True for XML whose root is ``puzzleset`` or ``puzzle``."""
     text = head_text(head)
-    head = text.lstrip("\ufeff \t\r\n")[:4096]
-    return head.startswith("<") and re.search(r"<puzzle(set)?[\s>]", head) is not None
+    start = text.lstrip("\ufeff \t\r\n")[:4096]
+    return start.startswith("<") and re.search(r"<puzzle(set)?[\s>]", start) is not None
 
 
 class _Builder(ET.TreeBuilder):
@@ -186,9 +186,9 @@ def loads(text: str, *, source: str = "<string>", index: int | None = None, **op
             raise FormatError(located(source, line_of(clues), f"a second <clues type={ctype!r}>"))
         sections[ctype] = clues
     declared: dict[str, tuple[str, str]] = {}  # name -> (rgb, char), file order
-    for colour in puzzle.findall("color"):
-        if colour.get("name"):
-            declared[colour.get("name", "")] = ((colour.text or "").strip(), colour.get("char", ""))
+    for element in puzzle.findall("color"):
+        if element.get("name"):
+            declared[element.get("name", "")] = ((element.text or "").strip(), element.get("char", ""))
     used: dict[str, None] = {}
     read: dict[str, tuple[list[list[tuple[int, str]]], list[int | None]]] = {}
     for ctype, kind_name in (("rows", "row"), ("columns", "column")):

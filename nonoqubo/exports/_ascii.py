@@ -65,6 +65,15 @@ _WORD = 8
 Part = tuple[np.ndarray, "np.ndarray | None", np.ndarray]
 
 
+class Indices(Protocol):
+    """The rows a :class:`Strings` column is taken by: an index array, or a column built a slice at a time (``_coords.Merged``)."""
+
+    @property
+    def size(self) -> int: ...
+
+    def __getitem__(self, part: slice) -> np.ndarray: ...
+
+
 class Strings:
     """A text column for :func:`format_lines`: ``texts[index]`` for every row.
 
@@ -72,13 +81,13 @@ class Strings:
     of millions of labels costs one gather.
     """
 
-    def __init__(self, texts: Sequence[str], index: np.ndarray | None = None) -> None:
+    def __init__(self, texts: Sequence[str], index: Indices | None = None) -> None:
         self.texts = list(texts)
         self.index = index
         self.tables: dict[bytes, _Field] = {}  # by suffix, shared by every take()
         self.encoded: tuple[np.ndarray, np.ndarray] | None = None  # (flat UTF-8 bytes, lengths)
 
-    def take(self, index: np.ndarray) -> Strings:
+    def take(self, index: Indices) -> Strings:
         """The same texts, indexed by *index* (one row per entry)."""
         out = object.__new__(Strings)
         out.__dict__.update(self.__dict__)
@@ -92,7 +101,7 @@ class Strings:
     def __getitem__(self, part: slice) -> Strings:
         return self.take(self._codes()[part])
 
-    def _codes(self) -> np.ndarray:
+    def _codes(self) -> Indices:
         return self.index if self.index is not None else np.arange(len(self.texts))
 
     def utf8(self) -> tuple[np.ndarray, np.ndarray]:

@@ -115,13 +115,13 @@ def as_int(values: np.ndarray, source: str, what: str) -> np.ndarray:
 
 # -- writing chunks -----------------------------------------------------------------------
 #: a piece of output and the number of terms it holds (for the progress bar)
-Chunk = tuple[bytes | str | np.ndarray, int]
+Chunk = tuple[bytes | memoryview | str | np.ndarray, int]
 
 
 def emit(fp: Any, chunks: Iterable[Chunk], *, total: int, desc: str, progress: bool = False) -> None:
     """Write ``(text, rows)`` chunks to *fp* (text or binary mode), ticking a progress bar.
 
-    A chunk is a str, bytes or a uint8 array.  Under a text-mode file with a
+    A chunk is a str, bytes (or a memoryview of bytes) or a uint8 array.  Under a text-mode file with a
     binary buffer (and ``\\n`` line ends) the bytes go straight to the buffer
     after a flush, so millions of lines are never decoded and re-encoded.
     """

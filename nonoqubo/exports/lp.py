@@ -56,7 +56,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
@@ -206,8 +206,8 @@ def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puz
         if not isinstance(name, str):
             raise FormatError(located(source, first["name"], "the name is not a JSON string"))
 
-    def blocks(key: str) -> list[int | tuple[int, int]]:
-        """``3`` or, for a block of colour c, ``3/c``."""
+    def blocks(key: str) -> list[Any]:
+        """``3`` or, for a block of colour c, ``3/c`` (``(3, c)``, a block as Puzzle takes it)."""
         try:
             return [int(t) if "/" not in t else (int(t.split("/")[0]), int(t.split("/")[1])) for t in tokens(key)]
         except ValueError:

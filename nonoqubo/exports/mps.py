@@ -220,7 +220,7 @@ _FIELDS = {"ROWS": (2,), "COLUMNS": (3, 5), "RHS": (3, 5), "RANGES": (3, 5), "BO
 #: the sections in the order free MPS allows them, each at most once
 _ORDER = ("NAME", "OBJSENSE", "ROWS", "COLUMNS", "RHS", "RANGES", "BOUNDS", "ENDATA")
 #: positions of the numeric fields on a data line of each section
-_NUMERIC = {"COLUMNS": (2, 4), "RHS": (2, 4), "RANGES": (2, 4)}
+_NUMERIC: dict[str, tuple[int, ...]] = {"COLUMNS": (2, 4), "RHS": (2, 4), "RANGES": (2, 4)}
 
 
 def _check_structure(text: str, source: str) -> None:
@@ -232,7 +232,7 @@ def _check_structure(text: str, source: str) -> None:
     each once, ENDATA last; data lines with the section's field count; values that
     are numbers.
     """
-    section, seen = None, -1
+    section, seen = "", -1  # "": before the first section
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.startswith("*"):
             continue

@@ -135,7 +135,8 @@ def _name_parts(labels: list[str]) -> tuple[list[str], list[list[int]]]:
     """Names and subscripts of QUBO++ labels (``y3[1][2]`` -> ``"y"``, ``[3, 1, 2]``)."""
     from ..model.encoding import parse_label
 
-    names, subs = [], []
+    names: list[str] = []
+    subs: list[list[int]] = []
     for label in labels:
         parts = parse_label(label)
         if parts is None:  # a bare model with other labels: the label is the name

@@ -404,7 +404,7 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None) -> LineSolveResu
         if grid.shape != (h, w):
             raise PuzzleError(f"known cells: expected a {h} x {w} grid, got shape {grid.shape}")
         if not ((grid >= UNKNOWN) & (grid <= nc)).all():
-            raise PuzzleError(f"known cells must be -1 (unknown), 0 (white) or 1 (black)"
+            raise PuzzleError("known cells must be -1 (unknown), 0 (white) or 1 (black)"
                               + (f" .. {nc} (a colour)" if nc > 1 else ""))
     mask = _masks_of(grid, nc)
     n_lines = h + w

@@ -39,13 +39,18 @@ class Family(Protocol):
 
     Term ``t`` concerns block ``block[t]`` at ``position[t]`` (the index a
     report shows, ``p`` of ``w[k][p]``) and names the variables ``first[t]``
-    and ``second[t]``.
+    and ``second[t]``.  The four arrays are read-only properties, so a frozen
+    dataclass's fields satisfy them.
     """
 
-    first: np.ndarray
-    second: np.ndarray
-    block: np.ndarray
-    position: np.ndarray
+    @property
+    def first(self) -> np.ndarray: ...
+    @property
+    def second(self) -> np.ndarray: ...
+    @property
+    def block(self) -> np.ndarray: ...
+    @property
+    def position(self) -> np.ndarray: ...
 
     def violations(self, xt: np.ndarray) -> np.ndarray:
         """``(terms, S)`` penalty of every term for samples given as ``(num_vars, S)`` columns.

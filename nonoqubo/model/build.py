@@ -118,7 +118,7 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None, weights: Weights 
     m = int(start[-1])
     row = np.repeat(np.arange(n, dtype=IDX), count)
     col = np.empty(m, IDX)
-    quad = np.empty(m, bias_type)
+    quad: np.ndarray = np.empty(m, bias_type)
     # fill in chunks of variables, bounding the temporary arrays (the grid of candidate pairs)
     cells = seg.per_var
     p32 = p.astype(np.int32)
@@ -128,22 +128,22 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None, weights: Weights 
         np.searchsorted(cell_start, np.arange(0, int(cell_start[-1]), _CHUNK), side="right") - 1,
         np.searchsorted(start, np.arange(0, m, _CHUNK), side="right") - 1, [n])))
     for u0, u1 in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
-        v_w, b_w = seg.pairs(u0, u1, p32, cells, cell_start)
+        v_w, q_w = seg.pairs(u0, u1, p32, cells, cell_start)
         lo, hi = int(start[u0]), int(start[u1])
         if u0 >= nrow:  # column variables: in-line partners only
-            col[lo:hi], quad[lo:hi] = v_w, b_w
+            col[lo:hi], quad[lo:hi] = v_w, q_w
             continue
         x1 = min(u1, nrow)
         v_x, b_x = cross.pairs(u0, x1)
         if u1 > nrow:  # a chunk across the row/column boundary: column variables' pairs go last
             tail = int(start[nrow])
             k = int(np.sum(wcount[nrow:u1]))
-            col[tail:hi], quad[tail:hi] = v_w[v_w.size - k:], b_w[b_w.size - k:]
-            v_w, b_w, hi = v_w[:v_w.size - k], b_w[:b_w.size - k], tail
+            col[tail:hi], quad[tail:hi] = v_w[v_w.size - k:], q_w[q_w.size - k:]
+            v_w, q_w, hi = v_w[:v_w.size - k], q_w[:q_w.size - k], tail
         inside = np.repeat(np.tile(np.array([True, False]), x1 - u0),
                            np.stack((wcount[u0:x1], xcount[u0:x1]), axis=1).reshape(-1))
         out_c, out_q = col[lo:hi], quad[lo:hi]
-        out_c[inside], out_q[inside] = v_w, b_w
+        out_c[inside], out_q[inside] = v_w, q_w
         np.logical_not(inside, out=inside)
         out_c[inside], out_q[inside] = v_x, b_x
     return linear, row, col, quad, offset
@@ -272,8 +272,8 @@ class _Cross:
         slots = np.stack((col_a, col_b), axis=1).reshape(-1)
         order = np.argsort(slots, kind="stable")
         self.var = (order // 2 + nrow).astype(IDX)
-        self.coef = np.where(order % 2 == 0, 1, -1).astype(bias_type)
-        self.side = np.array([-2 * c_w, 2 * c_w], bias_type)
+        self.coef: np.ndarray = np.where(order % 2 == 0, 1, -1).astype(bias_type)
+        self.side: np.ndarray = np.array([-2 * c_w, 2 * c_w], bias_type)
         num_slots = lay.height * lay.width * lay.num_colours
         per_slot = np.bincount(slots, minlength=num_slots)
         slot_start = np.cumsum(per_slot) - per_slot

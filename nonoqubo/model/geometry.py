@@ -139,6 +139,10 @@ class Geometry(Protocol):
         """The assignment (0/1 per variable) of a grid that satisfies every clue (``ValueError`` if one fails)."""
         ...
 
+    def encode_shifts(self, shifts: np.ndarray) -> np.ndarray:
+        """The assignment (0/1 per variable) of one shift per block of the layout."""
+        ...
+
 
 class DomainWall:
     """The domain-wall encoding's geometry over a :class:`Layout` (see the module docstring).
@@ -256,6 +260,11 @@ class DomainWall:
         """A block's wall is ``shift`` ones then zeros (:meth:`Layout.encode`)."""
         return self.layout.encode(grid)
 
+    def encode_shifts(self, shifts: np.ndarray) -> np.ndarray:
+        """A block's wall is ``shift`` ones then zeros."""
+        lay = self.layout
+        return (lay.var_p < np.asarray(shifts)[lay.var_block]).astype(np.int8)
+
 
 #: the name of the domain-wall encoding (the model of the QUBO++ case study)
 DOMAIN_WALL = "domain-wall"
@@ -263,18 +272,23 @@ DOMAIN_WALL = "domain-wall"
 ENCODINGS: dict[str, Callable[[Layout], Geometry]] = {DOMAIN_WALL: DomainWall, ONE_HOT: OneHot}
 
 
-def geometry_of(puzzle: Puzzle, layout: Layout | None = None, encoding: str = DOMAIN_WALL) -> Geometry:
+def geometry_of(puzzle: Puzzle | None, layout: Layout | None = None, encoding: str = DOMAIN_WALL) -> Geometry:
     """The geometry of *puzzle*'s model in *encoding* (one of :data:`ENCODINGS`).
 
     A second encoding adds its class to :data:`ENCODINGS`; a model of it says
     its name (an ``encoding`` attribute, which the decoder passes on here), so
-    that the decoder need not know which encoding it holds.
+    that the decoder need not know which encoding it holds.  *puzzle* may be
+    None when its *layout* is given.
 
     Raises:
-        ValueError: an encoding nonoqubo does not know.
+        ValueError: an encoding nonoqubo does not know, or neither a puzzle nor a layout.
     """
     try:
         make = ENCODINGS[encoding]
     except KeyError:
         raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(sorted(ENCODINGS))}") from None
-    return make(layout or Layout.of(puzzle))
+    if layout is None:
+        if puzzle is None:
+            raise ValueError("geometry_of needs the puzzle or its layout")
+        layout = Layout.of(puzzle)
+    return make(layout)

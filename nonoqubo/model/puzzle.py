@@ -342,6 +342,7 @@ class Puzzle:
                  and (fast_rows := _plain_clues(self.rows, self.row_colours, len(palette))) is not None
                  and (fast_cols := _plain_clues(self.cols, self.col_colours, len(palette))) is not None)
         if plain:
+            assert fast_rows is not None and fast_cols is not None  # plain is True only when both were found
             (rows, row_colours), (cols, col_colours) = fast_rows, fast_cols
         else:
             rows, cols, row_colours, col_colours, palette = self._normalise(palette)

@@ -224,7 +224,6 @@ class Qubo:
         Raises:
             SampleError: an unknown label or a value other than 0/1.
         """
-        n = self.num_vars
         names = list(assignments)
         index = self.index
         pos = np.fromiter((index.get(k, -1) for k in names), INT, len(names))

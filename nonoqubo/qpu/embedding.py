@@ -175,11 +175,12 @@ def find_embedding(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int 
                 found = mm.find_embedding(edges, target, random_seed=int(seed) + i, timeout=float(timeout))
             else:
                 found = {}
-        chains = {int(v): [int(q) for q in c] for v, c in found.items()}
-        if edges and len(chains) != n - isolated.size:
+        placed = {int(v): [int(q) for q in c] for v, c in found.items()}
+        chains: dict[int, list[int]] | None = placed
+        if edges and len(placed) != n - isolated.size:
             chains = None  # no embedding this try
         elif isolated.size:
-            chains = _place_isolated(chains, isolated, topology)
+            chains = _place_isolated(placed, isolated, topology)
         if chains is not None:
             lengths = [len(c) for c in chains.values()]
             key = (max(lengths, default=0), sum(lengths))
@@ -406,11 +407,11 @@ def embedding_from_document(doc: Any, where: str) -> Embedding:
     spec = top.get("spec") if isinstance(top, dict) else top
     if not isinstance(spec, str):
         raise EmbeddingError(f"{where}: no topology spec (\"topology\": {{\"spec\": ...}})")
-    model = doc.get("model") if isinstance(doc.get("model"), dict) else {}
+    model = given if isinstance(given := doc.get("model"), dict) else {}
     model_hash = model.get("hash")
     if not isinstance(model_hash, str):
         raise EmbeddingError(f"{where}: no model hash (\"model\": {{\"hash\": ...}})")
-    figures = doc.get("figures") if isinstance(doc.get("figures"), dict) else {}
+    figures = given if isinstance(given := doc.get("figures"), dict) else {}
     if not figures:
         figures = chain_figures(chains)
     return Embedding(chains, spec, model_hash, dict(figures), dict(model),

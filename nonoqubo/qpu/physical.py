@@ -342,17 +342,17 @@ def physical_problem(
     if isinstance(precision, bool) or not (isinstance(precision, (int, float)) and math.isfinite(precision)
                                            and precision >= 0):
         raise PhysicalError(f"--precision: {precision!r} must be a number of at least 0")
-    chains = {str(k): tuple(int(q) for q in v) for k, v in chains.items()}
-    check_embedding(chains, where, qubo=qubo, topology=topology)
-    chains = {str(v): chains[str(v)] for v in qubo.labels}  # the model's order
+    checked = {str(k): tuple(int(q) for q in v) for k, v in chains.items()}
+    check_embedding(checked, where, qubo=qubo, topology=topology)
+    ordered = {str(v): checked[str(v)] for v in qubo.labels}  # the model's order
     graph = topology.graph
     source = logical_ising_bqm(qubo)
     strength = resolve_chain_strength(rule, source)
     try:
-        embedded = embedding.embed_bqm(source, chains, graph, chain_strength=strength)
+        embedded = embedding.embed_bqm(source, ordered, graph, chain_strength=strength)
     except embedding.exceptions.EmbeddingError as exc:  # check_embedding names these first
         raise PhysicalError(f"embedding: {exc}") from None
-    qubits = sorted(q for c in chains.values() for q in c)
+    qubits = sorted(q for c in ordered.values() for q in c)
     embedded.add_variables_from((q, 0.0) for q in qubits if q not in embedded.variables)
     lin, (row, col, quad), offset = embedded.to_numpy_vectors(variable_order=qubits)
     scale = _scale_factor(lin, quad, h_range, j_range)
@@ -362,14 +362,14 @@ def physical_problem(
     logical = np.concatenate((ising.h, ising.J))
     owner = np.empty(len(qubits), np.int64)  # the variable of each qubit, by position in qubits
     position = {qb: k for k, qb in enumerate(qubits)}
-    for v, chain in enumerate(chains.values()):
+    for v, chain in enumerate(ordered.values()):
         owner[[position[qb] for qb in chain]] = v
     between = owner[row] != owner[col]  # couplers between chains (the others are chain couplers)
     physical = np.concatenate((lin, quad[between]))
     return PhysicalProblem(
-        bqm=bqm, chains=chains, scale=scale, chain_strength=strength,
+        bqm=bqm, chains=ordered, scale=scale, chain_strength=strength,
         chain_strength_rule=rule if isinstance(rule, str) else "number",
-        h_range=tuple(h_range), j_range=tuple(j_range), precision=float(precision),
+        h_range=h_range, j_range=j_range, precision=float(precision),
         smallest_logical=_smallest(logical) * scale, smallest_physical=_smallest(physical) * scale,
         chain_strength_bound=chain_strength_bound(qubo), model=model_summary(qubo, presolved=bool(qubo.fixed)),
         topology=topology.describe(),

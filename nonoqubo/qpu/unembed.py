@@ -184,7 +184,7 @@ def _pick(qubits: np.ndarray, values: np.ndarray, columns: np.ndarray, owner: li
 
 
 def _number(value: Any, source: str, s: int) -> float:
-    if isinstance(value, (numbers.Number, str)) and not isinstance(value, complex):
+    if isinstance(value, (numbers.Real, str)):  # a Real has a float (a complex number is no Real)
         try:
             return float(value)
         except ValueError:

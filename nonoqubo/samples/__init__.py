@@ -219,6 +219,7 @@ def read_raw(path_or_text: str | os.PathLike[str], *, format: str | None = None,
             mod = _detect(data, src)
         text = _textio.decode(data, src, what="samples file", error=SampleError,
                             legacy=mod.LEGACY_ENCODING if mod is not None else None)
+        assert mod is not None  # mod is None only for a binary file, which decode refused
     else:
         text = str(path_or_text)
         src = source or "<samples>"
@@ -485,8 +486,8 @@ def _columns(keys: list[Any], index: dict[str, int], fixed: Mapping[str, int], l
     named = int((cols >= 0).sum())
     if named == 0 and all(isinstance(keys[i], str) for i in rest):
         for who, pattern in _POSITION.items():
-            found = [pattern.fullmatch(keys[i]) for i in rest]
-            if all(found):
+            found = [m for i in rest if (m := pattern.fullmatch(keys[i])) is not None]
+            if len(found) == len(rest):
                 n = len(labels)
                 for i, m in zip(rest, found):
                     pos = int(m.group(1) if m.groups() else m.group(0))

@@ -60,7 +60,7 @@ def assignments(puzzle: Puzzle, grids: Sequence[np.ndarray], source: str,
                 raise SampleError(
                     f"{source}: solution {s}: the cell in row {i}, column {j} breaks the clues of both its row "
                     f"and its column ({len(lost)} such cell{'s' if len(lost) > 1 else ''}), so the picture "
-                    "cannot be written in the model's variables; check it with: nonoqubo check PUZZLE GRID")
+                    "cannot be written in the model's variables; check it with: nonoqubo check PUZZLE GRID") from None
             out[s] = (layout.var_p < shifts[layout.var_block]).astype(np.int8)
     if encoding != "domain-wall":
         from ..model.geometry import geometry_of

@@ -74,10 +74,10 @@ _NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")  # one 
 def detect(head: bytes) -> bool:
     """The report's ``Problem:`` / ``Rows:`` header, or GLPK's raw ``-w`` file (to refuse it clearly)."""
     text = head_text(head)
-    head = text[:2000]
-    if head.startswith("Problem:") and "\nRows:" in head and "\nColumns:" in head:
+    start = text[:2000]
+    if start.startswith("Problem:") and "\nRows:" in start and "\nColumns:" in start:
         return True
-    return bool(_RAW.match(head)) and "\nc Problem:" in "\n" + head
+    return bool(_RAW.match(start)) and "\nc Problem:" in "\n" + start
 
 
 def loads(text: str, *, source: str) -> RawSamples:

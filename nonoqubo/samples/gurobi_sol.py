@@ -45,8 +45,8 @@ _COMMENT = re.compile(r"^[ \t]*#[^\n]*", re.MULTILINE)
 def detect(head: bytes) -> bool:
     """Gurobi's ``# Solution for model`` or ``# Objective value =`` comment at the top."""
     text = head_text(head)
-    head = text.lstrip()[:200]
-    return head.startswith("# Solution for model") or bool(re.match(r"#[ \t]*Objective value[ \t]*=", head))
+    start = text.lstrip()[:200]
+    return start.startswith("# Solution for model") or bool(re.match(r"#[ \t]*Objective value[ \t]*=", start))
 
 
 def loads(text: str, *, source: str) -> RawSamples:

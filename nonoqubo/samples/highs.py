@@ -81,10 +81,10 @@ _PRETTY_HEAD = re.compile(r"^\s*Index\s+Status\s+Lower\s+Upper\s+Primal\s+Dual\s
 def detect(head: bytes) -> bool:
     """``Model status`` then ``# Primal solution values`` (raw), or a pretty ``Columns`` table."""
     text = head_text(head)
-    head = text[:2000].lstrip()
-    if head.startswith("Model status") and "# Primal solution values" in head:
+    start = text[:2000].lstrip()
+    if start.startswith("Model status") and "# Primal solution values" in start:
         return True
-    lines = head.splitlines()
+    lines = start.splitlines()
     return len(lines) > 1 and lines[0].strip() == "Columns" and bool(_PRETTY_HEAD.match(lines[1]))
 
 

@@ -32,10 +32,10 @@ ORDER = 20
 def detect(head: bytes) -> bool:
     """A JSON object (not a SampleSet), or a JSON list whose first item is an object."""
     text = head_text(head)
-    head = text.lstrip()
-    if head.startswith("{"):
+    start = text.lstrip()
+    if start.startswith("{"):
         return True
-    return head.startswith("[") and head[1:].lstrip().startswith("{")
+    return start.startswith("[") and start[1:].lstrip().startswith("{")
 
 
 def loads(text: str, *, source: str) -> RawSamples:

@@ -44,8 +44,8 @@ _HEAD = re.compile(r"\A\s*(?:solution status:[^\n]*\n\s*)?objective value:[ \t]*
 def detect(head: bytes) -> bool:
     """An ``objective value:`` line first (after SCIP's optional ``solution status:``), or ``no solution available``."""
     text = head_text(head)
-    head = text[:1000]
-    return bool(_HEAD.match(head)) or head.strip().startswith(("no solution available", "solution status:"))
+    start = text[:1000]
+    return bool(_HEAD.match(start)) or start.strip().startswith(("no solution available", "solution status:"))
 
 
 def loads(text: str, *, source: str) -> RawSamples:

@@ -42,10 +42,10 @@ _NUMBER = re.compile(r"^[+-]?\d+(?:\.0*)?$")
 def detect(head: bytes) -> bool:
     """A JSON list of numbers / lists, or lines of digits, signs, blanks and commas."""
     text = head_text(head)
-    head = text.lstrip()
-    if head.startswith("["):
-        return not head[1:].lstrip().startswith("{")
-    lines = [ln for ln in head.splitlines()[:50] if ln.strip() and not _comment(ln)]
+    start = text.lstrip()
+    if start.startswith("["):
+        return not start[1:].lstrip().startswith("{")
+    lines = [ln for ln in start.splitlines()[:50] if ln.strip() and not _comment(ln)]
     return bool(lines) and all(re.fullmatch(r"[\s,+\-0-9.]+", ln) for ln in lines)
 
 

@@ -122,10 +122,10 @@ def check_options(options: SampleOptions, sampler: str) -> None:
     if sampler == "mock-dwave" and not any((options.qpu or {}).get(k) for k in ("topology", "embedding")):
         raise SolverError("--sampler mock-dwave needs --topology T (e.g. pegasus:16, zephyr:12,4, chimera:16, or a "
                           "QPU's properties JSON) or --embedding EMB.json, whose topology it takes")
-    if (options.qpu or {}).get("chain_strength") is not None:
+    if (chain_strength := (options.qpu or {}).get("chain_strength")) is not None:
         from ..qpu.physical import parse_chain_strength
 
-        parse_chain_strength(options.qpu["chain_strength"])
+        parse_chain_strength(chain_strength)
     if sweeps is not None and (isinstance(sweeps, bool) or not isinstance(sweeps, int) or sweeps < 1):
         raise SolverError(f"--sweeps must be a whole number of at least 1, not {sweeps}")
     for option, value in {"workers": options.workers, "count": options.count}.items():

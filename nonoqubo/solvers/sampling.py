@@ -77,6 +77,7 @@ from typing import Any
 import numpy as np
 
 from ..answers.decode import Analysis, Decoder, Report, select
+from ..errors import FormatError
 from ..model.geometry import DOMAIN_WALL
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
@@ -250,12 +251,17 @@ def solve(
 
     Raises:
         SolverError: a bad option (checked before the model is built).
+        FormatError: a :class:`Qubo` that carries no clues.
     """
     check_options(SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
                                 workers=workers, count=count, qpu=qpu), sampler)
     start = time.perf_counter()
-    models = Models(puzzle.puzzle, puzzle) if isinstance(puzzle, Qubo) else \
-        Models.build(puzzle, encoding=encoding, weights=weights)
+    if isinstance(puzzle, Qubo):
+        if puzzle.puzzle is None:  # before sampling (presolve would need the clues too)
+            raise FormatError("the model carries no clues (a file nonoqubo build wrote does), so solve cannot decode its samples")
+        models = Models(puzzle.puzzle, puzzle)
+    else:
+        models = Models.build(puzzle, encoding=encoding, weights=weights)
     puzzle = models.puzzle
     qubo = models.presolve() if presolve else models.qubo
     batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,

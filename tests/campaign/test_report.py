@@ -24,7 +24,7 @@ from tests.support import ROOT
 from tests.support.wcag import contrast
 from nonoqubo.answers.decode import load_model
 from nonoqubo.campaign.aggregate import class_stats, cost_metric, points, size_class
-from nonoqubo.campaign.evaluate import evaluate, records
+from nonoqubo.campaign.evaluate import evaluate
 from nonoqubo.campaign.generate import parse_family
 from nonoqubo.campaign.plots import all_plots, cost_plot
 from nonoqubo.campaign.report_html import CSS_COLOURS, STYLE, render_report

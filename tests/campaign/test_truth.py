@@ -13,7 +13,6 @@ from tests.support import hide_packages
 from tests.support.brute import all_solutions
 from nonoqubo import clues, exports
 from nonoqubo.logic.linesolve import line_solve
-from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
 from nonoqubo.model.puzzle import Puzzle
 

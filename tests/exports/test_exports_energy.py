@@ -14,7 +14,6 @@ import pytest
 
 from nonoqubo import exports
 from nonoqubo.model.build import build
-from nonoqubo.model.encoding import Layout
 from nonoqubo.model.geometry import geometry_of
 
 from tests.support import ROOT, shared_puzzle

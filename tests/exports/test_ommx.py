@@ -122,8 +122,8 @@ def test_names_subscripts_ids_title_and_annotations(tmp_path, logo):
         "cols": json.dumps([list(c) for c in logo.cols], separators=(",", ":")),
         "solution": json.dumps(list(logo.solution)),
     }
-    for annotations in (artifact.annotations, instance.annotations):  # the manifest's and the layer's
-        assert {k: annotations["org.nonoqubo." + k] for k in want} == want
+    for notes in (artifact.annotations, instance.annotations):  # the manifest's and the layer's
+        assert {k: notes["org.nonoqubo." + k] for k in want} == want
     # the objective: integer coefficients, the offset as its constant
     objective = instance.objective
     assert objective.constant_term == qubo.offset

@@ -16,7 +16,6 @@ from nonoqubo.answers.decode import decode
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import PuzzleError, SampleError
-from nonoqubo.logic.linesolve import line_solve
 from nonoqubo.logic.presolve import complete, fixed_values, fixings, presolve_qubo, shift_bounds
 from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.model.qubo import Qubo

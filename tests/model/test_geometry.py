@@ -208,6 +208,24 @@ def test_shifts_come_back_from_the_walls():
     assert np.array_equal(geo.shifts_of_columns(np.ascontiguousarray(x.T)), shifts)
 
 
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+def test_encode_shifts_inverts_shifts_of_columns(encoding):
+    puzzle = PUZZLES[-1]
+    geo = geometry_of(puzzle, encoding=encoding)
+    lay = geo.layout
+    shifts = np.random.default_rng(9).integers(0, lay.block_margin + 1, (4, lay.num_blocks))
+    x = np.stack([geo.encode_shifts(row) for row in shifts])
+    assert x.shape == (4, geo.num_vars) and x.dtype == np.int8
+    assert np.array_equal(geo.shifts_of_columns(np.ascontiguousarray(x.T)), shifts)
+
+
+def test_geometry_of_takes_the_layout_alone():
+    lay = Layout.of(PUZZLES[0])
+    assert geometry_of(None, lay).layout is lay
+    with pytest.raises(ValueError, match="needs the puzzle or its layout"):
+        geometry_of(None)
+
+
 def test_encodings_are_chosen_by_name():
     puzzle = Puzzle(rows=[[1], [1]], cols=[[1], [1]])
     assert isinstance(geometry_of(puzzle, encoding=DOMAIN_WALL), DomainWall)

@@ -78,8 +78,6 @@ def test_clue_of_line():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from nonoqubo.errors import PuzzleError  # noqa: E402
-
 _clue = st.lists(st.integers(min_value=-1, max_value=6), max_size=4)
 
 

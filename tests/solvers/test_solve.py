@@ -195,3 +195,13 @@ def test_a_model_presolve_empties_gives_its_one_sample_without_a_solver(logo, sa
     result = solve(logo, sampler, presolve=True, reads=3)  # line logic solves the logo
     assert result.qubo.num_vars == 0 and len(result.batch) == 1
     assert result.best.valid and result.best.picture == logo.solution
+
+
+@pytest.mark.parametrize("presolve", [False, True])
+def test_a_model_without_clues_is_refused_before_sampling(presolve):
+    from nonoqubo.errors import FormatError
+    from nonoqubo.model.qubo import Qubo
+
+    bare = Qubo.from_terms(["a", "b"], [-1, 1], [(0, 1, 2)])  # no puzzle: presolve used to raise AttributeError
+    with pytest.raises(FormatError, match="carries no clues"):
+        solve(bare, "exact", presolve=presolve)
