@@ -24,7 +24,7 @@ RGB = ["red", "green", "blue"]
 def _random_puzzles(seed: int, count: int) -> list[Puzzle]:
     """Small random puzzles from pictures: black-and-white and up to three colours, some blank lines."""
     rng = np.random.default_rng(seed)
-    out = []
+    out: list[Puzzle] = []
     while len(out) < count:
         h, w = (int(v) for v in rng.integers(1, 4, 2))
         colours = int(rng.integers(1, 4))
