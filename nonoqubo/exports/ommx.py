@@ -86,6 +86,7 @@ from typing import IO, Any
 import numpy as np
 
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
+from ..model.encoding import subscripted_label
 from ..model.qubo import Qubo
 from .._util import oci as _oci
 from ._header import encoding_meta
@@ -499,15 +500,7 @@ def _labels(message: Any, source: str) -> list[str]:
     if not np.array_equal(ids, np.arange(ids.size)):
         raise FormatError(located(source, None, "the instance's variable ids are not 0..N-1 "
                                   "(nonoqubo's variable order); was it written by nonoqubo?"))
-    return [label_of(v.name, v.subscripts) for v in variables]
-
-
-def label_of(name: str, subscripts: Any) -> str:
-    """The nonoqubo label of an OMMX variable: ``y`` with ``[3, 1, 2]`` -> ``y3[1][2]``."""
-    subs = list(subscripts)
-    if name in ("y", "z", "r", "c") and len(subs) == 3:  # domain-wall y/z, one-hot r/c
-        return f"{name}{subs[0]}[{subs[1]}][{subs[2]}]"
-    return name + "".join(f"[{s}]" for s in subs)
+    return [subscripted_label(v.name, v.subscripts) for v in variables]
 
 
 def _objective(message: Any, n: int, source: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:

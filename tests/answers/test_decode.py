@@ -14,7 +14,9 @@ from tests.support import ROOT, SHARED, shared_puzzle, shared_puzzles
 from nonoqubo import exports
 from nonoqubo.model.build import build
 from nonoqubo.model.constrained import build_constrained
-from nonoqubo.answers.decode import Decoder, decode, load_model
+from nonoqubo.answers.decode import Decoder
+from nonoqubo.decoding import decode
+from nonoqubo.inputs import load_model
 from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import NonoquboError
 from nonoqubo.model.puzzle import Puzzle

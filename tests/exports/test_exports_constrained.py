@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.support import shared_puzzle
-from nonoqubo.answers.decode import decode
+from nonoqubo.decoding import decode
 from nonoqubo.model.constrained import build_constrained
 from nonoqubo.model.encoding import Layout, bracket_name
 from nonoqubo.errors import FormatError, SampleError

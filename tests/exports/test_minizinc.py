@@ -12,7 +12,7 @@ from tests.support import shared_puzzle
 from tests.support.brute import all_assignments, all_solutions
 from tests.support.solver_runs import minizinc_available
 from nonoqubo import clues, exports
-from nonoqubo.answers.decode import decode
+from nonoqubo.decoding import decode
 from nonoqubo.errors import FormatError, NoSolution, SampleError
 from nonoqubo.logic.presolve import presolve_qubo
 from nonoqubo.model.automaton import line_automaton
@@ -157,10 +157,10 @@ def test_a_cell_that_breaks_both_its_lines_is_refused_not_called_valid(tmp_path,
 
 
 def test_pictures_need_the_clues():
-    from nonoqubo.samples import read_samples
+    from nonoqubo.samples import parse_samples
 
     with pytest.raises(SampleError, match="need the puzzle's clues"):
-        read_samples("nonoqubo picture 1x1 legend .#\n#\n----------\n", ["a"], is_text=True)
+        parse_samples("nonoqubo picture 1x1 legend .#\n#\n----------\n", ["a"])
 
 
 # -- the real minizinc and Gecode -----------------------------------------------------------------

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tests.support import SHARED, shared_puzzle, shared_puzzles
 from tests.support.brute import all_assignments, all_solutions
-from nonoqubo.answers.decode import decode
+from nonoqubo.decoding import decode
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import PuzzleError, SampleError
