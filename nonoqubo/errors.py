@@ -21,6 +21,7 @@ from typing import Any
 
 __all__ = [
     "EmbeddingError",
+    "EncodingError",
     "FormatError",
     "MissingDependency",
     "ModelTooLarge",
@@ -33,6 +34,7 @@ __all__ = [
     "Terminated",
     "TimeLimit",
     "TopologyError",
+    "UnknownEncoding",
     "UnsupportedFormat",
     "WeightsError",
     "WriteError",
@@ -105,7 +107,16 @@ class ModelTooLarge(NonoquboError, MemoryError):
 
 
 class WeightsError(NonoquboError, ValueError):
-    """A ``--weights`` value (``shape=A,order=B,cell=C``, positive integers) or an encoding name nonoqubo refuses."""
+    """A ``--weights`` value (``shape=A,order=B,cell=C``, positive integers) nonoqubo refuses."""
+
+
+class EncodingError(NonoquboError, ValueError):
+    """An encoding cannot be used: a name nonoqubo does not know, or a puzzle the encoding cannot encode."""
+
+
+class UnknownEncoding(EncodingError):
+    """An encoding name that is not in :data:`nonoqubo.model.encodings.REGISTRY` (``--encoding``, a file's
+    ``encoding`` metadata, ``build(encoding=...)``): ``SOURCE: unknown encoding 'x'; known: ...``."""
 
 
 class WriteError(NonoquboError, OSError):

@@ -96,7 +96,7 @@ import numpy as np
 from ..answers.decode import Analysis, Decoder
 from ..inputs import load_model
 from ..errors import MissingDependency, NonoquboError
-from ..model.geometry import DOMAIN_WALL
+from ..model.encodings import DEFAULT
 from ..model.palette import BW, Palette
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ._options import run_seconds, workers
@@ -408,7 +408,7 @@ def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
                                "width": entry["width"], "height": entry["height"],
                                "variables": files[0]["variables"],
                                "puzzle": puzzle if variant == "full" else f"{puzzle}.presolved",
-                               "encoding": entry.get("encoding", DOMAIN_WALL),
+                               "encoding": entry.get("encoding", DEFAULT.name),
                                "weights": str(Weights.of(entry.get("weights"))),
                                **({"solutions": entry["solutions"], "solutions_exact": entry.get("solutions_exact")}
                                   if isinstance(entry.get("solutions"), int) else {})}
@@ -459,7 +459,7 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *,
     decoder = _decoder(model, force)
     models = {name: {"path": model, "name": name, "width": decoder.puzzle.width,
                      "height": decoder.puzzle.height, "variables": len(decoder.labels), "puzzle": name,
-                     "encoding": decoder.encoding, "weights": str(decoder.weights)}}
+                     "encoding": str(decoder.encoding), "weights": str(decoder.weights)}}
     return Campaign(models, [Run(name, s, p) for s, p in pairs])
 
 
@@ -622,13 +622,13 @@ def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | 
                  + [f"column {j + 1}" for j in range(info["width"])])
         groups.append(Group(name, setting, info, len(items), t, raw, polished, lines, source,
                             _merged([it.run for it in items])))
-    variants = {(g.info.get("encoding", DOMAIN_WALL), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
+    variants = {(g.info.get("encoding", DEFAULT.name), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
     if len(variants) > 1:  # an A/B campaign: the variants of a puzzle side by side
         size: dict[Any, int] = {}
         for g in groups:
             size.setdefault(g.info.get("puzzle", g.model), g.info["width"] * g.info["height"])
         groups.sort(key=lambda g: (g.setting, size[g.info.get("puzzle", g.model)], g.info.get("puzzle", g.model),
-                                   g.info.get("encoding", DOMAIN_WALL), g.info.get("weights", ""), g.model))
+                                   g.info.get("encoding", DEFAULT.name), g.info.get("weights", ""), g.model))
     else:
         groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
     return groups
@@ -653,7 +653,7 @@ def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
         rec: dict[str, Any] = {"model": g.model, "setting": g.setting, "files": g.files,
                                "variables": g.info["variables"], "width": g.info["width"],
                                "height": g.info["height"], "puzzle": g.info.get("puzzle", g.model),
-                               "encoding": g.info.get("encoding", DOMAIN_WALL),
+                               "encoding": g.info.get("encoding", DEFAULT.name),
                                "weights": g.info.get("weights", str(DEFAULT_WEIGHTS)),
                                "raw": _plain(g.figures("raw"))}
         if g.polished is not None:

@@ -6,11 +6,10 @@ import json
 import subprocess
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from tests.support import shared_puzzle
-from tests.support.brute import all_solutions
+from tests.support.brute import all_assignments, all_solutions
 from tests.support.solver_runs import minizinc_available
 from nonoqubo import clues, exports
 from nonoqubo.decoding import decode
@@ -42,9 +41,8 @@ def _solve(path: Path, *options: str) -> str:
 @pytest.mark.parametrize("n, clue", [(5, (2, 1)), (4, ()), (6, (1, 1, 1)), (3, (3,))])
 def test_the_automaton_accepts_exactly_the_lines_of_its_clue(n, clue):
     auto = line_automaton(clue, [1] * len(clue))
-    for bits in range(1 << n):
-        cells = [(bits >> i) & 1 for i in range(n)]
-        assert auto.accepts(cells) == (clue_of_line(np.array(cells)) == tuple(clue)), cells
+    for cells in all_assignments(n):
+        assert auto.accepts(cells.tolist()) == (clue_of_line(cells) == tuple(clue)), cells
 
 
 def test_blocks_of_different_colours_may_touch_and_the_same_may_not():
