@@ -18,17 +18,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .. import clues
 from .._util.atomic import atomic_write, check_not_input, check_writable
-from ..answers.decode import Report, names_a_model
+from ..answers.decode import Report
 from ..answers.render import column_values, svg_picture, text_picture
-from ..errors import FormatError, NonoquboError, PuzzleError
+from ..errors import NonoquboError, PuzzleError
+from ..inputs import open_input
 from ..model.puzzle import Puzzle
 
 __all__ = ["add_cache_argument", "add_chain_strength_argument", "add_embed_search_arguments", "add_encoding_arguments",
            "add_force_argument", "add_image_argument", "add_puzzle_arguments", "chain_break_lines",
            "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit",
-           "encoding_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
+           "encoding_options", "input_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
            "verdict", "write_image"]
 
 #: items printed per section in text mode (--json lists everything)
@@ -58,31 +58,20 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser, name: str = "puzzle") 
     )
 
 
-def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
-    """Read the puzzle named on the command line."""
-    path = getattr(args, name)
+def input_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The clue reader's options from ``--index`` and ``--name`` (only those given)."""
     options: dict[str, Any] = {}
     if getattr(args, "index", None) is not None:
         options["index"] = args.index
     if getattr(args, "spec_name", None) is not None:
         options["name"] = args.spec_name
-    if path != "-" and not getattr(args, "from_format", None) and names_a_model(path):
-        command = getattr(args, "command", None) or "this command"
-        raise FormatError(f"{path}: a model file by its name, not a clue file: '{command}' takes a puzzle; "
-                          "'decode', 'info', 'convert', 'solve' and 'embed' read models")
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-            return clues.loads(data, args.from_format, source="<stdin>", **options)
-        return clues.load(path, args.from_format, **options)
-    except PuzzleError as exc:  # a reader that did not say where
-        raise FormatError(f"{path}: {exc}") from None
-    except TypeError as exc:
-        if "unexpected options" in str(exc):
-            what = "--name applies only to Gecode C++ files" if "name" in str(exc).split(":")[-1] \
-                else "--index applies only to formats that hold several puzzles"
-            raise FormatError(f"{path}: {what}") from None
-        raise
+    return options
+
+
+def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
+    """Read the puzzle named on the command line (:func:`nonoqubo.inputs.open_input`: a clue file only)."""
+    return open_input(getattr(args, name), what="clues", command=getattr(args, "command", None),
+                      from_format=getattr(args, "from_format", None), options=input_options(args))
 
 
 def check_output_folder(path: str | None, source: str | None = None) -> None:
@@ -116,26 +105,30 @@ def add_encoding_arguments(parser: argparse.ArgumentParser) -> None:
     """``--encoding`` and ``--weights``: which QUBO of the puzzle (``build``, ``info``, ``solve``).
 
     Neither has a value when not given, so a command can tell a model file's own encoding from an
-    asked one; :func:`encoding_options` gives the defaults (domain-wall, weights 1).
+    asked one; :func:`encoding_options` gives the defaults (the default encoding, weights 1).
+    The help lists the registered encodings (:mod:`nonoqubo.model.encodings`).
     """
+    from ..model.encodings import DEFAULT, encodings
+
+    listed = "; ".join(f"{e.name}{' (default)' if e is DEFAULT else ''}: {e.title}" for e in encodings())
     parser.add_argument("--encoding", default=None, metavar="NAME",  # None: not given (encoding_options)
-                        help="the encoding of the block shifts: domain-wall (default; the QUBO++ case study's "
-                             "model, labels y/z) or one-hot (one variable per possible shift, labels r/c)")
+                        help=f"the encoding of the block shifts: {listed}")
     parser.add_argument("--weights", default=None, metavar="shape=A,order=B,cell=C",
                         help="positive integer penalty weights: energy = A*shape + B*order + C*cells "
                              "(default 1 each; any subset, e.g. --weights cell=2)")
 
 
 def encoding_options(args: argparse.Namespace) -> dict[str, Any]:
-    """``{"encoding": ..., "weights": Weights}`` from ``--encoding``/``--weights``, checked.
+    """``{"encoding": Encoding, "weights": Weights}`` from ``--encoding``/``--weights``, checked.
 
     Raises:
-        WeightsError: an unknown encoding or bad weights (one line, exit 2).
+        UnknownEncoding: an unknown encoding (one line, exit 2).
+        WeightsError: bad weights (one line, exit 2).
     """
-    from ..model.build import check_encoding
+    from ..model.encodings import encoding_named
     from ..model.weights import Weights, parse_weights
 
-    encoding = check_encoding(getattr(args, "encoding", None) or "domain-wall")
+    encoding = encoding_named(getattr(args, "encoding", None), "--encoding")
     text = getattr(args, "weights", None)
     return {"encoding": encoding, "weights": Weights() if text is None else parse_weights(text)}
 
@@ -215,7 +208,7 @@ def verdict(r: Report) -> str:
     if r.valid:
         return "VALID, energy 0"
     pen = r.penalties
-    shape = "one position" if r.encoding == "one-hot" else "broken walls"
+    shape = r.encoding.shape_words
     return (f"INVALID, energy {r.energy} = {pen['wall_shape']} ({shape}) + "
             f"{pen['block_order']} (block order) + {pen['cells']} (cells)")
 
@@ -237,7 +230,7 @@ def report_lines(puzzle: Puzzle, r: Report, label: str) -> list[str]:
     lines.append("(X / o: a cell shown in a colour / as background where the row and the column give "
                  "different colours; < and ^: a line that does not match its clue)")
     sections = (
-        ("blocks not at exactly one shift" if r.encoding == "one-hot" else "broken walls", r.broken_walls),
+        (r.encoding.shape_section, r.broken_walls),
         ("block-order violations", r.order_violations),
         ("cells where the row and the column disagree", r.cell_conflicts),
         ("lines that do not match their clue", r.failing_lines),

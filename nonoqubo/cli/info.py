@@ -12,10 +12,11 @@ import sys
 from typing import Any
 
 from .. import exports
-from ..answers.decode import names_a_model
+from ..inputs import names_a_model
 from ..qpu.physical import check_not_physical
 from .._util.progress import spinner, status_line
 from ..errors import FormatError, UnsupportedFormat
+from ..model.encodings import DEFAULT
 from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
 from ..model.puzzle import Puzzle
 from ..pipeline import Models, model_figures
@@ -141,9 +142,9 @@ def print_model(path: str, info: dict[str, Any]) -> None:
 
 
 def print_encoding(info: dict[str, Any]) -> None:
-    """The encoding line, for a model that is not the default domain wall at weights 1."""
+    """The encoding line, for a model that is not the default encoding at weights 1."""
     weights = info.get("weights") or {}
-    if info.get("encoding", "domain-wall") != "domain-wall" or any(v != 1 for v in weights.values()):
+    if info.get("encoding", DEFAULT.name) != DEFAULT.name or any(v != 1 for v in weights.values()):
         print(f"encoding:    {info.get('encoding')}, weights "
               + ",".join(f"{k}={v}" for k, v in weights.items()))
 

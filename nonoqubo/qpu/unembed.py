@@ -41,7 +41,6 @@ Examples:
 
 from __future__ import annotations
 
-import json
 import numbers
 import os
 from collections.abc import Mapping, Sequence
@@ -51,11 +50,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import MissingDependency, PhysicalError
+from ..errors import MissingDependency, NonoquboError, PhysicalError
 from ..model.qubo import Qubo
 from ..samples import RawSamples
 
-__all__ = ["CHAIN_BREAK_METHODS", "Unembedded", "chain_break_column", "logical_model", "physical_batch", "qubit_spins",
+__all__ = ["CHAIN_BREAK_METHODS", "Unembedded", "chain_break_column", "chain_breaks_of", "logical_model", "physical_batch", "qubit_spins",
            "unembed"]
 
 #: --chain-break NAME -> the dwave.embedding.chain_breaks function it uses
@@ -193,8 +192,12 @@ def _number(value: Any, source: str, s: int) -> float:
 
 
 def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, method: str = "majority",
-            source: str = "<samples>", spin: bool | None = None) -> Unembedded:
+            source: str = "<samples>", spin: bool | None = None, *, seed: int | None = None) -> Unembedded:
     """Map qubit samples *raw* through *chains* to samples of *qubo* (see the module docstring).
+
+    *seed* makes ``weighted`` (the one method that draws at random) repeatable: NumPy's global
+    generator, which ``dwave.embedding.weighted_random`` draws from, is seeded for the call and
+    put back as it was afterwards.
 
     Raises:
         PhysicalError: an unknown method, samples that do not cover the chains, or (``discard``) no
@@ -231,7 +234,14 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
     if not kept.size:
         raise PhysicalError(f"{source}: every one of the {spins.shape[0]} samples has a broken chain, so "
                             "--chain-break discard leaves none; use majority, weighted or minimize-energy")
-    logical = unembed_sampleset(target, chains, source_bqm, chain_break_method=breaker)
+    state = np.random.get_state() if seed is not None else None
+    try:
+        if seed is not None:
+            np.random.seed(seed)
+        logical = unembed_sampleset(target, chains, source_bqm, chain_break_method=breaker)
+    finally:
+        if state is not None:
+            np.random.set_state(state)
     values = np.asarray(logical.record.sample)
     order = [logical.variables.index(v) for v in labels]
     bits = ((values[:, order] + 1) // 2).astype(np.int8)
@@ -241,30 +251,36 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
 def chain_break_column(path: str | Path) -> dict[str, Any] | None:
     """The ``chain_break_fraction`` column (and the chain strength) of a dimod SampleSet JSON file.
 
-    What ``FixedEmbeddingComposite`` adds to the samples it unembeds; None for any other file.
+    :func:`chain_breaks_of` the file's samples; None for any other file, or one that cannot be read.
     """
-    from ..samples import get_format
+    from ..samples import get_format, read_raw
 
     try:
         data = Path(path).read_bytes()
-    except OSError:
+        if not get_format("sampleset").detect(data[:1 << 20]):
+            return None
+        raw, _ = read_raw(path, format="sampleset")
+    except (OSError, NonoquboError):  # the samples reader reports a damaged file
         return None
-    if not get_format("sampleset").detect(data[:1 << 20]):
-        return None
-    import dimod
+    return chain_breaks_of(raw)
 
-    try:
-        sampleset = dimod.SampleSet.from_serializable({**json.loads(data), "type": "SampleSet"})
-    except Exception:  # the samples reader reports a damaged file
+
+def chain_breaks_of(raw: RawSamples) -> dict[str, Any] | None:
+    """The ``"chain_breaks"`` report of samples that ``FixedEmbeddingComposite`` already unembedded.
+
+    What a dimod SampleSet's ``chain_break_fraction`` column and ``embedding_context`` say
+    (:attr:`RawSamples.info`, read with the samples); None for samples without that column.
+    """
+    fractions = raw.info.get("chain_break_fraction")
+    if fractions is None:
         return None
-    if "chain_break_fraction" not in (sampleset.record.dtype.names or ()):
-        return None
-    fractions = np.asarray(sampleset.record.chain_break_fraction, np.float64)
-    occurrences = np.asarray(sampleset.record.num_occurrences, np.float64)
-    context = sampleset.info.get("embedding_context") if isinstance(sampleset.info, dict) else None
+    fractions = np.asarray(fractions, np.float64)
+    occurrences = np.ones(fractions.size) if raw.num_occurrences is None else \
+        np.asarray(raw.num_occurrences, np.float64)
     out: dict[str, Any] = {"method": "from the sample set", "per_sample": fractions.tolist(),
                            "overall": float((fractions * occurrences).sum() / occurrences.sum())
                            if occurrences.sum() else 0.0}
+    context = raw.info.get("embedding_context")
     if isinstance(context, dict):
         for key in ("chain_break_method", "chain_strength"):
             if context.get(key) is not None:
@@ -297,14 +313,14 @@ def logical_model(model: Any, embedding_path: str | Path) -> tuple[Qubo, Any]:
     return qubo, checked_embedding(emb, os.fspath(embedding_path), qubo=qubo)
 
 
-def physical_batch(decoder: Any, samples: str | Path, embedding: Any, method: str = "majority",
-                   format: str | None = None, spin: bool | None = None) -> tuple[Any, Unembedded]:
-    """The qubit samples of file *samples*, unembedded through *embedding*, as a batch of *decoder*'s model
-    (*spin*: the values are spins, 0/1, or None: detected)."""
-    from ..samples import read_raw, samples_from
+def physical_batch(decoder: Any, raw: RawSamples, embedding: Any, method: str = "majority",
+                   source: str = "<samples>", spin: bool | None = None,
+                   seed: int | None = None) -> tuple[Any, Unembedded]:
+    """The qubit samples *raw* (read once by the caller), unembedded through *embedding*, as a batch of
+    *decoder*'s model (*spin*: the values are spins, 0/1, or None: detected; *seed*: see :func:`unembed`)."""
+    from ..samples import samples_from
 
-    raw, source = read_raw(samples, format=format)
-    result = unembed(raw, embedding.chains, decoder.model, method, source, spin)
+    result = unembed(raw, embedding.chains, decoder.model, method, source, spin, seed=seed)
     batch = samples_from(result.bits, decoder.labels, spin=False, fixed=decoder.fixed, source=source)
     batch.num_occurrences = result.num_occurrences[result.kept]
     return batch, result

@@ -78,7 +78,7 @@ import numpy as np
 
 from ..answers.decode import Analysis, Decoder, Report, select
 from ..errors import FormatError
-from ..model.geometry import DOMAIN_WALL
+from ..model.encodings import DEFAULT, EncodingLike
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..model.weights import Weights
@@ -235,14 +235,14 @@ def solve(
     workers: int | None = None,
     count: int | None = None,
     qpu: Mapping[str, Any] | None = None,
-    encoding: str = DOMAIN_WALL,
+    encoding: EncodingLike = DEFAULT,
     weights: Weights | None = None,
 ) -> SolveResult:
     """Build *puzzle*'s QUBO (or take a model read from a file), sample it locally and decode every sample.
 
     Args: see :func:`sample`.  *puzzle* is a :class:`Puzzle`, built in *encoding* with
     *weights*, or a :class:`Qubo` that carries its puzzle (a file ``nonoqubo build`` or
-    ``suite`` wrote, read by :func:`~nonoqubo.answers.decode.load_model`), sampled as it is
+    ``suite`` wrote, read by :func:`~nonoqubo.inputs.load_model`), sampled as it is
     (its own encoding and weights).  *presolve* fixes what line logic decides before
     sampling; a model that is presolved already keeps its fixings and gains the rest.
 

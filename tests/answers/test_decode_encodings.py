@@ -15,8 +15,9 @@ import pytest
 
 from nonoqubo import exports
 from nonoqubo.answers.decode import Decoder, PositionCount
+from nonoqubo.decoding import decoder_of
 from nonoqubo.model.build import build
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.model.encodings import geometry_of, names
 from nonoqubo.model.palette import Palette
 from nonoqubo.model.puzzle import Puzzle
 from tests.model.references import FAMILIES
@@ -40,7 +41,7 @@ def samples(q, puzzle, encoding, rng) -> np.ndarray:
 
 
 @pytest.mark.parametrize("weights", WEIGHTS, ids=["weights-1", "weighted"])
-@pytest.mark.parametrize("encoding", ["domain-wall", "one-hot"])
+@pytest.mark.parametrize("encoding", names())
 @pytest.mark.parametrize("name", [*PUZZLES, "colour"])
 def test_family_penalties_add_up_to_the_energy(name, encoding, weights):
     puzzle = colour_puzzle() if name == "colour" else shared_puzzle(name)
@@ -107,7 +108,7 @@ def test_picture_answers_decode_against_a_one_hot_model(tmp_path, answer, presol
         q = presolve_qubo(puzzle, q)
     path = tmp_path / "logo.mzn"
     exports.dump(q, path)
-    decoder = Decoder(str(path))
+    decoder = decoder_of(path)
     assert decoder.encoding == "one-hot"
     batch = decoder.batch(ROOT / "tests" / "data" / "answers" / answer)
     analysis = decoder.analyse(batch.bits)
