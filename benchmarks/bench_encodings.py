@@ -1,15 +1,16 @@
-"""Domain wall against one-hot (issue 22): the builder's speed, and the A/B table a paper would print.
+"""The encodings side by side (issues 22 and 29): the builders' speed, and the A/B table a paper would print.
 
-Run: ``python benchmarks/bench_encodings.py [--build-only] [--reads 100] [--sweeps 1000] [--seeds 3]``.
-Prints two markdown tables.
+Run: ``python benchmarks/bench_encodings.py [--build-only] [--reads 100] [--sweeps 1000] [--seeds 3]
+[--encodings domain-wall,one-hot,automaton]`` (default: every registered encoding, the first the
+baseline).  Prints two markdown tables.
 
 (a) **Build time per term**: the random 100x100 of ``bench_build.py`` (density 0.5,
-``random.Random(7)``) built in both encodings, alternately, best of ``--repeat`` runs each,
-side by side in one process; the ratio is one-hot's time per term over the domain wall's.
+``random.Random(7)``) built in every encoding, alternately, best of ``--repeat`` runs each,
+side by side in one process; the ratios are each encoding's time per term over the baseline's.
 
-(b) **The A/B table** (every registered encoding): random families 8x8, 10x10, 12x12, 15x15 (density 0.5, ``--seeds``
+(b) **The A/B table**: random families 8x8, 10x10, 12x12, 15x15 (density 0.5, ``--seeds``
 pictures each) and the shared puzzles of ``tests/data/puzzles/json`` up to 15x15, each built by
-``nonoqubo suite --encoding domain-wall,one-hot,... --weights ...`` (the library call
+``nonoqubo suite --encoding domain-wall,one-hot,automaton --weights ...`` (the library call
 :func:`nonoqubo.campaign.suite.run_suite` with variants) in three weightings, sampled with
 dwave-samplers' simulated annealing (``--reads`` reads of ``--sweeps`` sweeps, fixed seeds),
 and judged by :func:`nonoqubo.campaign.evaluate.evaluate` with ``polish=True``: per family,
@@ -39,7 +40,7 @@ from nonoqubo.campaign.evaluate import evaluate  # noqa: E402
 from nonoqubo.campaign.generate import parse_family  # noqa: E402
 from nonoqubo.campaign.suite import run_suite, variants_of  # noqa: E402
 from nonoqubo.model.build import build  # noqa: E402
-from nonoqubo.model.encodings import names  # noqa: E402
+from nonoqubo.model.encodings import REGISTRY, encoding_named  # noqa: E402
 from nonoqubo.model.puzzle import Puzzle  # noqa: E402
 
 SHARED = ROOT / "tests" / "data" / "puzzles" / "json"
@@ -53,9 +54,9 @@ def random_100() -> Puzzle:
     return Puzzle.from_picture(grid, name="random-100x100")
 
 
-def build_table(repeat: int) -> str:
+def build_table(repeat: int, encodings: list[str]) -> str:
     puzzle = random_100()
-    best = {"domain-wall": float("inf"), "one-hot": float("inf")}
+    best = {enc: float("inf") for enc in encodings}
     terms = {}
     for _ in range(repeat):  # alternately, so both see the same load
         for enc in best:
@@ -69,7 +70,9 @@ def build_table(repeat: int) -> str:
              "|---|---:|---:|---:|---:|"]
     for enc in best:
         lines.append(f"| {enc} | {terms[enc][0]:,} | {terms[enc][1]:,} | {best[enc]:.3f} | {per[enc]:.1f} |")
-    lines.append(f"\none-hot / domain-wall time per term: {per['one-hot'] / per['domain-wall']:.2f}")
+    base = encodings[0]
+    lines.append("")
+    lines += [f"{enc} / {base} time per term: {per[enc] / per[base]:.2f}" for enc in encodings[1:]]
     return "\n".join(lines)
 
 
@@ -102,13 +105,13 @@ def family_of(puzzle: str) -> str:
     return "shared <= 15x15"
 
 
-def ab_table(reads: int, sweeps: int, seeds: int, jobs: int) -> str:
+def ab_table(reads: int, sweeps: int, seeds: int, jobs: int, encodings: list[str]) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         suite, runs = root / "suite", root / "runs" / "sa"
         runs.mkdir(parents=True)
         families = [parse_family(f"{size}:0.5:{seeds}:22") for size in SIZES]
-        variants = variants_of(names(), WEIGHTINGS)  # every registered encoding
+        variants = variants_of(encodings, WEIGHTINGS)
         res = run_suite([str(p) for p in shared_small()], suite, formats=["qubo-json"], families=families,
                         variants=variants, jobs=jobs)
         assert res.failed == 0, [e.get("error") for e in res.entries if e.get("status") != "ok"]
@@ -134,7 +137,7 @@ def ab_table(reads: int, sweeps: int, seeds: int, jobs: int) -> str:
     lines = ["| puzzles | n | encoding | weights (shape,order,cell) | variables | terms | max degree | p raw | p polished |",
              "|---|---:|---|---|---:|---:|---:|---:|---:|"]
     for fam in order + rest:
-        for enc in names():
+        for enc in encodings:
             for w in WEIGHTINGS:
                 a = acc.get((fam, enc, w))
                 if not a:
@@ -155,12 +158,15 @@ def main() -> None:
     ap.add_argument("--sweeps", type=int, default=1000)
     ap.add_argument("--seeds", type=int, default=3, help="random pictures per size")
     ap.add_argument("-j", "--jobs", type=int, default=1)
+    ap.add_argument("--encodings", default=",".join(e.name for e in REGISTRY),
+                    help="comma-separated encodings, the first the baseline (default: every registered one)")
     args = ap.parse_args()
-    print(build_table(args.repeat))
+    encodings = [encoding_named(name, "--encodings").name for name in args.encodings.split(",")]
+    print(build_table(args.repeat, encodings))
     sys.stdout.flush()
     if not args.build_only:
         print()
-        print(ab_table(args.reads, args.sweeps, args.seeds, args.jobs))
+        print(ab_table(args.reads, args.sweeps, args.seeds, args.jobs, encodings))
 
 
 if __name__ == "__main__":

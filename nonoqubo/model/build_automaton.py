@@ -38,20 +38,22 @@ Examples:
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from ._families import EXACT_VARIABLES
 from .build_onehot import quad_dtype
 from .encoding import Layout
-from .estimate import BYTES_PER_TERM, EXACT_VARIABLES, Estimate
-from .line_automaton import LineAutomaton
+from .line_automaton import AUTOMATON, LineAutomaton
 from .puzzle import Puzzle
 from .weights import DEFAULT_WEIGHTS, Weights
 
-__all__ = ["build_automaton_arrays", "count_automaton_terms", "count_random", "count_terms", "count_variables",
-           "estimate_automaton", "estimate_random_automaton"]
+__all__ = ["build_automaton_arrays", "count_automaton_terms", "count_random", "count_terms", "count_variables"]
 
 INT = np.int64
 IDX = np.int32
+
 #: candidate pairs handled at once
 _CHUNK = 1 << 20
 
@@ -199,24 +201,12 @@ def count_terms(puzzle: Puzzle, layout: Layout, weights: Weights | None = None) 
 
 
 def count_random(width: int, height: int, density: float) -> tuple[float, float]:
-    """``(variables, terms)`` expected of a random picture's model (:func:`estimate_random_automaton`)."""
-    est = estimate_random_automaton(width, height, density)
-    return float(est.variables), float(est.terms)
-
-
-def estimate_automaton(puzzle: Puzzle, layout: Layout | None = None, weights: Weights | None = None) -> Estimate:
-    """The line-automaton model's size (:func:`count_terms`) as an :class:`Estimate`."""
-    n, terms = count_terms(puzzle, layout or Layout.of(puzzle), weights)
-    return Estimate(n, terms, terms * BYTES_PER_TERM)
-
-
-def estimate_random_automaton(width: int, height: int, density: float) -> Estimate:
-    """The expected size of a random *width* x *height* picture's model (cells black with *density*).
+    """``(variables, terms)`` expected of a random *width* x *height* picture's model (cells black with *density*).
 
     A line of ``L`` cells has on average ``m = p + (L - 1) p (1 - p)`` blocks and margin
-    ``d = L - L p - (m - 1)``; a cell then has about ``min(d, j, L - 1 - j) + 1 .. d + 1``
-    possible states (fewer near the ends), a fraction ``p`` of them coloured.  Its pairs are
-    the cell's own ``s (s - 1) / 2``, about ``s^2`` with the next cell (all but the allowed
+    ``d = L - L p - (m - 1)``; a cell then has about ``min(j, L - 1 - j) + 2`` possible states,
+    at most ``d + 1`` (fewer near the ends), a fraction ``p`` of them coloured.  Its pairs are the
+    cell's own ``s (s - 1) / 2``, about ``s^2`` with the next cell (all but the allowed
     successors), and the coloured row states times the coloured column states of the cell.
     """
     p = float(density)
@@ -234,10 +224,8 @@ def estimate_random_automaton(width: int, height: int, density: float) -> Estima
         inline = float((states * (states - 1) / 2).sum() + (states[:-1] * states[1:]).sum() - 2 * per_line)
         variables += per_line * lines
         views.append((per_line * lines, max(inline, 0.0) * lines, per_line * p / length))
-    cells = float(width) * float(height)
-    cross = cells * views[0][2] * views[1][2]
-    terms = views[0][0] + views[1][0] + views[0][1] + views[1][1] + cross
-    return Estimate(int(variables), int(terms), int(terms * BYTES_PER_TERM + cells))
+    cross = float(width) * float(height) * views[0][2] * views[1][2]
+    return variables, views[0][0] + views[1][0] + views[0][1] + views[1][1] + cross
 
 
 def _offset(geo: LineAutomaton, weights: Weights) -> int:
@@ -256,3 +244,25 @@ def _linear(geo: LineAutomaton, weights: Weights) -> np.ndarray:
     owner, slot = geo.entries(np.arange(n, dtype=INT))
     linear[owner] += c_w * (1 + 2 * geo.qubo_sign[owner].astype(INT) * c0[slot])
     return linear
+
+
+#: the encoding's entry in :data:`nonoqubo.model.encodings.REGISTRY` (the fields of an
+#: :class:`~nonoqubo.model.encodings.Encoding`): everything about it is here and in its geometry
+REGISTRATION: dict[str, Any] = {
+    "name": AUTOMATON,
+    "title": "the Gecode chapter's regular constraint: one automaton state per cell of every line, labels a/b",
+    "geometry": LineAutomaton,
+    "builder": build_automaton_arrays,
+    "counter": count_terms,
+    "random_counter": count_random,
+    "row_letter": "a",
+    "column_letter": "b",
+    "labels_note": ("variable name a (rows) or b (columns) with subscripts [i, j, q] is the line-automaton label "
+                    "a{i}[j][q]: line i, cell j (0-based) and state q (1-based) of the line's automaton; 1 = the "
+                    "automaton is in state q after cell j; ids are nonoqubo's variable order"),
+    "shape_words": "one state per cell",
+    "shape_section": "cells not in exactly one automaton state",
+    "description": "line-automaton encoding (the regular constraint of Gecode's nonogram chapter)",
+    "colour": True,
+    "constrained": False,
+}

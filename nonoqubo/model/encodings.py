@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import EncodingError, UnknownEncoding
-from . import build_domainwall, build_onehot
+from . import build_automaton, build_domainwall, build_onehot
 from .encoding import LazyLabels, Layout, parse_label
 from .geometry import DomainWall, Geometry
 from .onehot import OneHot
@@ -204,6 +204,7 @@ ONE_HOT = Encoding(
 REGISTRY: tuple[Encoding, ...] = (
     DOMAIN_WALL,
     ONE_HOT,
+    Encoding(**build_automaton.REGISTRATION),
 )
 #: the encoding of a model that names none (files written before the ``encoding`` key, bare clues)
 DEFAULT = REGISTRY[0]

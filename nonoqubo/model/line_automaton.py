@@ -61,6 +61,12 @@ then state: ``a{i}[j][q]`` for row ``i``, cell (column) ``j``, state ``q``, and
 ``b{j}[i][q]`` for column ``j``, cell (row) ``i`` (flat forms ``a3_1_2``).  The
 letters differ from the domain wall's ``y``/``z`` and one-hot's ``r``/``c``.
 
+**Registration.**  The encoding is :data:`AUTOMATON` in
+:data:`nonoqubo.model.encodings.REGISTRY`, entered there by one line from
+:data:`nonoqubo.model.build_automaton.REGISTRATION` (its builder, size counters, label
+letters and report words); ``nonoqubo build --encoding automaton`` and every command that
+takes an encoding reach it through the registry.  It has no 0-1 constrained form.
+
 **Shifts.**  Block ``k`` is shifted by ``s`` exactly when its first cell's state is
 at cell ``e_k + s``; a block's shift in a sample is the first ``s`` whose
 variable is 1 (0 when none is: a broken sample's defined fallback).
@@ -83,11 +89,11 @@ from functools import cached_property
 import numpy as np
 
 from ._families import COLUMN_SIGN, ROW_SIGN, PairFamily, SlotEntries
-from .encoding import Layout, LazyLabels
+from .encoding import Layout
 from .onehot import OneHot, PositionFamily
 from .puzzle import Puzzle
 
-__all__ = ["AUTOMATON", "AutomatonLabels", "LineAutomaton"]
+__all__ = ["AUTOMATON", "LineAutomaton"]
 
 INT = np.int64
 #: the name of the line-automaton encoding
@@ -109,8 +115,6 @@ class LineAutomaton:
       ``cell_first_var`` (length cells + 1);
     * *variables*: ``var_cell``, ``var_state``.
     """
-
-    encoding = AUTOMATON
 
     def __init__(self, layout: Layout) -> None:
         self.layout = lay = layout
@@ -168,8 +172,8 @@ class LineAutomaton:
         self.var_cell = np.repeat(np.arange(self.cell_line.size, dtype=INT), cell_states)
         self.var_state = (np.arange(self.num_vars, dtype=INT) - self.cell_first_var[self.var_cell]
                           + self.cell_first_state[self.var_cell])
-        self.num_row_vars = int(np.searchsorted(self.cell_line, lay.height, side="left"))
-        self.num_row_vars = int(self.cell_first_var[self.num_row_vars])
+        #: the row variables come first: those of the cells of lines below ``height``
+        self.num_row_vars = int(self.cell_first_var[np.searchsorted(self.cell_line, lay.height, side="left")])
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> LineAutomaton:
@@ -395,11 +399,3 @@ class LineAutomaton:
         """The assignment of the block shifts *shifts*: each line's automaton run over the picture they paint."""
         shifts = np.asarray(shifts, INT)
         return (self.fixed_by_bounds(shifts, shifts) == 1).astype(np.int8)
-
-
-class AutomatonLabels(LazyLabels):
-    """The line-automaton labels of a puzzle's variables, made on first use (as :class:`LayoutLabels` does)."""
-
-    def __init__(self, puzzle: Puzzle, geometry: LineAutomaton | None = None) -> None:
-        self.geometry = geometry or LineAutomaton.of(puzzle)
-        super().__init__(puzzle, self.geometry)

@@ -9,10 +9,12 @@ penalties are expanded by ``dimod.Binary`` arithmetic.  Each function returns th
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import dimod
 
+from nonoqubo.model.automaton import line_automaton
 from nonoqubo.model.puzzle import Puzzle
 
 
@@ -113,7 +115,62 @@ def domain_wall_families(puzzle: Puzzle) -> tuple[list[str], dict[str, dimod.Bin
     return labels, {"shape": shape, "order": order, "cell": _cells(puzzle, coverage)}
 
 
-FAMILIES = {"domain-wall": domain_wall_families, "one-hot": onehot_families}
+def layered(n: int, lengths, colours, num_colours: int) -> tuple[list[list[int]], dict[int, int], object]:
+    """The possible states of every cell (reachable from the start, co-reachable to an accept), and each
+    state's entry symbol."""
+    dfa = line_automaton(lengths, colours, num_colours)
+    step = {(q, s): r for q, s, r in dfa.transitions}
+    symbol: dict[int, int] = {}
+    for _, s, r in dfa.transitions:
+        assert symbol.setdefault(r, s) == s  # every state is entered on one symbol only
+    forward, states = [], {dfa.start}
+    for _ in range(n):
+        states = {step[q, s] for q in states for s in range(dfa.symbols) if (q, s) in step}
+        forward.append(states)
+    backward, states = [None] * n, set(dfa.finals)
+    for j in range(n - 1, -1, -1):
+        backward[j] = states
+        states = {q for q in range(1, dfa.states + 1) for s in range(dfa.symbols) if step.get((q, s)) in states}
+    return [sorted(f & b) for f, b in zip(forward, backward)], symbol, dfa
+
+
+def automaton_families(puzzle: Puzzle) -> tuple[list[str], dict[str, dimod.BinaryQuadraticModel]]:
+    """Labels and the line-automaton families, from the layered graph of each clue's automaton
+    (:func:`nonoqubo.model.automaton.line_automaton`, worked out state by state, nothing of the geometry)."""
+    labels: list[str] = []
+    shape, order = dimod.BinaryQuadraticModel("BINARY"), dimod.BinaryQuadraticModel("BINARY")
+    coverage: dict[tuple[int, int, int], list] = {}  # (i, j, colour) -> [row form, column form]
+    for is_row, cl, cc, n, letter in ((True, puzzle.rows, puzzle.row_colours, puzzle.width, "a"),
+                                      (False, puzzle.cols, puzzle.col_colours, puzzle.height, "b")):
+        for index, (lengths, colours) in enumerate(zip(cl, cc)):
+            possible, symbol, dfa = layered(n, lengths, colours, puzzle.num_colours)
+            table = dfa.table()
+            constant = all(len(p) == 1 for p in possible)
+            names = [{q: f"{letter}{index}[{j}][{q}]" for q in p} for j, p in enumerate(possible)]
+            for j, p in enumerate(possible):
+                cell = (index, j) if is_row else (j, index)
+                for q in p:
+                    term = 1 if constant else dimod.Binary(names[j][q])
+                    if symbol[q]:
+                        slot = coverage.setdefault((*cell, symbol[q]), [0, 0])
+                        slot[0 if is_row else 1] += term
+                if constant:
+                    continue
+                labels.extend(names[j][q] for q in p)
+                shape += (1 - sum(dimod.Binary(names[j][q]) for q in p)) ** 2
+                if j + 1 < n:
+                    for q, q2 in itertools.product(p, possible[j + 1]):
+                        if table[q - 1][symbol[q2]] != q2:
+                            order += dimod.Binary(names[j][q]) * dimod.Binary(names[j + 1][q2])
+    cell = dimod.BinaryQuadraticModel("BINARY")
+    for row_form, col_form in coverage.values():
+        cell += (row_form - col_form) ** 2
+    for v in labels:
+        shape.add_variable(v, 0)
+    return labels, {"shape": shape, "order": order, "cell": cell}
+
+
+FAMILIES = {"domain-wall": domain_wall_families, "one-hot": onehot_families, "automaton": automaton_families}
 
 
 def weighted(families: dict[str, dimod.BinaryQuadraticModel], weights: tuple[int, int, int]) -> dimod.BinaryQuadraticModel:

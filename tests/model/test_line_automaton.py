@@ -4,7 +4,7 @@
   the energy is >= 0 and its zero states are exactly the encodings of the solutions (found by
   enumerating every grid), one state per solution;
 * term for term against the penalties expanded by dimod's arithmetic from the layered graph of
-  :func:`nonoqubo.model.automaton.line_automaton` (worked out state by state here, nothing of
+  :func:`nonoqubo.model.automaton.line_automaton` (tests/model/references.py, nothing of
   the geometry's interval arithmetic);
 * start and accept conditions hold by the pruning; the per-family penalties add up to the energy;
   presolve keeps exactly the solutions; the exact count equals the build; labels round-trip.
@@ -15,26 +15,24 @@ from __future__ import annotations
 import itertools
 import re
 
-import dimod
 import numpy as np
 import pytest
 
 from nonoqubo import clues
-from nonoqubo.logic.presolve import shift_bounds
+from nonoqubo.answers.decode import decode
+from nonoqubo.logic.presolve import complete, presolve_qubo, shift_bounds
 from nonoqubo.model.automaton import line_automaton
-from nonoqubo.model.build_automaton import (
-    build_automaton_arrays,
-    count_automaton_terms,
-    count_variables,
-    estimate_automaton,
-    estimate_random_automaton,
-)
-from nonoqubo.model.line_automaton import AUTOMATON, AutomatonLabels, LineAutomaton
+from nonoqubo.model.build import build
+from nonoqubo.model.build_automaton import count_automaton_terms, count_variables
+from nonoqubo.model.encoding import bracket_name, flat_name, parse_label
+from nonoqubo.model.encodings import Encoding, encoding_named, encoding_of_label
+from nonoqubo.model.estimate import estimate, estimate_random
+from nonoqubo.model.line_automaton import AUTOMATON, LineAutomaton
 from nonoqubo.model.palette import Palette
 from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.model.qubo import Qubo
 from nonoqubo.model.weights import Weights
-from tests.model.references import weighted
+from tests.model.references import FAMILIES, weighted
 from tests.support import SHARED, shared_puzzle, shared_puzzles
 
 RGB = Palette.of(["red", "green", "blue"])
@@ -45,12 +43,10 @@ LABEL = re.compile(r"([ab])(\d+)\[(\d+)\]\[(\d+)\]")
 
 
 def model(puzzle: Puzzle, weights: tuple[int, int, int] = (1, 1, 1)) -> Qubo:
-    """The line-automaton Qubo of *puzzle* (the builder's arrays, the geometry's labels)."""
-    geo = LineAutomaton.of(puzzle)
-    w = Weights(*weights)
-    linear, row, col, quad, offset = build_automaton_arrays(puzzle, geo.layout, w, geo)
-    return Qubo(AutomatonLabels(puzzle, geo), linear, row, col, quad, offset, puzzle=puzzle,
-                encoding=AUTOMATON, weights=w)
+    """The line-automaton Qubo of *puzzle*, built through the registry."""
+    q = build(puzzle, encoding=AUTOMATON, weights=Weights(*weights))
+    assert q.encoding == AUTOMATON and isinstance(q.encoding, Encoding)
+    return q
 
 
 def solutions(puzzle: Puzzle) -> set[bytes]:
@@ -89,75 +85,15 @@ def every_assignment(n: int) -> np.ndarray:
 @pytest.mark.parametrize("weights", WEIGHTS, ids=str)
 @pytest.mark.parametrize("puzzle", TINY, ids=lambda p: "/".join(p.solution))
 def test_brute_force_zero_states_are_exactly_the_solutions(puzzle, weights):
-    q = model(puzzle, weights)
+    """Over every assignment: energy >= 0, and 0 exactly at the encodings of the solutions, one each."""
     geo = LineAutomaton.of(puzzle)
-    x = every_assignment(q.num_vars)
-    energy = q.energy(x)
+    every = solutions(puzzle)
+    want = {geo.encode(np.frombuffer(g, np.int8).reshape(puzzle.height, puzzle.width)).tobytes() for g in every}
+    assert len(want) == len(every) > 0
+    x = every_assignment(geo.num_vars)
+    energy = model(puzzle, weights).energy(x)
     assert energy.min() == 0
-    zero = x[energy == 0]
-    shifts = geo.shifts_of_columns(np.ascontiguousarray(zero.T))
-    rows_view, cols_view = geo.layout.grids(shifts)
-    assert np.array_equal(rows_view, cols_view)
-    found = [g.tobytes() for g in rows_view]
-    assert len(found) == len(set(found))  # one state per solution
-    assert set(found) == solutions(puzzle)
-    want = {geo.encode(np.frombuffer(g, np.int8).reshape(puzzle.height, puzzle.width)).tobytes()
-            for g in solutions(puzzle)}
-    assert {z.tobytes() for z in zero} == want
-
-
-# -- an independent construction: the layered graph of the clue's automaton, state by state ------------
-def layered(n: int, lengths, colours, num_colours: int) -> tuple[list[list[int]], dict[int, int], object]:
-    """The possible states of every cell (reachable from the start, co-reachable to an accept), and each
-    state's entry symbol."""
-    dfa = line_automaton(lengths, colours, num_colours)
-    step = {(q, s): r for q, s, r in dfa.transitions}
-    symbol: dict[int, int] = {}
-    for _, s, r in dfa.transitions:
-        assert symbol.setdefault(r, s) == s  # every state is entered on one symbol only
-    forward, states = [], {dfa.start}
-    for _ in range(n):
-        states = {step[q, s] for q in states for s in range(dfa.symbols) if (q, s) in step}
-        forward.append(states)
-    backward, states = [None] * n, set(dfa.finals)
-    for j in range(n - 1, -1, -1):
-        backward[j] = states
-        states = {q for q in range(1, dfa.states + 1) for s in range(dfa.symbols) if step.get((q, s)) in states}
-    return [sorted(f & b) for f, b in zip(forward, backward)], symbol, dfa
-
-
-def reference_families(puzzle: Puzzle) -> tuple[list[str], dict[str, dimod.BinaryQuadraticModel]]:
-    labels: list[str] = []
-    shape, order = dimod.BinaryQuadraticModel("BINARY"), dimod.BinaryQuadraticModel("BINARY")
-    coverage: dict[tuple[int, int, int], list] = {}  # (i, j, colour) -> [row form, column form]
-    for is_row, cl, cc, n, letter in ((True, puzzle.rows, puzzle.row_colours, puzzle.width, "a"),
-                                      (False, puzzle.cols, puzzle.col_colours, puzzle.height, "b")):
-        for index, (lengths, colours) in enumerate(zip(cl, cc)):
-            possible, symbol, dfa = layered(n, lengths, colours, puzzle.num_colours)
-            table = dfa.table()
-            constant = all(len(p) == 1 for p in possible)
-            names = [{q: f"{letter}{index}[{j}][{q}]" for q in p} for j, p in enumerate(possible)]
-            for j, p in enumerate(possible):
-                cell = (index, j) if is_row else (j, index)
-                for q in p:
-                    term = 1 if constant else dimod.Binary(names[j][q])
-                    if symbol[q]:
-                        slot = coverage.setdefault((*cell, symbol[q]), [0, 0])
-                        slot[0 if is_row else 1] += term
-                if constant:
-                    continue
-                labels.extend(names[j][q] for q in p)
-                shape += (1 - sum(dimod.Binary(names[j][q]) for q in p)) ** 2
-                if j + 1 < n:
-                    for q, q2 in itertools.product(p, possible[j + 1]):
-                        if table[q - 1][symbol[q2]] != q2:
-                            order += dimod.Binary(names[j][q]) * dimod.Binary(names[j + 1][q2])
-    cell = dimod.BinaryQuadraticModel("BINARY")
-    for row_form, col_form in coverage.values():
-        cell += (row_form - col_form) ** 2
-    for v in labels:
-        shape.add_variable(v, 0)
-    return labels, {"shape": shape, "order": order, "cell": cell}
+    assert {z.tobytes() for z in x[energy == 0]} == want
 
 
 def reference_puzzles() -> list[tuple[str, Puzzle]]:
@@ -185,7 +121,7 @@ def as_dicts(bqm) -> tuple[dict, dict, int]:
 @pytest.mark.parametrize("weights", WEIGHTS, ids=str)
 @pytest.mark.parametrize("name,puzzle", REFERENCE, ids=[n for n, _ in REFERENCE])
 def test_term_for_term_the_weighted_sum_of_the_automaton_families(name, puzzle, weights):
-    labels, families = reference_families(puzzle)
+    labels, families = FAMILIES[AUTOMATON](puzzle)
     q = model(puzzle, weights)
     assert list(q.labels) == labels
     assert as_dicts(q.to_bqm()) == as_dicts(weighted(families, weights))
@@ -330,7 +266,7 @@ def test_the_count_is_exact(weights):
         q = model(p, weights)
         n, linear, quadratic = count_automaton_terms(p, weights=Weights(*weights))
         assert (n, linear, quadratic) == (q.num_vars, q.num_linear, q.num_quadratic)
-        est = estimate_automaton(p, weights=Weights(*weights))
+        est = estimate(p, encoding=AUTOMATON, weights=Weights(*weights))
         assert (est.variables, est.terms) == (q.num_vars, q.num_terms)
         assert int(count_variables(LineAutomaton.of(p).layout).sum()) == q.num_vars
 
@@ -351,7 +287,7 @@ def test_the_random_estimate_is_near_a_random_puzzle(size, density):
     grid = rng.random((size, size)) < density
     p = Puzzle.from_picture(["".join("#" if v else "." for v in row) for row in grid])
     n, linear, quadratic = count_automaton_terms(p)
-    est = estimate_random_automaton(size, size, density)
+    est = estimate_random(size, size, density, encoding=AUTOMATON)
     assert 0.7 < est.variables / n < 1.3
     assert 0.6 < est.terms / (linear + quadratic) < 1.5
 
@@ -369,6 +305,51 @@ def test_labels_are_distinct_and_in_line_cell_state_order(logo):
         zip(geo.var_line.tolist(), geo.var_pos.tolist(), geo.state_q[geo.var_state].tolist()))
 
 
-def test_labels_are_lazy_and_equal_to_the_list(logo):
-    labels = AutomatonLabels(logo)
-    assert len(labels) == LineAutomaton.of(logo).num_vars and labels == LineAutomaton.of(logo).labels()
+def test_labels_round_trip_through_the_label_grammar(logo):
+    q = model(logo)
+    labels = list(q.labels)
+    assert len(q.labels) == q.num_vars and q.labels == LineAutomaton.of(logo).labels()
+    assert all(bracket_name(flat_name(label)) == label and "[" not in flat_name(label) for label in labels)
+    assert {encoding_of_label(label) for label in labels} == {encoding_named(AUTOMATON)}
+    assert all(parse_label(flat_name(label)) == parse_label(label) for label in labels[:50])
+
+
+@pytest.mark.parametrize("weights", WEIGHTS, ids=str)
+@pytest.mark.parametrize("name", ["gecode-castle", "sgt-pattern-10x10"])
+def test_decode_reports_penalties_that_add_up_to_the_energy(name, weights):
+    puzzle = shared_puzzle(name)
+    q = model(puzzle, weights)
+    x = random_samples(q.num_vars, 12, 5)
+    x[0] = LineAutomaton.of(puzzle).encode(puzzle.solution_grid())
+    reports = decode(q, x)
+    energy = q.energy(x)
+    assert [r.energy for r in reports] == energy.tolist()
+    assert all(r.penalty_total == r.energy for r in reports)
+    assert reports[0].valid and np.array_equal(reports[0].grid, puzzle.solution_grid())
+    assert all(r.penalties["wall_shape"] and r.penalties["block_order"] for r in reports[1:])
+    assert reports[0].encoding == AUTOMATON
+
+
+def test_decode_a_colour_puzzle_through_the_automaton():
+    puzzle = clues.load(sorted((SHARED / "colour").glob("*.json"))[0])
+    q = model(puzzle)
+    sol = LineAutomaton.of(puzzle).encode(puzzle.solution_grid())
+    bad = sol.copy()
+    bad[np.flatnonzero(sol)[0]] = 0
+    good, broken = decode(q, np.stack([sol, bad]))
+    assert good.valid and np.array_equal(good.grid, puzzle.solution_grid())
+    assert not broken.valid and broken.penalty_total == broken.energy == int(q.energy(bad)[0]) > 0
+
+
+@pytest.mark.parametrize("puzzle", TINY[:6], ids=lambda p: "/".join(p.solution))
+def test_presolve_qubo_keeps_the_encoding_and_the_solutions(puzzle):
+    q = model(puzzle)
+    reduced = presolve_qubo(puzzle, q)
+    assert reduced.encoding == AUTOMATON
+    x = every_assignment(reduced.num_vars)
+    energy = reduced.energy(x)
+    assert energy.min() == 0
+    got = {row.tobytes() for row in complete(reduced, x[energy == 0])}
+    geo = LineAutomaton.of(puzzle)
+    assert got == {geo.encode(np.frombuffer(g, np.int8).reshape(puzzle.height, puzzle.width)).tobytes()
+                   for g in solutions(puzzle)}
