@@ -287,12 +287,12 @@ def add_cache_argument(parser: argparse.ArgumentParser) -> None:
                              "~/.cache/nonoqubo/embeddings)")
 
 
-def check_embed_search_options(tries: int, timeout: float) -> None:
-    """Refuse, before any work, a number of tries below 1 or a time limit that is not positive."""
-    if tries < 1:
-        raise NonoquboError(f"--embed-tries {tries}: give at least 1")
-    if not timeout > 0:
-        raise NonoquboError(f"--embed-timeout {timeout:g}: give a positive number of seconds")
+def check_embed_search_options(seed: int, tries: int, timeout: float) -> None:
+    """Refuse, before any work, a search minorminer cannot run or that would not end
+    (:func:`nonoqubo.qpu.embedding.check_search`, the options named ``--embed-...``)."""
+    from ..qpu.embedding import check_search
+
+    check_search(seed, tries, timeout, prefix="--embed-")
 
 
 def chain_break_lines(breaks: dict, best: int) -> list[str]:

@@ -174,7 +174,7 @@ def _topology(args: argparse.Namespace) -> Any:
         return None
     from ..qpu.topology import parse_topology
 
-    check_embed_search_options(args.embed_tries, args.embed_timeout)
+    check_embed_search_options(args.embed_seed, args.embed_tries, args.embed_timeout)
     return parse_topology(args.topology)
 
 

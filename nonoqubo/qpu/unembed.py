@@ -53,7 +53,7 @@ import numpy as np
 
 from ..errors import MissingDependency, PhysicalError
 from ..model.qubo import Qubo
-from ..samples import RawSamples
+from ..samples import RawSamples, checked_occurrences
 
 __all__ = ["CHAIN_BREAK_METHODS", "Unembedded", "chain_break_column", "logical_model", "physical_batch", "qubit_spins",
            "unembed"]
@@ -61,6 +61,10 @@ __all__ = ["CHAIN_BREAK_METHODS", "Unembedded", "chain_break_column", "logical_m
 #: --chain-break NAME -> the dwave.embedding.chain_breaks function it uses
 CHAIN_BREAK_METHODS = {"majority": "majority_vote", "discard": "discard", "weighted": "weighted_random",
                        "minimize-energy": "MinimizeEnergy"}
+
+
+#: qubit numbers of samples are below 2^63 (int64; real QPUs number theirs below 10^5)
+QUBIT_LIMIT = 2**63
 
 
 @dataclass
@@ -101,18 +105,29 @@ class Unembedded:
 
 
 def _labels_to_qubits(labels: Sequence[Any], source: str) -> np.ndarray:
-    """Integer qubit numbers of sample labels (integers or their text)."""
+    """Integer qubit numbers of sample labels (integers or their ASCII digits), each below :data:`QUBIT_LIMIT`."""
     out = np.empty(len(labels), np.int64)
     for k, label in enumerate(labels):
+        text = label.strip() if isinstance(label, str) else None
         if isinstance(label, numbers.Integral) and not isinstance(label, bool):
-            out[k] = int(label)
-        elif isinstance(label, str) and label.strip().isdigit():
-            out[k] = int(label)
+            number = int(label)
+        elif text is not None and text.isascii() and text.isdigit():  # "²" and "٣" pass str.isdigit()
+            number = int(text) if len(text.lstrip("0")) <= 19 else QUBIT_LIMIT  # int() of 5,000 digits fails
         else:
-            raise PhysicalError(f"{source}: the sample's variable {label!r} is not a qubit number: with --embedding "
-                                "the samples are the physical problem's, labelled by qubit (samples of the model's "
-                                "variables decode without --embedding)")
+            raise PhysicalError(f"{source}: the sample's variable {_shown(label)} is not a qubit number: with "
+                                "--embedding the samples are the physical problem's, labelled by qubit (samples of "
+                                "the model's variables decode without --embedding)")
+        if not 0 <= number < QUBIT_LIMIT:
+            raise PhysicalError(f"{source}: the sample's qubit {_shown(label)} is out of range: qubit numbers are "
+                                f"0 .. {QUBIT_LIMIT - 1}")
+        out[k] = number
     return out
+
+
+def _shown(label: Any) -> str:
+    """*label* as a message shows it: its repr, at most 40 characters."""
+    text = repr(label) if not isinstance(label, int) or abs(label) < 10**30 else "(a number of over 30 digits)"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def qubit_spins(raw: RawSamples, chains: Mapping[str, Sequence[int]], source: str = "<samples>",
@@ -218,8 +233,8 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
         broken = np.maximum.reduceat(spins, starts, axis=1) != np.minimum.reduceat(spins, starts, axis=1)
     else:
         broken = np.zeros((spins.shape[0], 0), bool)
-    occurrences = np.ones(spins.shape[0], np.int64) if raw.num_occurrences is None else \
-        np.asarray(raw.num_occurrences, np.int64)
+    given = checked_occurrences(raw.num_occurrences, spins.shape[0], source)  # a reader checked it; an API caller too
+    occurrences = np.ones(spins.shape[0], np.int64) if given is None else given
     columns = [q for c in chains.values() for q in c]
     target = dimod.SampleSet.from_samples((spins, columns), dimod.SPIN, energy=np.zeros(spins.shape[0]),
                                           num_occurrences=occurrences)

@@ -69,11 +69,11 @@ import numpy as np
 
 from .._util import text as _textio
 from .._util.discover import find, registry
-from ._raw import RawSamples, loads_json  # noqa: F401  (loads_json: for readers written against the old layout)
+from ._raw import RawSamples, checked_occurrences, loads_json  # noqa: F401  (loads_json: for readers written against the old layout)
 from ..model.encoding import bracket_name
 from ..errors import SampleError, UnsupportedFormat
 
-__all__ = ["RawSamples", "SampleBatch", "formats", "get_format", "read_raw", "read_samples", "samples_from"]
+__all__ = ["RawSamples", "SampleBatch", "checked_occurrences", "formats", "get_format", "read_raw", "read_samples", "samples_from"]
 
 #: more label problems than this are summarised as "... and N more"
 _SHOW = 3
