@@ -51,10 +51,11 @@ FAMILIES = {
 #: the largest size parameter taken (the largest QPUs are P16, Z(15,4)); a size is also refused when
 #: the graph it makes is too large (:data:`MAX_QUBITS`, :data:`MAX_COUPLERS`)
 MAX_SIZE = 64
-#: the most qubits a topology may have: ~13 times Advantage2's Z(15,4) (7,440 qubits)
-MAX_QUBITS = 100_000
-#: the most couplers a topology may have: ~7 times Z(15,4)'s 71,736; building 500,000 takes ~5 s and ~300 MB
-MAX_COUPLERS = 500_000
+#: the most qubits a topology may have: ~7 times Advantage2's Z(15,4) (7,440 qubits)
+MAX_QUBITS = 50_000
+#: the most couplers a topology may have: ~3.5 times Z(15,4)'s 71,736; dwave_networkx builds
+#: 250,000 in ~2.5 s and ~150 MB (zephyr:15,64 would be 15 million: a hang, then no memory)
+MAX_COUPLERS = 250_000
 #: the largest qubit number a properties file may name (real QPUs number theirs below 10^5)
 MAX_QUBIT_NUMBER = 2**31 - 1
 
@@ -245,7 +246,8 @@ def _from_file(path: str, option: str = "--topology") -> Topology:
         with open(path, "rb") as handle:
             data = handle.read()
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
-        raise TopologyError(f"{option} {path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+        name = path if path.isprintable() else repr(_shown(path))  # a newline in the name stays on the one line
+        raise TopologyError(f"{option} {name}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
     try:
         doc = json_loads(data, path)
     except FormatError as exc:

@@ -153,7 +153,12 @@ def qubit_spins(raw: RawSamples, chains: Mapping[str, Sequence[int]], source: st
             row = np.array([_number(v, source, s) for v in sample.values()], np.float64)
             values[s] = _pick(qubits, row[None, :], columns, owner, source, s)[0]
     else:
-        data = np.asarray(raw.values, dtype=np.float64) if not isinstance(raw.values, np.ndarray) else raw.values
+        if isinstance(raw.values, list) and len({len(row) for row in raw.values if isinstance(row, Sequence)}) > 1:
+            raise PhysicalError(f"{source}: the samples do not all have the same length (one value a qubit each)")
+        try:
+            data = np.asarray(raw.values, dtype=np.float64) if not isinstance(raw.values, np.ndarray) else raw.values
+        except (TypeError, ValueError):
+            raise PhysicalError(f"{source}: the samples are not rows of numbers, one value a qubit") from None
         if data.ndim == 1:
             data = data[None, :]
         if data.ndim != 2 or data.shape[0] == 0:

@@ -490,10 +490,12 @@ def _columns(keys: list[Any], index: dict[str, int], fixed: Mapping[str, int], l
             if len(found) == len(rest):
                 n = len(labels)
                 for i, m in zip(rest, found):
-                    pos = int(m.group(1) if m.groups() else m.group(0))
+                    digits = m.group(1) if m.groups() else m.group(0)
+                    pos = int(digits) if len(digits) <= 18 else n  # int() of 5,000 digits is Python's error
                     if pos >= n:
-                        raise SampleError(f"{source}: sample {s} has variable {keys[i]!r}, position {pos}, "
-                                          f"but the model's variables are 0..{n - 1}")
+                        raise SampleError(f"{source}: sample {s} has variable {keys[i][:30]!r}, position "
+                                          f"{pos if len(digits) <= 18 else digits[:18] + '...'}, but the "
+                                          f"model's variables are 0..{n - 1}")
                     cols[i] = pos
                 said.append(f"{source}: {_POSITION_NOTE[who]}")
                 return cols

@@ -290,3 +290,12 @@ def test_the_embed_line_says_which_effort_found_it(run_cli, tmp_path):
     assert "at most 30 s each" in out
     assert json.loads((tmp_path / "e.json").read_text())["figures"]["timeout"] == 30.0
     assert np.isfinite(json.loads((tmp_path / "e.json").read_text())["figures"]["seconds"])
+
+
+def test_ragged_qubit_vectors_are_one_line(qubit_road, run_cli):
+    """Found by the fuzzer's qubit-samples family: rows of different lengths were NumPy's ValueError."""
+    tmp, _, model, emb, spins = qubit_road
+    ordered = [spins[q] for q in sorted(spins, key=int)]
+    samples = tmp / "ragged.txt"
+    samples.write_text(" ".join(map(str, ordered)) + "\n" + " ".join(map(str, ordered[:-3])) + "\n")
+    one_line(*run_cli("decode", model, samples, "--embedding", emb), samples, "same length")

@@ -105,7 +105,7 @@ def test_nodelist_and_edgelist_and_couplers_from_the_declared_topology(tmp_path)
     ({"nodelist": [0, 1], "edgelist": []}, "no coupler joins two of its 2 qubits"),
     ({"qubits": [0, 1], "couplers": []}, "no coupler joins two of its 2 qubits"),
     ({"nodelist": [900000, 900001], "topology": {"type": "chimera", "shape": [1]}}, "couplers miss every qubit"),
-    ({"nodelist": [0, 1], "topology": {"type": "zephyr", "shape": [15, 64]}}, "more than the 100,000 qubits"),
+    ({"nodelist": [0, 1], "topology": {"type": "zephyr", "shape": [15, 64]}}, "more than the 50,000 qubits"),
     ({"nodelist": [0, 2**40]}, "integers from 0 to"),
 ])
 def test_a_bad_properties_file_is_one_line_naming_it(tmp_path, doc, words):
@@ -166,3 +166,10 @@ def test_leading_zeros_are_a_size_not_a_long_number():
 def test_a_name_with_a_nul_byte_is_one_line():
     with pytest.raises(TopologyError, match="cannot read"):
         parse_topology("qpu\0.json")
+
+
+def test_an_unreadable_name_with_a_newline_stays_on_one_line():
+    """Found by the fuzzer's topology-spec family (a YAML bomb pasted into --topology)."""
+    with pytest.raises(TopologyError) as info:
+        parse_topology("a: &a [1,1]\nb: &b [*a,*a]\n.json")
+    assert "\n" not in str(info.value) and "cannot read" in str(info.value)
