@@ -53,7 +53,8 @@ from ..errors import EmbeddingError, FormatError, MissingDependency, TopologyErr
 from ..model.qubo import Qubo
 from .topology import Topology, parse_topology
 
-__all__ = ["Embedding", "MAX_TIMEOUT", "MAX_TRIES", "SEED_LIMIT", "Step", "check_embedding", "check_search", "checked_embedding", "chain_figures", "embedding_document", "find_embedding",
+__all__ = ["Embedding", "MAX_TIMEOUT", "MAX_TRIES", "SEED_LIMIT", "Step", "check_embedding", "check_search",
+           "checked_on_its_topology", "checked_embedding", "chain_figures", "embedding_document", "find_embedding",
            "interaction_graph_hash", "load_embedding", "model_summary", "no_step", "topology_of_embedding",
            "write_embedding"]
 
@@ -431,6 +432,21 @@ def checked_embedding(emb: Embedding, where: str, *, qubo: Qubo | None = None,
         return emb
     return Embedding({lab: emb.chains[lab] for lab in qubo.labels}, emb.topology, emb.model_hash, emb.figures,
                      emb.model, emb.topology_info, emb.source)
+
+
+def checked_on_its_topology(emb: Embedding, where: str, qubo: Qubo) -> tuple[Embedding, Topology]:
+    """*emb* checked against *qubo* and the topology it names, and that topology: the one check every
+    command that reads EMB.json for a model makes (``build``, ``solve`` and ``decode --embedding``).
+
+    A chain that is not connected, chains swapped so that two interacting variables have no coupler,
+    or a topology name the qubits are not on are refused here, before any sample is decoded.
+
+    Raises:
+        EmbeddingError: the embedding is for another model, or is not valid on its topology (one line).
+        TopologyError: its topology cannot be read (one line naming the file).
+    """
+    topology = topology_of_embedding(emb)
+    return checked_embedding(emb, where, qubo=qubo, topology=topology), topology
 
 
 def embedding_from_document(doc: Any, where: str) -> Embedding:

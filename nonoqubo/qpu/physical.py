@@ -451,10 +451,9 @@ def build_physical(qubo: Qubo, embedding_path: str, *, chain_strength: float | s
         TopologyError: the embedding's topology cannot be read.
         PhysicalError: a bad chain strength, range or precision.
     """
-    from .embedding import load_embedding, topology_of_embedding
+    from .embedding import checked_on_its_topology, load_embedding
 
-    embedding = load_embedding(embedding_path, qubo=qubo)
-    topology = topology_of_embedding(embedding)
+    embedding, topology = checked_on_its_topology(load_embedding(embedding_path), str(embedding_path), qubo)
     return physical_problem(qubo, embedding.chains, topology, chain_strength=chain_strength, h_range=h_range,
                             j_range=j_range, precision=precision, where=str(embedding_path))
 

@@ -9,7 +9,9 @@ physical problem, one value per qubit, are mapped back through the embedding's c
   a tie goes to +1, as dwave.embedding breaks it);
 * ``discard``: samples with any broken chain are dropped (``discard``);
 * ``weighted``: a chain takes the value of one of its qubits chosen at random
-  (``weighted_random``: the chance of a value is the share of qubits that have it);
+  (``weighted_random``: the chance of a value is the share of qubits that have it; as Ocean
+  does it, one qubit per chain for every sample).  The choice is drawn from ``seed``
+  (``decode --seed``, default 1), so the same call gives the same samples;
 * ``minimize-energy``: broken chains are set one by one to the value that lowers the logical
   energy most (``MinimizeEnergy``).
 
@@ -84,6 +86,8 @@ class Unembedded:
     broken: np.ndarray
     num_occurrences: np.ndarray
     method: str
+    #: the seed of ``weighted``'s random choice (None for the methods that draw nothing)
+    seed: int | None = None
 
     @property
     def fractions(self) -> np.ndarray:
@@ -101,7 +105,8 @@ class Unembedded:
         """The ``"chain_breaks"`` object of ``decode --json``."""
         return {"method": self.method, "chains": int(self.broken.shape[1]), "overall": self.overall,
                 "samples_read": int(self.broken.shape[0]), "samples_kept": int(self.kept.size),
-                "per_sample": self.fractions.tolist(), "kept": self.kept.tolist()}
+                "per_sample": self.fractions.tolist(), "kept": self.kept.tolist(),
+                **({"seed": self.seed} if self.seed is not None else {})}
 
 
 def _labels_to_qubits(labels: Sequence[Any], source: str) -> np.ndarray:
@@ -213,17 +218,24 @@ def _number(value: Any, source: str, s: int) -> float:
 
 
 def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, method: str = "majority",
-            source: str = "<samples>", spin: bool | None = None) -> Unembedded:
+            source: str = "<samples>", spin: bool | None = None, seed: int = 1) -> Unembedded:
     """Map qubit samples *raw* through *chains* to samples of *qubo* (see the module docstring).
 
+    *seed* (``0 .. 2^32 - 1``) draws ``weighted``'s choice: the same seed, the same samples.
+
     Raises:
-        PhysicalError: an unknown method, samples that do not cover the chains, or (``discard``) no
-            sample without a broken chain.
+        PhysicalError: an unknown method, a seed out of range, samples that do not cover the chains,
+            or (``discard``) no sample without a broken chain.
         MissingDependency: dwave-system is not installed.
     """
+    from .embedding import SEED_LIMIT
+
     if method not in CHAIN_BREAK_METHODS:
         raise PhysicalError(f"--chain-break: unknown method {method!r}; choose one of "
                             f"{', '.join(CHAIN_BREAK_METHODS)}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise PhysicalError(f"--seed {seed if isinstance(seed, int) and abs(seed) < 10**20 else '(out of range)'}: "
+                            f"the chain-break seed is a whole number from 0 to {SEED_LIMIT - 1}")
     try:
         import dimod
         from dwave.embedding import chain_breaks, unembed_sampleset
@@ -246,7 +258,7 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
     source_bqm = qubo.to_bqm("SPIN")
     name = CHAIN_BREAK_METHODS[method]
     breaker = chain_breaks.MinimizeEnergy(source_bqm, chains) if name == "MinimizeEnergy" else \
-        getattr(chain_breaks, name)
+        _seeded(chain_breaks.weighted_random, seed) if name == "weighted_random" else getattr(chain_breaks, name)
     kept = np.flatnonzero(~broken.any(axis=1)) if method == "discard" else np.arange(spins.shape[0])
     if not kept.size:
         raise PhysicalError(f"{source}: every one of the {spins.shape[0]} samples has a broken chain, so "
@@ -255,7 +267,25 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
     values = np.asarray(logical.record.sample)
     order = [logical.variables.index(v) for v in labels]
     bits = ((values[:, order] + 1) // 2).astype(np.int8)
-    return Unembedded(bits=bits, kept=kept, broken=broken, num_occurrences=occurrences, method=method)
+    return Unembedded(bits=bits, kept=kept, broken=broken, num_occurrences=occurrences, method=method,
+                      seed=seed if name == "weighted_random" else None)
+
+
+def _seeded(breaker: Any, seed: int) -> Any:
+    """*breaker* run with NumPy's global generator seeded by *seed*, its state put back after.
+
+    Ocean's ``weighted_random`` draws from ``np.random``; seeding it here makes the choice
+    repeatable without changing anyone else's stream of random numbers.
+    """
+    def run(*args: Any, **kwargs: Any) -> Any:
+        state = np.random.get_state()
+        np.random.seed(seed)
+        try:
+            return breaker(*args, **kwargs)
+        finally:
+            np.random.set_state(state)
+
+    return run
 
 
 def chain_break_column(path: str | Path) -> dict[str, Any] | None:
@@ -302,11 +332,13 @@ def logical_model(model: Any, embedding_path: str | Path) -> tuple[Qubo, Any]:
     one when the embedding says it was made for a presolved model).
 
     Raises:
-        EmbeddingError: the embedding is for another model (one line, naming the file).
+        EmbeddingError: the embedding is for another model, or not valid on its topology (a chain not
+            connected, chains swapped, another topology's qubits): one line naming the file.
+        TopologyError: its topology cannot be read.
     """
     from ..model.puzzle import Puzzle
     from ..pipeline import Models
-    from .embedding import checked_embedding, load_embedding
+    from .embedding import checked_on_its_topology, load_embedding
 
     emb = load_embedding(embedding_path)  # read once; checked below against the model it is for
     if isinstance(model, Puzzle):
@@ -314,17 +346,17 @@ def logical_model(model: Any, embedding_path: str | Path) -> tuple[Qubo, Any]:
         qubo = models.presolve() if emb.model.get("presolved") else models.qubo
     else:
         qubo = model
-    return qubo, checked_embedding(emb, os.fspath(embedding_path), qubo=qubo)
+    return qubo, checked_on_its_topology(emb, os.fspath(embedding_path), qubo)[0]  # as build and solve check it
 
 
 def physical_batch(decoder: Any, samples: str | Path, embedding: Any, method: str = "majority",
-                   format: str | None = None, spin: bool | None = None) -> tuple[Any, Unembedded]:
+                   format: str | None = None, spin: bool | None = None, seed: int = 1) -> tuple[Any, Unembedded]:
     """The qubit samples of file *samples*, unembedded through *embedding*, as a batch of *decoder*'s model
-    (*spin*: the values are spins, 0/1, or None: detected)."""
+    (*spin*: the values are spins, 0/1, or None: detected; *seed*: ``weighted``'s choice)."""
     from ..samples import read_raw, samples_from
 
     raw, source = read_raw(samples, format=format)
-    result = unembed(raw, embedding.chains, decoder.model, method, source, spin)
+    result = unembed(raw, embedding.chains, decoder.model, method, source, spin, seed)
     batch = samples_from(result.bits, decoder.labels, spin=False, fixed=decoder.fixed, source=source)
     batch.num_occurrences = result.num_occurrences[result.kept]
     return batch, result

@@ -299,3 +299,61 @@ def test_ragged_qubit_vectors_are_one_line(qubit_road, run_cli):
     samples = tmp / "ragged.txt"
     samples.write_text(" ".join(map(str, ordered)) + "\n" + " ".join(map(str, ordered[:-3])) + "\n")
     one_line(*run_cli("decode", model, samples, "--embedding", emb), samples, "same length")
+
+
+# -- class 12: decode --embedding checks the embedding on its topology ------------------------------------------
+def _tampered(emb_path, how):
+    """EMB.json's document with its chains swapped, one chain broken apart, or another topology named."""
+    from nonoqubo.qpu.embedding import check_embedding
+    from nonoqubo.qpu.topology import parse_topology
+
+    doc = json.loads(emb_path.read_text())
+    chains = doc["embedding"]
+    topology = parse_topology("chimera:4")
+    used = {q for c in chains.values() for q in c}
+    if how == "topology":
+        doc["topology"] = {**doc["topology"], "spec": "chimera:2,2,4"}  # qubits 32.. are not on it
+        assert any(q >= 32 for q in used)
+        return doc
+    if how == "disconnected":
+        label = next(v for v, c in chains.items() if len(c) >= 2)
+        free = next(q for q in sorted(topology.graph.nodes(), reverse=True)
+                    if q not in used and not set(topology.graph[q]) & set(chains[label]))
+        chains[label] = [chains[label][0], free]
+        return doc
+    labels = list(chains)
+    for a in labels:  # swapped: a pair whose exchange loses a coupler the model needs
+        for b in labels:
+            if a < b:
+                trial = {**chains, a: chains[b], b: chains[a]}
+                try:
+                    check_embedding({k: tuple(v) for k, v in trial.items()}, "x", topology=topology)
+                except NonoquboError:
+                    continue
+                from nonoqubo.answers.decode import load_model
+
+                model = load_model(str(emb_path.parent / "m.qubo.json"), need_clues=False)
+                try:
+                    check_embedding({k: tuple(v) for k, v in trial.items()}, "x", qubo=model, topology=topology)
+                except NonoquboError:
+                    doc["embedding"] = trial
+                    return doc
+    raise AssertionError("no swap of two chains loses a coupler")
+
+
+@pytest.mark.parametrize("how, words", [("swapped", "no coupler"), ("disconnected", "not connected"),
+                                        ("topology", "not")])
+def test_decode_refuses_an_embedding_that_is_wrong_on_its_topology(qubit_road, run_cli, how, words):
+    """Class 12, a wrong answer accepted silently: '0 valid, best energy 6' for an intact correct solution."""
+    tmp, puzzle, model, emb, spins = qubit_road
+    samples = tmp / "qubits.json"
+    samples.write_text(json.dumps(spins))
+    status, out, err = run_cli("decode", model, samples, "--embedding", emb)
+    assert status == 0 and "1 valid" in out, (out, err)  # the intact solution, through the right embedding
+    bad = tmp / f"{how}.emb.json"
+    bad.write_text(json.dumps(_tampered(emb, how)))
+    for target in (model, puzzle):
+        line = one_line(*run_cli("decode", target, samples, "--embedding", bad), bad)
+        assert words in line
+    # build checks it the same way
+    one_line(*run_cli("build", puzzle, "--embedding", bad, "-o", tmp / "phys.json"), bad)
