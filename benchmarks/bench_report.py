@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from nonoqubo.answers.decode import load_model  # noqa: E402
+from nonoqubo.inputs import load_model  # noqa: E402
 from nonoqubo.campaign.evaluate import evaluate  # noqa: E402
 from nonoqubo.campaign.generate import parse_family  # noqa: E402
 from nonoqubo.campaign.plots import all_plots, figure_bytes  # noqa: E402

@@ -32,7 +32,7 @@ from .model.puzzle import Puzzle
 from .model.qubo import Qubo
 
 from .logic.check import check
-from .answers.decode import decode
+from .decoding import decode
 from .solvers.sampling import solve
 from ._version import __version__ as __version__
 

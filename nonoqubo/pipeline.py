@@ -12,6 +12,9 @@ figure names they report:
   ``"constrained"``) writes;
 * :func:`write_files` writes models to several targets atomically: every file
   is renamed into place only when all are written;
+* :class:`BuildPlan` is ``nonoqubo build``'s options, each checked once, before
+  anything is read, built or written (the outputs and their formats, ``--ising``,
+  the encoding and weights, the physical problem's options with their defaults);
 * :meth:`Models.figures` and :meth:`Models.presolve_figures` are the figures
   (``info --json`` prints them, a suite's ``index.json`` keeps a selection);
   :func:`model_figures` those of a model read back from a file.
@@ -36,6 +39,8 @@ Examples:
 from __future__ import annotations
 
 import contextlib
+import math
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +48,7 @@ from types import ModuleType
 from typing import Any, ContextManager
 
 from . import exports
+from .errors import NonoquboError, UnsupportedFormat
 from .logic.linesolve import LineSolveResult, line_solve
 from .logic.presolve import fixings
 from .model.build import build
@@ -52,7 +58,7 @@ from .model.weights import Weights
 from .model.puzzle import Puzzle
 from .model.qubo import Qubo
 
-__all__ = ["Models", "kind_of", "model_figures", "write_files"]
+__all__ = ["BuildPlan", "Models", "kind_of", "model_figures", "write_files"]
 
 #: ``step(message)``: a context manager around one long step (a progress spinner), or nothing
 Step = Callable[[str], ContextManager[Any]]
@@ -243,3 +249,163 @@ def write_files(
             kind = kind_of(mod)
             with step(f"writing {out}") if kind != "qubo" else contextlib.nullcontext():
                 exports.write(models.model(kind, variant), fh, mod, ising=ising, progress=progress)
+
+
+# -- the plan of a build -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class BuildPlan:
+    """What ``nonoqubo build`` will do, every option checked once, before anything is read or built.
+
+    Made by :meth:`make`; the command then reads the input, builds and writes what the plan says.
+
+    Attributes:
+        source: the input (a clue file, ``"-"``, or with *embedding* a model file by its name).
+        encoding: the encoding's name (checked); weights: the penalty weights (parsed).
+        targets: ``(output, export format module)`` of a logical build, in ``-o`` order.
+        physical: ``(output, "bqm" | "json")`` of a build with *embedding*; empty without one.
+        reads_model: the input is a model file by its name, embedded as it is (``--embedding`` only).
+        ising, presolve, constrained: the switches.
+        embedding, chain_strength, h_range, j_range, precision: the physical problem's options,
+            the QPU defaults filled in (``uniform-torque``, the topology's ranges, 0.02).
+    """
+
+    source: str
+    encoding: str
+    weights: Weights
+    targets: tuple[tuple[str, ModuleType], ...] = ()
+    physical: tuple[tuple[str, str], ...] = ()
+    reads_model: bool = False
+    ising: bool = False
+    presolve: bool = False
+    constrained: bool = False
+    embedding: str | None = None
+    chain_strength: str = "uniform-torque"
+    h_range: str | None = None
+    j_range: str | None = None
+    precision: float = 0.02
+
+    @property
+    def variant(self) -> str:
+        """``"presolved"`` with --presolve, else ``"full"``."""
+        return "presolved" if self.presolve else "full"
+
+    @property
+    def outputs(self) -> list[str]:
+        """Every output, in ``-o`` order."""
+        return [out for out, _ in (self.physical or self.targets)]
+
+    @property
+    def write_bytes_per_term(self) -> int:
+        """The largest writing cost per term of the targets' formats (the memory guard's figure)."""
+        return max((mod.WRITE_BYTES_PER_TERM for _, mod in self.targets), default=0)
+
+    @property
+    def has_constrained(self) -> bool:
+        """A target writes the constrained model."""
+        return any(kind_of(mod) == "constrained" for _, mod in self.targets)
+
+    @classmethod
+    def make(
+        cls,
+        source: str,
+        outputs: Sequence[str],
+        formats: Sequence[str] | None = None,
+        *,
+        from_format: str | None = None,
+        encoding: str | None = None,
+        weights: str | None = None,
+        ising: bool = False,
+        presolve: bool = False,
+        constrained: bool = False,
+        embedding: str | None = None,
+        chain_strength: str | None = None,
+        h_range: str | None = None,
+        j_range: str | None = None,
+        precision: float | None = None,
+    ) -> BuildPlan:
+        """The checked plan of ``build SOURCE -o OUT... [-f FORMAT...]`` and its options.
+
+        *encoding* and *weights* are the texts given (None: not given); each check is made once,
+        here: the encoding and weights, a physical problem as input, the number of ``-f``, every
+        output's format (and whether it can carry ``--ising`` or the constrained model), the QPU
+        options, every output's folder (and that it is not the input), standard output or a file
+        named twice.
+
+        Raises:
+            NonoquboError: the first option that is wrong, in one line (``UnsupportedFormat`` for a
+                format, ``WeightsError`` for the encoding or weights, ``PhysicalError`` for the
+                physical problem).
+        """
+        from ._util.atomic import check_not_input, check_writable
+        from .inputs import is_model_input
+        from .model.build import check_encoding
+        from .model.weights import parse_weights
+        from .qpu.physical import DEFAULT_PRECISION, check_not_physical, parse_chain_strength, parse_range, physical_format
+
+        name = check_encoding(encoding or "domain-wall")  # checked first: a bad --weights is one line
+        parsed = Weights() if weights is None else parse_weights(weights)
+        check_not_physical(source, "build")
+        outs, fmts = list(outputs), list(formats or [])
+        qpu_given = [flag for flag, value in (("--chain-strength", chain_strength), ("--h-range", h_range),
+                                              ("--j-range", j_range), ("--precision", precision)) if value is not None]
+        if embedding is None and qpu_given:
+            raise NonoquboError(f"{qpu_given[0]} applies only with --embedding (the physical problem on qubits)")
+        if embedding is not None:
+            for flag, on in (("--ising", ising), ("--constrained", constrained)):
+                if on:
+                    raise NonoquboError(f"{flag} does not apply with --embedding: the physical problem is an Ising "
+                                        "model on qubits (.bqm or .json)")
+        elif constrained and (name != "domain-wall" or weights is not None):
+            raise NonoquboError("--constrained writes the domain-wall 0-1 program (no penalties to weigh); "
+                                "it takes neither --encoding one-hot nor --weights")
+        if fmts and len(fmts) not in (1, len(outs)):
+            raise NonoquboError(f"-f was given {len(fmts)} times for {len(outs)} outputs; give it once, or once per -o")
+        named = [fmts[k] if len(fmts) > 1 else (fmts[0] if fmts else None) for k in range(len(outs))]
+        targets: list[tuple[str, ModuleType]] = []
+        physical: list[tuple[str, str]] = []
+        reads_model = False
+        if embedding is not None:
+            physical = [(out, physical_format(out, fmt)) for out, fmt in zip(outs, named)]
+            parse_chain_strength(chain_strength or "uniform-torque")
+            for flag, value in (("--h-range", h_range), ("--j-range", j_range)):
+                if value is not None:
+                    parse_range(value, flag)
+            if precision is not None and not (math.isfinite(precision) and precision >= 0):
+                raise NonoquboError(f"--precision must be a number of at least 0, not {precision}")
+        else:
+            targets = [(out, _target_format(out, fmt, ising=ising, constrained=constrained))
+                       for out, fmt in zip(outs, named)]
+        for out in outs:
+            check_writable(out)
+            check_not_input(out, source)
+        if outs.count("-") > 1:
+            raise NonoquboError("standard output is named twice (-o -): it can take one model")
+        files = [o for o in outs if o != "-"]
+        if len({os.path.abspath(o) for o in files}) < len(files):
+            raise NonoquboError("the same output file is named twice")
+        if embedding is not None and is_model_input(source, from_format):
+            if encoding is not None or weights is not None or presolve:
+                raise NonoquboError(f"{source}: a model file is embedded as it is; --encoding, --weights and "
+                                    "--presolve apply to clue files")
+            reads_model = True
+        return cls(source, name, parsed, tuple(targets), tuple(physical), reads_model, ising, presolve, constrained,
+                   embedding, chain_strength or "uniform-torque", h_range, j_range,
+                   DEFAULT_PRECISION if precision is None else precision)
+
+
+def _target_format(out: str, name: str | None, *, ising: bool, constrained: bool) -> ModuleType:
+    """The export format of output *out* (named, else by its extension), checked against the switches."""
+    if name:
+        mod = exports.get_format(name)
+    elif out == "-":
+        raise UnsupportedFormat("'-o -' needs a format: add -f FORMAT (see 'nonoqubo formats')")
+    else:
+        mod = exports.format_for_path(out, "constrained" if constrained else None)
+    if ising and not getattr(mod, "ISING", False):
+        able = ", ".join(m.NAME for m in exports.formats() if getattr(m, "ISING", False))
+        raise UnsupportedFormat(f"{out}: the {mod.NAME} format cannot carry an Ising model; --ising works with: {able}")
+    if constrained and kind_of(mod) != "constrained":
+        able = ", ".join(m.NAME for m in exports.formats("constrained")) or "none installed"
+        raise NonoquboError(f"{out}: --constrained writes the constrained model, which the {mod.NAME} format "
+                            f"(a QUBO format) cannot hold; constrained formats: {able}")
+    return mod

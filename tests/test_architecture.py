@@ -9,6 +9,8 @@ Every import is counted, the ones inside functions too, from the parsed source
   ``nonoqubo._version`` serve the whole package); a test may reach the private
   names of the package its folder mirrors (``tests/exports`` -> ``nonoqubo.exports``);
 * every exception class lives in ``nonoqubo/errors.py``;
+* every module is in exactly one layer of ARCHITECTURE.md's layer table (read from the file: the
+  one ordered list of layers), and imports nothing of a layer below its own;
 * at most six modules sit flat beside ``__init__``/``__main__``;
 * a sub-command of ``nonoqubo/cli`` imports the library and ``cli/_common``, never another sub-command;
 * no package binds a name of one of its modules to something else (``nonoqubo.decode`` the
@@ -20,6 +22,7 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -187,28 +190,101 @@ def test_no_package_hides_one_of_its_modules(package):
         assert getattr(pkg, info.name) is sub, f"{package}.{info.name} is not the module {sub.__name__}"
 
 
-#: what each lower layer may not import: the model and line logic know no file format, no solver,
-#: no campaign and no command (ARCHITECTURE.md, "The layers")
-FORBIDDEN_ABOVE = {
-    "nonoqubo.model": ("nonoqubo.logic", "nonoqubo.answers", "nonoqubo.clues", "nonoqubo.exports",
-                       "nonoqubo.samples", "nonoqubo.solvers", "nonoqubo.campaign", "nonoqubo.pipeline",
-                       "nonoqubo.qpu", "nonoqubo.cli"),
-    "nonoqubo.logic": ("nonoqubo.answers", "nonoqubo.clues", "nonoqubo.exports", "nonoqubo.samples",
-                       "nonoqubo.solvers", "nonoqubo.campaign", "nonoqubo.pipeline", "nonoqubo.qpu",
-                       "nonoqubo.cli"),
-    "nonoqubo._util": ("nonoqubo.model", "nonoqubo.logic", "nonoqubo.answers", "nonoqubo.clues",
-                       "nonoqubo.exports", "nonoqubo.samples", "nonoqubo.solvers", "nonoqubo.campaign",
-                       "nonoqubo.pipeline", "nonoqubo.qpu", "nonoqubo.cli"),
-    # the qpu package is handed models; the campaigns and the commands use it, not the other way
-    "nonoqubo.qpu": ("nonoqubo.campaign", "nonoqubo.cli"),
-}
+# -- the layers: one ordered list, ARCHITECTURE.md's table ------------------------------------
+ARCHITECTURE = ROOT / "ARCHITECTURE.md"
+
+
+def _dotted(name: str) -> str:
+    """A table entry (```pipeline```, ```clues/```, ```__init__```) as a module name."""
+    name = name.rstrip("/")
+    return "nonoqubo" if name == "__init__" else f"nonoqubo.{name}"
+
+
+def layer_table(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """``(layer, module names)`` of every row of the "The layers" table in *text*, top row first."""
+    section = text.split("## The layers", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("|")][2:]  # past the header and its rule
+    out = []
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        out.append((cells[0], tuple(_dotted(n) for n in re.findall(r"`([^`]+)`", cells[1]))))
+    return out
+
+
+#: the layers, top (imported by everyone) first: ARCHITECTURE.md's table is the one list
+LAYERS = layer_table(ARCHITECTURE.read_text())
+
+#: rules within a layer (ARCHITECTURE.md, "Anything about a QPU"): the qpu package is handed
+#: models; the campaigns use it, not the other way
+WITHIN_LAYER = {"nonoqubo.qpu": ("nonoqubo.campaign",)}
+
+
+def _in(module: str, name: str) -> bool:
+    return module == name or (name != "nonoqubo" and module.startswith(name + "."))
+
+
+def layers_of(module: str, layers: list[tuple[str, tuple[str, ...]]] = LAYERS) -> list[int]:
+    """The positions of the rows of *layers* that hold *module* (exactly one for every module)."""
+    return [k for k, (_, names) in enumerate(layers) if any(_in(module, n) for n in names)]
+
+
+def layer_breaks(graph: dict[str, set[str]], layers: list[tuple[str, tuple[str, ...]]] = LAYERS) -> list[str]:
+    """Every import of *graph* (module -> modules it imports) from a layer into a lower one, or against
+    :data:`WITHIN_LAYER`."""
+    bad = []
+    for module in sorted(graph):
+        (mine,) = layers_of(module, layers) or (None,)
+        for target in sorted(graph[module]):
+            (theirs,) = layers_of(target, layers) or (None,)
+            if mine is not None and theirs is not None and theirs > mine:
+                bad.append(f"{module} ({layers[mine][0]}) imports {target} ({layers[theirs][0]}, a lower layer)")
+            for owner, forbidden in WITHIN_LAYER.items():
+                if _in(module, owner) and any(_in(target, f) for f in forbidden):
+                    bad.append(f"{module} imports {target} ({owner} may not)")
+    return bad
+
+
+def _graph() -> dict[str, set[str]]:
+    return {m: _edges(m, p) for m, p in _modules().items()}
+
+
+def test_the_layer_table_lists_real_packages_in_one_order():
+    names = [n for _, row in LAYERS for n in row]
+    assert len(LAYERS) >= 6 and all(row for _, row in LAYERS), LAYERS
+    assert len(names) == len(set(names)), "a package is in two rows"
+    missing = [n for n in names if n not in _modules()]
+    assert not missing, f"ARCHITECTURE.md's layer table names modules that do not exist: {missing}"
+    assert LAYERS[0][0] == "leaves" and LAYERS[-1][1][0] == "nonoqubo.cli"
+
+
+def test_every_module_belongs_to_exactly_one_layer():
+    bad = {m: [LAYERS[k][0] for k in layers_of(m)] for m in _modules() if len(layers_of(m)) != 1}
+    assert not bad, f"modules in no layer or in several (add them to ARCHITECTURE.md's table): {bad}"
 
 
 def test_lower_layers_import_nothing_above_them():
-    bad = []
-    for module, path in _modules().items():
-        for layer, above in FORBIDDEN_ABOVE.items():
-            if module == layer or module.startswith(layer + "."):
-                bad += [f"{path.relative_to(ROOT)} imports {t}" for t in sorted(_edges(module, path))
-                        if t.startswith(above)]
+    bad = layer_breaks(_graph())
     assert not bad, "\n".join(bad)
+
+
+def test_the_layer_rule_catches_a_break_introduced_on_purpose(tmp_path):
+    """A module of ``answers`` that opens a clue file (the break issue 29 removed), in a temporary file."""
+    probe = tmp_path / "_probe.py"
+    probe.write_text("def opened(path):\n    from ..clues import load\n    from ..inputs import open_input\n"
+                     "    return load(path), open_input(path)\n")
+    graph = _graph()
+    graph["nonoqubo.answers._probe"] = _edges("nonoqubo.answers._probe", probe)
+    bad = layer_breaks(graph)
+    assert bad == ["nonoqubo.answers._probe (answers) imports nonoqubo.clues (formats, a lower layer)",
+                   "nonoqubo.answers._probe (answers) imports nonoqubo.inputs (work, a lower layer)"]
+
+
+def test_the_layer_rule_catches_a_qpu_module_importing_a_campaign():
+    graph = {"nonoqubo.qpu.embedding": {"nonoqubo.campaign.suite"}, "nonoqubo.campaign.suite": {"nonoqubo.qpu"}}
+    assert layer_breaks(graph) == ["nonoqubo.qpu.embedding imports nonoqubo.campaign.suite (nonoqubo.qpu may not)"]
+
+
+def test_the_table_parser_reads_rows_in_order():
+    text = ("## The layers\n\n| layer | package | owns |\n|---|---|---|\n| top | `a`, `b/` | x |\n"
+            "| bottom | `__init__` | y |\n\n## Next\n| not | `this` | row |\n")
+    assert layer_table(text) == [("top", ("nonoqubo.a", "nonoqubo.b")), ("bottom", ("nonoqubo",))]

@@ -22,7 +22,7 @@ from tests.support import ROOT, SHARED
 from nonoqubo import clues, exports
 from nonoqubo.clues import ppm
 from nonoqubo.model.build import build
-from nonoqubo.logic.check import check, read_grid
+from nonoqubo.logic.check import check, parse_grid
 from nonoqubo.model.constrained import build_constrained
 from nonoqubo.answers.decode import decode
 from nonoqubo.model.encoding import Layout
@@ -302,7 +302,7 @@ def test_decode_names_colours_and_penalties_add_up():
 
 def test_check_and_pictures_in_colour(tmp_path):
     puzzle = small()
-    grid = read_grid("\n".join(puzzle.solution), palette=puzzle.palette)
+    grid = parse_grid("\n".join(puzzle.solution), palette=puzzle.palette)
     assert check(puzzle, grid).valid
     wrong = grid.copy()
     wrong[0, 0] = 2  # red -> green

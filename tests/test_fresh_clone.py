@@ -84,6 +84,7 @@ def test_readme_first_command_prints_what_the_readme_shows(clone):
         [never_same.sub("", ln) for ln in lines[:start]]
 
 
+@pytest.mark.slow  # runs the README's test command in the clone: 20 s
 def test_readme_test_command_finds_its_data_in_the_clone(clone):
     readme = README.read_text()
     assert "python -m pip install -e \".[dev]\" && python -m pytest" in readme

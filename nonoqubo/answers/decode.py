@@ -73,15 +73,14 @@ from ..logic.check import LineFailure, failing_lines, line_failures
 from ..model.encoding import Completion
 from ..model.geometry import DOMAIN_WALL, Family, Geometry, geometry_of
 from ..model.weights import Weights
-from ..errors import FormatError, ModelTooLarge, NonoquboError, SampleError, UnsupportedFormat
-from ..model.estimate import check_file_fits, check_fits
+from ..errors import FormatError
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
 from ..samples import SampleBatch, read_samples, samples_from
 
 __all__ = [
     "Analysis", "BrokenWall", "CellConflict", "Decoder", "OrderViolation", "PositionCount", "Report",
-    "decode", "load_model", "names_a_model",
+    "decode",
 ]
 
 INT = np.int64
@@ -306,26 +305,20 @@ class Decoder:
     """Decode samples of one model; build once, decode many batches.
 
     Args:
-        model_or_puzzle: a :class:`Puzzle`, a :class:`~nonoqubo.model.qubo.Qubo` (or a
-            constrained model) that carries its puzzle, or a file path (an
-            exported model or a clue file).
+        model_or_puzzle: a :class:`Puzzle`, or a :class:`~nonoqubo.model.qubo.Qubo` (or a
+            constrained model) that carries its puzzle.  A file is opened first, by
+            :func:`nonoqubo.inputs.open_input` (``nonoqubo.decoding.decoder_of`` does both).
 
     Raises:
         SampleError: the model's labels are not variables of its puzzle's layout.
-        FormatError, UnsupportedFormat: a file that is neither a model nor clues.
+        FormatError: a model that carries no clues.
+        TypeError: a path: the decoder decodes what it is handed, it opens no file.
     """
 
-    def __init__(self, model_or_puzzle: Any, *, force: bool = False) -> None:
-        if isinstance(model_or_puzzle, (str, os.PathLike)):
-            path = os.fspath(model_or_puzzle)
-            try:
-                self._setup(load_model(path, force=force))
-            except SampleError as exc:  # the file's labels contradict its own clues: name the file
-                raise FormatError(f"{path}: {exc}") from None
-        else:
-            self._setup(model_or_puzzle)
-
-    def _setup(self, model_or_puzzle: Any) -> None:
+    def __init__(self, model_or_puzzle: Any) -> None:
+        if isinstance(model_or_puzzle, (str, bytes, os.PathLike)):
+            raise TypeError("Decoder takes a Puzzle or a model, not a path: open the file with "
+                            "nonoqubo.inputs.open_input, or use nonoqubo.decoding.decoder_of(path)")
         self.model = model_or_puzzle
         puzzle: Puzzle | None
         if isinstance(model_or_puzzle, Puzzle):
@@ -542,7 +535,11 @@ class Decoder:
         return [self.report(analysis, i, batch, v) for i, v in zip(idx, violated)]
 
     def batch(self, samples: Any, *, format: str | None = None, spin: bool | None = None) -> SampleBatch:
-        """Samples of any accepted form (see :func:`decode`) as a :class:`SampleBatch`."""
+        """Samples of any accepted form (see :func:`decode`) as a :class:`SampleBatch`.
+
+        A ``str`` or path is a samples file (a missing one is ``FileNotFoundError``, never
+        taken for the samples' text).
+        """
         if isinstance(samples, (str, os.PathLike)):
             return read_samples(samples, self.labels, format=format, spin=spin, fixed=self.fixed,
                                 puzzle=self.puzzle)
@@ -577,10 +574,11 @@ def decode(
 
     Args:
         model_or_puzzle: a :class:`Puzzle`, a ``Qubo``/constrained model carrying its
-            puzzle, or a path (an exported model or a clue file).
+            puzzle, or a :class:`Decoder` made for one (``nonoqubo.decode``, :func:`nonoqubo.decoding.decode`, also takes a path).
         samples: a dimod ``SampleSet``, a pyqbpp ``Sol``, a :class:`SampleBatch`, a
             ``{label: value}`` dict (or a list of them), vectors in the model's
-            variable order (list, 2-D list, ndarray), or a samples file path.
+            variable order (list, 2-D list, ndarray), or a samples file path (a ``str``
+            is always a path: text goes through :func:`nonoqubo.samples.parse_samples`).
         which: ``"all"`` samples, or only the ``"best"`` (lowest energy).
         format: the samples file format (detected when None).
         spin: values are spins (True), 0/1 (False), or detect (None).
@@ -591,82 +589,7 @@ def decode(
     Raises:
         SampleError: samples that do not fit the model (the message names sample and variable).
     """
-    decoder = Decoder(model_or_puzzle)
+    decoder = model_or_puzzle if isinstance(model_or_puzzle, Decoder) else Decoder(model_or_puzzle)
     batch = decoder.batch(samples, format=format, spin=spin)
     analysis = decoder.analyse(batch.bits)
     return decoder.reports(analysis, select(analysis, which), batch)
-
-
-def names_a_model(path: str | os.PathLike[str]) -> bool:
-    """True when *path*'s extension names a model format, more precisely than any clue format does.
-
-    Such a file is read by that model format's reader or refused with its error, never sniffed
-    as something else (``m.qubo``, ``m.coo``, ``m.qubo.json``); ``x.json`` names both a model and
-    a clue spec, so its content decides.
-
-    Examples:
-        >>> names_a_model("m.coo"), names_a_model("m.qubo.json"), names_a_model("x.json"), names_a_model("a.non")
-        (True, True, False, False)
-    """
-    from .. import clues, exports
-
-    base = os.path.basename(os.fspath(path)).lower()
-
-    def longest(mods: Sequence[Any]) -> int:
-        return max((len(e) for m in mods for e in m.EXTENSIONS if base.endswith("." + e)), default=0)
-
-    return longest(exports.formats()) > longest(clues.formats())
-
-
-def load_model(path: str | os.PathLike[str], *, need_clues: bool = True, force: bool = False) -> Any:
-    """Read an exported model file (its clues travel inside it), else a clue file.
-
-    A file whose extension names a model format (:func:`names_a_model`) is read by that format
-    only; other files are tried as a model, then as clues.
-
-    Args:
-        path: the file.
-        need_clues: refuse a model that carries no clues (its samples could not be decoded).
-        force: read a model, or take a puzzle, that the memory guard says would not fit.
-
-    Returns:
-        A ``Qubo`` (or constrained model) with its ``puzzle``, or a :class:`Puzzle`.
-
-    Raises:
-        FormatError: a model file damaged for its format (the format's own error), or one with
-            no clues when *need_clues*.
-        UnsupportedFormat: the file is neither an exported model nor a clue file.
-        OSError: the file cannot be read.
-    """
-    from .. import clues, exports
-
-    path = os.fspath(path)
-    if not os.path.exists(path):
-        raise FileNotFoundError(2, "No such file or directory", path)
-    model_error: Exception | None = None
-    try:
-        model = exports.load(path, check=lambda p: check_file_fits(p, force=force))
-    except ModelTooLarge:
-        raise
-    except (UnsupportedFormat, FormatError, NonoquboError, ValueError, KeyError) as exc:
-        if names_a_model(path):
-            raise
-        model_error = exc
-    else:
-        if need_clues and getattr(model, "puzzle", None) is None:
-            raise FormatError(
-                f"{path}: this model file carries no clues, so its samples cannot be "
-                "decoded; decode against the clue file instead"
-            )
-        return model
-    try:
-        puzzle = clues.load(path)
-    except (UnsupportedFormat, FormatError, NonoquboError) as exc:
-        if model_error is None:
-            raise
-        raise UnsupportedFormat(
-            f"{path}: neither an exported model ({model_error}) nor a clue file ({exc})"
-        ) from None
-    check_fits(puzzle, path, force=force)  # decoding against clues builds the model's layout and geometry
-    return puzzle
-

@@ -88,14 +88,15 @@ from typing import Any
 
 import numpy as np
 
-from ..answers.decode import Analysis, Decoder, load_model
+from ..answers.decode import Analysis, Decoder
+from ..inputs import load_model
 from ..errors import MissingDependency, NonoquboError
 from ..model.geometry import DOMAIN_WALL
 from ..model.palette import BW, Palette
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ._options import run_seconds, workers
 from .runtime import time_per_run
-from ..samples import read_samples
+from ..samples import parse_samples, read_samples
 
 __all__ = [
     "QUANTILES", "Campaign", "Group", "Run", "Tally", "check_options", "csv_text", "evaluate", "figures", "plan_runs",
@@ -268,8 +269,8 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
         batch = read_samples(Path(samples_path), decoder.labels, format=samples_format, fixed=decoder.fixed)
     else:
         text = data.decode("utf-8-sig", errors="replace")
-        batch = read_samples(text, decoder.labels, format=samples_format, fixed=decoder.fixed,
-                             source=samples_path, is_text=True)
+        batch = parse_samples(text, decoder.labels, format=samples_format, fixed=decoder.fixed,
+                              source=str(samples_path))
     weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
                else np.asarray(batch.num_occurrences, np.int64))
     palette = decoder.puzzle.palette if decoder.puzzle is not None else BW

@@ -18,17 +18,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .. import clues
 from .._util.atomic import atomic_write, check_not_input, check_writable
-from ..answers.decode import Report, names_a_model
+from ..answers.decode import Report
 from ..answers.render import column_values, svg_picture, text_picture
-from ..errors import FormatError, NonoquboError, PuzzleError
+from ..errors import NonoquboError, PuzzleError
+from ..inputs import open_input
 from ..model.puzzle import Puzzle
 
 __all__ = ["add_cache_argument", "add_chain_strength_argument", "add_embed_search_arguments", "add_encoding_arguments",
            "add_force_argument", "add_image_argument", "add_puzzle_arguments", "chain_break_lines",
            "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit",
-           "encoding_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
+           "encoding_options", "input_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
            "verdict", "write_image"]
 
 #: items printed per section in text mode (--json lists everything)
@@ -58,31 +58,20 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser, name: str = "puzzle") 
     )
 
 
-def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
-    """Read the puzzle named on the command line."""
-    path = getattr(args, name)
+def input_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The clue reader's options from ``--index`` and ``--name`` (only those given)."""
     options: dict[str, Any] = {}
     if getattr(args, "index", None) is not None:
         options["index"] = args.index
     if getattr(args, "spec_name", None) is not None:
         options["name"] = args.spec_name
-    if path != "-" and not getattr(args, "from_format", None) and names_a_model(path):
-        command = getattr(args, "command", None) or "this command"
-        raise FormatError(f"{path}: a model file by its name, not a clue file: '{command}' takes a puzzle; "
-                          "'decode', 'info', 'convert', 'solve' and 'embed' read models")
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-            return clues.loads(data, args.from_format, source="<stdin>", **options)
-        return clues.load(path, args.from_format, **options)
-    except PuzzleError as exc:  # a reader that did not say where
-        raise FormatError(f"{path}: {exc}") from None
-    except TypeError as exc:
-        if "unexpected options" in str(exc):
-            what = "--name applies only to Gecode C++ files" if "name" in str(exc).split(":")[-1] \
-                else "--index applies only to formats that hold several puzzles"
-            raise FormatError(f"{path}: {what}") from None
-        raise
+    return options
+
+
+def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
+    """Read the puzzle named on the command line (:func:`nonoqubo.inputs.open_input`: a clue file only)."""
+    return open_input(getattr(args, name), what="clues", command=getattr(args, "command", None),
+                      from_format=getattr(args, "from_format", None), options=input_options(args))
 
 
 def check_output_folder(path: str | None, source: str | None = None) -> None:

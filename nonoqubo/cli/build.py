@@ -1,28 +1,26 @@
 """``nonoqubo build``: build the QUBO of a puzzle and write it in one or more file formats.
 
-The command owns the arguments, the plan of outputs (checked before anything is built) and
-the messages; building, presolving and writing are :mod:`nonoqubo.pipeline`'s.
+The command owns the arguments and the messages; the plan of outputs, every option checked once
+before anything is read or built, is :class:`nonoqubo.pipeline.BuildPlan`, and building,
+presolving and writing are :mod:`nonoqubo.pipeline`'s too.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from typing import Any
 
-from .. import exports
 from .._util.progress import spinner
-from ..answers.decode import load_model, names_a_model
-from ..errors import NonoquboError, UnsupportedFormat
+from ..errors import NonoquboError
+from ..inputs import open_input
 from ..model.estimate import LONG_WORK_TERMS, check_fits
 from ..model.qubo import Qubo
-from ..pipeline import Models, kind_of, write_files
-from ..qpu.physical import (DEFAULT_PRECISION, build_physical, check_not_physical, parse_chain_strength, parse_range, physical_format,
-                            write_physical)
+from ..pipeline import BuildPlan, Models, write_files
+from ..qpu.physical import build_physical, write_physical
 from ._common import (add_chain_strength_argument, add_encoding_arguments, add_force_argument, add_puzzle_arguments,
-                      check_output_folder, encoding_options, load_puzzle, no_solution_names, progress_enabled)
+                      load_puzzle, no_solution_names, progress_enabled)
 
 ORDER = 20
 
@@ -99,41 +97,6 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
-def _plan(args: argparse.Namespace) -> list[tuple[str, Any]]:
-    """(output, format module) pairs, checked before anything is built."""
-    outs: list[str] = args.output
-    fmts: list[str] = args.format or []
-    if args.constrained and (args.model_options["encoding"] != "domain-wall" or args.weights is not None):
-        raise NonoquboError("--constrained writes the domain-wall 0-1 program (no penalties to weigh); "
-                            "it takes neither --encoding one-hot nor --weights")
-    if fmts and len(fmts) not in (1, len(outs)):
-        raise NonoquboError(f"-f was given {len(fmts)} times for {len(outs)} outputs; give it once, or once per -o")
-    plan = []
-    for k, out in enumerate(outs):
-        name = fmts[k] if len(fmts) > 1 else (fmts[0] if fmts else None)
-        if name:
-            mod = exports.get_format(name)
-        elif out == "-":
-            raise UnsupportedFormat("'-o -' needs a format: add -f FORMAT (see 'nonoqubo formats')")
-        else:
-            mod = exports.format_for_path(out, "constrained" if args.constrained else None)
-        if args.ising and not getattr(mod, "ISING", False):
-            able = ", ".join(m.NAME for m in exports.formats() if getattr(m, "ISING", False))
-            raise UnsupportedFormat(f"{out}: the {mod.NAME} format cannot carry an Ising model; --ising works with: {able}")
-        if args.constrained and kind_of(mod) != "constrained":
-            able = ", ".join(m.NAME for m in exports.formats("constrained")) or "none installed"
-            raise NonoquboError(f"{out}: --constrained writes the constrained model, which the {mod.NAME} format "
-                                f"(a QUBO format) cannot hold; constrained formats: {able}")
-        plan.append((out, mod))
-    for out in outs:
-        check_output_folder(out, args.puzzle)
-    if outs.count("-") > 1:
-        raise NonoquboError("standard output is named twice (-o -): it can take one model")
-    if len({os.path.abspath(o) for o, _ in plan if o != "-"}) < sum(1 for o, _ in plan if o != "-"):
-        raise NonoquboError("the same output file is named twice")
-    return plan
-
-
 def empty_model_note(outputs: list[str]) -> str:
     """What to say when the model has no variables left (line logic solved the puzzle)."""
     target = next((o for o in outputs if o != "-"), "MODEL")
@@ -142,118 +105,87 @@ def empty_model_note(outputs: list[str]) -> str:
             f"with: nonoqubo decode {target}")
 
 
-def _physical_plan(args: argparse.Namespace) -> list[tuple[str, str]]:
-    """(output, "bqm" | "json") pairs of a build with --embedding, checked before anything is built."""
-    if args.embedding is None:
-        given = [flag for flag, value in (("--chain-strength", args.chain_strength), ("--h-range", args.h_range),
-                                          ("--j-range", args.j_range), ("--precision", args.precision))
-                 if value is not None]
-        if given:
-            raise NonoquboError(f"{given[0]} applies only with --embedding (the physical problem on qubits)")
-        return []
-    for flag, on in (("--ising", args.ising), ("--constrained", args.constrained)):
-        if on:
-            raise NonoquboError(f"{flag} does not apply with --embedding: the physical problem is an Ising "
-                                "model on qubits (.bqm or .json)")
-    fmts: list[str] = args.format or []
-    if fmts and len(fmts) not in (1, len(args.output)):
-        raise NonoquboError(f"-f was given {len(fmts)} times for {len(args.output)} outputs; give it once, or once per -o")
-    plan = [(out, physical_format(out, fmts[k] if len(fmts) > 1 else (fmts[0] if fmts else None)))
-            for k, out in enumerate(args.output)]
-    parse_chain_strength(args.chain_strength or "uniform-torque")
-    for flag, value in (("--h-range", args.h_range), ("--j-range", args.j_range)):
-        if value is not None:
-            parse_range(value, flag)
-    if args.precision is not None and not (math.isfinite(args.precision) and args.precision >= 0):
-        raise NonoquboError(f"--precision must be a number of at least 0, not {args.precision}")
-    for out, _ in plan:
-        check_output_folder(out, args.puzzle)
-    if len({os.path.abspath(o) for o, _ in plan}) < len(plan):
-        raise NonoquboError("the same output file is named twice")
-    return plan
+def make_plan(args: argparse.Namespace) -> BuildPlan:
+    """The :class:`~nonoqubo.pipeline.BuildPlan` of the command line: every option checked once."""
+    return BuildPlan.make(args.puzzle, args.output, args.format, from_format=args.from_format,
+                          encoding=args.encoding, weights=args.weights, ising=args.ising, presolve=args.presolve,
+                          constrained=args.constrained, embedding=args.embedding, chain_strength=args.chain_strength,
+                          h_range=args.h_range, j_range=args.j_range, precision=args.precision)
 
 
-def run_physical(args: argparse.Namespace, plan: list[tuple[str, str]], qubo: Any, said: list[str]) -> None:
-    """Embed *qubo* through --embedding and write the physical problem (the files of *plan*), then
+def run_physical(args: argparse.Namespace, plan: BuildPlan, qubo: Any, said: list[str]) -> None:
+    """Embed *qubo* through the plan's embedding and write the physical problem (the plan's files), then
     print the build's summary lines *said* and the physical problem's."""
-    problem = build_physical(qubo, args.embedding, chain_strength=args.chain_strength or "uniform-torque",
-                             h_range=args.h_range, j_range=args.j_range,
-                             precision=DEFAULT_PRECISION if args.precision is None else args.precision)
+    assert plan.embedding is not None
+    problem = build_physical(qubo, plan.embedding, chain_strength=plan.chain_strength,
+                             h_range=plan.h_range, j_range=plan.j_range, precision=plan.precision)
     if problem.warning:  # shown even with -q: the file may not be worth sending
         print(problem.warning, file=sys.stderr)
-    write_physical(problem, plan)
+    write_physical(problem, list(plan.physical))
     if not args.quiet:
         for line in said:
             print(line, file=sys.stderr)
         print(problem.summary(), file=sys.stderr)
-        for out, fmt in plan:
+        for out, fmt in plan.physical:
             size = f", {os.path.getsize(out):,} bytes" if out != "-" else ""
             print(f"wrote {'standard output' if out == '-' else out} (physical problem, {fmt}{size})", file=sys.stderr)
 
 
-def run_physical_of_model(args: argparse.Namespace, physical: list[tuple[str, str]]) -> int:
+def run_physical_of_model(args: argparse.Namespace, plan: BuildPlan) -> int:
     """``build MODEL_FILE --embedding``: the physical problem of a model file nonoqubo wrote (a
     suite's model, with its encoding, weights and fixings), as it is."""
-    if args.encoding is not None or args.weights is not None or args.presolve:
-        raise NonoquboError(f"{args.puzzle}: a model file is embedded as it is; --encoding, --weights and "
-                            "--presolve apply to clue files")
-    model = load_model(args.puzzle, force=args.force)
+    model = open_input(plan.source, what="models", command="build", force=args.force)
     if not isinstance(model, Qubo):
         raise NonoquboError(f"{args.puzzle}: a constrained model has no physical problem; give a QUBO file")
     said = [] if args.quiet else [f"read {args.puzzle}: {model.num_vars} variables, {model.num_terms} terms "
                                   f"({model.encoding}, weights {model.weights})"]
-    run_physical(args, physical, model, said)
+    run_physical(args, plan, model, said)
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
-    args.model_options = encoding_options(args)  # checked first: a bad --weights is one line
-    check_not_physical(args.puzzle, "build")
-    physical = _physical_plan(args)
-    if physical and args.puzzle != "-" and not args.from_format and names_a_model(args.puzzle):
-        return run_physical_of_model(args, physical)
-    plan = [] if physical else _plan(args)
+    plan = make_plan(args)
+    if plan.reads_model:
+        return run_physical_of_model(args, plan)
     show = progress_enabled(args)
     said: list[str] = []  # with --embedding the summary waits for the embedding's checks: an error is one line
     say = (lambda msg: None) if args.quiet else \
-        said.append if physical else (lambda msg: print(msg, file=sys.stderr))
+        said.append if plan.physical else (lambda msg: print(msg, file=sys.stderr))
     puzzle = load_puzzle(args)
-    est = check_fits(puzzle, args.puzzle, force=args.force,
-                     write_bytes_per_term=max((mod.WRITE_BYTES_PER_TERM for _, mod in plan), default=0),
-                     encoding=args.model_options["encoding"])
+    est = check_fits(puzzle, args.puzzle, force=args.force, write_bytes_per_term=plan.write_bytes_per_term,
+                     encoding=plan.encoding)
     if est.terms > LONG_WORK_TERMS:
         say(f"estimate: {est}")
     with spinner("building QUBO", enabled=show):  # one vectorised call: no steps to count
-        models = Models.build(puzzle, **args.model_options)
+        models = Models.build(puzzle, encoding=plan.encoding, weights=plan.weights)
     before = qubo = models.qubo
-    if args.presolve:  # before any summary: an unsolvable puzzle is one line of error, nothing else
+    if plan.presolve:  # before any summary: an unsolvable puzzle is one line of error, nothing else
         with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
             qubo = models.presolve()
-    variant = "presolved" if args.presolve else "full"
     title = f" {puzzle.name!r}" if puzzle.name else ""
     how = "" if before.encoding == "domain-wall" and before.weights.is_default else \
         f" ({before.encoding}, weights {before.weights})"
     say(f"built{title} {puzzle.width}x{puzzle.height}{how}: {before.num_vars} variables, {before.num_terms} terms "
         f"({before.num_linear} linear + {before.num_quadratic} quadratic), offset {before.offset} "
         f"in {models.build_seconds:.2f} s")
-    if args.presolve:
+    if plan.presolve:
         say(f"presolved: {before.num_vars} -> {qubo.num_vars} variables, {before.num_terms} -> {qubo.num_terms} terms, "
             f"{len(qubo.fixed)} fixed, offset {qubo.offset}")
     if qubo.num_vars == 0:  # a warning, shown even with -q: these files crash qbsolv and stop MQLib
         print(empty_model_note(args.output), file=sys.stderr)
-    if physical:
-        run_physical(args, physical, qubo, said)
+    if plan.physical:
+        run_physical(args, plan, qubo, said)
         return 0
-    if any(kind_of(mod) == "constrained" for _, mod in plan):
+    if plan.has_constrained:
         with spinner("building the constrained model", enabled=show):
-            model = models.constrained(variant)
+            model = models.constrained(plan.variant)
         parts = ", ".join(f"{n} {kind}" for kind, n in model.counts().items())
         say(f"constrained model: {model.num_vars} variables, {model.num_constraints} constraints ({parts})")
     # every file renamed into place only when all are written; QUBO writers tick their own bar,
     # the constrained ones (HiGHS, dimod) get a spinner
-    write_files(models, plan, variant=variant, ising=args.ising, progress=show,
+    write_files(models, list(plan.targets), variant=plan.variant, ising=plan.ising, progress=show,
                 step=lambda message: spinner(message, enabled=show))
-    for out, mod in plan:
+    for out, mod in plan.targets:
         size = f", {os.path.getsize(out):,} bytes" if out != "-" else ""
-        say(f"wrote {'standard output' if out == '-' else out} ({mod.NAME}{', Ising' if args.ising else ''}{size})")
+        say(f"wrote {'standard output' if out == '-' else out} ({mod.NAME}{', Ising' if plan.ising else ''}{size})")
     return 0

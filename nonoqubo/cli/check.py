@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from .._util.atomic import atomic_write
-from ..logic.check import check, read_grid
+from ..logic.check import check, parse_grid
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.palette import BLACK_CHARS, WHITE_CHARS
 from ..answers.render import svg_picture, text_picture
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     source = "<stdin>" if args.grid == "-" else args.grid
     text = sys.stdin.read() if args.grid == "-" else Path(args.grid).read_text(encoding="utf-8-sig", errors="replace")
     try:
-        grid = read_grid(text, source=source, palette=puzzle.palette)
+        grid = parse_grid(text, source=source, palette=puzzle.palette)
         result = check(puzzle, grid)
     except (PuzzleError, FormatError) as exc:
         message = str(exc) if str(exc).startswith(source) else f"{source}: {exc}"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .. import clues
 from .._util.atomic import atomic_write
-from ..answers.decode import load_model
+from ..inputs import load_model
 from ..model.puzzle import Puzzle
 from ..errors import FormatError, PuzzleError, UnsupportedFormat
 from ._common import add_puzzle_arguments, check_output_folder, load_puzzle

@@ -1,21 +1,18 @@
 """``nonoqubo decode``: a solver's samples -> the picture, the verdict, and what is broken.
 
-The command owns the arguments and the summary; decoding is :mod:`nonoqubo.answers.decode`'s,
-the report text (shared with ``solve``) :func:`nonoqubo.cli._common.emit`'s.
+The command owns the arguments and the printing; the decode itself (opening the model, the
+samples, the embedding, the chain-break method) is one call, :func:`nonoqubo.decoding.decode_samples`;
+the report text (shared with ``solve``) is :func:`nonoqubo.cli._common.emit`'s.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from .._util.progress import spinner
-from ..answers.decode import Decoder, select
-from ..errors import NonoquboError
-from ..qpu.physical import check_not_physical
-from ..qpu.unembed import CHAIN_BREAK_METHODS, chain_break_column, logical_model, physical_batch
-from ..samples import SampleBatch, samples_from
+from ..decoding import decode_samples
+from ..qpu.unembed import CHAIN_BREAK_METHODS
 from ..samples import formats as sample_formats
 from ._common import (add_force_argument, add_image_argument, chain_break_lines, check_image_path, emit,
                       progress_enabled)
@@ -106,6 +103,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                      help="how a broken chain (qubits that disagree) gives its variable's value: "
                           + ", ".join(CHAIN_BREAK_METHODS) + " (default majority; dwave.embedding's "
                           "majority_vote, discard, weighted_random, MinimizeEnergy)")
+    qpu.add_argument("--seed", type=int, default=None, metavar="S",
+                     help="seed of --chain-break weighted's random choices, for repeatable decodes")
     add_image_argument(parser)
     add_force_argument(parser)
     parser.set_defaults(run=run, which="best", spin=None)
@@ -114,71 +113,14 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     check_image_path(args.image)
-    method = check_chain_break(args)
-    check_not_physical(args.model)
     with spinner(f"reading {args.model}", enabled=progress_enabled(args)):
-        decoder = Decoder(args.model, force=args.force)
-    breaks = None
-    if args.embedding:
-        if args.samples in (None, "-"):
-            raise NonoquboError("--embedding: give the qubit samples as a file (SAMPLES)")
-        qubo, embedding = logical_model(decoder.model, args.embedding)
-        if qubo is not decoder.model:
-            decoder = Decoder(qubo)
-        batch, unembedded = physical_batch(decoder, args.samples, embedding, method, args.samples_format, args.spin)
-        breaks = unembedded.summary()
-    elif args.samples is None:
-        batch = no_samples(decoder, args.model)
-    elif args.samples == "-":
-        from ..samples import read_samples
-
-        batch = read_samples(sys.stdin.read(), decoder.labels, format=args.samples_format,
-                             spin=args.spin, fixed=decoder.fixed, source="<stdin>", is_text=True,
-                             puzzle=decoder.puzzle)
-    else:
-        batch = decoder.batch(Path(args.samples), format=args.samples_format, spin=args.spin)
-        breaks = chain_break_column(args.samples)
-    notes = batch.extra.get("notes")
-    if notes:  # labels read another program's way (positions, y_0_0_0) or ignored: one line says how
-        print("nonoqubo: note: " + "; ".join(notes), file=sys.stderr)
-    analysis = decoder.analyse(batch.bits)
-    shown = select(analysis, args.which)
-    reports = decoder.reports(analysis, shown, batch)
-    best = reports[0] if args.which == "best" else reports[int(select(analysis, "best")[0])]
-    summary = {
-        "model": str(args.model),
-        "variables": len(decoder.labels),
-        "fixed": len(decoder.fixed),
-        "encoding": decoder.encoding,
-        "weights": decoder.weights.as_dict(),
-        "num_samples": len(analysis),
-        "num_valid": int(analysis.valid.sum()),
-        "best_energy": int(analysis.energy.min()),
-    }
-    if breaks is not None:
-        summary["chain_breaks"] = breaks
-    emit(decoder.puzzle, reports, summary, args.which, as_json=args.json,
-         source=batch.source, image=args.image, best=best)
-    if breaks is not None and not args.json:
-        print("\n" + "\n".join(chain_break_lines(breaks, best.index)))
-    return 0 if best.valid else 1
-
-
-def check_chain_break(args: argparse.Namespace) -> str:
-    """The --chain-break method (default majority); refused without --embedding or when unknown."""
-    if args.chain_break is None:
-        return "majority"
-    if not args.embedding:
-        raise NonoquboError("--chain-break applies only with --embedding (samples on qubits)")
-    if args.chain_break not in CHAIN_BREAK_METHODS:
-        raise NonoquboError(f"--chain-break: unknown method {args.chain_break!r}; choose one of "
-                            f"{', '.join(CHAIN_BREAK_METHODS)}")
-    return args.chain_break
-
-
-def no_samples(decoder: Decoder, model: str) -> SampleBatch:
-    """The one (empty) sample of a model with no variables; any other model needs SAMPLES."""
-    if decoder.labels:
-        raise NonoquboError(f"{model}: the model has {len(decoder.labels)} variables: give the solver's "
-                            "SAMPLES file (only a model presolve left with no variables decodes without one)")
-    return samples_from([[]], decoder.labels, fixed=decoder.fixed, source=f"{model} (no variables: no samples needed)")
+        result = decode_samples(args.model, args.samples, which=args.which, format=args.samples_format,
+                                spin=args.spin, embedding=args.embedding, chain_break=args.chain_break,
+                                seed=args.seed, force=args.force)
+    if result.notes:  # labels read another program's way (positions, y_0_0_0) or ignored: one line says how
+        print("nonoqubo: note: " + "; ".join(result.notes), file=sys.stderr)
+    emit(result.decoder.puzzle, result.reports, result.summary(), args.which, as_json=args.json,
+         source=result.source, image=args.image, best=result.best)
+    if result.chain_breaks is not None and not args.json:
+        print("\n" + "\n".join(chain_break_lines(result.chain_breaks, result.best.index)))
+    return 0 if result.best.valid else 1

@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from .._util.progress import spinner, status_line
-from ..answers.decode import load_model
+from ..inputs import load_model
 from ..qpu.physical import check_not_physical
 from ..errors import EmbeddingError
 from ..qpu.cache import embed, qubo_to_embed

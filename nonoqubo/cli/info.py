@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from .. import exports
-from ..answers.decode import names_a_model
+from ..inputs import names_a_model
 from ..qpu.physical import check_not_physical
 from .._util.progress import spinner, status_line
 from ..errors import FormatError, UnsupportedFormat

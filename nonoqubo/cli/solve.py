@@ -17,15 +17,14 @@ from ..solvers.base import SampleOptions
 from ..solvers.qpu import QPU_SAMPLERS, qpu_chain_breaks
 from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
 from ..solvers.sampling import sampleset_document, solve
-from ..answers.decode import load_model, names_a_model
-from ..qpu.physical import check_not_physical
+from ..inputs import is_model_input, open_input
 from ..errors import FormatError
 from ..model.estimate import check_fits
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ._common import (add_chain_strength_argument, add_encoding_arguments, chain_break_lines, encoding_options,
                       add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
-                      load_puzzle, progress_enabled)
+                      input_options, progress_enabled)
 
 ORDER = 70
 
@@ -160,21 +159,20 @@ def read_input(args: argparse.Namespace) -> Puzzle | Qubo:
     file, are refused with it rather than ignored.
     """
     path = args.puzzle
-    check_not_physical(path, "solve")
-    if path != "-" and not args.from_format and names_a_model(path):
-        model = load_model(path, force=args.force)
-        if not isinstance(model, Qubo):
-            raise FormatError(f"{path}: a constrained model, not a QUBO: 'solve' samples QUBO files (or builds "
-                              "one from a clue file); solve this one with an ILP solver (see 'nonoqubo formats')")
-        if args.encoding is not None or args.weights is not None:
-            raise FormatError(f"{path}: a model file keeps its own encoding ({model.encoding}, weights "
-                              f"{model.weights}); --encoding and --weights apply to clue files")
-        args.model_options = {}
-        return model
-    args.model_options = encoding_options(args)
-    puzzle = load_puzzle(args)
-    check_fits(puzzle, args.puzzle, force=args.force, encoding=args.model_options["encoding"])  # before building
-    return puzzle
+    by_name = is_model_input(path, args.from_format)
+    args.model_options = {} if by_name else encoding_options(args)  # checked first: a bad --weights is one line
+    read = open_input(path, what="models", command="solve", from_format=args.from_format,
+                      options=input_options(args), force=args.force)
+    if isinstance(read, Puzzle):
+        check_fits(read, path, force=args.force, encoding=args.model_options["encoding"])  # before building
+        return read
+    if not isinstance(read, Qubo):
+        raise FormatError(f"{path}: a constrained model, not a QUBO: 'solve' samples QUBO files (or builds "
+                          "one from a clue file); solve this one with an ILP solver (see 'nonoqubo formats')")
+    if args.encoding is not None or args.weights is not None:
+        raise FormatError(f"{path}: a model file keeps its own encoding ({read.encoding}, weights "
+                          f"{read.weights}); --encoding and --weights apply to clue files")
+    return read
 
 
 def run(args: argparse.Namespace) -> int:

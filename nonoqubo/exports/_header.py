@@ -2,7 +2,9 @@
 
 Decoding a solver's sample needs the clues (block lengths), the variable
 labels and any variables fixed before export; the file alone must give them.
-Every writer calls :func:`describe` for one metadata dict::
+Every QUBO writer calls :func:`describe` for the one metadata dict (its grammar,
+order and checks are :mod:`._metadata`'s, and :func:`to_qubo` reads it back
+through :func:`._metadata.read`)::
 
     nonoqubo   version that wrote the file
     format     the format's NAME
@@ -57,10 +59,11 @@ import numpy as np
 from .._util.guard import finite, json_loads
 from ..errors import FormatError, WeightsError, located
 from ..model.geometry import DOMAIN_WALL, ENCODINGS, geometry_of
-from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..model.weights import Weights
+from . import _metadata
+from ._metadata import KEYS, clue_meta
 
 __all__ = [
     "META_KEYS",
@@ -73,11 +76,8 @@ __all__ = [
     "to_qubo",
 ]
 
-#: the keys, in the order they are written
-META_KEYS = (
-    "format", "vartype", "variables", "terms", "offset", "encoding", "weights", "name", "palette", "rows", "cols",
-    "labels", "fixed",
-)
+#: the keys a header line may hold, in the order they are written (the version is the first line's)
+META_KEYS = tuple(key for key in KEYS if key != "nonoqubo")
 _KEY = re.compile(r"^([a-z_]+)(\+?)=(.*)$")
 #: a comment line's width before wrapping (clue lists of the 512x512 cauldron run to 40 kB)
 WIDTH = 100
@@ -149,17 +149,6 @@ def read_encoding(meta: Mapping[str, Any], source: str) -> tuple[str, Weights]:
     except WeightsError as exc:
         raise FormatError(located(source, None, str(exc))) from None
     return encoding, weights
-
-
-def clue_meta(puzzle: Puzzle) -> dict[str, Any]:
-    """``name``, ``palette`` (colour only), ``rows`` and ``cols`` of the metadata (see :func:`describe`)."""
-    meta: dict[str, Any] = {"name": puzzle.name}
-    spec = puzzle.to_dict()  # the clue spec's own form: lengths, or [length, colour] in colour
-    if "colours" in spec:
-        meta["palette"] = puzzle.palette.to_dict()
-    meta["rows"] = spec["rows"]
-    meta["cols"] = spec["cols"]
-    return meta
 
 
 def follows_rule(labels: Sequence[str], puzzle: Puzzle, fixed: Mapping[str, int],
@@ -316,6 +305,7 @@ def to_qubo(
     offset: float,
     source: str,
     labels: list[str] | None = None,
+    spell: str = "metadata '{}'",
 ) -> Qubo:
     """The :class:`Qubo` a file describes: puzzle, labels and fixed variables restored.
 
@@ -325,23 +315,19 @@ def to_qubo(
             the file's vartype; duplicates and either triangle allowed).
         source: file name for messages.
         labels: the labels when the file lists them itself.
+        spell: how the format spells a metadata key in a message (see :func:`._metadata.read`).
 
     Raises:
-        FormatError: metadata missing or inconsistent with the data.
+        FormatError: metadata missing, of the wrong type (checked by :func:`._metadata.read`)
+            or inconsistent with the data.
     """
-    puzzle = None
-    if "rows" in meta and "cols" in meta:
-        try:
-            puzzle = Puzzle(meta["rows"], meta["cols"], name=meta.get("name"), palette=palette_of(meta))
-        except (ValueError, TypeError, KeyError) as exc:
-            raise FormatError(located(source, None, f"the clues in the file's metadata are invalid: {exc}")) from None
-    fixed = meta.get("fixed") or {}
-    if not isinstance(fixed, dict) or any(v not in (0, 1) for v in fixed.values()):
-        raise FormatError(located(source, None, "metadata 'fixed' must map labels to 0 or 1"))
+    clues = _metadata.read(meta, source, spell=spell)
+    puzzle, fixed = clues.puzzle, clues.fixed
     encoding, weights = read_encoding(meta, source)
+    offset = _metadata.check_value("offset", offset, source, spell)
     n = int(np.asarray(linear).size)
     if labels is None:
-        spec = meta.get("labels")
+        spec = clues.labels
         if spec == "layout":
             if puzzle is None:
                 raise FormatError(located(source, None, "labels follow the layout rule but the file has no clues"))
@@ -360,28 +346,13 @@ def to_qubo(
                                   f"biases ({np.size(quad)}) differ in number"))
     if row.size and (min(row.min(), col.min()) < 0 or max(row.max(), col.max()) >= n):
         raise FormatError(located(source, None, f"a term refers to a variable outside 0..{n - 1}"))
-    vartype = str(meta.get("vartype", "BINARY")).upper()
-    if vartype == "SPIN":
+    if clues.vartype == "SPIN":
         lin, q, off = spin_to_binary(np.asarray(linear), row, col, np.asarray(quad), offset, source)
-    elif vartype == "BINARY":
+    else:
         lin, q = _exact(linear, source, "linear"), _exact(quad, source, "quadratic")
         off = int(_exact(np.array([offset]), source, "offset")[0])
-    else:
-        raise FormatError(located(source, None, f"unknown vartype {vartype!r} (BINARY or SPIN)"))
     return Qubo.from_terms(labels, lin, (row, col, q), off, puzzle=puzzle, fixed=fixed, encoding=encoding,
                            weights=weights)
-
-
-def palette_of(meta: Mapping[str, Any]) -> Palette:
-    """The palette the metadata gives (black on white when it gives none).
-
-    Raises:
-        PuzzleError, KeyError, TypeError: a malformed palette.
-    """
-    pal = meta.get("palette")
-    if pal is None:
-        return BW
-    return Palette.of(pal["colours"], pal["background"])
 
 
 def _exact(values: Any, source: str, what: str) -> np.ndarray:

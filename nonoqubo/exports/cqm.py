@@ -42,12 +42,13 @@ import zipfile
 from typing import IO, Any
 
 from .._util.guard import json_loads
-from ..clues import spec
 from ..model.constrained import SENSES, ConstrainedModel, build_constrained
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
+from . import _metadata
 from ._defaults import ALIASES, HEURISTIC, ISING, LEGACY_ENCODING, OFFSET
+from ._metadata import constrained_meta, from_spec, spec_of
 
-__all__ = ["dump", "dumps", "loads", "metadata"]
+__all__ = ["dump", "dumps", "loads", "metadata", "read_metadata"]
 
 NAME = "cqm"
 TITLE = "dimod CQM file (ConstrainedQuadraticModel.to_file), for hybrid CQM solvers"
@@ -72,20 +73,40 @@ def _dimod() -> Any:
 
 
 def metadata(model: ConstrainedModel) -> dict[str, Any]:
-    """The ``nonoqubo.json`` document of *model*."""
+    """The ``nonoqubo.json`` document of *model*: the clue metadata (:mod:`._metadata`) in this member's syntax.
+
+    The clues are written as a clue spec (``"puzzle"``), the counts with the number of fixed variables.
+    """
+    meta = constrained_meta(model, NAME)
     return {
         "nonoqubo": "constrained",
         "format": FORMAT_VERSION,
-        "puzzle": model.puzzle.to_dict(),
-        "fixed": dict(model.fixed),
-        "counts": {"variables": model.num_vars, "fixed": len(model.fixed),
-                   "constraints": model.num_constraints, **model.counts(),
-                   "nonzeros": model.num_nonzeros},
+        "puzzle": spec_of(meta),
+        "fixed": meta["fixed"],
+        "counts": {"variables": meta["variables"], "fixed": len(meta["fixed"]),
+                   "constraints": meta["constraints"], **meta["counts"]},
         "labels": "y{i}[k][p] / z{j}[k][p]: row i / column j, block k, wall position p (0-based), "
                   "1 = block k shifted right by more than p",
         "constraints": "cell_i_j: row colour - column colour = 0; wall_y3_k1_p2: w[k][p] - w[k][p+1] >= 0; "
                        "order_y3_k1_p2: w[k+1][p] - w[k][p] >= 0",
     }
+
+
+def read_metadata(doc: Any, source: str) -> tuple[Any, dict[str, int]]:
+    """The puzzle and the fixed variables of a ``nonoqubo.json`` document, checked by :func:`._metadata.read`.
+
+    Raises:
+        FormatError: not nonoqubo's constrained-model metadata, or a value the one reader refuses.
+    """
+    if not isinstance(doc, dict) or doc.get("nonoqubo") != "constrained" or not isinstance(doc.get("puzzle"), dict):
+        raise FormatError(located(source, None, f"'{MEMBER}' is not nonoqubo's constrained-model metadata"))
+    meta = {**from_spec(doc["puzzle"]), "fixed": doc.get("fixed") or {}}
+    if "counts" in doc:
+        meta["counts"] = doc["counts"]
+    clues = _metadata.read(meta, source, spell=f"{MEMBER} key '{{}}'")
+    if clues.puzzle is None:
+        raise FormatError(located(source, None, f"{MEMBER} key 'puzzle' has no 'rows' and 'cols'"))
+    return clues.puzzle, clues.fixed
 
 
 def dumps(model: ConstrainedModel, *, ising: bool = False) -> bytes:
@@ -133,11 +154,9 @@ def loads(data: bytes, *, source: str = "<cqm>") -> ConstrainedModel:
                                   "nonoqubo, so its clues are unknown")) from None
     except _ZIP_ERRORS as exc:
         raise _unreadable(source, exc) from None
-    if not isinstance(doc, dict) or doc.get("nonoqubo") != "constrained" or "puzzle" not in doc:
-        raise FormatError(located(source, None, f"'{MEMBER}' is not nonoqubo's constrained-model metadata"))
-    puzzle = spec.from_dict(doc["puzzle"], source=f"{source}:{MEMBER}")
+    puzzle, fixed = read_metadata(doc, source)
     try:
-        model = build_constrained(puzzle, doc.get("fixed") or {})
+        model = build_constrained(puzzle, fixed)
     except ValueError as exc:
         raise FormatError(located(source, None, f"the clues and fixed values in {MEMBER}: {exc}")) from None
     with model.to_cqm().to_file() as fh:

@@ -65,11 +65,12 @@ from ..model.constrained import SENSES, ConstrainedModel, build_constrained
 from ..model.encoding import bracket_name, flat_name
 from .._util.text import decode
 from ..errors import FormatError, UnsupportedFormat, located
-from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
+from . import _metadata
+from ._metadata import constrained_meta
 from ._defaults import ALIASES, BINARY, HEURISTIC, ISING, LEGACY_ENCODING, OFFSET
 
-__all__ = ["dump", "dumps", "loads", "metadata_lines", "read_metadata"]
+__all__ = ["dump", "dumps", "loads", "metadata_lines", "parse_metadata", "read_metadata"]
 
 NAME = "lp"
 TITLE = "CPLEX LP: the constrained model as a 0-1 integer program (HiGHS, SCIP, CBC, Gurobi)"
@@ -112,20 +113,23 @@ def _token_lines(key: str, tokens: Iterable[str], prefix: str) -> list[str]:
 
 
 def metadata_lines(model: ConstrainedModel, prefix: str = "\\") -> list[str]:
-    r"""The comment lines that make a file self-describing.
+    r"""The comment lines that make a file self-describing: the clue metadata in LP's syntax.
 
-    Machine-read keys (a key may repeat; its values are concatenated):
-    ``name`` (a JSON string), ``size`` (height width), ``row i`` / ``col j``
-    (0-based; the clue's block lengths, nothing for an empty line), ``fixed``
-    (``flatname=value`` tokens), ``solution i`` (row i of the known answer,
-    ``#``/``.``).  The ``counts`` line and the prose lines are for people.
+    The dict is :func:`._metadata.constrained_meta`'s; its keys are written
+    (a key may repeat; its values are concatenated): ``name`` (a JSON string),
+    ``size`` (height width: the lengths of ``rows`` and ``cols``), ``palette``
+    (compact JSON, colour only), ``row i`` / ``col j`` (0-based; the clue's
+    block lengths, a block of colour c > 1 written ``length/c``, nothing for an
+    empty line), ``fixed`` (``flatname=value`` tokens), ``solution i`` (row i
+    of the known answer, ``#``/``.``).  The ``counts`` line and the prose lines
+    are for people.
 
     Args:
         model: the model written.
         prefix: the comment marker (``\`` for LP, ``*`` for MPS).
     """
-    p = model.puzzle
-    counts = model.counts()
+    meta = constrained_meta(model, NAME)
+    counts = meta["counts"]
     out = [
         f"{prefix} {MAGIC}, format {FORMAT_VERSION}: a 0-1 integer linear program, zero objective",
         f"{prefix} (the domain-wall model of the QUBO++ Nonogram case study, in its constrained form)",
@@ -134,38 +138,51 @@ def metadata_lines(model: ConstrainedModel, prefix: str = "\\") -> list[str]:
         f"{prefix} constraints: cell_i_j: row colour - column colour = 0 (constant part on the right);",
         f"{prefix}   wall_y3_k1_p2: y3_1_2 - y3_1_3 >= 0; order_y3_k1_p2: y3_2_2 - y3_1_2 >= 0",
         f"{prefix} decode: nonoqubo decode THIS_FILE SOLUTION (HiGHS .sol, dimod SampleSet, label maps)",
-        f"{prefix} counts: variables {model.num_vars} fixed {len(model.fixed)} constraints "
-        f"{model.num_constraints} cell {counts['cell']} wall {counts['wall']} order {counts['order']} "
-        f"nonzeros {model.num_nonzeros}",
+        f"{prefix} counts: variables {meta['variables']} fixed {len(meta['fixed'])} constraints "
+        f"{meta['constraints']} cell {counts['cell']} wall {counts['wall']} order {counts['order']} "
+        f"nonzeros {counts['nonzeros']}",
     ]
-    if p.name is not None:
-        out += _chunks("name", json.dumps(p.name), prefix)
-    out.append(f"{prefix} size: {p.height} {p.width}")
-    if p.palette != BW:  # colour: the palette, and blocks of colour c > 1 written length/c
-        out += _chunks("palette", json.dumps(p.palette.to_dict(), separators=(",", ":")), prefix)
-    for kind, clues, colours in (("row", p.rows, p.row_colours), ("col", p.cols, p.col_colours)):
-        for i, (clue, cc) in enumerate(zip(clues, colours)):  # type: ignore[arg-type]
-            out += _token_lines(f"{kind} {i}", (str(v) if c == 1 else f"{v}/{c}" for v, c in zip(clue, cc)), prefix)
-    if model.fixed:
-        out += _token_lines("fixed", (f"{flat_name(k)}={v}" for k, v in model.fixed.items()), prefix)
-    if p.solution is not None:
-        for i, line in enumerate(p.solution):
-            out += _chunks(f"solution {i}", line, prefix)
+    if meta["name"] is not None:
+        out += _chunks("name", json.dumps(meta["name"]), prefix)
+    out.append(f"{prefix} size: {len(meta['rows'])} {len(meta['cols'])}")
+    index = {}  # colour name -> its index; colour 1 is written bare
+    if "palette" in meta:
+        out += _chunks("palette", json.dumps(meta["palette"], separators=(",", ":")), prefix)
+        pal = meta["palette"]
+        index = {c["name"]: i for i, c in enumerate([pal["background"], *pal["colours"]]) if i > 0}
+    for kind, clues in (("row", meta["rows"]), ("col", meta["cols"])):
+        for i, clue in enumerate(clues):
+            out += _token_lines(f"{kind} {i}", (_block_token(b, index) for b in clue), prefix)
+    if meta["fixed"]:
+        out += _token_lines("fixed", (f"{flat_name(k)}={v}" for k, v in meta["fixed"].items()), prefix)
+    for i, line in enumerate(meta.get("solution", ())):
+        out += _chunks(f"solution {i}", line, prefix)
     return out
+
+
+def _block_token(block: Any, index: dict[str, int]) -> str:
+    """``3`` for a length (or a block of the first colour), ``3/c`` for a block of colour *c* > 1."""
+    if not isinstance(block, list):
+        return str(block)
+    length, colour = block
+    c = index.get(colour, 1)
+    return str(length) if c == 1 else f"{length}/{c}"
 
 
 _META = re.compile(r"^(name|palette|size|fixed|counts|(?:row|col|solution) \d+):\s?(.*)$")
 
 
-def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puzzle, dict[str, int]]:
-    """The puzzle and the fixed variables from a file's comment lines.
+def parse_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[dict[str, Any], dict[str, int]]:
+    """The clue metadata dict (see :mod:`._metadata`) of a file's comment lines, and each key's first line.
+
+    Only the syntax is read here (tokens, JSON); :func:`._metadata.read` checks the values.
 
     Args:
         comments: ``(line number, text after the comment marker)`` pairs.
         source: the file name, for messages.
 
     Raises:
-        FormatError: no nonoqubo header, or clues that do not make a puzzle.
+        FormatError: no nonoqubo header, or tokens that are not integers or JSON.
     """
     fields: dict[str, list[str]] = {}
     first: dict[str, int] = {}
@@ -186,13 +203,10 @@ def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puz
     def tokens(key: str) -> list[str]:
         return " ".join(fields.get(key, [])).split()
 
-    def ints(key: str) -> list[int]:
-        try:
-            return [int(t) for t in tokens(key)]
-        except ValueError:
-            raise FormatError(located(source, first[key], f"'{key}' must list integers")) from None
-
-    size = ints("size")
+    try:
+        size = [int(t) for t in tokens("size")]
+    except ValueError:
+        raise FormatError(located(source, first["size"], "'size' must list integers")) from None
     if len(size) != 2:
         raise FormatError(located(source, first["size"], "'size' must be 'height width'"))
     height, width = size
@@ -200,43 +214,44 @@ def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puz
     if not 0 <= height <= given["row"] or not 0 <= width <= given["col"]:  # before looping over the size
         raise FormatError(located(source, first["size"], f"'size: {height} {width}' but the header has "
                                   f"{given['row']} row and {given['col']} column clues"))
-    name = None
-    if "name" in fields:
-        name = json_loads("".join(fields["name"]), source, first["name"])
-        if not isinstance(name, str):
-            raise FormatError(located(source, first["name"], "the name is not a JSON string"))
 
-    def blocks(key: str) -> list[Any]:
-        """``3`` or, for a block of colour c, ``3/c`` (``(3, c)``, a block as Puzzle takes it)."""
+    def blocks(key: str) -> list[int | list[int]]:
+        """``3`` or, for a block of colour c, ``3/c`` (kept as ``[3, c]``: the colour's index)."""
         try:
-            return [int(t) if "/" not in t else (int(t.split("/")[0]), int(t.split("/")[1])) for t in tokens(key)]
+            return [int(t) if "/" not in t else [int(t.split("/")[0]), int(t.split("/")[1])] for t in tokens(key)]
         except ValueError:
             raise FormatError(located(source, first[key], f"'{key}' must list integers (length/colour in colour)")) from None
 
-    rows = [blocks(f"row {i}") for i in range(height)]
-    cols = [blocks(f"col {j}") for j in range(width)]
-    palette = BW
-    if "palette" in fields:
-        try:
-            pal = json_loads("".join(fields["palette"]), source, first["palette"])
-            palette = Palette.of(pal["colours"], pal["background"])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise FormatError(located(source, first["palette"], f"the palette is not valid: {exc}")) from None
-    solution = None
+    meta: dict[str, Any] = {}
+    lines: dict[str, int] = {key: first[key] for key in ("name", "palette", "fixed") if key in first}
+    for key in ("name", "palette"):
+        if key in fields:
+            meta[key] = json_loads("".join(fields[key]), source, first[key])
+    meta["rows"] = [blocks(f"row {i}") for i in range(height)]
+    meta["cols"] = [blocks(f"col {j}") for j in range(width)]
+    lines["rows"] = lines["cols"] = first["size"]
     if "solution 0" in fields:
-        solution = ["".join(fields.get(f"solution {i}", [])) for i in range(height)]
-    fixed: dict[str, int] = {}
+        meta["solution"] = ["".join(fields.get(f"solution {i}", [])) for i in range(height)]
+    fixed: dict[str, Any] = {}
     for tok in tokens("fixed"):
         label, _, value = tok.partition("=")
-        if value not in ("0", "1"):
-            raise FormatError(located(source, first["fixed"], f"fixed variable {tok!r} is not name=0 or name=1"))
-        fixed[bracket_name(label)] = int(value)
-    try:
-        puzzle = Puzzle(rows=tuple(map(tuple, rows)), cols=tuple(map(tuple, cols)), name=name,
-                        solution=None if solution is None else tuple(solution), palette=palette)
-    except ValueError as exc:
-        raise FormatError(located(source, first["size"], f"the clues in the header are invalid: {exc}")) from None
-    return puzzle, fixed
+        fixed[bracket_name(label)] = int(value) if value in ("0", "1") else value
+    meta["fixed"] = fixed
+    meta["labels"] = "layout"
+    return meta, lines
+
+
+def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puzzle, dict[str, int]]:
+    """The puzzle and the fixed variables from a file's comment lines (parsed, then checked by the one reader).
+
+    Raises:
+        FormatError: no nonoqubo header, tokens that are not integers, or values that
+            :func:`._metadata.read` refuses (the message names the key and its line).
+    """
+    meta, lines = parse_metadata(comments, source)
+    clues = _metadata.read(meta, source, spell="header '{}'", lines=lines)
+    assert clues.puzzle is not None  # parse_metadata always gives rows and cols
+    return clues.puzzle, clues.fixed
 
 
 def model_from_metadata(comments: Iterable[tuple[int, str]], source: str) -> ConstrainedModel:

@@ -45,7 +45,8 @@ from ..errors import FormatError, UnsupportedFormat, located
 from ..model.automaton import Automaton, line_automaton
 from ..model.qubo import Qubo
 from ._defaults import ALIASES, HEURISTIC, LEGACY_ENCODING, WRITE_BYTES_PER_TERM
-from ._header import comment_lines, describe, names_format, parse_comments, palette_of, read_encoding, rule_labels
+from . import _metadata
+from ._header import comment_lines, describe, names_format, parse_comments, read_encoding, rule_labels
 
 __all__ = ["detect", "dump", "dumps", "loads"]
 
@@ -128,23 +129,18 @@ def loads(data: str, *, source: str = "<mzn>") -> Qubo:
             grid size or QUBO figures differ from those of its clues.
     """
     from ..model.build import build
-    from ..model.puzzle import Puzzle
 
     meta = parse_comments((ln for ln in data.splitlines() if ln.startswith("%")), "%", source)
     if meta.get("format") != NAME or "rows" not in meta or "cols" not in meta:
         raise FormatError(located(source, None, "no nonoqubo metadata (% rows=, % cols=); "
                                   "was this MiniZinc model written by nonoqubo?"))
-    try:
-        puzzle = Puzzle(meta["rows"], meta["cols"], name=meta.get("name"), palette=palette_of(meta))
-    except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise FormatError(located(source, None, f"the clues in the file's metadata are invalid: {exc}")) from None
+    clues = _metadata.read(meta, source)
+    puzzle, fixed = clues.puzzle, clues.fixed
+    assert puzzle is not None  # rows and cols are there
     sizes = dict(_SIZE.findall(data))
     if sizes != {"height": str(puzzle.height), "width": str(puzzle.width)}:
         raise FormatError(located(source, None, f"the model's grid ({sizes.get('height')}x{sizes.get('width')}) "
                                   f"is not the {puzzle.height}x{puzzle.width} of its clues"))
-    fixed = meta.get("fixed") or {}
-    if not isinstance(fixed, dict) or any(v not in (0, 1) or isinstance(v, bool) for v in fixed.values()):
-        raise FormatError(located(source, None, "metadata 'fixed' must map labels to 0 or 1"))
     encoding, weights = read_encoding(meta, source)
     qubo = build(puzzle, encoding=encoding, weights=weights)
     if fixed:
@@ -152,8 +148,8 @@ def loads(data: str, *, source: str = "<mzn>") -> Qubo:
         unknown = next((k for k in fixed if k not in known), None)
         if unknown is not None:
             raise FormatError(located(source, None, f"fixed variable {unknown!r} is not a variable of the clues"))
-        qubo = qubo.fix({str(k): int(v) for k, v in fixed.items()})
-    labels = meta.get("labels", "layout")
+        qubo = qubo.fix(fixed)
+    labels = clues.labels or "layout"
     if labels != "layout" and (not isinstance(labels, list) or [str(x) for x in labels] != list(qubo.labels)):
         raise FormatError(located(source, None, "the metadata's labels are not those of its clues"))
     if meta.get("variables", qubo.num_vars) != qubo.num_vars:

@@ -77,7 +77,6 @@ Examples:
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 from collections.abc import Mapping
@@ -86,9 +85,13 @@ from typing import IO, Any
 import numpy as np
 
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
+from ..model.encoding import subscripted_label
 from ..model.qubo import Qubo
 from .._util import oci as _oci
-from ._header import encoding_meta
+from .._util.guard import json_loads
+from . import _metadata
+from ._header import describe, to_qubo
+from ._metadata import constrained_meta
 from ._defaults import ALIASES, HEURISTIC, ISING, KIND, LEGACY_ENCODING, OFFSET
 
 __all__ = [
@@ -105,6 +108,8 @@ WRITE_BYTES_PER_TERM = 85  # the cauldron: 2.96 GB, rounded up
 
 #: the namespace of nonoqubo's annotations
 PREFIX = "org.nonoqubo."
+#: how a message names an annotation (see :func:`._metadata.read`)
+SPELL = "annotation " + PREFIX + "{}"
 FORMAT_VERSION = 1
 INSTANCE_MEDIA = "application/org.ommx.v1.instance"
 LABELS_NOTE = ("variable name y (rows) or z (columns) with subscripts [i, k, p] is the QUBO++ label "
@@ -347,32 +352,82 @@ def layer_annotations(model: Any, kind: str) -> dict[str, str]:
 
 
 def model_annotations(model: Any, kind: str) -> dict[str, str]:
-    """The ``org.nonoqubo.*`` annotations of *model* (see the module docstring)."""
-    from .._version import __version__
+    """The ``org.nonoqubo.*`` annotations of *model*: the clue metadata (:mod:`._metadata`) as strings.
 
-    out = {"format": str(FORMAT_VERSION), "version": __version__, "kind": kind}
-    p = model.puzzle
-    if p is not None:
-        if p.name is not None:
-            out["name"] = p.name
-        out["height"], out["width"] = str(p.height), str(p.width)
-        spec = p.to_dict()  # lengths, or [length, colour] blocks with the palette in colour
-        for key in ("background", "colours", "rows", "cols"):
-            if key in spec:
-                out[key] = json.dumps(spec[key], separators=(",", ":"))
-        if p.solution is not None:
-            out["solution"] = json.dumps(list(p.solution))
-    out["variables"] = str(model.num_vars)
-    if kind == "qubo":
-        out["terms"], out["offset"] = str(model.num_terms), str(int(model.offset))
-        enc = encoding_meta(model)
-        out["encoding"], out["weights"] = enc["encoding"], json.dumps(enc["weights"], separators=(",", ":"))
-    else:
-        out["constraints"] = str(model.num_constraints)
-        out["counts"] = json.dumps({**model.counts(), "nonzeros": model.num_nonzeros}, separators=(",", ":"))
-    out["fixed"] = json.dumps({str(k): int(v) for k, v in model.fixed.items()}, separators=(",", ":"))
+    Text stays text, numbers are written in decimal, structures in compact JSON;
+    ``format`` is this layout's version and ``version`` nonoqubo's (the metadata's ``nonoqubo``).
+    """
+    meta = _metadata_of(model, kind)
+    out = {"format": str(FORMAT_VERSION), "version": meta["nonoqubo"], "kind": kind}
+    if "rows" in meta:
+        if meta["name"] is not None:
+            out["name"] = meta["name"]
+        out["height"], out["width"] = str(len(meta["rows"])), str(len(meta["cols"]))
+        palette = meta.get("palette", {})
+        for key, value in (*palette.items(), ("rows", meta["rows"]), ("cols", meta["cols"])):
+            out[key] = json.dumps(value, separators=(",", ":"))
+        if "solution" in meta:
+            out["solution"] = json.dumps(meta["solution"])
+    keys = ("variables", "terms", "offset", "encoding", "weights") if kind == "qubo" else \
+        ("variables", "constraints", "counts")
+    for key in (*keys, "fixed"):
+        value = meta[key]
+        out[key] = value if isinstance(value, str) else str(int(value)) if key == "offset" else \
+            str(value) if isinstance(value, int) else json.dumps(value, separators=(",", ":"))
     out["labels"] = _labels_note(model)
     return {PREFIX + k: v for k, v in out.items()}
+
+
+def _metadata_of(model: Any, kind: str) -> dict[str, Any]:
+    """The clue metadata dict of *model* (a :class:`Qubo` for ``kind="qubo"``), known solution included."""
+    if kind != "qubo":
+        return constrained_meta(model, "ommx-constrained")
+    meta = describe(model, NAME, labels_listed=True)  # the variables' names and subscripts spell the labels
+    if model.puzzle is not None and model.puzzle.solution is not None:
+        meta["solution"] = list(model.puzzle.solution)
+    return meta
+
+
+#: the annotations whose value is a JSON structure, and those that are a number
+_JSON_KEYS = ("background", "colours", "rows", "cols", "solution", "weights", "counts", "fixed")
+_NUMBER_KEYS = ("variables", "terms", "offset", "constraints")
+
+
+def read_annotations(annotations: Mapping[str, str], source: str) -> dict[str, Any]:
+    """The clue metadata dict of an archive's ``org.nonoqubo.*`` annotations (the inverse of :func:`model_annotations`).
+
+    Only the syntax is read: a value that is not the JSON or the number it should be is
+    kept as its text, for :func:`._metadata.read` to refuse by name.
+    """
+    ann = {k[len(PREFIX):]: v for k, v in annotations.items() if k.startswith(PREFIX)}
+    meta: dict[str, Any] = {}
+    if "version" in ann:
+        meta["nonoqubo"] = ann["version"]
+    for key, text in ann.items():
+        if key in _JSON_KEYS:
+            try:
+                meta[key] = json_loads(text, source)
+            except FormatError:
+                meta[key] = text
+        elif key in _NUMBER_KEYS:
+            meta[key] = _decimal(text)
+        elif key in ("name", "encoding"):
+            meta[key] = text
+    if "rows" in meta or "cols" in meta:
+        meta.setdefault("name", None)
+    if "colours" in meta or "background" in meta:
+        meta["palette"] = {"background": meta.pop("background", "white"), "colours": meta.pop("colours", ["black"])}
+    return meta
+
+
+def _decimal(text: str) -> Any:
+    """An int or float from its decimal text; the text itself when it is neither."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 # -- writing the archive -----------------------------------------------------------------------
@@ -464,34 +519,6 @@ def instance_of(data: bytes, source: str) -> tuple[Any, dict[str, str]]:
                               "is it a solver's answer rather than a model?"))
 
 
-def _puzzle(meta: Mapping[str, str], source: str) -> Any:
-    """The puzzle of the annotations (None when they carry no clues)."""
-    from ..clues import spec
-
-    if PREFIX + "rows" not in meta or PREFIX + "cols" not in meta:
-        return None
-    doc: dict[str, Any] = {}
-    try:
-        for key in ("background", "colours", "rows", "cols", "solution"):
-            if PREFIX + key in meta:
-                doc[key] = json.loads(meta[PREFIX + key])
-    except json.JSONDecodeError:
-        raise FormatError(located(source, None, f"annotation {PREFIX}{key} is not valid JSON")) from None
-    if PREFIX + "name" in meta:
-        doc["name"] = meta[PREFIX + "name"]
-    return spec.from_dict(doc, source=f"{source} (annotations {PREFIX}*)")
-
-
-def _fixed(meta: Mapping[str, str], source: str) -> dict[str, int]:
-    try:
-        fixed = json.loads(meta.get(PREFIX + "fixed", "{}"))
-    except json.JSONDecodeError:
-        fixed = None
-    if not isinstance(fixed, dict) or any(v not in (0, 1) or isinstance(v, bool) for v in fixed.values()):
-        raise FormatError(located(source, None, f"annotation {PREFIX}fixed must map labels to 0 or 1"))
-    return {str(k): int(v) for k, v in fixed.items()}
-
-
 def _labels(message: Any, source: str) -> list[str]:
     """The labels of the instance's variables, ids checked to be ``0..N-1`` in order."""
     variables = sorted(message.decision_variables, key=lambda v: v.id)
@@ -499,15 +526,7 @@ def _labels(message: Any, source: str) -> list[str]:
     if not np.array_equal(ids, np.arange(ids.size)):
         raise FormatError(located(source, None, "the instance's variable ids are not 0..N-1 "
                                   "(nonoqubo's variable order); was it written by nonoqubo?"))
-    return [label_of(v.name, v.subscripts) for v in variables]
-
-
-def label_of(name: str, subscripts: Any) -> str:
-    """The nonoqubo label of an OMMX variable: ``y`` with ``[3, 1, 2]`` -> ``y3[1][2]``."""
-    subs = list(subscripts)
-    if name in ("y", "z", "r", "c") and len(subs) == 3:  # domain-wall y/z, one-hot r/c
-        return f"{name}{subs[0]}[{subs[1]}][{subs[2]}]"
-    return name + "".join(f"[{s}]" for s in subs)
+    return [subscripted_label(v.name, v.subscripts) for v in variables]
 
 
 def _objective(message: Any, n: int, source: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
@@ -561,34 +580,19 @@ def loads(data: bytes, *, source: str = "<ommx>") -> Any:
         raise FormatError(located(source, None, f"unknown {PREFIX}kind {kind!r} (qubo or constrained)"))
     labels = _labels(message, source)
     linear, row, col, quad, offset = _objective(message, len(labels), source)
-    from . import _header
-
-    header: dict[str, Any] = {"vartype": "BINARY", "fixed": _fixed(meta, source)}
-    if PREFIX + "encoding" in meta:
-        header["encoding"] = meta[PREFIX + "encoding"]
-    if PREFIX + "weights" in meta:
-        try:
-            header["weights"] = json.loads(meta[PREFIX + "weights"])
-        except json.JSONDecodeError:
-            raise FormatError(located(source, None, f"annotation {PREFIX}weights is not valid JSON")) from None
-    puzzle = _puzzle(meta, source)
-    if puzzle is not None:
-        header.update(_header.clue_meta(puzzle))
-
-    qubo = _header.to_qubo(header, linear, row, col, quad, offset, source, labels)
-    # the puzzle as the annotations give it, known solution included
-    return qubo if puzzle is None else dataclasses.replace(qubo, puzzle=puzzle)
+    header: dict[str, Any] = {"fixed": {}, **read_annotations(meta, source), "vartype": "BINARY"}
+    return to_qubo(header, linear, row, col, quad, offset, source, labels, spell=SPELL)
 
 
 def _constrained(message: Any, meta: Mapping[str, str], source: str) -> Any:
     """The constrained model its annotations describe, checked against the instance's constraints."""
     from ..model.constrained import EQ, GE, build_constrained
 
-    puzzle = _puzzle(meta, source)
-    if puzzle is None:
+    clues = _metadata.read(read_annotations(meta, source), source, spell=SPELL)
+    if clues.puzzle is None:
         raise FormatError(located(source, None, f"no {PREFIX}rows/{PREFIX}cols annotations: the clues are unknown"))
     try:
-        model = build_constrained(puzzle, _fixed(meta, source) or None)
+        model = build_constrained(clues.puzzle, clues.fixed or None)
     except ValueError as exc:
         raise FormatError(located(source, None, f"the clues and fixed values in the annotations: {exc}")) from None
     if _labels(message, source) != list(model.labels):

@@ -36,7 +36,8 @@ from ..errors import FormatError, PuzzleError
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle, colour_grid, line_clues, line_runs
 
-__all__ = ["CheckResult", "LineFailure", "check", "failing_lines", "line_clues", "line_failures", "read_grid"]
+__all__ = ["CheckResult", "LineFailure", "check", "failing_lines", "line_clues", "line_failures", "parse_grid",
+           "read_grid"]
 
 INT = np.int64
 
@@ -185,9 +186,22 @@ def check(puzzle: Puzzle, grid: np.ndarray | Sequence[str] | Sequence[Sequence[i
     return CheckResult(valid=not failures, grid=g, failures=failures, palette=puzzle.palette)
 
 
-def read_grid(path_or_text: str | os.PathLike[str], *, source: str | None = None,
-              palette: Palette = BW) -> np.ndarray:
-    """Read a grid from a file path or from text.
+def read_grid(path: str | os.PathLike[str], *, source: str | None = None, palette: Palette = BW) -> np.ndarray:
+    """Read a grid from the file *path* (a ``str`` is always a path; :func:`parse_grid` reads text).
+
+    The grammar and errors are :func:`parse_grid`'s; *source* names the file in messages
+    (default: the path).
+
+    Raises:
+        FormatError: the file is not a picture.
+        OSError: the file cannot be read (``FileNotFoundError`` names a missing one).
+    """
+    text = Path(path).read_text(encoding="utf-8-sig", errors="replace")
+    return parse_grid(text, source=source or os.fspath(path), palette=palette)
+
+
+def parse_grid(text: str, *, source: str = "<grid>", palette: Palette = BW) -> np.ndarray:
+    """The grid in *text* (the content of a grid file).
 
     Text: one row per line, ``#``/``X``/``1`` black and ``.``/``0``/``-`` white;
     blank lines and lines starting with ``//`` or ``;`` are skipped, and
@@ -197,22 +211,16 @@ def read_grid(path_or_text: str | os.PathLike[str], *, source: str | None = None
 
     Raises:
         FormatError: the text is not a picture (the message names the line).
-        OSError: the file cannot be read.
 
     Examples:
-        >>> read_grid("#.\\n.#").astype(int).tolist()
+        >>> parse_grid("#.\\n.#").astype(int).tolist()
         [[1, 0], [0, 1]]
-        >>> read_grid('{"grid": [[0, 1], [1, 1]]}').astype(int).tolist()
+        >>> parse_grid('{"grid": [[0, 1], [1, 1]]}').astype(int).tolist()
         [[0, 1], [1, 1]]
     """
-    if isinstance(path_or_text, os.PathLike) or (
-        isinstance(path_or_text, str) and "\n" not in path_or_text and os.path.isfile(path_or_text)
-    ):
-        src = source or os.fspath(path_or_text)
-        text = Path(path_or_text).read_text(encoding="utf-8-sig", errors="replace")
-    else:
-        src = source or "<grid>"
-        text = str(path_or_text)
+    if not isinstance(text, str):
+        raise TypeError(f"parse_grid takes the grid's text, not a {type(text).__name__}; read a file with read_grid")
+    src = source
     head = text.lstrip()
     if head.startswith(("[", "{")):
         doc = json_loads(text, src)

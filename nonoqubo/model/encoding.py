@@ -42,7 +42,8 @@ import numpy as np
 from ..errors import SampleError
 from .puzzle import Puzzle
 
-__all__ = ["Completion", "Layout", "LayoutLabels", "LazyLabels", "bracket_name", "flat_name", "parse_label"]
+__all__ = ["Completion", "Layout", "LayoutLabels", "LazyLabels", "bracket_name", "flat_name", "parse_label",
+           "subscripted_label"]
 
 INT = np.int64
 
@@ -416,6 +417,19 @@ def bracket_name(name: str) -> str:
         'z0[2][5]'
     """
     return _reformat(name, "{}{}[{}][{}]")
+
+
+def subscripted_label(name: str, subscripts: Any) -> str:
+    """The label of a variable given as a name and subscripts (OMMX's): ``y`` with ``[3, 1, 2]`` -> ``y3[1][2]``.
+
+    Examples:
+        >>> subscripted_label("y", [3, 1, 2]), subscripted_label("r", (0, 1, 2)), subscripted_label("x", [4])
+        ('y3[1][2]', 'r0[1][2]', 'x[4]')
+    """
+    subs = list(subscripts)
+    if name in ("y", "z", "r", "c") and len(subs) == 3:  # domain-wall y/z, one-hot r/c
+        return f"{name}{subs[0]}[{subs[1]}][{subs[2]}]"
+    return name + "".join(f"[{s}]" for s in subs)
 
 
 @dataclass(frozen=True, eq=False)

@@ -100,8 +100,8 @@ from .topology import Topology
 
 __all__ = ["CHAIN_STRENGTH_RULES", "DEFAULT_H_RANGE", "DEFAULT_J_RANGE", "DEFAULT_PRECISION", "FORMATS",
            "PhysicalProblem", "build_physical", "chain_strength_bound", "check_not_physical", "dumps_bqm", "dumps_json",
-           "is_physical", "logical_ising_bqm", "parse_chain_strength", "parse_range", "physical_format", "physical_problem", "resolve_chain_strength",
-           "write_physical"]
+           "is_physical", "logical_ising_bqm", "parse_chain_strength", "parse_range", "physical_format",
+           "physical_problem", "resolve_chain_strength", "write_physical"]
 
 #: an Advantage system's h_range and j_range (the QPU properties' "h_range" / "j_range")
 DEFAULT_H_RANGE = (-4.0, 4.0)

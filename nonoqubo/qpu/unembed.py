@@ -10,8 +10,7 @@ physical problem, one value per qubit, are mapped back through the embedding's c
 * ``discard``: samples with any broken chain are dropped (``discard``);
 * ``weighted``: a chain takes the value of one of its qubits chosen at random
   (``weighted_random``: the chance of a value is the share of qubits that have it; as Ocean
-  does it, one qubit per chain for every sample).  The choice is drawn from ``seed``
-  (``decode --seed``, default 1), so the same call gives the same samples;
+  does it, one qubit per chain for every sample); ``seed`` (``decode --seed``) makes it repeatable;
 * ``minimize-energy``: broken chains are set one by one to the value that lowers the logical
   energy most (``MinimizeEnergy``).
 
@@ -43,7 +42,6 @@ Examples:
 
 from __future__ import annotations
 
-import json
 import numbers
 import os
 from collections.abc import Mapping, Sequence
@@ -53,12 +51,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import MissingDependency, PhysicalError
+from ..errors import MissingDependency, NonoquboError, PhysicalError
 from ..model.qubo import Qubo
 from ..samples import RawSamples, checked_occurrences
 
-__all__ = ["CHAIN_BREAK_METHODS", "Unembedded", "chain_break_column", "logical_model", "physical_batch", "qubit_spins",
-           "unembed"]
+__all__ = ["CHAIN_BREAK_METHODS", "Unembedded", "chain_break_column", "chain_breaks_of", "logical_model",
+           "physical_batch", "qubit_spins", "unembed"]
 
 #: --chain-break NAME -> the dwave.embedding.chain_breaks function it uses
 CHAIN_BREAK_METHODS = {"majority": "majority_vote", "discard": "discard", "weighted": "weighted_random",
@@ -86,7 +84,7 @@ class Unembedded:
     broken: np.ndarray
     num_occurrences: np.ndarray
     method: str
-    #: the seed of ``weighted``'s random choice (None for the methods that draw nothing)
+    #: the seed of ``weighted``'s random choice (None: unseeded, or a method that draws nothing)
     seed: int | None = None
 
     @property
@@ -218,10 +216,12 @@ def _number(value: Any, source: str, s: int) -> float:
 
 
 def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, method: str = "majority",
-            source: str = "<samples>", spin: bool | None = None, seed: int = 1) -> Unembedded:
+            source: str = "<samples>", spin: bool | None = None, *, seed: int | None = None) -> Unembedded:
     """Map qubit samples *raw* through *chains* to samples of *qubo* (see the module docstring).
 
-    *seed* (``0 .. 2^32 - 1``) draws ``weighted``'s choice: the same seed, the same samples.
+    *seed* makes ``weighted`` (the one method that draws at random) repeatable: NumPy's global
+    generator, which ``dwave.embedding.weighted_random`` draws from, is seeded for the call and
+    put back as it was afterwards.
 
     Raises:
         PhysicalError: an unknown method, a seed out of range, samples that do not cover the chains,
@@ -233,7 +233,7 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
     if method not in CHAIN_BREAK_METHODS:
         raise PhysicalError(f"--chain-break: unknown method {method!r}; choose one of "
                             f"{', '.join(CHAIN_BREAK_METHODS)}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT):
         raise PhysicalError(f"--seed {seed if isinstance(seed, int) and abs(seed) < 10**20 else '(out of range)'}: "
                             f"the chain-break seed is a whole number from 0 to {SEED_LIMIT - 1}")
     try:
@@ -258,12 +258,19 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
     source_bqm = qubo.to_bqm("SPIN")
     name = CHAIN_BREAK_METHODS[method]
     breaker = chain_breaks.MinimizeEnergy(source_bqm, chains) if name == "MinimizeEnergy" else \
-        _seeded(chain_breaks.weighted_random, seed) if name == "weighted_random" else getattr(chain_breaks, name)
+        getattr(chain_breaks, name)
     kept = np.flatnonzero(~broken.any(axis=1)) if method == "discard" else np.arange(spins.shape[0])
     if not kept.size:
         raise PhysicalError(f"{source}: every one of the {spins.shape[0]} samples has a broken chain, so "
                             "--chain-break discard leaves none; use majority, weighted or minimize-energy")
-    logical = unembed_sampleset(target, chains, source_bqm, chain_break_method=breaker)
+    state = np.random.get_state() if seed is not None else None
+    try:
+        if seed is not None:
+            np.random.seed(seed)
+        logical = unembed_sampleset(target, chains, source_bqm, chain_break_method=breaker)
+    finally:
+        if state is not None:
+            np.random.set_state(state)
     values = np.asarray(logical.record.sample)
     order = [logical.variables.index(v) for v in labels]
     bits = ((values[:, order] + 1) // 2).astype(np.int8)
@@ -271,50 +278,39 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
                       seed=seed if name == "weighted_random" else None)
 
 
-def _seeded(breaker: Any, seed: int) -> Any:
-    """*breaker* run with NumPy's global generator seeded by *seed*, its state put back after.
-
-    Ocean's ``weighted_random`` draws from ``np.random``; seeding it here makes the choice
-    repeatable without changing anyone else's stream of random numbers.
-    """
-    def run(*args: Any, **kwargs: Any) -> Any:
-        state = np.random.get_state()
-        np.random.seed(seed)
-        try:
-            return breaker(*args, **kwargs)
-        finally:
-            np.random.set_state(state)
-
-    return run
-
-
 def chain_break_column(path: str | Path) -> dict[str, Any] | None:
     """The ``chain_break_fraction`` column (and the chain strength) of a dimod SampleSet JSON file.
 
-    What ``FixedEmbeddingComposite`` adds to the samples it unembeds; None for any other file.
+    :func:`chain_breaks_of` the file's samples; None for any other file, or one that cannot be read.
     """
-    from ..samples import get_format
+    from ..samples import get_format, read_raw
 
     try:
         data = Path(path).read_bytes()
-    except OSError:
+        if not get_format("sampleset").detect(data[:1 << 20]):
+            return None
+        raw, _ = read_raw(path, format="sampleset")
+    except (OSError, NonoquboError):  # the samples reader reports a damaged file
         return None
-    if not get_format("sampleset").detect(data[:1 << 20]):
-        return None
-    import dimod
+    return chain_breaks_of(raw)
 
-    try:
-        sampleset = dimod.SampleSet.from_serializable({**json.loads(data), "type": "SampleSet"})
-    except Exception:  # the samples reader reports a damaged file
+
+def chain_breaks_of(raw: RawSamples) -> dict[str, Any] | None:
+    """The ``"chain_breaks"`` report of samples that ``FixedEmbeddingComposite`` already unembedded.
+
+    What a dimod SampleSet's ``chain_break_fraction`` column and ``embedding_context`` say
+    (:attr:`RawSamples.info`, read with the samples); None for samples without that column.
+    """
+    fractions = raw.info.get("chain_break_fraction")
+    if fractions is None:
         return None
-    if "chain_break_fraction" not in (sampleset.record.dtype.names or ()):
-        return None
-    fractions = np.asarray(sampleset.record.chain_break_fraction, np.float64)
-    occurrences = np.asarray(sampleset.record.num_occurrences, np.float64)
-    context = sampleset.info.get("embedding_context") if isinstance(sampleset.info, dict) else None
+    fractions = np.asarray(fractions, np.float64)
+    occurrences = np.ones(fractions.size) if raw.num_occurrences is None else \
+        np.asarray(raw.num_occurrences, np.float64)
     out: dict[str, Any] = {"method": "from the sample set", "per_sample": fractions.tolist(),
                            "overall": float((fractions * occurrences).sum() / occurrences.sum())
                            if occurrences.sum() else 0.0}
+    context = raw.info.get("embedding_context")
     if isinstance(context, dict):
         for key in ("chain_break_method", "chain_strength"):
             if context.get(key) is not None:
@@ -349,14 +345,14 @@ def logical_model(model: Any, embedding_path: str | Path) -> tuple[Qubo, Any]:
     return qubo, checked_on_its_topology(emb, os.fspath(embedding_path), qubo)[0]  # as build and solve check it
 
 
-def physical_batch(decoder: Any, samples: str | Path, embedding: Any, method: str = "majority",
-                   format: str | None = None, spin: bool | None = None, seed: int = 1) -> tuple[Any, Unembedded]:
-    """The qubit samples of file *samples*, unembedded through *embedding*, as a batch of *decoder*'s model
-    (*spin*: the values are spins, 0/1, or None: detected; *seed*: ``weighted``'s choice)."""
-    from ..samples import read_raw, samples_from
+def physical_batch(decoder: Any, raw: RawSamples, embedding: Any, method: str = "majority",
+                   source: str = "<samples>", spin: bool | None = None,
+                   seed: int | None = None) -> tuple[Any, Unembedded]:
+    """The qubit samples *raw* (read once by the caller), unembedded through *embedding*, as a batch of
+    *decoder*'s model (*spin*: the values are spins, 0/1, or None: detected; *seed*: see :func:`unembed`)."""
+    from ..samples import samples_from
 
-    raw, source = read_raw(samples, format=format)
-    result = unembed(raw, embedding.chains, decoder.model, method, source, spin, seed)
+    result = unembed(raw, embedding.chains, decoder.model, method, source, spin, seed=seed)
     batch = samples_from(result.bits, decoder.labels, spin=False, fixed=decoder.fixed, source=source)
     batch.num_occurrences = result.num_occurrences[result.kept]
     return batch, result

@@ -46,10 +46,10 @@ adapter's) and a bare ``0`` (Amplify's LP objective constant) are ignored.  Valu
 spins are recognised by a ``-1`` (or by the vartype, or forced by ``spin=True``).
 
 Examples:
-    >>> batch = read_samples("0110\\n1111", ["a", "b", "c", "d"])
+    >>> batch = parse_samples("0110\\n1111", ["a", "b", "c", "d"])
     >>> batch.bits.tolist()
     [[0, 1, 1, 0], [1, 1, 1, 1]]
-    >>> read_samples('{"b": 1, "a": -1}', ["a", "b"]).bits.tolist()
+    >>> parse_samples('{"b": 1, "a": -1}', ["a", "b"]).bits.tolist()
     [[0, 1]]
 """
 
@@ -73,7 +73,8 @@ from ._raw import RawSamples, checked_occurrences, loads_json  # noqa: F401  (lo
 from ..model.encoding import bracket_name
 from ..errors import SampleError, UnsupportedFormat
 
-__all__ = ["RawSamples", "SampleBatch", "checked_occurrences", "formats", "get_format", "read_raw", "read_samples", "samples_from"]
+__all__ = ["RawSamples", "SampleBatch", "checked_occurrences", "formats", "get_format", "parse_raw", "parse_samples",
+           "read_raw", "read_samples", "samples_from"]
 
 #: more label problems than this are summarised as "... and N more"
 _SHOW = 3
@@ -153,30 +154,27 @@ def _binary_format(data: bytes, format: str | None) -> ModuleType | None:
 
 
 # -- entry points ------------------------------------------------------------------------------
+# Two roads, as networkx's read_*/parse_*: read_* take a file (a path, never text: a name that is not
+# a file is "No such file", not samples), parse_* take the content itself.
 def read_samples(
-    path_or_text: str | os.PathLike[str],
+    path: str | os.PathLike[str],
     labels: Sequence[str],
     *,
     format: str | None = None,
     spin: bool | None = None,
     fixed: Mapping[str, int] | None = None,
     source: str | None = None,
-    is_text: bool = False,
     puzzle: Any = None,
 ) -> SampleBatch:
-    """Read samples from a file (a path) or from text, matched to *labels*.
-
-    A ``str`` that names an existing file, or any ``os.PathLike``, is read as a
-    file; any other ``str`` (or any ``str`` when ``is_text=True``) is the samples' text itself.
+    """Read the samples file *path*, matched to *labels*.
 
     Args:
-        path_or_text: a file path, or the text of the samples.
+        path: the file (a ``str`` is always a path; :func:`parse_samples` reads text).
         labels: the model's variable labels, in its variable order.
         format: a sample format name; detected from the content when None.
         spin: True: values are spins (-1/+1); False: 0/1; None: detect.
         fixed: labels fixed out of the model (tolerated in label maps, ignored).
-        source: a name for messages (default: the path, or ``<samples>``).
-        is_text: *path_or_text* is the text itself, never a file name.
+        source: a name for messages (default: the path).
         puzzle: the model's puzzle, which answers given as pictures (MiniZinc's) need.
 
     Returns:
@@ -187,46 +185,65 @@ def read_samples(
             other than 0/1 or -1/+1, or has the wrong length.
         UnsupportedFormat: the format cannot be told or is unknown.
         FormatError: the file is not valid in its format.
-        OSError: the file cannot be read.
+        OSError: the file cannot be read (``FileNotFoundError`` names a missing one).
     """
-    raw, src = read_raw(path_or_text, format=format, source=source, is_text=is_text, empty_ok=not labels)
+    raw, src = read_raw(path, format=format, source=source, empty_ok=not labels)
     return match(raw, labels, spin=spin, fixed=fixed, source=src, puzzle=puzzle)
 
 
-def read_raw(path_or_text: str | os.PathLike[str], *, format: str | None = None, source: str | None = None,
-             is_text: bool = False, empty_ok: bool = False) -> tuple[RawSamples, str]:
-    """The file's samples as its format reads them, not yet matched to a model, and their source name.
+def parse_samples(
+    text: str,
+    labels: Sequence[str],
+    *,
+    format: str | None = None,
+    spin: bool | None = None,
+    fixed: Mapping[str, int] | None = None,
+    source: str = "<samples>",
+    puzzle: Any = None,
+) -> SampleBatch:
+    """The samples in *text* (the content of a samples file), matched to *labels*.
+
+    The arguments and errors are :func:`read_samples`'s; *source* names the text in messages.
+    """
+    raw, src = parse_raw(text, format=format, source=source, empty_ok=not labels)
+    return match(raw, labels, spin=spin, fixed=fixed, source=src, puzzle=puzzle)
+
+
+def read_raw(path: str | os.PathLike[str], *, format: str | None = None, source: str | None = None,
+             empty_ok: bool = False) -> tuple[RawSamples, str]:
+    """The samples of the file *path* as its format reads them, not yet matched to a model, and their source name.
 
     :func:`read_samples` without the matching (see it for the arguments); *empty_ok*: an empty
-    text is one empty sample (a model with no variables).  Samples labelled by something other
+    file is one empty sample (a model with no variables).  Samples labelled by something other
     than the model's variables (``decode --embedding``: qubits) are matched by the caller.
     """
-    if isinstance(path_or_text, os.PathLike) or (
-        not is_text and isinstance(path_or_text, str) and "\n" not in path_or_text and len(path_or_text) < 4096
-        and os.path.isfile(path_or_text)
-    ):
-        path = os.fspath(path_or_text)
-        src = source or path
-        data = Path(path).read_bytes()
-        binary = _binary_format(data, format)
-        if binary is not None:
-            return binary.loads(data, source=src), src
-        mod = get_format(format) if format else None
-        text_file = b"\x00" not in data[:_textio.BINARY_PROBE]
-        if empty_ok and text_file and not _textio.head_text(data).strip():  # an empty answer, no variables
-            return RawSamples(maps=[{}]), src
-        if mod is None and text_file:
-            mod = _detect(data, src)
-        text = _textio.decode(data, src, what="samples file", error=SampleError,
-                            legacy=mod.LEGACY_ENCODING if mod is not None else None)
-        assert mod is not None  # mod is None only for a binary file, which decode refused
-    else:
-        text = str(path_or_text)
-        src = source or "<samples>"
-        if not text.strip() and empty_ok:  # an empty answer for a model with no variables
-            return RawSamples(maps=[{}]), src
-        mod = get_format(format) if format else _detect(text, src)
+    path = os.fspath(path)
+    src = source or path
+    data = Path(path).read_bytes()
+    binary = _binary_format(data, format)
+    if binary is not None:
+        return binary.loads(data, source=src), src
+    mod = get_format(format) if format else None
+    text_file = b"\x00" not in data[:_textio.BINARY_PROBE]
+    if empty_ok and text_file and not _textio.head_text(data).strip():  # an empty answer, no variables
+        return RawSamples(maps=[{}]), src
+    if mod is None and text_file:
+        mod = _detect(data, src)
+    text = _textio.decode(data, src, what="samples file", error=SampleError,
+                          legacy=mod.LEGACY_ENCODING if mod is not None else None)
+    assert mod is not None  # mod is None only for a binary file, which decode refused
     return mod.loads(text, source=src), src
+
+
+def parse_raw(text: str, *, format: str | None = None, source: str = "<samples>",
+              empty_ok: bool = False) -> tuple[RawSamples, str]:
+    """The samples in *text* as their format reads them, not yet matched (see :func:`read_raw`)."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse_raw takes the samples' text, not a {type(text).__name__}; read a file with read_raw")
+    if not text.strip() and empty_ok:  # an empty answer for a model with no variables
+        return RawSamples(maps=[{}]), source
+    mod = get_format(format) if format else _detect(text, source)
+    return mod.loads(text, source=source), source
 
 
 def samples_from(

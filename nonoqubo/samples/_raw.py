@@ -7,7 +7,7 @@ modules both import it and neither imports the other.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -35,6 +35,9 @@ class RawSamples:
     #: pictures (``(H, W)`` colour indices) instead of variables: a CP solver's answers, encoded
     #: through the puzzle's layout when matched (:mod:`nonoqubo.samples._grid`)
     grids: list[Any] | None = None
+    #: what else the file said that a caller may report: a dimod SampleSet's ``chain_break_fraction``
+    #: column and ``embedding_context`` (what ``FixedEmbeddingComposite`` adds), read with the samples
+    info: dict[str, Any] = field(default_factory=dict)
 
 
 def loads_json(text: str, source: str) -> Any:

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import FormatError, MissingDependency, located
+from ..model.encoding import subscripted_label
 from ._defaults import EXTENSIONS, HEURISTIC, KIND
 from ._raw import RawSamples
 
@@ -147,12 +148,10 @@ def loads(data: bytes | str, *, source: str) -> RawSamples:
 
 def _labels(variables: list[Any]) -> tuple[list[Any], list[int]]:
     """The labels of the kept variables and their positions in *variables*."""
-    from ..exports.ommx import label_of
-
     keep = [i for i, v in enumerate(variables) if not v.name.startswith(ADAPTER_PREFIX)]
     if all(not variables[i].name and not variables[i].subscripts for i in keep):
         return [int(variables[i].id) for i in keep], keep
-    return [label_of(variables[i].name, variables[i].subscripts) for i in keep], keep
+    return [subscripted_label(variables[i].name, variables[i].subscripts) for i in keep], keep
 
 
 def _round(values: np.ndarray) -> np.ndarray:

@@ -58,12 +58,19 @@ def from_sampleset(sampleset: Any) -> RawSamples:
     """The raw samples of an in-memory ``dimod.SampleSet``."""
     record = sampleset.record
     vectors = record.dtype.names or ()
+    info: dict[str, Any] = {}
+    if "chain_break_fraction" in vectors:  # unembedded by FixedEmbeddingComposite: kept for the report
+        info["chain_break_fraction"] = np.asarray(record.chain_break_fraction, np.float64)
+        context = sampleset.info.get("embedding_context") if isinstance(sampleset.info, dict) else None
+        if isinstance(context, dict):
+            info["embedding_context"] = context
     return RawSamples(
         values=np.asarray(record.sample),
         labels=list(sampleset.variables),
         energies=np.asarray(record.energy, dtype=np.float64) if "energy" in vectors else None,
         num_occurrences=np.asarray(record.num_occurrences, dtype=np.int64) if "num_occurrences" in vectors else None,
         vartype=sampleset.vartype.name,
+        info=info,
     )
 
 

@@ -242,7 +242,7 @@ def solve(
 
     Args: see :func:`sample`.  *puzzle* is a :class:`Puzzle`, built in *encoding* with
     *weights*, or a :class:`Qubo` that carries its puzzle (a file ``nonoqubo build`` or
-    ``suite`` wrote, read by :func:`~nonoqubo.answers.decode.load_model`), sampled as it is
+    ``suite`` wrote, read by :func:`~nonoqubo.inputs.load_model`), sampled as it is
     (its own encoding and weights).  *presolve* fixes what line logic decides before
     sampling; a model that is presolved already keeps its fixings and gains the rest.
 

@@ -11,8 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support import ROOT, SHARED, shared_puzzle, shared_puzzles
+from nonoqubo import exports
 from nonoqubo.model.build import build
-from nonoqubo.answers.decode import Decoder, decode, load_model
+from nonoqubo.model.constrained import build_constrained
+from nonoqubo.answers.decode import Decoder
+from nonoqubo.decoding import decode
+from nonoqubo.inputs import load_model
 from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import NonoquboError
 from nonoqubo.model.puzzle import Puzzle
@@ -168,20 +172,16 @@ def test_constrained_models_report_violated_constraints(logo):
 
 
 def test_real_constrained_model(logo):
-    constrained = pytest.importorskip("nonoqubo.model.constrained")
-    model = constrained.build_constrained(logo)
+    model = build_constrained(logo)
     x = Layout.of(logo).encode(logo.solution_grid())
     bad = x.copy()
     bad[0] ^= 1
-    reports = decode(model, np.stack([x, bad])[:, model.var_index] if hasattr(model, "var_index") else [x, bad])
+    reports = decode(model, np.stack([x, bad])[:, model.var_index])
     assert reports[0].valid and reports[0].violated_constraints == []
     assert not reports[1].valid and reports[1].violated_constraints
 
 
 def test_model_files_carry_their_clues(tmp_path, logo):
-    exports = pytest.importorskip("nonoqubo.exports")
-    if not hasattr(exports, "formats"):
-        pytest.skip("nonoqubo.exports has no format registry yet")
     q = build(logo)
     x = Layout.of(logo).encode(logo.solution_grid())
     samples = np.stack([x, 1 - x])
@@ -289,13 +289,7 @@ def test_cli_decode_spin_option(run_cli, tmp_path, logo):
 
 
 def test_cli_decode_constrained_lp_model(run_cli, tmp_path, logo):
-    constrained = pytest.importorskip("nonoqubo.model.constrained")
-    exports = pytest.importorskip("nonoqubo.exports")
-    try:
-        exports.get_format("lp")
-    except Exception:  # pragma: no cover - the LP writer is not there yet
-        pytest.skip("no LP export yet")
-    model = constrained.build_constrained(logo)
+    model = build_constrained(logo)
     path = tmp_path / "logo.lp"
     exports.dump(model, path, "lp")
     samples = tmp_path / "zeros.txt"

@@ -15,6 +15,7 @@ import pytest
 
 from nonoqubo import exports
 from nonoqubo.answers.decode import Decoder, PositionCount
+from nonoqubo.decoding import decoder_of
 from nonoqubo.model.build import build
 from nonoqubo.model.geometry import geometry_of
 from nonoqubo.model.palette import Palette
@@ -107,7 +108,7 @@ def test_picture_answers_decode_against_a_one_hot_model(tmp_path, answer, presol
         q = presolve_qubo(puzzle, q)
     path = tmp_path / "logo.mzn"
     exports.dump(q, path)
-    decoder = Decoder(str(path))
+    decoder = decoder_of(path)
     assert decoder.encoding == "one-hot"
     batch = decoder.batch(ROOT / "tests" / "data" / "answers" / answer)
     analysis = decoder.analyse(batch.bits)

@@ -22,7 +22,7 @@ import pytest
 
 from tests.support import ROOT
 from tests.support.wcag import contrast
-from nonoqubo.answers.decode import load_model
+from nonoqubo.inputs import load_model
 from nonoqubo.campaign.aggregate import class_stats, cost_metric, points, size_class
 from nonoqubo.campaign.evaluate import evaluate
 from nonoqubo.campaign.generate import parse_family

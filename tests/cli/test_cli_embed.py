@@ -8,7 +8,7 @@ import minorminer
 import pytest
 from dwave.embedding import verify_embedding
 
-from nonoqubo.answers.decode import load_model
+from nonoqubo.inputs import load_model
 from nonoqubo.clues import load as load_clues
 from nonoqubo.model.build import build
 from nonoqubo.qpu.embedding import interaction_graph_hash, load_embedding

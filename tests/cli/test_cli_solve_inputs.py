@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from nonoqubo.answers.decode import load_model
+from nonoqubo.inputs import load_model
 from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.pipeline import Models
 

@@ -125,7 +125,8 @@ def test_options_a_format_does_not_take():
 
 
 # -- round trips ---------------------------------------------------------------------
-@pytest.mark.parametrize("fmt", ALL_FORMATS)
+@pytest.mark.parametrize("fmt", [pytest.param(f, marks=pytest.mark.slow) if f == "spec" else f  # spec: 7.5 s
+                                 for f in ALL_FORMATS])
 def test_round_trip_every_shared_puzzle(fmt):
     mod = clues.get_format(fmt)
     for name, puzzle, _ in shared_puzzles():

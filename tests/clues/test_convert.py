@@ -6,7 +6,6 @@ import pytest
 
 from tests.support import SHARED, shared_puzzle
 from nonoqubo import clues
-from nonoqubo.cli import make_parser
 
 ORIGINALS = SHARED / "originals"
 EXT = {"spec": "yaml", "gecode": "gecode", "xml": "xml", "non": "non", "nin": "nin", "mk": "mk", "g": "g",
@@ -33,9 +32,6 @@ def test_info_reads_every_format(fmt, tmp_path, run_cli):
 
 @pytest.mark.parametrize("fmt", sorted(EXT))
 def test_build_reads_every_format(fmt, tmp_path, run_cli):
-    choices = make_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    if "build" not in choices:
-        pytest.skip("the build command is not in this tree yet")
     path = tmp_path / f"dancer.{EXT[fmt]}"
     clues.dump(shared_puzzle("loom-atrus" if fmt == "taai" else "gecode-webpbn1"), path)  # taai: square only
     status, _, err = run_cli("build", path, "-o", tmp_path / "out.json")

@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 
 from tests.support import shared_puzzle
+from nonoqubo.decoding import decode
 from nonoqubo.model.constrained import build_constrained
 from nonoqubo.model.encoding import Layout, bracket_name
 from nonoqubo.errors import FormatError, SampleError
 from nonoqubo.exports import cqm as cqm_format
-from nonoqubo.exports import lp
+from nonoqubo.exports import lp, mps
 from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.samples import highs as highs_sol
 
@@ -173,14 +174,11 @@ def test_highs_with_fixed_variables(tmp_path, logo):
 
 
 def test_decode_command_reads_the_lp_and_the_highs_file(tmp_path, run_cli):
-    pytest.importorskip("nonoqubo.answers.decode")
     logo = shared_puzzle("qbpp-logo")
     m = build_constrained(logo)
     path = tmp_path / "logo.lp"
     path.write_text(lp.dumps(m))
     _highs(path, tmp_path, style=0)
-    from nonoqubo.answers.decode import decode
-
     (report,) = decode(str(path), str(tmp_path / "solution-0.sol"))
     assert report.valid and report.violated_constraints == []
     status, out, err = run_cli("decode", str(path), str(tmp_path / "solution-0.sol"))
@@ -189,12 +187,11 @@ def test_decode_command_reads_the_lp_and_the_highs_file(tmp_path, run_cli):
 
 
 def test_decode_reports_violated_constraints_by_name(tmp_path, logo):
-    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     m = build_constrained(logo)
     sol = Layout.of(logo).encode(logo.solution_grid())
     sample = dict(zip(m.flat_labels, sol.tolist()))
     sample["y3_1_2"] ^= 1  # breaks the wall of row 3's block 1 and two cells
-    (report,) = decode_mod.decode(m, sample)
+    (report,) = decode(m, sample)
     assert not report.valid
     assert set(report.violated_constraints) == set(m.constraint_violations(
         np.array([[sample[n] for n in m.flat_labels]]))[0])
@@ -269,14 +266,13 @@ def test_cqm_refuses_foreign_and_tampered_files(logo):
 
 
 def test_cqm_sampleset_decodes(logo):
-    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     m = build_constrained(logo)
     sol = Layout.of(logo).encode(logo.solution_grid())
     rng = np.random.default_rng(5)
     rows = np.concatenate((sol[None, :], rng.integers(0, 2, (3, m.num_vars))))
     cqm = m.to_cqm()
     sampleset = dimod.SampleSet.from_samples_cqm((rows, m.labels), cqm)
-    reports = decode_mod.decode(m, sampleset)
+    reports = decode(m, sampleset)
     feasible = dict(zip(range(len(rows)), sampleset.record.is_feasible))
     assert [r.valid for r in reports] == [bool(feasible[r.index]) for r in reports]
     assert sum(r.valid for r in reports) == 1
@@ -293,7 +289,6 @@ def test_registry_finds_the_constrained_formats():
 
 # -- MPS (written by HiGHS) -------------------------------------------------------------------
 def test_mps_round_trip_and_highs_solves_it(tmp_path, logo):
-    mps = pytest.importorskip("nonoqubo.exports.mps")
     pytest.importorskip("highspy")
     lay = Layout.of(logo)
     sol = lay.encode(logo.solution_grid())
@@ -317,7 +312,6 @@ def test_mps_round_trip_and_highs_solves_it(tmp_path, logo):
 
 
 def test_fully_fixed_model_solves_to_the_empty_sample(tmp_path, logo):
-    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     lay = Layout.of(logo)
     sol = lay.encode(logo.solution_grid())
     m = build_constrained(logo, dict(zip(lay.labels(), sol.tolist())))
@@ -327,5 +321,5 @@ def test_fully_fixed_model_solves_to_the_empty_sample(tmp_path, logo):
         _, text = _highs(path, tmp_path, style=style)
         assert highs_sol.detect(text)
         assert highs_sol.loads(text, source="empty.sol").maps == [{}]
-        (report,) = decode_mod.decode(str(path), str(tmp_path / f"solution-{style}.sol"))
+        (report,) = decode(str(path), str(tmp_path / f"solution-{style}.sol"))
         assert report.valid

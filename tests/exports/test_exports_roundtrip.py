@@ -157,20 +157,45 @@ def test_ising_refused_by_formats_that_cannot_carry_it(logo_qubo, tmp_path):
     assert not list(tmp_path.iterdir())
 
 
-def test_unwritable_path_leaves_nothing(logo_qubo, tmp_path):
-    with pytest.raises(NonoquboError, match="cannot write"):
-        exports.dump(logo_qubo, tmp_path / "missing" / "x.coo")
-    if os.geteuid() == 0:  # root writes anywhere
-        return
+def _unwritable(where, tmp_path):
+    """A target that cannot be written, and the folder that must be left as it was.
+
+    Every case but the read-only folder holds for root too (the suite runs as root in CI):
+    a missing folder, a regular file used as a folder, an existing folder as the target
+    (the temporary file is written, then the rename fails, so its removal is tested), and
+    ``/dev/full`` (a device, written directly, that refuses every byte).
+    """
+    if where == "missing folder":
+        return tmp_path / "missing" / "x.coo", tmp_path, "No such file or directory"
+    if where == "under a file":
+        (tmp_path / "file").write_text("a regular file\n")
+        return tmp_path / "file" / "x.coo", tmp_path, "Not a directory"
+    if where == "a folder":
+        (tmp_path / "x.coo").mkdir()
+        (tmp_path / "x.coo" / "keep").write_text("kept\n")
+        return tmp_path / "x.coo", tmp_path, "Is a directory"
+    if where == "full device":
+        if not os.path.exists("/dev/full"):
+            pytest.skip("this system has no /dev/full")
+        return "/dev/full", tmp_path, "No space left on device"
+    if os.geteuid() == 0:
+        pytest.skip("root writes into a read-only folder; the other cases stand for it")
     ro = tmp_path / "ro"
     ro.mkdir()
     ro.chmod(0o500)
+    return ro / "x.coo", ro, "Permission denied"
+
+
+@pytest.mark.parametrize("where", ["missing folder", "under a file", "a folder", "full device", "read-only folder"])
+def test_unwritable_path_leaves_nothing(logo_qubo, tmp_path, where):
+    target, folder, reason = _unwritable(where, tmp_path)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     try:
-        with pytest.raises(NonoquboError, match="cannot write"):
-            exports.dump(logo_qubo, ro / "x.coo")
-        assert not list(ro.iterdir())
+        with pytest.raises(NonoquboError, match=f"^cannot write {re.escape(str(target))}: {reason}$"):
+            exports.dump(logo_qubo, target, "coo")
+        assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
     finally:
-        ro.chmod(0o700)
+        folder.chmod(0o700)
 
 
 @pytest.mark.parametrize("fmt, damage, message", [

@@ -6,14 +6,13 @@ import json
 import subprocess
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from tests.support import shared_puzzle
-from tests.support.brute import all_solutions
+from tests.support.brute import all_assignments, all_solutions
 from tests.support.solver_runs import minizinc_available
 from nonoqubo import clues, exports
-from nonoqubo.answers.decode import decode
+from nonoqubo.decoding import decode
 from nonoqubo.errors import FormatError, NoSolution, SampleError
 from nonoqubo.logic.presolve import presolve_qubo
 from nonoqubo.model.automaton import line_automaton
@@ -42,9 +41,8 @@ def _solve(path: Path, *options: str) -> str:
 @pytest.mark.parametrize("n, clue", [(5, (2, 1)), (4, ()), (6, (1, 1, 1)), (3, (3,))])
 def test_the_automaton_accepts_exactly_the_lines_of_its_clue(n, clue):
     auto = line_automaton(clue, [1] * len(clue))
-    for bits in range(1 << n):
-        cells = [(bits >> i) & 1 for i in range(n)]
-        assert auto.accepts(cells) == (clue_of_line(np.array(cells)) == tuple(clue)), cells
+    for cells in all_assignments(n):
+        assert auto.accepts(cells.tolist()) == (clue_of_line(cells) == tuple(clue)), cells
 
 
 def test_blocks_of_different_colours_may_touch_and_the_same_may_not():
@@ -159,10 +157,10 @@ def test_a_cell_that_breaks_both_its_lines_is_refused_not_called_valid(tmp_path,
 
 
 def test_pictures_need_the_clues():
-    from nonoqubo.samples import read_samples
+    from nonoqubo.samples import parse_samples
 
     with pytest.raises(SampleError, match="need the puzzle's clues"):
-        read_samples("nonoqubo picture 1x1 legend .#\n#\n----------\n", ["a"], is_text=True)
+        parse_samples("nonoqubo picture 1x1 legend .#\n#\n----------\n", ["a"])
 
 
 # -- the real minizinc and Gecode -----------------------------------------------------------------

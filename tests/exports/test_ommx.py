@@ -19,7 +19,7 @@ from tests.support import SHARED, hide_packages, shared_puzzle
 from nonoqubo import exports
 from nonoqubo.model.build import build
 from nonoqubo.model.constrained import build_constrained
-from nonoqubo.answers.decode import decode
+from nonoqubo.decoding import decode
 from nonoqubo.model.encoding import Layout, parse_label
 from nonoqubo.errors import FormatError, MissingDependency
 from nonoqubo.exports import ommx as ommx_format

@@ -7,7 +7,7 @@ import pytest
 
 from tests.support import shared_puzzle
 from nonoqubo import exports
-from nonoqubo.answers.decode import decode
+from nonoqubo.decoding import decode
 from nonoqubo.logic.presolve import presolve_qubo
 
 FORMATS = [m.NAME for m in exports.formats()]

@@ -19,6 +19,7 @@ def test_the_schema_is_valid_2020_12():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
 
 
+@pytest.mark.slow  # every shared puzzle through jsonschema: 16 s
 def test_every_shared_puzzle_and_every_written_spec_validates():
     validator = jsonschema.Draft202012Validator(SCHEMA)
     for name, puzzle, doc in shared_puzzles():

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support import ROOT, SHARED, shared_puzzles
-from nonoqubo.logic.check import check, failing_lines, read_grid
+from nonoqubo.logic.check import check, failing_lines, parse_grid, read_grid
 from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import FormatError, PuzzleError
 from nonoqubo.model.puzzle import Puzzle
@@ -91,7 +91,19 @@ def test_read_grid_forms():
     for text in ("#.#\n.#.\n", "1 0 1\n0 1 0\n", "X-X\n-X-", "// comment\n#.#\n\n.#.",
                  '["#.#", ".#."]', "[[1, 0, 1], [0, 1, 0]]", '{"grid": ["#.#", ".#."]}',
                  '{"solution": [[true, false, true], [false, true, false]]}'):
-        assert read_grid(text).astype(int).tolist() == expected, text
+        assert parse_grid(text).astype(int).tolist() == expected, text
+
+
+def test_read_grid_takes_a_path_and_parse_grid_text(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "#.").write_text("..\n")  # a file named like a grid's text
+    assert read_grid("#.").astype(int).tolist() == [[0, 0]]
+    assert parse_grid("#.").astype(int).tolist() == [[1, 0]]
+    with pytest.raises(FileNotFoundError):
+        read_grid(tmp_path / "missing.txt")
+    (tmp_path / "g.txt").write_text("#?\n")
+    with pytest.raises(FormatError, match=r"^g\.txt:1: "):
+        read_grid("g.txt")
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -103,7 +115,7 @@ def test_read_grid_forms():
 ])
 def test_read_grid_errors(text, message):
     with pytest.raises(FormatError) as info:
-        read_grid(text, source="g.txt")
+        parse_grid(text, source="g.txt")
     assert message in str(info.value)
 
 

@@ -11,12 +11,12 @@
 
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 import pytest
 
 from tests.support import SHARED
+from tests.support.brute import all_assignments, colour_placements
 from nonoqubo import clues
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
@@ -27,21 +27,6 @@ from nonoqubo.model.palette import Palette
 from nonoqubo.model.puzzle import Puzzle
 
 
-def placements(lengths: list[int], colours: list[int], n: int) -> list[tuple[np.ndarray, list[int]]]:
-    """Every placement of a colour clue in n cells: (cell colours, starts)."""
-    out = []
-    for starts in itertools.combinations(range(n), len(lengths)):
-        ok = all(starts[k] >= starts[k - 1] + lengths[k - 1] + (colours[k] == colours[k - 1])
-                 for k in range(1, len(lengths)))
-        if not ok or (lengths and starts[-1] + lengths[-1] > n):
-            continue
-        cells = np.zeros(n, int)
-        for s, r, c in zip(starts, lengths, colours):
-            cells[s:s + r] = c
-        out.append((cells, list(starts)))
-    return out
-
-
 def test_one_line_is_exact_against_every_placement():
     rng = np.random.default_rng(14)
     for _ in range(300):
@@ -50,7 +35,7 @@ def test_one_line_is_exact_against_every_placement():
         lengths = rng.integers(1, 3, m).tolist()
         colours = rng.integers(1, 4, m).tolist()
         mask = rng.choice([15, 15, 15, 1, 2, 3, 5, 9, 14], n).astype(np.uint8)
-        fits = [(cells, starts) for cells, starts in placements(lengths, colours, n)
+        fits = [(cells, starts) for cells, starts in colour_placements(n, lengths, colours)
                 if all(mask[j] >> cells[j] & 1 for j in range(n))]
         width = max(m, 1)
         clue = np.array([lengths + [1] * (width - m)])
@@ -85,7 +70,7 @@ def test_line_logic_is_sound_on_every_solution(puzzle):
     q = build(puzzle)
     lay = Layout.of(puzzle)
     n = q.num_vars
-    x = np.array(list(itertools.product((0, 1), repeat=n)), np.int8).reshape(2 ** n, n)
+    x = all_assignments(n)
     zero = x[q.energy(x) == 0]
     solutions, _ = lay.grids(lay.shifts(zero))
     res = line_solve(puzzle)

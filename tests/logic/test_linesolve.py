@@ -141,7 +141,8 @@ def solutions(puzzle: Puzzle, limit: int = 50) -> list[np.ndarray]:
     return found
 
 
-@pytest.mark.parametrize("name", MULTIPLE)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n == "gecode-non-unique" else n  # 6 s
+                                  for n in MULTIPLE])
 def test_no_settled_cell_differs_between_solutions(name):
     puzzle = shared_puzzle(name)
     sols = solutions(puzzle)

@@ -11,7 +11,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tests.support import SHARED, shared_puzzle, shared_puzzles
-from tests.support.brute import all_solutions
+from tests.support.brute import all_assignments, all_solutions
+from nonoqubo.decoding import decode
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
 from nonoqubo.errors import PuzzleError, SampleError
@@ -21,11 +22,6 @@ from nonoqubo.model.qubo import Qubo
 
 SMALL = [(name, p) for name, p, _ in shared_puzzles() if p.width * p.height <= 3600]
 IDS = [n for n, _ in SMALL]
-
-
-def all_assignments(n: int) -> np.ndarray:
-    """All 2**n 0/1 vectors (one empty vector when n == 0)."""
-    return ((np.arange(2**n, dtype=np.int64)[:, None] >> np.arange(n - 1, -1, -1)) & 1).astype(np.int8)
 
 
 # -- Qubo.fix --------------------------------------------------------------------------------
@@ -144,6 +140,7 @@ def test_presolve_qubo_builds_the_model_when_not_given(logo):
     assert presolve_qubo(logo) == presolve_qubo(logo, build(logo))
 
 
+@pytest.mark.slow  # every line-solvable shared puzzle: 11 s
 def test_line_solvable_puzzles_reduce_to_nothing_and_complete_to_the_solution():
     names = {"sgt-pattern-5x5", "sgt-pattern-50x50", "qbpp-logo", "gecode-heart", "olsak-kondor"}
     for name, puzzle in SMALL:
@@ -207,6 +204,7 @@ def test_zero_states_of_a_tiny_reduced_model():
     zero_states_are_the_solutions(puzzle, all_solutions(puzzle))
 
 
+@pytest.mark.slow  # 2**n states of the reduced moss: 10 s
 def test_zero_states_of_the_moss_with_several_solutions():
     puzzle = shared_puzzle("dejoue-raw-moss-60x60-bw-1")
     reduced = presolve_qubo(puzzle)
@@ -239,17 +237,15 @@ def test_zero_states_of_random_tiny_puzzles_are_their_solutions(puzzle):
     zero_states_are_the_solutions(puzzle, all_solutions(puzzle))
 
 
-# -- decoding (another module; checked when it is there) -------------------------------------------
+# -- decoding --------------------------------------------------------------------------------------
 def test_decoding_the_empty_sample_of_a_solved_puzzle(logo):
-    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     reduced = presolve_qubo(logo)
-    report = decode_mod.decode(reduced, np.zeros((1, 0), np.int8))[0]
+    report = decode(reduced, np.zeros((1, 0), np.int8))[0]
     assert report.valid
     assert np.array_equal(np.asarray(report.grid, bool), logo.solution_grid())
 
 
 def test_annealing_a_reduced_model_decodes_like_the_full_model():
-    decode_mod = pytest.importorskip("nonoqubo.answers.decode")
     samplers = pytest.importorskip("dwave.samplers")
     puzzle = shared_puzzle("gecode-webpbn27")
     full = build(puzzle)
@@ -260,13 +256,13 @@ def test_annealing_a_reduced_model_decodes_like_the_full_model():
     order = [sampleset.variables.index(lab) for lab in reduced.labels]
     x = sampleset.record.sample[:, order].astype(np.int8)
     assert reduced.energy(x).tolist() == [int(round(e)) for e in sampleset.record.energy]
-    reports = decode_mod.decode(reduced, x)
+    reports = decode(reduced, x)
     completed = complete(reduced, x)
-    full_reports = decode_mod.decode(full, completed)
+    full_reports = decode(full, completed)
     for a, b in zip(reports, full_reports):
         assert a.valid == b.valid and a.energy == b.energy
         assert np.array_equal(np.asarray(a.grid), np.asarray(b.grid))
-    assert [r.valid for r in decode_mod.decode(reduced, sampleset)] == [r.valid for r in reports]
+    assert [r.valid for r in decode(reduced, sampleset)] == [r.valid for r in reports]
     assert any(r.valid for r in reports)
     best = next(r for r in reports if r.valid)
     assert np.array_equal(np.asarray(best.grid, bool), puzzle.solution_grid())
@@ -279,7 +275,6 @@ def test_annealing_a_presolved_export_decodes_like_the_full_model(tmp_path, run_
     samplers = pytest.importorskip("dwave.samplers")
     import dimod
 
-    from nonoqubo.answers.decode import decode
 
     puzzle = shared_puzzle("gecode-webpbn27")
     status, _, err = run_cli("build", SHARED / "json" / "gecode-webpbn27.json", "--presolve",

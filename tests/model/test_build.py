@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import sys
 
 import numpy as np
@@ -11,10 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support import shared_puzzles
+from tests.support.brute import all_assignments, all_solutions
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
 from nonoqubo.model.palette import Palette
-from nonoqubo.model.puzzle import Puzzle, clue_of_line
+from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.model.qubo import Qubo
 
 
@@ -40,32 +40,6 @@ def independent_encoding(puzzle: Puzzle, grid: np.ndarray) -> dict[str, int]:
 
 def vector(qubo, values: dict[str, int]) -> np.ndarray:
     return np.array([values[label] for label in qubo.labels], dtype=np.int8)
-
-
-def all_solutions(puzzle: Puzzle) -> list[np.ndarray]:
-    """Every solution, by enumerating row placements and checking the columns."""
-
-    def placements(clue, n):
-        if not clue:
-            return [np.zeros(n, bool)]
-        out = []
-        d = n - sum(clue) - (len(clue) - 1)
-        for shifts in itertools.combinations_with_replacement(range(d + 1), len(clue)):
-            line = np.zeros(n, bool)
-            e = 0
-            for r, s in zip(clue, shifts):
-                line[e + s : e + s + r] = True
-                e += r + 1
-            out.append(line)
-        return out
-
-    rows = [placements(c, puzzle.width) for c in puzzle.rows]
-    sols = []
-    for combo in itertools.product(*rows):
-        grid = np.array(combo)
-        if all(clue_of_line(grid[:, j]) == puzzle.cols[j] for j in range(puzzle.width)):
-            sols.append(grid)
-    return sols
 
 
 def test_logo_seed_figures(logo):
@@ -135,7 +109,7 @@ def test_brute_force_zero_energy_states_are_exactly_the_solutions(puzzle):
     qubo = build(puzzle)
     n = qubo.num_vars
     assert n <= 22
-    states = ((np.arange(1 << n)[:, None] >> np.arange(n)) & 1).astype(np.int8)
+    states = all_assignments(n)
     energy = qubo.energy(states)
     assert energy.min() >= 0
     zero = {tuple(s) for s in states[energy == 0]}

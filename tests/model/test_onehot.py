@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 import pytest
@@ -25,6 +24,7 @@ from nonoqubo.model.palette import Palette
 from nonoqubo.model.puzzle import Puzzle
 from tests.model.references import FAMILIES, weighted
 from tests.support import SHARED, shared_puzzle, shared_puzzles
+from tests.support.brute import all_assignments, all_solutions
 
 RGB = Palette.of(["red", "green", "blue"])
 ENCODINGS = ["domain-wall", "one-hot"]
@@ -32,10 +32,8 @@ WEIGHTS = [(1, 1, 1), (2, 3, 5)]
 
 
 def solutions(puzzle: Puzzle) -> set[bytes]:
-    """Every solution, by enumerating every grid (colour indices)."""
-    h, w, c = puzzle.height, puzzle.width, puzzle.num_colours
-    cells = np.array(list(itertools.product(range(c + 1), repeat=h * w)), np.int8).reshape(-1, h, w)
-    return {g.tobytes() for g in cells if not puzzle.mismatched_lines(g)}
+    """Every solution (colour indices), as bytes, from the clues alone (tests.support.brute)."""
+    return {g.tobytes() for g in all_solutions(puzzle)}
 
 
 def tiny_puzzles() -> list[Puzzle]:
@@ -66,7 +64,7 @@ def test_brute_force_zero_states_are_exactly_the_solutions(puzzle, encoding, wei
     q = build(puzzle, encoding=encoding, weights=weights)
     geo = geometry_of(puzzle, encoding=encoding)
     n = q.num_vars
-    x = np.array(list(itertools.product((0, 1), repeat=n)), np.int8).reshape(2 ** n, n)
+    x = all_assignments(n)
     energy = q.energy(x)
     assert energy.min() == 0
     zero = x[energy == 0]
@@ -155,7 +153,7 @@ def test_presolve_keeps_exactly_the_solutions(puzzle):
     for label, value in reduced.fixed.items():
         assert {w[index[label]] for w in want} == {value}
     n = reduced.num_vars
-    x = np.array(list(itertools.product((0, 1), repeat=n)), np.int8).reshape(2 ** n, n)
+    x = all_assignments(n)
     energy = reduced.energy(x)
     assert energy.min() == 0
     from nonoqubo.logic.presolve import complete

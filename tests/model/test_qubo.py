@@ -7,6 +7,7 @@ import pytest
 
 from nonoqubo.errors import SampleError
 from nonoqubo.model.qubo import Qubo
+from tests.support.brute import all_assignments
 
 
 def direct_energy(labels, linear, triples, offset, x):
@@ -30,7 +31,7 @@ def test_from_terms_and_energy_match_the_definition(spread):
     q = Qubo.from_terms(labels, linear, triples, offset=7)
     assert (q.row < q.col).all() and (q.quad != 0).all()
     assert (np.diff(q.row * n + q.col) > 0).all()
-    states = ((np.arange(1 << n)[:, None] >> np.arange(n)) & 1).astype(np.int8)
+    states = all_assignments(n)
     expected = [direct_energy(labels, linear, triples, 7, s) for s in states.tolist()]
     assert q.energy(states).tolist() == expected
 

@@ -330,7 +330,7 @@ def _tampered(emb_path, how):
                     check_embedding({k: tuple(v) for k, v in trial.items()}, "x", topology=topology)
                 except NonoquboError:
                     continue
-                from nonoqubo.answers.decode import load_model
+                from nonoqubo.inputs import load_model
 
                 model = load_model(str(emb_path.parent / "m.qubo.json"), need_clues=False)
                 try:

@@ -21,6 +21,7 @@ from nonoqubo.qpu.embedding import find_embedding
 from nonoqubo.qpu.physical import (DEFAULT_PRECISION, chain_strength_bound, dumps_bqm, dumps_json,
                                    parse_chain_strength, parse_range, physical_problem)
 from nonoqubo.qpu.topology import parse_topology
+from tests.support.brute import all_assignments, all_spins
 
 #: tiny puzzles (one with two solutions) and a small topology each
 TINY = [
@@ -30,11 +31,6 @@ TINY = [
     (("##.", "#.#", ".##"), "pegasus:2"),
     ((".#.", "###", ".#."), "zephyr:1"),
 ]
-
-
-def spins_of(n: int) -> np.ndarray:
-    """Every state of *n* spins, one a row."""
-    return (((np.arange(2 ** n)[:, None] >> np.arange(n)) & 1) * 2 - 1).astype(np.int8)
 
 
 def embedded(picture, spec, seed=1):
@@ -74,7 +70,7 @@ def test_brute_force_ground_states_are_exactly_the_solutions(picture, spec, stre
     problem = physical_problem(qubo, emb.chains, topology, chain_strength=chosen)
     n = len(problem.qubits)
     assert n <= 22
-    states = spins_of(n)
+    states = all_spins(n)
     energy = problem.energy(states)
     ground = energy.min()
     assert ground == pytest.approx(0, abs=1e-9)  # a solution spread over its chains: scaled logical energy 0
@@ -82,7 +78,7 @@ def test_brute_force_ground_states_are_exactly_the_solutions(picture, spec, stre
     intact, bits = chain_view(problem, states)
     assert intact[at_ground].all(), "a ground state with a broken chain"
     # the logical solutions, by brute force over the logical model itself
-    x = ((np.arange(2 ** qubo.num_vars)[:, None] >> np.arange(qubo.num_vars)) & 1).astype(np.int8)
+    x = all_assignments(qubo.num_vars)
     solutions = {tuple(r) for r in x[qubo.energy(x) == 0].tolist()}
     assert {tuple(r) for r in bits[at_ground].tolist()} == solutions
     # every chain-intact state's energy is scale x its logical energy; the recorded gap bound holds
@@ -98,7 +94,7 @@ def test_brute_force_ground_states_are_exactly_the_solutions(picture, spec, stre
 def test_above_the_bound_every_broken_chain_costs_more_than_the_ground(picture, spec):
     qubo, topology, emb = embedded(picture, spec)
     problem = physical_problem(qubo, emb.chains, topology, chain_strength=chain_strength_bound(qubo) * 1.001)
-    states = spins_of(len(problem.qubits))
+    states = all_spins(len(problem.qubits))
     energy = problem.energy(states)
     intact, bits = chain_view(problem, states)
     assert (~intact).any()
@@ -111,7 +107,7 @@ def test_the_logical_gap_of_tiny_puzzles_is_two():
     """What the docstring says of the gap: brute force finds the first excited energy 2 on each."""
     for picture, _ in TINY:
         qubo = Models.build(Puzzle.from_picture(list(picture))).qubo
-        x = ((np.arange(2 ** qubo.num_vars)[:, None] >> np.arange(qubo.num_vars)) & 1).astype(np.int8)
+        x = all_assignments(qubo.num_vars)
         energies = np.unique(qubo.energy(x))
         assert energies[0] == 0 and energies[1] == 2, picture
 

@@ -12,7 +12,7 @@ from nonoqubo import clues
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout, flat_name
 from nonoqubo.errors import FormatError, SampleError
-from nonoqubo.samples import read_samples
+from nonoqubo.samples import parse_samples
 
 LOGO_JSON = SHARED / "json" / "qbpp-logo.json"
 
@@ -40,7 +40,7 @@ def _gurobi_json(labels, rows, *, detail: bool) -> str:
 def test_gurobi_json_detail_0_lists_only_nonzero_variables(logo):
     q = build(logo)
     x = _solution_bits(logo)
-    batch = read_samples(_gurobi_json(q.labels, [x], detail=False), q.labels, is_text=True)
+    batch = parse_samples(_gurobi_json(q.labels, [x], detail=False), q.labels)
     assert batch.bits.tolist() == [x.tolist()] and batch.energies.tolist() == [0.0]
 
 
@@ -49,16 +49,16 @@ def test_gurobi_json_detail_1_reads_the_pool(logo):
     x = _solution_bits(logo)
     other = x.copy()
     other[:5] ^= 1
-    batch = read_samples(_gurobi_json(q.labels, [x, other], detail=True), q.labels, is_text=True)
+    batch = parse_samples(_gurobi_json(q.labels, [x, other], detail=True), q.labels)
     assert batch.bits.tolist() == [x.tolist(), other.tolist()]
 
 
 def test_gurobi_json_without_a_solution_says_the_status():
     text = '{ "SolutionInfo": { "Status": 3, "SolCount": 0}}'
     with pytest.raises(SampleError, match=r"x\.json: Gurobi found no solution \(status INFEASIBLE\)"):
-        read_samples(text, ["a"], is_text=True, source="x.json")
+        parse_samples(text, ["a"], source="x.json")
     with pytest.raises(FormatError, match=r"x\.json: Vars item 0"):
-        read_samples('{"SolutionInfo": {}, "Vars": [3]}', ["a"], is_text=True, source="x.json")
+        parse_samples('{"SolutionInfo": {}, "Vars": [3]}', ["a"], source="x.json")
 
 
 # -- variables named by position ----------------------------------------------------------------
@@ -93,13 +93,13 @@ def test_a_position_past_the_model_is_an_error_naming_it(logo):
     text = "Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective 0\n# Columns 2\nc0 1\nc9999 1\n"
     with pytest.raises(SampleError, match=r"x\.sol: sample 0 has variable 'c9999', position 9999, but the model's "
                                           r"variables are 0\.\.436"):
-        read_samples(text, labels, is_text=True, source="x.sol")
+        parse_samples(text, labels, source="x.sol")
 
 
 def test_positions_are_not_guessed_when_labels_are_mixed(logo):
     labels = build(logo).labels
     with pytest.raises(SampleError, match="unknown variable 'c1'"):
-        read_samples(json.dumps({labels[0]: 1, "c1": 0}), labels, is_text=True, source="x.json")
+        parse_samples(json.dumps({labels[0]: 1, "c1": 0}), labels, source="x.json")
 
 
 # -- y_0_0_0 labels and Amplify's constant ------------------------------------------------------
@@ -121,8 +121,8 @@ def test_subscripted_labels_of_fixed_variables_and_unknown_ones(logo):
     x = _solution_bits(logo)
     sample = {"_".join([k[0]] + k[1:].replace("[", " ").replace("]", " ").split()): int(v)
               for k, v in zip(q.labels, x)}
-    assert read_samples(json.dumps(sample), q.labels, is_text=True).bits.tolist() == [x.tolist()]
+    assert parse_samples(json.dumps(sample), q.labels).bits.tolist() == [x.tolist()]
     with pytest.raises(SampleError, match="unknown variable 'y_99_0_0'"):
-        read_samples(json.dumps({**sample, "y_99_0_0": 1}), q.labels, is_text=True)
+        parse_samples(json.dumps({**sample, "y_99_0_0": 1}), q.labels)
     with pytest.raises(SampleError, match="unknown variable '0'"):  # a lone '0' among positions is no constant
-        read_samples(json.dumps({"0": 1, "x": 0}), q.labels, is_text=True)
+        parse_samples(json.dumps({"0": 1, "x": 0}), q.labels)

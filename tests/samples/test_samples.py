@@ -13,7 +13,7 @@ from nonoqubo.model.build import build
 from nonoqubo.answers.decode import decode
 from nonoqubo.model.encoding import Layout, flat_name
 from nonoqubo.errors import FormatError, SampleError, UnsupportedFormat
-from nonoqubo.samples import formats, get_format, read_samples, samples_from
+from nonoqubo.samples import formats, get_format, parse_samples, read_samples, samples_from
 
 LOGO_JSON = SHARED / "json" / "qbpp-logo.json"
 
@@ -57,7 +57,7 @@ def test_every_form_gives_the_same_report(logo):
     expected = [r.to_dict() for r in decode(logo, x)]
     assert [r["valid"] for r in expected] == [True, False, False]
     for name, text in _forms(labels, x).items():
-        batch = read_samples(text, labels)
+        batch = parse_samples(text, labels)
         assert np.array_equal(batch.bits, x), name
         got = [r.to_dict() for r in decode(logo, batch)]
         for r in got:
@@ -79,9 +79,9 @@ def test_single_sample_forms(logo):
         "json-one": json.dumps(x.tolist()),
     }
     for name, text in texts.items():
-        batch = read_samples(text, labels)
+        batch = parse_samples(text, labels)
         assert batch.bits.tolist() == [x.tolist()], name
-    assert read_samples(texts["qbsolv"], labels).energies.tolist() == [12.0]
+    assert parse_samples(texts["qbsolv"], labels).energies.tolist() == [12.0]
     assert get_format("qbsolv").detect(texts["qbsolv"])
     assert get_format("qplib-sol").detect(texts["qplib-sol"])
 
@@ -135,7 +135,7 @@ def test_fixed_labels_are_tolerated_in_label_maps(logo):
     fixed = {q.labels[0]: 0}
     reduced = q.fix(fixed)
     sample = {label: 0 for label in q.labels}
-    batch = read_samples(json.dumps(sample), reduced.labels, fixed=reduced.fixed)
+    batch = parse_samples(json.dumps(sample), reduced.labels, fixed=reduced.fixed)
     assert batch.bits.shape == (1, q.num_vars - 1)
 
 
@@ -166,7 +166,7 @@ LABELS = ["y0[0][0]", "y1[0][0]", "z0[0][0]", "z1[0][0]"]
 )
 def test_bad_samples(text, kwargs, error, message):
     with pytest.raises(error) as info:
-        read_samples(text, LABELS, source="s.txt", **kwargs)
+        parse_samples(text, LABELS, source="s.txt", **kwargs)
     assert message in str(info.value)
     assert str(info.value).startswith("s.txt")
 

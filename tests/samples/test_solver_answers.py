@@ -116,7 +116,10 @@ def test_committed_answers_cover_valid_and_invalid(run_cli, models):
     assert status == 0 and "VALID, energy 0" in out
 
 
-LIVE = [(r.solver, m) for r in solver_runs.ROUTES for m in r.models if m != "jwilk-data005"]
+#: routes whose live run took 7-30 s in a loaded suite run (SCIP through OMMX, qbsolv's 5 s search)
+SLOW_ROUTES = {"SCIP-OMMX", "SCIP-OMMX-zeros", "qbsolv", "qbsolv-stdout"}
+LIVE = [pytest.param(r.solver, m, marks=[pytest.mark.slow] if r.solver in SLOW_ROUTES else [])
+        for r in solver_runs.ROUTES for m in r.models if m != "jwilk-data005"]
 
 
 @pytest.mark.parametrize(("solver", "model"), LIVE)
