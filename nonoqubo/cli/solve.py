@@ -192,7 +192,8 @@ def run(args: argparse.Namespace) -> int:
     with progress.reads(total, f"{args.sampler} sampling", enabled=show) as tick:
         result = solve(puzzle, args.sampler, **args.model_options, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
                        time_limit=args.time_limit, presolve=args.presolve, options=schedule, tick=tick,
-                       workers=args.workers, count=args.count, qpu=qpu)
+                       workers=args.workers, count=args.count, qpu=qpu,
+                       source=args.puzzle if isinstance(puzzle, Qubo) else None)
     if args.output:
         with atomic_write(args.output) as fh:
             json.dump(sampleset_document(result), fh)
