@@ -18,7 +18,7 @@ from ..qpu.cache import embed, qubo_to_embed
 from ..qpu.embedding import check_search, write_embedding
 from ..qpu.topology import Topology, parse_topology
 from ._common import (add_cache_argument, add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names,
-                      progress_enabled)
+                      progress_enabled, topology_file)
 
 ORDER = 25
 
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     source = args.model_or_puzzle
     check_not_physical(source, "embed")
     check_search(args.seed, args.tries, args.timeout)  # before any work: minorminer's seed is an unsigned integer
-    check_output_folder(args.output, source)
+    check_output_folder(args.output, source, topology_file(args.topology))  # never over a file it reads
     topology = parse_topology(args.topology)
     show = progress_enabled(args)
     with spinner("reading and building the model", enabled=show), no_solution_names(source):

@@ -443,8 +443,11 @@ def physical_format(path: str, name: str | None = None) -> str:
 
 def build_physical(qubo: Qubo, embedding_path: str, *, chain_strength: float | str = "uniform-torque",
                    h_range: tuple[float, float] | str | None = None, j_range: tuple[float, float] | str | None = None,
-                   precision: float = DEFAULT_PRECISION) -> PhysicalProblem:
+                   precision: float = DEFAULT_PRECISION, outputs: Sequence[str] = ()) -> PhysicalProblem:
     """The physical problem of *qubo* on the embedding in file *embedding_path* (on its own topology).
+
+    *outputs* are the files the problem will be written to: none may be the topology file the
+    embedding names (a QPU properties JSON), checked as soon as it is known.
 
     Raises:
         EmbeddingError: the embedding is for another model, or not valid on its topology.
@@ -454,6 +457,11 @@ def build_physical(qubo: Qubo, embedding_path: str, *, chain_strength: float | s
     from .embedding import checked_on_its_topology, load_embedding
 
     embedding, topology = checked_on_its_topology(load_embedding(embedding_path), str(embedding_path), qubo)
+    if topology.path is not None:
+        from .._util.atomic import check_not_input
+
+        for out in outputs:
+            check_not_input(out, topology.path)
     return physical_problem(qubo, embedding.chains, topology, chain_strength=chain_strength, h_range=h_range,
                             j_range=j_range, precision=precision, where=str(embedding_path))
 

@@ -357,3 +357,57 @@ def test_decode_refuses_an_embedding_that_is_wrong_on_its_topology(qubit_road, r
         assert words in line
     # build checks it the same way
     one_line(*run_cli("build", puzzle, "--embedding", bad, "-o", tmp / "phys.json"), bad)
+
+
+# -- class 7: no command writes over one of its inputs --------------------------------------------------------
+def test_no_output_overwrites_an_input(qubit_road, run_cli):
+    """Class 7: embed -o over its --topology, build --embedding -o over EMB.json, decode --image over the
+    answer file all exited 0 and destroyed the input.  Every command refuses before any work."""
+    tmp, puzzle, model, emb, spins = qubit_road
+    from nonoqubo.qpu.topology import dwave_networkx
+
+    graph = dwave_networkx().chimera_graph(4)
+    qpu = tmp / "qpu.json"
+    qpu.write_text(json.dumps({"qubits": sorted(graph.nodes()), "couplers": [list(e) for e in graph.edges()]}))
+    on_file = tmp / "on-file.emb.json"
+    assert run_cli("embed", puzzle, "--topology", qpu, "-o", on_file, "-q")[0] == 0
+    samples = tmp / "qubits.json"
+    samples.write_text(json.dumps(spins))
+    answer = tmp / "answer.json"
+    assert run_cli("solve", puzzle, "--sampler", "cpsat", "-o", answer)[0] == 0
+    picture = tmp / "picture.svg"
+    picture.write_text("<svg/>")  # an input that happens to end in .svg
+    # --image writes .svg only, so an answer file is at risk when its name ends in .svg
+    samples_svg, answer_svg = tmp / "qubits.svg", tmp / "answer.svg"
+    samples_svg.write_bytes(samples.read_bytes())
+    answer_svg.write_bytes(answer.read_bytes())
+    cases = [
+        (["embed", puzzle, "--topology", qpu, "-o", qpu], qpu),
+        (["embed", puzzle, "--topology", f"file:{qpu}", "-o", qpu], qpu),
+        (["embed", model, "--topology", "chimera:4", "-o", model], model),
+        (["build", puzzle, "--embedding", emb, "-o", emb], emb),
+        (["build", puzzle, "--embedding", on_file, "-o", qpu], qpu),
+        (["decode", model, samples_svg, "--embedding", emb, "--image", samples_svg], samples_svg),
+        (["decode", model, answer_svg, "--image", answer_svg], answer_svg),
+        (["solve", puzzle, "--sampler", "mock-dwave", "--embedding", emb, "-o", emb, "--reads", "1"], emb),
+        (["solve", puzzle, "--sampler", "mock-dwave", "--topology", qpu, "-o", qpu, "--reads", "1"], qpu),
+        (["check", puzzle, picture, "--image", picture], picture),
+        (["evaluate", model, answer, "--csv", answer], answer),
+    ]
+    for argv, victim in cases:
+        before = victim.read_bytes()
+        status, out, err = run_cli(*argv)
+        assert status == 2 and "it is the input file" in err and len(err.strip().splitlines()) == 1, (argv, err)
+        assert victim.read_bytes() == before, argv
+
+
+def test_an_output_over_a_spelling_of_the_input_is_refused(qubit_road, run_cli, monkeypatch):
+    tmp, puzzle, model, emb, spins = qubit_road
+    monkeypatch.chdir(tmp)
+    samples = tmp / "qubits.svg"
+    samples.write_text(json.dumps(spins))
+    link = tmp / "link.svg"
+    link.symlink_to(samples)
+    status, _, err = run_cli("decode", model, "./qubits.svg", "--embedding", emb, "--image", "link.svg")
+    assert status == 2 and "it is the input file ./qubits.svg" in err
+    assert samples.read_text() == json.dumps(spins)
