@@ -451,9 +451,40 @@ def _missing_message(source: str, s: int, missing: list[str]) -> str:
     return f"{source}: sample {s} lacks variable {_name_list(missing)}"
 
 
-def _unknown_message(source: str, s: int, unknown: list[Any]) -> str:
+def _unknown_message(source: str, s: int, unknown: list[Any], keys: Sequence[Any] = (),
+                     labels: Sequence[str] = ()) -> str:
+    """The line for labels the model lacks; when they are another puzzle's, it says so and which size they fit.
+
+    Examples:
+        >>> _unknown_message("s.json", 0, ["y7[0][0]"], ["y0[0][0]", "y7[0][0]", "z9[0][0]"], ["y0[0][0]", "z0[0][0]"])
+        "s.json: sample 0 holds another puzzle's variables ('y7[0][0]'): its labels name rows up to 8 and columns up to 10 (a puzzle of at least 10 x 8, width x height), this model's name rows up to 1 and columns up to 1"
+    """
+    theirs, ours = _lines_named(keys), _lines_named(labels)
+    if theirs is not None and ours is not None and theirs != ours:
+        (rows, cols), (h, w) = theirs, ours
+        return (f"{source}: sample {s} holds another puzzle's variables ({_name_list(unknown)}): its labels name "
+                f"rows up to {rows} and columns up to {cols} (a puzzle of at least {cols} x {rows}, width x height), "
+                f"this model's name rows up to {h} and columns up to {w}")
+    if keys and 2 * len(unknown) > len(keys):
+        return (f"{source}: sample {s} has unknown variable {_name_list(unknown)}: {len(unknown)} of its "
+                f"{len(keys)} labels are not this model's, so the samples are another puzzle's or another "
+                "encoding's (labels are y{i}[k][p] / z{j}[k][p], or y{i}_k_p)")
     return (f"{source}: sample {s} has unknown variable {_name_list(unknown)} "
             "(labels are y{i}[k][p] / z{j}[k][p], or y{i}_k_p)")
+
+
+#: ``y3[0][1]`` (row 3), ``z2[1][0]`` (column 2): the domain wall's labels, by line
+_LINE_LABEL = re.compile(r"([yz])(0|[1-9][0-9]{0,5})\[")
+
+
+def _lines_named(labels: Iterable[Any]) -> tuple[int, int] | None:
+    """``(rows, columns)`` the domain-wall labels among *labels* name (the largest index + 1), or None."""
+    most = {"y": 0, "z": 0}
+    for label in labels:
+        m = _LINE_LABEL.match(label) if isinstance(label, str) else None
+        if m:
+            most[m.group(1)] = max(most[m.group(1)], int(m.group(2)) + 1)
+    return (most["y"], most["z"]) if most["y"] and most["z"] else None
 
 
 #: the column the OMMX SCIP adapter adds for a quadratic objective (SCIP takes linear objectives only)
@@ -534,7 +565,7 @@ def _columns(keys: list[Any], index: dict[str, int], fixed: Mapping[str, int], l
         else:
             unknown.append(key)
     if unknown:
-        raise SampleError(_unknown_message(source, s, unknown))
+        raise SampleError(_unknown_message(source, s, unknown, keys, labels))
     return cols
 
 
