@@ -7,9 +7,9 @@ Prints two markdown tables.
 ``random.Random(7)``) built in both encodings, alternately, best of ``--repeat`` runs each,
 side by side in one process; the ratio is one-hot's time per term over the domain wall's.
 
-(b) **The A/B table**: random families 8x8, 10x10, 12x12, 15x15 (density 0.5, ``--seeds``
+(b) **The A/B table** (every registered encoding): random families 8x8, 10x10, 12x12, 15x15 (density 0.5, ``--seeds``
 pictures each) and the shared puzzles of ``tests/data/puzzles/json`` up to 15x15, each built by
-``nonoqubo suite --encoding domain-wall,one-hot --weights ...`` (the library call
+``nonoqubo suite --encoding domain-wall,one-hot,... --weights ...`` (the library call
 :func:`nonoqubo.campaign.suite.run_suite` with variants) in three weightings, sampled with
 dwave-samplers' simulated annealing (``--reads`` reads of ``--sweeps`` sweeps, fixed seeds),
 and judged by :func:`nonoqubo.campaign.evaluate.evaluate` with ``polish=True``: per family,
@@ -39,6 +39,7 @@ from nonoqubo.campaign.evaluate import evaluate  # noqa: E402
 from nonoqubo.campaign.generate import parse_family  # noqa: E402
 from nonoqubo.campaign.suite import run_suite, variants_of  # noqa: E402
 from nonoqubo.model.build import build  # noqa: E402
+from nonoqubo.model.encodings import names  # noqa: E402
 from nonoqubo.model.puzzle import Puzzle  # noqa: E402
 
 SHARED = ROOT / "tests" / "data" / "puzzles" / "json"
@@ -107,7 +108,7 @@ def ab_table(reads: int, sweeps: int, seeds: int, jobs: int) -> str:
         suite, runs = root / "suite", root / "runs" / "sa"
         runs.mkdir(parents=True)
         families = [parse_family(f"{size}:0.5:{seeds}:22") for size in SIZES]
-        variants = variants_of(["domain-wall", "one-hot"], WEIGHTINGS)
+        variants = variants_of(names(), WEIGHTINGS)  # every registered encoding
         res = run_suite([str(p) for p in shared_small()], suite, formats=["qubo-json"], families=families,
                         variants=variants, jobs=jobs)
         assert res.failed == 0, [e.get("error") for e in res.entries if e.get("status") != "ok"]
@@ -133,7 +134,7 @@ def ab_table(reads: int, sweeps: int, seeds: int, jobs: int) -> str:
     lines = ["| puzzles | n | encoding | weights (shape,order,cell) | variables | terms | max degree | p raw | p polished |",
              "|---|---:|---|---|---:|---:|---:|---:|---:|"]
     for fam in order + rest:
-        for enc in ("domain-wall", "one-hot"):
+        for enc in names():
             for w in WEIGHTINGS:
                 a = acc.get((fam, enc, w))
                 if not a:

@@ -88,7 +88,7 @@ class Decoded:
             "model": self.model_name,
             "variables": len(decoder.labels),
             "fixed": len(decoder.fixed),
-            "encoding": decoder.encoding,
+            "encoding": str(decoder.encoding),
             "weights": decoder.weights.as_dict(),
             "num_samples": len(analysis),
             "num_valid": int(analysis.valid.sum()),
@@ -207,7 +207,8 @@ def decode_samples(
             batch, unembedded = physical_batch(decoder, raw, emb, method, source, spin, seed)
             breaks = unembedded.summary()
         else:
-            batch = match(raw, decoder.labels, spin=spin, fixed=decoder.fixed, source=source, puzzle=decoder.puzzle)
+            batch = match(raw, decoder.labels, spin=spin, fixed=decoder.fixed, source=source, puzzle=decoder.puzzle,
+                          encoding=decoder.encoding)
             breaks = chain_breaks_of(raw)
     elif emb is not None:
         raise NonoquboError("--embedding: give the qubit samples as a file or standard input")

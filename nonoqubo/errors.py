@@ -7,9 +7,12 @@ also inherits the builtin that describes it best (``ValueError``,
 the place (file, line, sample, variable) and say what is wrong; the CLI prints
 them as they are and exits 2.
 
-Two more classes are internal signals of :mod:`nonoqubo._util.guard`
-(:class:`RefusedNumber`, :class:`YamlRefused`): the guard turns them into a
-located :class:`FormatError` before they could reach a caller.
+Three more classes are internal signals, never shown as messages: two of
+:mod:`nonoqubo._util.guard` (:class:`RefusedNumber`, :class:`YamlRefused`), which
+the guard turns into a located :class:`FormatError` before they could reach a
+caller, and :class:`Terminated`, the ``SystemExit`` that
+:mod:`nonoqubo._util.atomic` raises on SIGTERM so that a temporary file is removed
+before the process ends with status 143.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 __all__ = [
     "EmbeddingError",
+    "EncodingError",
     "FormatError",
     "MissingDependency",
     "ModelTooLarge",
@@ -27,8 +31,10 @@ __all__ = [
     "PuzzleError",
     "SampleError",
     "SolverError",
+    "Terminated",
     "TimeLimit",
     "TopologyError",
+    "UnknownEncoding",
     "UnsupportedFormat",
     "WeightsError",
     "WriteError",
@@ -101,7 +107,16 @@ class ModelTooLarge(NonoquboError, MemoryError):
 
 
 class WeightsError(NonoquboError, ValueError):
-    """A ``--weights`` value (``shape=A,order=B,cell=C``, positive integers) or an encoding name nonoqubo refuses."""
+    """A ``--weights`` value (``shape=A,order=B,cell=C``, positive integers) nonoqubo refuses."""
+
+
+class EncodingError(NonoquboError, ValueError):
+    """An encoding cannot be used: a name nonoqubo does not know, or a puzzle the encoding cannot encode."""
+
+
+class UnknownEncoding(EncodingError):
+    """An encoding name that is not in :data:`nonoqubo.model.encodings.REGISTRY` (``--encoding``, a file's
+    ``encoding`` metadata, ``build(encoding=...)``): ``SOURCE: unknown encoding 'x'; known: ...``."""
 
 
 class WriteError(NonoquboError, OSError):
@@ -123,6 +138,15 @@ class YamlRefused(Exception):
     def __init__(self, mark: Any, problem: str) -> None:  # a yaml Mark (.line, .column); no yaml import here
         super().__init__(problem)
         self.mark, self.problem = mark, problem
+
+
+class Terminated(SystemExit):
+    """Internal to :func:`nonoqubo._util.atomic.atomic_write`: SIGTERM arrived while a temporary file was open.
+
+    A ``SystemExit`` (status ``128 + SIGTERM``, 143), so it unwinds like Ctrl-C: the
+    temporary file is removed on the way out and the process exits as it would have
+    without the handler; no ``except Exception`` swallows it.
+    """
 
 
 def located(source: str | None, line: int | None, message: str) -> str:

@@ -53,7 +53,7 @@ from .logic.linesolve import LineSolveResult, line_solve
 from .logic.presolve import fixings
 from .model.build import build
 from .model.constrained import ConstrainedModel, build_constrained
-from .model.geometry import DOMAIN_WALL, geometry_of
+from .model.encodings import DEFAULT, Encoding, EncodingLike, geometry_of
 from .model.weights import Weights
 from .model.puzzle import Puzzle
 from .model.qubo import Qubo
@@ -96,7 +96,7 @@ class Models:
     _constrained: dict[str, ConstrainedModel] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def build(cls, puzzle: Puzzle, *, encoding: str = DOMAIN_WALL, weights: Weights | None = None) -> Models:
+    def build(cls, puzzle: Puzzle, *, encoding: EncodingLike = DEFAULT, weights: Weights | None = None) -> Models:
         """Build *puzzle*'s QUBO in *encoding* with *weights* (timed)."""
         start = time.perf_counter()
         qubo = build(puzzle, encoding=encoding, weights=weights)
@@ -192,7 +192,7 @@ def _row_vars(geo: Any) -> int:
 
 def _encoding_figures(model: Any) -> dict[str, Any]:
     """``encoding`` and ``weights`` of a model (a model without them is the domain wall at weights 1)."""
-    return {"encoding": getattr(model, "encoding", DOMAIN_WALL),
+    return {"encoding": str(getattr(model, "encoding", DEFAULT)),
             "weights": Weights.of(getattr(model, "weights", None)).as_dict()}
 
 
@@ -260,7 +260,8 @@ class BuildPlan:
 
     Attributes:
         source: the input (a clue file, ``"-"``, or with *embedding* a model file by its name).
-        encoding: the encoding's name (checked); weights: the penalty weights (parsed).
+        encoding: the :class:`~nonoqubo.model.encodings.Encoding` (looked up once); weights: the
+            penalty weights (parsed).
         targets: ``(output, export format module)`` of a logical build, in ``-o`` order.
         physical: ``(output, "bqm" | "json")`` of a build with *embedding*; empty without one.
         reads_model: the input is a model file by its name, embedded as it is (``--embedding`` only).
@@ -270,7 +271,7 @@ class BuildPlan:
     """
 
     source: str
-    encoding: str
+    encoding: Encoding
     weights: Weights
     targets: tuple[tuple[str, ModuleType], ...] = ()
     physical: tuple[tuple[str, str], ...] = ()
@@ -333,16 +334,16 @@ class BuildPlan:
 
         Raises:
             NonoquboError: the first option that is wrong, in one line (``UnsupportedFormat`` for a
-                format, ``WeightsError`` for the encoding or weights, ``PhysicalError`` for the
+                format, ``UnknownEncoding`` for the encoding, ``WeightsError`` for the weights, ``PhysicalError`` for the
                 physical problem).
         """
         from ._util.atomic import check_not_input, check_writable
         from .inputs import is_model_input
-        from .model.build import check_encoding
+        from .model.encodings import encoding_named, encodings
         from .model.weights import parse_weights
         from .qpu.physical import DEFAULT_PRECISION, check_not_physical, parse_chain_strength, parse_range, physical_format
 
-        name = check_encoding(encoding or "domain-wall")  # checked first: a bad --weights is one line
+        name = encoding_named(encoding, "--encoding")  # checked first: a bad --weights is one line
         parsed = Weights() if weights is None else parse_weights(weights)
         check_not_physical(source, "build")
         outs, fmts = list(outputs), list(formats or [])
@@ -355,9 +356,12 @@ class BuildPlan:
                 if on:
                     raise NonoquboError(f"{flag} does not apply with --embedding: the physical problem is an Ising "
                                         "model on qubits (.bqm or .json)")
-        elif constrained and (name != "domain-wall" or weights is not None):
-            raise NonoquboError("--constrained writes the domain-wall 0-1 program (no penalties to weigh); "
-                                "it takes neither --encoding one-hot nor --weights")
+        elif constrained and not name.constrained:
+            has = ", ".join(e.name for e in encodings() if e.constrained)
+            raise NonoquboError(f"--constrained writes a 0-1 program, which the {name.name} encoding has none of "
+                                f"(encodings with one: {has}); leave out --encoding {name.name}")
+        elif constrained and weights is not None:
+            raise NonoquboError("--constrained writes a 0-1 program (no penalties to weigh); it takes no --weights")
         if fmts and len(fmts) not in (1, len(outs)):
             raise NonoquboError(f"-f was given {len(fmts)} times for {len(outs)} outputs; give it once, or once per -o")
         named = [fmts[k] if len(fmts) > 1 else (fmts[0] if fmts else None) for k in range(len(outs))]

@@ -30,7 +30,7 @@ import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
-from ..errors import WriteError
+from ..errors import Terminated, WriteError
 
 __all__ = ["TEMP_MARK", "atomic_write", "check_not_input", "check_writable"]
 
@@ -182,17 +182,13 @@ def _standard_output(binary: bool) -> Iterator[IO[Any]]:
             stream.detach()
 
 
-class Terminated(SystemExit):
-    """SIGTERM arrived while a temporary file was open (exit status 143)."""
-
-
 def _on_sigterm(signum: int, frame: Any) -> None:
     raise Terminated(128 + signum)
 
 
 @contextlib.contextmanager
 def _terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM raises :class:`Terminated` meanwhile (when nobody else handles it)."""
+    """SIGTERM raises :class:`~nonoqubo.errors.Terminated` meanwhile (when nobody else handles it)."""
     if threading.current_thread() is not threading.main_thread() or \
             signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
         yield

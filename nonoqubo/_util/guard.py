@@ -76,14 +76,6 @@ def integer(token: str | bytes, source: str, line: int | None = None, what: str 
     return int(text)
 
 
-def big_digit_run(text: str | bytes) -> re.Match | None:
-    """The first run of more than :data:`MAX_DIGITS` digits in *text*, or None (a linear scan)."""
-    pattern = _LONG_B if isinstance(text, bytes) else _LONG
-    return pattern.search(text)  # type: ignore[arg-type]
-
-
-_LONG = re.compile(r"[1-9]\d{%d,}" % MAX_DIGITS)
-_LONG_B = re.compile(rb"[1-9]\d{%d,}" % MAX_DIGITS)
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.S)
 #: a string (dropped whole) or a run of anything but brackets and quotes: what is left is the brackets
 _BRACKETS_ONLY = re.compile(_STRING.pattern + r'|[^\[\]{}"]+', re.S)

@@ -30,8 +30,11 @@ encoding, so a second encoding needs no change here) and the
 3. **lines** of the picture (rows and columns) whose black runs differ from
    their clue (:func:`nonoqubo.logic.check.failing_lines`).
 
-**Encodings and weights.**  A one-hot model (``model.encoding == "one-hot"``,
-:mod:`nonoqubo.model.onehot`) is decoded through its own geometry: a block's
+**Encodings and weights.**  A model carries its encoding
+(:class:`~nonoqubo.model.encodings.Encoding`; a bare puzzle is the default, the
+domain wall) and is decoded through that encoding's geometry, whatever it is.
+A one-hot model (:data:`~nonoqubo.model.encodings.ONE_HOT`,
+:mod:`nonoqubo.model.onehot`) is decoded so: a block's
 shift is its first chosen shift, its *shape* terms are the blocks that do not
 take exactly one shift (:class:`PositionCount`, penalty ``(1 - chosen)^2``)
 and its *order* terms the pairs ``x[k][s] = x[k+1][s'] = 1`` with ``s' < s``.
@@ -71,7 +74,8 @@ import numpy as np
 
 from ..logic.check import LineFailure, failing_lines, line_failures
 from ..model.encoding import Completion
-from ..model.geometry import DOMAIN_WALL, Family, Geometry, geometry_of
+from ..model.encodings import DEFAULT, Encoding, encoding_named
+from ..model.geometry import Family, Geometry
 from ..model.weights import Weights
 from ..errors import FormatError, SampleError
 from ..model.qubo import Qubo
@@ -227,7 +231,7 @@ class Report:
     violated_constraints: list[str] | None = None
     failing_line_index: list[int] = field(default_factory=list)
     palette: Palette = BW
-    encoding: str = DOMAIN_WALL
+    encoding: Encoding = DEFAULT
 
     def __repr__(self) -> str:
         """One line: the verdict and the counts (the arrays are in ``grid``, ``shifts``, ``picture``)."""
@@ -333,9 +337,9 @@ class Decoder:
                 )
         self.puzzle = puzzle
         #: what the decoder knows of the encoding: slots, penalty families, shifts
-        self.encoding: str = getattr(model_or_puzzle, "encoding", DOMAIN_WALL)
+        self.encoding: Encoding = encoding_named(getattr(model_or_puzzle, "encoding", None))
         self.weights: Weights = Weights.of(getattr(model_or_puzzle, "weights", None))
-        self.geometry: Geometry = geometry_of(puzzle, encoding=self.encoding)
+        self.geometry: Geometry = self.encoding.geometry_of(puzzle)
         self.layout = self.geometry.layout
         self.full_labels = self.geometry.labels()
         if isinstance(model_or_puzzle, Puzzle):
@@ -572,7 +576,7 @@ class Decoder:
         """
         if isinstance(samples, (str, os.PathLike)):
             return read_samples(samples, self.labels, format=format, spin=spin, fixed=self.fixed,
-                                puzzle=self.puzzle)
+                                puzzle=self.puzzle, encoding=self.encoding)
         return samples_from(samples, self.labels, spin=spin, fixed=self.fixed)
 
     @cached_property

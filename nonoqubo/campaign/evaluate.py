@@ -49,9 +49,14 @@ the energy most until none does), the standard post-processing of annealer
 output; the polished figures are reported beside the raw ones.  A descent
 never raises a sample's energy.
 
-Decoding is vectorised (:meth:`~nonoqubo.answers.decode.Decoder.analyse` on the
-``(S, N)`` matrix of a file) and files are judged in worker processes
-(``jobs``), each keeping one decoder per model.
+A sample file is read as ``decode`` reads it, through the samples registry
+(:meth:`~nonoqubo.answers.decode.Decoder.batch`: the format detected or named, its
+own bytes-to-text rule, pictures matched to the puzzle); only the timing and the run
+record are searched for in the file's text here.  ``--polish`` descends on the
+model's own BQM (:func:`nonoqubo.solvers.base.index_bqm`).  Decoding is vectorised
+(:meth:`~nonoqubo.answers.decode.Decoder.analyse` on the ``(S, N)`` matrix of a
+file) and files are judged in worker processes (``jobs``), each keeping one decoder
+per model.
 
 **Encodings and weights.**  Every group names its model's ``encoding`` and
 ``weights`` (from the model file, or from the suite's index, which also gives
@@ -91,12 +96,11 @@ import numpy as np
 from ..answers.decode import Analysis, Decoder
 from ..inputs import load_model
 from ..errors import FormatError, MissingDependency, NonoquboError, SampleError
-from ..model.geometry import DOMAIN_WALL
+from ..model.encodings import DEFAULT
 from ..model.palette import BW, Palette
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ._options import run_seconds, workers
 from .runtime import time_per_run
-from ..samples import parse_samples, read_samples
 
 __all__ = [
     "QUANTILES", "Campaign", "Group", "Run", "Tally", "check_options", "csv_text", "evaluate", "figures", "plan_runs",
@@ -228,22 +232,19 @@ def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
     if model_path in _POLISHERS:
         return _POLISHERS[model_path]
     try:
-        import dimod
         from dwave.samplers import SteepestDescentSolver
     except ImportError:
         raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
-    from ..model.build import build
     from ..model.puzzle import Puzzle
     from ..model.qubo import Qubo
+    from ..solvers.base import index_bqm
 
-    model = _decoder(model_path).model
-    qubo = build(model) if isinstance(model, Puzzle) else model
+    decoder = _decoder(model_path)
+    qubo = decoder.qubo if isinstance(decoder.model, Puzzle) else decoder.model  # a clue file: its QUBO as built
     if not isinstance(qubo, Qubo):
         raise NonoquboError(f"{model_path}: --polish needs a QUBO model; this is a constrained model")
     n = qubo.num_vars
-    bqm = dimod.BinaryQuadraticModel.from_numpy_vectors(
-        qubo.linear.astype(np.float64), (qubo.row, qubo.col, qubo.quad.astype(np.float64)),
-        float(qubo.offset), dimod.BINARY)
+    bqm = index_bqm(qubo)  # the model's own BQM, labelled 0..N-1 in its variable order
     solver = SteepestDescentSolver()
 
     def polish(bits: np.ndarray) -> np.ndarray:
@@ -266,14 +267,8 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
         SampleError, FormatError, UnsupportedFormat, OSError: the file cannot be read or matched.
     """
     decoder = _decoder(model_path, force)
-    data = Path(samples_path).read_bytes()
-    if b"\x00" in data[:4096]:  # a binary file (an archive): the registry reads it as it can
-        text = data.decode("latin-1")
-        batch = read_samples(Path(samples_path), decoder.labels, format=samples_format, fixed=decoder.fixed)
-    else:
-        text = data.decode("utf-8-sig", errors="replace")
-        batch = parse_samples(text, decoder.labels, format=samples_format, fixed=decoder.fixed,
-                              source=str(samples_path))
+    batch = decoder.batch(Path(samples_path), format=samples_format)  # the samples registry, as decode reads them
+    text = _searched_text(Path(samples_path).read_bytes())
     weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
                else np.asarray(batch.num_occurrences, np.int64))
     palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
@@ -287,6 +282,18 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
 
 
 _RUN_KEY = re.compile(r'"nonoqubo"\s*:\s*\{')
+
+
+def _searched_text(data: bytes) -> str:
+    """The text a samples file's timing and run record are searched in (:func:`time_per_run`, :func:`recorded_run`).
+
+    Not the samples: the registry reads those (with each format's own bytes-to-text step).
+    The keys searched for are ASCII, so any byte may stand around them: undecodable bytes
+    of a text file become U+FFFD, and a binary file (an archive) is read byte for byte.
+    """
+    if b"\x00" in data[:4096]:
+        return data.decode("latin-1")
+    return data.decode("utf-8-sig", errors="replace")
 
 
 def recorded_run(text: str) -> dict[str, Any] | None:
@@ -404,7 +411,7 @@ def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
                                "width": entry["width"], "height": entry["height"],
                                "variables": files[0]["variables"],
                                "puzzle": puzzle if variant == "full" else f"{puzzle}.presolved",
-                               "encoding": entry.get("encoding", DOMAIN_WALL),
+                               "encoding": entry.get("encoding", DEFAULT.name),
                                "weights": str(Weights.of(entry.get("weights"))),
                                **({"solutions": entry["solutions"], "solutions_exact": entry.get("solutions_exact")}
                                   if isinstance(entry.get("solutions"), int) else {})}
@@ -455,7 +462,7 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *,
     decoder = _decoder(model, force)
     models = {name: {"path": model, "name": name, "width": decoder.puzzle.width,
                      "height": decoder.puzzle.height, "variables": len(decoder.labels), "puzzle": name,
-                     "encoding": decoder.encoding, "weights": str(decoder.weights)}}
+                     "encoding": str(decoder.encoding), "weights": str(decoder.weights)}}
     return Campaign(models, [Run(name, s, p) for s, p in pairs])
 
 
@@ -618,13 +625,13 @@ def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | 
                  + [f"column {j + 1}" for j in range(info["width"])])
         groups.append(Group(name, setting, info, len(items), t, raw, polished, lines, source,
                             _merged([it.run for it in items])))
-    variants = {(g.info.get("encoding", DOMAIN_WALL), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
+    variants = {(g.info.get("encoding", DEFAULT.name), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
     if len(variants) > 1:  # an A/B campaign: the variants of a puzzle side by side
         size: dict[Any, int] = {}
         for g in groups:
             size.setdefault(g.info.get("puzzle", g.model), g.info["width"] * g.info["height"])
         groups.sort(key=lambda g: (g.setting, size[g.info.get("puzzle", g.model)], g.info.get("puzzle", g.model),
-                                   g.info.get("encoding", DOMAIN_WALL), g.info.get("weights", ""), g.model))
+                                   g.info.get("encoding", DEFAULT.name), g.info.get("weights", ""), g.model))
     else:
         groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
     return groups
@@ -649,7 +656,7 @@ def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
         rec: dict[str, Any] = {"model": g.model, "setting": g.setting, "files": g.files,
                                "variables": g.info["variables"], "width": g.info["width"],
                                "height": g.info["height"], "puzzle": g.info.get("puzzle", g.model),
-                               "encoding": g.info.get("encoding", DOMAIN_WALL),
+                               "encoding": g.info.get("encoding", DEFAULT.name),
                                "weights": g.info.get("weights", str(DEFAULT_WEIGHTS)),
                                "raw": _plain(g.figures("raw"))}
         if g.polished is not None:

@@ -70,6 +70,7 @@ from typing import Any
 from .. import clues, exports
 from .._util.atomic import atomic_write
 from ..errors import NonoquboError, TimeLimit, WriteError
+from ..model.encodings import DEFAULT, Encoding, EncodingLike, encoding_named
 from ..model.estimate import check_fits, check_random_fits
 from ..model.puzzle import Puzzle
 from ..model.weights import DEFAULT_WEIGHTS, Weights
@@ -216,21 +217,23 @@ def plan(inputs: Sequence[str], families: Sequence[Family] = (), out_dir: str | 
 class Variant:
     """One model of every puzzle: an encoding and penalty weights."""
 
-    encoding: str = "domain-wall"
+    encoding: Encoding = DEFAULT
     weights: Weights = DEFAULT_WEIGHTS
 
     @property
     def tag(self) -> str:
         """``one-hot``, ``domain-wall.w2-2-1``: what a file name says of the variant."""
         w = self.weights
-        return self.encoding + ("" if w.is_default else f".w{w.shape}-{w.order}-{w.cell}")
+        return self.encoding.name + ("" if w.is_default else f".w{w.shape}-{w.order}-{w.cell}")
 
 
-def variants_of(encodings: Sequence[str] | None, weights: Sequence[Weights | str] | None) -> list[Variant] | None:
+def variants_of(encodings: Sequence[EncodingLike] | None, weights: Sequence[Weights | str] | None
+                ) -> list[Variant] | None:
     """Every ``(encoding, weights)`` combination, or None when neither is given (a plain suite).
 
     Raises:
-        WeightsError: an unknown encoding or bad weights.
+        UnknownEncoding: an unknown encoding (``--encoding``).
+        WeightsError: bad weights.
 
     Examples:
         >>> [v.tag for v in variants_of(["domain-wall", "one-hot"], ["cell=2"])]
@@ -238,11 +241,9 @@ def variants_of(encodings: Sequence[str] | None, weights: Sequence[Weights | str
         >>> variants_of(None, None) is None
         True
     """
-    from ..model.build import check_encoding
-
     if not encodings and not weights:
         return None
-    names = [check_encoding(e) for e in (encodings or ["domain-wall"])]
+    names = [encoding_named(e, "--encoding") for e in (encodings or [DEFAULT])]
     ws = [Weights.of(w, "--weights") for w in (weights or [DEFAULT_WEIGHTS])]
     out = list(dict.fromkeys(Variant(e, w) for e in names for w in ws))
     return out
@@ -274,7 +275,7 @@ def _key(puzzle: Puzzle, options: Options, variant: Variant | None = None) -> st
     doc = {"rows": puzzle.rows, "cols": puzzle.cols, "formats": options.formats,
            "presolve": options.presolve, "version": __version__}
     if variant is not None:  # keys of suites without variants unchanged
-        doc.update(encoding=variant.encoding, weights=list(variant.weights))
+        doc.update(encoding=variant.encoding.name, weights=list(variant.weights))
     if options.truth:  # keys of suites without --truth unchanged
         doc.update(truth=options.truth_limit, truth_time=options.truth_time)
     if options.embed:  # nor without --embed
@@ -315,7 +316,7 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
         variant = task.variant
         check_fits(puzzle, task.source, force=options.force,
                    write_bytes_per_term=exports.write_bytes_per_term(options.formats),
-                   encoding=variant.encoding if variant else "domain-wall")
+                   encoding=variant.encoding if variant else DEFAULT)
         key = _key(puzzle, options, variant)
         if previous is not None and _up_to_date(previous, key, options.out_dir):
             return {**previous, "skipped": True}
@@ -343,7 +344,7 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options, variant: Va
     fig, pre = models.figures(), models.presolve_figures()  # line logic always: the index reports it
     out: dict[str, Any] = {key: fig[key] for key in INDEX_FIGURES}
     out.update(puzzle=name[: len(name) - len(v.tag) - 1] if variant is not None else name,
-               encoding=v.encoding, weights=v.weights.as_dict(), max_degree=fig["max_degree"])
+               encoding=v.encoding.name, weights=v.weights.as_dict(), max_degree=fig["max_degree"])
     out.update(ground_energy=0, line_solvable=pre["line_solvable"],
                **{key: pre[key] for key in INDEX_PRESOLVE_FIGURES}, build_seconds=fig["build_seconds"])
     variants: list[tuple[str, str]] = [("full", "")]
@@ -531,7 +532,7 @@ def run_suite(
     names = tuple(dict.fromkeys(exports.get_format(f).NAME for f in formats))
     if not names:
         raise NonoquboError("no output format: give at least one -f FORMAT")
-    encodings = sorted({v.encoding for v in variants}) if variants else ["domain-wall"]
+    encodings = sorted({v.encoding for v in variants}) if variants else [DEFAULT]
     asked = sum(len(fam.sizes) * fam.count for fam in families)
     if asked > MAX_MEMBERS:  # each family is bounded when parsed; so are all of them together
         raise NonoquboError(f"--random: the families ask for {asked:,} puzzles, above the {MAX_MEMBERS:,} a suite "

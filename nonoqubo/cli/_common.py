@@ -106,26 +106,30 @@ def add_encoding_arguments(parser: argparse.ArgumentParser) -> None:
     """``--encoding`` and ``--weights``: which QUBO of the puzzle (``build``, ``info``, ``solve``).
 
     Neither has a value when not given, so a command can tell a model file's own encoding from an
-    asked one; :func:`encoding_options` gives the defaults (domain-wall, weights 1).
+    asked one; :func:`encoding_options` gives the defaults (the default encoding, weights 1).
+    The help lists the registered encodings (:mod:`nonoqubo.model.encodings`).
     """
+    from ..model.encodings import DEFAULT, encodings
+
+    listed = "; ".join(f"{e.name}{' (default)' if e is DEFAULT else ''}: {e.title}" for e in encodings())
     parser.add_argument("--encoding", default=None, metavar="NAME",  # None: not given (encoding_options)
-                        help="the encoding of the block shifts: domain-wall (default; the QUBO++ case study's "
-                             "model, labels y/z) or one-hot (one variable per possible shift, labels r/c)")
+                        help=f"the encoding of the block shifts: {listed}")
     parser.add_argument("--weights", default=None, metavar="shape=A,order=B,cell=C",
                         help="positive integer penalty weights: energy = A*shape + B*order + C*cells "
                              "(default 1 each; any subset, e.g. --weights cell=2)")
 
 
 def encoding_options(args: argparse.Namespace) -> dict[str, Any]:
-    """``{"encoding": ..., "weights": Weights}`` from ``--encoding``/``--weights``, checked.
+    """``{"encoding": Encoding, "weights": Weights}`` from ``--encoding``/``--weights``, checked.
 
     Raises:
-        WeightsError: an unknown encoding or bad weights (one line, exit 2).
+        UnknownEncoding: an unknown encoding (one line, exit 2).
+        WeightsError: bad weights (one line, exit 2).
     """
-    from ..model.build import check_encoding
+    from ..model.encodings import encoding_named
     from ..model.weights import Weights, parse_weights
 
-    encoding = check_encoding(getattr(args, "encoding", None) or "domain-wall")
+    encoding = encoding_named(getattr(args, "encoding", None), "--encoding")
     text = getattr(args, "weights", None)
     return {"encoding": encoding, "weights": Weights() if text is None else parse_weights(text)}
 
@@ -213,7 +217,7 @@ def verdict(r: Report) -> str:
     if r.valid:
         return "VALID, energy 0"
     pen = r.penalties
-    shape = "one position" if r.encoding == "one-hot" else "broken walls"
+    shape = r.encoding.shape_words
     return (f"INVALID, energy {r.energy} = {pen['wall_shape']} ({shape}) + "
             f"{pen['block_order']} (block order) + {pen['cells']} (cells)")
 
@@ -235,7 +239,7 @@ def report_lines(puzzle: Puzzle, r: Report, label: str) -> list[str]:
     lines.append("(X / o: a cell shown in a colour / as background where the row and the column give "
                  "different colours; < and ^: a line that does not match its clue)")
     sections = (
-        ("blocks not at exactly one shift" if r.encoding == "one-hot" else "broken walls", r.broken_walls),
+        (r.encoding.shape_section, r.broken_walls),
         ("block-order violations", r.order_violations),
         ("cells where the row and the column disagree", r.cell_conflicts),
         ("lines that do not match their clue", r.failing_lines),

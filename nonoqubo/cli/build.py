@@ -15,6 +15,7 @@ from typing import Any
 from .._util.progress import spinner
 from ..errors import NonoquboError
 from ..inputs import open_input
+from ..model.encodings import DEFAULT
 from ..model.estimate import LONG_WORK_TERMS, check_fits
 from ..model.qubo import Qubo
 from ..pipeline import BuildPlan, Models, write_files
@@ -164,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
             qubo = models.presolve()
     title = f" {puzzle.name!r}" if puzzle.name else ""
-    how = "" if before.encoding == "domain-wall" and before.weights.is_default else \
+    how = "" if before.encoding is DEFAULT and before.weights.is_default else \
         f" ({before.encoding}, weights {before.weights})"
     say(f"built{title} {puzzle.width}x{puzzle.height}{how}: {before.num_vars} variables, {before.num_terms} terms "
         f"({before.num_linear} linear + {before.num_quadratic} quadratic), offset {before.offset} "

@@ -1,4 +1,4 @@
-"""``nonoqubo formats``: every clue format and every QUBO file format, with extensions."""
+"""``nonoqubo formats``: every clue format and every QUBO file format, with extensions, and the encodings."""
 
 from __future__ import annotations
 
@@ -6,13 +6,15 @@ import argparse
 import json
 
 from .. import clues, exports
+from ..model.encodings import DEFAULT, encodings
 
 ORDER = 30
 
 HELP = "list the clue formats nonoqubo reads and the QUBO formats it writes"
 DESCRIPTION = """\
 List every format: the clue formats PUZZLE may be in (--from NAME) and the
-QUBO file formats 'build' writes (-f NAME, or by the output's extension).
+QUBO file formats 'build' writes (-f NAME, or by the output's extension); then
+the encodings a QUBO may be built in (--encoding NAME).
 
 example:
   nonoqubo formats
@@ -37,16 +39,25 @@ def _qubo_formats() -> list[dict]:
              "binary": m.BINARY} for m in exports.formats()]
 
 
+def _encodings() -> list[dict]:
+    return [{"name": e.name, "title": e.title, "default": e is DEFAULT, "colour": e.colour,
+             "constrained": e.constrained} for e in encodings()]
+
+
 def run(args: argparse.Namespace) -> int:
-    clue, qubo = _clue_formats(), _qubo_formats()
+    clue, qubo, encs = _clue_formats(), _qubo_formats(), _encodings()
     if args.json:
-        print(json.dumps({"clue_formats": clue, "qubo_formats": qubo}, indent=2))
+        print(json.dumps({"clue_formats": clue, "qubo_formats": qubo, "encodings": encs}, indent=2))
         return 0
     print("clue formats (PUZZLE; --from NAME; c = colour puzzles too, else black and white only):")
     _table(clue)
     print()
     print("QUBO formats (build -o OUT; -f NAME; * = can carry --ising, + = constrained model):")
     _table(qubo)
+    print()
+    print("encodings (build, info, solve, suite --encoding NAME; the first is the default):")
+    for e in encs:
+        print(f"  {e['name']:<{max(len(x['name']) for x in encs)}}  {e['title']}")
     return 0
 
 

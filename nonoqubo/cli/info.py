@@ -16,6 +16,7 @@ from ..inputs import names_a_model
 from ..qpu.physical import check_not_physical
 from .._util.progress import spinner, status_line
 from ..errors import FormatError, UnsupportedFormat
+from ..model.encodings import DEFAULT
 from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
@@ -175,9 +176,9 @@ def _presolve_model(model: Any, path: str, show: bool) -> dict[str, Any]:
 
 
 def print_encoding(info: dict[str, Any]) -> None:
-    """The encoding line, for a model that is not the default domain wall at weights 1."""
+    """The encoding line, for a model that is not the default encoding at weights 1."""
     weights = info.get("weights") or {}
-    if info.get("encoding", "domain-wall") != "domain-wall" or any(v != 1 for v in weights.values()):
+    if info.get("encoding", DEFAULT.name) != DEFAULT.name or any(v != 1 for v in weights.values()):
         print(f"encoding:    {info.get('encoding')}, weights "
               + ",".join(f"{k}={v}" for k, v in weights.items()))
 

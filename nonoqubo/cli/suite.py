@@ -10,6 +10,7 @@ from ..campaign.generate import parse_family
 from .._util.progress import bar
 from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite, variants_of
 from ..errors import NonoquboError
+from ..model.encodings import DEFAULT, names
 from ._common import (add_embed_search_arguments, add_force_argument, add_truth_arguments,
                       check_embed_search_options, progress_enabled)
 
@@ -117,8 +118,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_truth_arguments(parser, "record per puzzle the number of solutions (CP-SAT), line-solvability and "
                                 "the solve and proof times in the index", unique=True)
     parser.add_argument("--encoding", default=None, metavar="NAME[,NAME]",
-                        help="build each puzzle in these encodings (domain-wall, one-hot; comma-separated); "
-                             "default: domain-wall only, files named as without variants")
+                        help=f"build each puzzle in these encodings ({', '.join(names())}; comma-separated); "
+                             f"default: {DEFAULT.name} only, files named as without variants")
     parser.add_argument("--weights", action="append", default=None, metavar="shape=A,order=B,cell=C",
                         help="penalty weights (positive integers, default 1 each); repeat for several "
                              "weightings, each combined with every --encoding")

@@ -52,7 +52,7 @@ import numpy as np
 
 from ._parallel import ordered_map
 
-__all__ = ["CHUNK", "Column", "Strings", "format_lines", "line_chunks"]
+__all__ = ["CHUNK", "Strings", "format_lines", "line_chunks"]
 
 #: rows assembled at once: a chunk's buffers stay in the caches (2^16 to 2^18 rows measured
 #: fastest on the 100x100's 3.6 M terms, 2^20 about 30 % slower)
@@ -117,19 +117,6 @@ class Strings:
                 lengths = np.fromiter(map(len, parts), np.int64, len(parts))
             self.encoded = (np.frombuffer(flat, np.uint8), lengths)
         return self.encoded
-
-
-class Column(Protocol):
-    """What a numeric column must offer besides a NumPy array: a lazily built one
-    (such as the row-major merge of linear and pair terms) gives its pieces on demand."""
-
-    size: int
-
-    def __getitem__(self, part: slice) -> np.ndarray: ...
-
-    def min(self) -> Any: ...
-
-    def max(self) -> Any: ...
 
 
 class _Field:
@@ -360,7 +347,8 @@ def format_lines(columns: Sequence[Any], dens: Sequence[int] | None = None, *, s
     """ASCII text of rows of numbers: ``col0 sep col1 ... end`` per row.
 
     Args:
-        columns: equal-length integer arrays of numerators (or :class:`Column`), or :class:`Strings`.
+        columns: equal-length integer arrays of numerators (or columns that give their
+            pieces on demand: ``size``, ``[a:b]``, ``min()``, ``max()``, as ``_coords.Merged``), or :class:`Strings`.
         dens: the denominator (1, 2 or 4) of each column; default all 1.
         sep: between the fields of a row.
         end: after every row (``","`` for a JSON array body, less its last comma).

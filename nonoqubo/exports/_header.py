@@ -13,10 +13,11 @@ through :func:`._metadata.read`)::
                colour every block is ``[length, colour name]``
     palette    colour puzzles only: ``{"background": {...}, "colours": [{name, rgb, char}, ...]}``
     variables, terms, offset   counts (terms: nonzero linear + quadratic) and constant
-    encoding   "domain-wall" or "one-hot" (a file without it is domain-wall)
+    encoding   the encoding's name, one of nonoqubo.model.encodings.REGISTRY
+               (a file without it is the default, domain-wall)
     weights    {"shape": A, "order": B, "cell": C}, the penalty weights (absent: 1 each)
     labels     "layout": the rule (the encoding's labels of the puzzle,
-               ``geometry_of(puzzle, encoding=...).labels()``) minus the fixed
+               ``encoding.geometry_of(puzzle).labels()``) minus the fixed
                labels, in order; "listed": the format lists them itself; or the
                list of labels
     fixed      {label: 0 or 1} of the variables removed before export
@@ -58,7 +59,8 @@ import numpy as np
 
 from .._util.guard import finite, json_loads
 from ..errors import FormatError, WeightsError, located
-from ..model.geometry import DOMAIN_WALL, ENCODINGS, geometry_of
+from ..model.encodings import DEFAULT, Encoding, EncodingLike, encoding_named
+from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..model.weights import Weights
@@ -119,7 +121,7 @@ def describe(qubo: Qubo, fmt: str, *, vartype: str = "BINARY", offset: float | i
         meta.update(clue_meta(puzzle))
     if labels_listed:
         meta["labels"] = "listed"
-    elif puzzle is not None and follows_rule(qubo.labels, puzzle, qubo.fixed, meta["encoding"]):
+    elif puzzle is not None and follows_rule(qubo.labels, puzzle, qubo.fixed, encoding_named(meta["encoding"])):
         meta["labels"] = "layout"
     else:
         meta["labels"] = list(qubo.labels)
@@ -129,22 +131,19 @@ def describe(qubo: Qubo, fmt: str, *, vartype: str = "BINARY", offset: float | i
 
 def encoding_meta(model: Any) -> dict[str, Any]:
     """``encoding`` and ``weights`` of the metadata (a model without them: domain-wall, weights 1)."""
-    return {"encoding": getattr(model, "encoding", DOMAIN_WALL),
+    return {"encoding": encoding_named(getattr(model, "encoding", None)).name,
             "weights": Weights.of(getattr(model, "weights", None)).as_dict()}
 
 
-def read_encoding(meta: Mapping[str, Any], source: str) -> tuple[str, Weights]:
-    """The encoding and weights a file's metadata gives (domain-wall and 1 each when it gives none).
+def read_encoding(meta: Mapping[str, Any], source: str) -> tuple[Encoding, Weights]:
+    """The encoding and weights a file's metadata gives (the default encoding and 1 each when it gives none).
 
     Raises:
-        FormatError: an encoding nonoqubo does not know, or weights that are not positive integers.
+        UnknownEncoding: an encoding nonoqubo does not know (``SOURCE: metadata 'encoding': unknown
+            encoding 'x'; known: ...``).
+        FormatError: weights that are not positive integers.
     """
-    encoding = meta.get("encoding", DOMAIN_WALL)
-    if encoding is None:
-        encoding = DOMAIN_WALL
-    if not isinstance(encoding, str) or encoding not in ENCODINGS:
-        raise FormatError(located(source, None, f"metadata 'encoding' {encoding!r} is not one of "
-                                  f"{', '.join(ENCODINGS)}"))
+    encoding = encoding_named(meta.get("encoding"), located(source, None, "metadata 'encoding'"))
     try:
         weights = Weights.of(meta.get("weights"), "metadata 'weights'")
     except WeightsError as exc:
@@ -153,22 +152,19 @@ def read_encoding(meta: Mapping[str, Any], source: str) -> tuple[str, Weights]:
 
 
 def follows_rule(labels: Sequence[str], puzzle: Puzzle, fixed: Mapping[str, int],
-                 encoding: str = DOMAIN_WALL) -> bool:
+                 encoding: EncodingLike = DEFAULT) -> bool:
     """*labels* are the rule's (see :func:`rule_labels`); known without making them when they
-    are the build's own (:class:`~nonoqubo.model.encoding.LayoutLabels` of *puzzle*, nothing fixed)."""
-    from ..model.encoding import LayoutLabels
-    from ..model.onehot import OneHotLabels
-
-    own = OneHotLabels if encoding != DOMAIN_WALL else LayoutLabels
-    if isinstance(labels, own) and labels.puzzle is puzzle and not fixed:
+    are the build's own (*encoding*'s lazy labels of *puzzle*, nothing fixed)."""
+    encoding = encoding_named(encoding)
+    if encoding.owns_labels(labels, puzzle) and not fixed:
         return True
     return list(labels) == rule_labels(puzzle, fixed, encoding)
 
 
-def rule_labels(puzzle: Puzzle, fixed: Mapping[str, int], encoding: str = DOMAIN_WALL) -> list[str]:
+def rule_labels(puzzle: Puzzle, fixed: Mapping[str, int], encoding: EncodingLike = DEFAULT) -> list[str]:
     """The *encoding*'s labels of *puzzle* (``Layout.of(puzzle).labels()`` for the domain wall) without
     the fixed ones, in order."""
-    labels = geometry_of(puzzle, encoding=encoding).labels()
+    labels = encoding_named(encoding).geometry_of(puzzle).labels()
     if fixed:
         labels = [lab for lab in labels if lab not in fixed]
     return labels
@@ -214,7 +210,7 @@ def comment_lines(meta: Mapping[str, Any], prefix: str, width: int = WIDTH) -> s
     """
     fmt = meta.get("format", "?")
     out = [f"{prefix}nonoqubo {meta.get('nonoqubo', _version())} {fmt}: nonogram QUBO "
-           f"({meta.get('encoding', DOMAIN_WALL)} encoding), energy 0 exactly at a solution\n"]
+           f"({meta.get('encoding', DEFAULT.name)} encoding), energy 0 exactly at a solution\n"]
     for key in META_KEYS:
         if key not in meta:
             continue

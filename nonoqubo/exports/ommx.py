@@ -15,7 +15,7 @@ Digital Annealer, SCIP, HiGHS, Python-MIP, Qiskit...  A ``.ommx`` file is an
 Written with ``ommx.artifact.ArtifactBuilder.new_archive_unnamed`` (an
 unnamed image: a file to hand around, not one to push to a registry); read it
 back with ``ommx.artifact.Artifact.load_archive(path).instance``, or take the
-instance without a file from :func:`qubo_instance` / :func:`constrained_instance`.
+instance without a file from :func:`qubo_instance`.
 
 The instance
     * one **binary** decision variable per model variable, ids ``0..N-1`` in
@@ -86,6 +86,7 @@ import numpy as np
 
 from ..errors import FormatError, MissingDependency, UnsupportedFormat, located
 from ..model.encoding import subscripted_label
+from ..model.encodings import DOMAIN_WALL, Encoding, encoding_named
 from ..model.qubo import Qubo
 from .._util import oci as _oci
 from .._util.guard import json_loads
@@ -95,7 +96,7 @@ from ._metadata import constrained_meta
 from ._defaults import ALIASES, HEURISTIC, ISING, KIND, LEGACY_ENCODING, OFFSET
 
 __all__ = [
-    "PREFIX", "annotations_of", "constrained_instance", "detect", "dump", "dumps", "instance_blob",
+    "PREFIX", "annotations_of", "detect", "dump", "dumps", "instance_blob",
     "instance_of", "layer_annotations", "loads", "model_annotations", "qubo_instance",
 ]
 
@@ -112,17 +113,12 @@ PREFIX = "org.nonoqubo."
 SPELL = "annotation " + PREFIX + "{}"
 FORMAT_VERSION = 1
 INSTANCE_MEDIA = "application/org.ommx.v1.instance"
-LABELS_NOTE = ("variable name y (rows) or z (columns) with subscripts [i, k, p] is the QUBO++ label "
-               "y{i}[k][p]: line i, block k, wall position p, 0-based; 1 = block k shifted right by more "
-               "than p; ids are nonoqubo's variable order")
-#: the same for a one-hot model (``encoding`` one-hot)
-ONE_HOT_LABELS_NOTE = ("variable name r (rows) or c (columns) with subscripts [i, k, s] is the one-hot label "
-                       "r{i}[k][s]: line i, block k, shift s, 0-based; 1 = block k shifted right by exactly s; "
-                       "ids are nonoqubo's variable order")
+#: what the constrained instance's labels mean (the 0-1 program is the domain wall's)
+LABELS_NOTE = DOMAIN_WALL.labels_note
 
 
-def _labels_note(model: Any) -> str:
-    return ONE_HOT_LABELS_NOTE if getattr(model, "encoding", "domain-wall") == "one-hot" else LABELS_NOTE
+def _encoding(model: Any) -> Encoding:
+    return encoding_named(getattr(model, "encoding", None))
 
 
 def _ommx() -> Any:
@@ -164,10 +160,9 @@ def _description(model: Any, kind: str) -> str:
     p = model.puzzle
     what = f"the {p.width}x{p.height} nonogram {p.name or ''}".replace("  ", " ").rstrip() if p else "a QUBO"
     if kind == "qubo":
-        enc = getattr(model, "encoding", "domain-wall")
-        how = "domain-wall encoding of the QUBO++ Nonogram case study" if enc == "domain-wall" else f"{enc} encoding"
-        return (f"{what} as a QUBO ({how}): "
-                f"minimise; the objective is 0 exactly at a solution. {_labels_note(model)}.")
+        enc = _encoding(model)
+        return (f"{what} as a QUBO ({enc.description}): "
+                f"minimise; the objective is 0 exactly at a solution. {enc.labels_note}.")
     return (f"{what} as a 0-1 integer linear program with a zero objective: every feasible point is a "
             "solution. Constraints cell_i_j (row colour = column colour), wall_y3_k1_p2 "
             f"(w[k][p] >= w[k][p+1]), order_y3_k1_p2 (w[k+1][p] >= w[k][p]). {LABELS_NOTE}.")
@@ -233,11 +228,6 @@ def _wrapped(model: Any, kind: str) -> Any:
 def qubo_instance(qubo: Qubo) -> Any:
     """The ``ommx.v1.Instance`` of *qubo* (what ``.ommx`` holds), ready for any OMMX adapter."""
     return _wrapped(qubo, "qubo")
-
-
-def constrained_instance(model: Any) -> Any:
-    """The ``ommx.v1.Instance`` of a :class:`~nonoqubo.model.constrained.ConstrainedModel`: named linear constraints."""
-    return _wrapped(model, "constrained")
 
 
 # -- the QUBO instance's bytes straight from the arrays ---------------------------------------
@@ -374,7 +364,7 @@ def model_annotations(model: Any, kind: str) -> dict[str, str]:
         value = meta[key]
         out[key] = value if isinstance(value, str) else str(int(value)) if key == "offset" else \
             str(value) if isinstance(value, int) else json.dumps(value, separators=(",", ":"))
-    out["labels"] = _labels_note(model)
+    out["labels"] = _encoding(model).labels_note
     return {PREFIX + k: v for k, v in out.items()}
 
 

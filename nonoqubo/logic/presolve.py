@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..model.encoding import Completion, Layout
-from ..model.geometry import DOMAIN_WALL, geometry_of
+from ..model.encodings import DEFAULT, EncodingLike, geometry_of
 from ..errors import SampleError
 from .linesolve import LineSolveResult, line_solve
 from ..model.puzzle import Puzzle
@@ -79,7 +79,7 @@ def shift_bounds(puzzle: Puzzle, result: LineSolveResult | None = None) -> tuple
 
 
 def fixed_values(puzzle: Puzzle, result: LineSolveResult | None = None,
-                 layout: Layout | None = None, encoding: str = DOMAIN_WALL) -> np.ndarray:
+                 layout: Layout | None = None, encoding: EncodingLike = DEFAULT) -> np.ndarray:
     """The value line logic fixes for every variable of *encoding* (-1 where it fixes none), in variable order.
 
     Vectorised: the domain wall's ``1`` where ``p < lo`` of the variable's block, ``0`` where
@@ -89,7 +89,7 @@ def fixed_values(puzzle: Puzzle, result: LineSolveResult | None = None,
     return geometry_of(puzzle, layout, encoding).fixed_by_bounds(lo, hi)
 
 
-def fixings(puzzle: Puzzle, result: LineSolveResult | None = None, encoding: str = DOMAIN_WALL) -> dict[str, int]:
+def fixings(puzzle: Puzzle, result: LineSolveResult | None = None, encoding: EncodingLike = DEFAULT) -> dict[str, int]:
     """``{label: value}`` of every variable of *encoding* (default the domain wall) line logic decides.
 
     Args:
@@ -140,7 +140,7 @@ def presolve_qubo(puzzle: Puzzle, qubo: Qubo | None = None) -> Qubo:
         from ..model.build import build
 
         qubo = build(puzzle)
-    encoding = getattr(qubo, "encoding", DOMAIN_WALL)
+    encoding = getattr(qubo, "encoding", DEFAULT)
     if (not qubo.fixed and qubo.puzzle is not None and qubo.num_vars == _num_vars(puzzle, encoding)
             and qubo.puzzle == puzzle):
         # the full model of this puzzle (variables in layout order): fix by index, no label look-up
@@ -158,7 +158,7 @@ def presolve_qubo(puzzle: Puzzle, qubo: Qubo | None = None) -> Qubo:
     return qubo.fix(fix)
 
 
-def _num_vars(puzzle: Puzzle, encoding: str = DOMAIN_WALL) -> int:
+def _num_vars(puzzle: Puzzle, encoding: EncodingLike = DEFAULT) -> int:
     return geometry_of(puzzle, encoding=encoding).num_vars
 
 
@@ -189,7 +189,7 @@ def complete(reduced: Qubo, samples: np.ndarray, layout: Layout | None = None) -
             raise SampleError("cannot complete samples of a model that does not carry its puzzle")
         layout = Layout.of(reduced.puzzle)
     full_labels = geometry_of(layout=layout, puzzle=reduced.puzzle,
-                              encoding=getattr(reduced, "encoding", DOMAIN_WALL)).labels()
+                              encoding=getattr(reduced, "encoding", DEFAULT)).labels()
     x = np.asarray(samples, dtype=np.int8)
     if x.ndim == 1:
         x = x[None, :] if reduced.num_vars or x.size else x.reshape(1, 0)

@@ -1,8 +1,9 @@
 """The pieces every encoding's geometry is made of: slot entries, penalty families, the view signs.
 
 Private to :mod:`nonoqubo.model`: :mod:`~nonoqubo.model.geometry` (the domain wall, the
-:class:`~nonoqubo.model.geometry.Geometry` protocol) and :mod:`~nonoqubo.model.onehot` both use
-them, and the geometry module re-exports them.
+:class:`~nonoqubo.model.geometry.Geometry` protocol), :mod:`~nonoqubo.model.onehot` and every
+other encoding's geometry use them, and the geometry module re-exports them; the encodings'
+size counters share :data:`EXACT_VARIABLES`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ INT = np.int64
 ROW_SIGN = 1
 #: the sign of a column view's entry
 COLUMN_SIGN = -1
+#: variables up to which an encoding's size counter (``count_terms``, :mod:`nonoqubo.model.estimate`)
+#: is exact (about 40 bytes a variable, briefly); past it, a cruder bound from each line's blocks and
+#: margin, in O(lines)
+EXACT_VARIABLES = 30_000_000
 
 
 class SlotEntries(NamedTuple):

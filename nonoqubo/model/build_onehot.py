@@ -38,12 +38,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._families import EXACT_VARIABLES
 from .encoding import Layout
 from .onehot import OneHot
 from .puzzle import Puzzle
 from .weights import DEFAULT_WEIGHTS, Weights
 
-__all__ = ["build_onehot_arrays", "count_onehot_terms", "quad_dtype"]
+__all__ = ["build_onehot_arrays", "count_onehot_terms", "count_random", "count_terms", "quad_dtype"]
 
 INT = np.int64
 IDX = np.int32
@@ -246,3 +247,44 @@ def _linear(lay: Layout, geo: OneHot, weights: Weights) -> np.ndarray:
     r_var = lay.block_length[geo.var_block]
     sums = np.bincount(owner, weights=c0[slot], minlength=n).astype(INT)
     return -a_w + c_w * (r_var + 2 * geo.qubo_sign.astype(INT) * sums)
+
+
+# -- the size before building (model/estimate) ---------------------------------------------------
+def count_terms(puzzle: Puzzle, layout: Layout, weights: Weights | None = None) -> tuple[int, int]:
+    """``(variables, terms)`` of the one-hot model, exactly (:func:`count_onehot_terms`).
+
+    Past :data:`~nonoqubo.model._families.EXACT_VARIABLES`, a per-line bound: a variable meets
+    at most every shift of its line's blocks, and in each of the cells it covers (at most the
+    line's length) every variable of the crossing line.
+    """
+    lay = layout
+    m = np.diff(lay.line_first_block).astype(np.float64)
+    d1 = np.where(lay.line_margin > 0, lay.line_margin + 1, 0).astype(np.float64)
+    variables = int((m * d1).sum())
+    if variables > EXACT_VARIABLES:
+        length = lay.line_length.astype(np.float64)
+        per_line = m * d1
+        most_cross = float(per_line.max(initial=0.0))
+        return variables, int((per_line * (1 + m * d1 + length * most_cross)).sum())
+    n, linear, quadratic = count_onehot_terms(puzzle, lay, Weights.of(weights), OneHot(lay))
+    return n, linear + quadratic
+
+
+def count_random(width: int, height: int, density: float) -> tuple[float, float]:
+    """``(variables, terms)`` expected of a random picture's one-hot model: ``m (d + 1)`` variables a
+    line, each meeting about ``1.3 (d + 1)`` of its line's (its own block's other shifts, the next
+    block's earlier ones, overlaps) and, in each of the ``r`` cells it covers, the column variables
+    that cover that cell."""
+    p = float(density)
+    variables = 0.0
+    views = []  # (variables, d + 1, block length, variables covering a cell) of the rows, then the columns
+    for length, lines in ((width, height), (height, width)):
+        m = p + (length - 1) * p * (1 - p)
+        d = max(0.0, length - length * p - (m - 1))
+        r = length * p / max(m, 1e-9)
+        per_line = m * (d + 1) if d > 0 else 0.0
+        variables += per_line * lines
+        views.append((per_line * lines, d + 1, r, per_line * r / max(1, length)))
+    in_line = sum(n * (1.3 * d1 + 1) for n, d1, _, _ in views)  # 1.3: the farther overlaps
+    cross = views[0][0] * views[0][2] * views[1][3]
+    return variables, in_line + cross

@@ -1,4 +1,12 @@
-"""The domain-wall layout of a puzzle: which variables exist, their labels and order.
+"""The layout of a puzzle (lines, blocks, shifts <-> grids) and the domain wall's variables on it.
+
+Lines and blocks (starts, lengths, colours, margins, the grid painted by block shifts) do not
+depend on the encoding: every encoding's geometry is made over a :class:`Layout`.  The layout
+also holds the domain wall's own variables (``block_first_var``, ``var_block``, ``var_p``,
+``labels``, ``encode``, ``shifts_of_columns``): the domain wall's builder reads them on its hot
+path, the logic layer's line solver and presolve count on them, and a layout is the one place
+they are made; :class:`~nonoqubo.model.geometry.DomainWall` answers the encoding's questions
+from them.  Other encodings keep their own variables in their geometry.
 
 For a line of length ``n`` with clue ``r_0 ... r_{m-1}`` (block colours
 ``c_0 ... c_{m-1}``; one colour in black and white):
@@ -271,12 +279,12 @@ class Layout:
         line = self.block_line[cell_block]
         return cell_block, (line * w + pos if rows else pos * w + (line - h))
 
-    def encode(self, grid: np.ndarray) -> np.ndarray:
-        """The assignment (0/1 per variable) of a grid that satisfies every row and column clue.
+    def shifts_of_grid(self, grid: np.ndarray) -> np.ndarray:
+        """The shift of every block (int64 per block) in a grid that satisfies every row and column clue.
 
-        Each block's shift is read from the grid's row (or column): the start
-        of its run minus its left-aligned start; the wall of block ``k`` is then
-        ``shift`` ones followed by zeros.
+        Each block's shift is read from the grid's row (or column): the start of its run minus
+        its left-aligned start.  Every encoding's ``encode(grid)`` is this, then its own
+        ``encode_shifts``.
 
         Args:
             grid: ``(height, width)`` colour indices (booleans in black and white).
@@ -302,13 +310,27 @@ class Layout:
             lines[h:, 1:h + 1] = g.T
             li, start = np.nonzero((lines[:, 1:] != lines[:, :-1]) & (lines[:, 1:] != 0))
             shifts[:] = start - self.block_start  # runs come in (line, position) order, as blocks do
+        return shifts
+
+    def encode(self, grid: np.ndarray) -> np.ndarray:
+        """The domain-wall assignment (0/1 per variable) of a grid that satisfies every row and column clue.
+
+        The grid's block shifts (:meth:`shifts_of_grid`); the wall of block ``k`` is then
+        ``shift`` ones followed by zeros.
+
+        Raises:
+            ValueError: a line of the grid does not match its clue.
+        """
+        shifts = self.shifts_of_grid(grid)
         return (self.var_p < shifts[self.var_block]).astype(np.int8)
 
 
 # at most 18 digits an index (a longer run is no label of any puzzle, and int() of
 # more than 4,300 digits raises)
-_LABEL = re.compile(r"^([yzrc])(\d{1,18})\[(\d{1,18})\]\[(\d{1,18})\]$")
-_FLAT = re.compile(r"^([yzrc])(\d{1,18})_(\d{1,18})_(\d{1,18})$")
+# every encoding's labels are a letter of its own, a line and two indices (the letters are in
+# model/encodings' registry: any lowercase letter parses here)
+_LABEL = re.compile(r"^([a-z])(\d{1,18})\[(\d{1,18})\]\[(\d{1,18})\]$")
+_FLAT = re.compile(r"^([a-z])(\d{1,18})_(\d{1,18})_(\d{1,18})$")
 
 
 class LazyLabels(Sequence[str]):
@@ -316,12 +338,15 @@ class LazyLabels(Sequence[str]):
     makes the list (``labels()``) when asked: the one lazy sequence every encoding's model carries.
 
     Equal to any sequence of the same labels; two of the same class made from the same puzzle are
-    equal without making either list.  Pickled as the plain list.
+    equal without making either list when their sources are of one kind (one encoding).  Pickled
+    as the plain list.
     """
 
-    def __init__(self, puzzle: Puzzle, source: Any) -> None:
+    def __init__(self, puzzle: Puzzle, source: Any, encoding: Any = None) -> None:
         self.puzzle = puzzle
         self.source = source
+        #: the :class:`~nonoqubo.model.encodings.Encoding` whose labels these are (None: not said)
+        self.encoding = encoding
 
     @cached_property
     def items(self) -> list[str]:
@@ -340,7 +365,8 @@ class LazyLabels(Sequence[str]):
         return label in self.items
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is type(self) and other.puzzle is self.puzzle:  # type: ignore[attr-defined]
+        if (type(other) is type(self) and other.puzzle is self.puzzle  # type: ignore[attr-defined]
+                and type(other.source) is type(self.source)):  # type: ignore[attr-defined]
             return True
         return isinstance(other, Sequence) and not isinstance(other, str) and self.items == list(other)
 
@@ -378,8 +404,8 @@ class LayoutLabels(LazyLabels):
 def parse_label(label: str) -> tuple[str, int, int, int] | None:
     """``("y", i, k, p)`` of a QUBO++ label ``y3[1][2]`` or of its flat form ``y3_1_2``.
 
-    The one-hot labels ``r3[1][2]`` (rows) and ``c3[1][2]`` (columns,
-    :mod:`nonoqubo.model.onehot`) parse the same way.
+    Every encoding's labels (one-hot's ``r3[1][2]`` and ``c3[1][2]``, see
+    :mod:`nonoqubo.model.encodings` for the letters) parse the same way.
 
     Examples:
         >>> parse_label("z12[0][4]"), parse_label("y3_1_2"), parse_label("x")
@@ -427,7 +453,7 @@ def subscripted_label(name: str, subscripts: Any) -> str:
         ('y3[1][2]', 'r0[1][2]', 'x[4]')
     """
     subs = list(subscripts)
-    if name in ("y", "z", "r", "c") and len(subs) == 3:  # domain-wall y/z, one-hot r/c
+    if len(subs) == 3 and len(name) == 1 and "a" <= name <= "z":  # an encoding's label letter (parse_label's)
         return f"{name}{subs[0]}[{subs[1]}][{subs[2]}]"
     return name + "".join(f"[{s}]" for s in subs)
 

@@ -50,17 +50,19 @@ satisfies :class:`Geometry` the same way: its own variables and labels, slot
 entries, families, shifts from samples, bounds-to-values rule.  Both keep the
 :class:`~nonoqubo.model.encoding.Layout` for lines and blocks (starts, lengths,
 colours, names, the grid painted by block shifts: those do not depend on the
-encoding).  :data:`ENCODINGS` names them, a model says which it is (its
-``encoding`` attribute; a model without one is domain-wall) and
-:func:`geometry_of` returns the geometry; the decoder consumes only
-:class:`Geometry`.  Each has its own builder (:mod:`nonoqubo.model.build`,
-:mod:`nonoqubo.model.build_onehot`); the constrained form is the domain wall's
-only.  The slot entries, families and signs both are made of are in
+encoding).  Each is registered as an
+:class:`~nonoqubo.model.encodings.Encoding` (its geometry class, builder, size
+counters, label letters and report words) in :mod:`nonoqubo.model.encodings`;
+a model carries its encoding (``Qubo.encoding``) and
+:func:`~nonoqubo.model.encodings.geometry_of` returns the geometry; the decoder
+consumes only :class:`Geometry`.  Each has its own builder
+(:mod:`nonoqubo.model.build_domainwall`, :mod:`nonoqubo.model.build_onehot`);
+the constrained form is the domain wall's only.  The slot entries, families and signs both are made of are in
 :mod:`nonoqubo.model._families` (re-exported here).
 
 Examples:
     >>> from nonoqubo.model.puzzle import Puzzle
-    >>> g = geometry_of(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
+    >>> g = DomainWall.of(Puzzle(rows=[[1], [1]], cols=[[1], [1]]))
     >>> g.labels()
     ['y0[0][0]', 'y1[0][0]', 'z0[0][0]', 'z1[0][0]']
     >>> e = g.slot_entries(rows=True)
@@ -72,7 +74,6 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cached_property
 from typing import Protocol, runtime_checkable
 
@@ -80,13 +81,10 @@ import numpy as np
 
 from ._families import COLUMN_SIGN, INT, ROW_SIGN, Family, PairFamily, SlotEntries
 from .encoding import Layout
-from .onehot import ONE_HOT, OneHot
 from .puzzle import Puzzle
 
-__all__ = [
-    "COLUMN_SIGN", "DOMAIN_WALL", "ENCODINGS", "ONE_HOT", "ROW_SIGN", "DomainWall", "Family", "Geometry",
-    "PairFamily", "SlotEntries", "geometry_of",
-]
+__all__ = ["COLUMN_SIGN", "ROW_SIGN", "DomainWall", "Family", "Geometry", "PairFamily", "SlotEntries"]
+
 
 @runtime_checkable
 class Geometry(Protocol):
@@ -140,7 +138,11 @@ class Geometry(Protocol):
         ...
 
     def encode_shifts(self, shifts: np.ndarray) -> np.ndarray:
-        """The assignment (0/1 per variable) of one shift per block of the layout."""
+        """The assignment (int8, 0/1 per variable) of the block shifts *shifts* (one per block of the layout).
+
+        The inverse of :meth:`shifts_of_columns` on valid codes: a picture given as a grid is
+        encoded grid -> shifts (the layout's) -> this encoding's variables.
+        """
         ...
 
 
@@ -155,6 +157,10 @@ class DomainWall:
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> DomainWall:
+        return cls(Layout.of(puzzle))
 
     @property
     def num_vars(self) -> int:
@@ -261,34 +267,6 @@ class DomainWall:
         return self.layout.encode(grid)
 
     def encode_shifts(self, shifts: np.ndarray) -> np.ndarray:
-        """A block's wall is ``shift`` ones then zeros."""
+        """``w[k][p] = 1`` exactly for ``p`` below block ``k``'s shift."""
         lay = self.layout
         return (lay.var_p < np.asarray(shifts)[lay.var_block]).astype(np.int8)
-
-
-#: the name of the domain-wall encoding (the model of the QUBO++ case study)
-DOMAIN_WALL = "domain-wall"
-#: every encoding by name: how to make its geometry from a puzzle's layout
-ENCODINGS: dict[str, Callable[[Layout], Geometry]] = {DOMAIN_WALL: DomainWall, ONE_HOT: OneHot}
-
-
-def geometry_of(puzzle: Puzzle | None, layout: Layout | None = None, encoding: str = DOMAIN_WALL) -> Geometry:
-    """The geometry of *puzzle*'s model in *encoding* (one of :data:`ENCODINGS`).
-
-    A second encoding adds its class to :data:`ENCODINGS`; a model of it says
-    its name (an ``encoding`` attribute, which the decoder passes on here), so
-    that the decoder need not know which encoding it holds.  *puzzle* may be
-    None when its *layout* is given.
-
-    Raises:
-        ValueError: an encoding nonoqubo does not know, or neither a puzzle nor a layout.
-    """
-    try:
-        make = ENCODINGS[encoding]
-    except KeyError:
-        raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(sorted(ENCODINGS))}") from None
-    if layout is None:
-        if puzzle is None:
-            raise ValueError("geometry_of needs the puzzle or its layout")
-        layout = Layout.of(puzzle)
-    return make(layout)

@@ -47,11 +47,9 @@ from .encoding import LazyLabels, Layout
 from ._families import COLUMN_SIGN, ROW_SIGN, PairFamily, SlotEntries
 from .puzzle import Puzzle
 
-__all__ = ["ONE_HOT", "OneHot", "OneHotLabels", "PositionFamily"]
+__all__ = ["OneHot", "OneHotLabels", "PositionFamily"]
 
 INT = np.int64
-#: the name of the one-hot encoding
-ONE_HOT = "one-hot"
 
 
 @dataclass(frozen=True)
@@ -93,10 +91,9 @@ class OneHot:
     """The one-hot encoding's geometry over a :class:`Layout` (see the module docstring).
 
     Satisfies :class:`~nonoqubo.model.geometry.Geometry`; every array is made
-    on first use and kept.
+    on first use and kept.  Registered as
+    :data:`~nonoqubo.model.encodings.ONE_HOT`.
     """
-
-    encoding = ONE_HOT
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
@@ -234,9 +231,9 @@ class OneHot:
         return values
 
     def encode(self, grid: np.ndarray) -> np.ndarray:
-        """The assignment of a grid that satisfies every clue (``ValueError`` when one does not hold)."""
-        walls = self.layout.encode(grid)  # the domain wall's: a block's shift is its number of leading ones
-        return self.encode_shifts(self.layout.shifts_of_columns(walls[:, None].astype(np.int8))[0])
+        """The assignment of a grid that satisfies every clue (``ValueError`` when one does not hold):
+        the grid's block shifts (:meth:`Layout.shifts_of_grid`), then :meth:`encode_shifts`."""
+        return self.encode_shifts(self.layout.shifts_of_grid(grid))
 
     def encode_shifts(self, shifts: np.ndarray) -> np.ndarray:
         """The assignment of the block shifts *shifts* (one per block of the layout): 1 at each block's shift."""

@@ -45,8 +45,7 @@ import numpy as np
 from ..errors import PuzzleError
 from .palette import BLACK_CHARS, BW, NOT_BLACK_OR_WHITE, WHITE_CHARS, Palette
 
-__all__ = ["Clue", "Puzzle", "clue_of_line", "colour_grid", "grid_from_picture", "line_clues", "line_runs",
-           "picture_of_grid"]
+__all__ = ["Clue", "Puzzle", "clue_of_line", "colour_grid", "grid_from_picture", "line_clues", "line_runs"]
 
 Clue = tuple[int, ...]
 
@@ -264,12 +263,6 @@ def grid_from_picture(picture: Sequence[str] | Sequence[Sequence[Any]] | np.ndar
             raise PuzzleError("a picture given as numbers may hold only 0 and 1")
         grid = grid.astype(bool)
     return grid
-
-
-def picture_of_grid(grid: np.ndarray, black: str = "#", white: str = ".") -> tuple[str, ...]:
-    """Rows of ``#``/``.`` text from a boolean grid."""
-    table = np.array([white, black])
-    return tuple("".join(row) for row in table[np.asarray(grid, dtype=np.int8)])
 
 
 def colour_grid(picture: Any, palette: Palette) -> np.ndarray:

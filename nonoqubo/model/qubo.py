@@ -14,8 +14,8 @@ biases' own type).  Every sum is taken in int64, so energies are exact.
 A :class:`Qubo` may carry the :class:`~nonoqubo.model.puzzle.Puzzle` it encodes (so
 exported files are self-describing) and the variables fixed before export
 (``fixed``, label -> 0/1), so a sample of a reduced model can be completed.  It
-names its ``encoding`` (``"domain-wall"`` or ``"one-hot"``, see
-:data:`~nonoqubo.model.geometry.ENCODINGS`) and the penalty ``weights`` it was
+carries its ``encoding`` (an :class:`~nonoqubo.model.encodings.Encoding`, equal to
+its name; a name given is looked up in :mod:`nonoqubo.model.encodings`) and the penalty ``weights`` it was
 built with (:class:`~nonoqubo.model.weights.Weights`); both survive :meth:`fix`
 and every export.
 
@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from ..errors import MissingDependency, SampleError
-from .geometry import DOMAIN_WALL
+from .encodings import DEFAULT, Encoding, EncodingLike, encoding_named
 from .puzzle import Puzzle
 from .weights import DEFAULT_WEIGHTS, Weights
 
@@ -77,8 +77,12 @@ class Qubo:
     offset: int = 0
     puzzle: Puzzle | None = None
     fixed: Mapping[str, int] = field(default_factory=dict)
-    encoding: str = DOMAIN_WALL
+    encoding: Encoding = DEFAULT
     weights: Weights = DEFAULT_WEIGHTS
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.encoding, Encoding):  # a name (or None): the registry's object
+            object.__setattr__(self, "encoding", encoding_named(self.encoding))
 
     # -- construction --------------------------------------------------------------------
     @classmethod
@@ -91,7 +95,7 @@ class Qubo:
         *,
         puzzle: Puzzle | None = None,
         fixed: Mapping[str, int] | None = None,
-        encoding: str = DOMAIN_WALL,
+        encoding: EncodingLike = DEFAULT,
         weights: Weights = DEFAULT_WEIGHTS,
     ) -> Qubo:
         """Canonicalise arbitrary terms: ``i > j`` pairs are swapped, ``i == j``
@@ -122,7 +126,7 @@ class Qubo:
         i, j, b = i[~diag], j[~diag], b[~diag]
         lo, hi = np.minimum(i, j), np.maximum(i, j)
         r, c, v = merge_pairs(lo, hi, b, n)
-        return cls(list(labels), lin, r, c, v, int(offset), puzzle, dict(fixed or {}), encoding, weights)
+        return cls(list(labels), lin, r, c, v, int(offset), puzzle, dict(fixed or {}), encoding_named(encoding), weights)
 
     # -- figures -------------------------------------------------------------------------
     @property
@@ -343,7 +347,7 @@ class Qubo:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        extra = "" if self.encoding == DOMAIN_WALL else f", {self.encoding}"
+        extra = "" if self.encoding is DEFAULT else f", {self.encoding}"
         extra += "" if tuple(self.weights) == tuple(DEFAULT_WEIGHTS) else f", weights {self.weights}"
         return (
             f"<Qubo {self.num_vars} variables, {self.num_linear} linear + "
@@ -481,12 +485,3 @@ def _sum_runs(key: np.ndarray, b: np.ndarray, may_hold_zeros: bool) -> tuple[np.
         keep[gone] = False
         key, b = key[keep], b[keep]
     return key, b
-
-
-def as_int_array(values: Any) -> np.ndarray:
-    """An int64 array, refusing non-integral floats."""
-    arr = np.asarray(values)
-    if arr.dtype.kind == "f":
-        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-            raise ValueError("coefficients must be integers")
-    return arr.astype(INT)

@@ -6,11 +6,18 @@ This package owns what lies between a logical QUBO and a D-Wave QPU:
   properties JSON) as a qubit graph;
 * :mod:`.embedding`: chains of qubits for a model's variables (minorminer), their checks, EMB.json;
 * :mod:`.cache`: :func:`~.cache.embed`, the one call that embeds a model, through the cache that lets
-  a campaign embed each model once.
+  a campaign embed each model once;
+* :mod:`.physical`: the one place the problem on qubits is made (chains, chain strength, scaling into
+  the QPU's ranges, ``phys.bqm``/``phys.json``);
+* :mod:`.unembed`: the one way qubit samples come back to the model's variables (chain-break methods,
+  break fractions).
 
-It is a work-layer package: it imports the model, line logic, ``_util`` and ``errors``; the Ocean
-libraries (minorminer, dwave-networkx, dwave-system: extra ``dwave``) are imported inside the
-functions that need them.
+It is a work-layer package (ARCHITECTURE.md): it imports ``errors``, ``_util``, ``_version``, the
+model, the formats it reads and writes (``samples`` for qubit samples, ``exports.bqm`` for
+``phys.bqm``) and ``pipeline`` (a clue file's model), never ``campaign/`` or ``cli/``, which use it.
+Only the first three modules are imported with the package (the names below); the optional
+libraries (minorminer, dwave-networkx, dwave-system: extra ``dwave``) and networkx are imported
+inside the functions that need them, so ``import nonoqubo.qpu`` works without them.
 """
 
 from __future__ import annotations

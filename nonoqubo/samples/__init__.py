@@ -165,6 +165,7 @@ def read_samples(
     fixed: Mapping[str, int] | None = None,
     source: str | None = None,
     puzzle: Any = None,
+    encoding: Any = None,
 ) -> SampleBatch:
     """Read the samples file *path*, matched to *labels*.
 
@@ -176,6 +177,8 @@ def read_samples(
         fixed: labels fixed out of the model (tolerated in label maps, ignored).
         source: a name for messages (default: the path).
         puzzle: the model's puzzle, which answers given as pictures (MiniZinc's) need.
+        encoding: the model's encoding (an :class:`~nonoqubo.model.encodings.Encoding`; None: the
+            default), which pictures are encoded in.
 
     Returns:
         The samples as a :class:`SampleBatch`.
@@ -188,7 +191,7 @@ def read_samples(
         OSError: the file cannot be read (``FileNotFoundError`` names a missing one).
     """
     raw, src = read_raw(path, format=format, source=source, empty_ok=not labels)
-    return match(raw, labels, spin=spin, fixed=fixed, source=src, puzzle=puzzle)
+    return match(raw, labels, spin=spin, fixed=fixed, source=src, puzzle=puzzle, encoding=encoding)
 
 
 def parse_samples(
@@ -200,13 +203,14 @@ def parse_samples(
     fixed: Mapping[str, int] | None = None,
     source: str = "<samples>",
     puzzle: Any = None,
+    encoding: Any = None,
 ) -> SampleBatch:
     """The samples in *text* (the content of a samples file), matched to *labels*.
 
     The arguments and errors are :func:`read_samples`'s; *source* names the text in messages.
     """
     raw, src = parse_raw(text, format=format, source=source, empty_ok=not labels)
-    return match(raw, labels, spin=spin, fixed=fixed, source=src, puzzle=puzzle)
+    return match(raw, labels, spin=spin, fixed=fixed, source=src, puzzle=puzzle, encoding=encoding)
 
 
 def read_raw(path: str | os.PathLike[str], *, format: str | None = None, source: str | None = None,
@@ -339,13 +343,15 @@ def _is_index_label(label: Any) -> bool:
 
 
 def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
-          fixed: Mapping[str, int] | None = None, source: str = "<samples>", puzzle: Any = None) -> SampleBatch:
+          fixed: Mapping[str, int] | None = None, source: str = "<samples>", puzzle: Any = None,
+          encoding: Any = None) -> SampleBatch:
     """Match *raw* samples to the model's *labels*; checks everything (see :func:`read_samples`).
 
-    Pictures (``raw.grids``) are encoded through *puzzle*'s layout first.
+    Pictures (``raw.grids``) are encoded first, in the model's *encoding* (an
+    :class:`~nonoqubo.model.encodings.Encoding`; None: the default, as for bare clues).
     """
     if raw.grids is not None:
-        raw = _from_grids(raw, puzzle, source, _encoding_of(labels, fixed, puzzle))
+        raw = _from_grids(raw, puzzle, source, encoding)
     labels = list(labels)
     n = len(labels)
     index = dict(zip(labels, range(n)))
@@ -403,17 +409,7 @@ def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
     )
 
 
-def _encoding_of(labels: Sequence[str], fixed: Mapping[str, int] | None, puzzle: Any) -> str:
-    """The encoding whose labels the model's are (one-hot's ``r``/``c`` labels, else the domain wall)."""
-    first = next(iter(labels), None) or next(iter(fixed or {}), None)
-    if puzzle is None or not isinstance(first, str) or first[:1] not in ("r", "c"):
-        return "domain-wall"
-    from ..model.onehot import OneHot
-
-    return "one-hot" if first in set(OneHot.of(puzzle).labels()) else "domain-wall"
-
-
-def _from_grids(raw: RawSamples, puzzle: Any, source: str, encoding: str = "domain-wall") -> RawSamples:
+def _from_grids(raw: RawSamples, puzzle: Any, source: str, encoding: Any = None) -> RawSamples:
     """The pictures of *raw* as labelled samples of the full layout (what the fixed variables are too)."""
     from ._grid import assignments
 

@@ -1,9 +1,10 @@
-"""Pictures as answers: a grid of colour indices -> the assignment of every variable of the layout.
+"""Pictures as answers: a grid of colour indices -> the assignment of every variable of the model.
 
 A CP solver (MiniZinc with Gecode, CP-SAT) answers with the picture, not with
-the QUBO's variables.  :func:`assignments` encodes each picture through the
-puzzle's :class:`~nonoqubo.model.encoding.Layout`: a line that matches its clue
-gives its blocks' shifts exactly (:meth:`Layout.encode`); a line that does not
+the QUBO's variables.  :func:`assignments` encodes each picture in the model's
+encoding: grid -> block shifts (the puzzle's :class:`~nonoqubo.model.encoding.Layout`)
+-> the encoding's own variables (its geometry's ``encode_shifts``).  A line that
+matches its clue gives its blocks' shifts exactly (:meth:`Layout.shifts_of_grid`); a line that does not
 (an edited answer, the answer of another puzzle) gets the placement of its
 clue's blocks nearest to the picture (fewest cells differing), so the decoder
 reports the disagreement with the crossing lines instead of refusing the answer.
@@ -23,24 +24,27 @@ import numpy as np
 
 from ..errors import SampleError
 from ..model.encoding import Layout
+from ..model.encodings import EncodingLike, encoding_named
 from ..model.puzzle import Puzzle
 
 __all__ = ["assignments"]
 
 
 def assignments(puzzle: Puzzle, grids: Sequence[np.ndarray], source: str,
-                encoding: str = "domain-wall") -> tuple[np.ndarray, list[str]]:
-    """``(bits, labels)``: one row of the full layout's variables per picture in *grids*.
+                encoding: EncodingLike | None = None) -> tuple[np.ndarray, list[str]]:
+    """``(bits, labels)``: one row of the full model's variables per picture in *grids*.
 
-    In *encoding* (``"domain-wall"``, or ``"one-hot"``: the variables and labels of
-    :class:`~nonoqubo.model.onehot.OneHot`, the same block shifts).
+    Each picture becomes block shifts (:meth:`Layout.shifts_of_grid`, or the nearest
+    shifts for a picture that breaks some lines), then *encoding*'s variables and labels
+    (:meth:`~nonoqubo.model.geometry.Geometry.encode_shifts`; None: the default encoding).
 
     Raises:
         SampleError: a picture of the wrong size, or with a colour the puzzle does not have.
     """
     layout = Layout.of(puzzle)
+    geo = encoding_named(encoding).geometry_of(puzzle, layout)
     h, w, top = puzzle.height, puzzle.width, puzzle.num_colours
-    out = np.zeros((len(grids), layout.num_vars), np.int8)
+    out = np.zeros((len(grids), geo.num_vars), np.int8)
     for s, grid in enumerate(grids):
         g = np.asarray(grid)
         if g.ndim != 2 or g.shape != (h, w):
@@ -50,7 +54,7 @@ def assignments(puzzle: Puzzle, grids: Sequence[np.ndarray], source: str,
             raise SampleError(f"{source}: solution {s} has colour {int(g.max() if g.max() > top else g.min())}; "
                               f"the puzzle's colours are 0..{top}")
         try:
-            out[s] = layout.encode(g)
+            shifts = layout.shifts_of_grid(g)
         except ValueError:
             shifts = _nearest_shifts(layout, g)
             row_view, col_view = layout.grids(shifts[None, :])
@@ -61,15 +65,8 @@ def assignments(puzzle: Puzzle, grids: Sequence[np.ndarray], source: str,
                     f"{source}: solution {s}: the cell in row {i}, column {j} breaks the clues of both its row "
                     f"and its column ({len(lost)} such cell{'s' if len(lost) > 1 else ''}), so the picture "
                     "cannot be written in the model's variables; check it with: nonoqubo check PUZZLE GRID") from None
-            out[s] = (layout.var_p < shifts[layout.var_block]).astype(np.int8)
-    if encoding != "domain-wall":
-        from ..model.geometry import geometry_of
-
-        geo = geometry_of(puzzle, layout, encoding)
-        shifts = layout.shifts_of_columns(np.ascontiguousarray(out.T))
-        return np.stack([geo.encode_shifts(row) for row in shifts]) if len(out) else \
-            np.zeros((0, geo.num_vars), np.int8), geo.labels()
-    return out, layout.labels()
+        out[s] = geo.encode_shifts(shifts)
+    return out, geo.labels()
 
 
 def _nearest_shifts(layout: Layout, grid: np.ndarray) -> np.ndarray:

@@ -4,8 +4,8 @@ This module owns the ``cpsat`` sampler (``solve PUZZLE --sampler cpsat``; the ``
 CP-SAT does not sample the QUBO: it solves the puzzle's constraint model, one Boolean per cell
 (in colour an integer ``0..C`` per cell, one value per colour) and one ``AddAutomaton`` per row
 and column, the clue's automaton (:func:`nonoqubo.model.automaton.line_automaton`, the table the
-MiniZinc export writes).  Every solution found is encoded through the puzzle's layout into the
-model's variables (:meth:`~nonoqubo.model.encoding.Layout.encode`, fixed variables left out), so
+MiniZinc export writes).  Every solution found is encoded in the model's encoding (its geometry's
+``encode``: grid -> block shifts -> the encoding's variables, fixed variables left out), so
 ``decode``, ``evaluate`` and ``-o`` treat its samples like any sampler's; each has energy 0.
 
 * ``time_limit``: CP-SAT's ``max_time_in_seconds`` (the whole search);
@@ -36,7 +36,6 @@ import numpy as np
 
 from ..errors import MissingDependency, NoSolution, SolverError, TimeLimit
 from ..model.automaton import line_automaton
-from ..model.encoding import Layout
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..samples import SampleBatch
@@ -239,9 +238,9 @@ def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
         raise SolverError("the cpsat sampler solves the puzzle: this model carries no clues")
     limit = opts.count or 1
     grids, complete = solutions(puzzle, limit=limit, time_limit=opts.time_limit, workers=opts.workers, tick=tick)
-    layout = Layout.of(puzzle)
-    full = np.array([layout.encode(g) for g in grids], np.int8).reshape(len(grids), layout.num_vars)
-    batch = _as_model(full, layout.labels(), qubo)
+    geo = qubo.encoding.geometry_of(puzzle)  # the model's encoding: grid -> shifts -> its variables
+    full = np.array([geo.encode(g) for g in grids], np.int8).reshape(len(grids), geo.num_vars)
+    batch = _as_model(full, geo.labels(), qubo)
     batch.energies = np.zeros(len(grids), np.float64)
     if opts.count:
         batch.extra["count"] = {"solutions": len(grids), "exact": bool(complete), "limit": int(limit)}

@@ -20,9 +20,11 @@ quantum annealer that runs on a laptop.  Both take the QUBO as a dimod BQM
 with integer labels (the variable order) and give a SampleSet that maps back
 by position; ``reads`` is OpenJij's ``num_reads``, ``seed`` its ``seed``.
 
-This module owns those two samplers: :func:`sample` (direct use) and :func:`runner` (the run
-function of their :data:`~nonoqubo.solvers.samplers.SAMPLER_TABLE` entries, all reads in one call),
-and the checks of their schedule options.
+This module owns those two samplers: :func:`sample` and :func:`runner` (the run function of
+their :data:`~nonoqubo.solvers.samplers.SAMPLER_TABLE` entries, all reads in one call), and the
+checks of their schedule options.  ``reads``, ``seed`` and ``sweeps`` are checked where every
+sampler's are, in :func:`~nonoqubo.solvers.samplers.check_options`, which
+:func:`nonoqubo.solvers.sampling.sample` (the entry point for direct use) calls first.
 
 Examples:
     >>> from nonoqubo.model.build import build
@@ -55,7 +57,11 @@ OPTIONS = {"openjij-sa": ("beta_min", "beta_max"), "openjij-sqa": ("beta", "gamm
 
 
 def _check(sampler: str, options: Mapping[str, Any], sweeps: int | None) -> dict[str, Any]:
-    """OpenJij's keyword arguments from *options*, each checked (one clear message per problem)."""
+    """OpenJij's keyword arguments from *options*, each checked (one clear message per problem), and *sweeps*.
+
+    *sweeps* (already checked by :func:`~nonoqubo.solvers.samplers.check_options`) becomes
+    ``num_sweeps``.
+    """
     allowed = OPTIONS[sampler]
     given = {k: v for k, v in options.items() if v is not None}
     for key in given:
@@ -76,8 +82,6 @@ def _check(sampler: str, options: Mapping[str, Any], sweeps: int | None) -> dict
             raise SolverError(f"--trotter must be an integer of at least 2, not {given['trotter']!r}")
         given["trotter"] = int(given["trotter"])
     if sweeps is not None:
-        if sweeps < 1:
-            raise SolverError(f"--sweeps must be at least 1, not {sweeps}")
         given["num_sweeps"] = int(sweeps)
     return given
 
@@ -93,6 +97,10 @@ def sample(
 ) -> SampleBatch:
     """Sample *qubo* with OpenJij's SA or SQA sampler.
 
+    *reads*, *seed* and *sweeps* are taken as :func:`~nonoqubo.solvers.samplers.check_options`
+    passed them (call :func:`nonoqubo.solvers.sampling.sample` to have them checked); the
+    schedule *options* are checked here.
+
     Args:
         qubo: the model.
         sampler: ``"openjij-sa"`` or ``"openjij-sqa"``.
@@ -106,12 +114,10 @@ def sample(
 
     Raises:
         MissingDependency: openjij is not installed.
-        SolverError: an unknown sampler, an option of the other sampler, or a bad value.
+        SolverError: an unknown sampler, an option of the other sampler, or a bad schedule value.
     """
     if sampler not in SAMPLERS:
         raise SolverError(f"unknown OpenJij sampler {sampler!r}; choose one of {', '.join(SAMPLERS)}")
-    if reads < 1:
-        raise SolverError(f"--reads must be at least 1, not {reads}")
     kwargs = _check(sampler, dict(options or {}), sweeps)
     if qubo.num_vars == 0:
         raise SolverError("the model has no variables: nothing for the sampler to do")

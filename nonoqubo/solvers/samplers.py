@@ -5,7 +5,8 @@ This module owns :data:`SAMPLER_TABLE` (each entry: the name ``--sampler`` takes
 :mod:`~nonoqubo.solvers.dwave`, :mod:`~nonoqubo.solvers.qbpp`, :mod:`~nonoqubo.solvers.openjij`,
 :mod:`~nonoqubo.solvers.cpsat` or :mod:`~nonoqubo.solvers.qpu`)
 and :func:`check_options`, which refuses a bad value or an option the chosen sampler does not
-take before anything runs.  A new sampler is one more entry.
+take before anything runs.  What a sampler takes, refuses or needs is read from its entry, never
+from its name, so a new sampler is one more entry.
 
 Examples:
     >>> check_options(SampleOptions(reads=0), "sa")
@@ -19,7 +20,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 
 from ..errors import SolverError
 from ..model.qubo import Qubo
@@ -41,12 +43,19 @@ class SamplerSpec:
             ``"schedule"``, ``"workers"``, ``"count"``, ``"qpu"``: ``--topology``, ``--embedding``,
             ``--chain-strength``).
         run: ``run(qubo, options, tick) -> SampleBatch``; calls ``tick`` after every read.
+        refuses: options of a family it takes that it still refuses, each with the reason
+            (``dwave``: ``--topology``, the QPU's own graph is used).
+        needs: options of which at least one must be given (``mock-dwave``: a topology or an
+            embedding to take one from), and *needs_says*, how the message names them.
     """
 
     name: str
     summary: str
     takes: frozenset[str]
     run: Callable[[Qubo, SampleOptions, Tick], SampleBatch]
+    refuses: Mapping[str, str] = field(default_factory=dict)
+    needs: frozenset[str] = frozenset()
+    needs_says: str = ""
 
 
 #: the local samplers, in the order `solve --help` lists them; a new sampler is one entry
@@ -70,9 +79,13 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     frozenset({"time_limit", "workers", "count"}), cpsat.run),
         SamplerSpec("mock-dwave", "the QPU workflow offline: FixedEmbeddingComposite over dwave-system's "
                                   "MockDWaveSampler on --topology T, simulated annealing on the qubits",
-                    frozenset({"sweeps", "qpu"}), qpu.run_mock),
+                    frozenset({"sweeps", "qpu"}), qpu.run_mock, needs=frozenset({"topology", "embedding"}),
+                    needs_says="--topology T (e.g. pegasus:16, zephyr:12,4, chimera:16, or a QPU's properties "
+                               "JSON) or --embedding EMB.json, whose topology it takes"),
         SamplerSpec("dwave", "a D-Wave QPU (DWaveSampler(), as the Ocean configuration names it) through "
-                             "FixedEmbeddingComposite", frozenset({"qpu"}), qpu.run_dwave),
+                             "FixedEmbeddingComposite", frozenset({"qpu"}), qpu.run_dwave,
+                    refuses={"topology": "the QPU's own working graph is used (an --embedding must be for that "
+                                         "graph)"}),
     )
 }
 SAMPLERS = tuple(SAMPLER_TABLE)
@@ -116,12 +129,11 @@ def check_options(options: SampleOptions, sampler: str) -> None:
         able = ", ".join(s.name for s in SAMPLER_TABLE.values() if "qpu" in s.takes)
         raise SolverError(f"{qpu.QPU_OPTIONS.get(given_qpu[0], given_qpu[0])} applies only to the QPU samplers "
                           f"({able}), not to {sampler}")
-    if sampler == "dwave" and (options.qpu or {}).get("topology"):
-        raise SolverError("--topology does not apply to --sampler dwave: the QPU's own working graph is used "
-                          "(an --embedding must be for that graph)")
-    if sampler == "mock-dwave" and not any((options.qpu or {}).get(k) for k in ("topology", "embedding")):
-        raise SolverError("--sampler mock-dwave needs --topology T (e.g. pegasus:16, zephyr:12,4, chimera:16, or a "
-                          "QPU's properties JSON) or --embedding EMB.json, whose topology it takes")
+    for option, why in spec.refuses.items():
+        if _given(options, option):
+            raise SolverError(f"--{option.replace('_', '-')} does not apply to --sampler {sampler}: {why}")
+    if spec.needs and not any(_given(options, option) for option in spec.needs):
+        raise SolverError(f"--sampler {sampler} needs {spec.needs_says}")
     if (chain_strength := (options.qpu or {}).get("chain_strength")) is not None:
         from ..qpu.physical import parse_chain_strength
 
@@ -133,3 +145,10 @@ def check_options(options: SampleOptions, sampler: str) -> None:
             raise SolverError(f"--{option} must be a whole number of at least 1, not {value}")
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
         raise SolverError(f"--time-limit must be a positive number of seconds, not {time_limit}")
+
+
+def _given(options: SampleOptions, option: str) -> bool:
+    """Whether *option* (a field of :class:`SampleOptions`, or a key of its ``qpu`` or ``schedule``) is set."""
+    if option in {f.name for f in fields(SampleOptions)}:
+        return getattr(options, option) is not None
+    return bool((options.qpu or {}).get(option) or (options.schedule or {}).get(option) is not None)

@@ -78,7 +78,7 @@ import numpy as np
 
 from ..answers.decode import Analysis, Decoder, Report, select
 from ..errors import FormatError, SampleError
-from ..model.geometry import DOMAIN_WALL
+from ..model.encodings import DEFAULT, EncodingLike
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..model.weights import Weights
@@ -235,7 +235,7 @@ def solve(
     workers: int | None = None,
     count: int | None = None,
     qpu: Mapping[str, Any] | None = None,
-    encoding: str = DOMAIN_WALL,
+    encoding: EncodingLike = DEFAULT,
     weights: Weights | None = None,
     source: str | None = None,
 ) -> SolveResult:

@@ -17,7 +17,7 @@ from nonoqubo import exports
 from nonoqubo.answers.decode import Decoder, PositionCount
 from nonoqubo.decoding import decoder_of
 from nonoqubo.model.build import build
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.model.encodings import geometry_of, names
 from nonoqubo.model.palette import Palette
 from nonoqubo.model.puzzle import Puzzle
 from tests.model.references import FAMILIES
@@ -41,7 +41,7 @@ def samples(q, puzzle, encoding, rng) -> np.ndarray:
 
 
 @pytest.mark.parametrize("weights", WEIGHTS, ids=["weights-1", "weighted"])
-@pytest.mark.parametrize("encoding", ["domain-wall", "one-hot"])
+@pytest.mark.parametrize("encoding", names())
 @pytest.mark.parametrize("name", [*PUZZLES, "colour"])
 def test_family_penalties_add_up_to_the_energy(name, encoding, weights):
     puzzle = colour_puzzle() if name == "colour" else shared_puzzle(name)

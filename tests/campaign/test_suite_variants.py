@@ -17,8 +17,8 @@ import pytest
 from nonoqubo import exports
 from nonoqubo.campaign.evaluate import evaluate, records
 from nonoqubo.campaign.suite import Variant, run_suite, variants_of
-from nonoqubo.errors import WeightsError
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.errors import UnknownEncoding, WeightsError
+from nonoqubo.model.encodings import geometry_of
 from nonoqubo.model.weights import Weights
 from tests.support import SHARED, shared_puzzle
 
@@ -30,7 +30,9 @@ def test_variants_are_every_combination_and_checked():
     vs = variants_of(["one-hot", "domain-wall"], ["shape=2,order=2,cell=1", "cell=1"])
     assert [v.tag for v in vs] == ["one-hot.w2-2-1", "one-hot", "domain-wall.w2-2-1", "domain-wall"]
     assert variants_of(None, ["cell=3"]) == [Variant("domain-wall", Weights(1, 1, 3))]
-    for enc, w in ((["two-hot"], None), (None, ["cell=0"]), (None, ["foo=1"])):
+    with pytest.raises(UnknownEncoding, match="--encoding: unknown encoding 'two-hot'"):
+        variants_of(["two-hot"], None)
+    for enc, w in ((None, ["cell=0"]), (None, ["foo=1"])):
         with pytest.raises(WeightsError):
             variants_of(enc, w)
 

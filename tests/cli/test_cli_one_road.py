@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from nonoqubo import decoding
-from nonoqubo.errors import NonoquboError, UnsupportedFormat, WeightsError
+from nonoqubo.errors import NonoquboError, UnknownEncoding, UnsupportedFormat
 from nonoqubo.model.encoding import Layout
 from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.pipeline import BuildPlan
@@ -157,7 +157,7 @@ def test_the_plan_is_made_before_the_input_is_read(tmp_path):
     (["a.qubo"], None, {"ising": True}, UnsupportedFormat, "cannot carry an Ising model"),
     (["a.lp"], None, {"constrained": True, "encoding": "one-hot"}, NonoquboError, "--constrained writes"),
     (["a.qubo"], None, {"constrained": True}, NonoquboError, "a QUBO format"),
-    (["a.qubo"], None, {"encoding": "nope"}, WeightsError, "unknown encoding 'nope'"),
+    (["a.qubo"], None, {"encoding": "nope"}, UnknownEncoding, "unknown encoding 'nope'"),
     (["a.qubo"], None, {"chain_strength": "2"}, NonoquboError, "--chain-strength applies only with --embedding"),
     (["p.json"], None, {"embedding": "e.json", "ising": True}, NonoquboError, "--ising does not apply"),
     (["p.json"], None, {"embedding": "e.json", "precision": -1.0}, NonoquboError, "--precision must be"),

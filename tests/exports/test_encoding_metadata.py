@@ -13,7 +13,8 @@ import re
 import pytest
 
 from nonoqubo import exports
-from nonoqubo.errors import FormatError
+from nonoqubo.errors import FormatError, UnknownEncoding
+from nonoqubo.model.encodings import names
 from nonoqubo.model.build import build
 from nonoqubo.model.estimate import ModelTooLarge, check_fits, estimate
 from tests.support import ROOT, shared_puzzle
@@ -47,7 +48,8 @@ def test_text_files_name_the_encoding_and_read_without_the_keys_as_domain_wall(f
 
 
 @pytest.mark.parametrize("fmt", ["coo", "qubo-json", "qbsolv"])
-@pytest.mark.parametrize("bad,says", [('"two-hot"', "'two-hot' is not one of domain-wall, one-hot"),
+@pytest.mark.parametrize("bad,says", [('"two-hot"', "metadata 'encoding': unknown encoding 'two-hot'; known: "
+                                                   + ", ".join(names())),
                                       ('{"shape":0,"order":1,"cell":1}', "shape=0: a weight is a positive"),
                                       ('{"size":2}', "unknown family 'size'")])
 def test_bad_encoding_metadata_is_a_located_error(fmt, bad, says):
@@ -59,7 +61,7 @@ def test_bad_encoding_metadata_is_a_located_error(fmt, bad, says):
         text = json.dumps(doc)
     else:
         text = re.sub(rf"^(\S{{0,2}} ?){key}=.*$", lambda m: f"{m.group(1)}{key}={bad}", text, count=1, flags=re.M)
-    with pytest.raises(FormatError, match=re.escape(says)) as info:
+    with pytest.raises(UnknownEncoding if key == "encoding" else FormatError, match=re.escape(says)) as info:
         exports.loads(text, fmt, source="m")
     assert str(info.value).startswith("m:") and "\n" not in str(info.value)
 

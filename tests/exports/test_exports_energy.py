@@ -14,7 +14,7 @@ import pytest
 
 from nonoqubo import exports
 from nonoqubo.model.build import build
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.model.encodings import DEFAULT, geometry_of, names
 
 from tests.support import ROOT, shared_puzzle
 
@@ -22,11 +22,11 @@ PUZZLES = ["qbpp-logo", "gecode-heart", "sgt-pattern-10x10", "gecode-webpbn23"]
 SAMPLES = 300
 
 
-@pytest.fixture(scope="module", params=[(name, enc) for enc in ("domain-wall", "one-hot") for name in PUZZLES],
+@pytest.fixture(scope="module", params=[(name, enc) for enc in names() for name in PUZZLES],
                 ids=lambda p: f"{p[0]}-{p[1]}")
 def model(request):
     name, encoding = request.param
-    weights = "shape=2,cell=3" if encoding == "one-hot" else None
+    weights = None if encoding == DEFAULT.name else "shape=2,cell=3"  # every other encoding weighted
     return build(shared_puzzle(name), encoding=encoding, weights=weights)
 
 

@@ -16,7 +16,7 @@ from tests.support import shared_puzzle
 from nonoqubo import exports
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.model.encodings import DEFAULT, REGISTRY, geometry_of
 from nonoqubo.errors import FormatError, NonoquboError, UnsupportedFormat
 from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.model.qubo import Qubo
@@ -25,9 +25,10 @@ QUBO_FORMATS = sorted(m.NAME for m in exports.formats("qubo"))
 ISING_FORMATS = sorted(m.NAME for m in exports.formats("qubo") if m.ISING)
 
 
-#: the models every format must carry: the default, and one-hot with weights (both recorded in the file)
-MODELS = [{}, {"encoding": "one-hot", "weights": "shape=2,order=3,cell=5"}]
-MODEL_IDS = ["domain-wall", "one-hot-weighted"]
+#: the models every format must carry: the default, and every other registered encoding with weights (both
+#: recorded in the file)
+MODELS = [{}, *({"encoding": e.name, "weights": "shape=2,order=3,cell=5"} for e in REGISTRY if e is not DEFAULT)]
+MODEL_IDS = [DEFAULT.name, *(f"{e.name}-weighted" for e in REGISTRY if e is not DEFAULT)]
 
 
 def clues_only(q: Qubo) -> Qubo:
@@ -106,7 +107,7 @@ def test_every_file_is_self_describing(fmt, any_logo):
     if fmt == "bqm":  # dimod writes its JSON header with spaces
         head = head.replace(b" ", b"")
     # name, a clue, the offset (120 for the domain wall), the encoding
-    for needle in (b"qbpp-logo", b"[4,4]", str(logo_qubo.offset).encode(), logo_qubo.encoding.encode()):
+    for needle in (b"qbpp-logo", b"[4,4]", str(logo_qubo.offset).encode(), str(logo_qubo.encoding).encode()):
         assert needle in head, (fmt, needle)
     assert logo_qubo.encoding != "domain-wall" or logo_qubo.offset == 120
     assert exports.loads(data) == logo_qubo  # the format sniffed from the content

@@ -16,8 +16,9 @@ import pytest
 from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Layout
 from nonoqubo.model.onehot import OneHot
-from nonoqubo.model.geometry import (COLUMN_SIGN, DOMAIN_WALL, ENCODINGS, ROW_SIGN, DomainWall, Family, Geometry,
-                                     PairFamily, geometry_of)
+from nonoqubo.errors import UnknownEncoding
+from nonoqubo.model.encodings import DOMAIN_WALL, REGISTRY, geometry_of, names
+from nonoqubo.model.geometry import COLUMN_SIGN, ROW_SIGN, DomainWall, Family, Geometry, PairFamily
 from nonoqubo.model.palette import Palette
 from nonoqubo.model.puzzle import Puzzle
 from tests.support import shared_puzzles
@@ -208,7 +209,7 @@ def test_shifts_come_back_from_the_walls():
     assert np.array_equal(geo.shifts_of_columns(np.ascontiguousarray(x.T)), shifts)
 
 
-@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+@pytest.mark.parametrize("encoding", names())
 def test_encode_shifts_inverts_shifts_of_columns(encoding):
     puzzle = PUZZLES[-1]
     geo = geometry_of(puzzle, encoding=encoding)
@@ -229,8 +230,8 @@ def test_geometry_of_takes_the_layout_alone():
 def test_encodings_are_chosen_by_name():
     puzzle = Puzzle(rows=[[1], [1]], cols=[[1], [1]])
     assert isinstance(geometry_of(puzzle, encoding=DOMAIN_WALL), DomainWall)
-    assert ENCODINGS[DOMAIN_WALL] is DomainWall
+    assert DOMAIN_WALL.geometry is DomainWall and REGISTRY[0] is DOMAIN_WALL
     assert isinstance(geometry_of(puzzle, encoding="one-hot"), OneHot)
     assert isinstance(geometry_of(puzzle, encoding="one-hot"), Geometry)
-    with pytest.raises(ValueError, match="unknown encoding 'two-hot'; known: domain-wall, one-hot"):
+    with pytest.raises(UnknownEncoding, match="unknown encoding 'two-hot'; known: domain-wall, one-hot"):
         geometry_of(puzzle, encoding="two-hot")

@@ -18,7 +18,8 @@ from nonoqubo import clues
 from nonoqubo.logic.presolve import fixings, presolve_qubo
 from nonoqubo.model.build import build
 from nonoqubo.model.estimate import estimate
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.errors import EncodingError
+from nonoqubo.model.encodings import encoding_named, geometry_of, names
 from nonoqubo.model.onehot import OneHot, triangle_row
 from nonoqubo.model.palette import Palette
 from nonoqubo.model.puzzle import Puzzle
@@ -27,7 +28,7 @@ from tests.support import SHARED, shared_puzzle, shared_puzzles
 from tests.support.brute import all_assignments, all_solutions
 
 RGB = Palette.of(["red", "green", "blue"])
-ENCODINGS = ["domain-wall", "one-hot"]
+ENCODINGS = names()  # every registered encoding
 WEIGHTS = [(1, 1, 1), (2, 3, 5)]
 
 
@@ -54,6 +55,11 @@ def tiny_puzzles() -> list[Puzzle]:
     return out
 
 
+def encodes(puzzle: Puzzle, encoding: str) -> bool:
+    """Whether *encoding* encodes *puzzle* (colour puzzles only in encodings with a colour model)."""
+    return puzzle.num_colours == 1 or encoding_named(encoding).colour
+
+
 TINY = tiny_puzzles()
 
 
@@ -61,6 +67,10 @@ TINY = tiny_puzzles()
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @pytest.mark.parametrize("puzzle", TINY, ids=lambda p: "/".join(p.solution))
 def test_brute_force_zero_states_are_exactly_the_solutions(puzzle, encoding, weights):
+    if puzzle.num_colours > 1 and not encoding_named(encoding).colour:  # refused by name, or encoded
+        with pytest.raises(EncodingError, match=f"the {encoding} encoding has no colour model"):
+            build(puzzle, encoding=encoding, weights=weights)
+        return
     q = build(puzzle, encoding=encoding, weights=weights)
     geo = geometry_of(puzzle, encoding=encoding)
     n = q.num_vars
@@ -140,12 +150,13 @@ def test_triangle_row_inverts_the_triangle_numbers():
     assert np.array_equal(triangle_row(big), s) and np.array_equal(triangle_row(big + s - 1), s)
 
 
-@pytest.mark.parametrize("puzzle", TINY, ids=lambda p: "/".join(p.solution))
-def test_presolve_keeps_exactly_the_solutions(puzzle):
-    full = build(puzzle, encoding="one-hot")
+@pytest.mark.parametrize("puzzle,encoding", [(p, e) for e in ENCODINGS for p in TINY if encodes(p, e)],
+                         ids=lambda v: v if isinstance(v, str) else "/".join(v.solution))
+def test_presolve_keeps_exactly_the_solutions(puzzle, encoding):
+    full = build(puzzle, encoding=encoding)
     reduced = presolve_qubo(puzzle, full)
-    assert reduced.encoding == "one-hot"
-    geo = geometry_of(puzzle, encoding="one-hot")
+    assert reduced.encoding is full.encoding
+    geo = geometry_of(puzzle, encoding=encoding)
     want = {geo.encode(np.frombuffer(g, np.int8).reshape(puzzle.height, puzzle.width)).tobytes()
             for g in solutions(puzzle)}
     # every fixed value is the value of every solution
@@ -195,6 +206,16 @@ def test_the_one_hot_estimate_is_exact(weights):
         q = build(p, encoding="one-hot", weights=weights)
         est = estimate(p, encoding="one-hot", weights=weights)
         assert (est.variables, est.terms) == (q.num_vars, q.num_terms)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_every_estimate_counts_the_variables_exactly_and_bounds_the_terms(encoding):
+    """Every registered encoding's estimate, before building: exact variables, at least the terms."""
+    for p in random_puzzles(25, 5):
+        if encodes(p, encoding):
+            q = build(p, encoding=encoding)
+            est = estimate(p, encoding=encoding)
+            assert est.variables == q.num_vars and est.terms >= q.num_terms
 
 
 def test_the_domain_wall_estimate_keeps_its_contract():

@@ -12,7 +12,7 @@ import pytest
 
 from nonoqubo.errors import WeightsError
 from nonoqubo.model.build import build
-from nonoqubo.model.geometry import geometry_of
+from nonoqubo.model.encodings import geometry_of, names
 from nonoqubo.model.weights import DEFAULT_WEIGHTS, Weights, parse_weights
 from tests.model.references import FAMILIES
 from tests.support import ROOT
@@ -49,13 +49,13 @@ def test_weights_of_mappings_and_texts():
             Weights.of(bad)
 
 
-@pytest.mark.parametrize("encoding", ["domain-wall", "one-hot"])
+@pytest.mark.parametrize("encoding", names())
 def test_weights_one_is_the_unweighted_model(logo, encoding):
     a, b = build(logo, encoding=encoding), build(logo, encoding=encoding, weights="shape=1,order=1,cell=1")
     assert a == b and a.quad.dtype == np.int8
 
 
-@pytest.mark.parametrize("encoding", ["domain-wall", "one-hot"])
+@pytest.mark.parametrize("encoding", names())
 @pytest.mark.parametrize("weights", [(2, 2, 1), (1, 1, 2), (7, 1, 1), (1, 100, 90)])
 def test_weighted_models_are_zero_at_the_solution_and_positive_elsewhere(logo, encoding, weights):
     q = build(logo, encoding=encoding, weights=weights)
