@@ -381,7 +381,7 @@ class BuildPlan:
                        for out, fmt in zip(outs, named)]
         for out in outs:
             check_writable(out)
-            check_not_input(out, source)
+            check_not_input(out, source, embedding)  # every file build reads: the clues or model, the embedding
         if outs.count("-") > 1:
             raise NonoquboError("standard output is named twice (-o -): it can take one model")
         files = [o for o in outs if o != "-"]

@@ -22,7 +22,9 @@ from tests.support.fuzzing import Reader, fuzz, fuzz_in_child, mutate, readers, 
 TOTAL = int(os.environ.get("NONOQUBO_FUZZ_CASES", "2000"))
 SEED = int(os.environ.get("NONOQUBO_FUZZ_SEED", "0"))
 NAMES = ["clues", "samples", "grids", "qubo-json", "bqm", "bqm-json", "coo", "csv", "qbsolv", "qs", "mqlib",
-         "mtx", "qplib", "cqm", "lp", "mps", "npz", "ommx", "ommx-constrained", "minizinc", "minizinc-answers"]
+         "mtx", "qplib", "cqm", "lp", "mps", "npz", "ommx", "ommx-constrained", "minizinc", "minizinc-answers",
+         # issue 33: the annealer's readers and the option grammars
+         "topology-file", "topology-spec", "embedding", "qubit-samples", "physical", "random-family"]
 #: clue files get a bigger share: eleven formats share that family
 SHARE = {"clues": 4, "samples": 2, "grids": 1}
 #: the readers whose batch took 5-24 s in a loaded suite run (HiGHS reading MPS, OMMX, dimod's CQM)

@@ -118,21 +118,28 @@ def check_writable(path: str | os.PathLike[str] | None) -> None:
         raise WriteError(f"cannot write {name}: {reason}")
 
 
-def check_not_input(output: str | os.PathLike[str] | None, source: str | os.PathLike[str] | None) -> None:
-    """Refuse an output that is the input file itself, by any path (another spelling, a link).
+def check_not_input(output: str | os.PathLike[str] | None, *sources: str | os.PathLike[str] | None) -> None:
+    """Refuse an output that is one of the command's input files, by any path (another spelling, a link).
+
+    *sources* are every file the command opens (the model, the samples, an embedding, a topology
+    file ...); None and ``-`` are skipped, and so is a source that does not exist (a topology spec
+    such as ``pegasus:16``).  A command checks this before any work, so nothing is overwritten.
 
     Raises:
-        WriteError: *output* and *source* are the same file.
+        WriteError: *output* is the same file as one of *sources* (one line naming both).
     """
-    if output is None or source is None or "-" in (os.fspath(output), os.fspath(source)):
+    if output is None or os.fspath(output) == "-":
         return
-    try:
-        same = os.path.samefile(output, source)
-    except OSError:  # one of them does not exist: not the same file
-        return
-    if same:
-        raise WriteError(f"cannot write {os.fspath(output)}: it is the input file {os.fspath(source)}; "
-                         "name another output")
+    for source in sources:
+        if source is None or os.fspath(source) in ("", "-"):
+            continue
+        try:
+            same = os.path.samefile(output, source)
+        except (OSError, ValueError):  # one of them does not exist (or cannot: a NUL byte): not the same file
+            continue
+        if same:
+            raise WriteError(f"cannot write {os.fspath(output)}: it is the input file {os.fspath(source)}; "
+                             "name another output")
 
 
 def _under_a_file(folder: str) -> bool:

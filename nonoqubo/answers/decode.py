@@ -77,7 +77,8 @@ from ..model.encoding import Completion
 from ..model.encodings import DEFAULT, Encoding, encoding_named
 from ..model.geometry import Family, Geometry
 from ..model.weights import Weights
-from ..errors import FormatError
+from ..errors import FormatError, SampleError
+from ..model.qubo import Qubo
 from ..model.palette import BW, Palette
 from ..model.puzzle import Puzzle
 from ..samples import SampleBatch, read_samples, samples_from
@@ -355,6 +356,35 @@ class Decoder:
                     "it does not encode the whole puzzle",
         )
         self._prepare_indices()
+        if isinstance(model_or_puzzle, Qubo):
+            self._check_energies(model_or_puzzle)
+
+    def _check_energies(self, qubo: Qubo) -> None:
+        """Refuse a model whose own energy is not its clues' energy (an edited offset or term, issue 33).
+
+        The decoder reports the penalties its clues give; they add up to the QUBO energy only when
+        the model is the QUBO of those clues.  Two assignments test it for the cost of two energies:
+        all zeros (where the model's energy is its offset alone) and all ones (every term on).  A
+        file whose offset was edited is refused here by name, never decoded into a verdict its own
+        energy contradicts.
+
+        Raises:
+            SampleError: the two energies differ (``decoder_of`` names the file).
+        """
+        n = len(self.labels)
+        probes = np.zeros((2, n), np.int8)
+        probes[1] = 1
+        # the model's own energies need no pass over the samples: the offset, and the sum of every term
+        own = (int(qubo.offset), int(qubo.offset) + int(np.sum(qubo.linear, dtype=np.int64))
+               + int(np.sum(qubo.quad, dtype=np.int64)))
+        clues = self.analyse(probes).energy
+        for k, what in enumerate(("all-zero", "all-one")):
+            if int(own[k]) != int(clues[k]):
+                cause = (f"its offset {qubo.offset} is not the {int(clues[0])} of its clues" if k == 0 else
+                         "its terms are not those of its clues")
+                raise SampleError(f"the model is not the QUBO of its clues: at the {what} assignment its own energy "
+                                  f"is {int(own[k])} but its clues give {int(clues[k])} ({cause}; the file was "
+                                  "edited, or is another model's); rebuild it with 'nonoqubo build'")
 
     def complete(self, bits: np.ndarray) -> np.ndarray:
         """The full-layout assignment ``(S, N_full)`` of model-order *bits* ``(S, N_model)``."""

@@ -95,7 +95,7 @@ import numpy as np
 
 from ..answers.decode import Analysis, Decoder
 from ..inputs import load_model
-from ..errors import MissingDependency, NonoquboError
+from ..errors import FormatError, MissingDependency, NonoquboError, SampleError
 from ..model.encodings import DEFAULT
 from ..model.palette import BW, Palette
 from ..model.weights import DEFAULT_WEIGHTS, Weights
@@ -220,7 +220,10 @@ _POLISHERS: dict[str, Any] = {}
 
 def _decoder(model_path: str, force: bool = False) -> Decoder:
     if model_path not in _DECODERS:  # the memory guard first (ModelTooLarge names the file and --force)
-        _DECODERS[model_path] = Decoder(load_model(model_path, force=force))
+        try:
+            _DECODERS[model_path] = Decoder(load_model(model_path, force=force))
+        except SampleError as exc:  # labels or energies that contradict the file's own clues: name the file
+            raise FormatError(f"{model_path}: {exc}") from None
     return _DECODERS[model_path]
 
 

@@ -54,12 +54,21 @@ import numpy as np
 from ..errors import NonoquboError, TimeLimit
 from ..model.puzzle import Puzzle
 
-__all__ = ["MAX_TRIES", "MAX_UNDECIDED", "Drawn", "Family", "Member", "draw", "make", "parse_family"]
+__all__ = ["MAX_MEMBERS", "MAX_SEED", "MAX_TRIES", "MAX_UNDECIDED", "Drawn", "Family", "Member", "draw", "make",
+           "parse_family"]
 
 #: draws per puzzle before ``unique=True`` gives up
 MAX_TRIES = 1000
 #: draws in a row whose CP-SAT proof the time limit stopped before ``unique="cpsat"`` gives up
 MAX_UNDECIDED = 10
+
+#: the most puzzles random families may ask for, in one family and in one suite: a suite of 100,000
+#: 10x10 models already writes about 4 GB; ``--random 10x10:0.5:1000000000000`` is refused, not started
+MAX_MEMBERS = 100_000
+#: the largest seed of a family (NumPy's generators take any; 2^64 - 1 keeps names readable)
+MAX_SEED = 2**64 - 1
+#: the most digits of a width or a height (the memory guard refuses far smaller sizes, by their model)
+_SIZE_DIGITS = 6
 
 _SIZE = re.compile(r"^(\d+)x(\d+)$")
 
@@ -126,12 +135,15 @@ def parse_family(text: str, unique: bool | str = False) -> Family:
         NonoquboError: the text does not follow the grammar (the message says which part).
     """
     parts = text.split(":")
-    where = f"--random {text!r}"
+    where = f"--random {text if len(text) <= 60 else text[:57] + '...'!r}"  # a message shows 60 characters
     if len(parts) not in (3, 4):
         raise NonoquboError(f"{where}: expected SIZES:DENSITY:COUNT[:SEED], e.g. 10x10,20x20:0.5:100:1")
     sizes = []
     for item in parts[0].split(","):
         m = _SIZE.match(item.strip().lower())
+        if m and max(len(m.group(1).lstrip("0")), len(m.group(2).lstrip("0"))) > _SIZE_DIGITS:
+            raise NonoquboError(f"{where}: size {item[:40]!r} is too large (at most {_SIZE_DIGITS} digits; "
+                                "the memory guard refuses a model long before)")
         if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
             raise NonoquboError(f"{where}: size {item!r} is not WxH with positive W and H")
         sizes.append((int(m.group(1)), int(m.group(2))))
@@ -142,12 +154,20 @@ def parse_family(text: str, unique: bool | str = False) -> Family:
     if not 0.0 < density < 1.0:
         raise NonoquboError(f"{where}: density {density:g} must lie strictly between 0 and 1")
     numbers = []
-    for what, value in zip(("count", "seed"), parts[2:]):
-        if not value.strip().isdigit():
-            raise NonoquboError(f"{where}: {what} {value!r} is not a non-negative integer")
-        numbers.append(int(value))
+    for what, value, most in zip(("count", "seed"), parts[2:], (MAX_MEMBERS, MAX_SEED)):
+        digits = value.strip()
+        if not (digits.isascii() and digits.isdigit()):
+            raise NonoquboError(f"{where}: {what} {value[:40]!r} is not a non-negative integer")
+        if len(digits.lstrip("0")) > len(str(most)) or int(digits) > most:  # int() of 5,000 digits is an error
+            raise NonoquboError(f"{where}: {what} {digits[:24]}{'...' if len(digits) > 24 else ''} is above "
+                                f"{most:,}" + (" (puzzles a family may ask for, over all its sizes)"
+                                               if what == "count" else ""))
+        numbers.append(int(digits))
     if numbers[0] < 1:
         raise NonoquboError(f"{where}: count must be at least 1")
+    if numbers[0] * len(sizes) > MAX_MEMBERS:
+        raise NonoquboError(f"{where}: {len(sizes)} sizes of {numbers[0]:,} puzzles are "
+                            f"{numbers[0] * len(sizes):,}, above the {MAX_MEMBERS:,} a family may ask for")
     mode = unique_mode(unique)
     return Family(tuple(sizes), density, numbers[0], numbers[1] if len(numbers) > 1 else 0,
                   False if mode is None else mode)

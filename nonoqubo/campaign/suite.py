@@ -77,7 +77,7 @@ from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ..pipeline import Models, kind_of, write_files
 from ..solvers.cpsat import TRUTH_TIME
 from ._options import workers
-from .generate import Family, Member, draw, unique_mode
+from .generate import MAX_MEMBERS, Family, Member, draw, unique_mode
 
 __all__ = ["SuiteResult", "Task", "Variant", "ground_state", "plan", "read_index", "run_suite", "variant_name",
            "variants_of", "write_index"]
@@ -511,12 +511,16 @@ def run_suite(
         MissingDependency: *truth*, or a family with ``unique="cpsat"``, without ortools; *embed*
             without the dwave extra.
         TopologyError: *embed* names no topology (checked before anything is built).
+        EmbeddingError: *embed_search* holds a seed, tries or timeout minorminer cannot take (checked first).
     """
     jobs = workers(jobs)
     if embed:
         from ..qpu.topology import parse_topology
 
-        topology = parse_topology(embed)  # one line before any work; workers read the file by its full path
+        from ..qpu.embedding import check_search
+
+        check_search(*embed_search[:3], prefix="--embed-")
+        topology = parse_topology(embed, "--embed")  # one line before any work; workers read it by its full path
         embed = topology.spec if topology.path is None else os.path.abspath(topology.path)
     if truth or any(unique_mode(f.unique) == "cpsat" for f in families):
         from ..solvers.cpsat import require
@@ -529,6 +533,10 @@ def run_suite(
     if not names:
         raise NonoquboError("no output format: give at least one -f FORMAT")
     encodings = sorted({v.encoding for v in variants}) if variants else [DEFAULT]
+    asked = sum(len(fam.sizes) * fam.count for fam in families)
+    if asked > MAX_MEMBERS:  # each family is bounded when parsed; so are all of them together
+        raise NonoquboError(f"--random: the families ask for {asked:,} puzzles, above the {MAX_MEMBERS:,} a suite "
+                            "may draw; split them over several suites")
     for fam in families:  # from the sizes, before any picture is drawn or the folder made
         for width, height in fam.sizes:
             for encoding in encodings:

@@ -27,7 +27,7 @@ from ..model.puzzle import Puzzle
 
 __all__ = ["add_cache_argument", "add_chain_strength_argument", "add_embed_search_arguments", "add_encoding_arguments",
            "add_force_argument", "add_image_argument", "add_puzzle_arguments", "chain_break_lines",
-           "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit",
+           "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit", "topology_file",
            "encoding_options", "input_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
            "verdict", "write_image"]
 
@@ -74,10 +74,11 @@ def load_puzzle(args: argparse.Namespace, name: str = "puzzle") -> Puzzle:
                       from_format=getattr(args, "from_format", None), options=input_options(args))
 
 
-def check_output_folder(path: str | None, source: str | None = None) -> None:
-    """Refuse, before any work, an output file whose folder does not exist, or that is the input *source*."""
+def check_output_folder(path: str | None, *inputs: str | None) -> None:
+    """Refuse, before any work, an output file whose folder does not exist, or that is one of the
+    command's *inputs* (every file it opens: no command writes over what it reads)."""
     check_writable(path)
-    check_not_input(path, source)
+    check_not_input(path, *inputs)
 
 
 def progress_enabled(args: argparse.Namespace) -> bool:
@@ -167,12 +168,20 @@ def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture
     )
 
 
-def check_image_path(path: str | None) -> None:
-    """Refuse an --image name that promises another format than the SVG that would be written."""
+def check_image_path(path: str | None, *inputs: str | None) -> None:
+    """Refuse an --image name that promises another format than the SVG that would be written, or
+    that is one of the command's *inputs*."""
     if path and Path(path).suffix.lower() != ".svg":
         raise NonoquboError(f"{path}: --image writes SVG only; name the file .svg "
                             "(convert it afterwards, e.g. rsvg-convert -o out.png out.svg)")
-    check_output_folder(path)
+    check_output_folder(path, *inputs)
+
+
+def topology_file(spec: str | None) -> str | None:
+    """The file a ``--topology`` names (``PATH.json`` or ``file:PATH``), or None for a family spec."""
+    if not spec:
+        return None
+    return spec[5:] if spec.lower().startswith("file:") else spec
 
 
 def document(puzzle: Puzzle, reports: list[Report], summary: dict[str, Any], which: str) -> dict[str, Any]:
@@ -280,12 +289,12 @@ def add_cache_argument(parser: argparse.ArgumentParser) -> None:
                              "~/.cache/nonoqubo/embeddings)")
 
 
-def check_embed_search_options(tries: int, timeout: float) -> None:
-    """Refuse, before any work, a number of tries below 1 or a time limit that is not positive."""
-    if tries < 1:
-        raise NonoquboError(f"--embed-tries {tries}: give at least 1")
-    if not timeout > 0:
-        raise NonoquboError(f"--embed-timeout {timeout:g}: give a positive number of seconds")
+def check_embed_search_options(seed: int, tries: int, timeout: float) -> None:
+    """Refuse, before any work, a search minorminer cannot run or that would not end
+    (:func:`nonoqubo.qpu.embedding.check_search`, the options named ``--embed-...``)."""
+    from ..qpu.embedding import check_search
+
+    check_search(seed, tries, timeout, prefix="--embed-")
 
 
 def chain_break_lines(breaks: dict, best: int) -> list[str]:

@@ -119,7 +119,8 @@ def run_physical(args: argparse.Namespace, plan: BuildPlan, qubo: Any, said: lis
     print the build's summary lines *said* and the physical problem's."""
     assert plan.embedding is not None
     problem = build_physical(qubo, plan.embedding, chain_strength=plan.chain_strength,
-                             h_range=plan.h_range, j_range=plan.j_range, precision=plan.precision)
+                             h_range=plan.h_range, j_range=plan.j_range, precision=plan.precision,
+                             outputs=[out for out, _ in plan.physical])
     if problem.warning:  # shown even with -q: the file may not be worth sending
         print(problem.warning, file=sys.stderr)
     write_physical(problem, list(plan.physical))

@@ -75,7 +75,7 @@ def _samples_hint(text: str, args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_image_path(args.image)
+    check_image_path(args.image, args.puzzle, args.grid)  # never over a file it reads
     puzzle = load_puzzle(args)
     source = "<stdin>" if args.grid == "-" else args.grid
     text = sys.stdin.read() if args.grid == "-" else Path(args.grid).read_text(encoding="utf-8-sig", errors="replace")

@@ -112,7 +112,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_image_path(args.image)
+    check_image_path(args.image, args.model, args.samples, args.embedding)  # never over a file it reads
     with spinner(f"reading {args.model}", enabled=progress_enabled(args)):
         result = decode_samples(args.model, args.samples, which=args.which, format=args.samples_format,
                                 spin=args.spin, embedding=args.embedding, chain_break=args.chain_break,

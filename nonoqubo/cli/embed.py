@@ -15,10 +15,10 @@ from ..inputs import load_model
 from ..qpu.physical import check_not_physical
 from ..errors import EmbeddingError
 from ..qpu.cache import embed, qubo_to_embed
-from ..qpu.embedding import write_embedding
+from ..qpu.embedding import check_search, write_embedding
 from ..qpu.topology import Topology, parse_topology
 from ._common import (add_cache_argument, add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names,
-                      progress_enabled)
+                      progress_enabled, topology_file)
 
 ORDER = 25
 
@@ -43,8 +43,9 @@ real QPU's working graph: DWaveSampler().properties saved with json.dump
 miss a few qubits; an embedding on the file never uses one.
 
 Embeddings are cached by (the model's interaction graph, the topology, --seed,
---tries) in $NONOQUBO_CACHE/embeddings (default ~/.cache/nonoqubo/embeddings):
-the second embed of the same model is immediate.  Every cached or found
+--tries, --timeout) in $NONOQUBO_CACHE/embeddings (default
+~/.cache/nonoqubo/embeddings): the second embed of the same model with the same
+search is immediate; a longer --timeout searches again.  Every cached or found
 embedding is checked (dwave.embedding.verify_embedding) before it is written.
 
 examples:
@@ -62,12 +63,13 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="pegasus:M, zephyr:M[,T], chimera:M[,N[,T]] or a QPU properties .json (see above)")
     parser.add_argument("-o", "--output", required=True, metavar="EMB.json", help="the embedding file to write")
     parser.add_argument("--seed", type=int, default=1, metavar="N",
-                        help="minorminer's random seed of the first try; try i uses N + i (default 1)")
+                        help="minorminer's random seed of the first try, 0..4294967295; try i uses N + i (default 1)")
     parser.add_argument("--tries", type=int, default=1, metavar="N",
                         help="searches to run; the best is kept: the shortest longest chain, then the fewest "
-                             "qubits (default 1)")
+                             "qubits (default 1, at most 1000)")
     parser.add_argument("--timeout", type=float, default=1000.0, metavar="SECONDS",
-                        help="time limit of each try, minorminer's timeout (default 1000, minorminer's own)")
+                        help="time limit of each try, minorminer's timeout (default 1000, minorminer's own; "
+                             "at most 86400)")
     parser.add_argument("--presolve", action="store_true",
                         help="embed the presolved model: the variables line logic decides fixed first")
     add_cache_argument(parser)
@@ -91,11 +93,8 @@ def _topology_line(topology: Topology) -> str:
 def run(args: argparse.Namespace) -> int:
     source = args.model_or_puzzle
     check_not_physical(source, "embed")
-    if args.tries < 1:
-        raise EmbeddingError(f"--tries {args.tries}: give at least 1")
-    if not args.timeout > 0:
-        raise EmbeddingError(f"--timeout {args.timeout:g}: give a positive number of seconds")
-    check_output_folder(args.output, source)
+    check_search(args.seed, args.tries, args.timeout)  # before any work: minorminer's seed is an unsigned integer
+    check_output_folder(args.output, source, topology_file(args.topology))  # never over a file it reads
     topology = parse_topology(args.topology)
     show = progress_enabled(args)
     with spinner("reading and building the model", enabled=show), no_solution_names(source):
@@ -126,5 +125,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"topology:  {_topology_line(topology)}", file=out)
     print(f"embedding: {fig['qubits']} qubits, longest chain {fig['longest_chain']}, mean chain "
           f"{fig['mean_chain']:.2f} ({where}; best of {fig['tries']} tr{'y' if fig['tries'] == 1 else 'ies'}, "
-          f"seed {fig['seed']})", file=out)
+          f"seed {fig['seed']}, at most {fig.get('timeout', args.timeout):g} s each)", file=out)
     return 0

@@ -150,13 +150,13 @@ def table(groups: list[Group]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     check_options(jobs=args.jobs, seconds=args.time)
-    check_output_folder(args.csv, args.model)
+    check_output_folder(args.csv, args.model, *args.samples)  # never over a file it reads
     if args.report or args.figures:  # a wrong name, a missing folder or matplotlib: say so before judging anything
         from ..campaign.plots import check_figures_folder, require_matplotlib
         from ..campaign.report_html import check_report_path
 
         check_report_path(args.report)
-        check_output_folder(args.report, args.model)
+        check_output_folder(args.report, args.model, *args.samples)
         check_figures_folder(args.figures)
         require_matplotlib()
     with bar(None, "judging sample files", enabled=progress_enabled(args), unit=" files") as tick:

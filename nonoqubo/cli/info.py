@@ -19,6 +19,7 @@ from ..errors import FormatError, UnsupportedFormat
 from ..model.encodings import DEFAULT
 from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
 from ..model.puzzle import Puzzle
+from ..model.qubo import Qubo
 from ..pipeline import Models, model_figures
 from ._common import (add_embed_search_arguments, add_encoding_arguments, add_force_argument, add_puzzle_arguments,
                       add_truth_arguments, check_embed_search_options, encoding_options, load_puzzle,
@@ -42,6 +43,8 @@ PUZZLE may also be a model nonoqubo exported (any format 'decode' reads:
 .qubo, .coo, .qs, .qplib, .mps, .lp, .csv, .mtx, .npz, .bqm, .json, .cqm, ...):
 info then prints the figures of the file as written and the metadata it
 carries (the puzzle, counts, offset, the variables a presolve fixed).
+--presolve presolves it as 'solve MODEL --presolve' does (in its own
+encoding; a presolved file keeps its fixings and gains the rest).
 
 With --truth, also count the puzzle's solutions with CP-SAT (up to
 --truth-limit, default 2, which decides uniqueness; needs ortools, the 'cp'
@@ -141,6 +144,37 @@ def print_model(path: str, info: dict[str, Any]) -> None:
               "the file's variables are the ones left")
 
 
+def print_presolve(info: dict[str, Any], pre: dict[str, Any]) -> None:
+    """The lines of ``--presolve``: what line logic settles, and the model before and after."""
+    print(f"line logic:  {pre['settled_cells']} of {pre['cells']} cells settled "
+          f"({pre['settled_percent']:.2f} %), line-solvable: {'yes' if pre['line_solvable'] else 'no'}")
+    print(f"presolve:    variables {info['variables']} -> {pre['variables_after_presolve']} "
+          f"({pre['fixed_variables']} fixed), terms {info['terms']} -> {pre['terms_after_presolve']}, "
+          f"offset {info['offset']} -> {pre['offset_after_presolve']}")
+    print(f"presolve time: {pre['presolve_seconds']:.3f} s")
+
+
+def _presolve_model(model: Any, path: str, show: bool) -> dict[str, Any]:
+    """``info MODEL --presolve``: the model file presolved as ``solve MODEL --presolve`` presolves it.
+
+    One meaning for one option (issue 33): line logic fixes the variables it decides, in the
+    model's own encoding and weights; a model that was presolved already keeps its fixings and
+    gains the rest.
+
+    Raises:
+        FormatError: a constrained model (no QUBO to presolve), or a model that carries no clues.
+        PuzzleError: line logic proves the puzzle has no solution.
+    """
+    if not isinstance(model, Qubo):
+        raise FormatError(f"{path}: --presolve presolves a QUBO model; this is a constrained model (its 0-1 "
+                          "program is written from the clues: 'build --constrained --presolve' gives the reduced one)")
+    if model.puzzle is None:
+        raise FormatError(f"{path}: --presolve needs the clues, and this model file carries none; give the clue "
+                          "file, or a model nonoqubo wrote")
+    with spinner("presolving (line logic)", enabled=show), no_solution_names(path):
+        return Models(model.puzzle, model).presolve_figures()
+
+
 def print_encoding(info: dict[str, Any]) -> None:
     """The encoding line, for a model that is not the default encoding at weights 1."""
     weights = info.get("weights") or {}
@@ -175,7 +209,7 @@ def _topology(args: argparse.Namespace) -> Any:
         return None
     from ..qpu.topology import parse_topology
 
-    check_embed_search_options(args.embed_tries, args.embed_timeout)
+    check_embed_search_options(args.embed_seed, args.embed_tries, args.embed_timeout)
     return parse_topology(args.topology)
 
 
@@ -233,9 +267,8 @@ def run(args: argparse.Namespace) -> int:
             figures_["truth"] = found
         elif getattr(args, "truth", False):
             print("nonoqubo: note: --truth needs the clues; this model carries none", file=sys.stderr)
-        if args.presolve:
-            print("nonoqubo: note: --presolve applies to clue files; this model is shown as written",
-                  file=sys.stderr)
+        if args.presolve:  # what solve MODEL --presolve does: line logic fixes what it decides
+            figures_["presolve"] = _presolve_model(model, args.puzzle, progress_enabled(args))
         if topology is not None:
             from ..qpu.cache import qubo_to_embed
 
@@ -249,6 +282,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(figures_, indent=2))
         else:
             print_model(args.puzzle, figures_)
+            if figures_.get("presolve"):
+                print_presolve(figures_, figures_["presolve"])
             if found is not None:
                 print_truth(found)
             if topology is not None:
@@ -290,12 +325,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"build time:  {info['build_seconds']:.3f} s")
     pre = info.get("presolve")
     if pre:
-        print(f"line logic:  {pre['settled_cells']} of {pre['cells']} cells settled "
-              f"({pre['settled_percent']:.2f} %), line-solvable: {'yes' if pre['line_solvable'] else 'no'}")
-        print(f"presolve:    variables {info['variables']} -> {pre['variables_after_presolve']} "
-              f"({pre['fixed_variables']} fixed), terms {info['terms']} -> {pre['terms_after_presolve']}, "
-              f"offset {info['offset']} -> {pre['offset_after_presolve']}")
-        print(f"presolve time: {pre['presolve_seconds']:.3f} s")
+        print_presolve(info, pre)
     if found is not None:
         print_truth(found)
     if topology is not None:

@@ -24,7 +24,7 @@ from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ._common import (add_chain_strength_argument, add_encoding_arguments, chain_break_lines, encoding_options,
                       add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
-                      input_options, progress_enabled)
+                      input_options, progress_enabled, topology_file)
 
 ORDER = 70
 
@@ -184,15 +184,17 @@ def run(args: argparse.Namespace) -> int:
     if args.sampler in QPU_SAMPLERS and not args.embedding:  # minorminer may search for minutes: say so
         qpu["step"] = lambda message: progress.status_line(f"{message} (embedding the model once; cached for the next run)",
                                                   progress_enabled(args))
-    check_image_path(args.image)
-    check_output_folder(args.output, args.puzzle)
+    inputs = (args.puzzle, args.embedding, topology_file(args.topology))  # no output over a file it reads
+    check_image_path(args.image, *inputs)
+    check_output_folder(args.output, *inputs)
     puzzle = read_input(args)
     show = progress_enabled(args)
     total = 1 if args.sampler == "exact" else args.reads
     with progress.reads(total, f"{args.sampler} sampling", enabled=show) as tick:
         result = solve(puzzle, args.sampler, **args.model_options, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
                        time_limit=args.time_limit, presolve=args.presolve, options=schedule, tick=tick,
-                       workers=args.workers, count=args.count, qpu=qpu)
+                       workers=args.workers, count=args.count, qpu=qpu,
+                       source=args.puzzle if isinstance(puzzle, Qubo) else None)
     if args.output:
         with atomic_write(args.output) as fh:
             json.dump(sampleset_document(result), fh)

@@ -70,6 +70,7 @@ from ._metadata import KEYS, clue_meta
 __all__ = [
     "META_KEYS",
     "comment_lines",
+    "check_distinct",
     "describe",
     "encoding_meta",
     "parse_comments",
@@ -335,6 +336,7 @@ def to_qubo(
                                       "was this file written by nonoqubo?"))
     if len(labels) != n:
         raise FormatError(located(source, None, f"the metadata gives {len(labels)} labels but the data has {n} variables"))
+    check_distinct(labels, source)
     row = np.asarray(row, np.int64)
     col = np.asarray(col, np.int64)
     if np.ndim(linear) != 1 or row.ndim != 1 or not row.size == col.size == np.size(quad):
@@ -349,6 +351,23 @@ def to_qubo(
         off = int(_exact(np.array([offset]), source, "offset")[0])
     return Qubo.from_terms(labels, lin, (row, col, q), off, puzzle=puzzle, fixed=fixed, encoding=encoding,
                            weights=weights)
+
+
+def check_distinct(labels: list[str], source: str) -> None:
+    """Refuse, naming *source* and both positions, two variables with one label (dimod cannot map them).
+
+    Examples:
+        >>> check_distinct(["a", "b", "a"], "m.json")
+        Traceback (most recent call last):
+        ...
+        nonoqubo.errors.FormatError: m.json: the label 'a' names variables 0 and 2: every variable needs its own label
+    """
+    first: dict[str, int] = {}
+    for k, label in enumerate(labels):
+        if first.setdefault(label, k) != k:
+            shown = label if len(label) <= 40 else label[:37] + "..."
+            raise FormatError(located(source, None, f"the label {shown!r} names variables {first[label]} and {k}: "
+                                      "every variable needs its own label"))
 
 
 def _exact(values: Any, source: str, what: str) -> np.ndarray:

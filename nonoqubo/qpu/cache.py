@@ -4,14 +4,18 @@ Finding an embedding of a 15x15 nonogram on Advantage takes minutes; a campaign 
 model for many runs.  :func:`embed` keeps every embedding it finds in a cache folder, one EMB.json a
 file, named by the sha256 of what determines minorminer's result:
 
-    (the model's interaction-graph hash, the topology (its spec, or a file's graph hash), seed, tries)
+    (the model's interaction-graph hash, the topology (its spec, or a file's graph hash), seed, tries,
+     timeout)
 
 The folder is ``$NONOQUBO_CACHE/embeddings`` when ``NONOQUBO_CACHE`` is set, else
 ``$XDG_CACHE_HOME/nonoqubo/embeddings``, else ``~/.cache/nonoqubo/embeddings``.  A cached file is
 checked again (every chain against the model and the graph) before it is used; one that fails is
 searched again and replaced.  The cache is an optimisation: a folder that cannot be written is
-skipped without a word, and ``use_cache=False`` (``--no-cache``) neither reads nor writes it.  A
-timeout is not part of the key: any valid embedding found with those seeds is as good.
+skipped without a word, and ``use_cache=False`` (``--no-cache``) neither reads nor writes it.  The
+timeout is part of the key: minorminer stops a search at its timeout and returns what it has, so a
+search of 2.5 s and one of 600 s with the same seeds find different embeddings, and a request for
+the longer search is never answered with the shorter one's (issue 33).  The figures of every
+embedding say which effort found it (``"seed"``, ``"tries"``, ``"timeout"``).
 
 Examples:
     >>> from nonoqubo.model.qubo import Qubo
@@ -62,9 +66,19 @@ def cache_folder() -> Path:
     return base / "nonoqubo" / "embeddings"
 
 
-def cache_key(model_hash: str, topology: Topology, seed: int, tries: int) -> str:
-    """The cache file's stem: sha256 of (model hash, topology key, seed, tries)."""
-    text = json.dumps([model_hash, topology.key, int(seed), int(tries)])
+def cache_key(model_hash: str, topology: Topology, seed: int, tries: int, timeout: float) -> str:
+    """The cache file's stem: sha256 of what changes minorminer's result (model hash, topology key, seed,
+    tries, timeout per try).
+
+    Examples:
+        >>> from nonoqubo.qpu.topology import parse_topology
+        >>> t = parse_topology("chimera:1")
+        >>> cache_key("h", t, 1, 1, 2.5) == cache_key("h", t, 1, 1, 600.0)
+        False
+        >>> cache_key("h", t, 1, 1, 600) == cache_key("h", t, 1, 1, 600.0)
+        True
+    """
+    text = json.dumps([model_hash, topology.key, int(seed), int(tries), float(timeout)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
 
 
@@ -81,7 +95,7 @@ def embed(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int = 1, time
         step: wraps every try (a progress line).
     """
     model = model_summary(qubo, presolved=presolved)
-    path = cache_folder() / f"{cache_key(model['hash'], topology, seed, tries)}.json" if use_cache else None
+    path = cache_folder() / f"{cache_key(model['hash'], topology, seed, tries, timeout)}.json" if use_cache else None
     if path is not None:
         hit = _read(path, qubo, topology)
         if hit is not None:

@@ -7,7 +7,8 @@ This module owns EMB.json, the file ``nonoqubo embed`` writes and ``build``/``de
      "topology": {"spec": "pegasus:16", "family": "pegasus", "shape": [16], "qubits": 5640, "couplers": 40484},
      "model": {"hash": "<sha256>", "variables": 437, "edges": 2357, "max_degree": 20, "name": "...",
                "presolved": false},
-     "figures": {"qubits": 3100, "longest_chain": 21, "mean_chain": 7.1, "seconds": 123.4, "tries": 3, "seed": 1},
+     "figures": {"qubits": 3100, "longest_chain": 21, "mean_chain": 7.1, "seconds": 123.4, "tries": 3, "seed": 1,
+                 "timeout": 1000.0},
      "embedding": {"y0[0][1]": [q1, q2, ...], ...}}
 
 ``"embedding"`` maps every variable label of the model to its chain of qubits: the form dwave-system's
@@ -52,7 +53,8 @@ from ..errors import EmbeddingError, FormatError, MissingDependency, TopologyErr
 from ..model.qubo import Qubo
 from .topology import Topology, parse_topology
 
-__all__ = ["Embedding", "Step", "check_embedding", "checked_embedding", "chain_figures", "embedding_document", "find_embedding",
+__all__ = ["Embedding", "MAX_TIMEOUT", "MAX_TRIES", "SEED_LIMIT", "Step", "check_embedding", "check_search",
+           "checked_on_its_topology", "checked_embedding", "chain_figures", "embedding_document", "find_embedding",
            "interaction_graph_hash", "load_embedding", "model_summary", "no_step", "topology_of_embedding",
            "write_embedding"]
 
@@ -72,7 +74,8 @@ class Embedding:
         chains: variable label -> its qubits, in the model's variable order.
         topology: the :attr:`Topology.spec` it was found for.
         model_hash: :func:`interaction_graph_hash` of the model it embeds.
-        figures: ``{"qubits", "longest_chain", "mean_chain", "seconds", "tries", "seed"}``.
+        figures: ``{"qubits", "longest_chain", "mean_chain", "seconds", "tries", "seed", "timeout"}``: the
+            effort that found it is part of what it is (files written before issue 33 lack ``"timeout"``).
         model: what the file says of the model (variables, edges, max_degree, name, presolved).
         topology_info: the file's ``"topology"`` object (:meth:`Topology.describe`, plus ``"path"``).
         source: the EMB.json it was read from, if any.
@@ -130,6 +133,47 @@ def chain_figures(chains: Mapping[str, tuple[int, ...]] | Mapping[str, list[int]
             "mean_chain": round(float(lengths.mean()), 3)}
 
 
+#: the seeds minorminer is given: those ``solve --seed`` takes (minorminer's own limit is 2^64 - 1)
+SEED_LIMIT = 2**32
+#: the most searches one embedding may run: each takes up to its timeout, so 1,000 tries of the
+#: default 1,000 s are already 11 days
+MAX_TRIES = 1000
+#: the longest time limit of one search, in seconds (a day)
+MAX_TIMEOUT = 86_400.0
+
+
+def check_search(seed: Any, tries: Any, timeout: Any, prefix: str = "--") -> None:
+    """Refuse, in one line naming the option, a search that minorminer cannot run or that would not end.
+
+    ``seed`` a whole number ``0 .. 2^32 - 1`` (as ``solve --seed``), ``tries`` ``1 ..``
+    :data:`MAX_TRIES`, ``timeout`` a finite number of seconds in ``(0,`` :data:`MAX_TIMEOUT` ``]``.
+    *prefix* makes the option names: ``--`` for ``embed`` (``--seed``), ``--embed-`` for ``info``
+    and ``suite`` (``--embed-seed``).
+
+    Examples:
+        >>> check_search(1, 1, 10.0)
+        >>> check_search(-1, 1, 10.0)
+        Traceback (most recent call last):
+        ...
+        nonoqubo.errors.EmbeddingError: --seed -1: give a whole number from 0 to 4294967295
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise EmbeddingError(f"{prefix}seed {_number_text(seed)}: give a whole number from 0 to {SEED_LIMIT - 1}")
+    if isinstance(tries, bool) or not isinstance(tries, int) or not 1 <= tries <= MAX_TRIES:
+        raise EmbeddingError(f"{prefix}tries {_number_text(tries)}: give a whole number from 1 to {MAX_TRIES} "
+                             "(each try searches for up to its timeout)")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT:
+        raise EmbeddingError(f"{prefix}timeout {_number_text(timeout)}: give a positive number of seconds, at most "
+                             f"{MAX_TIMEOUT:g} (a day)")
+
+
+def _number_text(value: Any) -> str:
+    """*value* as a message shows it (a whole number of thousands of digits is not spelled out)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**20:
+        return f"{'-' if value < 0 else ''}(a number of more than 20 digits)"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def _minorminer() -> Any:
     try:
         import minorminer
@@ -154,10 +198,7 @@ def find_embedding(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int 
         step: wraps every try; it is handed the line to show (``embedding on pegasus:16: try 2/3,
             best so far: longest chain 5, 300 qubits``).
     """
-    if tries < 1:
-        raise EmbeddingError(f"--tries {tries}: give at least 1")
-    if not timeout > 0:
-        raise EmbeddingError(f"--timeout {timeout}: give a positive number of seconds")
+    check_search(seed, tries, timeout)
     mm = _minorminer()
     n = qubo.num_vars
     edges = list(zip(np.asarray(qubo.row).tolist(), np.asarray(qubo.col).tolist()))
@@ -193,7 +234,7 @@ def find_embedding(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int 
     labels = list(qubo.labels)
     emb = Embedding({labels[v]: tuple(best[v]) for v in range(n)}, topology.spec, interaction_graph_hash(qubo),
                     {**chain_figures({labels[v]: best[v] for v in range(n)}), "seconds": round(seconds, 3),
-                     "tries": int(tries), "seed": int(seed)},
+                     "tries": int(tries), "seed": int(seed), "timeout": float(timeout)},
                     topology_info=topology.describe())
     verify(emb, qubo, topology)
     return emb
@@ -393,6 +434,21 @@ def checked_embedding(emb: Embedding, where: str, *, qubo: Qubo | None = None,
                      emb.model, emb.topology_info, emb.source)
 
 
+def checked_on_its_topology(emb: Embedding, where: str, qubo: Qubo) -> tuple[Embedding, Topology]:
+    """*emb* checked against *qubo* and the topology it names, and that topology: the one check every
+    command that reads EMB.json for a model makes (``build``, ``solve`` and ``decode --embedding``).
+
+    A chain that is not connected, chains swapped so that two interacting variables have no coupler,
+    or a topology name the qubits are not on are refused here, before any sample is decoded.
+
+    Raises:
+        EmbeddingError: the embedding is for another model, or is not valid on its topology (one line).
+        TopologyError: its topology cannot be read (one line naming the file).
+    """
+    topology = topology_of_embedding(emb)
+    return checked_embedding(emb, where, qubo=qubo, topology=topology), topology
+
+
 def embedding_from_document(doc: Any, where: str) -> Embedding:
     """An :class:`Embedding` from the parsed JSON of EMB.json; EmbeddingError naming *where* when malformed."""
     if not isinstance(doc, dict) or not isinstance(doc.get("embedding"), dict):
@@ -426,7 +482,7 @@ def topology_of_embedding(emb: Embedding) -> Topology:
     """
     spec = emb.topology
     if not spec.startswith("file:"):
-        return parse_topology(spec)
+        return parse_topology(spec, f"{emb.source or 'the embedding'}: topology")
     candidates = []
     rel = emb.topology_info.get("path")
     if isinstance(rel, str) and emb.source:

@@ -50,11 +50,14 @@ The two files (:func:`dumps_json`, :func:`dumps_bqm`):
 * ``phys.json``, the layout of a QPU request (``DWaveSampler.sample_ising(h, J)`` takes ``h``
   keyed by qubit and ``J`` keyed by qubit pairs)::
 
-      {"h": {"<qubit>": bias, ...},                  every qubit of every chain (JSON keys are text)
+      {"nonoqubo": {"kind": "physical", "version", the metadata below,
+                    "chains": {"<label>": [qubits], ...}},
+       "h": {"<qubit>": bias, ...},                  every qubit of every chain (JSON keys are text)
        "J": [[q1, q2, bias], ...],                   q1 < q2, sorted
-       "offset": number,                             the constant: energy = offset + h.s + J.ss
-       "nonoqubo": {"version", "kind": "physical", the metadata below,
-                    "chains": {"<label>": [qubits], ...}}}
+       "offset": number}                             the constant: energy = offset + h.s + J.ss
+
+  ``"kind": "physical"`` comes first (older files have it after ``h`` and ``J``; they are
+  recognised too: :func:`check_not_physical` reads the whole file when it must).
 
   sent with::
 
@@ -96,9 +99,9 @@ from .embedding import check_embedding, model_summary
 from .topology import Topology
 
 __all__ = ["CHAIN_STRENGTH_RULES", "DEFAULT_H_RANGE", "DEFAULT_J_RANGE", "DEFAULT_PRECISION", "FORMATS",
-           "PhysicalProblem", "build_physical", "chain_strength_bound", "check_not_physical", "dumps_bqm", "dumps_json", "logical_ising_bqm",
-           "parse_chain_strength", "parse_range", "physical_format", "physical_problem", "resolve_chain_strength",
-           "write_physical"]
+           "PhysicalProblem", "build_physical", "chain_strength_bound", "check_not_physical", "dumps_bqm", "dumps_json",
+           "is_physical", "logical_ising_bqm", "parse_chain_strength", "parse_range", "physical_format",
+           "physical_problem", "resolve_chain_strength", "write_physical"]
 
 #: an Advantage system's h_range and j_range (the QPU properties' "h_range" / "j_range")
 DEFAULT_H_RANGE = (-4.0, 4.0)
@@ -254,8 +257,8 @@ class PhysicalProblem:
     def metadata(self) -> dict[str, Any]:
         """What the files record of the problem (without the chains)."""
         return {
+            "kind": "physical",  # first: what check_not_physical looks for (issue 33)
             "version": __version__,
-            "kind": "physical",
             "model": dict(self.model),
             "topology": self.topology,
             "qubits": len(self.qubits),
@@ -388,10 +391,10 @@ def dumps_json(problem: PhysicalProblem) -> str:
     meta = problem.metadata()
     meta["chains"] = {v: list(c) for v, c in problem.chains.items()}
     doc = {
+        "nonoqubo": meta,  # first, so its "kind" opens the file whatever the size of h and J
         "h": {str(k): v for k, v in zip(qubits, lin.tolist())},
         "J": [[int(x), int(y), v] for x, y, v in zip(lo[order].tolist(), hi[order].tolist(), quad[order].tolist())],
         "offset": float(offset),
-        "nonoqubo": meta,
     }
     return json.dumps(doc)
 
@@ -440,18 +443,25 @@ def physical_format(path: str, name: str | None = None) -> str:
 
 def build_physical(qubo: Qubo, embedding_path: str, *, chain_strength: float | str = "uniform-torque",
                    h_range: tuple[float, float] | str | None = None, j_range: tuple[float, float] | str | None = None,
-                   precision: float = DEFAULT_PRECISION) -> PhysicalProblem:
+                   precision: float = DEFAULT_PRECISION, outputs: Sequence[str] = ()) -> PhysicalProblem:
     """The physical problem of *qubo* on the embedding in file *embedding_path* (on its own topology).
+
+    *outputs* are the files the problem will be written to: none may be the topology file the
+    embedding names (a QPU properties JSON), checked as soon as it is known.
 
     Raises:
         EmbeddingError: the embedding is for another model, or not valid on its topology.
         TopologyError: the embedding's topology cannot be read.
         PhysicalError: a bad chain strength, range or precision.
     """
-    from .embedding import load_embedding, topology_of_embedding
+    from .embedding import checked_on_its_topology, load_embedding
 
-    embedding = load_embedding(embedding_path, qubo=qubo)
-    topology = topology_of_embedding(embedding)
+    embedding, topology = checked_on_its_topology(load_embedding(embedding_path), str(embedding_path), qubo)
+    if topology.path is not None:
+        from .._util.atomic import check_not_input
+
+        for out in outputs:
+            check_not_input(out, topology.path)
     return physical_problem(qubo, embedding.chains, topology, chain_strength=chain_strength, h_range=h_range,
                             j_range=j_range, precision=precision, where=str(embedding_path))
 
@@ -485,14 +495,49 @@ def check_not_physical(path: str, command: str = "decode") -> None:
 
     Its variables are qubits and its samples decode against the logical model with
     ``--embedding``; the line says what *command* wants instead (:data:`PHYSICAL_HINTS`).
+    A file is one when it is a JSON object or a dimod BQM file that holds ``"kind": "physical"``
+    (:func:`is_physical`: anywhere in the JSON, anywhere in the BQM file's header).
     """
-    if path == "-":
-        return
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(1 << 16)
-    except OSError:
-        return  # the reader says what is wrong with the file
-    if b'"kind": "physical"' in head and (head.startswith(b"DIMODBQM") or head.lstrip().startswith(b"{")):
+    if path != "-" and is_physical(path):
         raise PhysicalError(f"{path}: a physical problem on qubits ('build --embedding'), not a model: "
                             f"{PHYSICAL_HINTS.get(command, PHYSICAL_HINTS['decode'])}")
+
+
+#: the mark of a physical problem: what :func:`dumps_json` and :func:`dumps_bqm` write in the metadata
+PHYSICAL_MARK = b'"kind": "physical"'
+#: the bytes read at a time when the mark is looked for
+_CHUNK = 1 << 20
+
+
+def is_physical(path: str) -> bool:
+    """Does file *path* hold a physical problem (:data:`PHYSICAL_MARK` in a JSON object or a BQM header)?
+
+    The mark is looked for in the whole JSON file (older phys.json files have it after ``h`` and
+    ``J``, past any fixed-size head) and in the whole header of a BQM file (its metadata, with the
+    chains, can exceed 64 KB), a megabyte at a time; an unreadable file is not (its reader says why).
+
+    Inside a JSON string a quote is escaped, so the mark is JSON structure, never part of a label.
+    """
+    keep = len(PHYSICAL_MARK) - 1  # the mark may straddle two reads
+    try:
+        with open(path, "rb") as handle:
+            buf = handle.read(max(_CHUNK, 64))  # the BQM header length is in bytes 10..14
+            if buf.startswith(b"DIMODBQM"):
+                limit: int | None = 14 + int.from_bytes(buf[10:14], "little")  # the header's end
+            elif buf.lstrip().startswith(b"{"):
+                limit = None  # the whole file
+            else:
+                return False
+            start = 0  # the offset of buf[0] in the file
+            while True:
+                if PHYSICAL_MARK in (buf if limit is None else buf[:max(0, limit - start)]):
+                    return True
+                if limit is not None and start + len(buf) >= limit:
+                    return False
+                chunk = handle.read(_CHUNK)
+                if not chunk:
+                    return False
+                start += max(0, len(buf) - keep)
+                buf = buf[-keep:] + chunk
+    except (OSError, ValueError):  # ValueError: a NUL byte in the name
+        return False

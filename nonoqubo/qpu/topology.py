@@ -40,7 +40,7 @@ from ..errors import FormatError, MissingDependency, TopologyError
 if TYPE_CHECKING:
     import networkx
 
-__all__ = ["FAMILIES", "Topology", "dwave_networkx", "parse_topology"]
+__all__ = ["FAMILIES", "MAX_COUPLERS", "MAX_QUBITS", "Topology", "dwave_networkx", "graph_size", "parse_topology"]
 
 #: family -> (dwave_networkx generator, the shape's parameter names, their defaults after the first)
 FAMILIES = {
@@ -48,8 +48,16 @@ FAMILIES = {
     "pegasus": ("pegasus_graph", ("M",)),
     "zephyr": ("zephyr_graph", ("M", "T")),
 }
-#: the largest size parameter taken (Pegasus P(64) has ~360,000 qubits; the largest QPUs are P16, Z(15,4))
+#: the largest size parameter taken (the largest QPUs are P16, Z(15,4)); a size is also refused when
+#: the graph it makes is too large (:data:`MAX_QUBITS`, :data:`MAX_COUPLERS`)
 MAX_SIZE = 64
+#: the most qubits a topology may have: ~7 times Advantage2's Z(15,4) (7,440 qubits)
+MAX_QUBITS = 50_000
+#: the most couplers a topology may have: ~3.5 times Z(15,4)'s 71,736; dwave_networkx builds
+#: 250,000 in ~2.5 s and ~150 MB (zephyr:15,64 would be 15 million: a hang, then no memory)
+MAX_COUPLERS = 250_000
+#: the largest qubit number a properties file may name (real QPUs number theirs below 10^5)
+MAX_QUBIT_NUMBER = 2**31 - 1
 
 _SPEC = re.compile(r"^(chimera|pegasus|zephyr)\s*:\s*([0-9][0-9\s,]*)$", re.IGNORECASE)
 
@@ -124,8 +132,11 @@ class Topology:
         return f"file:{self.graph_hash}" if self.family == "file" else self.spec
 
 
-def parse_topology(text: str) -> Topology:
+def parse_topology(text: str, option: str = "--topology") -> Topology:
     """The topology *text* names (the module docstring gives the grammar).
+
+    *option* is what a refusal names it by: ``--topology``, ``--embed`` (suite), or an embedding
+    file's ``EMB.json: topology``.
 
     Raises:
         TopologyError: the text is no spec and no readable properties JSON, a size is 0 or too
@@ -135,23 +146,33 @@ def parse_topology(text: str) -> Topology:
     raw = str(text).strip()
     match = _SPEC.match(raw)
     if match:
-        return _ideal(match.group(1).lower(), match.group(2), raw)
+        return _ideal(match.group(1).lower(), match.group(2), f"{option} {_shown(raw)!r}")
     if raw.lower().startswith("file:"):
         raw = raw[5:]
     if raw.lower().endswith(".json") or os.path.isfile(raw):
-        return _from_file(raw)
+        return _from_file(raw, option)
     raise TopologyError(
-        f"--topology {text!r}: not a topology; give chimera:M[,N,T], pegasus:M, zephyr:M[,T] "
+        f"{option} {_shown(text)!r}: not a topology; give chimera:M[,N,T], pegasus:M, zephyr:M[,T] "
         "(e.g. pegasus:16 for Advantage, zephyr:12,4 for Advantage2) or a QPU properties .json file")
 
 
-def _ideal(family: str, numbers: str, raw: str) -> Topology:
+def _shown(text: str) -> str:
+    """*text* as a message shows it: at most 60 characters (a size of 5,000 digits is cut)."""
+    text = str(text).strip()
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _ideal(family: str, numbers: str, where: str) -> Topology:
+    """The ideal graph *family*:*numbers*; a refusal starts with *where* (the option, or the file declaring it)."""
     generator, names = FAMILIES[family]
     parts = [p.strip() for p in numbers.split(",")]
     if any(not p.isdigit() for p in parts) or len(parts) > len(names):
-        raise TopologyError(f"--topology {raw!r}: {family} takes {family}:{','.join(names[:1])}"
+        raise TopologyError(f"{where}: {family} takes {family}:{','.join(names[:1])}"
                             + "".join(f"[,{n}" for n in names[1:]) + "]" * (len(names) - 1)
                             + " (whole numbers)")
+    if any(len(p.lstrip("0")) > len(str(MAX_SIZE)) for p in parts):  # int() of 5,000 digits is Python's error
+        raise TopologyError(f"{where}: sizes above {MAX_SIZE} are refused (the largest QPUs are "
+                            "pegasus:16 and zephyr:15,4)")
     values = [int(p) for p in parts]
     if family == "chimera":
         m = values[0]
@@ -164,15 +185,42 @@ def _ideal(family: str, numbers: str, raw: str) -> Topology:
         shape = (values[0],)
     least = 2 if family == "pegasus" else 1
     if shape[0] < least or min(shape) < 1:
-        raise TopologyError(f"--topology {raw!r}: {family} sizes start at {least}"
+        raise TopologyError(f"{where}: {family} sizes start at {least}"
                             + (" (pegasus:1 has no qubits)" if family == "pegasus" else "")
                             + (" and every size is at least 1" if len(shape) > 1 else ""))
     if max(shape) > MAX_SIZE:
-        raise TopologyError(f"--topology {raw!r}: sizes above {MAX_SIZE} are refused (the largest QPUs are "
+        raise TopologyError(f"{where}: sizes above {MAX_SIZE} are refused (the largest QPUs are "
                             "pegasus:16 and zephyr:15,4)")
+    qubits, couplers = graph_size(family, shape)
+    if qubits > MAX_QUBITS or couplers > MAX_COUPLERS:
+        raise TopologyError(f"{where}: {family}:{','.join(map(str, shape))} has {qubits:,} qubits and "
+                            f"{couplers:,} couplers, more than the {MAX_QUBITS:,} qubits and {MAX_COUPLERS:,} "
+                            "couplers taken (the largest QPUs are pegasus:16 and zephyr:15,4)")
     graph = getattr(dwave_networkx(), generator)(*shape)
     spec = f"{family}:{','.join(str(v) for v in shape)}"
     return Topology(spec, family, shape, graph)
+
+
+def graph_size(family: str, shape: tuple[int, ...]) -> tuple[int, int]:
+    """The qubits and couplers of the ideal graph *family*:*shape*, counted without building it.
+
+    Chimera C(m, n, t): ``2mnt`` qubits, ``mnt^2`` couplers inside the cells and ``t((m-1)n + m(n-1))``
+    between them; Pegasus P(m) (dwave_networkx's default, fabric only): ``8(m-1)(3m-1)`` qubits,
+    ``180m^2 - 360m + 164`` couplers; Zephyr Z(m, t): ``4tm(2m+1)`` qubits, ``16t(t+1)m^2 - 4tm - 6t``
+    couplers (each formula checked against dwave_networkx in tests/qpu/test_topology.py).
+
+    Examples:
+        >>> graph_size("pegasus", (16,)), graph_size("zephyr", (12, 4))
+        ((5640, 40484), (4800, 45864))
+    """
+    if family == "chimera":
+        m, n, t = shape
+        return 2 * m * n * t, m * n * t * t + t * ((m - 1) * n + m * (n - 1))
+    if family == "pegasus":
+        (m,) = shape
+        return 8 * (m - 1) * (3 * m - 1), 180 * m * m - 360 * m + 164
+    m, t = shape
+    return 4 * t * m * (2 * m + 1), 16 * t * (t + 1) * m * m - 4 * t * m - 6 * t
 
 
 def _pairs(value: Any, where: str, key: str) -> list[tuple[int, int]]:
@@ -193,12 +241,13 @@ def _range(props: dict[str, Any], key: str, where: str) -> tuple[float, float] |
     return float(value[0]), float(value[1])
 
 
-def _from_file(path: str) -> Topology:
+def _from_file(path: str, option: str = "--topology") -> Topology:
     try:
         with open(path, "rb") as handle:
             data = handle.read()
-    except OSError as exc:
-        raise TopologyError(f"--topology {path}: cannot read it ({exc.strerror or exc})") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        name = path if path.isprintable() else repr(_shown(path))  # a newline in the name stays on the one line
+        raise TopologyError(f"{option} {name}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
     try:
         doc = json_loads(data, path)
     except FormatError as exc:
@@ -212,17 +261,22 @@ def _from_file(path: str) -> Topology:
         raise TopologyError(f"{path}: no 'nodelist' (or 'qubits'): the file does not list the QPU's working "
                             "qubits (save DWaveSampler().properties, or its nodelist and edgelist)")
     nodes = doc[nodes_key]
-    if not isinstance(nodes, list) or not all(isinstance(q, int) and not isinstance(q, bool) and q >= 0 for q in nodes):
-        raise TopologyError(f"{path}: {nodes_key!r} must be a list of qubit numbers (integers >= 0)")
+    if not isinstance(nodes, list) or not all(isinstance(q, int) and not isinstance(q, bool)
+                                              and 0 <= q <= MAX_QUBIT_NUMBER for q in nodes):
+        raise TopologyError(f"{path}: {nodes_key!r} must be a list of qubit numbers (integers from 0 to "
+                            f"{MAX_QUBIT_NUMBER})")
     if not nodes:
         raise TopologyError(f"{path}: {nodes_key!r} is empty: a QPU with no working qubit")
+    if len(nodes) > MAX_QUBITS:
+        raise TopologyError(f"{path}: {len(nodes):,} qubits, more than the {MAX_QUBITS:,} a topology may have")
     declared = doc.get("topology")
     family: str | None = None
     shape: tuple[int, ...] = ()
     if isinstance(declared, dict):
         family = str(declared.get("type", "")).lower() or None
         raw_shape = declared.get("shape", [])
-        if isinstance(raw_shape, list) and all(isinstance(v, int) for v in raw_shape):
+        if isinstance(raw_shape, list) and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**6
+                                               for v in raw_shape):
             shape = tuple(int(v) for v in raw_shape)
     edges_key = "edgelist" if "edgelist" in doc else "couplers" if "couplers" in doc else None
     import networkx as nx
@@ -230,6 +284,9 @@ def _from_file(path: str) -> Topology:
     graph = nx.Graph()
     graph.add_nodes_from(sorted(set(nodes)))
     if edges_key is not None:
+        if isinstance(doc[edges_key], list) and len(doc[edges_key]) > MAX_COUPLERS:
+            raise TopologyError(f"{path}: {len(doc[edges_key]):,} couplers, more than the {MAX_COUPLERS:,} a "
+                                "topology may have")
         edges = _pairs(doc[edges_key], path, edges_key)
         node_set = set(nodes)
         stray = next((q for e in edges for q in e if q not in node_set), None)
@@ -237,10 +294,15 @@ def _from_file(path: str) -> Topology:
             raise TopologyError(f"{path}: {edges_key!r} names qubit {stray}, which is not in {nodes_key!r}")
         graph.add_edges_from(edges)
     elif family in FAMILIES and shape:
-        ideal = _ideal(family, ",".join(map(str, shape)), f"{path} topology")
+        ideal = _ideal(family, ",".join(map(str, shape)), f"{path}: its \"topology\"")
         graph.add_edges_from(ideal.graph.subgraph(nodes).edges())
     else:
         raise TopologyError(f"{path}: no 'edgelist' (or 'couplers'), and no 'topology' type and shape to "
                             "derive the couplers from")
+    if not graph.number_of_edges():  # minorminer cannot embed anything that interacts into it
+        raise TopologyError(f"{path}: no coupler joins two of its {graph.number_of_nodes():,} qubits"
+                            + (f" (the declared {family}:{','.join(map(str, shape))} couplers miss every "
+                               "qubit listed)" if edges_key is None else "")
+                            + ": a QPU graph needs its working couplers ('couplers' or 'edgelist')")
     return Topology(f"file:{path}", "file", (), graph, _range(doc, "h_range", path), _range(doc, "j_range", path),
                     path=path, file_family=family, file_shape=shape)

@@ -9,7 +9,8 @@ physical problem, one value per qubit, are mapped back through the embedding's c
   a tie goes to +1, as dwave.embedding breaks it);
 * ``discard``: samples with any broken chain are dropped (``discard``);
 * ``weighted``: a chain takes the value of one of its qubits chosen at random
-  (``weighted_random``: the chance of a value is the share of qubits that have it);
+  (``weighted_random``: the chance of a value is the share of qubits that have it; as Ocean
+  does it, one qubit per chain for every sample); ``seed`` (``decode --seed``) makes it repeatable;
 * ``minimize-energy``: broken chains are set one by one to the value that lowers the logical
   energy most (``MinimizeEnergy``).
 
@@ -52,14 +53,18 @@ import numpy as np
 
 from ..errors import MissingDependency, NonoquboError, PhysicalError
 from ..model.qubo import Qubo
-from ..samples import RawSamples
+from ..samples import RawSamples, checked_occurrences
 
-__all__ = ["CHAIN_BREAK_METHODS", "Unembedded", "chain_break_column", "chain_breaks_of", "logical_model", "physical_batch", "qubit_spins",
-           "unembed"]
+__all__ = ["CHAIN_BREAK_METHODS", "Unembedded", "chain_break_column", "chain_breaks_of", "logical_model",
+           "physical_batch", "qubit_spins", "unembed"]
 
 #: --chain-break NAME -> the dwave.embedding.chain_breaks function it uses
 CHAIN_BREAK_METHODS = {"majority": "majority_vote", "discard": "discard", "weighted": "weighted_random",
                        "minimize-energy": "MinimizeEnergy"}
+
+
+#: qubit numbers of samples are below 2^63 (int64; real QPUs number theirs below 10^5)
+QUBIT_LIMIT = 2**63
 
 
 @dataclass
@@ -79,6 +84,8 @@ class Unembedded:
     broken: np.ndarray
     num_occurrences: np.ndarray
     method: str
+    #: the seed of ``weighted``'s random choice (None: unseeded, or a method that draws nothing)
+    seed: int | None = None
 
     @property
     def fractions(self) -> np.ndarray:
@@ -96,22 +103,34 @@ class Unembedded:
         """The ``"chain_breaks"`` object of ``decode --json``."""
         return {"method": self.method, "chains": int(self.broken.shape[1]), "overall": self.overall,
                 "samples_read": int(self.broken.shape[0]), "samples_kept": int(self.kept.size),
-                "per_sample": self.fractions.tolist(), "kept": self.kept.tolist()}
+                "per_sample": self.fractions.tolist(), "kept": self.kept.tolist(),
+                **({"seed": self.seed} if self.seed is not None else {})}
 
 
 def _labels_to_qubits(labels: Sequence[Any], source: str) -> np.ndarray:
-    """Integer qubit numbers of sample labels (integers or their text)."""
+    """Integer qubit numbers of sample labels (integers or their ASCII digits), each below :data:`QUBIT_LIMIT`."""
     out = np.empty(len(labels), np.int64)
     for k, label in enumerate(labels):
+        text = label.strip() if isinstance(label, str) else None
         if isinstance(label, numbers.Integral) and not isinstance(label, bool):
-            out[k] = int(label)
-        elif isinstance(label, str) and label.strip().isdigit():
-            out[k] = int(label)
+            number = int(label)
+        elif text is not None and text.isascii() and text.isdigit():  # "²" and "٣" pass str.isdigit()
+            number = int(text) if len(text.lstrip("0")) <= 19 else QUBIT_LIMIT  # int() of 5,000 digits fails
         else:
-            raise PhysicalError(f"{source}: the sample's variable {label!r} is not a qubit number: with --embedding "
-                                "the samples are the physical problem's, labelled by qubit (samples of the model's "
-                                "variables decode without --embedding)")
+            raise PhysicalError(f"{source}: the sample's variable {_shown(label)} is not a qubit number: with "
+                                "--embedding the samples are the physical problem's, labelled by qubit (samples of "
+                                "the model's variables decode without --embedding)")
+        if not 0 <= number < QUBIT_LIMIT:
+            raise PhysicalError(f"{source}: the sample's qubit {_shown(label)} is out of range: qubit numbers are "
+                                f"0 .. {QUBIT_LIMIT - 1}")
+        out[k] = number
     return out
+
+
+def _shown(label: Any) -> str:
+    """*label* as a message shows it: its repr, at most 40 characters."""
+    text = repr(label) if not isinstance(label, int) or abs(label) < 10**30 else "(a number of over 30 digits)"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def qubit_spins(raw: RawSamples, chains: Mapping[str, Sequence[int]], source: str = "<samples>",
@@ -137,7 +156,12 @@ def qubit_spins(raw: RawSamples, chains: Mapping[str, Sequence[int]], source: st
             row = np.array([_number(v, source, s) for v in sample.values()], np.float64)
             values[s] = _pick(qubits, row[None, :], columns, owner, source, s)[0]
     else:
-        data = np.asarray(raw.values, dtype=np.float64) if not isinstance(raw.values, np.ndarray) else raw.values
+        if isinstance(raw.values, list) and len({len(row) for row in raw.values if isinstance(row, Sequence)}) > 1:
+            raise PhysicalError(f"{source}: the samples do not all have the same length (one value a qubit each)")
+        try:
+            data = np.asarray(raw.values, dtype=np.float64) if not isinstance(raw.values, np.ndarray) else raw.values
+        except (TypeError, ValueError):
+            raise PhysicalError(f"{source}: the samples are not rows of numbers, one value a qubit") from None
         if data.ndim == 1:
             data = data[None, :]
         if data.ndim != 2 or data.shape[0] == 0:
@@ -200,13 +224,18 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
     put back as it was afterwards.
 
     Raises:
-        PhysicalError: an unknown method, samples that do not cover the chains, or (``discard``) no
-            sample without a broken chain.
+        PhysicalError: an unknown method, a seed out of range, samples that do not cover the chains,
+            or (``discard``) no sample without a broken chain.
         MissingDependency: dwave-system is not installed.
     """
+    from .embedding import SEED_LIMIT
+
     if method not in CHAIN_BREAK_METHODS:
         raise PhysicalError(f"--chain-break: unknown method {method!r}; choose one of "
                             f"{', '.join(CHAIN_BREAK_METHODS)}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT):
+        raise PhysicalError(f"--seed {seed if isinstance(seed, int) and abs(seed) < 10**20 else '(out of range)'}: "
+                            f"the chain-break seed is a whole number from 0 to {SEED_LIMIT - 1}")
     try:
         import dimod
         from dwave.embedding import chain_breaks, unembed_sampleset
@@ -221,8 +250,8 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
         broken = np.maximum.reduceat(spins, starts, axis=1) != np.minimum.reduceat(spins, starts, axis=1)
     else:
         broken = np.zeros((spins.shape[0], 0), bool)
-    occurrences = np.ones(spins.shape[0], np.int64) if raw.num_occurrences is None else \
-        np.asarray(raw.num_occurrences, np.int64)
+    given = checked_occurrences(raw.num_occurrences, spins.shape[0], source)  # a reader checked it; an API caller too
+    occurrences = np.ones(spins.shape[0], np.int64) if given is None else given
     columns = [q for c in chains.values() for q in c]
     target = dimod.SampleSet.from_samples((spins, columns), dimod.SPIN, energy=np.zeros(spins.shape[0]),
                                           num_occurrences=occurrences)
@@ -245,7 +274,8 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
     values = np.asarray(logical.record.sample)
     order = [logical.variables.index(v) for v in labels]
     bits = ((values[:, order] + 1) // 2).astype(np.int8)
-    return Unembedded(bits=bits, kept=kept, broken=broken, num_occurrences=occurrences, method=method)
+    return Unembedded(bits=bits, kept=kept, broken=broken, num_occurrences=occurrences, method=method,
+                      seed=seed if name == "weighted_random" else None)
 
 
 def chain_break_column(path: str | Path) -> dict[str, Any] | None:
@@ -298,11 +328,13 @@ def logical_model(model: Any, embedding_path: str | Path) -> tuple[Qubo, Any]:
     one when the embedding says it was made for a presolved model).
 
     Raises:
-        EmbeddingError: the embedding is for another model (one line, naming the file).
+        EmbeddingError: the embedding is for another model, or not valid on its topology (a chain not
+            connected, chains swapped, another topology's qubits): one line naming the file.
+        TopologyError: its topology cannot be read.
     """
     from ..model.puzzle import Puzzle
     from ..pipeline import Models
-    from .embedding import checked_embedding, load_embedding
+    from .embedding import checked_on_its_topology, load_embedding
 
     emb = load_embedding(embedding_path)  # read once; checked below against the model it is for
     if isinstance(model, Puzzle):
@@ -310,7 +342,7 @@ def logical_model(model: Any, embedding_path: str | Path) -> tuple[Qubo, Any]:
         qubo = models.presolve() if emb.model.get("presolved") else models.qubo
     else:
         qubo = model
-    return qubo, checked_embedding(emb, os.fspath(embedding_path), qubo=qubo)
+    return qubo, checked_on_its_topology(emb, os.fspath(embedding_path), qubo)[0]  # as build and solve check it
 
 
 def physical_batch(decoder: Any, raw: RawSamples, embedding: Any, method: str = "majority",

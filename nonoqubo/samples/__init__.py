@@ -69,12 +69,12 @@ import numpy as np
 
 from .._util import text as _textio
 from .._util.discover import find, registry
-from ._raw import RawSamples, loads_json  # noqa: F401  (loads_json: for readers written against the old layout)
+from ._raw import RawSamples, checked_occurrences, loads_json  # noqa: F401  (loads_json: for readers written against the old layout)
 from ..model.encoding import bracket_name
 from ..errors import SampleError, UnsupportedFormat
 
-__all__ = ["RawSamples", "SampleBatch", "formats", "get_format", "parse_raw", "parse_samples", "read_raw",
-           "read_samples", "samples_from"]
+__all__ = ["RawSamples", "SampleBatch", "checked_occurrences", "formats", "get_format", "parse_raw", "parse_samples",
+           "read_raw", "read_samples", "samples_from"]
 
 #: more label problems than this are summarised as "... and N more"
 _SHOW = 3
@@ -447,9 +447,40 @@ def _missing_message(source: str, s: int, missing: list[str]) -> str:
     return f"{source}: sample {s} lacks variable {_name_list(missing)}"
 
 
-def _unknown_message(source: str, s: int, unknown: list[Any]) -> str:
+def _unknown_message(source: str, s: int, unknown: list[Any], keys: Sequence[Any] = (),
+                     labels: Sequence[str] = ()) -> str:
+    """The line for labels the model lacks; when they are another puzzle's, it says so and which size they fit.
+
+    Examples:
+        >>> _unknown_message("s.json", 0, ["y7[0][0]"], ["y0[0][0]", "y7[0][0]", "z9[0][0]"], ["y0[0][0]", "z0[0][0]"])
+        "s.json: sample 0 holds another puzzle's variables ('y7[0][0]'): its labels name rows up to 8 and columns up to 10 (a puzzle of at least 10 x 8, width x height), this model's name rows up to 1 and columns up to 1"
+    """
+    theirs, ours = _lines_named(keys), _lines_named(labels)
+    if theirs is not None and ours is not None and theirs != ours:
+        (rows, cols), (h, w) = theirs, ours
+        return (f"{source}: sample {s} holds another puzzle's variables ({_name_list(unknown)}): its labels name "
+                f"rows up to {rows} and columns up to {cols} (a puzzle of at least {cols} x {rows}, width x height), "
+                f"this model's name rows up to {h} and columns up to {w}")
+    if keys and 2 * len(unknown) > len(keys):
+        return (f"{source}: sample {s} has unknown variable {_name_list(unknown)}: {len(unknown)} of its "
+                f"{len(keys)} labels are not this model's, so the samples are another puzzle's or another "
+                "encoding's (labels are y{i}[k][p] / z{j}[k][p], or y{i}_k_p)")
     return (f"{source}: sample {s} has unknown variable {_name_list(unknown)} "
             "(labels are y{i}[k][p] / z{j}[k][p], or y{i}_k_p)")
+
+
+#: ``y3[0][1]`` (row 3), ``z2[1][0]`` (column 2): the domain wall's labels, by line
+_LINE_LABEL = re.compile(r"([yz])(0|[1-9][0-9]{0,5})\[")
+
+
+def _lines_named(labels: Iterable[Any]) -> tuple[int, int] | None:
+    """``(rows, columns)`` the domain-wall labels among *labels* name (the largest index + 1), or None."""
+    most = {"y": 0, "z": 0}
+    for label in labels:
+        m = _LINE_LABEL.match(label) if isinstance(label, str) else None
+        if m:
+            most[m.group(1)] = max(most[m.group(1)], int(m.group(2)) + 1)
+    return (most["y"], most["z"]) if most["y"] and most["z"] else None
 
 
 #: the column the OMMX SCIP adapter adds for a quadratic objective (SCIP takes linear objectives only)
@@ -503,10 +534,12 @@ def _columns(keys: list[Any], index: dict[str, int], fixed: Mapping[str, int], l
             if len(found) == len(rest):
                 n = len(labels)
                 for i, m in zip(rest, found):
-                    pos = int(m.group(1) if m.groups() else m.group(0))
+                    digits = m.group(1) if m.groups() else m.group(0)
+                    pos = int(digits) if len(digits) <= 18 else n  # int() of 5,000 digits is Python's error
                     if pos >= n:
-                        raise SampleError(f"{source}: sample {s} has variable {keys[i]!r}, position {pos}, "
-                                          f"but the model's variables are 0..{n - 1}")
+                        raise SampleError(f"{source}: sample {s} has variable {keys[i][:30]!r}, position "
+                                          f"{pos if len(digits) <= 18 else digits[:18] + '...'}, but the "
+                                          f"model's variables are 0..{n - 1}")
                     cols[i] = pos
                 said.append(f"{source}: {_POSITION_NOTE[who]}")
                 return cols
@@ -528,7 +561,7 @@ def _columns(keys: list[Any], index: dict[str, int], fixed: Mapping[str, int], l
         else:
             unknown.append(key)
     if unknown:
-        raise SampleError(_unknown_message(source, s, unknown))
+        raise SampleError(_unknown_message(source, s, unknown, keys, labels))
     return cols
 
 

@@ -12,7 +12,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["RawSamples", "loads_json"]
+__all__ = ["RawSamples", "checked_energies", "checked_occurrences", "loads_json"]
+
+#: the largest ``num_occurrences`` of one sample (int64, and sums of many stay exact in a float64 weight)
+MAX_OCCURRENCES = 2**53
 
 
 @dataclass
@@ -42,3 +45,68 @@ def loads_json(text: str, source: str) -> Any:
     from .._util.guard import json_loads
 
     return json_loads(text, source)
+
+
+def checked_occurrences(value: Any, samples: int, source: str) -> np.ndarray | None:
+    """A file's ``num_occurrences`` as int64, or None when it gives none.
+
+    Each count is a whole number from 0 to :data:`MAX_OCCURRENCES` (``3`` or ``3.0``; not
+    ``"3"``, ``true``, ``1e30``, ``nan`` or ``-5``), one for each of the *samples* samples.  A
+    negative count would be accepted silently as a weight (``samples -5 p 1.000`` in ``evaluate``):
+    the worst outcome, so it is refused by name.
+
+    Raises:
+        FormatError: a list of another length, or a count that is not a whole number in range
+            (one line naming the file and the sample).
+
+    Examples:
+        >>> checked_occurrences([2, 1.0], 2, "f.json").tolist()
+        [2, 1]
+        >>> checked_occurrences([1, -5], 2, "f.json")
+        Traceback (most recent call last):
+        ...
+        nonoqubo.errors.FormatError: f.json: num_occurrences of sample 1 is -5: a count is a whole number from 0 to 9007199254740992
+    """
+    from ..errors import FormatError
+
+    if value is None:
+        return None
+    items = value.tolist() if isinstance(value, np.ndarray) else value
+    if not isinstance(items, (list, tuple)):
+        raise FormatError(f"{source}: num_occurrences must be a list of counts, one per sample, not "
+                          f"{type(items).__name__}")
+    if len(items) != samples:
+        raise FormatError(f"{source}: num_occurrences has {len(items)} counts but the file has {samples} samples")
+    for s, count in enumerate(items):
+        whole = isinstance(count, int) or (isinstance(count, float) and count.is_integer())
+        if isinstance(count, bool) or not whole or not 0 <= count <= MAX_OCCURRENCES:
+            raise FormatError(f"{source}: num_occurrences of sample {s} is {_shown(count)}: a count is a whole "
+                              f"number from 0 to {MAX_OCCURRENCES}")
+    return np.asarray(items, dtype=np.float64).astype(np.int64) if items else np.zeros(0, np.int64)
+
+
+def checked_energies(value: Any, samples: int, source: str) -> np.ndarray | None:
+    """A file's ``energies`` as float64 (finite numbers, one per sample), or None when it gives none.
+
+    Raises:
+        FormatError: a list of another length, or an energy that is not a finite number.
+    """
+    from ..errors import FormatError
+
+    if value is None:
+        return None
+    items = value.tolist() if isinstance(value, np.ndarray) else value
+    if not isinstance(items, (list, tuple)):
+        raise FormatError(f"{source}: energies must be a list of numbers, one per sample, not {type(items).__name__}")
+    if len(items) != samples:
+        raise FormatError(f"{source}: energies has {len(items)} numbers but the file has {samples} samples")
+    for s, energy in enumerate(items):
+        if isinstance(energy, bool) or not isinstance(energy, (int, float)) or not abs(energy) < float("inf"):
+            raise FormatError(f"{source}: the energy of sample {s} is {_shown(energy)}, not a finite number")
+    return np.asarray(items, dtype=np.float64)
+
+
+def _shown(value: Any) -> str:
+    """*value* as a message shows it: at most 40 characters (JSON's spelling for text)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "a number of over 30 digits"
+    return text if len(text) <= 40 else text[:37] + "..."

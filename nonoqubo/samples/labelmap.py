@@ -9,7 +9,8 @@ Grammar::
 Labels are the model's (``y{i}[k][p]``, ``z{j}[k][p]``) or the flat spelling
 LP/MPS tools use (``y0_0_1``).  Values are 0/1, ``true``/``false`` or spins
 -1/+1.  Every variable of the model must appear (variables fixed by presolve
-may appear too, and are ignored).
+may appear too, and are ignored).  ``energies`` are finite numbers and ``num_occurrences``
+whole numbers from 0, one of each per sample (:func:`._raw.checked_occurrences`).
 
 Examples:
     >>> loads('{"a": 1, "b": 0}', source="x").maps
@@ -21,7 +22,7 @@ from __future__ import annotations
 from .._util.text import head_text
 from ..errors import FormatError
 from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
-from ._raw import RawSamples, loads_json
+from ._raw import RawSamples, checked_energies, checked_occurrences, loads_json
 
 NAME = "labelmap"
 TITLE = "JSON object label -> value (or a list of them)"
@@ -53,4 +54,5 @@ def loads(text: str, *, source: str) -> RawSamples:
     for s, item in enumerate(maps):
         if not isinstance(item, dict):
             raise FormatError(f"{source}: sample {s} is not a JSON object of label -> value")
-    return RawSamples(maps=maps, energies=energies, num_occurrences=occurrences)
+    return RawSamples(maps=maps, energies=checked_energies(energies, len(maps), source),
+                      num_occurrences=checked_occurrences(occurrences, len(maps), source))

@@ -36,7 +36,7 @@ import numpy as np
 from .._util.text import head_text
 from ..errors import FormatError
 from ._defaults import BINARY, EXTENSIONS, HEURISTIC, KIND, LEGACY_ENCODING
-from ._raw import RawSamples, loads_json
+from ._raw import RawSamples, checked_occurrences, loads_json
 
 NAME = "sampleset"
 TITLE = "dimod SampleSet JSON (SampleSet.to_serializable(); OpenJij's \"type\": \"Response\" too)"
@@ -98,6 +98,8 @@ def from_serializable(doc: Any, source: str) -> RawSamples:
         sampleset = dimod.SampleSet.from_serializable(doc)
     except Exception as exc:  # dimod raises KeyError/ValueError/TypeError on damaged files
         raise FormatError(f"{source}: dimod cannot read this SampleSet: {type(exc).__name__}: {exc}") from None
-    return from_sampleset(sampleset)
+    raw = from_sampleset(sampleset)
+    checked_occurrences(raw.num_occurrences, len(sampleset), source)  # dimod keeps a negative count
+    return raw
 
 

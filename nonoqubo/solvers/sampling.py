@@ -77,7 +77,7 @@ from typing import Any
 import numpy as np
 
 from ..answers.decode import Analysis, Decoder, Report, select
-from ..errors import FormatError
+from ..errors import FormatError, SampleError
 from ..model.encodings import DEFAULT, EncodingLike
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
@@ -237,6 +237,7 @@ def solve(
     qpu: Mapping[str, Any] | None = None,
     encoding: EncodingLike = DEFAULT,
     weights: Weights | None = None,
+    source: str | None = None,
 ) -> SolveResult:
     """Build *puzzle*'s QUBO (or take a model read from a file), sample it locally and decode every sample.
 
@@ -244,7 +245,10 @@ def solve(
     *weights*, or a :class:`Qubo` that carries its puzzle (a file ``nonoqubo build`` or
     ``suite`` wrote, read by :func:`~nonoqubo.inputs.load_model`), sampled as it is
     (its own encoding and weights).  *presolve* fixes what line logic decides before
-    sampling; a model that is presolved already keeps its fixings and gains the rest.
+    sampling; a model that is presolved already keeps its fixings and gains the rest.  A model
+    that is not the QUBO of its clues (an edited offset or term) is refused before sampling
+    (:class:`~nonoqubo.answers.decode.Decoder` checks it), the message starting with *source*
+    (the file it was read from) when given.
 
     Returns:
         A :class:`SolveResult`; ``best`` is the report of the lowest-energy sample.
@@ -259,14 +263,19 @@ def solve(
     if isinstance(puzzle, Qubo):
         if puzzle.puzzle is None:  # before sampling (presolve would need the clues too)
             raise FormatError("the model carries no clues (a file nonoqubo build wrote does), so solve cannot decode its samples")
+        try:  # the model is its clues' QUBO, or it is refused before any sampling
+            given: Decoder | None = Decoder(puzzle)
+        except SampleError as exc:
+            raise FormatError(f"{source}: {exc}" if source else str(exc)) from None
         models = Models(puzzle.puzzle, puzzle)
     else:
+        given = None
         models = Models.build(puzzle, encoding=encoding, weights=weights)
     puzzle = models.puzzle
     qubo = models.presolve() if presolve else models.qubo
     batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
                    tick=tick, workers=workers, count=count, qpu=qpu)
-    decoder = Decoder(qubo)
+    decoder = given if given is not None and given.model is qubo else Decoder(qubo)
     analysis = decoder.analyse(batch.bits)
     best = decoder.reports(analysis, select(analysis, "best"), batch)[0]
     record = batch.extra[RUN]

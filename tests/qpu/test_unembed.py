@@ -13,6 +13,7 @@ import pytest
 from nonoqubo.answers.decode import Decoder
 from nonoqubo.errors import PhysicalError
 from nonoqubo.model.puzzle import Puzzle
+from nonoqubo.model.qubo import Qubo
 from nonoqubo.pipeline import Models
 from nonoqubo.qpu.embedding import find_embedding
 from nonoqubo.qpu.topology import parse_topology
@@ -195,3 +196,21 @@ def test_spins_or_bits_can_be_forced(setup):
     assert (unembed(zeros, emb.chains, qubo).bits == 0).all()
     with pytest.raises(PhysicalError, match="not a spin"):
         unembed(zeros, emb.chains, qubo, spin=True)
+
+
+def test_weighted_is_reproducible_by_its_seed_and_leaves_numpy_alone():
+    """Issue 33, class 14: --chain-break weighted was not reproducible and had no seed."""
+    q = Qubo.from_terms([f"v{i}" for i in range(40)], [0] * 40)
+    chains = {f"v{i}": (2 * i, 2 * i + 1) for i in range(40)}  # every chain broken: +1 and -1
+    raw = RawSamples(maps=[{q_: (1 if q_ % 2 else -1) for q_ in range(80)}])
+    np.random.seed(123)
+    before = np.random.get_state()[1].copy()
+    runs = {seed: [unembed(raw, chains, q, "weighted", seed=seed).bits.tolist() for _ in range(3)] for seed in (1, 2)}
+    assert np.array_equal(np.random.get_state()[1], before)  # the global stream is put back
+    for seed, bits in runs.items():
+        assert bits[0] == bits[1] == bits[2], seed
+    assert runs[1][0] != runs[2][0]  # 2^-40 that two seeds agree
+    result = unembed(raw, chains, q, "weighted", seed=7)
+    assert result.summary()["seed"] == 7 and "seed" not in unembed(raw, chains, q, "majority").summary()
+    with pytest.raises(PhysicalError, match="--seed"):
+        unembed(raw, chains, q, "weighted", seed=-1)

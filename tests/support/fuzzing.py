@@ -107,6 +107,9 @@ class Reader:
     seeds: list[tuple[str, bytes]]  # (file name, content)
     argv: Callable[[str], list[str]]  # mutant path -> CLI arguments
     subprocess: bool = False  # native code behind it (dimod, HiGHS): run the batch in a child process
+    #: what an error line may name instead of the mutant's path (the command's other inputs; for an
+    #: option's value, the option): mutant path -> names; None: the path only
+    names: Callable[[str], list[str]] | None = None
 
 
 @dataclass
@@ -175,7 +178,7 @@ def fuzz(reader: Reader, cases: int, seed: int = 0, workdir: str | None = None) 
             with open(path, "wb") as fh:
                 fh.write(mutant)
             argv = reader.argv(path)
-            kind, detail = run_case(argv, [path])
+            kind, detail = run_case(argv, reader.names(path) if reader.names else [path])
             outcome.counts[kind] += 1
             if kind not in ("ok", "invalid", "error"):
                 keep = os.path.join(KEEP, f"{reader.name}-seed{seed}-case{case}-{name}")
@@ -282,6 +285,8 @@ def _sample_seeds() -> list[tuple[str, bytes]]:
         ("answer.json", json.dumps(dict(zip(labels, bits))).encode()),
         ("answer-list.json", json.dumps([bits, bits]).encode()),
         ("spins.txt", (" ".join(str(2 * b - 1) for b in bits) + "\n").encode()),
+        ("answer-counts.json", json.dumps({"samples": [dict(zip(labels, bits))] * 2, "energies": [0, 0],
+                                           "num_occurrences": [3, 1]}).encode()),  # issue 33, class 5
         # other programs' spellings: OMMX name_subscripts, HiGHS positions, OMMX ids with SCIP's
         # auxiliary column, Amplify's '0' variable (the real files are in tests/data/answers)
         ("answer-subscripted.json", json.dumps({"_".join([k[0]] + k[1:].replace("[", " ").replace("]", " ").split()): b
@@ -315,6 +320,110 @@ def _grid_seeds() -> list[tuple[str, bytes]]:
     ]
 
 
+def option_value(path: str) -> str:
+    """A mutant read back as the value of an option: the bytes as the OS hands them (surrogate escapes).
+
+    It is given as ``--option=VALUE``: a value that starts with ``-`` is then a value, not argparse's
+    two-line usage error of an option without its argument."""
+    return Path(path).read_bytes().decode("utf-8", "surrogateescape")
+
+
+@dataclass(frozen=True)
+class Annealer:
+    """The QPU road of the 5x5 puzzle, written once: its model, an embedding on chimera:4, the solution on qubits."""
+
+    model: str
+    embedding: str
+    samples: str
+    topologies: list[tuple[str, bytes]]
+    embeddings: list[tuple[str, bytes]]
+    qubit_samples: list[tuple[str, bytes]]
+    physical: list[tuple[str, bytes]]
+
+
+def _annealer(workdir: str) -> Annealer:
+    """Seeds of the annealer's readers (issue 33): QPU topology files, EMB.json, qubit samples, phys.json/.bqm."""
+    import dimod
+    import numpy as np
+
+    from nonoqubo import clues
+    from nonoqubo.cli import main
+    from nonoqubo.model.encoding import Layout
+    from nonoqubo.qpu.topology import dwave_networkx
+
+    model, emb = os.path.join(workdir, "small.qubo.json"), os.path.join(workdir, "small.emb.json")
+    phys_json, phys_bqm = os.path.join(workdir, "small.phys.json"), os.path.join(workdir, "small.phys.bqm")
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        for argv in (["build", str(SMALL), "-o", model, "-q"],
+                     ["embed", str(SMALL), "--topology", "chimera:4", "--seed", "2", "-o", emb, "--no-cache", "-q"],
+                     ["build", str(SMALL), "--embedding", emb, "-o", phys_json, "-o", phys_bqm, "-q"]):
+            if main(argv) != 0:
+                raise RuntimeError(f"the annealer seeds: nonoqubo {' '.join(argv)} failed")
+    puzzle = clues.load(SMALL)
+    layout = Layout.of(puzzle)
+    grid = np.array([[c == "#" for c in row] for row in puzzle.solution], dtype=np.int8)
+    bits = dict(zip(layout.labels(), (int(b) for b in np.asarray(layout.encode(grid)).ravel())))
+    chains = json.loads(Path(emb).read_text())["embedding"]
+    spins = {int(q): 2 * bits[v] - 1 for v, chain in chains.items() for q in chain}
+    ordered = [spins[q] for q in sorted(spins)]
+    samples = os.path.join(workdir, "small.qubits.json")
+    Path(samples).write_text(json.dumps({str(q): v for q, v in spins.items()}))
+    sampleset = dimod.SampleSet.from_samples([spins, spins], dimod.SPIN, energy=[0, 0], num_occurrences=[5, 2])
+    dnx = dwave_networkx()
+    chimera, zephyr = dnx.chimera_graph(4), dnx.zephyr_graph(1)
+    return Annealer(
+        model, emb, samples,
+        topologies=[
+            ("qpu-properties.json", json.dumps({"qubits": sorted(chimera.nodes()), "couplers": [list(e) for e in chimera.edges()],
+                                                "topology": {"type": "chimera", "shape": [4, 4, 4]},
+                                                "h_range": [-4.0, 4.0], "j_range": [-1.0, 1.0]}).encode()),
+            ("qpu-lists.json", json.dumps({"nodelist": sorted(zephyr.nodes()),
+                                           "edgelist": [list(e) for e in zephyr.edges()]}).encode()),
+            ("qpu-declared.json", json.dumps({"properties": {"qubits": sorted(zephyr.nodes())[2:],
+                                                             "topology": {"type": "zephyr", "shape": [1, 4]}}}).encode()),
+        ],
+        embeddings=[("small.emb.json", Path(emb).read_bytes())],
+        qubit_samples=[
+            ("qubits.json", Path(samples).read_bytes()),
+            ("qubits-counts.json", json.dumps({"samples": [{str(q): v for q, v in spins.items()}] * 2,
+                                               "energies": [0.5, 0.5], "num_occurrences": [4, 1]}).encode()),
+            ("qubits.sampleset.json", json.dumps(sampleset.to_serializable()).encode()),
+            ("qubits.txt", (" ".join(map(str, ordered)) + "\n").encode()),
+        ],
+        physical=[("small.phys.json", Path(phys_json).read_bytes()), ("small.phys.bqm", Path(phys_bqm).read_bytes())],
+    )
+
+
+#: what the option families' values start from (issue 33: option grammars)
+TOPOLOGY_SPECS = ("pegasus:4", "zephyr:2,4", "chimera:4,4,4", "Chimera: 3, 2, 2", "file:qpu.json")
+RANDOM_FAMILIES = ("10x10:0.5:3:7", "4x4,5x3:0.3:2", "30x30:0.5:100", "6x6:0.5:1:18446744073709551615")
+
+
+def _annealer_readers(workdir: str) -> dict[str, Reader]:
+    """The families of issue 33: the annealer's files, and the grammars of --topology and --random."""
+    road = _annealer(workdir)
+    out_emb = os.path.join(workdir, "fuzz-out.emb.json")
+    embed = ["--timeout", "0.5", "--no-cache", "-q", "-o", out_emb]
+    return {
+        "topology-file": Reader("topology-file", road.topologies,
+                                lambda p: ["embed", road.model, "--topology", p, *embed]),
+        "topology-spec": Reader("topology-spec", [(f"spec{i}.txt", t.encode()) for i, t in enumerate(TOPOLOGY_SPECS)],
+                                lambda p: ["embed", road.model, f"--topology={option_value(p)}", *embed],
+                                names=lambda p: ["--topology", road.model]),  # the model: "no embedding of it"
+        "embedding": Reader("embedding", road.embeddings,
+                            lambda p: ["decode", road.model, road.samples, "--embedding", p],
+                            names=lambda p: [p, road.samples]),
+        "qubit-samples": Reader("qubit-samples", road.qubit_samples,
+                                lambda p: ["decode", road.model, p, "--embedding", road.embedding]),
+        "physical": Reader("physical", road.physical, lambda p: ["info", p], subprocess=True),
+        # a valid family meets an unknown format, so no suite is built: the grammar is what is fuzzed
+        "random-family": Reader("random-family", [(f"family{i}.txt", t.encode()) for i, t in enumerate(RANDOM_FAMILIES)],
+                                lambda p: ["suite", f"--random={option_value(p)}", "-f", "no-such-format", "-o",
+                                           os.path.join(workdir, "fuzz-suite")],
+                                names=lambda p: ["--random", "no-such-format"]),
+    }
+
+
 def readers(workdir: str) -> dict[str, Reader]:
     """Every reader family; model seeds are written to *workdir* (the samples' model lives there)."""
     model_path = os.path.join(workdir, "logo.qubo")
@@ -345,6 +454,7 @@ def readers(workdir: str) -> dict[str, Reader]:
     out["minizinc-answers"] = Reader("minizinc-answers", minizinc, lambda p: ["decode", model_path, p])
     for fmt, name, data in models:
         out[fmt] = Reader(fmt, [(name, data)], lambda p: ["decode", p, good_answer], subprocess=fmt in NATIVE)
+    out.update(_annealer_readers(workdir))
     return out
 
 
