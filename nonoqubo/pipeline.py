@@ -379,6 +379,11 @@ class BuildPlan:
         else:
             targets = [(out, _target_format(out, fmt, ising=ising, constrained=constrained))
                        for out, fmt in zip(outs, named)]
+            for out, mod in targets:  # a 0-1 program by its format (.lp, .mps, .cqm), not only by --constrained
+                if kind_of(mod) == "constrained" and not name.constrained:
+                    has = ", ".join(e.name for e in encodings() if e.constrained)
+                    raise NonoquboError(f"{out}: the {mod.NAME} format holds a 0-1 program, which the {name.name} "
+                                        f"encoding has none of (encodings with one: {has}); write a QUBO format")
         for out in outs:
             check_writable(out)
             check_not_input(out, source, embedding)  # every file build reads: the clues or model, the embedding

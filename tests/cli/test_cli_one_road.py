@@ -172,3 +172,15 @@ def test_every_build_option_is_checked_by_the_plan(tmp_path, monkeypatch, output
 def test_a_model_file_embedded_as_it_is_takes_no_build_options(tmp_path):
     with pytest.raises(NonoquboError, match="a model file is embedded as it is"):
         BuildPlan.make("m.qubo.json", [str(tmp_path / "p.json")], embedding="e.json", presolve=True)
+
+
+
+@pytest.mark.parametrize("extra", [["--encoding", "one-hot"], ["--encoding", "automaton"]])
+def test_a_zero_one_program_by_extension_is_refused_for_what_it_cannot_hold(files, run_cli, extra):
+    """`-o m.lp` (a 0-1 program by its format) is refused for an encoding without one (it was the domain wall's), no file."""
+    tmp, puzzle, _ = files
+    out = tmp / "m.lp"
+    status, _, err = run_cli("build", puzzle, *extra, "-o", out)
+    assert status == 2, err
+    assert "0-1 program" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
