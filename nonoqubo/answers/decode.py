@@ -108,6 +108,16 @@ class _WallTerm:
     labels: tuple[str, str]
     penalty: int = 1
     colours: tuple[str, ...] = ()
+    #: the encoding's text for this item (:attr:`Encoding.shape_item`/``order_item``), "" for the default
+    template: str = ""
+
+    def worded(self) -> str | None:
+        """The item in its encoding's own words, or None where the encoding keeps the default text."""
+        if not self.template:
+            return None
+        return self.template.format(line=self.line, block=self.block, position=self.position,
+                                    next=self.position + 1, first=self.labels[0], second=self.labels[1],
+                                    chosen=getattr(self, "chosen", ""), penalty=self.penalty)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"line": self.line, "block": self.block, "position": self.position,
@@ -142,6 +152,8 @@ class PositionCount(_WallTerm):
         return out
 
     def __str__(self) -> str:
+        if (text := self.worded()) is not None:
+            return text
         return (f"{self.line}, block {self._block(0)}: {self.chosen} of its shifts "
                 f"{self.labels[0]} .. {self.labels[1]} are 1, not exactly one (penalty {self.penalty})")
 
@@ -156,6 +168,8 @@ class OrderViolation(_WallTerm):
     both: bool = False
 
     def __str__(self) -> str:
+        if (text := self.worded()) is not None:
+            return text
         second = "= 1, a shift left of where it may be" if self.both else "= 0"
         return (f"{self.line}, blocks {self._block(0)} and {self._block(1)}: {self.labels[0]} = 1 "
                 f"but {self.labels[1]} {second} (penalty {self.penalty})")
@@ -527,6 +541,9 @@ class Decoder:
         shape_kind = PositionCount if hasattr(self.shape, "chosen") else BrokenWall
         walls = self._terms(shape_kind, self.shape, analysis.broken[i], 1, a_w, analysis.bits[i])
         orders = self._terms(OrderViolation, self.order, analysis.order[i], 2, b_w)
+        for items, template in ((walls, self.encoding.shape_item), (orders, self.encoding.order_item)):
+            for item in items if template else ():
+                item.template = template
         rc, cc = analysis.row_colour[i], analysis.col_colour[i]
         nc = lay.num_colours
         bad_slots = np.flatnonzero(rc != cc)

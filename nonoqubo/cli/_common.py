@@ -219,7 +219,7 @@ def verdict(r: Report) -> str:
     pen = r.penalties
     shape = r.encoding.shape_words
     return (f"INVALID, energy {r.energy} = {pen['wall_shape']} ({shape}) + "
-            f"{pen['block_order']} (block order) + {pen['cells']} (cells)")
+            f"{pen['block_order']} ({r.encoding.order_words}) + {pen['cells']} (cells)")
 
 
 def report_lines(puzzle: Puzzle, r: Report, label: str) -> list[str]:
@@ -240,7 +240,7 @@ def report_lines(puzzle: Puzzle, r: Report, label: str) -> list[str]:
                  "different colours; < and ^: a line that does not match its clue)")
     sections = (
         (r.encoding.shape_section, r.broken_walls),
-        ("block-order violations", r.order_violations),
+        (r.encoding.order_section, r.order_violations),
         ("cells where the row and the column disagree", r.cell_conflicts),
         ("lines that do not match their clue", r.failing_lines),
         ("violated constraints", r.violated_constraints or []),

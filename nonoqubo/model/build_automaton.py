@@ -265,4 +265,10 @@ REGISTRATION: dict[str, Any] = {
     "description": "line-automaton encoding (the regular constraint of Gecode's nonogram chapter)",
     "colour": True,
     "constrained": False,
+    "order_words": "forbidden transitions",
+    "order_section": "forbidden automaton transitions",
+    "shape_item": ("{line}, cell {position} (0-based): {chosen} of its states {first} .. {second} are 1, "
+                   "not exactly one (penalty {penalty})"),
+    "order_item": ("{line}, cells {position} and {next} (0-based): {first} = 1 and {second} = 1, a transition "
+                   "the clue's automaton does not make (penalty {penalty})"),
 }

@@ -98,6 +98,11 @@ class Encoding:
         colour: whether it encodes colour puzzles (refused by name when not).
         constrained: whether it has a 0-1 ILP form (``build --constrained``, the constrained
             exports); today only the domain wall.
+        order_words, order_section: the order family in a verdict and as a report's heading
+            (the domain wall's and one-hot's ``"block order"``; the automaton's forbidden transitions).
+        shape_item, order_item: a report item's text, a :meth:`str.format` template over ``line``,
+            ``block``, ``position``, ``first``, ``second`` (the term's two labels), ``chosen`` and
+            ``penalty``; empty for the block-and-shift wording of the domain wall and one-hot.
     """
 
     name: str
@@ -114,6 +119,10 @@ class Encoding:
     description: str
     colour: bool = True
     constrained: bool = False
+    order_words: str = "block order"
+    order_section: str = "block-order violations"
+    shape_item: str = ""
+    order_item: str = ""
 
     # -- a name, everywhere a string was ------------------------------------------------------
     def __str__(self) -> str:
