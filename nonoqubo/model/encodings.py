@@ -47,10 +47,10 @@ Examples:
     (True, 'one-hot', True, 'r')
     >>> enc.geometry_of(Puzzle(rows=[[1], [1]], cols=[[1], [1]])).labels()[:2]
     ['r0[0][0]', 'r0[0][1]']
-    >>> encoding_named("two-hot")
+    >>> encoding_named("two-hot")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    nonoqubo.errors.UnknownEncoding: encoding: unknown encoding 'two-hot'; known: domain-wall, one-hot
+    nonoqubo.errors.UnknownEncoding: encoding: unknown encoding 'two-hot'; known: ..., domain-wall, one-hot
 """
 
 from __future__ import annotations
