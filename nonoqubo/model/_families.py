@@ -3,7 +3,8 @@
 Private to :mod:`nonoqubo.model`: :mod:`~nonoqubo.model.geometry` (the domain wall, the
 :class:`~nonoqubo.model.geometry.Geometry` protocol), :mod:`~nonoqubo.model.onehot` and every
 other encoding's geometry use them, and the geometry module re-exports them; the encodings'
-size counters share :data:`EXACT_VARIABLES`.
+size counters share :data:`EXACT_VARIABLES`, and their builders :func:`quad_dtype` (the bias type)
+and :func:`pair_arrays` (the result's pair arrays, sized from every variable's partner count).
 """
 
 from __future__ import annotations
@@ -22,6 +23,34 @@ COLUMN_SIGN = -1
 #: is exact (about 40 bytes a variable, briefly); past it, a cruder bound from each line's blocks and
 #: margin, in O(lines)
 EXACT_VARIABLES = 30_000_000
+
+
+def quad_dtype(bound: int) -> type:
+    """The smallest signed integer type that holds every bias up to *bound* in magnitude."""
+    for dt in (np.int8, np.int16, np.int32):
+        if bound <= np.iinfo(dt).max:
+            return dt
+    return np.int64
+
+
+def pair_arrays(count: np.ndarray, bias_type: type) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(start, row, col, quad)`` for a builder that writes its pairs in final ``(row, col)`` order.
+
+    *count* is every variable's number of partners of higher index; variable ``u``'s pairs go
+    to ``start[u] .. start[u + 1] - 1``, ``row`` is filled (``u`` repeated), ``col`` (int32) and
+    ``quad`` (*bias_type*) are left for the builder to fill.
+
+    Examples:
+        >>> start, row, col, quad = pair_arrays(np.array([2, 0, 1]), np.int8)
+        >>> start.tolist(), row.tolist(), col.size, quad.dtype.name
+        ([0, 2, 2, 3], [0, 0, 2], 3, 'int8')
+    """
+    n = count.size
+    start = np.zeros(n + 1, INT)
+    np.cumsum(count, out=start[1:])
+    m = int(start[-1])
+    row = np.repeat(np.arange(n, dtype=np.int32), count)
+    return start, row, np.empty(m, np.int32), np.empty(m, bias_type)
 
 
 class SlotEntries(NamedTuple):

@@ -42,8 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from ._families import EXACT_VARIABLES
-from .build_onehot import quad_dtype
+from ._families import EXACT_VARIABLES, pair_arrays, quad_dtype
 from .encoding import Layout
 from .line_automaton import AUTOMATON, LineAutomaton
 from .puzzle import Puzzle
@@ -108,12 +107,7 @@ def build_automaton_arrays(puzzle: Puzzle, layout: Layout | None = None, weights
     bias_type = quad_dtype(max(2 * a_w + 2 * c_w, b_w))
     plan = _Plan(geo)
     count = plan.count
-    start = np.zeros(n + 1, INT)
-    np.cumsum(count, out=start[1:])
-    m = int(start[-1])
-    row = np.repeat(np.arange(n, dtype=IDX), count)
-    col = np.empty(m, IDX)
-    quad: np.ndarray = np.empty(m, bias_type)
+    start, row, col, quad = pair_arrays(count, bias_type)
     candidates = np.zeros(n + 1, INT)
     np.cumsum(plan.inline_end - np.arange(n, dtype=INT) - 1, out=candidates[1:])
     bounds = np.unique(np.concatenate((np.searchsorted(candidates, np.arange(0, int(candidates[-1]), _CHUNK),

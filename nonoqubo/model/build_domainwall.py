@@ -54,8 +54,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._families import EXACT_VARIABLES
-from .build_onehot import quad_dtype
+from ._families import EXACT_VARIABLES, pair_arrays, quad_dtype
 from .encoding import Layout
 from .geometry import DomainWall
 from .puzzle import Puzzle
@@ -112,12 +111,7 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None, weights: Weights 
     xcount = np.zeros(n, INT)
     xcount[:nrow] = cross.count
     count = wcount + xcount
-    start = np.zeros(n + 1, INT)
-    np.cumsum(count, out=start[1:])
-    m = int(start[-1])
-    row = np.repeat(np.arange(n, dtype=IDX), count)
-    col = np.empty(m, IDX)
-    quad: np.ndarray = np.empty(m, bias_type)
+    start, row, col, quad = pair_arrays(count, bias_type)
     # fill in chunks of variables, bounding the temporary arrays (the grid of candidate pairs)
     cells = seg.per_var
     p32 = p.astype(np.int32)
@@ -125,7 +119,7 @@ def build_arrays(puzzle: Puzzle, layout: Layout | None = None, weights: Weights 
     np.cumsum(cells, out=cell_start[1:])
     bounds = _distinct(np.concatenate((
         np.searchsorted(cell_start, np.arange(0, int(cell_start[-1]), _CHUNK), side="right") - 1,
-        np.searchsorted(start, np.arange(0, m, _CHUNK), side="right") - 1, [n])))
+        np.searchsorted(start, np.arange(0, int(start[-1]), _CHUNK), side="right") - 1, [n])))
     for u0, u1 in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
         v_w, q_w = seg.pairs(u0, u1, p32, cells, cell_start)
         lo, hi = int(start[u0]), int(start[u1])

@@ -38,26 +38,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._families import EXACT_VARIABLES
+from ._families import EXACT_VARIABLES, quad_dtype
 from .encoding import Layout
 from .onehot import OneHot
 from .puzzle import Puzzle
 from .weights import DEFAULT_WEIGHTS, Weights
 
-__all__ = ["build_onehot_arrays", "count_onehot_terms", "count_random", "count_terms", "quad_dtype"]
+__all__ = ["build_onehot_arrays", "count_onehot_terms", "count_random", "count_terms"]
 
 INT = np.int64
 IDX = np.int32
 #: segments (a variable and one block it meets) handled at once
 _CHUNK = 1 << 15
-
-
-def quad_dtype(bound: int) -> type:
-    """The smallest signed integer type that holds every bias up to *bound* in magnitude."""
-    for dt in (np.int8, np.int16, np.int32):
-        if bound <= np.iinfo(dt).max:
-            return dt
-    return np.int64
 
 
 def build_onehot_arrays(puzzle: Puzzle, layout: Layout | None = None, weights: Weights = DEFAULT_WEIGHTS,
