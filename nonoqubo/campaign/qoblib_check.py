@@ -10,7 +10,8 @@ the program ``misc/check_submission.py --checker-cmd`` runs, as QOBLIB's own che
 
 Exit status, as QOBLIB's checkers give it: **0** the picture satisfies every clue
 (a valid solution), **1** it does not (each failing line is printed), **2** an error
-(a file that cannot be read, or is not an instance or a picture of the grammar below).
+(a file that cannot be read, or is not an instance or a picture of the grammar below:
+the readers raise ``ValueError``, so that the file needs no exception class of its own).
 
 The instance is Steve Simpson's ``.non`` text as the class writes it: ``width W``,
 ``height H``, ``rows`` then H clue lines, ``columns`` then W clue lines (numbers separated
@@ -38,10 +39,6 @@ from typing import List, Optional, Sequence, Tuple
 _BLOCKS = {"rows": "rows", "columns": "columns"}
 
 
-class CheckError(Exception):
-    """The instance or the picture cannot be read (exit status 2)."""
-
-
 class Instance:
     """A black-and-white nonogram's clues: ``rows[i]`` and ``columns[j]`` are tuples of block lengths."""
 
@@ -52,7 +49,7 @@ class Instance:
 def _clue(text: str, where: str) -> Tuple[int, ...]:
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
     if not all(p.isdigit() for p in parts):
-        raise CheckError(f"{where}: a clue line holds numbers only (a colour clue is not checked here): {text!r}")
+        raise ValueError(f"{where}: a clue line holds numbers only (a colour clue is not checked here): {text!r}")
     return tuple(n for n in (int(p) for p in parts) if n > 0)
 
 
@@ -60,7 +57,7 @@ def parse_instance(text: str, source: str = "<instance>") -> Instance:
     """The clues of a ``.non`` text.
 
     Raises:
-        CheckError: no width or height, or a block with too few or bad clue lines.
+        ValueError: no width or height, or a block with too few or bad clue lines.
     """
     size = {}
     blocks = {}
@@ -74,19 +71,19 @@ def parse_instance(text: str, source: str = "<instance>") -> Instance:
         key = words[0].lower()
         if key in ("width", "height"):
             if len(words) != 2 or not words[1].isdigit():
-                raise CheckError(f"{source}:{i}: '{key}' needs one whole number")
+                raise ValueError(f"{source}:{i}: '{key}' needs one whole number")
             size[key] = int(words[1])
         elif key in _BLOCKS:
             if "width" not in size or "height" not in size:
-                raise CheckError(f"{source}:{i}: '{key}' before the width and height")
+                raise ValueError(f"{source}:{i}: '{key}' before the width and height")
             count = size["height"] if key == "rows" else size["width"]
             if len(lines) - i < count:
-                raise CheckError(f"{source}:{i}: '{key}' needs {count} clue lines, the file ends first")
+                raise ValueError(f"{source}:{i}: '{key}' needs {count} clue lines, the file ends first")
             blocks[key] = [_clue(lines[i + k], f"{source}:{i + k + 1}") for k in range(count)]
             i += count
     for key in ("width", "height", "rows", "columns"):
         if key not in size and key not in blocks:
-            raise CheckError(f"{source}: no '{key}' in the instance")
+            raise ValueError(f"{source}: no '{key}' in the instance")
     return Instance(size["width"], size["height"], blocks["rows"], blocks["columns"])
 
 
@@ -94,16 +91,16 @@ def parse_picture(text: str, source: str = "<solution>") -> List[List[int]]:
     """The picture (rows of 0/1, 1 black) of a plain PBM or a ``#``/``.`` text.
 
     Raises:
-        CheckError: a PBM whose numbers are not W x H bits, or a text line with other characters.
+        ValueError: a PBM whose numbers are not W x H bits, or a text line with other characters.
     """
     if _is_pbm(text):  # in a PBM '#' starts a comment; in a row text it is a black cell
         words = " ".join(line.split("#", 1)[0] for line in text.splitlines()).split()
         if len(words) < 3 or not words[1].isdigit() or not words[2].isdigit():
-            raise CheckError(f"{source}: a P1 picture needs its width and height after 'P1'")
+            raise ValueError(f"{source}: a P1 picture needs its width and height after 'P1'")
         width, height = int(words[1]), int(words[2])
         bits = "".join(words[3:])
         if len(bits) != width * height or set(bits) - {"0", "1"}:
-            raise CheckError(f"{source}: a {width}x{height} P1 picture needs {width * height} digits 0/1, "
+            raise ValueError(f"{source}: a {width}x{height} P1 picture needs {width * height} digits 0/1, "
                              f"found {len(bits)} characters")
         return [[int(b) for b in bits[r * width:(r + 1) * width]] for r in range(height)]
     rows = []
@@ -112,10 +109,10 @@ def parse_picture(text: str, source: str = "<solution>") -> List[List[int]]:
         if not cells or cells.startswith(("//", ";")):
             continue
         if set(cells) - set("#X1.-0"):
-            raise CheckError(f"{source}:{number}: a picture row holds '#'/'X'/'1' (black) and '.'/'-'/'0' only")
+            raise ValueError(f"{source}:{number}: a picture row holds '#'/'X'/'1' (black) and '.'/'-'/'0' only")
         rows.append([1 if c in "#X1" else 0 for c in cells])
     if not rows:
-        raise CheckError(f"{source}: no picture in the file")
+        raise ValueError(f"{source}: no picture in the file")
     return rows
 
 
@@ -174,8 +171,8 @@ def _read(path: str) -> str:
     try:
         with open(path, encoding="utf-8-sig", errors="strict") as fh:
             return fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CheckError(f"{path}: cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:  # UnicodeDecodeError is a ValueError too
+        raise ValueError(f"{path}: cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -188,7 +185,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         instance = parse_instance(_read(args[0]), args[0])
         picture = parse_picture(_read(args[1]), args[1])
-    except CheckError as exc:
+    except ValueError as exc:  # the file is not an instance or a picture
         print(f"error: {exc}", file=sys.stderr)
         return 2
     failures = failing_lines(instance, picture)
