@@ -305,8 +305,13 @@ def write_class(
     done = []
     with folder_in_place(out) as work:
         for t in tasks:
-            puzzle = t.load(truth_time)
-            done.append(_one(t.name, t.source, puzzle, work, compress, truth, truth_limit, truth_time, force))
+            try:
+                puzzle = t.load(truth_time)
+                done.append(_one(t.name, t.source, puzzle, work, compress, truth, truth_limit, truth_time, force))
+            except NonoquboError as exc:  # one line that names the puzzle (the class is refused whole)
+                if str(exc).startswith(t.source) or (t.path and str(exc).startswith(t.path)):
+                    raise
+                raise QoblibError(f"{t.source}: {exc}") from exc
             if progress is not None:
                 progress(1)
         _write_folders(work, done, compress, truth)

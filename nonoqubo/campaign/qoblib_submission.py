@@ -129,6 +129,10 @@ def check_submission(folder: str | None, submitter: str | None, model: str, samp
             raise QoblibError(f"--submission: the models {seen[inst.lower()]} and {name} are one instance {inst!r}; "
                               "a submission is one model per instance (give the runs of one of them)")
         seen[inst.lower()] = name
+        settings = sorted({run.setting for run in campaign.runs if run.model == name})
+        if len(settings) > 1:  # found again after judging, when the run records tell settings apart
+            raise QoblibError(f"--submission: instance {inst!r} has runs of {len(settings)} settings "
+                              f"({', '.join(settings)}); a submission is one approach: give the runs of one setting")
 
 
 def _model_of(path: str) -> Qubo:

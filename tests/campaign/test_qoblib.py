@@ -213,3 +213,26 @@ def test_write_class_in_python_counts_the_known_solutions(tmp_path):
     assert (res.instances, res.solved) == (1, 1)
     with pytest.raises(QoblibError, match="--compress"):
         write_class([], tmp_path / "d", families=[parse_family("4x4:0.5:1:9")], compress="zip")
+
+
+def test_a_solution_comes_from_cpsat_when_neither_the_input_nor_line_logic_gives_one(tmp_path):
+    """Two solutions, not line-solvable: CP-SAT finds one; --truth records the count in the index and the README."""
+    two = tmp_path / "two.non"
+    two.write_text("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n")
+    status, _, err = run_cli("suite", "--layout", "qoblib", two, "--truth", "-o", tmp_path / "c")
+    assert status == 0, err
+    import json
+
+    entry = json.loads((tmp_path / "c" / "index.json").read_text())["puzzles"][0]
+    assert (entry["solution_source"], entry["solutions"], entry["solutions_exact"]) == ("CP-SAT", 2, False)
+    assert "| two | 2x2 | 4 | 0 | CP-SAT | >= 2 |" in (tmp_path / "c" / "solutions" / "README.md").read_text()
+    grid = qoblib_check.parse_picture((tmp_path / "c" / "solutions" / "two.opt.pbm").read_text())
+    assert qoblib_check.failing_lines(qoblib_check.parse_instance(two.read_text()), grid) == []
+
+
+def test_a_puzzle_without_solution_refuses_the_class_in_one_line_naming_it(tmp_path):
+    none = tmp_path / "none.non"
+    none.write_text("width 3\nheight 3\nrows\n2\n0\n1\ncolumns\n1\n0\n2\n")
+    status, _, err = run_cli("suite", "--layout", "qoblib", none, "-o", tmp_path / "c")
+    assert status == 2 and err.startswith(f"nonoqubo: error: {none}: ") and "no solution" in err
+    assert len(err.strip().splitlines()) == 1 and sorted(os.listdir(tmp_path)) == ["none.non"]
