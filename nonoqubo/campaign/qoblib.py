@@ -299,8 +299,13 @@ def write_class(
     tasks = plan(inputs, families, out)
     if not tasks:
         raise NonoquboError("no puzzle to build: name clue files, folders, globs or a --random family")
+    seen: dict[str, str] = {}
     for t in tasks:
         check_instance_name(t.name, f"--layout qoblib: {t.source}")
+        if t.name.lower() in seen:  # one file on a case-insensitive file system (macOS, Windows)
+            raise QoblibError(f"--layout qoblib: {t.source} and {seen[t.name.lower()]} give the instance names "
+                              f"{t.name!r} and one that differs only in case; rename one")
+        seen[t.name.lower()] = t.source
     start = time.perf_counter()
     done = []
     with folder_in_place(out) as work:

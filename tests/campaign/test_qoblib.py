@@ -236,3 +236,11 @@ def test_a_puzzle_without_solution_refuses_the_class_in_one_line_naming_it(tmp_p
     status, _, err = run_cli("suite", "--layout", "qoblib", none, "-o", tmp_path / "c")
     assert status == 2 and err.startswith(f"nonoqubo: error: {none}: ") and "no solution" in err
     assert len(err.strip().splitlines()) == 1 and sorted(os.listdir(tmp_path)) == ["none.non"]
+
+
+def test_names_that_differ_only_in_case_are_refused(tmp_path):
+    for name in ("Heart", "heart"):
+        (tmp_path / f"{name}.non").write_text("width 1\nheight 1\nrows\n1\ncolumns\n1\n")
+    status, _, err = run_cli("suite", "--layout", "qoblib", tmp_path / "Heart.non", tmp_path / "heart.non",
+                             "-o", tmp_path / "c")
+    assert status == 2 and "differs only in case" in err and not (tmp_path / "c").exists()
