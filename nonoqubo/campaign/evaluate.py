@@ -67,7 +67,7 @@ weights, so the variants of a puzzle stand side by side.
 
 Grouping: runs are grouped by **setting**, what each file's run record says (the sampler,
 every parameter but the seed and the reads, and the encoding and weights of the model sampled;
-:mod:`nonoqubo.campaign.settings`), wherever the files lie: a flat folder of ``sa`` and ``tabu``
+:mod:`nonoqubo.campaign.runs`), wherever the files lie: a flat folder of ``sa`` and ``tabu``
 runs gives two groups, and ``Group.setting_record`` says what each is.  A file that records no
 run is grouped by its folder: a sample folder named on the command line when its files lie
 directly in it, its sub-folders otherwise (``runs/qbsolv/*.txt`` -> ``qbsolv``), a lone file's
@@ -118,7 +118,7 @@ from ..model.puzzle import Puzzle
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ._options import run_seconds, workers
 from .runtime import recorded_time, time_per_run
-from .settings import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
+from .runs import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
 
 __all__ = [
     "QUANTILES", "Campaign", "Group", "Job", "Run", "Skipped", "Tally", "check_options", "csv_text", "evaluate",
@@ -224,7 +224,7 @@ class Tally:
 class FileResult:
     """One sample file judged: raw (and polished) tallies, its reads and recorded time per run.
 
-    ``setting`` is the file's setting when it records its run (:func:`nonoqubo.campaign.settings.setting_of`),
+    ``setting`` is the file's setting when it records its run (:func:`nonoqubo.campaign.runs.setting_of`),
     ``encoding``, ``weights`` and ``variables`` the model it was scored against (``variables``: those
     sampled, as the record says, else the model's), ``solved_by_presolve`` whether presolve left
     that model no variable to sample.
@@ -802,7 +802,7 @@ def _group_key(campaign: Campaign, run: Run, res: FileResult) -> str:
 
 
 def _names(campaign: Campaign, pairs: Sequence[tuple[Run, FileResult]]) -> dict[str, str]:
-    """A name per group key (:func:`nonoqubo.campaign.settings.setting_names`)."""
+    """A name per group key (:func:`nonoqubo.campaign.runs.setting_names`)."""
     recorded: dict[str, dict[str, Any]] = {}
     folders_of: dict[str, set[str]] = {}
     settings_in: dict[str, set[str]] = {}

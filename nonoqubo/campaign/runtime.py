@@ -25,7 +25,7 @@ it (``solve -o`` writes ``"sampler timing"`` or ``"wall clock"``; a file that do
 ``"recorded"``).  A QPU's access time is preferred to its anneal time per sample: the anneal
 alone leaves out the programming and readout every run pays.
 
-A file ``solve -o`` wrote carries its run record (:mod:`nonoqubo.campaign.settings`), and
+A file ``solve -o`` wrote carries its run record (:mod:`nonoqubo.campaign.runs`), and
 :func:`recorded_time` reads the time from that record, not from a search of the text: its
 ``timing.seconds_per_run`` and ``time_source``, except that a run on a real QPU (sampler
 ``dwave``) is timed by the QPU's own ``qpu_access_time`` per read.  A ``mock-dwave`` run's

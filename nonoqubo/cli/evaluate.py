@@ -18,7 +18,7 @@ from typing import Any
 from .._util.atomic import atomic_write
 from ..campaign.aggregate import percent, solutions_label
 from ..campaign.evaluate import BY_OPTION, Group, check_options, csv_text, evaluate, records, scored, set_aside, status
-from ..campaign.settings import describe
+from ..campaign.runs import describe
 from .._util.progress import bar
 from ._common import add_force_argument, check_output_folder, progress_enabled
 
