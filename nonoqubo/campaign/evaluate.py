@@ -79,8 +79,9 @@ skipped, and ``note`` names them all in one line.
 
 **Scored against its own model** (:func:`scoring_decoder`): a run whose record names an
 encoding and weights is scored against that model: the model given when it agrees, the clues
-rebuilt in the record's encoding and weights when the model is a clue file or a suite (whose
-members' clues and models carry the same clues), and refused when a model *file* disagrees.
+rebuilt in the record's encoding and weights when the model is a clue file or a suite (from the
+member's ``NAME.clues.json`` the suite wrote beside its models, else the clues its model file
+carries), and refused when a model *file* disagrees.
 With ``embedding`` (EMB.json) the files are a QPU's qubit samples, unembedded as ``decode
 --embedding`` does (:func:`nonoqubo.qpu.unembed.physical_batch`).
 
@@ -267,6 +268,8 @@ class Job:
     chain_break: str = "majority"
     #: found by walking a folder (not named on the command line): skipped when it is no sample file
     found: bool = False
+    #: the member's clue file a suite wrote beside its models: what a rebuilt model is built from
+    clues_path: str | None = None
 
 
 _DECODERS: dict[str, Decoder] = {}
@@ -324,10 +327,12 @@ def scoring_decoder(job: Job, record: dict[str, Any] | None) -> tuple[Decoder, s
             "give the model file it was drawn from, or its clue file (the model is then rebuilt)")
     key = f"{job.model_path}\0{encoding.name}\0{weights}"
     if key not in _DECODERS:
+        from ..clues import load as load_clues
         from ..model.build import build
 
-        assert base.puzzle is not None
-        _DECODERS[key] = Decoder(build(base.puzzle, encoding=encoding, weights=weights))
+        puzzle = load_clues(job.clues_path) if job.clues_path and os.path.isfile(job.clues_path) else base.puzzle
+        assert puzzle is not None
+        _DECODERS[key] = Decoder(build(puzzle, encoding=encoding, weights=weights))
     return _DECODERS[key], key
 
 
@@ -532,6 +537,8 @@ def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
                                "variables": files[0]["variables"],
                                "puzzle": puzzle if variant == "full" else f"{puzzle}.presolved",
                                "encoding": entry.get("encoding", DEFAULT.name),
+                               **({"clues": os.path.join(folder, entry["clues"]["path"])}
+                                  if isinstance(entry.get("clues"), dict) and "path" in entry["clues"] else {}),
                                "weights": str(Weights.of(entry.get("weights"))),
                                **({"solutions": entry["solutions"], "solutions_exact": entry.get("solutions_exact")}
                                   if isinstance(entry.get("solutions"), int) else {})}
@@ -757,7 +764,7 @@ def evaluate(
         except ImportError:
             raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
     tasks = [Job(campaign.models[r.model]["path"], r.path, polish, samples_format, force, campaign.rebuild,
-                 embedding, method, r.found) for r in campaign.runs if r.model]
+                 embedding, method, r.found, campaign.models[r.model].get("clues")) for r in campaign.runs if r.model]
     results: list[FileResult | Skipped | str]
     if jobs == 1 or len(tasks) <= 1:
         results = []
