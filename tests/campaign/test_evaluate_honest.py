@@ -170,6 +170,11 @@ def test_a_model_presolve_solved_is_set_aside_and_counted(tmp_path, run_cli):
     assert status == 0 and doc["solved_by_presolve"] == [{"model": "easy.json", "setting": aside[0].setting}]
     status, text, err = run_cli("evaluate", clue, tmp_path / "runs", "-j", "1", "-q")
     assert text.splitlines()[0].startswith("solved by presolve") and "1 of 2" in text.splitlines()[0]
+    pytest.importorskip("matplotlib")
+    status, _, err = run_cli("evaluate", clue, tmp_path / "runs", "--figures", tmp_path / "figs", "-j", "1", "-q")
+    assert status == 0, err
+    drawn = {row["setting"] for row in csv.DictReader((tmp_path / "figs" / "p-vs-size.csv").open())}
+    assert aside[0].setting not in drawn and drawn  # the figures hold the scored runs only
 
 
 # -- item 8: proven unsolvable ----------------------------------------------------------------
