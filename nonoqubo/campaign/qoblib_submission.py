@@ -248,7 +248,7 @@ def _write_instance(root: str, inst: str, group: Group, **columns: str) -> None:
         write_text(folder, f"{inst}_objective_time_series.json", json.dumps(series, separators=(",", ":")) + "\n")
 
 
-def describe(written: Sequence[str], folder: str) -> str:
+def submission_line(written: Sequence[str], folder: str) -> str:
     """The line ``evaluate`` prints after writing a submission."""
     return f"submission {folder}: {len(written)} instance folder(s) ({', '.join(written[:5])}{' ...' if len(written) > 5 else ''})"
 
