@@ -188,7 +188,11 @@ def summary_row(group: Group, instance: str, qubo: Qubo, *, submitter: str, date
         "Success Threshold": "0", "Hardware Specifications": hardware,
         "Total Runtime": _number(seconds), "CPU Runtime": NA if qpu else _number(seconds), "GPU Runtime": NA,
         "QPU Runtime": _number(seconds) if qpu else NA, "Other HW Runtime": NA,
-        "Remarks": (f"setting {group.setting}; {group.files} sample file(s); runtimes are mean seconds per run "
+        "Remarks": (("solved by presolve: line logic fixes every variable, no sampler run is counted; "
+                     if group.solved_by_presolve else "")
+                    + ("proven unsolvable (CP-SAT counted 0 solutions): no run can reach energy 0; "
+                       if group.unsolvable else "")
+                    + f"setting {group.setting}; {group.files} sample file(s); runtimes are mean seconds per run "
                     f"(one read), time source: {group.time_source}; feasible = successful = runs whose picture "
                     f"satisfies every clue; {f['distinct_solutions']} distinct solution(s) found"),
     }
