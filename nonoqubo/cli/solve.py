@@ -149,7 +149,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     anneal.add_argument("--beta-schedule", nargs="+", metavar="KIND",
                         help="sa: how beta runs from LO to HI: linear, geometric (the default), or custom FILE "
                              "(the betas, one per line or a JSON list, never decreasing; no --sweeps or "
-                             "--beta-range then)")
+                             "--beta-range then); it takes the words after it, so give PUZZLE first")
     anneal.add_argument("--sweeps-per-beta", type=int, metavar="N",
                         help="sa: sweeps held at each beta (default 1; --sweeps must be a multiple of it)")
     anneal.add_argument("--restarts", type=int, metavar="R",
@@ -363,7 +363,7 @@ def run_sweep(args: argparse.Namespace) -> int:
         try:
             plan.append((setting_name(setting), ns, checked_options(ns)))
         except NonoquboError as exc:
-            raise type(exc)(f"--sweep {setting_name(setting)}: {exc}") from None
+            raise SolverError(f"--sweep {setting_name(setting)}: {exc}") from None
         check_not_input(os.path.join(args.output, plan[-1][0], file_name), *_files_read(ns))
     puzzle = read_input(args)
     lines, any_valid = [], False
