@@ -132,3 +132,14 @@ def test_cli_refuses_another_models_states_before_sampling(run_cli, tmp_path):
     status, stdout, err = run_cli("solve", LOGO, "-q", "--initial-states", other, "-o", out)
     assert status == 2 and err.startswith("nonoqubo: error: --initial-states: ") and err.count("\n") == 1, err
     assert not out.exists() and stdout == ""
+
+
+def test_bad_states_stop_before_the_sampler_is_called(tmp_path, monkeypatch):
+    samplers = pytest.importorskip("dwave.samplers")
+    called = []
+    monkeypatch.setattr(samplers.SimulatedAnnealingSampler, "sample", lambda self, bqm, **kw: called.append(kw))
+    path = tmp_path / "short.txt"
+    path.write_text("0101\n")
+    with pytest.raises(SampleError, match="has 4 values"):
+        sample(build(SMALL), "sa", reads=2, seed=1, initial_states=str(path))
+    assert called == []
