@@ -29,6 +29,7 @@ __all__ = [
     "NonoquboError",
     "PhysicalError",
     "PuzzleError",
+    "QoblibError",
     "SampleError",
     "SolverError",
     "Terminated",
@@ -121,6 +122,12 @@ class UnknownEncoding(EncodingError):
 
 class WriteError(NonoquboError, OSError):
     """A file cannot be written (``cannot write PATH: reason``); nothing is left behind."""
+
+
+class QoblibError(NonoquboError, ValueError):
+    """A QOBLIB problem class or submission cannot be made as asked (``suite --layout qoblib``,
+    ``evaluate --submission``): an instance name no file system and QOBLIB's checker take, a
+    folder that is not empty, a missing submitter, runs of several settings for one instance."""
 
 
 class PhysicalError(NonoquboError, ValueError):

@@ -19,6 +19,7 @@ from .._util.atomic import atomic_write
 from ..campaign.aggregate import percent, solutions_label
 from ..campaign.evaluate import BY_OPTION, Group, check_options, csv_text, evaluate, records, scored, set_aside, status
 from ..campaign.runs import describe
+from ..campaign.qoblib_submission import check_submission, submission_line, write_submission
 from .._util.progress import bar
 from ._common import add_force_argument, check_output_folder, progress_enabled
 
@@ -84,12 +85,23 @@ instances drawn faintly; a model with no success (p = 0) is drawn as a bound
 at the upper end of its 95 % Wilson interval (needs matplotlib: the campaign
 extra).
 
+--submission DIR --submitter NAME writes the campaign as a QOBLIB submission
+(the Quantum Optimization Benchmarking Library): per instance DIR/NAME/ with
+NAME_summary.csv (QOBLIB's 27 required columns: runs = reads, feasible and
+successful runs = those of energy 0, mean seconds per run as CPU or QPU
+runtime, the machine the run files record ...), NAME_solution.pbm (the best
+sample's picture) and NAME_objective_time_series.json, which QOBLIB's
+misc/check_submission.py accepts with the class's check/check_nonogram.py
+(a class written by 'suite --layout qoblib').  One setting per instance; DIR
+must be new or empty; --reference TEXT fills the Reference column.
+
 examples:
   nonoqubo evaluate logo.qubo.json runs/ --report report.html
   nonoqubo evaluate heart.non runs/              # runs/heart.sa.json, runs/heart.tabu.json: two rows
   nonoqubo evaluate logo.qubo.json qpu-runs/ --embedding emb.json
   nonoqubo evaluate suite/ runs/ --polish --json > figures.json
   nonoqubo evaluate suite/ runs/ --report report.html --figures figures/
+  nonoqubo evaluate 10-nonogram/ runs/ --submission 10-nonogram/submissions/20261202_SA_Doe --submitter "J. Doe (ZIB)"
 """
 
 
@@ -117,6 +129,11 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    qoblib = parser.add_argument_group("QOBLIB submission")
+    qoblib.add_argument("--submission", metavar="DIR", help="also write a QOBLIB submission into DIR (new or empty)")
+    qoblib.add_argument("--submitter", metavar="NAME", help="the Submitter column: name(s) and affiliation(s)")
+    qoblib.add_argument("--reference", metavar="TEXT",
+                        help="the Reference column: a paper or repository (default: nonoqubo's version)")
     add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
@@ -223,6 +240,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_folder(args.report, args.model, *args.samples)
         check_figures_folder(args.figures)
         require_matplotlib()
+    check_submission(args.submission, args.submitter, args.model, args.samples, args.setting, args.force)
     with bar(None, "judging sample files", enabled=progress_enabled(args), unit=" files") as tick:
         groups = evaluate(args.model, args.samples, setting=args.setting, seconds=args.time,
                           polish=args.polish, samples_format=args.samples_format, jobs=args.jobs,
@@ -258,6 +276,11 @@ def run(args: argparse.Namespace) -> int:
     if report is not None:
         with atomic_write(args.report) as fh:
             fh.write(report)
+    if args.submission:
+        written = write_submission(groups, args.submission, submitter=args.submitter,
+                                   from_suite=os.path.isdir(args.model), reference=args.reference)
+        if not args.quiet:
+            print(submission_line(written, args.submission), file=sys.stderr)
     if args.json:
         print(json.dumps({**set_aside(groups), "groups": records(groups)}, indent=1, allow_nan=False))
     else:

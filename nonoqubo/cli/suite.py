@@ -7,6 +7,7 @@ import os
 import sys
 
 from ..campaign.generate import parse_family
+from ..campaign.qoblib import COMPRESSIONS, write_class
 from .._util.progress import bar
 from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite, variants_of
 from ..errors import NonoquboError
@@ -84,6 +85,19 @@ examples:
   nonoqubo suite --random 15x15:0.5:100 --unique=line -o easy
   nonoqubo suite --random 10x10:0.5:20 --encoding domain-wall,one-hot --weights cell=1 --weights cell=2 -o ab
   nonoqubo suite tests/data/puzzles/json --embed pegasus:16 --embed-timeout 120 -o fits -j 2
+  nonoqubo suite --layout qoblib --random 10x10:0.5:20:1 --unique --truth --compress xz -o 10-nonogram
+
+--layout qoblib writes the puzzles as a problem class of QOBLIB (the Quantum
+Optimization Benchmarking Library): instances/ (the clues, .non), the QUBO
+as models/binary_unconstrained/qs_files/*.qs and the 0-1 linear program as
+models/binary_linear/lp_files/*.lp, each folder with QOBLIB's metrics.csv
+and README table, solutions/ (a PBM picture where a solution is known: given,
+line logic or CP-SAT), check/check_nonogram.py (exit 0 valid, 1 invalid, 2
+error) and the READMEs QOBLIB's CONTRIBUTING asks for.  DIR must be new or
+empty; black-and-white puzzles only; the formats, --presolve, --encoding,
+--weights and --embed do not apply.  --compress xz writes .qs.xz and .lp.xz
+as QOBLIB ships them.  'nonoqubo evaluate DIR RUNS --submission ...' then
+writes a submission (see 'nonoqubo evaluate --help').
 """
 
 
@@ -128,6 +142,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "zephyr:12,4, a properties .json; needs the 'dwave' extra) and record the qubits and "
                              "chains in the index (default none)")
     add_embed_search_arguments(parser)
+    parser.add_argument("--layout", choices=("suite", "qoblib"), default="suite",
+                        help="suite: models and index in DIR (the default); qoblib: a QOBLIB problem class")
+    parser.add_argument("--compress", choices=COMPRESSIONS, default="none",
+                        help="with --layout qoblib: compress the .qs and .lp files (xz: NAME.qs.xz; default none)")
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
@@ -144,6 +162,8 @@ def run(args: argparse.Namespace) -> int:
             raise NonoquboError(f"--unique must be 'cpsat' or 'line', not {extra!r}")
         args.puzzles = [extra, *args.puzzles]
     families = [parse_family(text, unique=args.unique) for text in args.random]
+    if args.layout == "qoblib" or args.compress != "none":
+        return _qoblib(args, families)
     encodings = None if args.encoding is None else [e.strip() for e in args.encoding.split(",")]
     variants = variants_of(encodings, args.weights)  # checked before any work: one line, exit 2
     if args.embed:
@@ -166,3 +186,22 @@ def run(args: argparse.Namespace) -> int:
                 where = "" if error.startswith(str(e["source"])) else f"{e['source']}: "
                 print(f"nonoqubo: failed: {where}{error}", file=sys.stderr)
     return 1 if result.failed else 0
+
+
+def _qoblib(args: argparse.Namespace, families: list) -> int:
+    """``--layout qoblib``: refuse what does not apply (one line, exit 2), write the class, say what it holds."""
+    if args.layout != "qoblib":
+        raise NonoquboError("--compress applies to --layout qoblib only")
+    given = [flag for flag, on in (("-f", args.format), ("--presolve", args.presolve), ("--encoding", args.encoding),
+                                   ("--weights", args.weights), ("--embed", args.embed)) if on]
+    if given:
+        raise NonoquboError(f"--layout qoblib: {', '.join(given)} do(es) not apply (a class holds one .qs and one .lp "
+                            "model per instance: domain wall, weights 1, not presolved)")
+    with bar(None, "writing the QOBLIB class", enabled=progress_enabled(args), unit=" puzzles") as tick:
+        result = write_class(args.puzzles, args.output, families=families, compress=args.compress,
+                             truth=args.truth, truth_limit=args.truth_limit, truth_time=args.truth_time,
+                             force=args.force, progress=tick)
+    if not args.quiet:
+        print(f"{result.instances} instances ({result.solved} with a known solution) in {result.seconds:.1f} s: "
+              f"QOBLIB class {args.output}; index: {os.path.join(args.output, INDEX_JSON)}", file=sys.stderr)
+    return 0
