@@ -155,8 +155,7 @@ def _stream(lines: list[str], source: str) -> RawSamples:
                 grids.append(_json_grid(output["json"], source, no))
             elif isinstance(output.get("dzn"), str):
                 grids.append(_dzn_grid(output["dzn"], source, no))
-            elif isinstance(output.get("default", output.get("raw")), str):
-                text = output.get("default", output.get("raw"))
+            elif isinstance(text := output.get("default", output.get("raw")), str):
                 grids += _solutions(text.rstrip("\n").split("\n") + [SEPARATOR], source, no - 1)
             else:
                 raise FormatError(located(source, no, "a solution with no json, dzn or default output section"))
