@@ -549,6 +549,7 @@ def evaluate(
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
     force: bool = False,
+    planned: Callable[[int], None] | None = None,
 ) -> list[Group]:
     """Judge a campaign (see the module docstring).
 
@@ -562,6 +563,7 @@ def evaluate(
         jobs: worker processes (default ``os.cpu_count()``; 1 judges in this process).
         progress: called with 1 after each file.
         force: read a model even when the memory guard says it will not fit.
+        planned: called once with the number of sample files, before the first is judged.
 
     Returns:
         One :class:`Group` per ``(model, setting)``, sorted by setting, then model size and name.
@@ -580,6 +582,8 @@ def evaluate(
         except ImportError:
             raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
     tasks = [(campaign.models[r.model]["path"], r.path, polish, samples_format, force) for r in campaign.runs]
+    if planned is not None:
+        planned(len(tasks))
     results: list[FileResult | str]
     if jobs == 1 or len(tasks) == 1:
         results = []

@@ -36,7 +36,7 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import NonoquboError
-from .aggregate import cost_metric, describe_time, percent, solutions_label, stages_to_draw
+from .aggregate import cost_metric, describe_time, group_stages, percent, solutions_label, stages_to_draw
 from .evaluate import Group
 from .plots import Plot, all_plots, figure_bytes, palette_colours, require_matplotlib
 
@@ -111,27 +111,33 @@ def _table(groups: Sequence[Group]) -> str:
     cost_head = "TTS99 s [95% CI]" if metric == "tts99" else "R99 runs [95% CI]"
     timed = any(g.seconds is not None for g in groups)
     head = ["model", "setting", "stage", "vars", "samples", "p [95% CI]", cost_head,
-            *(["s / run"] if timed else []), "E min/med/q90", "walls", "order", "cells", "solutions"]
+            *(["s / run", "time source"] if timed else []), "E min/med/q90", "walls", "order", "cells", "solutions"]
     names = {"model", "setting", "stage"}
     cells = "".join(f'<th scope="col"{" class=name" if h in names else ""}>{_esc(h)}</th>' for h in head)
     rows = []
     for g in groups:
-        for stage in ("raw", "polished") if g.polished is not None else ("raw",):
+        for stage in group_stages(g):
             f = g.figures(stage)
             # the cost falls as p rises: its interval is [cost(p_hi), cost(p_lo)], the _lo and _hi figures
             cost = f"{_num(f[metric])} [{_num(f[metric + '_lo'])}, {_num(f[metric + '_hi'])}]"
             values = [f["samples"], f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]", cost,
-                      *([_num(f["seconds_per_run"])] if timed else []), f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
+                      *([_num(f["seconds_per_run"]), describe_time(g) if g.seconds is not None else "none"]
+                        if timed else []), f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
                       percent(f["share_broken_walls"]), percent(f["share_order_violations"]),
                       percent(f["share_cell_conflicts"]), solutions_label(f)]
             rows.append(f'<tr><th scope="row" class="name">{_esc(g.model)}</th><td class="name">{_esc(g.setting)}'
                         f'</td><td class="name">{stage}</td><td>{g.info["variables"]}</td>'
                         + "".join(f"<td>{_esc(v)}</td>" for v in values) + "</tr>")
-    explain = ("Per model, setting and stage (raw samples, and after polishing with --polish): the "
+    unchanged = sum(g.polished is not None and len(group_stages(g)) == 1 for g in groups)
+    explain = ("Per model, setting and stage (raw samples, and after polishing with --polish where polishing "
+               "changed an energy"
+               + (f"; for {unchanged} of {len(groups)} pairs it changed none, so they have no polished row"
+                  if unchanged else "") + "): the "
                "samples judged; success probability p with its 95 % Wilson interval; "
                + ("TTS99 in seconds with its interval; " if metric == "tts99" else
                   "R99, the runs to reach a valid picture with 99 % probability, with its interval; ")
-               + ("the seconds per run; " if timed else "") + "residual energy minimum / median / 90 % quantile; the share of samples "
+               + ("the seconds per run t and where t came from (the sampler's own timing, the wall clock around "
+                  "the runs, a QPU's access time, or --time); " if timed else "") + "residual energy minimum / median / 90 % quantile; the share of samples "
                "with a broken wall, an order violation, a cell conflict; and the distinct valid pictures "
                "found / the puzzle's number of solutions from the suite's index (>=2: CP-SAT counted up to "
                "its limit; ?: not recorded, see suite --truth). The JSON and CSV outputs hold every figure.")

@@ -15,10 +15,10 @@ import shlex
 from typing import Any
 
 from .._util.atomic import atomic_write
-from ..campaign.aggregate import percent, solutions_label
+from ..campaign.aggregate import group_stages, percent, solutions_label
 from ..campaign.evaluate import Group, check_options, csv_text, evaluate, records
-from .._util.progress import bar
-from ._common import add_force_argument, check_output_folder, progress_enabled
+from .._util.progress import steps
+from ._common import add_force_argument, check_output_folder
 
 ORDER = 65
 
@@ -86,7 +86,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="also write every figure as SVG, PDF and the CSV of its numbers into DIR, made if missing (default: none)")
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print nothing but errors: no progress, and no table when --csv, --report or --figures "
+                             "write the figures (--json still prints)")
     add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser
@@ -128,7 +130,7 @@ def table(groups: list[Group]) -> str:
         head = head[:2] + ("encoding", "weights") + head[2:]
     rows = [head]
     for g in groups:
-        for stage in ("raw", "polished") if g.polished is not None else ("raw",):
+        for stage in group_stages(g):  # a polished row only where polishing changed an energy
             f = g.figures(stage)
             extra = (str(g.info.get("encoding")), str(g.info.get("weights"))) if ab else ()
             rows.append((g.model, g.setting, *extra, stage, str(f["samples"]),
@@ -159,28 +161,30 @@ def run(args: argparse.Namespace) -> int:
         check_output_folder(args.report, args.model, *args.samples)
         check_figures_folder(args.figures)
         require_matplotlib()
-    with bar(None, "judging sample files", enabled=progress_enabled(args), unit=" files") as tick:
+    quiet = args.quiet
+    with steps(None, "judging sample files", quiet=quiet, unit=" files") as tick:
         groups = evaluate(args.model, args.samples, setting=args.setting, seconds=args.time,
                           polish=args.polish, samples_format=args.samples_format, jobs=args.jobs,
-                          progress=tick, force=args.force)
+                          progress=tick, force=args.force, planned=tick.plan)
     report = plots = None
     if args.report or args.figures:
-        from ..campaign.plots import all_plots
+        from ..campaign.plots import all_plots, figure_bytes, write_figures
 
-        with bar(None, "making figures", enabled=progress_enabled(args), unit=" figures"):
-            plots = all_plots(groups)
+        plots = all_plots(groups)
+        drawn = ("svg",) if not args.figures else ("svg", "pdf")
+        with steps(len(plots) * len(drawn), "drawing figures", quiet=quiet, unit=" drawings") as tick:
+            for plot in plots:  # each figure drawn once per format; the report and --figures share the SVG
+                for fmt in drawn:
+                    figure_bytes(plot, fmt)
+                    tick(1)
     if args.report:
         from ..campaign.report_html import render_report
 
         assert plots is not None  # made above for --report
-        with bar(len(plots), "drawing the report", enabled=progress_enabled(args), unit=" figures") as tick:
-            report = render_report(groups, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}",
-                                   command=command_line(args), plots=plots, progress=tick)
+        report = render_report(groups, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}",
+                               command=command_line(args), plots=plots)
     if args.figures and plots is not None:
-        from ..campaign.plots import write_figures
-
-        with bar(len(plots), f"writing {args.figures}", enabled=progress_enabled(args), unit=" figures") as tick:
-            write_figures(plots, args.figures, progress=tick)
+        write_figures(plots, args.figures)
     if args.csv:
         with atomic_write(args.csv) as fh:
             fh.write(csv_text(groups))
@@ -189,6 +193,6 @@ def run(args: argparse.Namespace) -> int:
             fh.write(report)
     if args.json:
         print(json.dumps({"groups": records(groups)}, indent=1, allow_nan=False))
-    else:
+    elif not (quiet and (args.csv or args.report or args.figures)):  # -q: the files are the output
         print(table(groups))
     return 0
