@@ -59,7 +59,7 @@ from .aggregate import (
 from .evaluate import Group
 
 __all__ = [
-    "PANELS_PER_PAGE", "Plot", "all_plots", "check_figures_folder", "cost_plot", "figure_bytes", "heatmap_plots", "histogram_plots",
+    "PANELS_PER_PAGE", "Plot", "SMALLEST_TEXT", "all_plots", "check_figures_folder", "cost_plot", "figure_bytes", "heatmap_plots", "histogram_plots",
     "p_plot", "palette_colours", "picture_plots", "require_matplotlib", "write_figures",
 ]
 
@@ -69,6 +69,8 @@ PANELS_PER_PAGE = 24
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
 MARKERS = ("o", "s", "D", "^", "v", "P", "X", "h")
 COLUMN = 3.4  # inches, one column of a two-column paper
+#: the smallest text of any figure, in points (panel titles, the size classes); the report sizes figures from it
+SMALLEST_TEXT = 6.5
 PAGE = 7.0  # inches, both columns
 _RC: dict[RcKeyType, Any] = {
     "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "xtick.labelsize": 7, "ytick.labelsize": 7,
@@ -200,6 +202,9 @@ def _size_axes(fig: Any, stages: Sequence[str]) -> list[Any]:
         ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
         ax.xaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
         ax.xaxis.set_minor_formatter(NullFormatter())
+        # plain numbers (0.01, 1, 1e+03), not 10^k: no superscripts, whose small text a phone could not read
+        ax.yaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
         if len(stages) > 1:
             ax.set_title(f"{stage} samples" if stage == "raw" else "after steepest-descent polishing", loc="left")
     axes[-1].set_xlabel("QUBO variables")
@@ -290,7 +295,7 @@ def _class_axis(ax: Any, stats: Sequence[ClassStat]) -> None:
     top = ax.secondary_xaxis("top")
     top.set_xticks([float(np.median(where[n])) for n in names],
                    [n.removeprefix("random ").replace("other, ", "").replace(" variables", " vars") for n in names],
-                   rotation=35, ha="left", rotation_mode="anchor", fontsize=6)
+                   rotation=35, ha="left", rotation_mode="anchor", fontsize=SMALLEST_TEXT)
     top.xaxis.set_minor_locator(NullLocator())
     top.tick_params(axis="x", length=2, pad=1)
 
@@ -586,7 +591,7 @@ def histogram_plots(groups: Sequence[Group]) -> list[Plot]:
                 ax.set_xlim(lo - 0.7 * wid, hi + 0.7 * wid)
                 ax.set_ylim(0, _share_top(top))
                 ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
-                ax.set_title(f"{_wrap(g.model, 30)}\n{g.setting}", fontsize=6.5)
+                ax.set_title(f"{_wrap(g.model, 30)}\n{g.setting}", fontsize=SMALLEST_TEXT)
             for k, ax in enumerate(axes):
                 if k % max(1, min(_ncol(groups), len(page))) == 0:
                     ax.set_ylabel("share of samples")
@@ -643,7 +648,7 @@ def heatmap_plots(groups: Sequence[Group]) -> list[Plot]:
                 share = _conflict_share(g)
                 image = ax.imshow(share, cmap="viridis", vmin=0.0, vmax=vmax, interpolation="nearest")
                 _framed(ax)
-                ax.set_title(f"{_wrap(g.model, 30)}\n{g.setting}", fontsize=6.5)
+                ax.set_title(f"{_wrap(g.model, 30)}\n{g.setting}", fontsize=SMALLEST_TEXT)
                 rr, cc = np.nonzero(share >= 0)
                 rows += [[g.model, g.setting, int(r) + 1, int(c) + 1, float(share[r, c])] for r, c in zip(rr, cc)]
             if image is not None:
@@ -696,7 +701,7 @@ def picture_plots(groups: Sequence[Group]) -> list[Plot]:
             for ax, g in zip(axes, page):
                 cmap = palette_colours(g.raw.palette)
                 ax.imshow(g.raw.best_grid, cmap=cmap, vmin=0, vmax=cmap.N - 1, interpolation="nearest")
-                ax.set_title(f"{_wrap(g.model)}\nE = {g.raw.best_energy} ({g.setting})", fontsize=6.5)
+                ax.set_title(f"{_wrap(g.model)}\nE = {g.raw.best_energy} ({g.setting})", fontsize=SMALLEST_TEXT)
                 _framed(ax)
                 rows.append([g.model, g.setting, g.raw.best_energy, "/".join(g.raw.palette.picture(g.raw.best_grid))])
         caption = (f"The lowest-energy picture the samples of any setting found for each model (page {number} "
