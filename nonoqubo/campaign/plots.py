@@ -56,10 +56,11 @@ from ..model.palette import Palette
 from .aggregate import (
     ClassStat, Point, class_stats, cost_label, cost_metric, describe_time, points, stages_to_draw,
 )
+from ._options import workers
 from .evaluate import Group
 
 __all__ = [
-    "PANELS_PER_PAGE", "Plot", "SMALLEST_TEXT", "all_plots", "check_figures_folder", "cost_plot", "figure_bytes", "heatmap_plots", "histogram_plots",
+    "PANELS_PER_PAGE", "Plot", "SMALLEST_TEXT", "all_plots", "check_figures_folder", "cost_plot", "count_plots", "drawn_plots", "figure_bytes", "heatmap_plots", "histogram_plots",
     "p_plot", "palette_colours", "picture_plots", "require_matplotlib", "write_figures",
 ]
 
@@ -92,6 +93,12 @@ class Plot:
     rows: list[list[Any]] = field(default_factory=list)
     #: the figure's bytes per format, drawn once (the report and --figures share the SVG)
     drawn: dict[str, bytes] = field(default_factory=dict, repr=False)
+    #: its width in inches, kept when a worker drew it and sent back only the bytes (``figure`` None)
+    width: float | None = None
+
+    def width_inches(self) -> float:
+        """The figure's width in inches."""
+        return self.width if self.figure is None and self.width is not None else float(self.figure.get_size_inches()[0])
 
     def csv_text(self) -> str:
         """The numbers drawn, as CSV (infinity as ``inf``, missing as an empty field)."""
@@ -135,6 +142,8 @@ def _figure(width: float, height: float) -> Any:
 def figure_bytes(plot: Plot, fmt: str) -> bytes:
     """The figure as ``svg``, ``pdf`` or ``png`` bytes (no date or tool version inside, for stable files)."""
     if fmt not in plot.drawn:
+        if plot.figure is None:
+            raise NonoquboError(f"{plot.name}: drawn in a worker without {fmt}; draw it with that format")
         buf = io.BytesIO()
         meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}}.get(fmt)
         with _style():
@@ -718,6 +727,64 @@ def all_plots(groups: Sequence[Group]) -> list[Plot]:
     """Every figure of the report, in its order."""
     return [p_plot(groups), cost_plot(groups), *histogram_plots(groups), *heatmap_plots(groups),
             *picture_plots(groups)]
+
+
+#: the figure makers of :func:`all_plots`, costliest first (the order work is handed to workers)
+_KINDS: dict[str, Callable[[Sequence[Group]], Any]] = {
+    "energy": histogram_plots, "conflicts": heatmap_plots, "best": picture_plots, "p": p_plot, "cost": cost_plot,
+}
+_ORDER = ("p", "cost", "energy", "conflicts", "best")
+
+
+def _made_and_drawn(task: tuple[str, Sequence[Group], tuple[str, ...]]) -> list[Plot]:
+    """One kind of figure made and drawn in every format (in a worker): the plots come back drawn."""
+    kind, groups, formats = task
+    made = _KINDS[kind](groups)
+    plots = made if isinstance(made, list) else [made]
+    for plot in plots:
+        for fmt in formats:
+            figure_bytes(plot, fmt)
+        plot.width = float(plot.figure.get_size_inches()[0])
+        plot.figure = None  # the bytes travel back, not the matplotlib objects
+    return plots
+
+
+def count_plots(groups: Sequence[Group]) -> int:
+    """How many figures :func:`all_plots` makes (two size plots and the pages of the panels)."""
+    pairs = math.ceil(len(groups) / PANELS_PER_PAGE) or 1
+    return 2 + 2 * pairs + (math.ceil(len({g.model for g in groups}) / PANELS_PER_PAGE) or 1)
+
+
+def drawn_plots(groups: Sequence[Group], formats: Sequence[str] = ("svg",), jobs: int | None = 1,
+                progress: Callable[[int], None] | None = None) -> list[Plot]:
+    """:func:`all_plots`, each figure drawn in *formats*, with *jobs* worker processes.
+
+    With ``jobs > 1`` every kind of figure (the size plots, the histograms, the heat maps, the
+    pictures) is made and drawn in a worker; what comes back is the plots with their bytes
+    (``figure`` None, ``width`` their width in inches).  *progress* is called with 1 per figure.
+    """
+    formats = tuple(formats)
+    jobs = workers(jobs)
+    if jobs <= 1:
+        plots = all_plots(groups)
+        for plot in plots:
+            for fmt in formats:
+                figure_bytes(plot, fmt)
+            if progress is not None:
+                progress(1)
+        return plots
+    from concurrent.futures import ProcessPoolExecutor
+
+    done: dict[str, list[Plot]] = {}
+    with ProcessPoolExecutor(max_workers=min(jobs, len(_KINDS))) as pool:
+        futures = {pool.submit(_made_and_drawn, (kind, groups, formats)): kind for kind in _KINDS}
+        from concurrent.futures import as_completed
+
+        for future in as_completed(futures):
+            done[futures[future]] = future.result()
+            if progress is not None:
+                progress(len(done[futures[future]]))
+    return [plot for kind in _ORDER for plot in done[kind]]
 
 
 def write_figures(plots: Sequence[Plot], folder: str, progress: Callable[[int], None] | None = None) -> list[str]:

@@ -227,7 +227,7 @@ def readable_width(svg: bytes, smallest: float | None = None) -> int:
 def _figure(plot: Plot, svg: bytes, wide: bool) -> str:
     uri = "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
     least = readable_width(svg, SMALLEST_TEXT)
-    width = max(least, round(float(plot.figure.get_size_inches()[0]) * PX_PER_INCH))
+    width = max(least, round(plot.width_inches() * PX_PER_INCH))
     # never narrower than its text can be read: on a narrow screen a wide figure scrolls sideways in its frame
     return (f'<figure class="{"page" if wide else "column"}" id="{_esc(plot.name)}">'
             f'<div class="figscroll" role="region" aria-label="{_esc(plot.title)}" tabindex="0">'

@@ -168,15 +168,11 @@ def run(args: argparse.Namespace) -> int:
                           progress=tick, force=args.force, planned=tick.plan)
     report = plots = None
     if args.report or args.figures:
-        from ..campaign.plots import all_plots, figure_bytes, write_figures
+        from ..campaign.plots import count_plots, drawn_plots, write_figures
 
-        plots = all_plots(groups)
-        drawn = ("svg",) if not args.figures else ("svg", "pdf")
-        with steps(len(plots) * len(drawn), "drawing figures", quiet=quiet, unit=" drawings") as tick:
-            for plot in plots:  # each figure drawn once per format; the report and --figures share the SVG
-                for fmt in drawn:
-                    figure_bytes(plot, fmt)
-                    tick(1)
+        formats = ("svg", "pdf") if args.figures else ("svg",)  # the report and --figures share the SVG
+        with steps(count_plots(groups), "drawing figures", quiet=quiet, unit=" figures") as tick:
+            plots = drawn_plots(groups, formats, jobs=args.jobs, progress=tick)
     if args.report:
         from ..campaign.report_html import render_report
 
