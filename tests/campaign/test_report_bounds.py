@@ -31,8 +31,8 @@ from nonoqubo.inputs import load_model
 SECONDS = {"anneal": 0.002, "noise": 0.001, "noise-big": 0.001}
 
 
-def _sampleset(bits: np.ndarray, labels, seconds: float) -> str:
-    info = {"nonoqubo": {"sampler": "test", "parameters": {}, "timing": {"seconds_per_run": seconds,
+def _sampleset(bits: np.ndarray, labels, seconds: float, setting: str) -> str:
+    info = {"nonoqubo": {"sampler": setting, "parameters": {}, "timing": {"seconds_per_run": seconds,
                                                                         "time_source": "sampler timing"}}}
     ss = dimod.SampleSet.from_samples((bits, list(labels)), dimod.BINARY, energy=np.zeros(len(bits)), info=info)
     return json.dumps(ss.to_serializable())
@@ -56,7 +56,7 @@ def campaign(tmp_path_factory):
             assert len(bits) == {"anneal": 20, "noise": 12, "noise-big": 48}[setting]
             folder = root / "runs" / setting
             folder.mkdir(parents=True, exist_ok=True)
-            (folder / f"{entry['name']}.json").write_text(_sampleset(bits, qubo.labels, SECONDS[setting]))
+            (folder / f"{entry['name']}.json").write_text(_sampleset(bits, qubo.labels, SECONDS[setting], setting))
     return root
 
 
