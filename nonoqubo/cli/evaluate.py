@@ -230,7 +230,8 @@ def run(args: argparse.Namespace) -> int:
         groups = evaluate(args.model, args.samples, setting=args.setting, seconds=args.time,
                           polish=args.polish, samples_format=args.samples_format, jobs=args.jobs,
                           progress=tick, force=args.force, embedding=args.embedding, chain_break=args.chain_break,
-                          note=(lambda line: None) if quiet else (lambda line: print(f"note: {line}", file=sys.stderr)),
+                          # shown even with -q, as warnings are: files of the runs folder were not judged
+                          note=lambda line: print(f"note: {line}", file=sys.stderr),
                           planned=tick.plan)
     report = plots = None
     drawn = scored(groups)  # solved by presolve, proven unsolvable: counted above the table, never drawn
