@@ -84,6 +84,12 @@ instances drawn faintly; a model with no success (p = 0) is drawn as a bound
 at the upper end of its 95 % Wilson interval (needs matplotlib: the campaign
 extra).
 
+Progress goes to standard error: a bar on a terminal; in a log or a batch job
+one line per 10 % of the files (and of the figures) once a stage has run 5 s.
+-q prints nothing but errors and warnings when --csv, --report or --figures
+hold the output.  Censored points (no success) are drawn as one-sided 95 %
+bounds: open markers with an arrow, never joined to measured points.
+
 examples:
   nonoqubo evaluate logo.qubo.json runs/ --report report.html
   nonoqubo evaluate heart.non runs/              # runs/heart.sa.json, runs/heart.tabu.json: two rows
