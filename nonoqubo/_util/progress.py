@@ -14,6 +14,9 @@ Three shapes, by what can be counted:
   by a background thread, erased when the stage ends.
 * :func:`status_line`: a stage that holds the GIL (minorminer's search), so no
   thread could redraw a clock: its message, written once, erased when it ends.
+* :func:`steps`: a long stage of counted steps that reports on a terminal *and* in a log:
+  a tqdm bar on a terminal, else one line per 10 % done (``judging sample files: 30 % (16 of
+  54)``), but only once the stage has run for *after* seconds (a short run stays silent).
 
 Examples:
     >>> with bar(10, "writing", enabled=False) as tick:
@@ -24,6 +27,16 @@ Examples:
     ...     pass
     >>> with status_line("minorminer: try 1/3", enabled=False):
     ...     pass
+    >>> import io
+    >>> log = io.StringIO()
+    >>> with steps(4, "judging", quiet=False, stream=log, after=0.0) as tick:
+    ...     for _ in range(4):
+    ...         tick(1)
+    >>> print(log.getvalue(), end="")
+    judging: 25 % (1 of 4)
+    judging: 50 % (2 of 4)
+    judging: 75 % (3 of 4)
+    judging: 100 % (4 of 4)
 """
 
 from __future__ import annotations
@@ -33,8 +46,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any, TextIO
 
-__all__ = ["bar", "enabled", "reads", "spinner", "status_line"]
+__all__ = ["Steps", "bar", "enabled", "reads", "spinner", "status_line", "steps"]
 
 
 def enabled(quiet: bool = False) -> bool:
@@ -124,6 +138,71 @@ def status_line(message: str, enabled: bool) -> Iterator[None]:
     finally:
         sys.stderr.write("\r" + " " * (len(message) + 4) + "\r")
         sys.stderr.flush()
+
+
+#: seconds a stage runs before :func:`steps` reports it in a log (a short command prints nothing)
+LOG_AFTER = 5.0
+
+
+class Steps:
+    """What :func:`steps` yields: ``tick(n)`` after *n* more steps, ``tick.plan(total)`` once the total is known.
+
+    On a terminal it drives a tqdm bar (*bar*); elsewhere it writes a line each time the done
+    count crosses another 10 % of the total, once *after* seconds have passed since it started.
+    """
+
+    def __init__(self, total: int | None, desc: str, stream: TextIO | None, after: float, unit: str,
+                 bar: Any = None) -> None:
+        self.total, self.desc, self.stream, self.after, self.unit, self.bar = total, desc, stream, after, unit, bar
+        self.done = 0
+        self.said = 0  # tenths already reported
+        self.start = time.perf_counter()
+
+    def plan(self, total: int) -> None:
+        """The number of steps, when it is known only after the stage began."""
+        self.total = total
+        if self.bar is not None:
+            self.bar.total = total
+            self.bar.refresh()
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        if self.stream is None or not self.total:
+            return
+        tenths = min(10, self.done * 10 // self.total)
+        if tenths > self.said and time.perf_counter() - self.start >= self.after:
+            self.said = tenths
+            self.stream.write(f"{self.desc}: {100 * self.done // self.total} % ({self.done} of {self.total}{self.unit})\n")
+            self.stream.flush()
+
+
+@contextlib.contextmanager
+def steps(total: int | None, desc: str, *, quiet: bool, stream: TextIO | None = None, after: float = LOG_AFTER,
+          unit: str = "") -> Iterator[Steps]:
+    """Progress of *total* counted steps (None: given later with ``tick.plan``); yields a :class:`Steps`.
+
+    Nothing with *quiet*.  On a terminal (*stream*, default standard error, is a TTY) a tqdm
+    bar; elsewhere (a log, a pipe, a batch job) one line per 10 % of the steps, written only once
+    the stage has run *after* seconds, so that a short stage prints nothing.
+    """
+    out = sys.stderr if stream is None else stream
+    if quiet:
+        yield Steps(total, desc, None, after, unit)
+        return
+    if out.isatty():
+        try:
+            from tqdm import tqdm
+        except ImportError:  # pragma: no cover - tqdm is a runtime dependency
+            yield Steps(total, desc, None, after, unit)
+            return
+        with tqdm(total=total, desc=desc, unit=unit or " steps", unit_scale=True, file=out, leave=False,
+                  dynamic_ncols=True) as t:
+            yield Steps(total, desc, out, after, unit, bar=t)
+        return
+    yield Steps(total, desc, out, after, unit)
 
 
 def _nothing(n: int) -> None:

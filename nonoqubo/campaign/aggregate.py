@@ -12,10 +12,16 @@ and the *cost* the TTS figure shows (:func:`cost_metric`):
   (read from the sample files or given with ``--time``);
 * otherwise ``r99``, the runs to 99 %, ``R99 = ln(0.01) / ln(1 - p)`` (at least 1).
 
-**Censoring.**  An instance with no success (``p = 0``, "censored") has no finite R99.  Its
-Wilson interval ``[0, p_hi]`` (``p_hi = z^2 / (n + z^2)`` for ``n`` runs) says that with 95 %
-confidence (two-sided) ``p <= p_hi``, so ``R99 >= R99(p_hi)``: the point is drawn as an
-arrow at that *bound* (up on the cost axis, down on the p axis), never as a value.
+**Censoring.**  An instance with no success (``p = 0``, "censored") has no finite R99, and its
+p = 0 has no place on a log axis.  What its ``n`` runs do say is a one-sided bound
+(:func:`censored_bounds`): with 95 % confidence ``p <= p_bound = 1 - 0.05^(1/n)`` (the exact,
+Clopper-Pearson, bound for no success in ``n`` runs; about ``3/n``), so ``R99 >= R99(p_bound) =
+n ln(0.01)/ln(0.05) = 1.537 n`` runs and ``TTS99 >= 1.537 n t``: at least 1.54 times the
+sampling time the setting spent on the instance without a success.  The cost bound is set by
+the time spent (runs times the time per run), the p bound by the runs alone, so a setting with
+fewer runs has a *higher* (weaker) p bound.  The point is drawn at that bound as an open marker
+with an arrow (up on the cost axis, down on the p axis), never as a value, and never joined to
+measured points.
 
 **Size classes** (:func:`size_class`).  A random family of the suite (``random-WxH-dD-sS-NNNN``)
 is one class: every instance has the same grid and density.  Every other puzzle falls in a bin
@@ -33,6 +39,8 @@ Examples:
     'random 10x10 d0.5'
     >>> size_class("qbpp-logo", 437).label
     'other, 256-511 variables'
+    >>> [round(v, 4) for v in censored_bounds(20, 0.5)]
+    [0.1391, 30.7449, 15.3724]
     >>> q, bound = censored_quantiles([1.0, 2.0, 3.0, 10.0], [False, False, False, True], (0.25, 0.5, 0.75))
     >>> [float(v) for v in q], [bool(b) for b in bound]
     ([1.75, 2.5, 4.75], [False, False, True])
@@ -50,12 +58,26 @@ import numpy as np
 from .evaluate import Group, runs_to_solution
 
 __all__ = [
-    "CLASS_QUANTILES", "ClassStat", "Point", "SizeClass", "censored_quantiles", "class_stats", "cost_metric",
-    "cost_label", "describe_time", "percent", "points", "solutions_label", "stages_to_draw", "size_class",
+    "BOUND_CONFIDENCE", "CLASS_QUANTILES", "ClassStat", "Point", "SizeClass", "censored_bounds", "censored_quantiles", "class_stats", "cost_metric",
+    "cost_label", "describe_time", "group_stages", "percent", "points", "solutions_label", "stages_to_draw", "size_class",
 ]
 
 #: the quantiles across a class's instances: the interquartile range and the median
 CLASS_QUANTILES = (0.25, 0.5, 0.75)
+#: the one-sided confidence of a censored instance's bound (:func:`censored_bounds`)
+BOUND_CONFIDENCE = 0.95
+
+
+def censored_bounds(runs: int, seconds: float | None = None) -> tuple[float, float, float | None]:
+    """The bounds of an instance with no success in *runs* runs: ``(p_bound, r99_bound, tts99_bound)``.
+
+    With :data:`BOUND_CONFIDENCE` (one-sided), ``p <= 1 - (1 - 0.95)^(1/runs)`` (no success is that
+    unlikely for a larger p), hence ``R99 >= R99(p_bound)`` and ``TTS99 >= seconds * R99(p_bound)``
+    (None without a time per run).
+    """
+    p_bound = 1.0 - (1.0 - BOUND_CONFIDENCE) ** (1.0 / max(1, runs))
+    r_bound = runs_to_solution(p_bound)
+    return p_bound, r_bound, None if seconds is None else seconds * r_bound
 
 _RANDOM = re.compile(r"^random-(\d+)x(\d+)-d([0-9.eE+-]+)-s(\d+)-\d+(?:\.presolved)?$")
 
@@ -98,6 +120,17 @@ def stages_to_draw(groups: Sequence[Group]) -> list[str]:
         return ["raw"]
     changed = any(g.polished is not None and g.polished.valid != g.raw.valid for g in groups)
     return ["raw", "polished"] if changed else ["raw"]
+
+
+def group_stages(group: Group) -> list[str]:
+    """The stages a table shows for a group: ``raw``, and ``polished`` only where polishing changed an energy.
+
+    A polished row equal to its raw row says nothing new; the table says so once instead.
+    """
+    pol = group.polished
+    if pol is None or np.array_equal(pol.energies, group.raw.energies):
+        return ["raw"]
+    return ["raw", "polished"]
 
 
 def cost_metric(groups: Sequence[Group]) -> str:
@@ -147,9 +180,14 @@ class Point:
     r99: float
     #: the cost shown: r99 or tts99 (infinite when censored)
     cost: float
-    #: the cost's 95 % interval: at p_hi and at p_lo (cost_lo is the censored point's bound)
+    #: the cost's 95 % interval: at p_hi and at p_lo
     cost_lo: float
     cost_hi: float
+    #: a censored point's one-sided 95 % bounds (:func:`censored_bounds`), where it is drawn; None when measured
+    p_bound: float | None = None
+    cost_bound: float | None = None
+    #: where the time per run came from (:func:`describe_time`)
+    time_source: str = ""
 
     def row(self) -> dict[str, Any]:
         """A CSV row (infinity as ``inf``)."""
@@ -166,12 +204,16 @@ def points(groups: Sequence[Group], stages: Sequence[str] | None = None, metric:
         for stage in stages:
             f = g.figures(stage)
             scale = 1.0 if metric == "r99" else float(g.seconds)  # type: ignore[arg-type]
+            censored = f["valid"] == 0
+            p_bound, r_bound, _ = censored_bounds(f["samples"])
             out.append(Point(
                 model=g.model, setting=g.setting, stage=stage, size_class=cls.label,
                 variables=int(g.info["variables"]), samples=f["samples"], valid=f["valid"],
-                p=f["p"], p_lo=f["p_lo"], p_hi=f["p_hi"], censored=f["valid"] == 0,
+                p=f["p"], p_lo=f["p_lo"], p_hi=f["p_hi"], censored=censored,
                 seconds_per_run=g.seconds, r99=f["r99"], cost=scale * f["r99"],
-                cost_lo=scale * runs_to_solution(f["p_hi"]), cost_hi=scale * runs_to_solution(f["p_lo"])))
+                cost_lo=scale * runs_to_solution(f["p_hi"]), cost_hi=scale * runs_to_solution(f["p_lo"]),
+                p_bound=p_bound if censored else None, cost_bound=scale * r_bound if censored else None,
+                time_source=describe_time(g)))
     return out
 
 
@@ -234,8 +276,8 @@ class ClassStat:
 def class_stats(pts: Sequence[Point], quantity: str) -> list[ClassStat]:
     """The class quantiles of ``p`` or of the cost (``quantity`` "p", "r99" or "tts99").
 
-    A censored instance enters ``p`` at ``p_hi`` (an upper bound) and the cost at ``cost_lo``
-    (a lower bound), see :func:`censored_quantiles`.
+    A censored instance enters ``p`` at ``p_bound`` (an upper bound) and the cost at ``cost_bound``
+    (a lower bound), see :func:`censored_bounds` and :func:`censored_quantiles`.
     """
     buckets: dict[tuple[str, str, str], list[Point]] = {}
     for pt in pts:
@@ -244,10 +286,10 @@ def class_stats(pts: Sequence[Point], quantity: str) -> list[ClassStat]:
     for (setting, stage, label), mine in buckets.items():
         cens = [pt.censored for pt in mine]
         if quantity == "p":
-            vals = [pt.p_hi if pt.censored else pt.p for pt in mine]
+            vals = [pt.p_bound if pt.censored else pt.p for pt in mine]
             q, bound = censored_quantiles(vals, cens, CLASS_QUANTILES, upper=False)
         else:
-            vals = [pt.cost_lo if pt.censored else pt.cost for pt in mine]
+            vals = [pt.cost_bound if pt.censored else pt.cost for pt in mine]
             q, bound = censored_quantiles(vals, cens, CLASS_QUANTILES, upper=True)
         first = mine[0]
         cls = size_class(first.model, first.variables)

@@ -722,6 +722,7 @@ def evaluate(
     embedding: str | None = None,
     chain_break: str | None = None,
     note: Callable[[str], None] | None = None,
+    planned: Callable[[int], None] | None = None,
 ) -> list[Group]:
     """Judge a campaign (see the module docstring).
 
@@ -740,6 +741,7 @@ def evaluate(
             (as ``decode --embedding``); one model only.
         chain_break: how a broken chain gives its variable's value (with *embedding*; default majority).
         note: called once with a line naming the files of a runs folder skipped as not sample files.
+        planned: called once with the number of sample files, before the first is judged.
 
     Returns:
         One :class:`Group` per ``(model, setting)``, sorted by setting, then model size and name.
@@ -765,6 +767,8 @@ def evaluate(
             raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
     tasks = [Job(campaign.models[r.model]["path"], r.path, polish, samples_format, force, campaign.rebuild,
                  embedding, method, r.found, campaign.models[r.model].get("clues")) for r in campaign.runs if r.model]
+    if planned is not None:
+        planned(len(tasks))
     results: list[FileResult | Skipped | str]
     if jobs == 1 or len(tasks) <= 1:
         results = []

@@ -11,17 +11,25 @@ The figures:
 
 * ``p-vs-size``: success probability against QUBO variables, per setting: class medians and
   interquartile ranges, instances faint behind with their 95 % Wilson intervals, p = 0 as a
-  censored bound (log scales);
+  censored bound (an open marker with a down arrow at the one-sided 95 % bound
+  :func:`~nonoqubo.campaign.aggregate.censored_bounds`, never joined to a measured point, counted
+  in the caption); the size classes named along the top axis (log scales);
 * ``tts-vs-size`` (``r99-vs-size`` without times): TTS99 in seconds, or R99 in runs when a
-  setting's files record no time per run, drawn the same way;
+  setting's files record no time per run, drawn the same way (bounds with up arrows), each
+  setting's legend entry saying where its time per run came from;
 * ``energy-N``: residual-energy histograms, one panel per (model, setting), integer-centred
-  bins, pages of :data:`PANELS_PER_PAGE` panels (every pair appears);
+  bins, each panel's y axis scaled to its tallest bar, the polished outline (and its CSV rows)
+  only where polishing changed the histogram, pages of :data:`PANELS_PER_PAGE` panels (every
+  pair appears);
 * ``conflicts-N``: how often each cell is in conflict, the same panels, on one colour scale
   shared by every panel of every page;
 * ``best-N``: the best picture found for each model.
 
 Style: one column (3.4 in) for the size plots, two columns (7 in) for the panels; 8 pt text;
-the Okabe-Ito colour-blind-safe colours with a different marker per setting.
+the Okabe-Ito colour-blind-safe colours with a different marker per setting.  SVG text stays
+text (``svg.fonttype`` "none": editable in a vector editor, searchable in the page), PDF fonts
+are embedded as TrueType (``pdf.fonttype`` 42).  A figure's constrained layout is solved once,
+at its first drawing; the other formats reuse it.
 
 matplotlib is optional (the ``campaign`` extra): :func:`require_matplotlib` says so first.
 """
@@ -48,10 +56,11 @@ from ..model.palette import Palette
 from .aggregate import (
     ClassStat, Point, class_stats, cost_label, cost_metric, describe_time, points, stages_to_draw,
 )
+from ._options import workers
 from .evaluate import Group
 
 __all__ = [
-    "PANELS_PER_PAGE", "Plot", "all_plots", "check_figures_folder", "cost_plot", "figure_bytes", "heatmap_plots", "histogram_plots",
+    "PANELS_PER_PAGE", "Plot", "SMALLEST_TEXT", "all_plots", "check_figures_folder", "cost_plot", "count_plots", "drawn_plots", "figure_bytes", "heatmap_plots", "histogram_plots",
     "p_plot", "palette_colours", "picture_plots", "require_matplotlib", "write_figures",
 ]
 
@@ -61,11 +70,13 @@ PANELS_PER_PAGE = 24
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
 MARKERS = ("o", "s", "D", "^", "v", "P", "X", "h")
 COLUMN = 3.4  # inches, one column of a two-column paper
+#: the smallest text of any figure, in points (panel titles, the size classes); the report sizes figures from it
+SMALLEST_TEXT = 6.5
 PAGE = 7.0  # inches, both columns
 _RC: dict[RcKeyType, Any] = {
     "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "xtick.labelsize": 7, "ytick.labelsize": 7,
     "legend.fontsize": 7, "axes.spines.top": False, "axes.spines.right": False, "lines.linewidth": 1.0,
-    "svg.fonttype": "path", "pdf.fonttype": 42, "svg.hashsalt": "nonoqubo", "figure.dpi": 100,
+    "svg.fonttype": "none", "pdf.fonttype": 42, "svg.hashsalt": "nonoqubo", "figure.dpi": 100,
 }
 
 
@@ -82,6 +93,12 @@ class Plot:
     rows: list[list[Any]] = field(default_factory=list)
     #: the figure's bytes per format, drawn once (the report and --figures share the SVG)
     drawn: dict[str, bytes] = field(default_factory=dict, repr=False)
+    #: its width in inches, kept when a worker drew it and sent back only the bytes (``figure`` None)
+    width: float | None = None
+
+    def width_inches(self) -> float:
+        """The figure's width in inches."""
+        return self.width if self.figure is None and self.width is not None else float(self.figure.get_size_inches()[0])
 
     def csv_text(self) -> str:
         """The numbers drawn, as CSV (infinity as ``inf``, missing as an empty field)."""
@@ -128,10 +145,14 @@ def _figure(width: float, height: float) -> Any:
 def figure_bytes(plot: Plot, fmt: str) -> bytes:
     """The figure as ``svg``, ``pdf`` or ``png`` bytes (no date or tool version inside, for stable files)."""
     if fmt not in plot.drawn:
+        if plot.figure is None:
+            raise NonoquboError(f"{plot.name}: drawn in a worker without {fmt}; draw it with that format")
         buf = io.BytesIO()
         meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}}.get(fmt)
         with _style():
             plot.figure.savefig(buf, format=fmt, metadata=meta, dpi=150)
+            # the constrained layout is solved at the first drawing; later formats reuse its positions
+            plot.figure.set_layout_engine(None)  # (None, not "none": no dry-run drawing before each save)
         plot.drawn[fmt] = buf.getvalue()
     return plot.drawn[fmt]
 
@@ -193,16 +214,42 @@ def _size_axes(fig: Any, stages: Sequence[str]) -> list[Any]:
         ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
         ax.xaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
         ax.xaxis.set_minor_formatter(NullFormatter())
+        # plain numbers (0.01, 1, 1e+03), not 10^k: no superscripts, whose small text a phone could not read
+        ax.yaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
         if len(stages) > 1:
             ax.set_title(f"{stage} samples" if stage == "raw" else "after steepest-descent polishing", loc="left")
     axes[-1].set_xlabel("QUBO variables")
     return axes
 
 
+def _arrow_marker(up: bool) -> Any:
+    """A marker that is an open arrow from the point up (or down): "the true value lies this way"."""
+    from matplotlib.path import Path
+
+    sign = 1.0 if up else -1.0
+    verts = [(0.0, 0.3 * sign), (0.0, 1.0 * sign), (-0.35, 0.62 * sign), (0.0, 1.0 * sign), (0.35, 0.62 * sign)]
+    codes = [Path.MOVETO, Path.LINETO, Path.MOVETO, Path.LINETO, Path.LINETO]
+    return Path(verts, codes)
+
+
+def _draw_bounds(ax: Any, x: np.ndarray, y: np.ndarray, colour: str, marker: str, up: bool, size: float,
+                 alpha: float = 1.0) -> None:
+    """Bounds: an open marker at the bound with an arrow pointing to where the true value lies."""
+    ax.plot(x, y, linestyle="none", marker=marker, markersize=size, markerfacecolor="white", markeredgecolor=colour,
+            markeredgewidth=0.9, alpha=alpha, zorder=4)
+    ax.plot(x, y, linestyle="none", marker=_arrow_marker(up), markersize=size * 2.6, markerfacecolor="none",
+            markeredgecolor=colour, markeredgewidth=0.9, alpha=alpha, zorder=4)
+
+
 def _draw_size(ax: Any, pts: Sequence[Point], stats: Sequence[ClassStat], settings: Sequence[str], quantity: str) -> None:
-    """Instances faint (Wilson bars, censored as triangles at their bound), class medians and IQRs bold."""
+    """Instances faint (Wilson bars; censored ones as open markers with arrows at their bound), class medians and IQRs bold.
+
+    A bound is never joined by a line to a measured value: the lines between class medians
+    break at a median that is only a bound.
+    """
     offs = _offsets(len(settings))
-    upper = quantity != "p"  # a censored value is a lower bound of the cost, an upper bound of p
+    up = quantity != "p"  # a censored value is a lower bound of the cost, an upper bound of p
     for k, s in enumerate(settings):
         colour, marker = COLOURS[k % len(COLOURS)], MARKERS[k % len(MARKERS)]
         mine = [pt for pt in pts if pt.setting == s]
@@ -222,45 +269,68 @@ def _draw_size(ax: Any, pts: Sequence[Point], stats: Sequence[ClassStat], settin
         cens = [pt for pt in mine if pt.censored]
         if cens:
             x = np.array([pt.variables for pt in cens], float) * offs[k]
-            y = np.array([pt.p_hi if quantity == "p" else pt.cost_lo for pt in cens])
-            ax.scatter(x, y, marker="^" if upper else "v", s=14, facecolors="none", edgecolors=colour,
-                       alpha=0.6, linewidths=0.8, zorder=2)
+            y = np.array([(pt.p_bound if quantity == "p" else pt.cost_bound) or np.nan for pt in cens])
+            _draw_bounds(ax, x, y, colour, marker, up, 3.2, alpha=0.55)
         cs = [st for st in stats if st.setting == s]
         if cs:
             x = np.array([st.variables for st in cs]) * offs[k]
             med = np.array([st.median for st in cs])
+            exact = np.array([not st.median_bound for st in cs])
             ax.errorbar(x, med, yerr=[med - np.array([st.q25 for st in cs]), np.array([st.q75 for st in cs]) - med],
                         fmt="none", ecolor=colour, elinewidth=1.4, capsize=2.5, zorder=3)
             # medians joined only within one kind of class: a random family's sizes (one density) solid,
-            # the variable-count bins of the other puzzles dotted; never a random family to another bin
+            # the variable-count bins of the other puzzles dotted; never a random family to another bin,
+            # and never a bound to anything (the line breaks where the median is only a bound)
             kinds: dict[str, list[int]] = {}
             for i, st in enumerate(cs):
                 kinds.setdefault(st.size_class.rsplit(" d", 1)[-1] if st.random else "", []).append(i)
             for kind, idx in kinds.items():
                 if len(idx) > 1:
-                    ax.plot(x[idx], med[idx], color=colour, linewidth=0.9, linestyle="-" if kind else ":", zorder=3)
-            exact = np.array([not st.median_bound for st in cs])
+                    ax.plot(x[idx], np.where(exact[idx], med[idx], np.nan), color=colour, linewidth=0.9,
+                            linestyle="-" if kind else ":", zorder=3)
             ax.scatter(x[exact], med[exact], marker=marker, s=28, color=colour, edgecolors="white",
                        linewidths=0.5, zorder=4)
             if (~exact).any():
-                ax.scatter(x[~exact], med[~exact], marker=marker, s=28, facecolors="white", edgecolors=colour,
-                           linewidths=1.0, zorder=4)
-                for xi, yi in zip(x[~exact], med[~exact]):
-                    ax.annotate("", xy=(xi, yi * (1.8 if upper else 1 / 1.8)), xytext=(xi, yi),
-                                arrowprops={"arrowstyle": "->", "color": colour, "lw": 0.9}, zorder=4)
+                _draw_bounds(ax, x[~exact], med[~exact], colour, marker, up, 5.5)
 
 
-def _legend(fig: Any, settings: Sequence[str], quantity: str) -> None:
+def _class_axis(ax: Any, stats: Sequence[ClassStat]) -> None:
+    """The size classes named along the top of a size plot, at the variable count each is drawn at."""
+    from matplotlib.ticker import NullLocator
+
+    where: dict[str, list[float]] = {}
+    for st in stats:
+        where.setdefault(st.size_class, []).append(st.variables)
+    if not where:
+        return
+    names = sorted(where, key=lambda label: float(np.median(where[label])))
+    top = ax.secondary_xaxis("top")
+    top.set_xticks([float(np.median(where[n])) for n in names],
+                   [n.removeprefix("random ").replace("other, ", "").replace(" variables", " vars") for n in names],
+                   rotation=35, ha="left", rotation_mode="anchor", fontsize=SMALLEST_TEXT)
+    top.xaxis.set_minor_locator(NullLocator())
+    top.tick_params(axis="x", length=2, pad=1)
+
+
+def _legend(fig: Any, settings: Sequence[str], quantity: str, times: dict[str, str] | None = None) -> None:
+    """One entry per setting (with where its time per run came from, on a cost plot), the instances, the bounds."""
+    from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
 
-    handles = [Line2D([], [], color=COLOURS[k % len(COLOURS)], marker=MARKERS[k % len(MARKERS)], markersize=5,
-                      label=s) for k, s in enumerate(settings)]
-    handles.append(Line2D([], [], color="0.3", marker=".", linestyle="none", alpha=0.4, label="instance"))
-    handles.append(Line2D([], [], color="0.3", marker="^" if quantity != "p" else "v", markerfacecolor="none",
-                          linestyle="none", label="no success (bound)"))
-    handles.append(Line2D([], [], color="0.3", marker="o", markerfacecolor="white", linestyle="none",
-                          label="median is a bound"))
-    fig.legend(handles=handles, loc="outside lower center", ncols=min(3, len(handles)), frameon=False)
+    up = quantity != "p"
+    handles: list[Any] = [Line2D([], [], color=COLOURS[k % len(COLOURS)], marker=MARKERS[k % len(MARKERS)],
+                                 markersize=5, label=s + (f" (t: {times[s]})" if times and s in times else ""))
+                          for k, s in enumerate(settings)]
+    labels = [h.get_label() for h in handles]
+    handles.append(Line2D([], [], color="0.3", marker=".", linestyle="none", alpha=0.6))
+    labels.append("instance (95 % Wilson bar)")
+    bound = (Line2D([], [], color="0.2", marker="o", markersize=5, markerfacecolor="white", linestyle="none"),
+             Line2D([], [], color="0.2", marker=_arrow_marker(up), markersize=13, markerfacecolor="none",
+                    linestyle="none"))
+    handles.append(bound)
+    labels.append("no success: " + ("lower" if up else "upper") + " bound (open, arrow)")
+    fig.legend(handles=handles, labels=labels, loc="outside lower center", ncols=1 if times else 2, frameon=False,
+               handler_map={tuple: HandlerTuple(ndivide=1)})
 
 
 def _classes_note(stats: Sequence[ClassStat]) -> str:
@@ -294,24 +364,35 @@ def p_plot(groups: Sequence[Group]) -> Plot:
             _draw_size(ax, [pt for pt in pts if pt.stage == stage], [st for st in stats if st.stage == stage],
                        settings, "p")
             ax.set_ylabel("success probability p")
-            lows = [pt.p_hi if pt.censored else pt.p_lo if pt.p_lo > 0 else pt.p for pt in pts]
-            lows = [v for v in lows if v > 0]
+            lows = [pt.p_bound if pt.censored else pt.p_lo if pt.p_lo > 0 else pt.p for pt in pts]
+            lows = [v for v in lows if v and v > 0]
             ax.set_ylim(min(lows, default=0.01) / 2, 1.5)
+        _class_axis(axes[0], stats)
         _legend(fig, settings, "p")
-    censored = sum(pt.censored for pt in pts)
     caption = (
         "Success probability p (the share of runs that end at energy 0, a valid picture) against model size "
         "(QUBO variables), one colour and marker per setting. " + _SIZE_WORDS.format(classes=_classes_note(stats))
-        + " Hollow down-triangles: an instance with no success (p = 0, which a log axis cannot show) drawn at the "
-        "upper end of its 95 % Wilson interval, p_hi = z^2/(n + z^2) for n runs (z = 1.96): p is below it with 95 % "
-        "confidence. Such an instance enters its class's quantiles at p_hi; a median it could still move is drawn "
-        f"hollow with a down arrow (an upper bound). Censored instances here: {censored} of {len(pts)}."
+        + " Open markers with a down arrow are bounds, not values: an instance with no success (p = 0, which a "
+        "log axis cannot show) is drawn at p_bound = 1 - 0.05^(1/n) for its n runs (about 3/n), the one-sided "
+        "95 % upper confidence bound of p: with no success in n runs, p is below it with 95 % confidence. That "
+        "height depends on the runs alone, so a setting with fewer runs has a higher, weaker bound: it is no "
+        "sign of a better setting. Such an instance enters its class's quantiles at its bound; a median it could "
+        "still move is drawn open with a down arrow (an upper bound) and no line joins it." + _bounds_note(pts, stats)
         + _stage_note(groups, stages))
+    censored = sum(pt.censored for pt in pts)
     alt = (f"Log-log plot of success probability against QUBO variables for {len(settings)} settings "
            f"({', '.join(settings)}): class medians with interquartile bars over faint instance points; "
            f"{censored} instance{'s' if censored != 1 else ''} with no success drawn as bounds.")
     return Plot("p-vs-size", "Success probability against size", caption, alt, fig, list(SIZE_HEADER),
                 _rows(SIZE_HEADER, pts, stats))
+
+
+def _bounds_note(pts: Sequence[Point], stats: Sequence[ClassStat]) -> str:
+    """How many drawn points are bounds: instances and class medians."""
+    censored = sum(pt.censored for pt in pts)
+    medians = sum(st.median_bound for st in stats)
+    return (f" Bounds here: {censored} of {len(pts)} instance points and {medians} of {len(stats)} class medians"
+            f"; the other {len(pts) - censored + len(stats) - medians} points are measured values.")
 
 
 def _stage_note(groups: Sequence[Group], stages: Sequence[str]) -> str:
@@ -338,6 +419,14 @@ def _rows(header: Sequence[str], pts: Sequence[Point], stats: Sequence[ClassStat
     return rows
 
 
+def _times(groups: Sequence[Group]) -> dict[str, str]:
+    """Per setting, where its time per run came from, in short (the legend's words; the caption says how)."""
+    by: dict[str, set[str]] = {}
+    for g in groups:
+        by.setdefault(g.setting, set()).add(g.time_source if g.seconds is not None else "none")
+    return {s: ", ".join(sorted(v)) for s, v in by.items()}
+
+
 def _time_note(groups: Sequence[Group]) -> str:
     by: dict[str, set[str]] = {}
     for g in groups:
@@ -361,8 +450,8 @@ def cost_plot(groups: Sequence[Group]) -> Plot:
             ax.set_ylabel(cost_label(metric))
             if metric == "r99":
                 ax.set_ylim(bottom=0.7)
-        _legend(fig, settings, metric)
-    censored = sum(pt.censored for pt in pts)
+        _class_axis(axes[0], stats)
+        _legend(fig, settings, metric, _times(groups) if metric == "tts99" else None)
     if metric == "tts99":
         what = ("TTS99, the time to reach a valid picture with 99 % probability: TTS99 = t R99 with "
                 "R99 = ln(0.01)/ln(1 - p) runs (at least one run) and t the seconds per run. "
@@ -375,16 +464,22 @@ def cost_plot(groups: Sequence[Group]) -> Plot:
                 f"files of {', '.join(missing)} record no time per run (give one with --time, or save the "
                 "samples with a solver that records it).")
         name, title = "r99-vs-size", "Runs to 99 % (R99) against size"
-    caption = (what + " One colour and marker per setting. " + _SIZE_WORDS.format(classes=_classes_note(stats))
-               + " The faint bars are the cost at the two ends of p's 95 % Wilson interval. Hollow up-triangles: "
-               "an instance with no success (p = 0, infinite cost) drawn at the cost of the upper end of its "
-               "Wilson interval, p_hi = z^2/(n + z^2) for n runs: with 95 % confidence the true cost is at least "
-               "that (a lower bound, not a value). Such an instance enters its class's quantiles at that bound; "
-               f"a median it could still move is drawn hollow with an up arrow (a lower bound). Censored instances "
-               f"here: {censored} of {len(pts)}." + _stage_note(groups, stages)
+    per = "1.537 n t (at least 1.54 times the sampling time n t spent without a success)" if metric == "tts99" \
+        else "1.537 n runs"
+    caption = (what + " One colour and marker per setting" + ("; the legend says where each setting's t came from"
+                                                               if metric == "tts99" else "") + ". "
+               + _SIZE_WORDS.format(classes=_classes_note(stats))
+               + " The faint bars are the cost at the two ends of p's 95 % Wilson interval. Open markers with an up "
+               "arrow are bounds, not values: an instance with no success (p = 0, infinite cost) is drawn at the "
+               f"cost of p_bound = 1 - 0.05^(1/n) for its n runs, R99(p_bound) = n ln(0.01)/ln(0.05), that is {per}: "
+               "with 95 % confidence the true cost is at least that (a lower bound; more runs without a success push "
+               "it up). Such an instance enters its class's quantiles at that bound; a median it could still move is "
+               "drawn open with an up arrow (a lower bound) and no line joins it." + _bounds_note(pts, stats)
+               + _stage_note(groups, stages)
                + (" The polished TTS99 uses the same time per run: the descent's own time is not counted."
                   if metric == "tts99" and len(stages) > 1 else ""))
     unit = "seconds" if metric == "tts99" else "runs"
+    censored = sum(pt.censored for pt in pts)
     alt = (f"Log-log plot of {cost_label(metric)} in {unit} against QUBO variables for {len(settings)} settings "
            f"({', '.join(settings)}): class medians with interquartile bars over faint instance points; "
            f"{censored} instance{'s' if censored != 1 else ''} with no success drawn as lower bounds.")
@@ -448,6 +543,21 @@ def _bin_width(low: int, high: int) -> int:
     return max(1, math.ceil((high - low + 1) / MAX_BARS))
 
 
+def _bars(left: np.ndarray, width: np.ndarray, height: np.ndarray) -> Any:
+    """Bars from 0 to *height* as one collection (one artist per panel, not one per bar: drawing is fast)."""
+    from matplotlib.collections import PolyCollection
+
+    right = left + width
+    verts = np.stack([np.stack([left, np.zeros_like(left)], 1), np.stack([left, height], 1),
+                      np.stack([right, height], 1), np.stack([right, np.zeros_like(left)], 1)], axis=1)
+    return PolyCollection(list(verts), facecolors=COLOURS[0], edgecolors="none", linewidths=0)
+
+
+def _share_top(top: float) -> float:
+    """The top of a histogram's y axis: a little above its tallest bar, on a round value (at most 1)."""
+    return next(step for step in (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.1) if top * 1.08 <= step)
+
+
 def histogram_plots(groups: Sequence[Group]) -> list[Plot]:
     """Residual-energy histograms, a panel per (model, setting), pages of :data:`PANELS_PER_PAGE`."""
     ordered = _ordered(groups)
@@ -475,22 +585,25 @@ def histogram_plots(groups: Sequence[Group]) -> list[Plot]:
                 x, c = _energy_hist(g.raw, lo, wid)
                 ends = _bin_ends(x, lo, wid)
                 n = max(1, g.raw.samples)
-                ax.bar((x + ends) / 2, c / n, width=0.9 * (ends - x + 1), color=COLOURS[0], label="raw")
+                wide = 0.9 * (ends - x + 1)
+                ax.add_collection(_bars((x + ends) / 2 - wide / 2, wide, c / n))
                 rows += [[g.model, g.setting, "raw", int(xi), int(xe), int(ci), ci / n]
                          for xi, xe, ci in zip(x, ends, c)]
+                top = float(c.max()) / n if c.size else 0.0
                 if g.polished is not None:
                     px, pc = _energy_hist(g.polished, lo, wid)
                     pe = _bin_ends(px, lo, wid)
-                    rows += [[g.model, g.setting, "polished", int(xi), int(xe), int(ci), ci / n]
-                             for xi, xe, ci in zip(px, pe, pc)]
-                    if not (np.array_equal(px, x) and np.array_equal(pc, c)):
+                    if not (np.array_equal(px, x) and np.array_equal(pc, c)):  # drawn and listed only where it differs
                         any_polished = True
+                        rows += [[g.model, g.setting, "polished", int(xi), int(xe), int(ci), ci / n]
+                                 for xi, xe, ci in zip(px, pe, pc)]
                         edges = np.concatenate((px - 0.5, [pe[-1] + 0.5]))
                         ax.stairs(pc / n, edges, color="black", linewidth=1.0, label="polished")
+                        top = max(top, float(pc.max()) / n)
                 ax.set_xlim(lo - 0.7 * wid, hi + 0.7 * wid)
-                ax.set_ylim(0, 1)
+                ax.set_ylim(0, _share_top(top))
                 ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
-                ax.set_title(f"{_wrap(g.model, 30)}\n{g.setting}", fontsize=6.5)
+                ax.set_title(f"{_wrap(g.model, 30)}\n{g.setting}", fontsize=SMALLEST_TEXT)
             for k, ax in enumerate(axes):
                 if k % max(1, min(_ncol(groups), len(page))) == 0:
                     ax.set_ylabel("share of samples")
@@ -509,7 +622,9 @@ def histogram_plots(groups: Sequence[Group]) -> list[Plot]:
             f"Residual energy (the energy above the ground state 0; 0 is a valid picture) of the samples, one "
             f"panel per model and setting (page {number} of {total}; {len(ordered)} pairs in all, "
             "ordered by model size). Bars: the share of samples at each integer energy, one bar per integer, "
-            "centred on it. The y axis runs from 0 to 1 in every panel; the x axis is shared by a model's panels."
+            "centred on it. Each panel's y axis runs from 0 to a round value just above its tallest bar (read "
+            "the scale of each panel: heights are comparable within a panel, not between panels); the x axis is "
+            "shared by a model's panels."
             + (f" Models whose energies span more than {MAX_BARS} integers have bars of several integers each "
                f"({', '.join(f'{m}: {widths[m]}' for m in wide)}; energy 0 keeps a bar of its own); the CSV gives "
                "each bar's range." if wide else "")
@@ -545,7 +660,7 @@ def heatmap_plots(groups: Sequence[Group]) -> list[Plot]:
                 share = _conflict_share(g)
                 image = ax.imshow(share, cmap="viridis", vmin=0.0, vmax=vmax, interpolation="nearest")
                 _framed(ax)
-                ax.set_title(f"{_wrap(g.model, 30)}\n{g.setting}", fontsize=6.5)
+                ax.set_title(f"{_wrap(g.model, 30)}\n{g.setting}", fontsize=SMALLEST_TEXT)
                 rr, cc = np.nonzero(share >= 0)
                 rows += [[g.model, g.setting, int(r) + 1, int(c) + 1, float(share[r, c])] for r, c in zip(rr, cc)]
             if image is not None:
@@ -598,7 +713,7 @@ def picture_plots(groups: Sequence[Group]) -> list[Plot]:
             for ax, g in zip(axes, page):
                 cmap = palette_colours(g.raw.palette)
                 ax.imshow(g.raw.best_grid, cmap=cmap, vmin=0, vmax=cmap.N - 1, interpolation="nearest")
-                ax.set_title(f"{_wrap(g.model)}\nE = {g.raw.best_energy} ({g.setting})", fontsize=6.5)
+                ax.set_title(f"{_wrap(g.model)}\nE = {g.raw.best_energy} ({g.setting})", fontsize=SMALLEST_TEXT)
                 _framed(ax)
                 rows.append([g.model, g.setting, g.raw.best_energy, "/".join(g.raw.palette.picture(g.raw.best_grid))])
         caption = (f"The lowest-energy picture the samples of any setting found for each model (page {number} "
@@ -615,6 +730,64 @@ def all_plots(groups: Sequence[Group]) -> list[Plot]:
     """Every figure of the report, in its order."""
     return [p_plot(groups), cost_plot(groups), *histogram_plots(groups), *heatmap_plots(groups),
             *picture_plots(groups)]
+
+
+#: the figure makers of :func:`all_plots`, costliest first (the order work is handed to workers)
+_KINDS: dict[str, Callable[[Sequence[Group]], Any]] = {
+    "energy": histogram_plots, "conflicts": heatmap_plots, "best": picture_plots, "p": p_plot, "cost": cost_plot,
+}
+_ORDER = ("p", "cost", "energy", "conflicts", "best")
+
+
+def _made_and_drawn(task: tuple[str, Sequence[Group], tuple[str, ...]]) -> list[Plot]:
+    """One kind of figure made and drawn in every format (in a worker): the plots come back drawn."""
+    kind, groups, formats = task
+    made = _KINDS[kind](groups)
+    plots = made if isinstance(made, list) else [made]
+    for plot in plots:
+        for fmt in formats:
+            figure_bytes(plot, fmt)
+        plot.width = float(plot.figure.get_size_inches()[0])
+        plot.figure = None  # the bytes travel back, not the matplotlib objects
+    return plots
+
+
+def count_plots(groups: Sequence[Group]) -> int:
+    """How many figures :func:`all_plots` makes (two size plots and the pages of the panels)."""
+    pairs = math.ceil(len(groups) / PANELS_PER_PAGE) or 1
+    return 2 + 2 * pairs + (math.ceil(len({g.model for g in groups}) / PANELS_PER_PAGE) or 1)
+
+
+def drawn_plots(groups: Sequence[Group], formats: Sequence[str] = ("svg",), jobs: int | None = 1,
+                progress: Callable[[int], None] | None = None) -> list[Plot]:
+    """:func:`all_plots`, each figure drawn in *formats*, with *jobs* worker processes.
+
+    With ``jobs > 1`` every kind of figure (the size plots, the histograms, the heat maps, the
+    pictures) is made and drawn in a worker; what comes back is the plots with their bytes
+    (``figure`` None, ``width`` their width in inches).  *progress* is called with 1 per figure.
+    """
+    formats = tuple(formats)
+    jobs = workers(jobs)
+    if jobs <= 1:
+        plots = all_plots(groups)
+        for plot in plots:
+            for fmt in formats:
+                figure_bytes(plot, fmt)
+            if progress is not None:
+                progress(1)
+        return plots
+    from concurrent.futures import ProcessPoolExecutor
+
+    done: dict[str, list[Plot]] = {}
+    with ProcessPoolExecutor(max_workers=min(jobs, len(_KINDS))) as pool:
+        futures = {pool.submit(_made_and_drawn, (kind, groups, formats)): kind for kind in _KINDS}
+        from concurrent.futures import as_completed
+
+        for future in as_completed(futures):
+            done[futures[future]] = future.result()
+            if progress is not None:
+                progress(len(done[futures[future]]))
+    return [plot for kind in _ORDER for plot in done[kind]]
 
 
 def write_figures(plots: Sequence[Plot], folder: str, progress: Callable[[int], None] | None = None) -> list[str]:

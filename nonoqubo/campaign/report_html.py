@@ -16,7 +16,10 @@ The page holds, in this order:
 3. the table of figures per (model, setting, stage), in a scrolling wrapper, numbers as the CLI
    prints them (shares in percent).
 
-The page has a viewport ``<meta>``, headings in order, a table ``<caption>`` and ``scope``
+Every figure is shown at least as wide as its smallest text needs to render at
+:data:`READABLE_PX` (9 CSS px, :func:`readable_width`): on a phone (390 px) the figures stand one
+under the other, and a two-column figure scrolls sideways inside its own frame rather than
+shrinking its text below that.  The page has a viewport ``<meta>``, headings in order, a table ``<caption>`` and ``scope``
 on its header cells, and text colours of contrast at least 4.5:1 against their background
 (:data:`CSS_COLOURS` lists the pairs; a test computes their ratios).
 
@@ -28,7 +31,9 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 import os
+import re
 import platform
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
@@ -36,11 +41,11 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import NonoquboError
-from .aggregate import cost_metric, describe_time, percent, solutions_label, stages_to_draw
+from .aggregate import cost_metric, describe_time, group_stages, percent, solutions_label, stages_to_draw
 from .evaluate import Group
-from .plots import Plot, all_plots, figure_bytes, palette_colours, require_matplotlib
+from .plots import SMALLEST_TEXT, Plot, all_plots, figure_bytes, palette_colours, require_matplotlib
 
-__all__ = ["CSS_COLOURS", "STYLE", "check_report_path", "palette_colours", "render_report", "require_matplotlib"]
+__all__ = ["CSS_COLOURS", "READABLE_PX", "STYLE", "check_report_path", "readable_width", "palette_colours", "render_report", "require_matplotlib"]
 
 #: every (text colour, background colour) pair the style sheet uses
 CSS_COLOURS = {
@@ -65,6 +70,7 @@ dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; min-width: 0; overflow-
 ul.settings { padding-left: 1.2rem; } ul.settings li { overflow-wrap: anywhere; }
 figure { margin: 1.5rem 0; }
 figure img { display: block; width: 100%; max-width: 100%; height: auto; background: #ffffff; }
+.figscroll { overflow-x: auto; max-width: 100%; }
 
 .pair { display: flex; flex-wrap: wrap; gap: 0 2rem; } .pair figure { flex: 1 1 24rem; min-width: 0; }
 figcaption { color: #333333; background: #ffffff; font-size: 0.9rem; max-width: 60rem; margin-top: 0.4rem; }
@@ -75,6 +81,7 @@ th, td { border-bottom: 1px solid #d5dae0; padding: 0.25rem 0.35rem; text-align:
 thead th { color: #1a1a1a; background: #e8eef4; position: sticky; top: 0; }
 tbody tr:nth-child(even) { color: #1a1a1a; background: #f5f7f9; }
 th.name, td.name { text-align: left; }
+td .source { font-size: 0.85em; white-space: normal; }
 tbody th { position: sticky; left: 0; color: #1a1a1a; background: #ffffff; }
 tbody tr:nth-child(even) th { color: #1a1a1a; background: #f5f7f9; }
 @media (max-width: 40rem) { main { padding: 0.6rem; } dl.meta { grid-template-columns: 1fr; }
@@ -116,7 +123,7 @@ def _table(groups: Sequence[Group]) -> str:
     cells = "".join(f'<th scope="col"{" class=name" if h in names else ""}>{_esc(h)}</th>' for h in head)
     rows = []
     for g in groups:
-        for stage in ("raw", "polished") if g.polished is not None else ("raw",):
+        for stage in group_stages(g):
             f = g.figures(stage)
             # the cost falls as p rises: its interval is [cost(p_hi), cost(p_lo)], the _lo and _hi figures
             cost = f"{_num(f[metric])} [{_num(f[metric + '_lo'])}, {_num(f[metric + '_hi'])}]"
@@ -124,14 +131,21 @@ def _table(groups: Sequence[Group]) -> str:
                       *([_num(f["seconds_per_run"])] if timed else []), f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
                       percent(f["share_broken_walls"]), percent(f["share_order_violations"]),
                       percent(f["share_cell_conflicts"]), solutions_label(f)]
+            source = (f'<br><span class="source">t: {_esc(g.time_source if g.seconds is not None else "none")}</span>'
+                      if timed else "")
             rows.append(f'<tr><th scope="row" class="name">{_esc(g.model)}</th><td class="name">{_esc(g.setting)}'
-                        f'</td><td class="name">{stage}</td><td>{g.info["variables"]}</td>'
+                        f'{source}</td><td class="name">{stage}</td><td>{g.info["variables"]}</td>'
                         + "".join(f"<td>{_esc(v)}</td>" for v in values) + "</tr>")
-    explain = ("Per model, setting and stage (raw samples, and after polishing with --polish): the "
+    unchanged = sum(g.polished is not None and len(group_stages(g)) == 1 for g in groups)
+    explain = ("Per model, setting and stage (raw samples, and after polishing with --polish where polishing "
+               "changed an energy"
+               + (f"; for {unchanged} of {len(groups)} pairs it changed none, so they have no polished row"
+                  if unchanged else "") + "): the "
                "samples judged; success probability p with its 95 % Wilson interval; "
                + ("TTS99 in seconds with its interval; " if metric == "tts99" else
                   "R99, the runs to reach a valid picture with 99 % probability, with its interval; ")
-               + ("the seconds per run; " if timed else "") + "residual energy minimum / median / 90 % quantile; the share of samples "
+               + ("the seconds per run t (under each setting's name, where t came from: the sampler's own timing, "
+                  "the wall clock around the runs, a QPU's access time, or --time); " if timed else "") + "residual energy minimum / median / 90 % quantile; the share of samples "
                "with a broken wall, an order violation, a cell conflict; and the distinct valid pictures "
                "found / the puzzle's number of solutions from the suite's index (>=2: CP-SAT counted up to "
                "its limit; ?: not recorded, see suite --truth). The JSON and CSV outputs hold every figure.")
@@ -191,13 +205,33 @@ def _header(groups: Sequence[Group], command: str | None, when: datetime) -> str
 
 #: CSS pixels per inch of a figure on the page (a 7 in figure is 60rem wide, its text near 15 px)
 PX_PER_INCH = 137
+#: the smallest rendered text of a figure, in CSS pixels, on any screen (a phone's included)
+READABLE_PX = 9.0
+_FONT_SIZE = re.compile(rb"font-size: ?([0-9.]+)px")
+
+
+def readable_width(svg: bytes, smallest: float | None = None) -> int:
+    """The narrowest width (CSS px) at which every text of *svg* renders at :data:`READABLE_PX` or more.
+
+    The figure's SVG is in points (``width="244.8pt"``, font sizes in the same units): at a
+    width of ``W`` px a text of ``f`` units renders at ``f * W / width_pt`` px.
+    """
+    m = re.search(rb'width="([0-9.]+)pt"', svg)
+    sizes = [float(v) for v in _FONT_SIZE.findall(svg)]
+    if m is None or not (sizes or smallest):
+        return 0
+    small = min(sizes) if sizes else float(smallest or 0)
+    return math.ceil(float(m.group(1)) * READABLE_PX / small)
 
 
 def _figure(plot: Plot, svg: bytes, wide: bool) -> str:
     uri = "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
-    width = round(float(plot.figure.get_size_inches()[0]) * PX_PER_INCH)
+    least = readable_width(svg, SMALLEST_TEXT)
+    width = max(least, round(plot.width_inches() * PX_PER_INCH))
+    # never narrower than its text can be read: on a narrow screen a wide figure scrolls sideways in its frame
     return (f'<figure class="{"page" if wide else "column"}" id="{_esc(plot.name)}">'
-            f'<img alt="{_esc(plot.alt)}" src="{uri}" style="max-width: min(100%, {width}px)">'
+            f'<div class="figscroll" role="region" aria-label="{_esc(plot.title)}" tabindex="0">'
+            f'<img alt="{_esc(plot.alt)}" src="{uri}" style="min-width: {least}px; max-width: {width}px"></div>'
             f"<figcaption><strong>{_esc(plot.title)}.</strong> {_esc(plot.caption)}</figcaption></figure>")
 
 

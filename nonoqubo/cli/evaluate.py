@@ -16,12 +16,12 @@ import sys
 from typing import Any
 
 from .._util.atomic import atomic_write
-from ..campaign.aggregate import percent, solutions_label
+from ..campaign.aggregate import group_stages, percent, solutions_label
 from ..campaign.evaluate import BY_OPTION, Group, check_options, csv_text, evaluate, records, scored, set_aside, status
 from ..campaign.runs import describe
 from ..campaign.qoblib_submission import check_submission, submission_line, write_submission
-from .._util.progress import bar
-from ._common import add_force_argument, check_output_folder, progress_enabled
+from .._util.progress import steps
+from ._common import add_force_argument, check_output_folder
 
 ORDER = 65
 
@@ -95,6 +95,12 @@ misc/check_submission.py accepts with the class's check/check_nonogram.py
 (a class written by 'suite --layout qoblib').  One setting per instance; DIR
 must be new or empty; --reference TEXT fills the Reference column.
 
+Progress goes to standard error: a bar on a terminal; in a log or a batch job
+one line per 10 % of the files (and of the figures) once a stage has run 5 s.
+-q prints nothing but errors and warnings when --csv, --report or --figures
+hold the output.  Censored points (no success) are drawn as one-sided 95 %
+bounds: open markers with an arrow, never joined to measured points.
+
 examples:
   nonoqubo evaluate logo.qubo.json runs/ --report report.html
   nonoqubo evaluate heart.non runs/              # runs/heart.sa.json, runs/heart.tabu.json: two rows
@@ -128,7 +134,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="also write every figure as SVG, PDF and the CSV of its numbers into DIR, made if missing (default: none)")
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: the number of CPUs)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print nothing but errors: no progress, and no table when --csv, --report or --figures "
+                             "write the figures (--json still prints)")
     qoblib = parser.add_argument_group("QOBLIB submission")
     qoblib.add_argument("--submission", metavar="DIR", help="also write a QOBLIB submission into DIR (new or empty)")
     qoblib.add_argument("--submitter", metavar="NAME", help="the Submitter column: name(s) and affiliation(s)")
@@ -176,7 +184,7 @@ def table(groups: list[Group]) -> str:
         head = head[:2] + ("encoding", "weights") + head[2:]
     rows = [head]
     for g in groups:
-        for stage in ("raw", "polished") if g.polished is not None else ("raw",):
+        for stage in group_stages(g):  # a polished row only where polishing changed an energy
             f = g.figures(stage)
             extra = (str(g.info.get("encoding")), str(g.info.get("weights"))) if ab else ()
             p_text = (f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]" if g.scored
@@ -241,11 +249,14 @@ def run(args: argparse.Namespace) -> int:
         check_figures_folder(args.figures)
         require_matplotlib()
     check_submission(args.submission, args.submitter, args.model, args.samples, args.setting, args.force)
-    with bar(None, "judging sample files", enabled=progress_enabled(args), unit=" files") as tick:
+    quiet = args.quiet
+    with steps(None, "judging sample files", quiet=quiet, unit=" files") as tick:
         groups = evaluate(args.model, args.samples, setting=args.setting, seconds=args.time,
                           polish=args.polish, samples_format=args.samples_format, jobs=args.jobs,
                           progress=tick, force=args.force, embedding=args.embedding, chain_break=args.chain_break,
-                          note=lambda line: print(f"note: {line}", file=sys.stderr))
+                          # shown even with -q, as warnings are: files of the runs folder were not judged
+                          note=lambda line: print(f"note: {line}", file=sys.stderr),
+                          planned=tick.plan)
     report = plots = None
     drawn = scored(groups)  # solved by presolve, proven unsolvable: counted above the table, never drawn
     if (args.report or args.figures) and not drawn:
@@ -254,22 +265,19 @@ def run(args: argparse.Namespace) -> int:
         raise NonoquboError("--report/--figures: every model is solved by presolve or proven unsolvable; "
                             "there is nothing to draw")
     if args.report or args.figures:
-        from ..campaign.plots import all_plots
+        from ..campaign.plots import count_plots, drawn_plots, write_figures
 
-        with bar(None, "making figures", enabled=progress_enabled(args), unit=" figures"):
-            plots = all_plots(drawn)
+        formats = ("svg", "pdf") if args.figures else ("svg",)  # the report and --figures share the SVG
+        with steps(count_plots(drawn), "drawing figures", quiet=quiet, unit=" figures") as tick:
+            plots = drawn_plots(drawn, formats, jobs=args.jobs, progress=tick)
     if args.report:
         from ..campaign.report_html import render_report
 
         assert plots is not None  # made above for --report
-        with bar(len(plots), "drawing the report", enabled=progress_enabled(args), unit=" figures") as tick:
-            report = render_report(drawn, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}",
-                                   command=command_line(args), plots=plots, progress=tick)
+        report = render_report(drawn, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}",
+                               command=command_line(args), plots=plots)
     if args.figures and plots is not None:
-        from ..campaign.plots import write_figures
-
-        with bar(len(plots), f"writing {args.figures}", enabled=progress_enabled(args), unit=" figures") as tick:
-            write_figures(plots, args.figures, progress=tick)
+        write_figures(plots, args.figures)
     if args.csv:
         with atomic_write(args.csv) as fh:
             fh.write(csv_text(groups))
@@ -283,6 +291,6 @@ def run(args: argparse.Namespace) -> int:
             print(submission_line(written, args.submission), file=sys.stderr)
     if args.json:
         print(json.dumps({**set_aside(groups), "groups": records(groups)}, indent=1, allow_nan=False))
-    else:
+    elif not (quiet and (args.csv or args.report or args.figures)):  # -q: the files are the output
         print(table(groups))
     return 0

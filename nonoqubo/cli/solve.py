@@ -29,7 +29,7 @@ from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ._common import (add_chain_strength_argument, add_encoding_arguments, chain_break_lines, encoding_options,
                       add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
-                      input_options, progress_enabled, topology_file)
+                      input_options, progress_enabled, topology_file, write_image)
 
 ORDER = 70
 
@@ -185,7 +185,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_chain_strength_argument(qpu)
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON (schemas/report.schema.json)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress display and no hint")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress display and no hint; with -o or --image nothing at all but errors (the exit "
+                             "status still says whether the best sample is valid)")
     add_image_argument(parser)
     add_force_argument(parser)
     parser.set_defaults(run=run, sweep_actions={name: action for action in parser._actions
@@ -306,6 +308,10 @@ def run(args: argparse.Namespace) -> int:
     breaks = qpu_chain_breaks(result.batch)
     if breaks is not None:
         summary["chain_breaks"] = breaks
+    if args.quiet and (args.output or args.image) and not args.json:  # -q: the files are the output, print nothing
+        if args.image:
+            write_image(args.image, result.puzzle, result.best)
+        return 0 if result.best.valid else 1
     emit(result.puzzle, [result.best], summary, "best", as_json=args.json,
          source=model, image=args.image, best=result.best)
     if counted is not None and not args.json:

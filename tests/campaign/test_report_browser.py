@@ -158,3 +158,35 @@ def test_decode_svg_in_chromium(browser, made, width: int) -> None:
     assert not problems, problems
     assert len(state["images"]) == 2 and all(i["complete"] and i["width"] > 0 for i in state["images"]), state
     assert state["scroll"] <= state["inner"], state
+
+
+def _svg_texts(report: Path) -> list[tuple[float, float]]:
+    """Per image of the page, in order: (its SVG's width in points, its smallest font size in the same units)."""
+    import base64
+    import re
+
+    out = []
+    for data in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', report.read_text()):
+        svg = base64.b64decode(data)
+        sizes = [float(v) for v in re.findall(rb"font-size: ?([0-9.]+)px", svg)]
+        out.append((float(re.search(rb'width="([0-9.]+)pt"', svg).group(1)), min(sizes)))
+    return out
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_figure_text_is_readable_and_phone_figures_stacked(browser, made, width: int) -> None:
+    """Every figure's smallest text renders at 9 CSS px or more; at 390 px the size plots stand one under the other."""
+    texts = _svg_texts(made["report"])
+    page, problems = _open(browser, made["report"].as_uri(), width)
+    shown = page.evaluate("() => [...document.images].map(i => i.getBoundingClientRect().width)")
+    boxes = page.evaluate("() => [...document.querySelectorAll('figure')].map(f => {"
+                          "const r = f.getBoundingClientRect(); return [f.id, r.top, r.bottom, r.left]; })")
+    scroll = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    page.close()
+    assert not problems and len(shown) == len(texts) > 0
+    rendered = [font * px / points for (points, font), px in zip(texts, shown)]
+    assert min(rendered) >= 9.0, list(zip([b[0] for b in boxes], rendered))
+    assert scroll[0] <= scroll[1]  # a wide figure scrolls in its own frame, never the page
+    if width < 500:
+        size = [b for b in boxes if b[0].endswith("vs-size")]
+        assert len(size) == 2 and size[1][1] >= size[0][2] and size[0][3] == size[1][3]  # stacked, not side by side
