@@ -54,6 +54,7 @@ import numpy as np
 
 from .. import clues
 from .._util.atomic import atomic_write
+from .._util.text import decode
 from ..errors import NoSolution, TimeLimit
 from ..logic.check import check
 from ..model.puzzle import Puzzle
@@ -205,7 +206,9 @@ def check_answers(questions: str | os.PathLike[str], answers: str | os.PathLike[
     qsource, asource = os.fspath(questions), os.fspath(answers)
     start = time.perf_counter()
     asked = _questions(qsource, format)
-    text = answers_text if answers_text is not None else Path(asource).read_text(encoding="utf-8", errors="replace")
+    if answers_text is None:  # its line endings as they are: a file mixing CRLF and LF is told
+        answers_text = decode(Path(asource).read_bytes(), asource, what="tournament answer file", legacy="latin-1")
+    text = answers_text
     found = answer_format.read_answers(text, source=asource)
     outcome = TournamentOutcome("tournament-check", qsource, asource, problems=list(found.problems))
     numbers = {number for number, _, _ in asked}

@@ -52,7 +52,6 @@ TITLE = "computer tournament answers ($N header, then rows of tab-separated 0/1;
 ORDER = 16
 
 _HEADER = re.compile(r"\$(\d{1,9})")
-_ROW = re.compile(r"[01](?:[ \t]+[01])*")
 
 
 @dataclass(frozen=True)
@@ -82,9 +81,27 @@ class AnswerFile:
 
 
 def detect(head: bytes) -> bool:
-    """True when the first line that is not blank is a ``$N`` header and the next is a row of 0/1."""
+    """True when the first line that is not blank is a ``$N`` header and the lines up to the next header are
+    rows of one cell a token, as many in each, nearly all 0 or 1 (a question file's clue lines, under the
+    same header, differ in length).
+
+    Examples:
+        >>> detect(b"$1\\n0\\t1\\n1\\t1\\n$2\\n"), detect(b"$1\\n1\\n1 1\\n0\\n$2\\n")
+        (True, False)
+    """
     lines = [line.strip() for line in head_text(head).lstrip("\ufeff").splitlines() if line.strip()]
-    return len(lines) >= 2 and bool(_HEADER.fullmatch(lines[0])) and bool(_ROW.fullmatch(lines[1]))
+    if len(lines) < 2 or not _HEADER.fullmatch(lines[0]):
+        return False
+    rows = []
+    for line in lines[1:]:
+        if line.startswith("$"):
+            break
+        rows.append(line)
+    tokens = [r.split() for r in rows]
+    cells = [t for row in tokens for t in row]
+    if not rows or len({len(row) for row in tokens}) != 1 or any(len(t) != 1 for t in cells):
+        return False
+    return sum(t in "01" for t in cells) >= 0.9 * len(cells)  # a stray digit is the answer's error, not another format
 
 
 def _mixed_endings(raw: list[str], source: str) -> str | None:
