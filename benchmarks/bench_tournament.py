@@ -14,10 +14,12 @@ and once as 1,000 one-puzzle files of the same format.  In one run:
 * *one pass*: ``suite QUESTIONS`` (the file read once, :func:`nonoqubo.clues.read_all`);
 * *one-puzzle files*: ``suite FOLDER`` of the same puzzles; the goal is *one pass*
   within 3x of it;
-* *re-read per puzzle* (the way before): every puzzle loaded from the question
-  file by its index, as the suite did; timed on the first ``--old`` puzzles and
-  scaled to the whole file (each load parses the whole file, so the time per
-  puzzle does not depend on which);
+* *re-read per puzzle* (the way before): the same suite with the plan it had
+  (the file listed by ``clues.members``, then every task loading its puzzle from
+  the question file by its index);
+* reading alone: :func:`nonoqubo.clues.read_all` of the question file once,
+  beside ``clues.load(index=k)`` for every k (timed on the first ``--old``
+  puzzles and scaled: each load splits the whole file, whichever the puzzle);
 * with ``--cpsat``: :func:`nonoqubo.campaign.tournament.solve_all` on the whole
   question file (one CP-SAT search per puzzle, the answer file written), then
   :func:`~nonoqubo.campaign.tournament.check_answers` of that answer file.
@@ -28,17 +30,21 @@ Prints a markdown table: seconds, seconds per puzzle, and the ratios.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nonoqubo.campaign.suite import Options, Task, build_one, run_suite  # noqa: E402
+from nonoqubo import clues  # noqa: E402
+from nonoqubo.campaign import suite  # noqa: E402
+from nonoqubo.campaign.suite import Task, run_suite  # noqa: E402
 from nonoqubo.clues import taai  # noqa: E402
 from nonoqubo.model.puzzle import Puzzle  # noqa: E402
 
@@ -67,6 +73,25 @@ def write_collection(puzzles: list[Puzzle], folder: Path) -> tuple[Path, Path]:
     return questions, one
 
 
+@contextlib.contextmanager
+def old_plan() -> Iterator[None]:
+    """suite's plan as it was: the file listed by ``clues.members``, each task loading its puzzle by index."""
+    def plan(inputs: Sequence[str], families: Sequence[object] = (), out_dir: str | None = None) -> list[Task]:
+        tasks = []
+        for path in inputs:
+            found = clues.members(path)
+            stem = Path(path).name.split(".")[0]
+            tasks += [Task(f"{stem}-{i}", f"{path}#{i}", path, i) for i, _ in found]
+        return tasks
+
+    real = suite.plan
+    suite.plan = plan  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        suite.plan = real
+
+
 def timed(fn: object) -> float:
     start = time.perf_counter()
     fn()  # type: ignore[operator]
@@ -87,16 +112,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         questions, one = write_collection(random_puzzles(n, args.size, 0.5, 2011), folder)
+        m = min(args.old, n)
+        read_once = timed(lambda: clues.read_all(questions))
+        read_each = timed(lambda: [clues.load(questions, index=k) for k in range(1, m + 1)]) * n / m
         one_pass = timed(lambda: run_suite([str(questions)], folder / "s1", jobs=args.jobs))
         files = timed(lambda: run_suite([str(one)], folder / "s2", jobs=args.jobs))
-        options = Options(str(folder / "s3"), ("qubo-json",))
-        os.makedirs(options.out_dir)
-        m = min(args.old, n)
-        old = timed(lambda: [build_one(Task(f"q-{k}", f"{questions}#{k}", str(questions), k), options)
-                             for k in range(1, m + 1)]) * n / m
-        rows += [("suite, one pass (the file read once)", one_pass, n),
+        with old_plan():
+            old = timed(lambda: run_suite([str(questions)], folder / "s3", jobs=args.jobs))
+        rows += [("read the question file once (clues.read_all)", read_once, n),
+                 (f"read it once per puzzle (clues.load(index=k); {m} timed, scaled)", read_each, n),
+                 ("suite, one pass (the file read once)", one_pass, n),
                  ("suite, one-puzzle files", files, n),
-                 (f"suite, re-read per puzzle (the way before; {m} timed, scaled)", old, n)]
+                 ("suite, re-read per puzzle (the plan before: members, then a load per task)", old, n)]
         if args.cpsat:
             from nonoqubo.campaign.tournament import check_answers, solve_all
 
@@ -112,7 +139,7 @@ def main() -> None:
     for name, seconds, count in rows:
         print(f"| {name} | {seconds:.1f} | {1000 * seconds / count:.1f} |")
     print(f"\none pass / one-puzzle files: {one_pass / files:.2f} (goal: at most 3)")
-    print(f"re-read per puzzle / one pass: {old / one_pass:.1f}")
+    print(f"suite re-read per puzzle / one pass: {old / one_pass:.2f}; reading alone: {read_each / read_once:.0f}x")
 
 
 if __name__ == "__main__":

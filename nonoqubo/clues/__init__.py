@@ -27,6 +27,7 @@ Examples:
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
@@ -196,7 +197,7 @@ def read_all(path: str | os.PathLike[str], format: str | None = None) -> list[Re
         return [attempt(None, None, lambda: mod.loads(text, source=source))]
     found = list(mod.puzzles(text, source=source))
     if len(found) == 1:
-        return [found[0]._replace(index=None)]
+        return [replace(found[0], index=None)]
     return found
 
 

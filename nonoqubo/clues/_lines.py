@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from .._util.discover import registry
 from .._util.text import head_text
@@ -28,7 +29,8 @@ _NUMBER_SPLIT = re.compile(r"[\s,]+")
 _TWO_NUMBERS = re.compile(r"\s*(\d{1,18})[ \t]+(\d{1,18})\s*")
 
 
-class Read(NamedTuple):
+@dataclass(frozen=True)
+class Read:
     """One puzzle of a file, as a format's ``puzzles(text, *, source)`` yields it (one pass over the file).
 
     Attributes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -99,11 +100,20 @@ def test_a_question_file_cut_short_is_located_and_the_others_are_checked(files, 
     assert out.strip().endswith("total: 3 of 4 puzzles solved; 1 unreadable")
 
 
+SCHEMA = Path(__file__).resolve().parents[2] / "nonoqubo" / "schemas" / "report.schema.json"
+
+
+def validate(doc: dict) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(doc, json.loads(SCHEMA.read_text()))
+
+
 def test_json_lists_every_failure(files, run_cli):
     questions, answers, grids = files
     answers.write_text(tournament.dumps({1: grids[0], 2: grids[1]}))
     status, out, _ = run_cli("check", questions, answers, "--json")
     doc = json.loads(out)
+    validate(doc)
     assert status == 1 and doc["kind"] == "tournament-check" and doc["solved"] == 2 and doc["exit_status"] == 1
     assert [(f["number"], f["status"]) for f in doc["failures"]] == [(3, "missing"), (4, "missing")]
 
@@ -167,6 +177,7 @@ def test_solve_on_a_collection_without_answers_file_and_with_json(files, run_cli
     questions, _, _ = files
     status, out, _ = run_cli("solve", questions, "--sampler", "cpsat", "--json", "--workers", "1")
     doc = json.loads(out)
+    validate(doc)
     assert status == 0 and doc["kind"] == "tournament-solve" and doc["solved"] == 4 and len(doc["times"]) == 4
 
 

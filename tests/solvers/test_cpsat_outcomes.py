@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,12 @@ from nonoqubo import clues
 from nonoqubo.model.puzzle import Puzzle
 
 pytest.importorskip("ortools.sat.python.cp_model", reason="the cp extra (ortools) is not installed")
+SCHEMA = Path(__file__).resolve().parents[2] / "nonoqubo" / "schemas" / "report.schema.json"
+
+
+def validate(doc: dict) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(doc, json.loads(SCHEMA.read_text()))
 
 
 @pytest.fixture
@@ -31,6 +38,7 @@ def test_a_time_limit_is_exit_3_and_one_line(big, run_cli):
 def test_a_time_limit_with_json_is_a_json_object(big, run_cli):
     status, out, _ = run_cli("solve", big, "--sampler", "cpsat", "--time-limit", "0.001", "--json")
     doc = json.loads(out)
+    validate(doc)
     assert status == 3
     assert {k: doc[k] for k in ("kind", "outcome", "sampler", "time_limit", "exit_status")} == {
         "kind": "solve", "outcome": "time limit", "sampler": "cpsat", "time_limit": 0.001, "exit_status": 3}
@@ -41,6 +49,7 @@ def test_no_solution_with_json_is_a_json_object(tmp_path, run_cli):
     clues.dump(Puzzle(rows=[[1, 1], [1], [1]], cols=[[1], [1, 1], [1]]), path)
     status, out, _ = run_cli("solve", path, "--sampler", "cpsat", "--json")
     doc = json.loads(out)
+    validate(doc)
     assert status == 1 and doc["outcome"] == "no solution" and "no solution" in doc["message"]
     status, out, _ = run_cli("solve", path, "--sampler", "cpsat")
     assert status == 1 and len(out.strip().split("\n")) == 1
