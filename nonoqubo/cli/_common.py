@@ -357,7 +357,8 @@ def solve_tournament(args: argparse.Namespace) -> int:
                             f"(not {args.sampler}); add --sampler cpsat")
     refuse_in_tournament(args, "--tournament-answers", {
         "output": "-o", "image": "--image", "count": "--count", "presolve": "--presolve",
-        "embedding": "--embedding", "topology": "--topology", "encoding": "--encoding", "weights": "--weights"})
+        "embedding": "--embedding", "topology": "--topology", "encoding": "--encoding", "weights": "--weights",
+        "sweep": "--sweep"})
     if args.tournament_answers:
         check_output_folder(args.tournament_answers, args.puzzle)
     total = len(_members(args))
