@@ -28,7 +28,10 @@ name                        type               meaning
 and the capabilities of its registry (:data:`CAPABILITIES`):
 
 * clue formats: ``COLOUR`` (bool, can hold a colour puzzle), ``SOLUTION`` (bool,
-  can carry a known solution), ``dumps(puzzle)``;
+  can carry a known solution), ``dumps(puzzle)``; optionally ``puzzles(data, *,
+  source)``, every puzzle of a multi-puzzle file in one pass (an iterator of
+  ``clues._lines.Read``: index, name, the puzzle or its located error), which
+  :func:`nonoqubo.clues.read_all` and ``suite`` use instead of one ``loads`` per puzzle;
 * QUBO formats: ``ISING`` (bool, can carry the Ising form), ``OFFSET`` (how a
   solver reading the file reports the energy: ``"carried"`` the file holds the
   offset, E; ``"excluded"`` the terms only, E - offset; ``"negated"`` a

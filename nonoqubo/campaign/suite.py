@@ -68,13 +68,13 @@ import time
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .. import clues, exports
 from .._util.atomic import atomic_write
-from ..errors import NonoquboError, TimeLimit, WriteError
+from ..errors import FormatError, NonoquboError, TimeLimit, WriteError
 from ..model.encodings import DEFAULT, Encoding, EncodingLike, encoding_named
 from ..model.estimate import check_fits, check_random_fits
 from ..model.puzzle import Puzzle
@@ -128,6 +128,10 @@ class Task:
     member: Member | None = None
     #: the model variant: ``None`` for the plain domain-wall entry of a suite without variants
     variant: Variant | None = None
+    #: the puzzle, read with the rest of its multi-puzzle file in one pass (:func:`clues.read_all`) ...
+    puzzle: Puzzle | None = None
+    #: ... or why it could not be read (its located error)
+    error: str | None = None
 
     def load(self, time_limit: float | None = None) -> Puzzle:
         """The puzzle; *time_limit*: seconds for each CP-SAT proof of a ``--unique`` member."""
@@ -138,6 +142,10 @@ class Task:
         if self.member is not None:
             drawn = draw(self.member, time_limit)
             return drawn.puzzle, drawn.undecided
+        if self.puzzle is not None:
+            return self.puzzle, 0
+        if self.error is not None:
+            raise FormatError(self.error)
         if self.path is None:
             raise NonoquboError(f"{self.name}: the task names neither a file nor a family member")
         options: dict[str, Any] = {} if self.index is None else {"index": self.index}
@@ -199,13 +207,18 @@ def plan(inputs: Sequence[str], families: Sequence[Family] = (), out_dir: str | 
     tasks: list[Task] = []
     for path in _files_of(inputs, out_dir):
         stem = _safe(Path(path).name.split(".")[0] if not Path(path).name.startswith(".") else Path(path).name)
-        found = clues.members(path)
-        if len(found) == 1:  # the file's one puzzle: named after the file
+        try:  # the whole file in one pass: a 1,000-puzzle file is not read again per puzzle
+            found = clues.read_all(path)
+        except (OSError, NonoquboError):  # a file that cannot be read: its one task loads it and says why
             tasks.append(Task(stem, path, path))
             continue
-        for i, name in found:
-            label = _safe(name) if name else f"{stem}-{i}"
-            tasks.append(Task(label, f"{path}#{i}", path, i))
+        if len(found) == 1 and found[0].index is None:  # the file's one puzzle: named after the file
+            tasks.append(Task(stem, path, path, puzzle=found[0].puzzle, error=_error_text(found[0].error)))
+            continue
+        for read in found:
+            label = _safe(read.name) if read.name else f"{stem}-{read.index}"
+            tasks.append(Task(label, f"{path}#{read.index}", path, read.index, puzzle=read.puzzle,
+                              error=_error_text(read.error)))
     for fam in families:
         tasks.extend(Task(m.name, m.source, member=m) for m in fam.members())
     seen: dict[str, int] = {}
@@ -213,8 +226,12 @@ def plan(inputs: Sequence[str], families: Sequence[Family] = (), out_dir: str | 
     for t in tasks:
         n = seen.get(t.name, 0) + 1
         seen[t.name] = n
-        unique.append(t if n == 1 else Task(f"{t.name}-{n}", t.source, t.path, t.index, t.member))
+        unique.append(t if n == 1 else replace(t, name=f"{t.name}-{n}"))
     return unique
+
+
+def _error_text(error: Exception | None) -> str | None:
+    return None if error is None else str(error)
 
 
 # -- variants ----------------------------------------------------------------------------------
@@ -581,8 +598,7 @@ def run_suite(
     out = os.fspath(out_dir)
     tasks = plan(inputs, families, out)
     if variants:
-        tasks = [Task(variant_name(t.name, v), t.source, t.path, t.index, t.member, v)
-                 for t in tasks for v in variants]
+        tasks = [replace(t, name=variant_name(t.name, v), variant=v) for t in tasks for v in variants]
     if not tasks:
         raise NonoquboError("no puzzle to build: name clue files, folders, globs or a --random family")
     try:

@@ -14,7 +14,7 @@ traceback.
 The exit status is the verdict also in a pipe: when the reader of standard
 output goes away (``nonoqubo decode m.non s.json | head -3``), the rest of the
 output is sent to the null device and the command runs on to its verdict
-(0 valid, 1 invalid, 2 bad input), the same on every run.  A file written to standard
+(0 valid, 1 invalid, 2 bad input, 3 a time limit before any answer), the same on every run.  A file written to standard
 output (``build -o - -f lp | head -c 100``) is another matter: it was cut short, so the
 command stops quietly with the status of a process killed by SIGPIPE, 141, as ``cat``
 would, and says nothing about having written it.
@@ -23,6 +23,7 @@ would, and says nothing about having written it.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import warnings
@@ -30,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .._util.discover import submodules
-from ..errors import NonoquboError, NoSolution, Note
+from ..errors import NonoquboError, NoSolution, Note, TimeLimit
 
 __all__ = ["main", "make_parser"]
 
@@ -53,6 +54,9 @@ run 'nonoqubo COMMAND --help' for the options of each command.
 
 #: the exit status of a file cut short by a closed pipe (128 + SIGPIPE, as the shell reports ``cat``)
 CLOSED_PIPE = 141
+#: the exit status of a search its time limit stopped before it decided (``solve --sampler cpsat --time-limit``):
+#: not 1 (an answer: no valid sample, no solution) and not 2 (bad input)
+TIME_LIMIT = 3
 
 
 def _command_modules() -> list:
@@ -171,6 +175,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = stdout
 
 
+def outcome_document(args: argparse.Namespace, outcome: str, exc: Exception) -> dict[str, Any]:
+    """The JSON object of a search that ended without a sample: ``"no solution"`` (proven) or ``"time limit"``.
+
+    Examples:
+        >>> doc = outcome_document(argparse.Namespace(command="solve", puzzle="p.non", sampler="cpsat",
+        ...                        time_limit=1.0), "time limit", TimeLimit("CP-SAT found no solution"))
+        >>> doc["outcome"], doc["exit_status"], doc["time_limit"]
+        ('time limit', 3, 1.0)
+    """
+    return {"kind": getattr(args, "command", None) or "nonoqubo", "outcome": outcome,
+            "input": getattr(args, "puzzle", None) or getattr(args, "model", None),
+            "sampler": getattr(args, "sampler", None), "time_limit": getattr(args, "time_limit", None),
+            "message": str(exc), "exit_status": TIME_LIMIT if outcome == "time limit" else 1}
+
+
 def _show_note(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
     """A :class:`~nonoqubo.errors.Note` as one ``nonoqubo: note:`` line on stderr (other warnings as Python shows them)."""
     if issubclass(category, Note):
@@ -193,8 +212,17 @@ def _run_command(args: argparse.Namespace) -> int:
     try:
         return int(args.run(args) or 0)
     except NoSolution as exc:  # a verdict (the puzzle has no solution), not bad input
-        print(f"nonoqubo: {exc}")
+        if getattr(args, "json", False):
+            print(json.dumps(outcome_document(args, "no solution", exc), indent=1))
+        else:
+            print(f"nonoqubo: {exc}")
         return 1
+    except TimeLimit as exc:  # the search stopped before it decided: neither an answer nor bad input
+        if getattr(args, "json", False):
+            print(json.dumps(outcome_document(args, "time limit", exc), indent=1))
+        else:
+            print(f"nonoqubo: time limit: {exc}", file=sys.stderr)
+        return TIME_LIMIT
     except NonoquboError as exc:
         print(f"nonoqubo: error: {exc}", file=sys.stderr)
         return 2

@@ -5,7 +5,8 @@ another: the PUZZLE arguments and :func:`load_puzzle`, ``--force``, ``--image`` 
 check, output-folder checks, the progress switch, the "no solution" wording of line
 logic's contradictions, and :func:`emit`, the text or JSON of decoded samples
 (``decode``, ``solve``); the embedding search options of ``info --topology`` and ``suite
---embed`` and the status line of a search that holds the GIL (``embed``, ``info``).
+--embed`` and the status line of a search that holds the GIL (``embed``, ``info``); a whole
+tournament collection's printing (``check``, ``decode``) and solving (``solve --tournament-answers``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ __all__ = ["add_cache_argument", "add_chain_strength_argument", "add_embed_searc
            "add_force_argument", "add_image_argument", "add_puzzle_arguments", "chain_break_lines",
            "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit", "topology_file",
            "encoding_options", "input_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
-           "verdict", "write_image"]
+           "verdict", "write_image", "print_tournament", "refuse_in_tournament", "solve_tournament",
+           "wants_tournament_solve"]
 
 #: items printed per section in text mode (--json lists everything)
 TEXT_LIMIT = 40
@@ -316,3 +318,67 @@ def chain_break_lines(breaks: dict, best: int) -> list[str]:
     lines.append("per sample read: " + ", ".join(f"{f:.1%}" for f in shown)
                  + (f", ... ({len(per) - TEXT_LIMIT} more in --json)" if len(per) > TEXT_LIMIT else ""))
     return lines
+
+
+# -- whole tournament collections (check, decode, solve) ------------------------------------------
+def refuse_in_tournament(args: argparse.Namespace, what: str, names: dict[str, str]) -> None:
+    """Refuse, in one line before any work, the options *names* (``dest: --flag``) given with a whole collection.
+
+    Raises:
+        NonoquboError: one of them is given; *what* says which mode makes it meaningless.
+    """
+    given = [flag for dest, flag in names.items() if getattr(args, dest, None) not in (None, False)]
+    if given:
+        raise NonoquboError(f"{', '.join(given)}: {what} covers every puzzle of {args_puzzle(args)}; "
+                            f"{'this option applies' if len(given) == 1 else 'these options apply'} to one puzzle")
+
+
+def args_puzzle(args: argparse.Namespace) -> str:
+    """The clue file the command was given (``PUZZLE`` or ``MODEL_OR_PUZZLE``)."""
+    return str(getattr(args, "puzzle", None) or getattr(args, "model", ""))
+
+
+def print_tournament(outcome: Any, as_json: bool) -> int:
+    """Print a :class:`~nonoqubo.campaign.tournament.TournamentOutcome` (its lines, or its JSON); its exit status."""
+    if as_json:
+        print(json.dumps(outcome.to_dict(), indent=1))
+    else:
+        print("\n".join(outcome.lines()))
+    return int(outcome.exit_status)
+
+
+def solve_tournament(args: argparse.Namespace) -> int:
+    """``solve PUZZLES --sampler cpsat [--tournament-answers OUT]``: every puzzle of the file, one answer file."""
+    from .._util import progress
+    from ..campaign.tournament import solve_all
+
+    if args.sampler != "cpsat":
+        raise NonoquboError(f"--tournament-answers: only --sampler cpsat solves a whole collection "
+                            f"(not {args.sampler}); add --sampler cpsat")
+    refuse_in_tournament(args, "--tournament-answers", {
+        "output": "-o", "image": "--image", "count": "--count", "presolve": "--presolve",
+        "embedding": "--embedding", "topology": "--topology", "encoding": "--encoding", "weights": "--weights",
+        "sweep": "--sweep"})
+    if args.tournament_answers:
+        check_output_folder(args.tournament_answers, args.puzzle)
+    total = len(_members(args))
+    with progress.bar(total, "cpsat solving", enabled=progress_enabled(args), unit=" puzzles") as tick:
+        outcome = solve_all(args.puzzle, format=args.from_format, time_limit=args.time_limit, workers=args.workers,
+                            answers_out=args.tournament_answers, tick=lambda done: tick(1))
+    return print_tournament(outcome, args.json)
+
+
+def _members(args: argparse.Namespace) -> list[Any]:
+    from ..clues import members
+
+    return members(args.puzzle, args.from_format)
+
+
+def wants_tournament_solve(args: argparse.Namespace) -> bool:
+    """``solve`` on a whole collection: ``--tournament-answers``, or cpsat on a multi-puzzle file with no --index/--name."""
+    from ..campaign.tournament import is_multi_puzzle
+
+    if getattr(args, "tournament_answers", None):
+        return True
+    return (args.sampler == "cpsat" and args.index is None and args.spec_name is None and args.puzzle != "-"
+            and is_multi_puzzle(args.puzzle, args.from_format))

@@ -16,7 +16,9 @@ from ..logic.check import check, parse_grid
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.palette import BLACK_CHARS, WHITE_CHARS
 from ..answers.render import svg_picture, text_picture
-from ._common import add_image_argument, add_puzzle_arguments, check_image_path, load_puzzle
+from ..campaign.tournament import check_answers, is_answer_file
+from ._common import (add_image_argument, add_puzzle_arguments, check_image_path, load_puzzle, print_tournament,
+                      refuse_in_tournament)
 
 ORDER = 60
 
@@ -43,10 +45,22 @@ PUZZLE' lists them), and '.' for the background.
 A solver's samples (domain-wall variables, not a grid) are for 'decode':
   nonoqubo decode PUZZLE SAMPLES
 
-exit status: 0 when the grid solves the puzzle, 1 when it does not, 2 on bad input.
+A tournament answer file (a '$N' header, then the rows of tab-separated 0/1,
+for every puzzle: TAAI, TCGA, ICGA) is checked against every puzzle of PUZZLE,
+its question file (or any multi-puzzle clue file), each answer matched by its
+number: one line per failing puzzle (wrong, no answer, wrong size, broken),
+the problems of either file (an extra or second header, CRLF mixed with LF, a
+question cut short), each located file:line, then the total.  Every other
+puzzle is still checked.
 
-example:
+exit status: 0 when the grid solves the puzzle (every puzzle of a tournament),
+1 when it does not (a puzzle is not solved), 2 on bad input (in a tournament:
+a problem of a file; the verdicts are printed all the same).
+
+examples:
   nonoqubo check examples/qbpp-logo.yaml answer.txt
+  nonoqubo check taai2011.taai taai2011-answers.txt
+  nonoqubo check taai2011.taai taai2011-answers.txt --json
 """
 
 
@@ -56,7 +70,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_puzzle_arguments(parser)
     parser.add_argument("grid", metavar="GRID", help="the grid to check ('-' reads standard input)")
     parser.add_argument("--json", action="store_true",
-                        help="print the verdict as JSON (schemas/report.schema.json, kind 'check')")
+                        help="print the verdict as JSON (schemas/report.schema.json, kind 'check'; a tournament "
+                             "answer file: kind 'tournament-check')")
     add_image_argument(parser, "the grid")
     parser.set_defaults(run=run)
     return parser
@@ -75,6 +90,10 @@ def _samples_hint(text: str, args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if is_answer_file(args.grid):  # a tournament's answers: every puzzle of PUZZLE, matched by number
+        refuse_in_tournament(args, "a tournament answer file", {"image": "--image", "index": "--index",
+                                                                "spec_name": "--name"})
+        return print_tournament(check_answers(args.puzzle, args.grid, format=args.from_format), args.json)
     check_image_path(args.image, args.puzzle, args.grid)  # never over a file it reads
     puzzle = load_puzzle(args)
     source = "<stdin>" if args.grid == "-" else args.grid

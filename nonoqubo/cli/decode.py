@@ -11,11 +11,12 @@ import argparse
 import sys
 
 from .._util.progress import spinner
+from ..campaign.tournament import check_answers, is_answer_file, is_multi_puzzle
 from ..decoding import decode_samples
 from ..qpu.unembed import CHAIN_BREAK_METHODS
 from ..samples import formats as sample_formats
 from ._common import (add_force_argument, add_image_argument, chain_break_lines, check_image_path, emit,
-                      progress_enabled)
+                      print_tournament, progress_enabled, refuse_in_tournament)
 
 ORDER = 50
 
@@ -49,6 +50,12 @@ A model file whose reading would take more memory than is available (about
 10 bytes a byte of the file), or a clue file whose model would, is refused
 before it is read or built, in one line with the estimate; --force goes on.
 
+A tournament answer file ('$N' headers, rows of tab-separated 0/1) against a
+question file of several puzzles is checked puzzle by puzzle, matched by
+number, as 'nonoqubo check QUESTIONS ANSWERS' does: a line per failing puzzle,
+the files' located problems, the total (exit 0 all solved, 1 not, 2 a problem
+of a file).  Against one puzzle, its answers are pictures, decoded as samples.
+
 exit status: 0 when the shown sample (with --all: the best sample) is valid,
 1 when it is not, 2 on bad input or a model too large for the memory.
 
@@ -58,6 +65,7 @@ examples:
   nonoqubo decode logo.qubo samples.json --image logo.svg
   nonoqubo decode logo.ommx openjij-answer.pb
   nonoqubo decode logo.mzn minizinc-answer.txt
+  nonoqubo decode taai2011.taai taai2011-answers.txt
 
 samples of the physical problem (on qubits, e.g. a QPU's answer to
 'nonoqubo build ... --embedding EMB.json -o phys.json'):
@@ -112,6 +120,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    if is_answer_file(args.samples) and is_multi_puzzle(args.model):  # a tournament's answers, puzzle by puzzle
+        refuse_in_tournament(args, "a tournament answer file", {"image": "--image", "embedding": "--embedding",
+                                                                "samples_format": "--samples-format"})
+        return print_tournament(check_answers(args.model, args.samples), args.json)
     check_image_path(args.image, args.model, args.samples, args.embedding)  # never over a file it reads
     with spinner(f"reading {args.model}", enabled=progress_enabled(args)):
         result = decode_samples(args.model, args.samples, which=args.which, format=args.samples_format,

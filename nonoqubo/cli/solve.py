@@ -29,7 +29,8 @@ from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ._common import (add_chain_strength_argument, add_encoding_arguments, chain_break_lines, encoding_options,
                       add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
-                      input_options, progress_enabled, topology_file, write_image)
+                      input_options, progress_enabled, solve_tournament, topology_file, wants_tournament_solve,
+                      write_image)
 
 ORDER = 70
 
@@ -58,7 +59,16 @@ line) and its solution comes back as a sample of the QUBO, energy 0.  It takes
 --time-limit (the whole search) and --workers, not --reads.  --count N
 enumerates up to N solutions (each one a sample) and prints how many there are
 ("exactly" when fewer than N exist): --count 2 tells whether the solution is
-unique.  A puzzle with no solution prints one line and exits 1.
+unique.  A puzzle with no solution prints one line and exits 1; a search the
+time limit stops before a solution prints one line and exits 3 (with --json
+each is a JSON object: "outcome" "no solution" or "time limit").  "at least N"
+says what cut the count: the --count cap or the time limit.
+
+On a file of several puzzles (a tournament's question file: 1,000 puzzles),
+cpsat solves every puzzle (--time-limit each) and prints one line per puzzle
+it did not solve and the total; --tournament-answers OUT writes the answers
+in the tournaments' format ($N, then rows of tab-separated 0/1), which
+'nonoqubo check QUESTIONS OUT' checks.  --index N solves one puzzle as usual.
 
 The annealing knobs (see the sampling guide of the docs):
   nonoqubo solve P.non --beta-range 0.5,10 --sweeps 10000 --reads 100 --seed 1 -o run.json
@@ -86,13 +96,15 @@ before it is built, in one line with the estimate; --force builds it anyway.
 
 exit status: 0 when the best sample solves the puzzle, 1 when it does not (or
 cpsat proves the puzzle has no solution), 2 on bad input, a bad option, a model
-too large for the memory, or a sampler that is missing or cannot take the model.
+too large for the memory, or a sampler that is missing or cannot take the model,
+3 when cpsat's time limit came before a solution (of any puzzle of a collection).
 
 examples:
   nonoqubo solve examples/qbpp-logo.yaml --sampler sa --reads 20 --seed 1
   nonoqubo solve examples/qbpp-logo.yaml --seed 1 -o samples.json
   nonoqubo decode examples/qbpp-logo.yaml samples.json
   nonoqubo solve examples/qbpp-logo.yaml --sampler cpsat --count 2
+  nonoqubo solve taai2011.taai --sampler cpsat --time-limit 10 --tournament-answers answers.txt
   nonoqubo solve examples/qbpp-logo.yaml --encoding one-hot --weights cell=2
   nonoqubo solve ab/random-10x10-0.5-s1-0001.one-hot.qubo.json --seed 1 -o runs/oh-sa.json
 
@@ -138,6 +150,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "than N exist; --count 2 decides uniqueness)")
     parser.add_argument("--presolve", action="store_true",
                         help="fix the variables line logic decides before sampling (as 'build --presolve')")
+    parser.add_argument("--tournament-answers", metavar="OUT", default=None,
+                        help="cpsat on a multi-puzzle file (a tournament's questions): solve every puzzle (--time-limit "
+                             "each) and write OUT, the answers ($N, rows of tab-separated 0/1); exit 3 when the time "
+                             "limit stopped a puzzle")
     parser.add_argument("-o", "--output", metavar="SAMPLES.json",
                         help="also save the samples as a dimod SampleSet JSON of the full model "
                              "(fixed variables filled in), for 'nonoqubo decode', with the run's sampler, "
@@ -196,9 +212,11 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
-def count_line(found: int, exact: bool) -> str:
-    """``solutions: exactly 1 (unique)`` / ``solutions: at least 2 (not unique)``."""
+def count_line(found: int, exact: bool, cut: str | None = None) -> str:
+    """``solutions: exactly 1 (unique)`` / ``solutions: at least 2 (not unique; the --count cap stopped the count)``."""
     verdict = "unique" if exact and found == 1 else "not unique" if found > 1 else "none"
+    if not exact and cut:
+        verdict += "; the --count cap stopped the count" if cut == "limit" else "; the time limit stopped the count"
     return f"solutions: {'exactly' if exact else 'at least'} {found} ({verdict})"
 
 
@@ -282,6 +300,8 @@ def solve_once(args: argparse.Namespace, puzzle: Puzzle | Qubo, schedule: dict[s
 
 
 def run(args: argparse.Namespace) -> int:
+    if wants_tournament_solve(args):  # a whole collection: every puzzle, one answer file (cpsat)
+        return solve_tournament(args)
     if args.sweep:
         return run_sweep(args)
     schedule, qpu, knobs = checked_options(args)
@@ -304,7 +324,8 @@ def run(args: argparse.Namespace) -> int:
     }
     counted = result.batch.extra.get("count")
     if counted is not None:
-        summary["solutions"] = {"count": counted["solutions"], "exact": counted["exact"], "limit": counted["limit"]}
+        summary["solutions"] = {"count": counted["solutions"], "exact": counted["exact"], "limit": counted["limit"],
+                                "cut": counted.get("cut")}
     breaks = qpu_chain_breaks(result.batch)
     if breaks is not None:
         summary["chain_breaks"] = breaks
@@ -315,7 +336,7 @@ def run(args: argparse.Namespace) -> int:
     emit(result.puzzle, [result.best], summary, "best", as_json=args.json,
          source=model, image=args.image, best=result.best)
     if counted is not None and not args.json:
-        print(f"\n{count_line(counted['solutions'], counted['exact'])}")
+        print(f"\n{count_line(counted['solutions'], counted['exact'], counted.get('cut'))}")
     if breaks is not None and not args.json:
         print("\n" + "\n".join(chain_break_lines(breaks, result.best.index)))
     if not result.best.valid and not args.quiet:

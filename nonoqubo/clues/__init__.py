@@ -9,6 +9,7 @@ A clue format module defines the common names plus ``COLOUR`` and
     def detect(head: bytes) -> bool                 # the whole file's bytes
     def loads(data, *, source="<string>", **options) -> Puzzle   # str, or bytes when BINARY
     def dumps(puzzle) -> str | bytes
+    def puzzles(data, *, source) -> Iterator[Read]   # optional: every puzzle of a multi-puzzle file, in one pass
 
 The functions here pick the module by explicit name (or alias), else by
 extension, else by sniffing the content with each module's ``detect`` (in
@@ -25,8 +26,8 @@ Examples:
 
 from __future__ import annotations
 
-import inspect
 import os
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
@@ -35,8 +36,9 @@ from .._util import text as _textio
 from .._util.discover import find, registry
 from ..errors import FormatError, NonoquboError, PuzzleError, UnsupportedFormat
 from ..model.puzzle import Puzzle
+from ._lines import Read, attempt
 
-__all__ = ["dump", "dumps", "format_for", "formats", "get_format", "load", "loads", "members"]
+__all__ = ["Read", "dump", "dumps", "format_for", "formats", "get_format", "load", "loads", "members", "read_all"]
 
 
 def formats() -> tuple[ModuleType, ...]:
@@ -144,38 +146,59 @@ def members(path: str | os.PathLike[str], format: str | None = None) -> list[tup
     """``(index, name)`` of each puzzle of the file *path*, the ``index`` option :func:`load` takes for it.
 
     A single-puzzle file is ``[(None, None)]``.  A format module that knows its own numbering
-    and names defines ``members(text, *, source)`` (Gecode's specs, from 0, by name); for the
-    other multi-puzzle formats (an ``index`` option counted from 1) the puzzles are counted by
-    loading them.  A file that cannot be read or told is one member: loading it says why.
+    and names cheaply defines ``members(text, *, source)`` (Gecode's specs, from 0, by name; the
+    tournament headers); the other multi-puzzle formats are listed by their one-pass
+    ``puzzles``.  A file that cannot be read or told is one member: loading it says why.
     """
     source = os.fspath(path)
     try:
         data = Path(source).read_bytes()
         mod = get_format(format) if format else format_for(source, data)
+        listing = getattr(mod, "members", None)
+        if listing is not None:
+            return list(listing(_as_input(mod, data, source), source=source))
+        if getattr(mod, "puzzles", None) is None:
+            return [(None, None)]
+        found = [(r.index, r.name) for r in mod.puzzles(_as_input(mod, data, source), source=source)]
     except (OSError, NonoquboError):
         return [(None, None)]
-    listing = getattr(mod, "members", None)
-    if listing is not None:
-        try:
-            return list(listing(_as_input(mod, data, source), source=source))
-        except NonoquboError:
-            return [(None, None)]
-    if "index" not in inspect.signature(mod.loads).parameters:
-        return [(None, None)]
-    count = 0
-    while True:
-        try:
-            mod.loads(_as_input(mod, data, source), source=source, index=count + 1)
-        except FormatError as exc:
-            if "out of range" in str(exc):
-                break
-            count += 1  # this puzzle exists but is broken: its load records the error
-            break
-        except NonoquboError:
-            count += 1
-            break
-        count += 1
-    return [(i, None) for i in range(1, count + 1)] if count > 1 else [(None, None)]
+    return found if len(found) > 1 else [(None, None)]
+
+
+def read_all(path: str | os.PathLike[str], format: str | None = None) -> list[Read]:
+    """Every puzzle of the file *path*, read in one pass: a :class:`Read` per puzzle, in file order.
+
+    A multi-puzzle format's module defines ``puzzles(text, *, source)`` (the tournament files,
+    webpbn XML puzzle sets, Tatham game-ID lists, Gecode's specs): the file is read and parsed
+    once, whatever the count (``suite`` on a 1,000-puzzle file).  A broken puzzle is a ``Read``
+    with its located ``error`` and the others are still read.  Any other format is one puzzle.
+    A file of one puzzle is one ``Read`` with ``index`` None, as :func:`members` says.
+
+    Raises:
+        FormatError: the file is empty, or broken as a whole (a tournament file's headers).
+        UnsupportedFormat: the format cannot be told or is unknown.
+        OSError: the file cannot be read.
+
+    Examples:
+        >>> import tempfile
+        >>> with tempfile.NamedTemporaryFile("w", suffix=".taai", delete=False) as fh:
+        ...     _ = fh.write("$1\\n1\\n1\\n$2\\n1\\n1 1\\n")
+        >>> [(r.index, r.puzzle is not None, r.error is not None) for r in read_all(fh.name)]
+        [(1, True, False), (2, False, True)]
+        >>> os.remove(fh.name)
+    """
+    source = os.fspath(path)
+    with open(source, "rb") as fh:
+        data = fh.read()
+    _refuse_empty(data, source)
+    mod = get_format(format) if format else format_for(source, data)
+    text = _as_input(mod, data, source)
+    if getattr(mod, "puzzles", None) is None:
+        return [attempt(None, None, lambda: mod.loads(text, source=source))]
+    found = list(mod.puzzles(text, source=source))
+    if len(found) == 1:
+        return [replace(found[0], index=None)]
+    return found
 
 
 def dumps(puzzle: Puzzle, format: str) -> str | bytes:

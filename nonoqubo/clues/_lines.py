@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .._util.discover import registry
@@ -17,7 +18,7 @@ from .._util.guard import integer
 from ..errors import FormatError, PuzzleError, located
 from ..model.puzzle import Puzzle
 
-__all__ = ["META_KEYS", "check_options", "head_lines", "option_lines", "puzzle_lines", "size_header", "clue_text", "colour_refusal", "make_puzzle", "meta_text", "parse_clue",
+__all__ = ["META_KEYS", "Read", "attempt", "check_options", "head_lines", "option_lines", "puzzle_lines", "size_header", "clue_text", "colour_refusal", "make_puzzle", "meta_text", "parse_clue",
            "parse_numbers", "parse_size", "pick_index", "read_clues", "reject_trailing", "text_lines"]
 
 #: the puzzle's ``meta`` keys that writers with metadata fields carry
@@ -26,6 +27,41 @@ META_KEYS = ("author", "copyright", "license", "catalogue", "description", "sour
 _NUMBER_SPLIT = re.compile(r"[\s,]+")
 #: a header line of two numbers (``W H`` or ``H W``)
 _TWO_NUMBERS = re.compile(r"\s*(\d{1,18})[ \t]+(\d{1,18})\s*")
+
+
+@dataclass(frozen=True)
+class Read:
+    """One puzzle of a file, as a format's ``puzzles(text, *, source)`` yields it (one pass over the file).
+
+    Attributes:
+        index: the ``index`` option :func:`nonoqubo.clues.load` takes for this puzzle (its number in
+            the file: from 1, from 0 in Gecode's specs), or None for a file's one puzzle.
+        name: the name the file gives it (Gecode's spec names), else None.
+        puzzle: the puzzle, or None when it is broken ...
+        error: ... and then why (a located FormatError); the file's other puzzles are still read.
+    """
+
+    index: int | None
+    name: str | None
+    puzzle: Puzzle | None
+    error: FormatError | None = None
+
+
+def attempt(index: int | None, name: str | None, make: Callable[[], Puzzle]) -> Read:
+    """``Read(index, name, make())``, or the FormatError *make* raises kept as the puzzle's ``error``.
+
+    Examples:
+        >>> attempt(2, None, lambda: Puzzle(rows=((1,),), cols=((1,),))).puzzle.rows
+        ((1,),)
+        >>> def broken() -> Puzzle:
+        ...     raise FormatError("f.taai:3: bad")
+        >>> attempt(2, None, broken).error
+        FormatError('f.taai:3: bad')
+    """
+    try:
+        return Read(index, name, make())
+    except FormatError as exc:
+        return Read(index, name, None, exc)
 
 
 def meta_text(value: Any) -> str:

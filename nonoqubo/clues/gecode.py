@@ -25,7 +25,8 @@ C syntax, exactly as Gecode writes them:
 Choosing a spec in a file that holds several: ``index=N`` counts **from 0** in
 the order of the ``specs[]`` table (else of the file), exactly like Gecode's
 ``-size N`` option (``nonogram -size 8`` is ``castle``); ``name="castle"``
-picks by name.  With several specs and no choice, the error lists them all.
+picks by name.  With several specs and no choice, the error lists them all;
+:func:`puzzles` reads them all in one scan (``suite``).
 
 The scanner reads the text once, left to right, with no backtracking regular
 expression: linear time on any input.
@@ -46,8 +47,9 @@ Examples:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from .._util.guard import integer
@@ -55,13 +57,14 @@ from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
 from ..model.puzzle import Puzzle
 from ._defaults import ALIASES, BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
+from ._lines import Read, attempt
 
 NAME = "gecode"
 TITLE = "Gecode flat integer array (width, height, column hints, row hints); Gecode's nonogram.cpp"
 EXTENSIONS = ("gecode", "cpp", "cc", "cxx", "hpp", "h", "hh", "c")
 ORDER = 20
 
-__all__ = ["Spec", "dumps", "from_array", "loads", "members", "specs", "to_array"]
+__all__ = ["Spec", "dumps", "from_array", "loads", "members", "puzzles", "specs", "to_array"]
 
 # one token per match; every alternative is a plain run, so matching is linear
 _SCAN = re.compile(
@@ -304,6 +307,31 @@ def members(text: str, *, source: str = "<string>") -> list[tuple[int | None, st
     if not found:
         return [(None, None)]
     return [(k, s.name) for k, s in enumerate(found)]  # _choose counts the numbered specs so
+
+
+def puzzles(text: str, *, source: str = "<string>") -> Iterator[Read]:
+    """Every puzzle of the file in one scan: the numbered specs (from 0, by name), else the bare array.
+
+    A spec that is not a puzzle is its located error; the other specs are read.
+
+    Raises:
+        FormatError: the text cannot be scanned (an unclosed comment, a bare array that is not one).
+
+    Examples:
+        >>> src = "const int a[] = {1,1, 1,1, 1,1};\\nconst int b[] = {2,1, 0, 1,1, 1,2};"
+        >>> [(r.index, r.name, r.puzzle.cols if r.puzzle else str(r.error)) for r in puzzles(src)]
+        [(0, 'a', ((1,),)), (1, 'b', '<string>: the row clues paint 2 cells but the column clues paint 1')]
+    """
+    toks = _tokens(text, source)
+    arrays, _ = _declarations(toks, source)
+    if not arrays:
+        values, positions, title = _bare(toks, source)
+        yield attempt(None, title, partial(from_array, values, source=source, name=title, positions=positions))
+        return
+    numbered = [s for s in specs(text, source=source) if s.index is not None]
+    for k, spec in enumerate(numbered):  # numbered as _choose counts them (the --index of each)
+        yield attempt(k, spec.name, partial(from_array, spec.values, source=source, name=spec.name,
+                                            positions=spec.positions))
 
 
 def _listing(found: list[Spec]) -> str:

@@ -11,7 +11,8 @@ Grammar of a game ID (one a line; blank lines and ``#`` comments are skipped)::
 An optional ``,...`` suffix after the clues lists pre-filled cells; it is a
 hint only and is ignored.  ``WxH#seed`` is a random seed, not a puzzle, and is
 refused.  A text file may hold several game IDs: the ``index`` option
-(1-based, the CLI's ``--index``) picks one, the first by default.
+(1-based, the CLI's ``--index``) picks one, the first by default; :func:`puzzles`
+reads them all in one pass (``suite``).
 
 A save file (``sgt-pattern --save``) is a list of ``KEY :len:value`` lines;
 the size comes from ``PARAMS`` and the clues from ``DESC``.  Its ``AUXINFO``
@@ -34,10 +35,12 @@ Examples:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 from ._defaults import BINARY, COLOUR, KIND, LEGACY_ENCODING, SOLUTION
-from ._lines import make_puzzle, option_lines, pick_index
+from ._lines import Read, attempt, make_puzzle, option_lines, pick_index, text_lines
 from .._util.guard import integer
 from .._util.text import head_text
 from ..errors import FormatError, located
@@ -50,7 +53,7 @@ ALIASES = ("tatham", "pattern")
 ORDER = 90
 HEURISTIC = False  # told by its own keywords, not by the shape of the text
 
-__all__ = ["dumps", "loads"]
+__all__ = ["dumps", "loads", "puzzles"]
 
 _GAME_ID = re.compile(r"\s*(\d+)(?:x(\d+))?\s*([:#])(.*)")
 _SAVE_LINE = re.compile(r"([A-Z]+)\s*:(\d+):(.*)")
@@ -80,14 +83,50 @@ def loads(text: str, *, source: str = "<string>", index: int | None = None, **op
             message names the source and line.
     """
     lines = option_lines(text, NAME, options)
-    if lines and lines[0].lstrip("\ufeff").startswith("SAVEFILE:"):
+    if _is_save(lines):
         if index not in (None, 1):
             pick_index(1, index, source, "game")
         return _load_save(lines, source)
+    ids = _game_ids(lines, source)
+    lineno, game_id = ids[pick_index(len(ids), index, source, "game IDs")]
+    return _game(lineno, game_id, source)
+
+
+def puzzles(text: str, *, source: str = "<string>") -> Iterator[Read]:
+    """Every game ID of the file in one pass, numbered from 1 (a save file: its one game).
+
+    A game ID that is not one, or whose clues do not make a puzzle, is its located error; the
+    other lines are read.
+
+    Raises:
+        FormatError: the file holds no game ID.
+
+    Examples:
+        >>> [(r.index, r.puzzle.rows if r.puzzle else str(r.error)) for r in puzzles("1x1:1/1\\n2x1:1/0/1.1\\n")]
+        [(1, ((1,),)), (2, '<string>:2: row 1: clue 1 1 needs 3 cells (blocks plus gaps) but the width is 2')]
+    """
+    lines = text_lines(text)
+    if _is_save(lines):
+        yield attempt(1, None, partial(_load_save, lines, source))
+        return
+    for k, (lineno, game_id) in enumerate(_game_ids(lines, source), start=1):
+        yield attempt(k, None, partial(_game, lineno, game_id, source))
+
+
+def _is_save(lines: list[str]) -> bool:
+    return bool(lines) and lines[0].lstrip("\ufeff").startswith("SAVEFILE:")
+
+
+def _game_ids(lines: list[str], source: str) -> list[tuple[int, str]]:
+    """``(line number, game ID)`` of every line that is not blank or a ``#`` comment."""
     ids = [(i + 1, line.strip()) for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")]
     if not ids:
         raise FormatError(f"{source}: no game ID found (expected WxH:clues)")
-    lineno, game_id = ids[pick_index(len(ids), index, source, "game IDs")]
+    return ids
+
+
+def _game(lineno: int, game_id: str, source: str) -> Puzzle:
+    """The puzzle of one game ID, at line *lineno*."""
     m = _GAME_ID.fullmatch(game_id)
     if not m:
         raise FormatError(located(source, lineno, f"{_short(game_id)!r} is not a Pattern game ID (WxH:clues)"))

@@ -19,7 +19,10 @@ count even); the headers must count 1, 2, 3, ... in order, with nothing before
 lines are ignored.
 
 The ``index`` option (1-based, the CLI's ``--index``) picks one puzzle, the
-first by default; ``suite FILE`` builds them all (``FILE-1``, ``FILE-2``, ...).
+first by default; ``suite FILE`` builds them all (``FILE-1``, ``FILE-2``, ...),
+read in one pass by :func:`puzzles` (a puzzle cut short or with a bad clue is
+that puzzle's located error; the others are read).  The answers of a
+tournament (``$N`` then N rows of 0/1) are :mod:`nonoqubo.samples.tournament`'s.
 
 Checked against the real files, not from memory:
 
@@ -43,10 +46,12 @@ Examples:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 from ._defaults import BINARY, COLOUR, HEURISTIC, KIND, LEGACY_ENCODING, SOLUTION
-from ._lines import check_options, clue_text, head_lines, make_puzzle, parse_clue, pick_index
+from ._lines import Read, attempt, check_options, clue_text, head_lines, make_puzzle, parse_clue, pick_index
 from ..errors import FormatError, PuzzleError, located
 from ..model.puzzle import Puzzle
 
@@ -56,7 +61,7 @@ EXTENSIONS = ("taai",)
 ALIASES = ("icga", "tcga")
 ORDER = 55
 
-__all__ = ["dumps", "loads", "members"]
+__all__ = ["dumps", "loads", "members", "puzzles"]
 
 _HEADER = re.compile(r"\$(\d{1,9})")
 _CLUE = re.compile(r"[\d \t]*")
@@ -139,6 +144,24 @@ def loads(text: str, *, source: str = "<string>", index: int | None = None, **op
     size = _size(lines, blocks, source)
     k = pick_index(len(blocks), index, source)
     return _puzzle(lines, blocks[k], k + 1, size, k == len(blocks) - 1, source)
+
+
+def puzzles(text: str, *, source: str = "<string>") -> Iterator[Read]:
+    """Every puzzle of the file in one pass, numbered from 1; a broken one is its located error.
+
+    Raises:
+        FormatError: the headers or the size of the first puzzle are wrong (as :func:`loads`):
+            without them no puzzle can be told from the next.
+
+    Examples:
+        >>> [(r.index, r.puzzle.rows if r.puzzle else str(r.error)) for r in puzzles("$1\\n1\\n1\\n$2\\n1\\nx\\n")]
+        [(1, ((1,),)), (2, "<string>:6: puzzle $2, row 1: 'x' is not a number")]
+    """
+    lines = _lines(text)
+    blocks = _blocks(lines, source)
+    size = _size(lines, blocks, source)
+    for k, block in enumerate(blocks):
+        yield attempt(k + 1, None, partial(_puzzle, lines, block, k + 1, size, k == len(blocks) - 1, source))
 
 
 def members(text: str, *, source: str = "<string>") -> list[tuple[int | None, str | None]]:

@@ -20,7 +20,8 @@ Grammar (the elements nonoqubo reads; anything else is ignored)::
     </puzzleset>
 
 A ``puzzleset`` may hold several puzzles: the ``index`` option (1-based, the
-CLI's ``--index``) picks one, the first by default.  A count takes its
+CLI's ``--index``) picks one, the first by default; :func:`puzzles` reads them
+all in one parse (``suite``).  A count takes its
 ``color`` attribute or the puzzle's ``defaultcolor`` (default ``black``); the
 background is ``backgroundcolor`` (default ``white``).  Colour puzzles are
 read in full: the palette is the ``<color>`` elements (name, ``char``, RGB
@@ -64,11 +65,13 @@ from __future__ import annotations
 import html.entities
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ._defaults import BINARY, KIND, LEGACY_ENCODING
-from ._lines import check_options, make_puzzle, meta_text, pick_index
+from ._lines import Read, attempt, check_options, make_puzzle, meta_text, pick_index
 from .._util.guard import integer
 from .._util.text import head_text
 from ..errors import FormatError, PuzzleError, located
@@ -84,7 +87,7 @@ ALIASES = ("webpbn", "pbn")
 ORDER = 30
 HEURISTIC = False
 
-__all__ = ["dumps", "loads"]
+__all__ = ["dumps", "loads", "puzzles"]
 
 _XML_ENTITIES = {"amp", "lt", "gt", "quot", "apos"}
 _ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9]*);")
@@ -157,20 +160,47 @@ def loads(text: str, *, source: str = "<string>", index: int | None = None, **op
             the message names the source and line.
     """
     check_options(options, NAME)
+    elements, line_of = _puzzle_elements(text, source)
+    return _read(elements[pick_index(len(elements), index, source)], line_of, source)
+
+
+def puzzles(text: str, *, source: str = "<string>") -> Iterator[Read]:
+    """Every ``<puzzle>`` of the file, parsed once, numbered from 1; a broken one is its located error.
+
+    Raises:
+        FormatError: the file is not well-formed XML, or its root holds no puzzle.
+
+    Examples:
+        >>> xml = ('<puzzleset><puzzle><clues type="rows"><line><count>1</count></line></clues>'
+        ...        '<clues type="columns"><line><count>1</count></line></clues></puzzle><puzzle/></puzzleset>')
+        >>> [(r.index, r.puzzle.rows if r.puzzle else str(r.error)) for r in puzzles(xml)]
+        [(1, ((1,),)), (2, "<string>:1: the puzzle has no <clues type='rows'>")]
+    """
+    elements, line_of = _puzzle_elements(text, source)
+    for k, element in enumerate(elements, start=1):
+        yield attempt(k, None, partial(_read, element, line_of, source))
+
+
+def _puzzle_elements(text: str, source: str) -> tuple[list[ET.Element], Callable[[ET.Element], int | None]]:
+    """The ``<puzzle>`` elements of the document and the function giving an element's source line."""
     root, lines = _parse(text, source)
 
     def line_of(elem: ET.Element) -> int | None:
         return lines.get(id(elem))
 
     if root.tag == "puzzleset":
-        puzzles = root.findall("puzzle")
+        elements = root.findall("puzzle")
     elif root.tag == "puzzle":
-        puzzles = [root]
+        elements = [root]
     else:
         raise FormatError(located(source, line_of(root), f"the root element is <{root.tag}>, expected <puzzleset> or <puzzle>"))
-    if not puzzles:
+    if not elements:
         raise FormatError(located(source, line_of(root), "the puzzleset holds no <puzzle>"))
-    puzzle = puzzles[pick_index(len(puzzles), index, source)]
+    return elements, line_of
+
+
+def _read(puzzle: ET.Element, line_of: Callable[[ET.Element], int | None], source: str) -> Puzzle:
+    """One ``<puzzle>`` element as a Puzzle (see the module docstring)."""
     kind = puzzle.get("type", "grid")
     if kind != "grid":
         raise FormatError(located(source, line_of(puzzle), f"puzzle type {kind!r} is not a rectangular grid"))

@@ -12,7 +12,8 @@ MiniZinc export writes).  Every solution found is encoded in the model's encodin
 * ``workers``: ``num_workers`` (default: CP-SAT's, all cores); enumeration runs on one;
 * ``count=N``: enumerate up to ``N`` solutions; they are the samples, and ``batch.extra["count"]``
   says how many were found and whether that is all there are (``exact``: the search finished
-  with fewer than ``N``; ``--count 2`` finding one proves the solution unique).
+  with fewer than ``N``; ``--count 2`` finding one proves the solution unique), and when not,
+  what cut it (``cut``: ``"limit"``, the cap ``N``, or ``"time limit"``).
   Without ``count`` the first solution is the one sample.
 
 A puzzle with no solution is :class:`~nonoqubo.errors.NoSolution` (``solve`` prints it and exits 1);
@@ -41,7 +42,8 @@ from ..model.qubo import Qubo
 from ..samples import SampleBatch
 from .base import SampleOptions, Tick
 
-__all__ = ["TRUTH_TIME", "UNKNOWN", "Truth", "check_truth_options", "count_solutions", "require", "run", "solutions", "truth"]
+__all__ = ["TRUTH_TIME", "UNKNOWN", "Truth", "check_truth_options", "count_cut", "count_solutions", "require", "run",
+           "solutions", "truth"]
 
 
 #: seconds per CP-SAT search of ``--truth`` and of ``suite --unique``'s proofs unless ``--truth-time`` says otherwise
@@ -231,6 +233,18 @@ def truth(puzzle: Puzzle, limit: int = 2, *, time_limit: float | None = None) ->
     return Truth(max(found, 1), exact, line, solve, time.perf_counter() - start, limit, timed_out)
 
 
+def count_cut(found: int, exact: bool, limit: int) -> str | None:
+    """What cut a count short: ``"limit"`` (the cap, ``--count``, was reached), ``"time limit"``, or None (exact).
+
+    Examples:
+        >>> count_cut(2, False, 2), count_cut(3, False, 5), count_cut(1, True, 2)
+        ('limit', 'time limit', None)
+    """
+    if exact:
+        return None
+    return "limit" if found >= limit else "time limit"
+
+
 def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
     """The solutions of *qubo*'s puzzle (one, or up to ``opts.count``) as samples of *qubo*."""
     puzzle = qubo.puzzle
@@ -243,7 +257,8 @@ def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
     batch = _as_model(full, geo.labels(), qubo)
     batch.energies = np.zeros(len(grids), np.float64)
     if opts.count:
-        batch.extra["count"] = {"solutions": len(grids), "exact": bool(complete), "limit": int(limit)}
+        batch.extra["count"] = {"solutions": len(grids), "exact": bool(complete), "limit": int(limit),
+                                "cut": count_cut(len(grids), bool(complete), limit)}
     return batch
 
 

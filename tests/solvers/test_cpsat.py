@@ -62,9 +62,9 @@ def test_count_gives_every_solution_as_a_sample(run_cli, tmp_path):
     status, stdout, stderr = run_cli("solve", path, "--sampler", "cpsat", "--count", "10", "--json", "-q")
     assert status == 0, stderr
     doc = json.loads(stdout)
-    assert doc["solutions"] == {"count": 2, "exact": True, "limit": 10} and doc["num_valid"] == doc["num_samples"] == 2
+    assert doc["solutions"] == {"count": 2, "exact": True, "limit": 10, "cut": None} and doc["num_valid"] == doc["num_samples"] == 2
     status, stdout, _ = run_cli("solve", path, "--sampler", "cpsat", "--count", "2", "-q")
-    assert status == 0 and stdout.splitlines()[-1] == "solutions: at least 2 (not unique)"
+    assert status == 0 and stdout.splitlines()[-1] == "solutions: at least 2 (not unique; the --count cap stopped the count)"
     status, stdout, _ = run_cli("solve", DATA / "json" / "qbpp-logo.json", "--sampler", "cpsat", "--count", "2", "-q")
     assert status == 0 and stdout.splitlines()[-1] == "solutions: exactly 1 (unique)"
 
