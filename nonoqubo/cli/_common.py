@@ -132,30 +132,35 @@ def probe_summary(probe: Any, seconds: float) -> str:
 
 
 def joined_presolve(argv: list[str]) -> list[str]:
-    """``--presolve probe`` as ``--presolve=probe`` and a bare ``--presolve`` as ``--presolve=line``, so that
-    the word after a bare ``--presolve`` stays what it always was (``info --presolve PUZZLE``).
+    """``--presolve probe`` as ``--presolve=probe``, and a bare ``--presolve`` before a word moved to the end,
+    so that the word after it stays what it always was (``info --presolve PUZZLE``: the puzzle).
 
     Examples:
         >>> joined_presolve(["info", "--presolve", "logo.yaml"])
-        ['info', '--presolve=line', 'logo.yaml']
+        ['info', 'logo.yaml', '--presolve']
         >>> joined_presolve(["build", "p.non", "--presolve", "probe", "-o", "p.qubo"])
         ['build', 'p.non', '--presolve=probe', '-o', 'p.qubo']
+        >>> joined_presolve(["build", "p.non", "--presolve", "-o", "p.qubo"])
+        ['build', 'p.non', '--presolve', '-o', 'p.qubo']
     """
-    out: list[str] = []
     items = list(argv)
+    end = items.index("--") if "--" in items else len(items)
+    head, tail = items[:end], items[end:]
+    out: list[str] = []
+    moved = False
     i = 0
-    while i < len(items):
-        if items[i] == "--":
-            out.extend(items[i:])
-            break
-        if items[i] == "--presolve":
-            given = items[i + 1] if i + 1 < len(items) and items[i + 1] in PRESOLVES else None
-            out.append(f"--presolve={given or DEFAULT_PRESOLVE}")
-            i += 2 if given else 1
+    while i < len(head):
+        after = head[i + 1] if i + 1 < len(head) else None
+        if head[i] == "--presolve" and after in PRESOLVES:
+            out.append(f"--presolve={after}")
+            i += 2
+            continue
+        if head[i] == "--presolve" and after is not None and not after.startswith("-"):
+            moved = True  # a bare switch before a word: the word is not its value
         else:
-            out.append(items[i])
-            i += 1
-    return out
+            out.append(head[i])
+        i += 1
+    return out + (["--presolve"] if moved else []) + tail
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:

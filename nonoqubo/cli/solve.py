@@ -24,7 +24,7 @@ from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ._common import (add_chain_strength_argument, add_encoding_arguments, chain_break_lines, encoding_options,
                       add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
-                      input_options, progress_enabled, topology_file)
+                      add_presolve_argument, input_options, progress_enabled, topology_file)
 
 ORDER = 70
 
@@ -110,8 +110,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--count", type=int, default=None, metavar="N",
                         help="cpsat: enumerate up to N solutions and say how many there are (exact when fewer "
                              "than N exist; --count 2 decides uniqueness)")
-    parser.add_argument("--presolve", action="store_true",
-                        help="fix the variables line logic decides before sampling (as 'build --presolve')")
+    add_presolve_argument(parser, "fix the variables the presolve decides before sampling (as 'build --presolve')")
     parser.add_argument("-o", "--output", metavar="SAMPLES.json",
                         help="also save the samples as a dimod SampleSet JSON of the full model "
                              "(fixed variables filled in), for 'nonoqubo decode', with the run's sampler, "
@@ -192,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
     total = 1 if args.sampler == "exact" else args.reads
     with progress.reads(total, f"{args.sampler} sampling", enabled=show) as tick:
         result = solve(puzzle, args.sampler, **args.model_options, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
-                       time_limit=args.time_limit, presolve=args.presolve, options=schedule, tick=tick,
+                       time_limit=args.time_limit, presolve="probe" if args.presolve_method == "probe" else args.presolve, options=schedule, tick=tick,
                        workers=args.workers, count=args.count, qpu=qpu,
                        source=args.puzzle if isinstance(puzzle, Qubo) else None)
     if args.output:

@@ -39,7 +39,7 @@ from ..errors import PuzzleError
 from ..model.encodings import DEFAULT, EncodingLike, geometry_of
 from ..model.puzzle import Puzzle
 from .linesolve import line_solve
-from .probe import probe_solve
+from .probe import ProbeResult, probe_solve
 
 __all__ = ["LABELS", "Hardness", "hardness"]
 
@@ -83,10 +83,11 @@ class Hardness:
         return out
 
 
-def hardness(puzzle: Puzzle, encoding: EncodingLike = DEFAULT) -> Hardness:
+def hardness(puzzle: Puzzle, encoding: EncodingLike = DEFAULT, probed: ProbeResult | None = None) -> Hardness:
     """Line logic, then probing, on *puzzle*: the label and the variables of *encoding* left after each.
 
-    Never raises for a puzzle without a solution: that is the label ``no-solution``.
+    *probed* is probing's result when it was made already (a presolve with probing): it is not
+    made again.  Never raises for a puzzle without a solution: that is the label ``no-solution``.
     """
     start = time.perf_counter()
     geo = geometry_of(puzzle, encoding=encoding)
@@ -96,7 +97,7 @@ def hardness(puzzle: Puzzle, encoding: EncodingLike = DEFAULT) -> Hardness:
         return int(np.count_nonzero(geo.fixed_by_bounds(result.shift_lo, result.shift_hi) < 0))
 
     try:
-        line = line_solve(puzzle)
+        line = line_solve(puzzle) if probed is None else probed.before
     except PuzzleError:
         return Hardness("no-solution", geo.num_vars, None, None, cells, None, None, None, time.perf_counter() - start)
     after_line = left(line)
@@ -104,7 +105,7 @@ def hardness(puzzle: Puzzle, encoding: EncodingLike = DEFAULT) -> Hardness:
         return Hardness("line-solvable", geo.num_vars, after_line, after_line, cells, line.settled, line.settled, 0,
                         time.perf_counter() - start)
     try:
-        probed = probe_solve(puzzle, line)
+        probed = probe_solve(puzzle, line) if probed is None else probed
     except PuzzleError:
         return Hardness("no-solution", geo.num_vars, after_line, None, cells, line.settled, None, None,
                         time.perf_counter() - start)

@@ -201,7 +201,8 @@ def presolve_qubo(puzzle: Puzzle, qubo: Qubo | None = None, method: str = DEFAUL
         for label, value in qubo.fixed.items():
             if label in fix and fix[label] != int(value):
                 raise SampleError(
-                    f"the model fixes {label} to {value} but {method} presolve proves it is {fix[label]}"
+                    f"the model fixes {label} to {value} but {'probing' if method == 'probe' else 'line logic'} proves it "
+                    f"is {fix[label]}"
                 )
         fix = {label: v for label, v in fix.items() if label not in qubo.fixed}
     return qubo.fix(fix)

@@ -65,6 +65,7 @@ class ProbeResult:
         probes: branches tried (a cell set to one colour and propagated).
         contradictions: branches that ended in a contradiction.
         seconds: the time probing took (line logic's first pass included).
+        before: line logic's result before any probe.
     """
 
     line: LineSolveResult
@@ -73,6 +74,7 @@ class ProbeResult:
     probes: int
     contradictions: int
     seconds: float
+    before: LineSolveResult
 
     @property
     def grid(self) -> np.ndarray:
@@ -130,6 +132,16 @@ def _popcount(mask: np.ndarray) -> np.ndarray:
     return count
 
 
+def _distinct_rows(line: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(first, back)``: one index per distinct pair of *line* number and *masks* row, and for every
+    row the distinct one it equals (``rows[first][back] == rows``)."""
+    raw = np.ascontiguousarray(masks).view(np.uint8).reshape(masks.shape[0], -1)
+    keyed = np.ascontiguousarray(np.column_stack([line.astype("<u4").view(np.uint8).reshape(-1, 4), raw]))
+    keys = keyed.view(np.dtype((np.void, keyed.shape[1]))).reshape(-1)
+    _, first, back = np.unique(keys, return_index=True, return_inverse=True)
+    return first, back.reshape(-1)
+
+
 def propagate(mask: np.ndarray, dirty_rows: np.ndarray, dirty_cols: np.ndarray,
               tables: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
     """Line logic to a fixpoint on a stack of grids at once; *mask* is narrowed in place.
@@ -172,7 +184,11 @@ def propagate(mask: np.ndarray, dirty_rows: np.ndarray, dirty_cols: np.ndarray,
                 cp, ln, ln_at = which[at], lines[at], lines_at[at]
                 width = max(int(counts[ln_at].max()), 1)
                 before = view[cp, ln]
-                after, ok, _, _ = solve_masks(before, clue[ln_at, :width], colour[ln_at, :width], counts[ln_at])
+                # copies share most of their lines: each distinct (line, masks) is solved once
+                first, back = _distinct_rows(ln_at, before)
+                u = ln_at[first]
+                solved, fits, _, _ = solve_masks(before[first], clue[u, :width], colour[u, :width], counts[u])
+                after, ok = solved[back], fits[back]
                 alive[cp[~ok]] = False
                 changed = (after != before) & ok[:, None]
                 view[cp, ln] = after
@@ -274,4 +290,4 @@ def probe_solve(puzzle: Puzzle, line: LineSolveResult | None = None, *, max_roun
             break
     # the probed masks are at line logic's fixpoint: this pass only reads the block bounds off them
     final = line_solve(puzzle, possible=mask) if rounds else base
-    return ProbeResult(final, base.settled, rounds, probes, contradictions, time.perf_counter() - start)
+    return ProbeResult(final, base.settled, rounds, probes, contradictions, time.perf_counter() - start, base)
