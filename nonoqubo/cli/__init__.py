@@ -25,11 +25,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .._util.discover import submodules
-from ..errors import NonoquboError, NoSolution
+from ..errors import NonoquboError, NoSolution, Note
 from ._common import joined_presolve
 
 __all__ = ["main", "make_parser"]
@@ -119,6 +120,9 @@ class _PipeSafe:
 #: options whose value is a range LO,HI that may start with a minus sign (argparse would take
 #: ``-4,4`` for an option of its own)
 RANGE_OPTIONS = ("--h-range", "--j-range")
+#: options whose value may be two words, the first one given here: ``--beta-schedule custom FILE``
+#: (joined into one value, so the option takes one word otherwise and never swallows PUZZLE)
+TWO_WORD_VALUES = {"--beta-schedule": "custom"}
 
 
 def joined_ranges(argv: Sequence[str]) -> list[str]:
@@ -138,6 +142,10 @@ def joined_ranges(argv: Sequence[str]) -> list[str]:
         if items[i] in RANGE_OPTIONS and value[:1] == "-" and (value[1:2].isdigit() or value[1:2] == "."):
             out.append(f"{items[i]}={value}")
             i += 2
+        elif (items[i] in TWO_WORD_VALUES and value == TWO_WORD_VALUES[items[i]] and i + 2 < len(items)
+              and not str(items[i + 2]).startswith("-")):
+            out.append(f"{items[i]}={value} {items[i + 2]}")
+            i += 3
         else:
             out.append(items[i])
             i += 1
@@ -164,7 +172,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = stdout
 
 
+def _show_note(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+    """A :class:`~nonoqubo.errors.Note` as one ``nonoqubo: note:`` line on stderr (other warnings as Python shows them)."""
+    if issubclass(category, Note):
+        print(f"nonoqubo: note: {message}", file=sys.stderr)
+    else:
+        _PYTHON_SHOWWARNING(message, category, filename, lineno, file, line)
+
+
+_PYTHON_SHOWWARNING = warnings.showwarning
+
+
 def _run(args: argparse.Namespace) -> int:
+    with warnings.catch_warnings():
+        warnings.simplefilter("default", Note)  # each note once
+        warnings.showwarning = _show_note
+        return _run_command(args)
+
+
+def _run_command(args: argparse.Namespace) -> int:
     try:
         return int(args.run(args) or 0)
     except NoSolution as exc:  # a verdict (the puzzle has no solution), not bad input
