@@ -5,7 +5,8 @@ the instance suites (:mod:`nonoqubo.campaign.suite`) share, and the one set of
 figure names they report:
 
 * :meth:`Models.build` builds a puzzle's QUBO (timed); :meth:`Models.presolve`
-  runs line logic once and fixes the variables it decides
+  runs the presolve once (line logic, or with ``presolve="probe"`` probing on top of
+  it) and fixes the variables it decides
   (:func:`nonoqubo.logic.presolve.fixings`); :meth:`Models.constrained` builds
   the constrained 0-1 model of the full or the presolved variant, once each;
   :meth:`Models.model` hands out the model a format of a kind (``"qubo"`` or
@@ -39,6 +40,7 @@ Examples:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import os
 import time
@@ -49,8 +51,9 @@ from typing import Any, ContextManager
 
 from . import exports
 from .errors import NonoquboError, UnsupportedFormat
-from .logic.linesolve import LineSolveResult, line_solve
-from .logic.presolve import fixings
+from .logic.linesolve import LineSolveResult
+from .logic.presolve import DEFAULT_PRESOLVE, check_presolve, fixings, logic_result
+from .logic.probe import ProbeResult
 from .model.build import build
 from .model.constrained import ConstrainedModel, build_constrained
 from .model.encodings import DEFAULT, Encoding, EncodingLike, geometry_of
@@ -82,9 +85,11 @@ class Models:
         puzzle: the puzzle.
         qubo: its full QUBO.
         build_seconds: how long :func:`~nonoqubo.model.build.build` took.
-        line: line logic's result (after :meth:`presolve`).
-        presolved: the QUBO with the variables line logic decides fixed (after :meth:`presolve`).
-        presolve_seconds: how long line logic and the fixing took.
+        line: line logic's result (after :meth:`presolve`; with probing, line logic's on the probed grid).
+        presolved: the QUBO with the variables the presolve decides fixed (after :meth:`presolve`).
+        presolve_seconds: how long the presolve and the fixing took.
+        presolve_method: ``"line"`` (line logic) or ``"probe"`` (probing on top of it).
+        probe: probing's result (after :meth:`presolve` with ``"probe"``).
     """
 
     puzzle: Puzzle
@@ -93,31 +98,43 @@ class Models:
     line: LineSolveResult | None = None
     presolved: Qubo | None = None
     presolve_seconds: float = 0.0
+    presolve_method: str = DEFAULT_PRESOLVE
+    probe: ProbeResult | None = None
     _constrained: dict[str, ConstrainedModel] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def build(cls, puzzle: Puzzle, *, encoding: EncodingLike = DEFAULT, weights: Weights | None = None) -> Models:
-        """Build *puzzle*'s QUBO in *encoding* with *weights* (timed)."""
+    def build(cls, puzzle: Puzzle, *, encoding: EncodingLike = DEFAULT, weights: Weights | None = None,
+              presolve: str = DEFAULT_PRESOLVE) -> Models:
+        """Build *puzzle*'s QUBO in *encoding* with *weights* (timed); :meth:`presolve` will run *presolve*."""
+        check_presolve(presolve)
         start = time.perf_counter()
         qubo = build(puzzle, encoding=encoding, weights=weights)
-        return cls(puzzle, qubo, time.perf_counter() - start)
+        return cls(puzzle, qubo, time.perf_counter() - start, presolve_method=presolve)
 
     def presolve(self) -> Qubo:
-        """The presolved QUBO: line logic runs once, the variables it decides are fixed.
+        """The presolved QUBO: the presolve (:attr:`presolve_method`) runs once, the variables it decides are fixed.
 
         A ``qubo`` read from a file that is presolved already keeps its fixings and gains the
-        rest, so presolving twice changes nothing.
+        rest, so presolving twice changes nothing.  A probed model says so (``Qubo.presolve``
+        is ``"probe"``, written as the files' ``presolve`` metadata).
 
         Raises:
-            PuzzleError: line logic proves the puzzle has no solution.
+            PuzzleError: line logic (or probing) proves the puzzle has no solution.
         """
         if self.presolved is None:
             start = time.perf_counter()
-            self.line = line_solve(self.puzzle)
-            decided = fixings(self.puzzle, self.line, self.qubo.encoding)
+            found = logic_result(self.puzzle, self.presolve_method)
+            if isinstance(found, ProbeResult):
+                self.probe, self.line = found, found.line
+            else:
+                self.line = found
+            decided = fixings(self.puzzle, found, self.qubo.encoding)
             if self.qubo.fixed:
                 decided = {label: value for label, value in decided.items() if label not in self.qubo.fixed}
-            self.presolved = self.qubo.fix(decided)
+            reduced = self.qubo.fix(decided)
+            if self.probe is not None:
+                reduced = dataclasses.replace(reduced, presolve="probe")
+            self.presolved = reduced
             self.presolve_seconds = time.perf_counter() - start
         return self.presolved
 
@@ -162,20 +179,31 @@ class Models:
         }
 
     def presolve_figures(self) -> dict[str, Any]:
-        """What line logic settles and the size of the presolved model (presolves if not done yet).
+        """What the presolve settles and the size of the presolved model (presolves if not done yet).
+
+        With probing, ``settled_cells`` counts what line logic and probing settle together, and
+        ``presolve`` (``"probe"``), ``line_settled_cells``, ``probe_solvable``, ``probe_rounds``,
+        ``probe_probes`` (branches tried) and ``probe_contradictions`` follow ``line_solver_passes``;
+        line logic's figures are as they always were.
 
         Raises:
-            PuzzleError: line logic proves the puzzle has no solution.
+            PuzzleError: line logic (or probing) proves the puzzle has no solution.
         """
         reduced = self.presolve()
         res = self.line
         assert res is not None
+        probe = self.probe
+        probed: dict[str, Any] = {} if probe is None else {
+            "presolve": "probe", "line_settled_cells": probe.line_settled,
+            "probe_solvable": bool(probe.solved), "probe_rounds": probe.rounds, "probe_probes": probe.probes,
+            "probe_contradictions": probe.contradictions}
         return {
             "settled_cells": res.settled,
             "cells": res.cells,
             "settled_percent": round(100.0 * res.fraction, 2),
-            "line_solvable": bool(res.solved),
+            "line_solvable": bool(res.solved if probe is None else probe.line_settled == res.cells),
             "line_solver_passes": res.iterations,
+            **probed,
             "fixed_variables": len(reduced.fixed),
             "variables_after_presolve": reduced.num_vars,
             "terms_after_presolve": reduced.num_terms,
@@ -209,6 +237,8 @@ def model_figures(model: Any) -> dict[str, Any]:
         "fixed_variables": len(fixed),
         "fixed_to_one": sum(1 for v in fixed.values() if int(v)),
     }
+    if fixed:  # which presolve fixed them: the file's ``presolve`` metadata (absent: line logic)
+        info["presolved_by"] = getattr(model, "presolve", None) or "line"
     if info["kind"] == "constrained":
         info.update(constraints=model.num_constraints, nonzeros=model.num_nonzeros, constraint_kinds=model.counts())
         return info
@@ -266,6 +296,7 @@ class BuildPlan:
         physical: ``(output, "bqm" | "json")`` of a build with *embedding*; empty without one.
         reads_model: the input is a model file by its name, embedded as it is (``--embedding`` only).
         ising, presolve, constrained: the switches.
+        presolve_method: the presolve ``--presolve`` names (``"line"``, the default, or ``"probe"``).
         embedding, chain_strength, h_range, j_range, precision: the physical problem's options,
             the QPU defaults filled in (``uniform-torque``, the topology's ranges, 0.02).
     """
@@ -284,6 +315,7 @@ class BuildPlan:
     h_range: str | None = None
     j_range: str | None = None
     precision: float = 0.02
+    presolve_method: str = DEFAULT_PRESOLVE
 
     @property
     def variant(self) -> str:
@@ -316,7 +348,7 @@ class BuildPlan:
         encoding: str | None = None,
         weights: str | None = None,
         ising: bool = False,
-        presolve: bool = False,
+        presolve: bool | str = False,
         constrained: bool = False,
         embedding: str | None = None,
         chain_strength: str | None = None,
@@ -326,7 +358,8 @@ class BuildPlan:
     ) -> BuildPlan:
         """The checked plan of ``build SOURCE -o OUT... [-f FORMAT...]`` and its options.
 
-        *encoding* and *weights* are the texts given (None: not given); each check is made once,
+        *encoding* and *weights* are the texts given (None: not given); *presolve* is a switch or
+        the presolve's name (``"line"``, ``"probe"``; True is line logic); each check is made once,
         here: the encoding and weights, a physical problem as input, the number of ``-f``, every
         output's format (and whether it can carry ``--ising`` or the constrained model), the QPU
         options, every output's folder (and that it is not the input), standard output or a file
@@ -343,6 +376,8 @@ class BuildPlan:
         from .model.weights import parse_weights
         from .qpu.physical import DEFAULT_PRECISION, check_not_physical, parse_chain_strength, parse_range, physical_format
 
+        method = check_presolve(presolve) if isinstance(presolve, str) else DEFAULT_PRESOLVE
+        presolve = bool(presolve)
         name = encoding_named(encoding, "--encoding")  # checked first: a bad --weights is one line
         parsed = Weights() if weights is None else parse_weights(weights)
         check_not_physical(source, "build")
@@ -399,7 +434,7 @@ class BuildPlan:
             reads_model = True
         return cls(source, name, parsed, tuple(targets), tuple(physical), reads_model, ising, presolve, constrained,
                    embedding, chain_strength or "uniform-torque", h_range, j_range,
-                   DEFAULT_PRECISION if precision is None else precision)
+                   DEFAULT_PRECISION if precision is None else precision, method)
 
 
 def _target_format(out: str, name: str | None, *, ising: bool, constrained: bool) -> ModuleType:

@@ -273,6 +273,14 @@ class ClassStat:
         return asdict(self)
 
 
+def _bound_or(bound: float | None, value: float, censored: bool) -> float:
+    """A censored point's bound (every censored point has one), else its measured value."""
+    if censored:
+        assert bound is not None, "a censored point carries its bound"
+        return bound
+    return value
+
+
 def class_stats(pts: Sequence[Point], quantity: str) -> list[ClassStat]:
     """The class quantiles of ``p`` or of the cost (``quantity`` "p", "r99" or "tts99").
 
@@ -286,10 +294,10 @@ def class_stats(pts: Sequence[Point], quantity: str) -> list[ClassStat]:
     for (setting, stage, label), mine in buckets.items():
         cens = [pt.censored for pt in mine]
         if quantity == "p":
-            vals = [pt.p_bound if pt.censored else pt.p for pt in mine]
+            vals = [_bound_or(pt.p_bound, pt.p, pt.censored) for pt in mine]
             q, bound = censored_quantiles(vals, cens, CLASS_QUANTILES, upper=False)
         else:
-            vals = [pt.cost_bound if pt.censored else pt.cost for pt in mine]
+            vals = [_bound_or(pt.cost_bound, pt.cost, pt.censored) for pt in mine]
             q, bound = censored_quantiles(vals, cens, CLASS_QUANTILES, upper=True)
         first = mine[0]
         cls = size_class(first.model, first.variables)

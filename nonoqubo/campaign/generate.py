@@ -30,8 +30,12 @@ takes many draws.)  With
 ``unique="line"`` pictures are drawn until their puzzle is *line-solvable*:
 line logic alone settles every cell, which proves the solution unique (the
 criterion puzzle generators such as Simon Tatham's use; it is stricter than
-uniqueness).  A picture that needs more than :data:`MAX_TRIES` draws is an
-error for that puzzle.
+uniqueness).  With ``unique="hard"`` pictures are drawn until their puzzle is a
+*hard core*: probing (:func:`nonoqubo.logic.probe.probe_solve`, tried first: it is
+cheap) leaves cells open AND CP-SAT proves the solution unique, so neither line
+logic nor one-cell lookahead settles it and a solver has real search to do (rare
+in random pictures below 25x25, see ``benchmarks/README.md``).  A picture that
+needs more than :data:`MAX_TRIES` draws is an error for that puzzle.
 
 Examples:
     >>> fam = parse_family("4x3:0.5:2:7")
@@ -82,7 +86,7 @@ class Member:
     density: float
     seed: int
     number: int  # 1-based within its size
-    unique: bool | str = False  # False, "line" or "cpsat" (True means "cpsat")
+    unique: bool | str = False  # False, "line", "cpsat" or "hard" (True means "cpsat")
 
     @property
     def name(self) -> str:
@@ -110,11 +114,12 @@ class Family:
 
 
 #: what a member's source says of its uniqueness rule
-_UNIQUE_TEXT = {None: "", "line": " line-solvable", "cpsat": " unique (CP-SAT)"}
+_UNIQUE_TEXT = {None: "", "line": " line-solvable", "cpsat": " unique (CP-SAT)",
+                "hard": " unique (CP-SAT), not probe-solvable"}
 
 
 def unique_mode(unique: bool | str | None) -> str | None:
-    """``None``, ``"line"`` or ``"cpsat"`` for a ``unique`` setting (``True`` is ``"cpsat"``).
+    """``None``, ``"line"``, ``"cpsat"`` or ``"hard"`` for a ``unique`` setting (``True`` is ``"cpsat"``).
 
     Raises:
         NonoquboError: another value.
@@ -123,9 +128,10 @@ def unique_mode(unique: bool | str | None) -> str | None:
         return None
     if unique is True:
         return "cpsat"
-    if unique in ("line", "cpsat"):
+    if unique in ("line", "cpsat", "hard"):
         return str(unique)
-    raise NonoquboError(f"--unique must be 'cpsat' (proven unique) or 'line' (line-solvable), not {unique!r}")
+    raise NonoquboError(f"--unique must be 'cpsat' (proven unique), 'line' (line-solvable) or 'hard' (proven "
+                        f"unique and not probe-solvable), not {unique!r}")
 
 
 def parse_family(text: str, unique: bool | str = False) -> Family:
@@ -216,6 +222,11 @@ def draw(member: Member, time_limit: float | None = None) -> Drawn:
             if line_solve(puzzle).solved:
                 return Drawn(puzzle, tries)
             continue
+        if mode == "hard":
+            from ..logic.probe import probe_solve
+
+            if probe_solve(puzzle).solved:  # settled by lookahead: no search left, not a hard core
+                continue
         from ..solvers.cpsat import UNKNOWN, count_solutions
 
         try:
@@ -233,7 +244,8 @@ def draw(member: Member, time_limit: float | None = None) -> Drawn:
             raise TimeLimit(f"{member.name}: uniqueness {UNKNOWN}: CP-SAT did not finish the proof of "
                             f"{in_a_row} draws in a row within {time_limit:g} s each; none kept "
                             "(raise --truth-time)")
-    what = "line-solvable" if mode == "line" else "unique (CP-SAT)"
+    what = {"line": "line-solvable", "hard": "hard-core (unique, not probe-solvable)"}.get(mode or "",
+                                                                                          "unique (CP-SAT)")
     skipped = f" ({undecided} of them {UNKNOWN})" if undecided else ""
     raise NonoquboError(f"{member.name}: no {what} picture in {MAX_TRIES} draws{skipped}; "
                         "lower the size or raise the density")

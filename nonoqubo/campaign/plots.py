@@ -364,8 +364,8 @@ def p_plot(groups: Sequence[Group]) -> Plot:
             _draw_size(ax, [pt for pt in pts if pt.stage == stage], [st for st in stats if st.stage == stage],
                        settings, "p")
             ax.set_ylabel("success probability p")
-            lows = [pt.p_bound if pt.censored else pt.p_lo if pt.p_lo > 0 else pt.p for pt in pts]
-            lows = [v for v in lows if v and v > 0]
+            candidates = [pt.p_bound if pt.censored else pt.p_lo if pt.p_lo > 0 else pt.p for pt in pts]
+            lows = [v for v in candidates if v is not None and v > 0]
             ax.set_ylim(min(lows, default=0.01) / 2, 1.5)
         _class_axis(axes[0], stats)
         _legend(fig, settings, "p")

@@ -9,8 +9,9 @@ figure names as ``nonoqubo info --json``), and writes into one folder:
 
 * one model per puzzle and format, ``NAME.EXT`` (the format's first
   extension); with ``presolve`` also ``NAME.presolved.EXT``, the model with
-  the variables line logic decides fixed.  Constrained formats (``lp``,
-  ``mps``, ``cqm``) get the constrained model;
+  the variables line logic decides fixed (with ``presolve_method="probe"``,
+  probing's residual model: :mod:`nonoqubo.logic.probe`).  Constrained formats
+  (``lp``, ``mps``, ``cqm``) get the constrained model;
 * ``PUZZLE.clues.json``: every member's clues (random members too), a spec file with the
   solution when it is known, so that any encoding or weighting can be built from the suite
   later; ``evaluate`` rebuilds a run's own model from them (the entry's ``clues``);
@@ -18,7 +19,8 @@ figure names as ``nonoqubo info --json``), and writes into one folder:
   variables, terms, offset, the ground-state energy (0; ``"none"`` for a puzzle ``--truth``
   proved unsolvable, whose ground state is above 0, with ``best_known_energy`` beside it,
   null until a run finds one: ``evaluate`` reports the campaign's), whether it is
-  line-solvable, the variables left after presolve, and per file its format,
+  line-solvable, the variables left after presolve (with ``truth`` or probing
+  also the hardness label, :data:`INDEX_HARDNESS`), and per file its format,
   SHA-256, size and the ground state *as the format's own convention reads
   it* (:func:`ground_state`: a format with no offset field reports
   ``-offset``; MQLib maximises ``offset - E``, so ``offset``).  The CSV has
@@ -77,6 +79,7 @@ from .._util.atomic import atomic_write
 from ..errors import FormatError, NonoquboError, TimeLimit, WriteError
 from ..model.encodings import DEFAULT, Encoding, EncodingLike, encoding_named
 from ..model.estimate import check_fits, check_random_fits
+from ..logic.presolve import check_presolve
 from ..model.puzzle import Puzzle
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ..pipeline import Models, kind_of, write_files
@@ -289,6 +292,8 @@ class Options:
     #: ``--embed``: the topology spec, and the search (seed, tries, timeout, use the cache)
     embed: str | None = None
     embed_search: tuple[int, int, float, bool] = (1, 1, 1000.0, True)
+    #: ``--presolve probe``: the presolved files (and the index's presolve figures) are probing's
+    presolve_method: str = "line"
 
 
 def _key(puzzle: Puzzle, options: Options, variant: Variant | None = None) -> str:
@@ -302,6 +307,8 @@ def _key(puzzle: Puzzle, options: Options, variant: Variant | None = None) -> st
         doc.update(truth=options.truth_limit, truth_time=options.truth_time)
     if options.embed:  # nor without --embed
         doc.update(embed=options.embed, embed_search=list(options.embed_search[:3]))
+    if options.presolve_method != "line":  # nor without --presolve probe
+        doc.update(presolve_method=options.presolve_method)
     if puzzle.is_colour:  # the same lengths in other colours are another puzzle (black-and-white keys unchanged)
         doc.update(palette=puzzle.palette.names, row_colours=puzzle.row_colours, col_colours=puzzle.col_colours)
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
@@ -365,8 +372,8 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
 def _describe_and_write(name: str, puzzle: Puzzle, options: Options, variant: Variant | None = None
                         ) -> dict[str, Any]:
     v = variant or Variant()
-    models = Models.build(puzzle, encoding=v.encoding, weights=v.weights)
-    fig, pre = models.figures(), models.presolve_figures()  # line logic always: the index reports it
+    models = Models.build(puzzle, encoding=v.encoding, weights=v.weights, presolve=options.presolve_method)
+    fig, pre = models.figures(), models.presolve_figures()  # line logic always (or probing): the index reports it
     out: dict[str, Any] = {key: fig[key] for key in INDEX_FIGURES}
     out.update(puzzle=name[: len(name) - len(v.tag) - 1] if variant is not None else name,
                encoding=v.encoding.name, weights=v.weights.as_dict(), max_degree=fig["max_degree"])
@@ -403,6 +410,11 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options, variant: Va
             out.update(ground_energy=NO_GROUND, best_known_energy=None)
             for f in files:  # energy 0 is not reached, in any format's convention
                 f["ground_state"] = NO_GROUND
+    if options.truth or options.presolve_method == "probe":  # the hardness label, beside CP-SAT's count
+        from ..logic.hardness import hardness
+
+        found = hardness(puzzle, v.encoding, models.probe).to_dict()
+        out.update({key: found[key] for key in INDEX_HARDNESS})
     if options.embed:
         out.update(_embed_columns(models, options))
     return out
@@ -451,6 +463,8 @@ INDEX_PRESOLVE_FIGURES = ("variables_after_presolve", "terms_after_presolve", "o
 #: the figures of :func:`nonoqubo.solvers.cpsat.truth` (``--truth``) an index entry keeps, under the same names
 INDEX_TRUTH = ("solutions", "solutions_exact", "solutions_label", "solutions_limit", "unique",
                "solve_seconds", "proof_seconds", "timed_out")
+#: the figures of :func:`nonoqubo.logic.hardness.hardness` an index entry keeps (``--truth``, ``--presolve probe``)
+INDEX_HARDNESS = ("hardness", "variables_after_line", "variables_after_probe", "probe_rounds")
 #: puzzle columns of index.csv, in order (then the file columns)
 CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables", "terms",
               "linear_terms", "quadratic_terms", "offset", "ground_energy", "line_solvable",
@@ -468,7 +482,8 @@ def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
         fh.write("\n")
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    columns = CSV_PUZZLE + (INDEX_TRUTH if any("solutions_label" in e for e in clean) else ())
+    columns = CSV_PUZZLE + (INDEX_TRUTH if any("solutions_label" in e for e in clean) else ()) \
+        + (INDEX_HARDNESS if any("hardness" in e for e in clean) else ())
     varied = any(e.get("name") != e.get("puzzle", e.get("name")) for e in clean)
     if varied:
         columns += CSV_VARIANT
@@ -526,6 +541,7 @@ def run_suite(
     variants: Sequence[Variant] | None = None,
     embed: str | None = None,
     embed_search: tuple[int, int, float, bool] = (1, 1, 1000.0, True),
+    presolve_method: str = "line",
 ) -> SuiteResult:
     """Build a suite (see the module docstring).
 
@@ -534,6 +550,8 @@ def run_suite(
         out_dir: the output folder (created).
         formats: export format names (``nonoqubo formats``).
         presolve: also write the presolved variant of every model.
+        presolve_method: ``"probe"``: the presolved variant (and the index's presolve figures) is
+            probing's residual model, and the index gets the hardness label (:data:`INDEX_HARDNESS`).
         families: generated families (:func:`nonoqubo.campaign.generate.parse_family`).
         jobs: worker processes (default ``os.cpu_count()``; 1 builds in this process).
         progress: called with 1 after each puzzle.
@@ -574,7 +592,7 @@ def run_suite(
         check_search(*embed_search[:3], prefix="--embed-")
         topology = parse_topology(embed, "--embed")  # one line before any work; workers read it by its full path
         embed = topology.spec if topology.path is None else os.path.abspath(topology.path)
-    if truth or any(unique_mode(f.unique) == "cpsat" for f in families):
+    if truth or any(unique_mode(f.unique) in ("cpsat", "hard") for f in families):
         from ..solvers.cpsat import require
 
         require("--truth" if truth else "--unique (proven by CP-SAT; --unique=line needs nothing)")
@@ -608,7 +626,8 @@ def run_suite(
     if on_total is not None:
         on_total(len(tasks))
     options = Options(out, names, presolve, force, truth, int(truth_limit), truth_time, embed,
-                      (int(embed_search[0]), int(embed_search[1]), float(embed_search[2]), bool(embed_search[3])))
+                      (int(embed_search[0]), int(embed_search[1]), float(embed_search[2]), bool(embed_search[3])),
+                      check_presolve(presolve_method))
     previous = read_index(out)
     done: dict[int, dict[str, Any]] = {}
     start = last_save = time.perf_counter()

@@ -32,6 +32,7 @@ from typing import Any, TextIO
 
 from .._util.discover import submodules
 from ..errors import NonoquboError, NoSolution, Note, TimeLimit
+from ._common import joined_presolve
 
 __all__ = ["main", "make_parser"]
 
@@ -158,7 +159,7 @@ def joined_ranges(argv: Sequence[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 invalid answer, 2 bad input)."""
     parser = make_parser()
-    args, unknown = parser.parse_known_args(joined_ranges(sys.argv[1:] if argv is None else list(argv)))
+    args, unknown = parser.parse_known_args(joined_presolve(joined_ranges(sys.argv[1:] if argv is None else list(argv))))
     if unknown:  # the sub-command's usage, not the top level's, goes with the complaint
         command = args._commands.get(getattr(args, "command", None) or "", parser)
         command.error(f"unrecognized arguments: {' '.join(unknown)}")

@@ -20,8 +20,8 @@ from ..model.estimate import LONG_WORK_TERMS, check_fits
 from ..model.qubo import Qubo
 from ..pipeline import BuildPlan, Models, write_files
 from ..qpu.physical import build_physical, write_physical
-from ._common import (add_chain_strength_argument, add_encoding_arguments, add_force_argument, add_puzzle_arguments,
-                      load_puzzle, no_solution_names, progress_enabled)
+from ._common import (add_chain_strength_argument, add_encoding_arguments, add_force_argument, add_presolve_argument,
+                      add_puzzle_arguments, load_puzzle, no_solution_names, probe_summary, progress_enabled)
 
 ORDER = 20
 
@@ -73,8 +73,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="output format (default: from OUT's extension); once for all outputs or once per -o")
     parser.add_argument("--ising", action="store_true",
                         help="write the Ising form (h, J, offset; s = 2x - 1) in formats that can carry it")
-    parser.add_argument("--presolve", action="store_true",
-                        help="fix the variables line logic decides before writing (recorded in the file)")
+    add_presolve_argument(parser, "fix the variables the presolve decides before writing (recorded in the file)")
     parser.add_argument("--constrained", action="store_true",
                         help="write the constrained 0-1 model (formats of kind 'constrained': cqm, lp, mps, ommx)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary")
@@ -98,10 +97,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
-def empty_model_note(outputs: list[str]) -> str:
-    """What to say when the model has no variables left (line logic solved the puzzle)."""
+def empty_model_note(outputs: list[str], method: str = "line") -> str:
+    """What to say when the model has no variables left (line logic, or probing, solved the puzzle)."""
     target = next((o for o in outputs if o != "-"), "MODEL")
-    return (f"note: line logic solved the puzzle: the model has no variables left, so there is nothing "
+    return (f"note: {'probing' if method == 'probe' else 'line logic'} solved the puzzle: the model has no variables left, so there is nothing "
             f"for a solver to do (qbsolv crashes and MQLib stops on a 0-variable file); see the picture "
             f"with: nonoqubo decode {target}")
 
@@ -109,7 +108,8 @@ def empty_model_note(outputs: list[str]) -> str:
 def make_plan(args: argparse.Namespace) -> BuildPlan:
     """The :class:`~nonoqubo.pipeline.BuildPlan` of the command line: every option checked once."""
     return BuildPlan.make(args.puzzle, args.output, args.format, from_format=args.from_format,
-                          encoding=args.encoding, weights=args.weights, ising=args.ising, presolve=args.presolve,
+                          encoding=args.encoding, weights=args.weights, ising=args.ising,
+                          presolve=args.presolve_method if args.presolve else False,
                           constrained=args.constrained, embedding=args.embedding, chain_strength=args.chain_strength,
                           h_range=args.h_range, j_range=args.j_range, precision=args.precision)
 
@@ -159,10 +159,11 @@ def run(args: argparse.Namespace) -> int:
     if est.terms > LONG_WORK_TERMS:
         say(f"estimate: {est}")
     with spinner("building QUBO", enabled=show):  # one vectorised call: no steps to count
-        models = Models.build(puzzle, encoding=plan.encoding, weights=plan.weights)
+        models = Models.build(puzzle, encoding=plan.encoding, weights=plan.weights, presolve=plan.presolve_method)
     before = qubo = models.qubo
     if plan.presolve:  # before any summary: an unsolvable puzzle is one line of error, nothing else
-        with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
+        with spinner(f"presolving ({'probing' if plan.presolve_method == 'probe' else 'line logic'})",
+                     enabled=show), no_solution_names(args.puzzle):
             qubo = models.presolve()
     title = f" {puzzle.name!r}" if puzzle.name else ""
     how = "" if before.encoding is DEFAULT and before.weights.is_default else \
@@ -173,8 +174,10 @@ def run(args: argparse.Namespace) -> int:
     if plan.presolve:
         say(f"presolved: {before.num_vars} -> {qubo.num_vars} variables, {before.num_terms} -> {qubo.num_terms} terms, "
             f"{len(qubo.fixed)} fixed, offset {qubo.offset}")
+        if models.probe is not None:
+            say(probe_summary(models.probe, models.presolve_seconds))
     if qubo.num_vars == 0:  # a warning, shown even with -q: these files crash qbsolv and stop MQLib
-        print(empty_model_note(args.output), file=sys.stderr)
+        print(empty_model_note(args.output, plan.presolve_method), file=sys.stderr)
     if plan.physical:
         run_physical(args, plan, qubo, said)
         return 0

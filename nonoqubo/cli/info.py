@@ -21,9 +21,9 @@ from ..model.estimate import LONG_WORK_TERMS, check_file_fits, check_fits
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..pipeline import Models, model_figures
-from ._common import (add_embed_search_arguments, add_encoding_arguments, add_force_argument, add_puzzle_arguments,
-                      add_truth_arguments, check_embed_search_options, encoding_options, load_puzzle,
-                      no_solution_names, progress_enabled)
+from ._common import (add_embed_search_arguments, add_encoding_arguments, add_force_argument, add_presolve_argument,
+                      add_puzzle_arguments, add_truth_arguments, check_embed_search_options, encoding_options,
+                      load_puzzle, no_solution_names, progress_enabled)
 
 ORDER = 10
 
@@ -37,7 +37,9 @@ With --presolve, also run line logic: the share of the grid it settles,
 whether the puzzle is line-solvable, and the variables and terms left once
 the domain-wall variables it decides are fixed (what 'build --presolve'
 exports).  A puzzle that line logic proves unsolvable is an error naming the
-line.
+line.  --presolve probe probes on top of line logic (every open cell tried
+each way, to a fixpoint: what 'build --presolve probe' exports) and also
+gives its rounds, probes and contradictions.
 
 PUZZLE may also be a model nonoqubo exported (any format 'decode' reads:
 .qubo, .coo, .qs, .qplib, .mps, .lp, .csv, .mtx, .npz, .bqm, .json, .cqm, ...):
@@ -52,7 +54,12 @@ extra), say whether line logic alone solves it, and give CP-SAT's time to
 the first solution and to finish the count (the proof).  In --json these are
 the object "truth": solutions, solutions_exact (false: "at least"),
 solutions_label, solutions_limit, unique, line_solvable, solve_seconds,
-proof_seconds, timed_out.  Each CP-SAT search runs within --truth-time
+proof_seconds, timed_out.  Beside the count goes the puzzle's hardness
+label: line-solvable, probe-solvable (probing settles what line logic
+leaves) or needs-search (a hard core: probing stalls too), with the
+variables left after line logic and after probing (in --json: hardness,
+variables_after_line, variables_after_probe, settled_by_line,
+settled_by_probe, probe_rounds).  Each CP-SAT search runs within --truth-time
 seconds (default 60); a count it stops is never unique ("unknown (time
 limit)").  A model file that carries its clues is counted too.
 
@@ -83,8 +90,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the figures as a JSON object")
-    parser.add_argument("--presolve", action="store_true",
-                        help="also report what line logic settles and the reduced model's size")
+    add_presolve_argument(parser, "also report what the presolve settles and the reduced model's size")
     add_truth_arguments(parser, "also count the solutions with CP-SAT (is it unique?), say whether line logic "
                                 "solves it, and time the solve and the proof")
     add_encoding_arguments(parser)
@@ -139,22 +145,29 @@ def print_model(path: str, info: dict[str, Any]) -> None:
         print(f"max degree:  {info['max_degree']}")
         print_encoding(info)
     if info["fixed_variables"]:
-        print(f"presolved:   {info['fixed_variables']} variables fixed by line logic "
+        by = "probing" if info.get("presolved_by") == "probe" else "line logic"
+        print(f"presolved:   {info['fixed_variables']} variables fixed by {by} "
               f"({info['fixed_to_one']} to 1, {info['fixed_variables'] - info['fixed_to_one']} to 0); "
               "the file's variables are the ones left")
 
 
 def print_presolve(info: dict[str, Any], pre: dict[str, Any]) -> None:
     """The lines of ``--presolve``: what line logic settles, and the model before and after."""
-    print(f"line logic:  {pre['settled_cells']} of {pre['cells']} cells settled "
+    print(f"{'presolve:   ' if pre.get('presolve') == 'probe' else 'line logic: '} {pre['settled_cells']} of "
+          f"{pre['cells']} cells settled "
           f"({pre['settled_percent']:.2f} %), line-solvable: {'yes' if pre['line_solvable'] else 'no'}")
     print(f"presolve:    variables {info['variables']} -> {pre['variables_after_presolve']} "
           f"({pre['fixed_variables']} fixed), terms {info['terms']} -> {pre['terms_after_presolve']}, "
           f"offset {info['offset']} -> {pre['offset_after_presolve']}")
+    if pre.get("presolve") == "probe":
+        print(f"probing:     {pre['line_settled_cells']} -> {pre['settled_cells']} of {pre['cells']} cells settled "
+              f"({'solved' if pre['probe_solvable'] else 'not solved'}), {pre['probe_rounds']} round"
+              f"{'' if pre['probe_rounds'] == 1 else 's'}, {pre['probe_probes']} probes "
+              f"({pre['probe_contradictions']} contradictions)")
     print(f"presolve time: {pre['presolve_seconds']:.3f} s")
 
 
-def _presolve_model(model: Any, path: str, show: bool) -> dict[str, Any]:
+def _presolve_model(model: Any, path: str, show: bool, method: str = "line") -> dict[str, Any]:
     """``info MODEL --presolve``: the model file presolved as ``solve MODEL --presolve`` presolves it.
 
     One meaning for one option (issue 33): line logic fixes the variables it decides, in the
@@ -171,8 +184,8 @@ def _presolve_model(model: Any, path: str, show: bool) -> dict[str, Any]:
     if model.puzzle is None:
         raise FormatError(f"{path}: --presolve needs the clues, and this model file carries none; give the clue "
                           "file, or a model nonoqubo wrote")
-    with spinner("presolving (line logic)", enabled=show), no_solution_names(path):
-        return Models(model.puzzle, model).presolve_figures()
+    with spinner("presolving", enabled=show), no_solution_names(path):
+        return Models(model.puzzle, model, presolve_method=method).presolve_figures()
 
 
 def print_encoding(info: dict[str, Any]) -> None:
@@ -183,15 +196,20 @@ def print_encoding(info: dict[str, Any]) -> None:
               + ",".join(f"{k}={v}" for k, v in weights.items()))
 
 
-def _truth(args: argparse.Namespace, puzzle: Puzzle | None) -> dict[str, Any] | None:
-    """The ``truth`` object of ``--truth`` (None without it or without clues)."""
+def _truth(args: argparse.Namespace, puzzle: Puzzle | None, encoding: Any = DEFAULT) -> dict[str, Any] | None:
+    """The ``truth`` object of ``--truth`` (None without it or without clues): CP-SAT's count and the
+    hardness label (:func:`nonoqubo.logic.hardness.hardness`, the variables of *encoding*)."""
     if not getattr(args, "truth", False) or puzzle is None:
         return None
+    from ..logic.hardness import hardness
     from ..solvers.cpsat import check_truth_options, truth
 
     check_truth_options(args.truth_limit, args.truth_time)
     with spinner("counting solutions (CP-SAT)", enabled=progress_enabled(args)):
-        return truth(puzzle, args.truth_limit, time_limit=args.truth_time).to_dict()
+        found = truth(puzzle, args.truth_limit, time_limit=args.truth_time).to_dict()
+    with spinner("probing (hardness)", enabled=progress_enabled(args)):
+        found.update(hardness(puzzle, encoding).to_dict())
+    return found
 
 
 def print_truth(found: dict[str, Any]) -> None:
@@ -200,7 +218,18 @@ def print_truth(found: dict[str, Any]) -> None:
                else "not unique" if found["solutions"] > 1 else "undecided: raise --truth-time")
     print(f"solutions:   {found['solutions_label']} ({verdict}; CP-SAT, counted up to {found['solutions_limit']})")
     print(f"line logic:  {'solves it' if found['line_solvable'] else 'does not solve it alone'}")
+    if "hardness" in found:
+        print(f"hardness:    {hardness_text(found)}")
     print(f"CP-SAT time: {found['solve_seconds']:.3f} s to solve, {found['proof_seconds']:.3f} s to count")
+
+
+def hardness_text(found: dict[str, Any]) -> str:
+    """``probe-solvable (variables 400 -> 212 after line logic -> 0 after probing)``."""
+    if found["variables_after_line"] is None:
+        return f"{found['hardness']} (line logic finds a contradiction)"
+    after = "a contradiction" if found["variables_after_probe"] is None else found["variables_after_probe"]
+    return (f"{found['hardness']} (variables {found['variables']} -> {found['variables_after_line']} after line "
+            f"logic -> {after} after probing)")
 
 
 def _topology(args: argparse.Namespace) -> Any:
@@ -262,13 +291,13 @@ def run(args: argparse.Namespace) -> int:
     model, puzzle = _exported_model(args)
     if model is not None:
         figures_ = model_figures(model)
-        found = _truth(args, getattr(model, "puzzle", None))
+        found = _truth(args, getattr(model, "puzzle", None), getattr(model, "encoding", DEFAULT))
         if found is not None:
             figures_["truth"] = found
         elif getattr(args, "truth", False):
             print("nonoqubo: note: --truth needs the clues; this model carries none", file=sys.stderr)
         if args.presolve:  # what solve MODEL --presolve does: line logic fixes what it decides
-            figures_["presolve"] = _presolve_model(model, args.puzzle, progress_enabled(args))
+            figures_["presolve"] = _presolve_model(model, args.puzzle, progress_enabled(args), args.presolve_method)
         if topology is not None:
             from ..qpu.cache import qubo_to_embed
 
@@ -296,13 +325,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"estimate: {est}", file=sys.stderr, flush=True)
     show = progress_enabled(args)
     with spinner("building QUBO", enabled=show):
-        models = Models.build(puzzle, **options)
+        models = Models.build(puzzle, **options, presolve=args.presolve_method)
     info = models.figures()
     if getattr(args, "presolve", False):
-        with spinner("presolving (line logic)", enabled=show), no_solution_names(args.puzzle):
+        with spinner("presolving", enabled=show), no_solution_names(args.puzzle):
             info["presolve"] = models.presolve_figures()
     with no_solution_names(args.puzzle):
-        found = _truth(args, puzzle)
+        found = _truth(args, puzzle, options["encoding"])
     if found is not None:
         info["truth"] = found
     if topology is not None:

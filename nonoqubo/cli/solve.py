@@ -29,8 +29,8 @@ from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ._common import (add_chain_strength_argument, add_encoding_arguments, chain_break_lines, encoding_options,
                       add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
-                      input_options, progress_enabled, solve_tournament, topology_file, wants_tournament_solve,
-                      write_image)
+                      add_presolve_argument, input_options, progress_enabled, solve_tournament, topology_file,
+                      wants_tournament_solve, write_image)
 
 ORDER = 70
 
@@ -148,8 +148,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--count", type=int, default=None, metavar="N",
                         help="cpsat: enumerate up to N solutions and say how many there are (exact when fewer "
                              "than N exist; --count 2 decides uniqueness)")
-    parser.add_argument("--presolve", action="store_true",
-                        help="fix the variables line logic decides before sampling (as 'build --presolve')")
+    add_presolve_argument(parser, "fix the variables the presolve decides before sampling (as 'build --presolve')")
     parser.add_argument("--tournament-answers", metavar="OUT", default=None,
                         help="cpsat on a multi-puzzle file (a tournament's questions): solve every puzzle (--time-limit "
                              "each) and write OUT, the answers ($N, rows of tab-separated 0/1); exit 3 when the time "
@@ -294,7 +293,8 @@ def solve_once(args: argparse.Namespace, puzzle: Puzzle | Qubo, schedule: dict[s
     total = 1 if args.sampler == "exact" else args.reads
     with progress.reads(total, label or f"{args.sampler} sampling", enabled=progress_enabled(args)) as tick:
         return solve(puzzle, args.sampler, **args.model_options, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
-                     time_limit=args.time_limit, presolve=args.presolve, options=schedule, tick=tick,
+                     time_limit=args.time_limit,
+                     presolve="probe" if args.presolve_method == "probe" else args.presolve, options=schedule, tick=tick,
                      workers=args.workers, count=args.count, qpu=qpu,
                      source=args.puzzle if isinstance(puzzle, Qubo) else None, **knobs)
 
@@ -350,7 +350,17 @@ def setting_args(args: argparse.Namespace, setting: dict[str, str]) -> argparse.
     ns = copy.copy(args)
     for option, text in setting.items():
         action = args.sweep_actions[option]
-        if action.nargs == 0:  # a switch: --presolve
+        if option == "presolve":  # --presolve[=line|probe]: true/false, or the presolve by name
+            word = text.lower()
+            if word in ("true", "1", "yes", "false", "0", "no"):
+                ns.presolve = word in ("true", "1", "yes")
+                ns.presolve_method = "line"
+            elif word in ("line", "probe"):
+                ns.presolve, ns.presolve_method = True, word
+            else:
+                raise SolverError(f"--sweep: presolve={text}: its values are true, false, line and probe")
+            continue
+        if action.nargs == 0:  # a switch
             if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
                 raise SolverError(f"--sweep: {option} is a switch; its values are true and false, not {text!r}")
             value: Any = text.lower() in ("true", "1", "yes")

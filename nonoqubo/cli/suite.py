@@ -12,7 +12,7 @@ from .._util.progress import bar
 from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite, variants_of
 from ..errors import NonoquboError
 from ..model.encodings import DEFAULT, names
-from ._common import (add_embed_search_arguments, add_force_argument, add_truth_arguments,
+from ._common import (add_embed_search_arguments, add_force_argument, add_presolve_argument, add_truth_arguments,
                       check_embed_search_options, progress_enabled)
 
 ORDER = 60
@@ -39,6 +39,13 @@ ortools, the 'cp' extra): these include the unique puzzles line logic alone
 cannot solve, so '--random 30x30:0.5:100 --unique' gives hard unique
 instances.  --unique=line keeps the older, stricter rule: only line-solvable
 pictures (line logic settles every cell, which also proves uniqueness).
+--unique=hard keeps only hard cores: puzzles CP-SAT proves unique that
+one-cell probing does not settle (what an annealing benchmark should be
+made of; rare below 25x25).  --presolve probe writes probing's residual
+models as NAME.presolved.EXT, and --truth or --presolve probe add each
+puzzle's hardness label to the index (hardness: line-solvable,
+probe-solvable or needs-search; variables_after_line,
+variables_after_probe, probe_rounds).
 Each CP-SAT proof runs within --truth-time seconds (default 60): a draw
 whose proof the limit stops is not kept (its uniqueness is unknown) and the
 next picture is drawn; the index counts such draws (undecided_draws: the
@@ -107,7 +114,7 @@ class _Unique(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
-        if values in ("cpsat", "line"):
+        if values in ("cpsat", "line", "hard"):
             namespace.unique = values
         else:  # checked in run(): a puzzle, or a mistyped rule (argparse cannot tell '--unique=x' from '--unique x')
             namespace.unique = "cpsat"
@@ -122,13 +129,13 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write")
     parser.add_argument("-f", "--format", action="append", metavar="FORMAT",
                         help="export format, repeat for several (default: qubo-json; see 'nonoqubo formats')")
-    parser.add_argument("--presolve", action="store_true",
-                        help="also write NAME.presolved.EXT, with the variables line logic decides fixed")
+    add_presolve_argument(parser, "also write NAME.presolved.EXT, with the variables the presolve decides fixed")
     parser.add_argument("--random", action="append", default=[], metavar="SIZES:DENSITY:COUNT[:SEED]",
                         help="a generated family of random pictures (repeat for several)")
-    parser.add_argument("--unique", nargs="?", const="cpsat", default=None, action=_Unique, metavar="cpsat|line",
+    parser.add_argument("--unique", nargs="?", const="cpsat", default=None, action=_Unique, metavar="cpsat|line|hard",
                         help="keep generated pictures whose puzzle is unique: proven by CP-SAT (the default, "
-                             "needs ortools), or with --unique=line only line-solvable ones")
+                             "needs ortools), with --unique=line only line-solvable ones, with --unique=hard only "
+                             "hard cores (proven unique and not settled by probing)")
     add_truth_arguments(parser, "record per puzzle the number of solutions (CP-SAT), line-solvability and "
                                 "the solve and proof times in the index", unique=True)
     parser.add_argument("--encoding", default=None, metavar="NAME[,NAME]",
@@ -157,9 +164,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     extra = getattr(args, "unique_puzzle", None)
     if extra is not None:  # '--unique WORD': WORD is a puzzle, unless it was meant as a rule
-        if str(extra).startswith(("cpsat", "line")) or not args.puzzles and not os.path.exists(str(extra)) \
+        if str(extra).startswith(("cpsat", "line", "hard")) or not args.puzzles and not os.path.exists(str(extra)) \
                 and not any(c in str(extra) for c in "*?["):
-            raise NonoquboError(f"--unique must be 'cpsat' or 'line', not {extra!r}")
+            raise NonoquboError(f"--unique must be 'cpsat', 'line' or 'hard', not {extra!r}")
         args.puzzles = [extra, *args.puzzles]
     families = [parse_family(text, unique=args.unique) for text in args.random]
     if args.layout == "qoblib" or args.compress != "none":
@@ -171,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     show = progress_enabled(args)
     with bar(None, "building suite", enabled=show, unit=" puzzles") as tick:
         result = run_suite(args.puzzles, args.output, formats=args.format or ["qubo-json"],
-                           presolve=args.presolve, families=families, jobs=args.jobs, progress=tick,
+                           presolve=args.presolve, presolve_method=args.presolve_method, families=families, jobs=args.jobs, progress=tick,
                            force=args.force, truth=args.truth, truth_limit=args.truth_limit,
                            truth_time=args.truth_time, variants=variants, embed=args.embed,
                            embed_search=(args.embed_seed, args.embed_tries, args.embed_timeout, not args.no_cache))

@@ -125,6 +125,8 @@ def describe(qubo: Qubo, fmt: str, *, vartype: str = "BINARY", offset: float | i
         meta["labels"] = "layout"
     else:
         meta["labels"] = list(qubo.labels)
+    if getattr(qubo, "presolve", None) == "probe":  # line logic's files stay as they were: no key
+        meta["presolve"] = "probe"
     meta["fixed"] = {str(k): int(v) for k, v in qubo.fixed.items()}
     return meta
 
@@ -350,7 +352,7 @@ def to_qubo(
         lin, q = _exact(linear, source, "linear"), _exact(quad, source, "quadratic")
         off = int(_exact(np.array([offset]), source, "offset")[0])
     return Qubo.from_terms(labels, lin, (row, col, q), off, puzzle=puzzle, fixed=fixed, encoding=encoding,
-                           weights=weights)
+                           weights=weights, presolve=clues.presolve)
 
 
 def check_distinct(labels: list[str], source: str) -> None:

@@ -32,6 +32,8 @@ order they are written in)::
     about        {field: value}  the clue file's other fields (author, source...)
     labels       "layout" | "listed" | [label, ...]   the encoding's rule less the
                                  fixed labels, listed by the format itself, or listed here
+    presolve     probe           the presolve that fixed them, when not line logic
+                                 alone (absent: line logic, as every older file)
     fixed        {label: 0 or 1} the variables removed before export
 
 :func:`read` is the one reader: it checks every key it finds against the grammar
@@ -86,6 +88,7 @@ GRAMMAR: dict[str, str] = {
     "solution": "the known answer's picture rows",
     "about": "the clue file's other fields",
     "labels": '"layout", "listed" or the list of labels',
+    "presolve": "the presolve that fixed the variables (probe; absent: line logic)",
     "fixed": "the fixed variables, {label: 0 or 1}",
 }
 KEYS = tuple(GRAMMAR)
@@ -103,12 +106,14 @@ class Clues:
         fixed: label -> 0/1 of the variables removed before export.
         labels: ``"layout"``, ``"listed"``, the list of labels, or None (the key is absent).
         vartype: ``"BINARY"`` or ``"SPIN"``.
+        presolve: ``"probe"`` when probing fixed the variables; None for line logic (or none fixed).
     """
 
     puzzle: Puzzle | None
     fixed: dict[str, int] = field(default_factory=dict)
     labels: str | list[str] | None = None
     vartype: str = "BINARY"
+    presolve: str | None = None
 
 
 # -- producing it ---------------------------------------------------------------------------
@@ -229,6 +234,7 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "solution": (_text_list, "a list of picture rows"),
     "about": (lambda v: isinstance(v, dict), "a mapping"),
     "labels": (lambda v: v in LABEL_RULES or _text_list(v), '"layout", "listed" or a list of labels'),
+    "presolve": (lambda v: v == "probe", "probe (line logic writes no key)"),
     "fixed": (lambda v: isinstance(v, dict) and all(_count(b) and b <= 1 for b in v.values()),
               "a mapping of labels to 0 or 1"),
 }
@@ -268,7 +274,7 @@ def read(meta: Mapping[str, Any], source: str, *, spell: str = "metadata '{}'",
 
         puzzle = spec.from_dict(spec_of(meta), source=source)  # its messages name the key: rows[3]
     fixed = {str(k): int(v) for k, v in (meta.get("fixed") or {}).items()}
-    return Clues(puzzle, fixed, meta.get("labels"), str(meta.get("vartype", "BINARY")).upper())
+    return Clues(puzzle, fixed, meta.get("labels"), str(meta.get("vartype", "BINARY")).upper(), meta.get("presolve"))
 
 
 def check_value(key: str, value: Any, source: str, spell: str = "metadata '{}'") -> Any:

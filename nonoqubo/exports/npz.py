@@ -96,7 +96,7 @@ def loads(data: bytes, *, source: str = "<npz>") -> Qubo:
     if "meta" in arrays:  # encoding and weights (files written before them have neither: domain-wall, 1 each)
         full = json_loads(str(arrays["meta"]), f"{source}:meta")
         if isinstance(full, dict):
-            meta.update({k: full[k] for k in ("encoding", "weights") if k in full})
+            meta.update({k: full[k] for k in ("encoding", "weights", "presolve") if k in full})
     if clues is not None and not isinstance(clues, dict):
         raise FormatError(located(source, None, "'clues' is not a JSON object"))
     if clues:

@@ -360,7 +360,7 @@ def model_annotations(model: Any, kind: str) -> dict[str, str]:
             out["solution"] = json.dumps(meta["solution"])
     keys = ("variables", "terms", "offset", "encoding", "weights") if kind == "qubo" else \
         ("variables", "constraints", "counts")
-    for key in (*keys, "fixed"):
+    for key in (*keys, *(("presolve",) if "presolve" in meta else ()), "fixed"):  # presolve: probing's files only
         value = meta[key]
         out[key] = value if isinstance(value, str) else str(int(value)) if key == "offset" else \
             str(value) if isinstance(value, int) else json.dumps(value, separators=(",", ":"))
@@ -401,7 +401,7 @@ def read_annotations(annotations: Mapping[str, str], source: str) -> dict[str, A
                 meta[key] = text
         elif key in _NUMBER_KEYS:
             meta[key] = _decimal(text)
-        elif key in ("name", "encoding"):
+        elif key in ("name", "encoding", "presolve"):
             meta[key] = text
     if "rows" in meta or "cols" in meta:
         meta.setdefault("name", None)

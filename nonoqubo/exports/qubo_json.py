@@ -92,6 +92,7 @@ def _chunks(qubo: Qubo, ising: bool):
             "name": p.name, "width": p.width, "height": p.height,
             **({"palette": meta["palette"]} if "palette" in meta else {}), "rows": meta["rows"], "cols": meta["cols"],
         },
+        **({"presolve": meta["presolve"]} if "presolve" in meta else {}),  # probing only: line logic's as before
         "fixed": meta["fixed"],
         "labels": [str(x) for x in qubo.labels],
     }
@@ -131,7 +132,7 @@ def loads(data: str | bytes, *, source: str = "<qubo.json>") -> Qubo:
         bias = np.asarray(quad.pop("bias"), dtype=np.float64)
         labels = [str(x) for x in doc["labels"]]
         meta: dict[str, Any] = {"vartype": doc["vartype"], "fixed": doc.get("fixed") or {},
-                                **{k: doc[k] for k in ("encoding", "weights") if k in doc}}
+                                **{k: doc[k] for k in ("encoding", "weights", "presolve") if k in doc}}
     except (KeyError, TypeError, AttributeError, ValueError, OverflowError) as exc:
         raise FormatError(located(source, None, f"missing or malformed key: {_header.malformed(exc)}")) from None
     if not (row.size == col.size == bias.size):

@@ -53,7 +53,7 @@ from ..model.encoding import Layout
 from ..errors import PuzzleError
 from ..model.puzzle import Puzzle
 
-__all__ = ["LineSolveResult", "line_solve", "solve_lines"]
+__all__ = ["LineSolveResult", "cells_of", "clue_tables", "line_solve", "masks_of", "solve_lines", "solve_masks"]
 
 INT = np.int64
 UNKNOWN, WHITE, BLACK = -1, 0, 1
@@ -327,13 +327,13 @@ def solve_lines(known: np.ndarray, clue: np.ndarray, counts: np.ndarray) -> tupl
         ([[-1, -1, 1, -1, -1]], [True], [[0]], [[2]])
     """
     known = np.asarray(known, dtype=np.int8)
-    mask = _masks_of(known)
+    mask = masks_of(known)
     out, ok, first, last = solve_masks(mask, clue, np.ones_like(np.asarray(clue)), counts)
-    cells = np.where(ok[:, None], _cells_of(out), known).astype(np.int8)
+    cells = np.where(ok[:, None], cells_of(out), known).astype(np.int8)
     return cells, ok, first, last
 
 
-def _masks_of(known: np.ndarray, colours: int = 1) -> np.ndarray:
+def masks_of(known: np.ndarray, colours: int = 1) -> np.ndarray:
     """Bit masks of a grid of -1 (unknown: every colour) / colour index cells."""
     dtype = _mask_dtype(colours)
     full = dtype((1 << (colours + 1)) - 1)
@@ -341,7 +341,7 @@ def _masks_of(known: np.ndarray, colours: int = 1) -> np.ndarray:
     return np.where(k < 0, full, np.left_shift(dtype(1), np.maximum(k, 0).astype(dtype))).astype(dtype)
 
 
-def _cells_of(mask: np.ndarray) -> np.ndarray:
+def cells_of(mask: np.ndarray) -> np.ndarray:
     """-1 where a mask allows several colours, else the one colour (int8)."""
     m = np.asarray(mask).astype(np.uint64)
     single = (m & (m - np.uint64(1))) == 0
@@ -366,13 +366,37 @@ def _batches(counts: np.ndarray, lines: np.ndarray) -> list[np.ndarray]:
     return [lines[bucket == b] for b in np.unique(bucket)]
 
 
-def line_solve(puzzle: Puzzle, known: np.ndarray | None = None) -> LineSolveResult:
+def clue_tables(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(clue, colour, counts)`` of every line (rows, then columns) of *lay*, as :func:`solve_masks` takes them.
+
+    ``clue`` and ``colour`` are ``(lines, max blocks)`` int64 tables padded with 1; ``counts`` the
+    blocks of each line.
+
+    Examples:
+        >>> from nonoqubo.model.puzzle import Puzzle
+        >>> clue, colour, counts = clue_tables(Layout.of(Puzzle(rows=[[1, 1], []], cols=[[1], [], [1]])))
+        >>> clue.tolist(), counts.tolist()
+        ([[1, 1], [1, 1], [1, 1], [1, 1], [1, 1]], [2, 0, 1, 0, 1])
+    """
+    counts = np.diff(lay.line_first_block)
+    m_max = int(counts.max()) if counts.size else 0
+    clue = np.ones((counts.size, max(m_max, 1)), INT)
+    clue[lay.block_line, lay.block_k] = lay.block_length
+    colour = np.ones((counts.size, max(m_max, 1)), INT)
+    colour[lay.block_line, lay.block_k] = lay.block_colour
+    return clue, colour, counts
+
+
+def line_solve(puzzle: Puzzle, known: np.ndarray | None = None, *, possible: np.ndarray | None = None) -> LineSolveResult:
     """Settle every cell line logic can settle, iterating rows and columns to a fixpoint.
 
     Args:
         puzzle: the puzzle.
         known: optional ``(height, width)`` grid of -1/0/1 cells already known
             (for instance a guess to test); line logic starts from it.
+        possible: instead of *known*, the ``(height, width)`` bit masks of the colours each
+            cell may still take (bit 0 the background), as ``LineSolveResult.possible``
+            gives them (probing hands over what it narrowed this way).
 
     Returns:
         The settled grid, whether it is complete, counts, and the per-block
@@ -397,7 +421,11 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None) -> LineSolveResu
     lay = Layout.of(puzzle)
     h, w = puzzle.height, puzzle.width
     nc = puzzle.num_colours
-    if known is None:
+    if possible is not None:
+        if known is not None or np.shape(possible) != (h, w):
+            raise PuzzleError(f"possible colours: expected a {h} x {w} grid of masks and no known cells")
+        grid = cells_of(possible)
+    elif known is None:
         grid = np.full((h, w), UNKNOWN, np.int8)
     else:
         grid = np.array(known, dtype=np.int8, copy=True)
@@ -406,15 +434,8 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None) -> LineSolveResu
         if not ((grid >= UNKNOWN) & (grid <= nc)).all():
             raise PuzzleError("known cells must be -1 (unknown), 0 (white) or 1 (black)"
                               + (f" .. {nc} (a colour)" if nc > 1 else ""))
-    mask = _masks_of(grid, nc)
-    n_lines = h + w
-    counts = np.diff(lay.line_first_block)
-    m_max = int(counts.max()) if n_lines else 0
-    # clue and colour tables (lines x max blocks), padded with 1
-    clue = np.ones((n_lines, max(m_max, 1)), INT)
-    clue[lay.block_line, lay.block_k] = lay.block_length
-    colour = np.ones((n_lines, max(m_max, 1)), INT)
-    colour[lay.block_line, lay.block_k] = lay.block_colour
+    mask = masks_of(grid, nc) if possible is None else np.array(possible, dtype=masks_of(grid, nc).dtype, copy=True)
+    clue, colour, counts = clue_tables(lay)
     first_start = np.full(lay.num_blocks, -1, INT)
     last_start = np.full(lay.num_blocks, -1, INT)
 
@@ -451,7 +472,7 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None) -> LineSolveResu
                 solves += part.size
             iterations += 1
         side = 1 - side
-    grid = _cells_of(mask)
+    grid = cells_of(mask)
     settled = int(np.count_nonzero(grid != UNKNOWN))
     return LineSolveResult(
         grid=grid,

@@ -25,6 +25,11 @@ the fixed values, is the solution.  The reduced model records the fixed
 variables (``qubo.fixed``), so a sample of it can be completed
 (:func:`complete`) and decoded.
 
+Two presolves (:data:`PRESOLVES`) make those bounds: ``"line"`` (the default) is line logic
+alone; ``"probe"`` is one-cell probing on top of it (:func:`nonoqubo.logic.probe.probe_solve`),
+whose bounds are line logic's on the probed grid, so it fixes every variable line logic fixes
+and more where line logic stalls.  :func:`logic_result` runs the one named.
+
 Examples:
     >>> from nonoqubo.model.puzzle import Puzzle
     >>> p = Puzzle(rows=[[1], [1]], cols=[[1], [1]])       # two solutions
@@ -43,24 +48,61 @@ import numpy as np
 
 from ..model.encoding import Completion, Layout
 from ..model.encodings import DEFAULT, EncodingLike, geometry_of
-from ..errors import SampleError
+from ..errors import NonoquboError, SampleError
 from .linesolve import LineSolveResult, line_solve
+from .probe import ProbeResult, probe_solve
 from ..model.puzzle import Puzzle
 
 if TYPE_CHECKING:
     from ..model.qubo import Qubo
 
-__all__ = ["complete", "fixed_values", "fixings", "presolve_qubo", "shift_bounds"]
+__all__ = ["DEFAULT_PRESOLVE", "PRESOLVES", "LogicResult", "check_presolve", "complete", "fixed_values", "fixings",
+           "logic_result", "presolve_qubo", "shift_bounds"]
 
 INT = np.int64
 
+#: the presolves, by the name ``--presolve`` and the files' ``presolve`` metadata give them
+PRESOLVES = ("line", "probe")
+DEFAULT_PRESOLVE = "line"
+#: what a presolve settles: line logic's result, or probing's (which carries line logic's on the probed grid)
+LogicResult = LineSolveResult | ProbeResult
 
-def shift_bounds(puzzle: Puzzle, result: LineSolveResult | None = None) -> tuple[np.ndarray, np.ndarray]:
+
+def check_presolve(method: str) -> str:
+    """*method* when it names a presolve of :data:`PRESOLVES`.
+
+    Raises:
+        NonoquboError: any other name, in one line.
+
+    Examples:
+        >>> check_presolve("probe")
+        'probe'
+        >>> check_presolve("guess")
+        Traceback (most recent call last):
+        ...
+        nonoqubo.errors.NonoquboError: unknown presolve 'guess' (known: line, probe)
+    """
+    if method not in PRESOLVES:
+        raise NonoquboError(f"unknown presolve {method!r} (known: {', '.join(PRESOLVES)})")
+    return method
+
+
+def logic_result(puzzle: Puzzle, method: str = DEFAULT_PRESOLVE) -> LogicResult:
+    """What presolve *method* settles of *puzzle*: :func:`line_solve`, or :func:`probe_solve` for ``"probe"``.
+
+    Raises:
+        PuzzleError: the presolve proves the puzzle has no solution.
+        NonoquboError: an unknown *method*.
+    """
+    return probe_solve(puzzle) if check_presolve(method) == "probe" else line_solve(puzzle)
+
+
+def shift_bounds(puzzle: Puzzle, result: LogicResult | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Bounds ``lo <= shift <= hi`` of every block in every solution (Layout block order).
 
     Args:
         puzzle: the puzzle.
-        result: its :func:`line_solve` result, when already computed.
+        result: its :func:`line_solve` (or :func:`probe_solve`) result, when already computed.
 
     Returns:
         Two int64 arrays of length ``num_blocks``; ``0 <= lo <= hi <= d``.
@@ -78,23 +120,29 @@ def shift_bounds(puzzle: Puzzle, result: LineSolveResult | None = None) -> tuple
     return res.shift_lo.copy(), res.shift_hi.copy()
 
 
-def fixed_values(puzzle: Puzzle, result: LineSolveResult | None = None,
-                 layout: Layout | None = None, encoding: EncodingLike = DEFAULT) -> np.ndarray:
-    """The value line logic fixes for every variable of *encoding* (-1 where it fixes none), in variable order.
+def fixed_values(puzzle: Puzzle, result: LogicResult | None = None,
+                 layout: Layout | None = None, encoding: EncodingLike = DEFAULT,
+                 method: str = DEFAULT_PRESOLVE) -> np.ndarray:
+    """The value presolve fixes for every variable of *encoding* (-1 where it fixes none), in variable order.
+
+    *result* is what the presolve settled (made by :func:`logic_result` with *method* when None).
 
     Vectorised: the domain wall's ``1`` where ``p < lo`` of the variable's block, ``0`` where
     ``p >= hi`` (:meth:`~nonoqubo.model.geometry.Geometry.fixed_by_bounds`; one-hot's rule above).
     """
-    lo, hi = shift_bounds(puzzle, result)
+    lo, hi = shift_bounds(puzzle, result if result is not None else logic_result(puzzle, method))
     return geometry_of(puzzle, layout, encoding).fixed_by_bounds(lo, hi)
 
 
-def fixings(puzzle: Puzzle, result: LineSolveResult | None = None, encoding: EncodingLike = DEFAULT) -> dict[str, int]:
-    """``{label: value}`` of every variable of *encoding* (default the domain wall) line logic decides.
+def fixings(puzzle: Puzzle, result: LogicResult | None = None, encoding: EncodingLike = DEFAULT,
+            method: str = DEFAULT_PRESOLVE) -> dict[str, int]:
+    """``{label: value}`` of every variable of *encoding* (default the domain wall) presolve decides.
 
     Args:
         puzzle: the puzzle.
-        result: its :func:`line_solve` result, when already computed.
+        result: its :func:`line_solve` (or :func:`probe_solve`) result, when already computed.
+        encoding: the encoding whose variables are fixed.
+        method: the presolve that makes *result* when it is None (:data:`PRESOLVES`).
 
     Raises:
         PuzzleError: line logic finds a contradiction (no solution).
@@ -105,7 +153,7 @@ def fixings(puzzle: Puzzle, result: LineSolveResult | None = None, encoding: Enc
         {'y0[0][0]': 0, 'z1[0][0]': 1}
     """
     geo = geometry_of(puzzle, encoding=encoding)
-    values = fixed_values(puzzle, result, geo.layout, encoding)
+    values = fixed_values(puzzle, result, geo.layout, encoding, method)
     idx = np.flatnonzero(values >= 0)
     if idx.size == 0:
         return {}
@@ -113,13 +161,14 @@ def fixings(puzzle: Puzzle, result: LineSolveResult | None = None, encoding: Enc
     return dict(zip(map(labels.__getitem__, idx.tolist()), values[idx].tolist()))
 
 
-def presolve_qubo(puzzle: Puzzle, qubo: Qubo | None = None) -> Qubo:
-    """The QUBO of *puzzle* with every variable line logic decides substituted and removed.
+def presolve_qubo(puzzle: Puzzle, qubo: Qubo | None = None, method: str = DEFAULT_PRESOLVE) -> Qubo:
+    """The QUBO of *puzzle* with every variable presolve *method* decides substituted and removed.
 
     Args:
         puzzle: the puzzle.
         qubo: its full QUBO (``build(puzzle)``), or a model already partly fixed
             from it; built when None.
+        method: ``"line"`` (line logic) or ``"probe"`` (probing on top of it).
 
     Returns:
         ``qubo.fix(fixings)``: fewer variables, the same minimum 0 at exactly the
@@ -144,15 +193,16 @@ def presolve_qubo(puzzle: Puzzle, qubo: Qubo | None = None) -> Qubo:
     if (not qubo.fixed and qubo.puzzle is not None and qubo.num_vars == _num_vars(puzzle, encoding)
             and qubo.puzzle == puzzle):
         # the full model of this puzzle (variables in layout order): fix by index, no label look-up
-        values = fixed_values(puzzle, encoding=encoding)
+        values = fixed_values(puzzle, encoding=encoding, method=method)
         at = np.flatnonzero(values >= 0)
         return qubo._fix_arrays(at, values[at].astype(INT))
-    fix = fixings(puzzle, encoding=encoding)
+    fix = fixings(puzzle, encoding=encoding, method=method)
     if qubo.fixed:
         for label, value in qubo.fixed.items():
             if label in fix and fix[label] != int(value):
                 raise SampleError(
-                    f"the model fixes {label} to {value} but line logic proves it is {fix[label]}"
+                    f"the model fixes {label} to {value} but {'probing' if method == 'probe' else 'line logic'} proves it "
+                    f"is {fix[label]}"
                 )
         fix = {label: v for label, v in fix.items() if label not in qubo.fixed}
     return qubo.fix(fix)

@@ -79,6 +79,8 @@ class Qubo:
     fixed: Mapping[str, int] = field(default_factory=dict)
     encoding: Encoding = DEFAULT
     weights: Weights = DEFAULT_WEIGHTS
+    #: the presolve that fixed ``fixed`` when it was not line logic alone (``"probe"``), else None
+    presolve: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.encoding, Encoding):  # a name (or None): the registry's object
@@ -97,6 +99,7 @@ class Qubo:
         fixed: Mapping[str, int] | None = None,
         encoding: EncodingLike = DEFAULT,
         weights: Weights = DEFAULT_WEIGHTS,
+        presolve: str | None = None,
     ) -> Qubo:
         """Canonicalise arbitrary terms: ``i > j`` pairs are swapped, ``i == j``
         pairs fold into the linear part (``x*x = x``), duplicates add up, zeros go.
@@ -126,7 +129,8 @@ class Qubo:
         i, j, b = i[~diag], j[~diag], b[~diag]
         lo, hi = np.minimum(i, j), np.maximum(i, j)
         r, c, v = merge_pairs(lo, hi, b, n)
-        return cls(list(labels), lin, r, c, v, int(offset), puzzle, dict(fixed or {}), encoding_named(encoding), weights)
+        return cls(list(labels), lin, r, c, v, int(offset), puzzle, dict(fixed or {}), encoding_named(encoding), weights,
+                   presolve)
 
     # -- figures -------------------------------------------------------------------------
     @property
@@ -289,6 +293,7 @@ class Qubo:
             fixed=fixed,
             encoding=self.encoding,
             weights=self.weights,
+            presolve=self.presolve,
         )
 
     def to_ising(self) -> IsingArrays:

@@ -300,7 +300,7 @@ def solve(
     seed: int | None = None,
     sweeps: int | None = None,
     time_limit: float | None = None,
-    presolve: bool = False,
+    presolve: bool | str = False,
     options: Mapping[str, Any] | None = None,
     tick: Tick | None = None,
     workers: int | None = None,
@@ -317,7 +317,7 @@ def solve(
     *weights*, or a :class:`Qubo` that carries its puzzle (a file ``nonoqubo build`` or
     ``suite`` wrote, read by :func:`~nonoqubo.inputs.load_model`), sampled as it is
     (its own encoding and weights).  *presolve* fixes what line logic decides before
-    sampling; a model that is presolved already keeps its fixings and gains the rest.  A model
+    sampling (``"probe"``: what probing decides too, :mod:`nonoqubo.logic.probe`); a model that is presolved already keeps its fixings and gains the rest.  A model
     that is not the QUBO of its clues (an edited offset or term) is refused before sampling
     (:class:`~nonoqubo.answers.decode.Decoder` checks it), the message starting with *source*
     (the file it was read from) when given.
@@ -344,6 +344,7 @@ def solve(
         given = None
         models = Models.build(puzzle, encoding=encoding, weights=weights)
     puzzle = models.puzzle
+    models.presolve_method = presolve if isinstance(presolve, str) else models.presolve_method
     qubo = models.presolve() if presolve else models.qubo
     decoder = given if given is not None and given.model is qubo else Decoder(qubo)
     batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,

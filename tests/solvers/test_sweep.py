@@ -89,3 +89,15 @@ def test_cli_sweep_json_summary(run_cli, tmp_path):
     summary = json.loads(stdout)["sweep"]
     assert [s["setting"] for s in summary] == ["restarts=1", "restarts=2"]
     assert all(s["num_samples"] == 2 for s in summary)
+
+
+def test_cli_sweep_over_presolve_takes_switch_values_and_presolve_names(run_cli, tmp_path):
+    pytest.importorskip("dwave.samplers")
+    puzzle = SHARED / "json" / "gecode-heart.json"
+    out = tmp_path / "runs"
+    status, _, err = run_cli("solve", puzzle, "--reads", "2", "--seed", "1", "--sweeps", "50", "-q",
+                             "--sweep", "presolve=false:line:probe", "-o", out)
+    assert status in (0, 1), err
+    assert sorted(p.name for p in out.iterdir()) == ["presolve=false", "presolve=line", "presolve=probe"]
+    status, _, err = run_cli("solve", puzzle, "--reads", "2", "-q", "--sweep", "presolve=maybe", "-o", tmp_path / "x")
+    assert status == 2 and "presolve=maybe" in err and not (tmp_path / "x").exists()
