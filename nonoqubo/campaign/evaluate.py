@@ -93,6 +93,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util import notebook
 from ..answers.decode import Analysis, Decoder
 from ..inputs import load_model
 from ..errors import FormatError, MissingDependency, NonoquboError, SampleError
@@ -103,7 +104,7 @@ from ._options import run_seconds, workers
 from .runtime import time_per_run
 
 __all__ = [
-    "QUANTILES", "Campaign", "Group", "Run", "Tally", "check_options", "csv_text", "evaluate", "figures", "plan_runs",
+    "QUANTILES", "Campaign", "Evaluation", "Group", "Run", "Tally", "check_options", "csv_text", "evaluate", "figures", "plan_runs",
     "polisher", "records", "runs_to_solution", "weighted_quantiles", "wilson",
 ]
 
@@ -493,6 +494,18 @@ class Group:
         return out
 
 
+class Evaluation(list[Group]):
+    """What :func:`evaluate` returns: its :class:`Group` s, a plain list that also draws itself.
+
+    In Jupyter it shows the page ``evaluate --report`` writes (header, figures, table) in a frame,
+    drawn by :func:`nonoqubo.campaign.report_html.evaluation_html` (matplotlib, extra
+    ``campaign``; without it the text ``repr``).
+    """
+
+    def _repr_html_(self) -> str | None:
+        return notebook.show(self, "html")
+
+
 def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequence[str],
             time_source: str | None = None) -> dict[str, Any]:
     """The reported figures of a tally (see the module docstring); *time_source* says where *seconds* came from."""
@@ -549,7 +562,7 @@ def evaluate(
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
     force: bool = False,
-) -> list[Group]:
+) -> Evaluation:
     """Judge a campaign (see the module docstring).
 
     Args:
@@ -564,7 +577,8 @@ def evaluate(
         force: read a model even when the memory guard says it will not fit.
 
     Returns:
-        One :class:`Group` per ``(model, setting)``, sorted by setting, then model size and name.
+        One :class:`Group` per ``(model, setting)``, sorted by setting, then model size and name
+        (an :class:`Evaluation`: a list that shows the HTML report in Jupyter).
 
     Raises:
         NonoquboError: a file that cannot be read or matched (the first, in plan order; no
@@ -597,7 +611,7 @@ def evaluate(
     for res in results:
         if isinstance(res, str):
             raise NonoquboError(res)
-    return _groups(campaign, [r for r in results if not isinstance(r, str)], seconds)
+    return Evaluation(_groups(campaign, [r for r in results if not isinstance(r, str)], seconds))
 
 
 def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | None) -> list[Group]:

@@ -68,7 +68,8 @@ examples:
   nonoqubo decode examples/qbpp-logo.yaml samples.json
   nonoqubo solve examples/qbpp-logo.yaml --sampler cpsat --count 2
   nonoqubo solve examples/qbpp-logo.yaml --encoding one-hot --weights cell=2
-  nonoqubo solve ab/random-10x10-0.5-s1-0001.one-hot.qubo.json --seed 1 -o runs/oh-sa.json
+  nonoqubo suite --random 10x10:0.5:20:1 --encoding domain-wall,one-hot -o ab
+  nonoqubo solve ab/random-10x10-d0.5-s1-0001.one-hot.qubo.json --seed 1 -o runs/oh-sa.json
 
 the QPU workflow (the dwave extra: pip install "nonoqubo[dwave]"):
   nonoqubo solve puzzle.non --sampler mock-dwave --topology pegasus:6 -o samples.json
