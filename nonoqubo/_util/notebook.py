@@ -34,16 +34,16 @@ __all__ = ["MIMES", "register", "show"]
 #: the kinds of picture: ``svg`` for ``_repr_svg_``, ``html`` for ``_repr_html_``
 MIMES = ("svg", "html")
 
-_RENDERERS: dict[tuple[type, str], Callable[[Any], str]] = {}
+_RENDERERS: dict[tuple[type, str], Callable[[Any], str | None]] = {}
 
 
-def register(cls: type, mime: str, draw: Callable[[Any], str]) -> None:
+def register(cls: type, mime: str, draw: Callable[[Any], str | None]) -> None:
     """Draw the objects of *cls* (and its subclasses) with *draw* when Jupyter asks for *mime*.
 
     Args:
         cls: the class whose ``_repr_svg_``/``_repr_html_`` calls :func:`show`.
         mime: ``"svg"`` or ``"html"``.
-        draw: a function of one object returning the SVG document or the HTML fragment.
+        draw: a function of one object returning the SVG document or the HTML fragment (None: no picture).
 
     Raises:
         ValueError: *mime* is not one of :data:`MIMES` (a programming error, not a user's).
