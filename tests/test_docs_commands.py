@@ -172,6 +172,8 @@ def test_the_docs_build_with_warnings_as_errors(tmp_path):
         assert module.__name__ in formats, f"the formats page has no row for {module.__name__}"
     assert "437" in (out / "model.html").read_text()
     assert (out / "guides" / "logo-walkthrough.html").is_file()
+    campaign = (out / "campaigns-reports.html").read_text()
+    assert "campaign-p-vs-size.svg" in campaign and (out / "_images" / "campaign-p-vs-size.svg").is_file()
 
 
 @pytest.mark.slow
