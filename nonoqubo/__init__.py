@@ -32,6 +32,7 @@ from .model.puzzle import Puzzle
 from .model.qubo import Qubo
 
 from .logic.check import check
+from .answers import render as _render  # noqa: F401  registers the notebook pictures (nonoqubo._util.notebook)
 from .decoding import decode
 from .solvers.sampling import solve
 from ._version import __version__ as __version__

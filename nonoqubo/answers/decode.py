@@ -72,6 +72,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util import notebook
 from ..logic.check import LineFailure, failing_lines, line_failures
 from ..model.encoding import Completion
 from ..model.encodings import DEFAULT, Encoding, encoding_named
@@ -228,6 +229,10 @@ class Report:
         shifts: every block's shift (rows' blocks first).
         reported_energy, num_occurrences: what the samples file said, if anything.
         violated_constraints: names, for constrained models.
+        puzzle: the clues decoded against (for the picture; not compared).
+
+    In Jupyter a report shows itself as the picture ``decode --image`` draws
+    (:meth:`_repr_svg_`).
     """
 
     index: int
@@ -246,6 +251,11 @@ class Report:
     failing_line_index: list[int] = field(default_factory=list)
     palette: Palette = BW
     encoding: Encoding = DEFAULT
+    puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture: the grid with its clues, conflicts and failing lines, as ``decode --image`` draws it."""
+        return notebook.show(self, "svg")
 
     def __repr__(self) -> str:
         """One line: the verdict and the counts (the arrays are in ``grid``, ``shifts``, ``picture``)."""
@@ -260,6 +270,15 @@ class Report:
     def picture(self) -> tuple[str, ...]:
         """The picture as rows of ``#``/``.`` (the palette's characters in colour)."""
         return self.palette.picture(self.grid)
+
+    @property
+    def verdict(self) -> str:
+        """``VALID, energy 0``, or ``INVALID, energy E = ...`` split by family (what ``decode`` prints)."""
+        if self.valid:
+            return "VALID, energy 0"
+        pen = self.penalties
+        return (f"INVALID, energy {self.energy} = {pen['wall_shape']} ({self.encoding.shape_words}) + "
+                f"{pen['block_order']} ({self.encoding.order_words}) + {pen['cells']} (cells)")
 
     @property
     def penalties(self) -> dict[str, int]:
@@ -563,7 +582,7 @@ class Decoder:
             reported_energy=self._reported_energy(batch, i),
             num_occurrences=None if batch is None or batch.num_occurrences is None else int(batch.num_occurrences[i]),
             violated_constraints=violated, failing_line_index=failing_idx, palette=self.puzzle.palette,
-            encoding=self.encoding,
+            encoding=self.encoding, puzzle=self.puzzle,
         )
 
     def _reported_energy(self, batch: SampleBatch | None, i: int) -> float | None:

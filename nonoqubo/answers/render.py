@@ -41,12 +41,15 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
+from .._util import notebook
+from ..logic.check import CheckResult
 from ..model.palette import BW, Colour, Palette
 from .decode import Report
 from ..model.puzzle import Puzzle
 from ._css_colours import CSS_COLOURS
 
-__all__ = ["column_values", "contrast", "luminance", "svg_picture", "text_on", "text_picture"]
+__all__ = ["check_svg", "column_values", "contrast", "luminance", "puzzle_svg", "report_svg", "svg_picture", "text_on",
+           "text_picture"]
 
 CELL = 20
 FONT = 11
@@ -417,3 +420,61 @@ def _description(puzzle: Puzzle, g: np.ndarray, conf: np.ndarray, bad_rows: Sequ
     if not n and not (bad_rows or bad_cols):
         what += "Every line matches its clue. "
     return what + "A key below the grid explains the marks."
+
+
+def _titled(puzzle: Puzzle, verdict: str) -> str:
+    return f"{puzzle.name + ': ' if puzzle.name else ''}{verdict}"
+
+
+def report_svg(report: Report, puzzle: Puzzle | None = None) -> str:
+    """The picture ``decode --image`` and ``solve --image`` write for *report*: its grid, conflicts and failing lines.
+
+    Args:
+        report: a decoded sample.
+        puzzle: the clues (default the report's own ``puzzle``).
+
+    Raises:
+        ValueError: no puzzle is given and the report carries none.
+    """
+    puzzle = puzzle if puzzle is not None else report.puzzle
+    if puzzle is None:
+        raise ValueError("report_svg needs the puzzle: this report carries none")
+    h = puzzle.height
+    return svg_picture(
+        puzzle, report.grid, conflicts=report.conflicts,
+        failing_rows=[t for t in report.failing_line_index if t < h],
+        failing_cols=[t - h for t in report.failing_line_index if t >= h],
+        title=_titled(puzzle, report.verdict), column_grid=column_values(report),
+    )
+
+
+def check_svg(result: CheckResult, puzzle: Puzzle | None = None) -> str:
+    """The picture ``check --image`` writes: the grid checked, its failing lines marked, the verdict as title.
+
+    Raises:
+        ValueError: no puzzle is given and the result carries none.
+    """
+    puzzle = puzzle if puzzle is not None else result.puzzle
+    if puzzle is None:
+        raise ValueError("check_svg needs the puzzle: this result carries none")
+    return svg_picture(puzzle, result.grid, failing_rows=result.failing_rows, failing_cols=result.failing_cols,
+                       title=_titled(puzzle, result.verdict))
+
+
+def puzzle_svg(puzzle: Puzzle) -> str:
+    """A puzzle's picture: its clues around its known solution, or around an empty grid when none is known.
+
+    Examples:
+        >>> p = Puzzle.from_picture(["#.", "##"], name="tiny")
+        >>> "tiny: solution" in puzzle_svg(p), "tiny: unsolved" in puzzle_svg(p.with_solution(None))
+        (True, True)
+    """
+    known = puzzle.solution_grid()
+    grid = known if known is not None else np.zeros(puzzle.shape, np.int8)
+    words = "solution" if known is not None else "unsolved"
+    return svg_picture(puzzle, grid, title=_titled(puzzle, f"{words}, {puzzle.width}x{puzzle.height}"))
+
+
+notebook.register(Puzzle, "svg", puzzle_svg)
+notebook.register(Report, "svg", report_svg)
+notebook.register(CheckResult, "svg", check_svg)

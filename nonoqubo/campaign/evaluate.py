@@ -110,6 +110,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util import notebook
 from ..answers.decode import Analysis, Decoder
 from ..inputs import load_model
 from ..errors import FormatError, MissingDependency, NonoquboError, SampleError, UnsupportedFormat
@@ -122,7 +123,7 @@ from .runtime import recorded_time, time_per_run
 from .runs import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
 
 __all__ = [
-    "QUANTILES", "Campaign", "Group", "Job", "Run", "Skipped", "Tally", "check_options", "csv_text", "evaluate",
+    "QUANTILES", "Campaign", "Evaluation", "Group", "Job", "Run", "Skipped", "Tally", "check_options", "csv_text", "evaluate",
     "figures", "plain", "plan_runs", "polisher", "records", "runs_to_solution", "scored", "scoring_decoder",
     "set_aside", "status", "weighted_quantiles", "wilson",
 ]
@@ -663,6 +664,18 @@ class Group:
         return out
 
 
+class Evaluation(list[Group]):
+    """What :func:`evaluate` returns: its :class:`Group` s, a plain list that also draws itself.
+
+    In Jupyter it shows the page ``evaluate --report`` writes (header, figures, table) in a frame,
+    drawn by :func:`nonoqubo.campaign.report_html.evaluation_html` (matplotlib, extra
+    ``campaign``; without it the text ``repr``).
+    """
+
+    def _repr_html_(self) -> str | None:
+        return notebook.show(self, "html")
+
+
 def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequence[str],
             time_source: str | None = None) -> dict[str, Any]:
     """The reported figures of a tally (see the module docstring); *time_source* says where *seconds* came from."""
@@ -723,7 +736,7 @@ def evaluate(
     chain_break: str | None = None,
     note: Callable[[str], None] | None = None,
     planned: Callable[[int], None] | None = None,
-) -> list[Group]:
+) -> Evaluation:
     """Judge a campaign (see the module docstring).
 
     Args:
@@ -744,7 +757,8 @@ def evaluate(
         planned: called once with the number of sample files, before the first is judged.
 
     Returns:
-        One :class:`Group` per ``(model, setting)``, sorted by setting, then model size and name.
+        One :class:`Group` per ``(model, setting)``, sorted by setting, then model size and name
+        (an :class:`Evaluation`: a list that shows the HTML report in Jupyter).
 
     Raises:
         NonoquboError: a file that cannot be read or matched (the first, in plan order; no
@@ -801,7 +815,7 @@ def evaluate(
     if skipped and note is not None:
         note(f"skipped {len(skipped)} file{'s that are not sample files' if len(skipped) > 1 else ' that is not a sample file'}: "
              f"{', '.join(skipped)}")
-    return _groups(campaign, pairs, seconds)
+    return Evaluation(_groups(campaign, pairs, seconds))
 
 
 def _group_key(campaign: Campaign, run: Run, res: FileResult) -> str:

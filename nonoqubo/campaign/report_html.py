@@ -39,13 +39,15 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
+from .._util import notebook
 from .._version import __version__
-from ..errors import NonoquboError
+from ..errors import MissingDependency, NonoquboError
 from .aggregate import cost_metric, describe_time, group_stages, percent, solutions_label, stages_to_draw
-from .evaluate import Group
+from .evaluate import Evaluation, Group
 from .plots import SMALLEST_TEXT, Plot, all_plots, figure_bytes, palette_colours, require_matplotlib
 
-__all__ = ["CSS_COLOURS", "READABLE_PX", "STYLE", "check_report_path", "readable_width", "palette_colours", "render_report", "require_matplotlib"]
+__all__ = ["CSS_COLOURS", "READABLE_PX", "STYLE", "check_report_path", "evaluation_html", "palette_colours",
+           "readable_width", "render_report", "require_matplotlib"]
 
 #: every (text colour, background colour) pair the style sheet uses
 CSS_COLOURS = {
@@ -292,3 +294,21 @@ def render_report(groups: Sequence[Group], title: str = "nonoqubo campaign", *, 
         "</main>", "</body>", "</html>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def evaluation_html(groups: Sequence[Group], height: int = 720) -> str | None:
+    """The report of *groups* for a notebook: :func:`render_report`'s page in a frame of *height* pixels.
+
+    The page goes in an ``<iframe srcdoc=...>`` so its style sheet styles only itself, not the
+    notebook around it.  Without matplotlib it returns None, and Jupyter shows the text ``repr``.
+    """
+    try:
+        require_matplotlib()
+    except MissingDependency:
+        return None
+    page = render_report(groups)
+    return (f'<iframe title="nonoqubo campaign report" srcdoc="{html.escape(page, quote=True)}" '
+            f'style="width: 100%; height: {int(height)}px; border: 1px solid #ccc"></iframe>')
+
+
+notebook.register(Evaluation, "html", evaluation_html)

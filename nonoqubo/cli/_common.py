@@ -21,7 +21,7 @@ from typing import Any
 
 from .._util.atomic import atomic_write, check_not_input, check_writable
 from ..answers.decode import Report
-from ..answers.render import column_values, svg_picture, text_picture
+from ..answers.render import report_svg, text_picture
 from ..errors import NonoquboError, PuzzleError
 from ..inputs import open_input
 from ..logic.presolve import DEFAULT_PRESOLVE, PRESOLVES
@@ -284,12 +284,8 @@ def emit(puzzle: Puzzle, reports: list[Report], summary: dict[str, Any], which: 
 
 
 def verdict(r: Report) -> str:
-    if r.valid:
-        return "VALID, energy 0"
-    pen = r.penalties
-    shape = r.encoding.shape_words
-    return (f"INVALID, energy {r.energy} = {pen['wall_shape']} ({shape}) + "
-            f"{pen['block_order']} ({r.encoding.order_words}) + {pen['cells']} (cells)")
+    """The report's verdict line (:attr:`Report.verdict`)."""
+    return r.verdict
 
 
 def report_lines(puzzle: Puzzle, r: Report, label: str) -> list[str]:
@@ -326,15 +322,8 @@ def report_lines(puzzle: Puzzle, r: Report, label: str) -> list[str]:
 
 
 def write_image(path: str, puzzle: Puzzle, r: Report) -> None:
-    """Draw report *r* as SVG into *path* (atomically)."""
-    h = puzzle.height
-    title = f"{puzzle.name + ': ' if puzzle.name else ''}{verdict(r)}"
-    svg = svg_picture(
-        puzzle, r.grid, conflicts=r.conflicts,
-        failing_rows=[t for t in r.failing_line_index if t < h],
-        failing_cols=[t - h for t in r.failing_line_index if t >= h],
-        title=title, column_grid=column_values(r),
-    )
+    """Draw report *r* as SVG into *path* (atomically): :func:`~nonoqubo.answers.render.report_svg`."""
+    svg = report_svg(r, puzzle)
     with atomic_write(path) as fh:
         fh.write(svg)
 

@@ -15,7 +15,7 @@ from .._util.atomic import atomic_write
 from ..logic.check import check, parse_grid
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.palette import BLACK_CHARS, WHITE_CHARS
-from ..answers.render import svg_picture, text_picture
+from ..answers.render import check_svg, text_picture
 from ..campaign.tournament import check_answers, is_answer_file
 from ._common import (add_image_argument, add_puzzle_arguments, check_image_path, load_puzzle, print_tournament,
                       refuse_in_tournament)
@@ -104,13 +104,9 @@ def run(args: argparse.Namespace) -> int:
     except (PuzzleError, FormatError) as exc:
         message = str(exc) if str(exc).startswith(source) else f"{source}: {exc}"
         raise NonoquboError(message + _samples_hint(text, args)) from None
-    rows = [int(f.line.split()[1]) - 1 for f in result.failures if f.line.startswith("row")]
-    cols = [int(f.line.split()[1]) - 1 for f in result.failures if f.line.startswith("column")]
-    verdict = "VALID: the grid solves the puzzle" if result.valid else \
-        f"INVALID: {len(result.failures)} line{'s' * (len(result.failures) != 1)} do not match their clue"
+    rows, cols, verdict = result.failing_rows, result.failing_cols, result.verdict
     if args.image:
-        svg = svg_picture(puzzle, result.grid, failing_rows=rows, failing_cols=cols,
-                          title=f"{puzzle.name + ': ' if puzzle.name else ''}{verdict}")
+        svg = check_svg(result, puzzle)
         with atomic_write(args.image) as fh:
             fh.write(svg)
     if args.json:

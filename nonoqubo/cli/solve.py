@@ -106,7 +106,8 @@ examples:
   nonoqubo solve examples/qbpp-logo.yaml --sampler cpsat --count 2
   nonoqubo solve taai2011.taai --sampler cpsat --time-limit 10 --tournament-answers answers.txt
   nonoqubo solve examples/qbpp-logo.yaml --encoding one-hot --weights cell=2
-  nonoqubo solve ab/random-10x10-0.5-s1-0001.one-hot.qubo.json --seed 1 -o runs/oh-sa.json
+  nonoqubo suite --random 10x10:0.5:20:1 --encoding domain-wall,one-hot -o ab
+  nonoqubo solve ab/random-10x10-d0.5-s1-0001.one-hot.qubo.json --seed 1 -o runs/oh-sa.json
 
 the QPU workflow (the dwave extra: pip install "nonoqubo[dwave]"):
   nonoqubo solve puzzle.non --sampler mock-dwave --topology pegasus:6 -o samples.json

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..model.encoding import Layout
+from .._util import notebook
 from .._util.guard import json_loads
 from ..errors import FormatError, PuzzleError
 from ..model.palette import BW, Palette
@@ -80,16 +81,47 @@ class LineFailure:
 
 @dataclass(frozen=True)
 class CheckResult:
-    """The verdict on one grid."""
+    """The verdict on one grid.
+
+    Attributes:
+        valid: every line matches its clue.
+        grid: the grid checked, colour indices.
+        failures: every failing line, rows then columns.
+        palette: the puzzle's colours.
+        puzzle: the clues it was checked against (for its picture; not compared).
+    """
 
     valid: bool
     grid: np.ndarray
     failures: list[LineFailure] = field(default_factory=list)
     palette: Palette = BW
+    puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
 
     @property
     def picture(self) -> tuple[str, ...]:
         return self.palette.picture(self.grid)
+
+    @property
+    def failing_rows(self) -> list[int]:
+        """The 0-based indices of the failing rows."""
+        return [int(f.line.split()[1]) - 1 for f in self.failures if f.line.startswith("row")]
+
+    @property
+    def failing_cols(self) -> list[int]:
+        """The 0-based indices of the failing columns."""
+        return [int(f.line.split()[1]) - 1 for f in self.failures if f.line.startswith("column")]
+
+    @property
+    def verdict(self) -> str:
+        """What ``check`` prints first: ``VALID: the grid solves the puzzle`` or how many lines fail."""
+        if self.valid:
+            return "VALID: the grid solves the puzzle"
+        n = len(self.failures)
+        return f"INVALID: {n} line{'s' * (n != 1)} do not match their clue"
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture: the grid with its clues, failing lines marked, as ``check --image`` draws it."""
+        return notebook.show(self, "svg")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -183,7 +215,7 @@ def check(puzzle: Puzzle, grid: np.ndarray | Sequence[str] | Sequence[Sequence[i
     lay = layout or Layout.of(puzzle)
     bad = np.flatnonzero(failing_lines(lay, g)[0])
     failures = line_failures(puzzle, lay, g, [int(t) for t in bad])
-    return CheckResult(valid=not failures, grid=g, failures=failures, palette=puzzle.palette)
+    return CheckResult(valid=not failures, grid=g, failures=failures, palette=puzzle.palette, puzzle=puzzle)
 
 
 def read_grid(path: str | os.PathLike[str], *, source: str | None = None, palette: Palette = BW) -> np.ndarray:

@@ -42,6 +42,7 @@ from itertools import chain
 
 import numpy as np
 
+from .._util import notebook
 from ..errors import PuzzleError
 from .palette import BLACK_CHARS, BW, NOT_BLACK_OR_WHITE, WHITE_CHARS, Palette
 
@@ -542,3 +543,11 @@ class Puzzle:
         title = f" {self.name!r}" if self.name else ""
         colours = f" {self.num_colours} colours" if self.is_colour else ""
         return f"<Puzzle{title} {self.width}x{self.height}{colours}>"
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture of the puzzle: its clues around its known solution, or an empty grid.
+
+        The drawing is :func:`nonoqubo.answers.render.svg_picture`'s, the one ``--image`` writes
+        (registered through :mod:`nonoqubo._util.notebook`; this layer does not import it).
+        """
+        return notebook.show(self, "svg")

@@ -1,0 +1,153 @@
+"""The example notebooks run from a fresh kernel, are committed clean, and show pictures.
+
+``examples/*.ipynb`` are executed top to bottom with nbclient in a new kernel (ipykernel, the
+interpreter running the tests, the working tree first on its path), from the ``examples/`` folder
+as a reader opens them.  A cell that raises fails the test with the cell's traceback.  The
+committed files hold no outputs (outputs are made where they are run, never reviewed in diffs).
+The objects' own pictures (``_repr_svg_``/``_repr_html_``) are tested directly too, against the
+drawings ``--image`` and ``--report`` write.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tests.support import ROOT
+
+EXAMPLES = ROOT / "examples"
+NOTEBOOKS = sorted(EXAMPLES.glob("*.ipynb"))
+
+
+def test_there_are_two_example_notebooks():
+    assert {p.name for p in NOTEBOOKS} >= {"qbpp-logo.ipynb", "campaign.ipynb"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_committed_notebooks_have_no_outputs(path):
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code":
+            assert not cell.outputs and cell.execution_count is None, f"{path.name} cell {i} has outputs"
+
+
+def _execute(path, monkeypatch):
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(EXAMPLES)}}).execute()
+    return nb
+
+
+def _mimes(nb) -> list[str]:
+    return [m for c in nb.cells if c.cell_type == "code" for o in c.outputs for m in o.get("data", {})]
+
+
+@pytest.mark.slow
+def test_the_logo_notebook_runs_and_draws(monkeypatch):
+    nb = _execute(EXAMPLES / "qbpp-logo.ipynb", monkeypatch)
+    assert _mimes(nb).count("image/svg+xml") >= 5  # puzzle, best, wrong, check, solved
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert "437 2756 120" in text
+
+
+@pytest.mark.slow
+def test_the_campaign_notebook_runs_and_shows_its_report(monkeypatch):
+    nb = _execute(EXAMPLES / "campaign.ipynb", monkeypatch)
+    htmls = [o["data"]["text/html"] for c in nb.cells if c.cell_type == "code" for o in c.outputs
+             if "text/html" in o.get("data", {})]
+    assert any("<iframe" in h and "srcdoc=" in h for h in htmls)
+    assert "image/svg+xml" in _mimes(nb)
+
+
+# -- the objects' pictures -----------------------------------------------------------------------
+def _logo():
+    import nonoqubo
+
+    return nonoqubo.load_puzzle(str(EXAMPLES / "qbpp-logo.yaml"))
+
+
+def test_a_report_draws_what_decode_image_writes(tmp_path):
+    import nonoqubo
+
+    puzzle = _logo()
+    qubo = nonoqubo.build(puzzle)
+    report = nonoqubo.decode(qubo, np.zeros((1, qubo.num_vars), dtype=np.int8))[0]
+    svg = report._repr_svg_()
+    assert svg.startswith("<svg") and "INVALID, energy 120" in svg
+    samples = tmp_path / "zeros.json"
+    samples.write_text("[" + ",".join(["0"] * qubo.num_vars) + "]")
+    model = tmp_path / "logo.qubo.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, "-m", "nonoqubo", "build", str(EXAMPLES / "qbpp-logo.yaml"), "-o", str(model)],
+                   check=True, env=env, capture_output=True)
+    subprocess.run([sys.executable, "-m", "nonoqubo", "decode", str(model), str(samples), "--image",
+                    str(tmp_path / "cli.svg")], env=env, capture_output=True)
+    assert (tmp_path / "cli.svg").read_text() == svg
+
+
+def test_a_check_result_draws_what_check_image_writes(tmp_path):
+    import nonoqubo
+
+    puzzle = _logo()
+    grid = ["." * 15] * 15
+    result = nonoqubo.check(puzzle, grid)
+    svg = result._repr_svg_()
+    assert "INVALID: 30 lines do not match their clue" in svg
+    (tmp_path / "grid.txt").write_text("\n".join(grid) + "\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, "-m", "nonoqubo", "check", str(EXAMPLES / "qbpp-logo.yaml"),
+                    str(tmp_path / "grid.txt"), "--image", str(tmp_path / "cli.svg")], env=env, capture_output=True)
+    assert (tmp_path / "cli.svg").read_text() == svg
+    good = nonoqubo.check(puzzle, (EXAMPLES / "qbpp-logo.answer.txt").read_text().split())
+    assert good.valid and "VALID: the grid solves the puzzle" in good._repr_svg_()
+
+
+def test_a_puzzle_draws_its_clues_and_known_solution():
+    from nonoqubo import Puzzle
+
+    p = Puzzle.from_picture(["#.", "##"], name="tiny")
+    assert "tiny: solution, 2x2" in p._repr_svg_()
+    bare = p.with_solution(None)
+    svg = bare._repr_svg_()
+    assert svg.startswith("<svg") and "tiny: unsolved, 2x2" in svg
+
+
+@pytest.mark.slow
+def test_an_evaluation_draws_the_report_in_a_frame(tmp_path):
+    import html
+
+    from nonoqubo.campaign.evaluate import Evaluation, evaluate
+
+    samples = tmp_path / "runs" / "sa"
+    samples.mkdir(parents=True)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, "-m", "nonoqubo", "solve", str(EXAMPLES / "qbpp-logo.yaml"), "--seed", "1",
+                    "--reads", "4", "--sweeps", "200", "-q", "-o", str(samples / "logo.json")], env=env,
+                   capture_output=True)
+    groups = evaluate(str(EXAMPLES / "qbpp-logo.yaml"), [str(tmp_path / "runs")], jobs=1)
+    assert isinstance(groups, Evaluation) and isinstance(groups, list) and len(groups) == 1
+    frame = groups._repr_html_()
+    assert frame.startswith("<iframe") and "srcdoc=" in frame
+    page = html.unescape(frame.split('srcdoc="', 1)[1].split('"', 1)[0])
+    assert page.startswith("<!DOCTYPE html>") and "data:image/svg+xml;base64," in page
+
+
+def test_without_a_renderer_jupyter_gets_none():
+    from nonoqubo._util import notebook
+
+    class Plain:
+        pass
+
+    assert notebook.show(Plain(), "svg") is None
+    with pytest.raises(ValueError, match="mime"):
+        notebook.register(Plain, "png", str)
