@@ -155,7 +155,8 @@ def add_chain_strength_argument(parser: argparse.ArgumentParser | argparse._Argu
     parser.add_argument("--chain-strength", metavar="X", default=None,
                         help="the coupling that holds each chain's qubits together, in the logical model's "
                              "units (a broken chain coupler costs 2X): a positive number, or 'uniform-torque' "
-                             "(Ocean's default, uniform_torque_compensation with prefactor 1.414; the default) "
+                             "(Ocean's default, uniform_torque_compensation with prefactor 1.414; the default), "
+                             "'uniform-torque:PREFACTOR' (another prefactor) "
                              "or 'scaled' (the largest |h| or |J| of the logical Ising model)")
 
 

@@ -22,9 +22,10 @@ from ..errors import FormatError
 from ..model.estimate import check_fits
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
-from ._common import (add_chain_strength_argument, add_encoding_arguments, chain_break_lines, encoding_options,
+from ._common import (add_encoding_arguments, chain_break_lines, encoding_options,
                       add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
-                      input_options, progress_enabled, topology_file)
+                      input_options, progress_enabled)
+from ._qpu_options import QPU_EXAMPLES, add_qpu_options, qpu_inputs, qpu_options
 
 ORDER = 70
 
@@ -81,8 +82,12 @@ on a QPU, offline.  dwave does the same on the QPU your Ocean configuration
 names (dwave setup, or DWAVE_API_TOKEN); with none it fails in one line.
 Without --embedding an embedding is found with minorminer and cached.  -o
 keeps the SampleSet's info (timing, embedding_context with the chains and
-the chain strength) and its chain_break_fraction column, which decode reports.
-"""
+the chain strength) and its chain_break_fraction column, which decode reports;
+info["nonoqubo"]["sampler_reported"]["qpu"] keeps the problem ids, the timing
+(qpu_access_time and its parts, in microseconds; the mock's estimated), the
+parameters sent and the ranges (docs/guides/annealer.md).
+
+""" + QPU_EXAMPLES
 
 #: what to try when no sample is valid (the last line of the output)
 NO_VALID_HINT = (
@@ -123,14 +128,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     openjij.add_argument("--gamma", type=float, metavar="G",
                          help="openjij-sqa: initial transverse field, lowered to 0 (default 1)")
     openjij.add_argument("--trotter", type=int, metavar="N", help="openjij-sqa: Trotter slices (default 4)")
-    qpu = parser.add_argument_group("QPU samplers (mock-dwave, dwave)")
-    qpu.add_argument("--topology", metavar="T",
-                     help="mock-dwave: the QPU graph (chimera:M[,N,T], pegasus:M, zephyr:M[,T], or a QPU's "
-                          "properties JSON); default the --embedding's topology")
-    qpu.add_argument("--embedding", metavar="EMB.json",
-                     help="the chains to use ('nonoqubo embed'; for the presolved model with --presolve); default "
-                          "found by minorminer and cached (as 'nonoqubo embed' caches)")
-    add_chain_strength_argument(qpu)
+    add_qpu_options(parser)
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON (schemas/report.schema.json)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress display and no hint")
@@ -177,14 +175,14 @@ def read_input(args: argparse.Namespace) -> Puzzle | Qubo:
 
 def run(args: argparse.Namespace) -> int:
     schedule = openjij_options(args)
-    qpu = {"topology": args.topology, "embedding": args.embedding, "chain_strength": args.chain_strength}
+    qpu = qpu_options(args)
     options = SampleOptions(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
                             schedule=schedule, workers=args.workers, count=args.count, qpu=qpu)
     check_options(options, args.sampler)  # before the puzzle is read or anything built
     if args.sampler in QPU_SAMPLERS and not args.embedding:  # minorminer may search for minutes: say so
         qpu["step"] = lambda message: progress.status_line(f"{message} (embedding the model once; cached for the next run)",
                                                   progress_enabled(args))
-    inputs = (args.puzzle, args.embedding, topology_file(args.topology))  # no output over a file it reads
+    inputs = (args.puzzle, *qpu_inputs(args))  # no output over a file it reads
     check_image_path(args.image, *inputs)
     check_output_folder(args.output, *inputs)
     puzzle = read_input(args)
