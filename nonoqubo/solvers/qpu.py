@@ -37,7 +37,7 @@ from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
 from .base import SAMPLER_INFO, SampleOptions, Tick, json_safe
 
-__all__ = ["QPU_OPTIONS", "QPU_SAMPLERS", "QPU_RECORD", "check_qpu_options", "qpu_chain_breaks", "qpu_lines",
+__all__ = ["QPU_OPTIONS", "QPU_SAMPLERS", "QPU_RECORD", "check_qpu_options", "qpu_chain_breaks",
            "run_dwave", "run_mock"]
 
 #: the samplers that run through an embedding, and the options only they take (key -> the option's name)
@@ -362,4 +362,9 @@ def qpu_chain_breaks(batch: SampleBatch) -> dict[str, Any] | None:
         out["chains"] = len(context["embedding"])
     if isinstance(context.get("chain_strength"), (int, float)):
         out["chain_strength"] = float(context["chain_strength"])
+    record = (batch.extra.get(SAMPLER_INFO) or {}).get(QPU_RECORD)
+    if isinstance(record, dict):
+        from ..qpu.unembed import qpu_summary
+
+        out["qpu"] = qpu_summary(record)
     return out
