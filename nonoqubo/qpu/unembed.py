@@ -326,7 +326,8 @@ def chain_breaks_of(raw: RawSamples) -> dict[str, Any] | None:
 def qpu_summary(record: dict[str, Any]) -> dict[str, Any]:
     """What ``decode`` shows of a QPU call's record (``info["nonoqubo"]["sampler_reported"]["qpu"]``): the
     solver, the problem ids, the access time and its parts (µs), whether they are estimated, the parameters."""
-    timing = record.get("timing") if isinstance(record.get("timing"), dict) else {}
+    raw = record.get("timing")
+    timing: dict[str, Any] = raw if isinstance(raw, dict) else {}
     return {"solver": record.get("solver"), "problem_ids": list(record.get("problem_ids") or []),
             "timing": {k: v for k, v in timing.items() if isinstance(v, (int, float)) and not isinstance(v, bool)},
             "estimated": bool(timing.get("estimated")), "parameters": record.get("parameters") or {},

@@ -355,7 +355,7 @@ def qpu_chain_breaks(batch: SampleBatch) -> dict[str, Any] | None:
     weights = np.ones(fractions.size) if batch.num_occurrences is None else batch.num_occurrences.astype(np.float64)
     info = batch.extra.get("sampleset_info") or {}
     context = info.get("embedding_context") or {}
-    out: dict[str, Any] = {"method": f"{context.get('chain_break_method', 'majority_vote')} (FixedEmbeddingComposite)",
+    out: dict[str, Any] = {"method": f"{context.get('chain_break_method') or 'majority_vote'} (FixedEmbeddingComposite)",
                            "overall": float((fractions * weights).sum() / weights.sum()) if weights.sum() else 0.0,
                            "per_sample": fractions.tolist()}
     if isinstance(context.get("embedding"), dict):
