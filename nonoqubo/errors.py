@@ -134,6 +134,14 @@ class PhysicalError(NonoquboError, ValueError):
     a bad chain strength, range or precision, or qubit samples that do not cover the chains."""
 
 
+class Note(UserWarning):
+    """What was read is taken, but not as the user may have meant: one line the CLI prints as ``nonoqubo: note:``.
+
+    Raised as a warning (``warnings.warn(Note(...))``), never as an error: the command goes on.  The
+    message names the file and the place, as an error's does.
+    """
+
+
 class RefusedNumber(ValueError):
     """Internal to :func:`nonoqubo._util.guard.json_loads`: a JSON number it refuses (made a FormatError)."""
 

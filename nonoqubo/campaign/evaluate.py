@@ -65,12 +65,31 @@ writes ``NAME.domain-wall``, ``NAME.one-hot``, ...).  When a campaign holds
 more than one variant, the groups are sorted by setting, puzzle, encoding and
 weights, so the variants of a puzzle stand side by side.
 
-Grouping (see :func:`plan_runs`): a sample folder named on the command line
-is a setting when its files lie directly in it; its sub-folders are settings
-otherwise (``runs/sa-1000/*.json`` -> setting ``sa-1000``).  A lone sample
-file's setting is its folder's name.  With a suite folder as the model, a
-sample file belongs to the puzzle whose name starts its file name (or one of
-its folders); ``NAME.presolved...`` files to the presolved model.
+Grouping: runs are grouped by **setting**, what each file's run record says (the sampler,
+every parameter but the seed and the reads, and the encoding and weights of the model sampled;
+:mod:`nonoqubo.campaign.runs`), wherever the files lie: a flat folder of ``sa`` and ``tabu``
+runs gives two groups, and ``Group.setting_record`` says what each is.  A file that records no
+run is grouped by its folder: a sample folder named on the command line when its files lie
+directly in it, its sub-folders otherwise (``runs/qbsolv/*.txt`` -> ``qbsolv``), a lone file's
+folder.  ``setting=NAME`` pools every file into one setting (``grouped_by`` says which rule
+made a group).  With a suite folder as the model, a sample file belongs to the puzzle whose
+name starts its file name (or one of its folders); ``NAME.presolved...`` files to the presolved
+model.  A file a walk of a runs folder finds that is no sample file (a log, a ``.out``) is
+skipped, and ``note`` names them all in one line.
+
+**Scored against its own model** (:func:`scoring_decoder`): a run whose record names an
+encoding and weights is scored against that model: the model given when it agrees, the clues
+rebuilt in the record's encoding and weights when the model is a clue file or a suite (from the
+member's ``NAME.clues.json`` the suite wrote beside its models, else the clues its model file
+carries), and refused when a model *file* disagrees.
+With ``embedding`` (EMB.json) the files are a QPU's qubit samples, unembedded as ``decode
+--embedding`` does (:func:`nonoqubo.qpu.unembed.physical_batch`).
+
+**Set aside** (:func:`set_aside`, :func:`scored`): a group whose runs sampled no variable
+(presolve decided them all) is *solved by presolve*, one whose puzzle CP-SAT proved unsolvable
+(the suite's index: 0 solutions, exact) is *unsolvable* (``ground_energy`` ``"none"``,
+``best_known_energy`` the lowest energy any setting found).  Both are counted apart and their
+p and TTS figures are not given (``records``: None); the CLI draws only the scored groups.
 
 Examples:
     >>> wilson(0, 10)[0], round(wilson(5, 10)[1], 4)
@@ -81,10 +100,8 @@ Examples:
 
 from __future__ import annotations
 
-import json
 import math
 import os
-import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -95,16 +112,19 @@ import numpy as np
 
 from ..answers.decode import Analysis, Decoder
 from ..inputs import load_model
-from ..errors import FormatError, MissingDependency, NonoquboError, SampleError
-from ..model.encodings import DEFAULT
+from ..errors import FormatError, MissingDependency, NonoquboError, SampleError, UnsupportedFormat
+from ..model.encodings import DEFAULT, Encoding, encoding_named
 from ..model.palette import BW, Palette
+from ..model.puzzle import Puzzle
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ._options import run_seconds, workers
-from .runtime import time_per_run
+from .runtime import recorded_time, time_per_run
+from .runs import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
 
 __all__ = [
-    "QUANTILES", "Campaign", "Group", "Run", "Tally", "check_options", "csv_text", "evaluate", "figures", "plan_runs",
-    "polisher", "records", "runs_to_solution", "weighted_quantiles", "wilson",
+    "QUANTILES", "Campaign", "Group", "Job", "Run", "Skipped", "Tally", "check_options", "csv_text", "evaluate",
+    "figures", "plain", "plan_runs", "polisher", "records", "runs_to_solution", "scored", "scoring_decoder",
+    "set_aside", "status", "weighted_quantiles", "wilson",
 ]
 
 #: the residual-energy quantiles reported
@@ -203,7 +223,13 @@ class Tally:
 # -- judging one file (runs in a worker) -------------------------------------------------------
 @dataclass
 class FileResult:
-    """One sample file judged: raw (and polished) tallies, its reads and recorded time per run."""
+    """One sample file judged: raw (and polished) tallies, its reads and recorded time per run.
+
+    ``setting`` is the file's setting when it records its run (:func:`nonoqubo.campaign.runs.setting_of`),
+    ``encoding``, ``weights`` and ``variables`` the model it was scored against (``variables``: those
+    sampled, as the record says, else the model's), ``solved_by_presolve`` whether presolve left
+    that model no variable to sample.
+    """
 
     path: str
     reads: int
@@ -212,34 +238,120 @@ class FileResult:
     polished: Tally | None = None
     time_source: str = "none"
     run: dict[str, Any] | None = None
+    setting: dict[str, Any] | None = None
+    encoding: str = DEFAULT.name
+    weights: str = str(DEFAULT_WEIGHTS)
+    variables: int = 0
+    solved_by_presolve: bool = False
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file found in a runs folder that is no sample file (a log, a ``.out``): skipped, with a note."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker needs to judge one file."""
+
+    model_path: str
+    samples_path: str
+    polish: bool = False
+    samples_format: str | None = None
+    force: bool = False
+    #: the model may be rebuilt from its clues in the run's own encoding and weights (a suite, a clue file)
+    rebuild: bool = False
+    embedding: str | None = None
+    chain_break: str = "majority"
+    #: found by walking a folder (not named on the command line): skipped when it is no sample file
+    found: bool = False
+    #: the member's clue file a suite wrote beside its models: what a rebuilt model is built from
+    clues_path: str | None = None
 
 
 _DECODERS: dict[str, Decoder] = {}
+_EMBEDDINGS: dict[str, Any] = {}
 _POLISHERS: dict[str, Any] = {}
 
 
-def _decoder(model_path: str, force: bool = False) -> Decoder:
-    if model_path not in _DECODERS:  # the memory guard first (ModelTooLarge names the file and --force)
+def _decoder(model_path: str, force: bool = False, embedding: str | None = None) -> Decoder:
+    """The decoder of a model file (or clue file), kept per worker; with *embedding* the model it is for."""
+    key = model_path if embedding is None else f"{model_path}\0{embedding}"
+    if key not in _DECODERS:  # the memory guard first (ModelTooLarge names the file and --force)
         try:
-            _DECODERS[model_path] = Decoder(load_model(model_path, force=force))
+            model = load_model(model_path, force=force)
+            if embedding is not None:
+                from ..qpu.unembed import logical_model
+
+                model, _EMBEDDINGS[key] = logical_model(model, embedding)
+            _DECODERS[key] = Decoder(model)
         except SampleError as exc:  # labels or energies that contradict the file's own clues: name the file
             raise FormatError(f"{model_path}: {exc}") from None
-    return _DECODERS[model_path]
+    return _DECODERS[key]
+
+
+def _recorded_model(record: dict[str, Any] | None, source: str) -> tuple[Encoding, Weights] | None:
+    """The encoding and weights a run record says its model had (None: the record does not say)."""
+    model = record.get("model") if record is not None else None
+    if not isinstance(model, dict) or "encoding" not in model:
+        return None
+    try:
+        return encoding_named(model["encoding"]), Weights.of(model.get("weights"), source=f"{source}: run record weights")
+    except NonoquboError as exc:
+        raise SampleError(f"{source}: run record: {exc}") from None
+
+
+def scoring_decoder(job: Job, record: dict[str, Any] | None) -> tuple[Decoder, str]:
+    """The decoder of the model a run was drawn from, and its key (for the polisher).
+
+    The model the job names when the record agrees with it (or records no model); the same clues
+    rebuilt in the record's encoding and weights when the job may rebuild (a clue file, a suite);
+    otherwise the run is refused.
+
+    Raises:
+        SampleError: the record and the given model disagree (one line naming both files).
+    """
+    base = _decoder(job.model_path, job.force, job.embedding)
+    base_key = job.model_path if job.embedding is None else f"{job.model_path}\0{job.embedding}"
+    wanted = _recorded_model(record, job.samples_path)
+    if wanted is None or (wanted[0].name == base.encoding.name and tuple(wanted[1]) == tuple(base.weights)):
+        return base, base_key
+    encoding, weights = wanted
+    if job.embedding is not None or not (job.rebuild or isinstance(base.model, Puzzle)):
+        raise SampleError(
+            f"{job.samples_path}: its run record says it was drawn from the {encoding.name} model at weights "
+            f"{weights}, but {job.model_path} is the {base.encoding.name} model at weights {base.weights}: "
+            "give the model file it was drawn from, or its clue file (the model is then rebuilt)")
+    key = f"{job.model_path}\0{encoding.name}\0{weights}"
+    if key not in _DECODERS:
+        from ..clues import load as load_clues
+        from ..model.build import build
+
+        puzzle = load_clues(job.clues_path) if job.clues_path and os.path.isfile(job.clues_path) else base.puzzle
+        assert puzzle is not None
+        _DECODERS[key] = Decoder(build(puzzle, encoding=encoding, weights=weights))
+    return _DECODERS[key], key
 
 
 def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
-    """``bits -> bits`` after a steepest descent on the model's own QUBO."""
+    """``bits -> bits`` after a steepest descent on the model's own QUBO.
+
+    *model_path* is a model file or clue file, or the key :func:`scoring_decoder` gave for a model
+    rebuilt in a run's own encoding and weights.
+    """
     if model_path in _POLISHERS:
         return _POLISHERS[model_path]
     try:
         from dwave.samplers import SteepestDescentSolver
     except ImportError:
         raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
-    from ..model.puzzle import Puzzle
     from ..model.qubo import Qubo
     from ..solvers.base import index_bqm
 
-    decoder = _decoder(model_path)
+    decoder = _DECODERS[model_path] if model_path in _DECODERS else _decoder(model_path)
     qubo = decoder.qubo if isinstance(decoder.model, Puzzle) else decoder.model  # a clue file: its QUBO as built
     if not isinstance(qubo, Qubo):
         raise NonoquboError(f"{model_path}: --polish needs a QUBO model; this is a constrained model")
@@ -259,61 +371,60 @@ def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
     return polish
 
 
+def _batch(decoder: Decoder, job: Job, record: dict[str, Any] | None) -> Any:
+    """The file's samples as a batch of *decoder*'s model (qubit samples unembedded with an embedding)."""
+    try:
+        if job.embedding is None:
+            return decoder.batch(Path(job.samples_path), format=job.samples_format)
+        from ..qpu.unembed import physical_batch
+        from ..samples import read_raw
+
+        raw, source = read_raw(job.samples_path, format=job.samples_format)
+        key = f"{job.model_path}\0{job.embedding}"
+        return physical_batch(decoder, raw, _EMBEDDINGS[key], job.chain_break, source)[0]
+    except SampleError as exc:
+        if record is not None or job.embedding is not None:
+            raise
+        raise SampleError(f"{exc}; the file records no run ('solve -o' writes one), so the model it was drawn "
+                          "from is unknown: give that model's file as MODEL (or --embedding for qubit samples)") from None
+
+
 def judge_file(model_path: str, samples_path: str, polish: bool = False, samples_format: str | None = None,
-               force: bool = False) -> FileResult:
-    """Read, decode and tally one sample file (and its polished samples).
+               force: bool = False, *, job: Job | None = None) -> FileResult:
+    """Read, decode and tally one sample file (and its polished samples), against the model it was drawn from.
 
     Raises:
-        SampleError, FormatError, UnsupportedFormat, OSError: the file cannot be read or matched.
+        SampleError, FormatError, UnsupportedFormat, OSError: the file cannot be read or matched, or
+            its run record contradicts the model given.
     """
-    decoder = _decoder(model_path, force)
-    batch = decoder.batch(Path(samples_path), format=samples_format)  # the samples registry, as decode reads them
-    text = _searched_text(Path(samples_path).read_bytes())
+    job = job or Job(model_path, samples_path, polish, samples_format, force)
+    text = searched_text(Path(job.samples_path).read_bytes())
+    record = the_record(text, job.samples_path)
+    decoder, key = scoring_decoder(job, record)
+    batch = _batch(decoder, job, record)
     weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
                else np.asarray(batch.num_occurrences, np.int64))
     palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
     raw = Tally.of(decoder.analyse(batch.bits), weights, palette)
     polished = None
-    if polish:
-        polished = Tally.of(decoder.analyse(polisher(model_path)(batch.bits)), weights, palette)
+    if job.polish:
+        polished = Tally.of(decoder.analyse(polisher(key)(batch.bits)), weights, palette)
     reads = int(weights.sum())
-    seconds, source = time_per_run(text, reads)
-    return FileResult(samples_path, reads, seconds, raw, polished, source, recorded_run(text))
-
-
-_RUN_KEY = re.compile(r'"nonoqubo"\s*:\s*\{')
-
-
-def _searched_text(data: bytes) -> str:
-    """The text a samples file's timing and run record are searched in (:func:`time_per_run`, :func:`recorded_run`).
-
-    Not the samples: the registry reads those (with each format's own bytes-to-text step).
-    The keys searched for are ASCII, so any byte may stand around them: undecodable bytes
-    of a text file become U+FFFD, and a binary file (an archive) is read byte for byte.
-    """
-    if b"\x00" in data[:4096]:
-        return data.decode("latin-1")
-    return data.decode("utf-8-sig", errors="replace")
+    seconds, source = time_per_run(text, reads) if record is None else recorded_time(record, text, reads)
+    model: dict[str, Any] = given if record is not None and isinstance(given := record.get("model"), dict) else {}
+    sampled = model.get("variables")
+    variables = int(sampled) if isinstance(sampled, int) and not isinstance(sampled, bool) else len(decoder.labels)
+    encoding, weights_text = decoder.encoding.name, str(decoder.weights)
+    return FileResult(job.samples_path, reads, seconds, raw, polished, source,
+                      None if record is None else summary(record),
+                      None if record is None else setting_of(record, encoding, weights_text),
+                      encoding, weights_text, variables, variables == 0)
 
 
 def recorded_run(text: str) -> dict[str, Any] | None:
-    """The run record ``solve -o`` writes in a SampleSet's ``info["nonoqubo"]``, without its per-read lists.
-
-    Only that object is parsed (found by its key), not the whole file again.
-    """
-    m = _RUN_KEY.search(text)
-    if m is None:
-        return None
-    try:
-        record, _ = json.JSONDecoder().raw_decode(text, m.end() - 1)
-    except ValueError:
-        return None
-    if not isinstance(record, dict) or "sampler" not in record:
-        return None
-    timing = given if isinstance(given := record.get("timing"), dict) else {}
-    return {"sampler": record.get("sampler"), "parameters": record.get("parameters"),
-            "version": record.get("version"), "machine": record.get("machine"),
-            "timing": {k: timing.get(k) for k in ("seconds_per_run", "time_source", "per_run", "wall_seconds")}}
+    """The run record ``solve -o`` writes in a SampleSet's ``info["nonoqubo"]``, without its per-read lists."""
+    record = the_record(text, "<samples>")
+    return None if record is None else summary(record)
 
 
 def _merged(records: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
@@ -334,25 +445,35 @@ def _merged(records: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
     return out
 
 
-def _judge(args: tuple[str, str, bool, str | None, bool]) -> FileResult | str:
-    """:func:`judge_file` for a pool: a file that cannot be judged comes back as its error message."""
+def _judge(job: Job) -> FileResult | Skipped | str:
+    """:func:`judge_file` for a pool: a file that cannot be judged comes back as its error message,
+    a file found in a folder that is no sample file as :class:`Skipped`."""
     try:
-        return judge_file(*args)
+        return judge_file(job.model_path, job.samples_path, job=job)
+    except UnsupportedFormat as exc:
+        if job.found and job.samples_format is None:
+            return Skipped(job.samples_path, "not a sample file")
+        return _message(exc, job)
     except (NonoquboError, OSError, ValueError) as exc:
-        if isinstance(exc, OSError) and not isinstance(exc, NonoquboError):
-            return f"{exc.filename or args[1]}: {exc.strerror or exc}"
-        message = str(exc)
-        return message if args[1] in message or args[0] in message else f"{args[1]}: {message}"
+        return _message(exc, job)
+
+
+def _message(exc: Exception, job: Job) -> str:
+    if isinstance(exc, OSError) and not isinstance(exc, NonoquboError):
+        return f"{exc.filename or job.samples_path}: {exc.strerror or exc}"
+    message = str(exc)
+    return message if job.samples_path in message or job.model_path in message else f"{job.samples_path}: {message}"
 
 
 # -- planning ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Run:
-    """One sample file: which model it answers and under which setting."""
+    """One sample file: which model it answers, the folder that names it, and whether a walk found it."""
 
     model: str  # the model's name
-    setting: str
+    setting: str  # the folder's name (or --setting): the setting of a file that records no run
     path: str
+    found: bool = False
 
 
 @dataclass
@@ -361,6 +482,10 @@ class Campaign:
 
     models: dict[str, dict[str, Any]]
     runs: list[Run]
+    #: ``--setting NAME``: every file pooled into one setting of that name
+    given_setting: str | None = None
+    #: the models may be rebuilt from their clues in a run's own encoding and weights
+    rebuild: bool = False
 
 
 def _sample_files(folder: str) -> list[str]:
@@ -371,8 +496,8 @@ def _sample_files(folder: str) -> list[str]:
     return out
 
 
-def _settings(samples: Sequence[str], setting: str | None) -> list[tuple[str, str]]:
-    """(setting, file) pairs for the sample arguments (see the module docstring)."""
+def _settings(samples: Sequence[str], setting: str | None) -> list[tuple[str, str, bool]]:
+    """(folder name or setting, file, found in a folder) for the sample arguments (see the module docstring)."""
     pairs = []
     for item in samples:
         if os.path.isdir(item):
@@ -382,11 +507,11 @@ def _settings(samples: Sequence[str], setting: str | None) -> list[tuple[str, st
                 raise NonoquboError(f"{item}: no sample file in this folder")
             for path in found:
                 rel = Path(os.path.relpath(path, item))
-                pairs.append((setting or (rel.parts[0] if len(rel.parts) > 1 else base), path))
+                pairs.append((setting or (rel.parts[0] if len(rel.parts) > 1 else base), path, True))
         elif not os.path.exists(item):
             raise NonoquboError(f"{item}: no such file or folder")
         else:
-            pairs.append((setting or os.path.basename(os.path.dirname(os.path.abspath(item))) or ".", item))
+            pairs.append((setting or os.path.basename(os.path.dirname(os.path.abspath(item))) or ".", item, False))
     return pairs
 
 
@@ -412,6 +537,8 @@ def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
                                "variables": files[0]["variables"],
                                "puzzle": puzzle if variant == "full" else f"{puzzle}.presolved",
                                "encoding": entry.get("encoding", DEFAULT.name),
+                               **({"clues": os.path.join(folder, entry["clues"]["path"])}
+                                  if isinstance(entry.get("clues"), dict) and "path" in entry["clues"] else {}),
                                "weights": str(Weights.of(entry.get("weights"))),
                                **({"solutions": entry["solutions"], "solutions_exact": entry.get("solutions_exact")}
                                   if isinstance(entry.get("solutions"), int) else {})}
@@ -432,41 +559,67 @@ def _owner(path: str, root_parts: Sequence[str], names: Sequence[str]) -> str | 
     return best
 
 
-def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *, force: bool = False) -> Campaign:
+def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *, force: bool = False,
+              embedding: str | None = None) -> Campaign:
     """The models and runs of a campaign.
 
     Args:
         model: an exported model file, a clue file, or a suite folder.
         samples: sample files and folders.
-        setting: one setting name for every file (default: from the folders).
+        setting: one setting name for every file (default: from the run records, else the folders).
+        embedding: EMB.json: the samples are on qubits (one model only, not a suite).
 
     Raises:
-        NonoquboError: a missing sample file, a folder with none, no sample file at all, or (with a
-            suite) a file that matches no puzzle.
+        NonoquboError: a missing sample file, a folder with none, no sample file at all, an embedding
+            with a suite, or (with a suite) a file that matches no puzzle.
     """
     pairs = _settings(samples, setting)
     if not pairs:
         raise NonoquboError("no sample file to judge")
     if os.path.isdir(model):
+        if embedding is not None:
+            raise NonoquboError(f"--embedding {embedding}: an embedding is for one model; give that model's file "
+                                f"(or clue file) as MODEL, not the suite folder {model}")
         models = _suite_models(model)
         names = sorted(models)
         runs = []
-        for s, path in pairs:
+        for s, path, found in pairs:
             owner = _owner(path, Path(path).parts[:-1], names)
             if owner is None:
+                if found and not _looks_like_samples(path):
+                    runs.append(Run("", s, path, found))  # judged as "not a sample file" (skipped with a note)
+                    continue
                 raise NonoquboError(f"{path}: matches no puzzle of the suite {model} "
                                     "(name sample files after the puzzle: NAME.json, NAME-run1.json, NAME/...)")
-            runs.append(Run(owner, s, path))
-        return Campaign(models, runs)
+            runs.append(Run(owner, s, path, found))
+        return Campaign(models, runs, setting, rebuild=True)
     name = Path(model).name
-    decoder = _decoder(model, force)
+    decoder = _decoder(model, force, embedding)
+    assert decoder.puzzle is not None
     models = {name: {"path": model, "name": name, "width": decoder.puzzle.width,
                      "height": decoder.puzzle.height, "variables": len(decoder.labels), "puzzle": name,
                      "encoding": str(decoder.encoding), "weights": str(decoder.weights)}}
-    return Campaign(models, [Run(name, s, p) for s, p in pairs])
+    return Campaign(models, [Run(name, s, p, found) for s, p, found in pairs], setting)
+
+
+def _looks_like_samples(path: str) -> bool:
+    """Whether the samples registry recognises the file's content (a folder's log or ``.out`` does not)."""
+    from ..samples import read_raw
+
+    try:
+        read_raw(path)
+    except UnsupportedFormat:
+        return False
+    except (NonoquboError, OSError, ValueError):
+        return True  # a sample file with a fault of its own: judged, and its error reported
+    return True
 
 
 # -- the figures -------------------------------------------------------------------------------
+#: how a group's files were put together (``grouped_by`` in the JSON)
+BY_RECORD, BY_FOLDER, BY_OPTION = "run record", "folder (the files record no run)", "--setting"
+
+
 @dataclass
 class Group:
     """Everything about one ``(model, setting)``."""
@@ -482,6 +635,20 @@ class Group:
     #: where ``seconds`` came from (the module docstring), and what the files record of their run
     time_source: str = "none"
     run: dict[str, Any] | None = None
+    #: what the setting is (sampler, parameters, encoding, weights) when the files record it
+    setting_record: dict[str, Any] | None = None
+    grouped_by: str = BY_FOLDER
+    #: presolve left the model no variable: reported apart, outside p, TTS and their figures
+    solved_by_presolve: bool = False
+    #: the puzzle is proven to have no solution (CP-SAT counted 0): its ground energy is above 0
+    unsolvable: bool = False
+    #: the lowest energy any setting of the campaign found for this model (an unsolvable one's best known)
+    best_known_energy: int | None = None
+
+    @property
+    def scored(self) -> bool:
+        """Whether the group belongs in p, TTS and their figures (neither solved by presolve nor unsolvable)."""
+        return not (self.solved_by_presolve or self.unsolvable)
 
     def figures(self, stage: str = "raw") -> dict[str, Any]:
         tally = self.raw if stage == "raw" else self.polished
@@ -490,6 +657,9 @@ class Group:
         out = figures(tally, self.seconds, self.info["width"], self.line_names, self.time_source)
         out["solutions"] = self.info.get("solutions")
         out["solutions_exact"] = self.info.get("solutions_exact")
+        # a proven-unsolvable puzzle has no energy-0 state: its ground energy is unknown and above 0
+        out["ground_energy"] = "none" if self.unsolvable else 0
+        out["best_known_energy"] = self.best_known_energy if self.unsolvable else 0
         return out
 
 
@@ -549,39 +719,54 @@ def evaluate(
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
     force: bool = False,
+    embedding: str | None = None,
+    chain_break: str | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> list[Group]:
     """Judge a campaign (see the module docstring).
 
     Args:
         model: an exported model file, a clue file, or a suite folder.
         samples: sample files and folders of them.
-        setting: one setting name for all files (default: from the folders).
+        setting: one setting name for all files, pooling them (default: the setting each file's run
+            record gives, else its folder's name).
         seconds: seconds per run, overriding what the files record.
         polish: also judge the samples after a steepest-descent pass.
         samples_format: the samples' format (detected per file when None).
         jobs: worker processes (default ``os.cpu_count()``; 1 judges in this process).
         progress: called with 1 after each file.
         force: read a model even when the memory guard says it will not fit.
+        embedding: EMB.json: the samples are a QPU's, on qubits, unembedded through its chains
+            (as ``decode --embedding``); one model only.
+        chain_break: how a broken chain gives its variable's value (with *embedding*; default majority).
+        note: called once with a line naming the files of a runs folder skipped as not sample files.
 
     Returns:
         One :class:`Group` per ``(model, setting)``, sorted by setting, then model size and name.
 
     Raises:
         NonoquboError: a file that cannot be read or matched (the first, in plan order; no
-            figures are returned), or no samples.
+            figures are returned), a run whose record and the model given disagree, a file of
+            mixed records, or no samples.
         MissingDependency: ``polish`` without dwave-samplers.
     """
+    from ..decoding import check_chain_break
+
     jobs = workers(jobs)
     seconds = run_seconds(seconds)
-    campaign = plan_runs(model, samples, setting, force=force)
+    method = check_chain_break(chain_break, embedding)
+    if embedding is not None and not os.path.isfile(embedding):
+        raise NonoquboError(f"--embedding {embedding}: no such file")
+    campaign = plan_runs(model, samples, setting, force=force, embedding=embedding)
     if polish:  # fail before judging anything when dwave-samplers is missing
         try:
             import dwave.samplers  # noqa: F401
         except ImportError:
             raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
-    tasks = [(campaign.models[r.model]["path"], r.path, polish, samples_format, force) for r in campaign.runs]
-    results: list[FileResult | str]
-    if jobs == 1 or len(tasks) == 1:
+    tasks = [Job(campaign.models[r.model]["path"], r.path, polish, samples_format, force, campaign.rebuild,
+                 embedding, method, r.found, campaign.models[r.model].get("clues")) for r in campaign.runs if r.model]
+    results: list[FileResult | Skipped | str]
+    if jobs == 1 or len(tasks) <= 1:
         results = []
         for t in tasks:
             results.append(_judge(t))
@@ -597,15 +782,60 @@ def evaluate(
     for res in results:
         if isinstance(res, str):
             raise NonoquboError(res)
-    return _groups(campaign, [r for r in results if not isinstance(r, str)], seconds)
+    judged = iter(results)
+    pairs: list[tuple[Run, FileResult]] = []
+    skipped: list[str] = []
+    for run in campaign.runs:
+        res = next(judged) if run.model else Skipped(run.path, "not a sample file")
+        if isinstance(res, Skipped):
+            skipped.append(res.path)
+        elif isinstance(res, FileResult):
+            pairs.append((run, res))
+    if not pairs:
+        raise NonoquboError(f"no sample file to judge: {', '.join(skipped)} "
+                            f"{'is' if len(skipped) == 1 else 'are'} not sample files")
+    if skipped and note is not None:
+        note(f"skipped {len(skipped)} file{'s that are not sample files' if len(skipped) > 1 else ' that is not a sample file'}: "
+             f"{', '.join(skipped)}")
+    return _groups(campaign, pairs, seconds)
 
 
-def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | None) -> list[Group]:
+def _group_key(campaign: Campaign, run: Run, res: FileResult) -> str:
+    if campaign.given_setting is not None:  # --setting pools every file (its models, and runs presolve solved, apart)
+        return f"given\0{res.encoding}\0{res.weights}\0{res.solved_by_presolve}"
+    if res.setting is not None:
+        return key_of(res.setting)
+    return f"folder\0{run.setting}"
+
+
+def _names(campaign: Campaign, pairs: Sequence[tuple[Run, FileResult]]) -> dict[str, str]:
+    """A name per group key (:func:`nonoqubo.campaign.runs.setting_names`)."""
+    recorded: dict[str, dict[str, Any]] = {}
+    folders_of: dict[str, set[str]] = {}
+    settings_in: dict[str, set[str]] = {}
+    names: dict[str, str] = {}
+    for run, res in pairs:
+        key = _group_key(campaign, run, res)
+        if campaign.given_setting is not None:
+            names[key] = campaign.given_setting
+            continue
+        if res.setting is not None:
+            recorded[key] = res.setting
+        else:
+            names[key] = run.setting
+        folders_of.setdefault(key, set()).add(run.setting)
+        settings_in.setdefault(run.setting, set()).add(key)
+    names.update(setting_names(recorded, folders_of, settings_in))
+    return names
+
+
+def _groups(campaign: Campaign, pairs: Sequence[tuple[Run, FileResult]], seconds: float | None) -> list[Group]:
     acc: dict[tuple[str, str], list[FileResult]] = {}
-    for run, res in zip(campaign.runs, results):
-        acc.setdefault((run.model, run.setting), []).append(res)
+    for run, res in pairs:
+        acc.setdefault((run.model, _group_key(campaign, run, res)), []).append(res)
+    names = _names(campaign, pairs)
     groups = []
-    for (name, setting), items in acc.items():
+    for (name, key), items in acc.items():
         raw, polished = items[0].raw, items[0].polished
         for it in items[1:]:
             raw = raw.merge(it.raw)
@@ -620,11 +850,25 @@ def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | 
         else:
             t = None
             source = "none"
-        info = campaign.models[name]
+        info = {**campaign.models[name], "encoding": items[0].encoding, "weights": items[0].weights,
+                "variables": items[0].variables}
         lines = ([f"row {i + 1}" for i in range(info["height"])]  # Layout.line_name, without the model
                  + [f"column {j + 1}" for j in range(info["width"])])
-        groups.append(Group(name, setting, info, len(items), t, raw, polished, lines, source,
-                            _merged([it.run for it in items])))
+        first = items[0].setting
+        record = first if first is not None and all(
+            it.setting is not None and key_of(it.setting) == key_of(first) for it in items) else None
+        by = BY_OPTION if campaign.given_setting is not None else BY_RECORD if record is not None else BY_FOLDER
+        groups.append(Group(name, names[key], info, len(items), t, raw, polished, lines, source,
+                            _merged([it.run for it in items]), record, by,
+                            solved_by_presolve=all(it.solved_by_presolve for it in items),
+                            unsolvable=info.get("solutions") == 0 and bool(info.get("solutions_exact"))))
+    best: dict[tuple[str, str, str], int] = {}
+    for g in groups:  # the lowest energy any setting found, per model as scored
+        k = (g.model, g.info["encoding"], g.info["weights"])
+        found = min(t.best_energy for t in (g.raw, g.polished) if t is not None)
+        best[k] = min(best.get(k, found), found)
+    for g in groups:
+        g.best_known_energy = best[(g.model, g.info["encoding"], g.info["weights"])]
     variants = {(g.info.get("encoding", DEFAULT.name), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
     if len(variants) > 1:  # an A/B campaign: the variants of a puzzle side by side
         size: dict[Any, int] = {}
@@ -637,20 +881,67 @@ def _groups(campaign: Campaign, results: Sequence[FileResult], seconds: float | 
     return groups
 
 
+def scored(groups: Sequence[Group]) -> list[Group]:
+    """The groups that belong in p, TTS and their figures: neither solved by presolve nor proven unsolvable."""
+    return [g for g in groups if g.scored]
+
+
+def set_aside(groups: Sequence[Group]) -> dict[str, list[dict[str, Any]]]:
+    """The groups reported apart, as ``{"model", "setting"}`` (and an unsolvable one's ``best_known_energy``).
+
+    ``solved_by_presolve``: presolve left the model no variable (that setting's runs sampled
+    nothing); ``unsolvable``: CP-SAT proved the puzzle has no solution.
+    """
+    return {"solved_by_presolve": [{"model": g.model, "setting": g.setting} for g in groups if g.solved_by_presolve],
+            "unsolvable": [{"model": g.model, "setting": g.setting, "best_known_energy": g.best_known_energy}
+                           for g in groups if g.unsolvable and not g.solved_by_presolve]}
+
+
 # -- plain data for scripts --------------------------------------------------------------------
-def _plain(value: Any) -> Any:
-    """JSON-safe: infinity becomes the string ``"inf"`` (JSON has no infinity)."""
+def plain(value: Any) -> Any:
+    """JSON-safe plain Python: NumPy scalars become ``int``, ``float``, ``bool``; infinity the string ``"inf"``.
+
+    Every number the JSON and CSV outputs hold passes here, so none is written as ``np.float64(...)``.
+
+    Examples:
+        >>> plain({"p": np.float64(0.25), "n": [np.int64(3), float("inf")]})
+        {'p': 0.25, 'n': [3, 'inf']}
+    """
+    if isinstance(value, np.generic):
+        value = value.item()
     if isinstance(value, float) and math.isinf(value):
         return "inf"
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: plain(v) for k, v in value.items()}
     return value
 
 
+#: the figures of a group set aside (solved by presolve, proven unsolvable) that are not given: they would mislead
+NOT_SCORED = ("p", "p_lo", "p_hi", "r99", "r99_lo", "r99_hi", "tts99", "tts99_lo", "tts99_hi")
+
+
+def status(group: Group) -> str:
+    """``"scored"``, ``"solved by presolve"`` or ``"unsolvable"`` (proven: CP-SAT counted no solution)."""
+    return "solved by presolve" if group.solved_by_presolve else "unsolvable" if group.unsolvable else "scored"
+
+
+def _stage(group: Group, stage: str) -> dict[str, Any]:
+    f = plain(group.figures(stage))
+    if not group.scored:
+        f.update({k: None for k in NOT_SCORED})
+    return f
+
+
 def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
-    """One JSON-safe dict per group: model, setting, files, size, ``raw`` (and ``polished``) figures, ``run``."""
+    """One JSON-safe dict per group: model, setting, files, size, ``raw`` (and ``polished``) figures, ``run``.
+
+    ``status`` says whether the group is scored or set aside (``"solved by presolve"``,
+    ``"unsolvable"``: then its p and TTS figures are None), ``grouped_by`` how its files were put
+    together (:data:`BY_RECORD`, :data:`BY_FOLDER`, :data:`BY_OPTION`) and ``setting_record`` what
+    the setting is (sampler, parameters, encoding, weights; None when the files record no run).
+    """
     out = []
     for g in groups:
         rec: dict[str, Any] = {"model": g.model, "setting": g.setting, "files": g.files,
@@ -658,10 +949,12 @@ def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
                                "height": g.info["height"], "puzzle": g.info.get("puzzle", g.model),
                                "encoding": g.info.get("encoding", DEFAULT.name),
                                "weights": g.info.get("weights", str(DEFAULT_WEIGHTS)),
-                               "raw": _plain(g.figures("raw"))}
+                               "status": status(g), "grouped_by": g.grouped_by,
+                               "setting_record": g.setting_record,
+                               "raw": _stage(g, "raw")}
         if g.polished is not None:
-            rec["polished"] = _plain(g.figures("polished"))
-        rec["run"] = g.run
+            rec["polished"] = _stage(g, "polished")
+        rec["run"] = plain(g.run)
         out.append(rec)
     return out
 
@@ -684,7 +977,9 @@ def csv_text(groups: Sequence[Group]) -> str:
             f["worst_cells"] = ";".join(f"{x['row']},{x['column']}:{x['share']:.4g}" for x in f["worst_cells"])
             row = {"model": rec["model"], "setting": rec["setting"], "stage": stage, "files": rec["files"],
                    "variables": rec["variables"], "width": rec["width"], "height": rec["height"],
-                   "puzzle": rec["puzzle"], "encoding": rec["encoding"], "weights": rec["weights"], **f}
+                   "puzzle": rec["puzzle"], "encoding": rec["encoding"], "weights": rec["weights"], **f,
+                   "status": rec["status"],
+                   "setting_is": "" if rec["setting_record"] is None else describe(rec["setting_record"])}
             if header is None:
                 header = list(row)
                 writer.writerow(header)

@@ -94,6 +94,9 @@ class Plot:
 
 
 def _cell(v: Any) -> Any:
+    """A CSV field: a plain number (a NumPy scalar as the Python number it holds, never ``np.float64(...)``)."""
+    if isinstance(v, np.generic):
+        v = v.item()
     if isinstance(v, float):
         return "inf" if math.isinf(v) else repr(v)
     return v

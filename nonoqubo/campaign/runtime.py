@@ -8,8 +8,8 @@ looks, in this order, for:
 where                           text in the file                                             per run
 ==============================  ===========================================================  ==========
 any JSON (nonoqubo's key)       ``"seconds_per_run": 0.002``                                 as is
-D-Wave SampleSet ``info``       ``"qpu_anneal_time_per_sample": 20.0`` (microseconds)        as is
 D-Wave SampleSet ``info``       ``"qpu_access_time": 15000.5`` (microseconds, whole call)   / reads
+D-Wave SampleSet ``info``       ``"qpu_anneal_time_per_sample": 20.0`` (microseconds)        as is
 dwave-samplers ``info``         ``"timing": {... "sampling_ns": 187760 ...}``                 / reads
 OMMX artifact annotations       ``"org.ommx.v1.sample-set.start": "2026-...Z"`` and ``.end``  / reads
 qbsolv answer                   `` 0.01787 seconds of classic cpu time``                     / reads
@@ -17,10 +17,20 @@ MQLib ``-ps`` output            ``0.3,BURER2002,"m.mqlib",102,0.300854,[...]`` (
 ==============================  ===========================================================  ==========
 
 :func:`time_per_run` also says where the time came from (``evaluate`` reports it as
-``time_source``): ``"sampler timing"`` (the solver measured its own runs: every row of the
-table but the OMMX one), ``"wall clock"`` (OMMX's start and end), or, for nonoqubo's key,
-the ``"time_source"`` written beside it (``solve -o`` writes ``"sampler timing"`` or ``"wall
-clock"``; a file that does not say gives ``"recorded"``).
+``time_source``): ``"QPU access time"`` (D-Wave's ``qpu_access_time``: programming, anneals,
+readouts and delays of the whole call, as the QPU reports it, per read), ``"sampler timing"``
+(the solver measured its own runs: every other row of the table but the OMMX one), ``"wall
+clock"`` (OMMX's start and end), or, for nonoqubo's key, the ``"time_source"`` written beside
+it (``solve -o`` writes ``"sampler timing"`` or ``"wall clock"``; a file that does not say gives
+``"recorded"``).  A QPU's access time is preferred to its anneal time per sample: the anneal
+alone leaves out the programming and readout every run pays.
+
+A file ``solve -o`` wrote carries its run record (:mod:`nonoqubo.campaign.runs`), and
+:func:`recorded_time` reads the time from that record, not from a search of the text: its
+``timing.seconds_per_run`` and ``time_source``, except that a run on a real QPU (sampler
+``dwave``) is timed by the QPU's own ``qpu_access_time`` per read.  A ``mock-dwave`` run's
+``info["timing"]`` holds dwave-system's fixed demonstration figures, which are never read: its
+record's one seconds per run (the wall clock of the call per read) is its time.
 
 "whole call" figures are divided by the number of reads in the file
 (``num_occurrences`` summed).  The search is by regular expression on the
@@ -50,28 +60,39 @@ Examples:
     (0.001, 'sampler timing')
     >>> time_per_run("0101", reads=1)
     (None, 'none')
+    >>> time_per_run('{"timing": {"qpu_access_time": 16000.0, "qpu_anneal_time_per_sample": 20.0}}', reads=100)
+    (0.00016, 'QPU access time')
+    >>> recorded_time({"sampler": "sa", "timing": {"seconds_per_run": 0.002, "time_source": "sampler timing"}}, "", 5)
+    (0.002, 'sampler timing')
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
-__all__ = ["SAMPLER_TIMING", "WALL_CLOCK", "seconds_per_run", "time_per_run"]
+__all__ = ["QPU_ACCESS", "SAMPLER_TIMING", "WALL_CLOCK", "recorded_time", "seconds_per_run", "time_per_run"]
 
 #: the time sources (``time_source``)
-SAMPLER_TIMING, WALL_CLOCK = "sampler timing", "wall clock"
+SAMPLER_TIMING, WALL_CLOCK, QPU_ACCESS = "sampler timing", "wall clock", "QPU access time"
+#: the samplers whose runs are timed by the QPU's access time (a real D-Wave QPU)
+QPU_TIMED = ("dwave",)
 
 #: A number, written so that a run of digits matches it in one way only: ``\d+\.?\d*`` splits
 #: *n* digits in *n* ways, and a search over a long line of bits then backtracks through all of
 #: them at every start (quadratic: 8,000 digits took 10 s).
 _NUM = r"([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)"
 
+_ACCESS = re.compile(r'"qpu_access_time"\s*:\s*' + _NUM)
+
 #: (pattern, units per second, divide by the number of reads)
 _PATTERNS: tuple[tuple[re.Pattern[str], float, bool], ...] = (
     (re.compile(r'"seconds_per_run"\s*:\s*' + _NUM), 1.0, False),
+    (_ACCESS, 1e6, True),
     (re.compile(r'"qpu_anneal_time_per_sample"\s*:\s*' + _NUM), 1e6, False),
-    (re.compile(r'"qpu_access_time"\s*:\s*' + _NUM), 1e6, True),
     (re.compile(r'"sampling_ns"\s*:\s*' + _NUM), 1e9, True),
     (re.compile(r"^[ \t]*" + _NUM + r"[ \t]+seconds of classic cpu time", re.MULTILINE), 1.0, True),
     (re.compile(r'^[^,\n]*,[A-Za-z0-9_]+,"[^"\n]*",' + _NUM + "," + _NUM + ",", re.MULTILINE), 1.0, True),
@@ -118,9 +139,29 @@ def time_per_run(text: str, reads: int) -> tuple[float | None, str]:
         value = float(m.group(m.lastindex or 1)) / units
         if value < 0:
             continue
-        source = SAMPLER_TIMING
+        source = QPU_ACCESS if pattern is _ACCESS else SAMPLER_TIMING
         if k == 0:
             said = _SOURCE.search(text)
             source = said.group(1) if said else "recorded"
         return (value / max(1, reads) if per_call else value), source
     return None, "none"
+
+
+def recorded_time(record: Mapping[str, Any], text: str, reads: int) -> tuple[float | None, str]:
+    """The time per run of a file with a run record (the module docstring), and its source.
+
+    Args:
+        record: the file's run record (``info["nonoqubo"]``).
+        text: the whole file (searched for a real QPU's ``qpu_access_time``).
+        reads: the runs the file holds.
+    """
+    if record.get("sampler") in QPU_TIMED:
+        m = _ACCESS.search(text)
+        if m is not None and float(m.group(1)) >= 0:
+            return float(m.group(1)) / 1e6 / max(1, reads), QPU_ACCESS
+    timing = given if isinstance(given := record.get("timing"), Mapping) else {}
+    value = timing.get("seconds_per_run")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
+        source = timing.get("time_source")
+        return float(value), source if isinstance(source, str) and source else "recorded"
+    return time_per_run(text, reads)

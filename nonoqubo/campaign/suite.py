@@ -11,8 +11,13 @@ figure names as ``nonoqubo info --json``), and writes into one folder:
   extension); with ``presolve`` also ``NAME.presolved.EXT``, the model with
   the variables line logic decides fixed.  Constrained formats (``lp``,
   ``mps``, ``cqm``) get the constrained model;
+* ``PUZZLE.clues.json``: every member's clues (random members too), a spec file with the
+  solution when it is known, so that any encoding or weighting can be built from the suite
+  later; ``evaluate`` rebuilds a run's own model from them (the entry's ``clues``);
 * ``index.json`` and ``index.csv``: per puzzle its name, source, size,
-  variables, terms, offset, the ground-state energy (0), whether it is
+  variables, terms, offset, the ground-state energy (0; ``"none"`` for a puzzle ``--truth``
+  proved unsolvable, whose ground state is above 0, with ``best_known_energy`` beside it,
+  null until a run finds one: ``evaluate`` reports the campaign's), whether it is
   line-solvable, the variables left after presolve, and per file its format,
   SHA-256, size and the ground state *as the format's own convention reads
   it* (:func:`ground_state`: a format with no offset field reports
@@ -297,7 +302,10 @@ def file_hash(path: str) -> str:
 def _up_to_date(previous: dict[str, Any], key: str, out_dir: str) -> bool:
     if previous.get("status") != "ok" or previous.get("key") != key:
         return False
-    for f in previous.get("files", []):
+    given = previous.get("clues")
+    if not isinstance(given, dict):  # an index from before members' clues were written: build again
+        return False
+    for f in [*previous.get("files", []), given]:
         path = os.path.join(out_dir, f["path"])
         if not os.path.isfile(path) or file_hash(path) != f["sha256"]:
             return False
@@ -366,15 +374,42 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options, variant: Va
             files.append({"format": mod.NAME, "variant": form, "path": rel, "sha256": file_hash(path),
                           "bytes": os.path.getsize(path), "variables": int(model.num_vars),
                           "offset": offset, "ground_state": ground, "convention": convention})
+    out["clues"] = _write_clues(out["puzzle"], puzzle, options.out_dir)
     out["files"] = files
     if options.truth:
         from ..solvers.cpsat import truth
 
         found = truth(puzzle, options.truth_limit, time_limit=options.truth_time).to_dict()
         out.update({key: found[key] for key in INDEX_TRUTH})
+        if found["solutions"] == 0 and found["solutions_exact"]:
+            # proven unsolvable: no state has energy 0, and the lowest (> 0) is not known until a run finds it
+            out.update(ground_energy=NO_GROUND, best_known_energy=None)
+            for f in files:  # energy 0 is not reached, in any format's convention
+                f["ground_state"] = NO_GROUND
     if options.embed:
         out.update(_embed_columns(models, options))
     return out
+
+
+#: ``ground_energy`` of a puzzle CP-SAT proved unsolvable: its ground state is above 0 and unknown
+NO_GROUND = "none"
+#: the clue file every member gets beside its models (a spec file: any palette, the solution when known)
+CLUES_SUFFIX = ".clues.json"
+
+
+def _write_clues(puzzle_name: str, puzzle: Puzzle, out_dir: str) -> dict[str, Any]:
+    """Write the member's clues beside its models, ``PUZZLE.clues.json``, so any encoding or weights
+    can be built from the suite later (``evaluate`` rebuilds a run's own model from them).
+
+    Every variant of a puzzle writes the same file (atomically); random members included.
+
+    Returns:
+        The index's ``clues`` entry: ``path`` (relative to the suite), ``format``, ``sha256``.
+    """
+    rel = f"{puzzle_name}{CLUES_SUFFIX}"
+    path = os.path.join(out_dir, rel)
+    clues.dump(puzzle, path, format="spec")
+    return {"path": rel, "format": "spec", "sha256": file_hash(path)}
 
 
 def _embed_columns(models: Models, options: Options) -> dict[str, Any]:

@@ -25,11 +25,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .._util.discover import submodules
-from ..errors import NonoquboError, NoSolution
+from ..errors import NonoquboError, NoSolution, Note
 
 __all__ = ["main", "make_parser"]
 
@@ -163,7 +164,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = stdout
 
 
+def _show_note(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+    """A :class:`~nonoqubo.errors.Note` as one ``nonoqubo: note:`` line on stderr (other warnings as Python shows them)."""
+    if issubclass(category, Note):
+        print(f"nonoqubo: note: {message}", file=sys.stderr)
+    else:
+        _PYTHON_SHOWWARNING(message, category, filename, lineno, file, line)
+
+
+_PYTHON_SHOWWARNING = warnings.showwarning
+
+
 def _run(args: argparse.Namespace) -> int:
+    with warnings.catch_warnings():
+        warnings.simplefilter("default", Note)  # each note once
+        warnings.showwarning = _show_note
+        return _run_command(args)
+
+
+def _run_command(args: argparse.Namespace) -> int:
     try:
         return int(args.run(args) or 0)
     except NoSolution as exc:  # a verdict (the puzzle has no solution), not bad input

@@ -12,11 +12,13 @@ import json
 import math
 import os
 import shlex
+import sys
 from typing import Any
 
 from .._util.atomic import atomic_write
 from ..campaign.aggregate import percent, solutions_label
-from ..campaign.evaluate import Group, check_options, csv_text, evaluate, records
+from ..campaign.evaluate import BY_OPTION, Group, check_options, csv_text, evaluate, records, scored, set_aside, status
+from ..campaign.runs import describe
 from .._util.progress import bar
 from ._common import add_force_argument, check_output_folder, progress_enabled
 
@@ -35,11 +37,32 @@ of known, e.g. 2/3; the known count comes from a suite indexed with
 'suite --truth', '>=2' when CP-SAT counted only up to its limit, '?' when
 unknown).
 
-A folder of samples is one setting (or, when its files lie in sub-folders,
-each sub-folder is one: runs/sa-1000/*.json).  The seconds per run t come
-from the files (dimod SampleSet info timing, qbsolv's seconds line, MQLib's
-runtime, "seconds_per_run") or from --time.  With a suite folder as MODEL,
-a sample file belongs to the puzzle whose name starts its file name.
+Runs are grouped by setting: what each file's run record says ('solve -o'
+writes it: the sampler, every parameter but the seed and the reads, and the
+encoding and weights of the model sampled), wherever the files lie, so a flat
+folder of sa and tabu runs gives two rows.  A setting keeps its folder's name
+when that folder holds exactly it (runs/sa-1000/), else it is named from the
+record (sa sweeps=100); the lines under the table, and "setting_record" in
+--json, say what each setting is.  A file that records no run is grouped by
+its folder (or, in sub-folders, each sub-folder: runs/qbsolv/*.txt).
+--setting NAME pools every file into one setting NAME, whatever they record.
+A runs folder's other files (a log, a .out) are skipped, with one note.
+
+Every run is scored against the model it was drawn from: its record's
+encoding and weights.  Given a clue file or a suite folder, that model is
+rebuilt from the clues; given a model file of another encoding or weights,
+the run is refused.  A model presolve solved completely (0 variables) is
+"solved by presolve" and a puzzle CP-SAT proved unsolvable ('suite --truth':
+0 solutions) "unsolvable" (ground energy none, its best known energy beside):
+both are counted above the table and left out of p, TTS and the figures.
+
+The seconds per run t come from the files (the run record's seconds_per_run;
+a real QPU's qpu_access_time per read; dimod SampleSet info timing, qbsolv's
+seconds line, MQLib's runtime) or from --time; the table's lines name the
+source.  --embedding EMB.json scores a QPU's qubit-labelled SampleSets, mapped
+back through the embedding's chains as 'decode --embedding' does.  With a
+suite folder as MODEL, a sample file belongs to the puzzle whose name starts
+its file name.
 
 A model file whose reading would take more memory than is available (about
 10 bytes a byte of the file), or a clue file whose model would, is refused
@@ -63,6 +86,8 @@ extra).
 
 examples:
   nonoqubo evaluate logo.qubo.json runs/ --report report.html
+  nonoqubo evaluate heart.non runs/              # runs/heart.sa.json, runs/heart.tabu.json: two rows
+  nonoqubo evaluate logo.qubo.json qpu-runs/ --embedding emb.json
   nonoqubo evaluate suite/ runs/ --polish --json > figures.json
   nonoqubo evaluate suite/ runs/ --report report.html --figures figures/
 """
@@ -73,12 +98,17 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model", metavar="MODEL", help="exported model, clue file, or suite folder")
     parser.add_argument("samples", nargs="+", metavar="SAMPLES", help="sample files and folders of them")
-    parser.add_argument("--setting", metavar="NAME", help="one setting name for every file (default: the folders)")
+    parser.add_argument("--setting", metavar="NAME",
+                        help="pool every file into one setting NAME (default: each file's run record, else its folder)")
     parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
                         help="seconds per run (overrides what the files record)")
     parser.add_argument("--polish", action="store_true",
                         help="also judge the samples after a steepest-descent pass (dwave-samplers)")
     parser.add_argument("--samples-format", metavar="FORMAT", help="the samples' format (default: detect per file)")
+    parser.add_argument("--embedding", metavar="EMB.json",
+                        help="the samples are a QPU's, on qubits: unembed them through this embedding (as decode)")
+    parser.add_argument("--chain-break", metavar="METHOD", default=None,
+                        help="with --embedding: how a broken chain gives its variable (default majority)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
     parser.add_argument("--csv", metavar="FILE", help="also write the figures as CSV")
     parser.add_argument("--report", metavar="FILE", help="also write a self-contained HTML report with plots")
@@ -110,6 +140,7 @@ def command_line(args: argparse.Namespace) -> str:
     """The command as it was given (the options that differ from their defaults), for the report."""
     words = ["nonoqubo", "evaluate", args.model, *args.samples]
     for flag, value in (("--setting", args.setting), ("--time", args.time), ("--samples-format", args.samples_format),
+                        ("--embedding", args.embedding), ("--chain-break", args.chain_break),
                         ("--csv", args.csv), ("--report", args.report), ("--figures", args.figures),
                         ("-j", args.jobs)):
         if value is not None:
@@ -131,14 +162,17 @@ def table(groups: list[Group]) -> str:
         for stage in ("raw", "polished") if g.polished is not None else ("raw",):
             f = g.figures(stage)
             extra = (str(g.info.get("encoding")), str(g.info.get("weights"))) if ab else ()
-            rows.append((g.model, g.setting, *extra, stage, str(f["samples"]),
-                         f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]",
-                         f"{_num(f['tts99'])} [{_num(f['tts99_lo'])}, {_num(f['tts99_hi'])}]",
+            p_text = (f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]" if g.scored
+                      else f"({status(g)}: not scored)")
+            cost_text = f"{_num(f['tts99'])} [{_num(f['tts99_lo'])}, {_num(f['tts99_hi'])}]" if g.scored else "-"
+            rows.append((g.model, g.setting, *extra, stage, str(f["samples"]), p_text, cost_text,
                          f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
                          _pct(f["share_broken_walls"]), _pct(f["share_order_violations"]),
                          _pct(f["share_cell_conflicts"]), _solutions(f)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines = header_lines(groups)
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines += setting_lines(groups)
     for g in groups:
         f = g.figures("raw")
         if f["worst_lines"] or f["worst_cells"]:
@@ -146,6 +180,36 @@ def table(groups: list[Group]) -> str:
             cells = ", ".join(f"({x['row']},{x['column']}) {_pct(x['share'])}" for x in f["worst_cells"])
             lines.append(f"{g.model} / {g.setting}: most often wrong lines: {worst}; cells: {cells}")
     return "\n".join(lines)
+
+
+def header_lines(groups: list[Group]) -> list[str]:
+    """The lines above the table: the groups set aside from p, TTS and the figures, counted and named."""
+    apart = set_aside(groups)
+    out = []
+    if apart["solved_by_presolve"]:
+        pairs = apart["solved_by_presolve"]
+        out.append(f"solved by presolve (0 variables left; not in p, TTS or the figures): {len(pairs)} of "
+                   f"{len(groups)} model/setting pairs: " + ", ".join(f"{x['model']} / {x['setting']}" for x in pairs))
+    if apart["unsolvable"]:
+        pairs = apart["unsolvable"]
+        out.append(f"proven unsolvable (CP-SAT: 0 solutions; ground energy none; not in p, TTS or the figures): "
+                   f"{len(pairs)} of {len(groups)} model/setting pairs: "
+                   + ", ".join(f"{x['model']} / {x['setting']} (best known energy {x['best_known_energy']})"
+                               for x in pairs))
+    return out
+
+
+def setting_lines(groups: list[Group]) -> list[str]:
+    """One line per setting under the table: what it is and where its time per run came from."""
+    out = []
+    seen: dict[str, set[str]] = {}
+    for g in groups:
+        what = (describe(g.setting_record) if g.setting_record is not None
+                else "pooled by --setting" if g.grouped_by == BY_OPTION else "grouped by folder: the files record no run")
+        seen.setdefault(g.setting, set()).add(f"{what}; time per run: {g.time_source}")
+    for name, whats in sorted(seen.items()):
+        out += [f"setting {name}: {w}" for w in sorted(whats)]
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -162,19 +226,26 @@ def run(args: argparse.Namespace) -> int:
     with bar(None, "judging sample files", enabled=progress_enabled(args), unit=" files") as tick:
         groups = evaluate(args.model, args.samples, setting=args.setting, seconds=args.time,
                           polish=args.polish, samples_format=args.samples_format, jobs=args.jobs,
-                          progress=tick, force=args.force)
+                          progress=tick, force=args.force, embedding=args.embedding, chain_break=args.chain_break,
+                          note=lambda line: print(f"note: {line}", file=sys.stderr))
     report = plots = None
+    drawn = scored(groups)  # solved by presolve, proven unsolvable: counted above the table, never drawn
+    if (args.report or args.figures) and not drawn:
+        from ..errors import NonoquboError
+
+        raise NonoquboError("--report/--figures: every model is solved by presolve or proven unsolvable; "
+                            "there is nothing to draw")
     if args.report or args.figures:
         from ..campaign.plots import all_plots
 
         with bar(None, "making figures", enabled=progress_enabled(args), unit=" figures"):
-            plots = all_plots(groups)
+            plots = all_plots(drawn)
     if args.report:
         from ..campaign.report_html import render_report
 
         assert plots is not None  # made above for --report
         with bar(len(plots), "drawing the report", enabled=progress_enabled(args), unit=" figures") as tick:
-            report = render_report(groups, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}",
+            report = render_report(drawn, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}",
                                    command=command_line(args), plots=plots, progress=tick)
     if args.figures and plots is not None:
         from ..campaign.plots import write_figures
@@ -188,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
         with atomic_write(args.report) as fh:
             fh.write(report)
     if args.json:
-        print(json.dumps({"groups": records(groups)}, indent=1, allow_nan=False))
+        print(json.dumps({**set_aside(groups), "groups": records(groups)}, indent=1, allow_nan=False))
     else:
         print(table(groups))
     return 0

@@ -40,6 +40,8 @@ solve, into the SampleSet's ``info["nonoqubo"]``::
                 "read_wall_seconds": [...],   # per read, wall clock between reads (or null)
                 "wall_seconds": 0.031,        # the sampler call, all reads
                 "solve_seconds": 0.052},      # build + presolve + sampling + decoding
+     "model": {"encoding": "domain-wall", "weights": {"shape": 1, "order": 1, "cell": 1},
+               "variables": 437, "full_variables": 437, "fixed": 0},   # model_record
      "machine": {"platform": ..., "processor": ..., "cpu_count": 2, ...}}
 
 ``parameters`` are the values given (``null``: the sampler's default, which
@@ -88,7 +90,7 @@ from .._version import __version__
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, json_safe, machine
 from .samplers import check_options, sampler_spec
 
-__all__ = ["RUN", "SolveResult", "run_record", "sample", "sampleset_document", "solve"]
+__all__ = ["RUN", "SolveResult", "model_record", "run_record", "sample", "sampleset_document", "solve"]
 
 #: the ``batch.extra`` key of the run's record (:func:`run_record`)
 RUN = "run"
@@ -221,6 +223,18 @@ def run_record(sampler: str, options: SampleOptions, batch: SampleBatch, wall: f
     }
 
 
+def model_record(qubo: Qubo, full_variables: int) -> dict[str, Any]:
+    """What a run record says of the model sampled (``info["nonoqubo"]["model"]``), so a run is scored against it.
+
+    ``evaluate`` rebuilds this model from the clues when it is handed only those, and refuses a
+    model file of another encoding or weights: ``encoding`` (its name), ``weights`` (per family),
+    ``variables`` (those sampled: 0 when presolve decided every one), ``full_variables`` (before
+    presolve) and ``fixed`` (how many presolve fixed; the samples written are completed with them).
+    """
+    return {"encoding": qubo.encoding.name, "weights": qubo.weights.as_dict(), "variables": int(qubo.num_vars),
+            "full_variables": int(full_variables), "fixed": len(qubo.fixed)}
+
+
 def solve(
     puzzle: Puzzle | Qubo,
     sampler: str = "sa",
@@ -280,6 +294,7 @@ def solve(
     best = decoder.reports(analysis, select(analysis, "best"), batch)[0]
     record = batch.extra[RUN]
     record["parameters"]["presolve"] = presolve
+    record["model"] = model_record(qubo, models.qubo.num_vars)
     record["timing"]["solve_seconds"] = time.perf_counter() - start
     return SolveResult(puzzle, qubo, batch, analysis, decoder, best)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from tests.support import shared_puzzle
 from tests.support.brute import all_assignments, all_solutions
+from tests.support.minizinc_models import offset_model, plain_model
 from tests.support.solver_runs import minizinc_available
 from nonoqubo import clues, exports
 from nonoqubo.decoding import decode
@@ -28,6 +30,14 @@ INFEASIBLE = Puzzle(rows=[[1, 1], [1], [1]], cols=[[1], [1, 1], [1]])
 
 needs_minizinc = pytest.mark.skipif(not minizinc_available(),
                                     reason="minizinc with Gecode is not installed (Debian: apt-get install minizinc flatzinc)")
+
+
+#: every way of printing solutions minizinc has, each with the statistics and timing lines that can come with it
+OUTPUT_MODES = [(), ("--output-mode", "json"), ("--output-mode", "dzn"), ("-s", "--output-time"),
+                 ("--output-mode", "json", "-s", "--output-time"), ("--output-mode", "dzn", "-s", "--output-time"),
+                 ("--json-stream",), ("--json-stream", "--output-mode", "json"),
+                 ("--json-stream", "--output-mode", "dzn", "-s", "--output-time")]
+_STAT = re.compile(r"^%%%mzn-stat: (\w+)=(.*)$", re.MULTILINE)
 
 
 def _solve(path: Path, *options: str) -> str:
@@ -171,11 +181,11 @@ def test_gecode_solves_the_model_and_its_answer_decodes_valid(path, tmp_path, ru
     model = tmp_path / "model.mzn"
     status, _, stderr = run_cli("build", path, "-o", model, "-q")
     assert status == 0, stderr
-    for options, name in (((), "answer.txt"), (("--output-mode", "json"), "answer.json")):
-        answer = tmp_path / name
+    for options in OUTPUT_MODES if path in (LOGO, COLOUR[0]) else OUTPUT_MODES[:2]:
+        answer = tmp_path / "answer.out"
         answer.write_text(_solve(model, *options))
         status, stdout, stderr = run_cli("decode", model, answer)
-        assert status == 0 and "VALID, energy 0" in stdout, (stdout, stderr)
+        assert status == 0 and "VALID, energy 0" in stdout, (options, stdout, stderr)
 
 
 @needs_minizinc
@@ -203,3 +213,95 @@ def test_unsatisfiable_is_reported_as_such(tmp_path, run_cli):
 def test_the_json_answer_is_read_as_minizinc_prints_it():
     doc = '{\n  "grid" : [[0, 1], [1, 0]]\n}\n----------\n'
     assert answers.detect(doc.encode()) and answers.loads(doc).grids[0].tolist() == json.loads(doc.split("\n-")[0])["grid"]
+
+
+@needs_minizinc
+def test_every_output_mode_gives_every_solution(tmp_path):
+    puzzle = Puzzle(rows=[[1], [1], [1]], cols=[[1], [1], [1]])
+    model = tmp_path / "m.mzn"
+    exports.dump(build(puzzle), model)
+    for options in OUTPUT_MODES:
+        (tmp_path / "all.out").write_text(_solve(model, "-a", *options))
+        reports = decode(model, tmp_path / "all.out")
+        assert len(reports) == 6 and all(r.valid for r in reports), options
+
+
+# -- what Gecode is given ------------------------------------------------------------------------
+def _gecode_stats(path: Path) -> dict[str, str]:
+    return dict(_STAT.findall(_solve(path, "-s")))
+
+
+@needs_minizinc
+@pytest.mark.parametrize("name", ["gecode-difficult", "gecode-webpbn65", "dejoue-webpbn-06574-forever", "colour"])
+def test_gecode_gets_one_variable_per_cell_and_searches_as_the_textbook_model(name, tmp_path):
+    puzzle = clues.load(COLOUR[0]) if name == "colour" else shared_puzzle(name)
+    ours, plain = tmp_path / "ours.mzn", tmp_path / "plain.mzn"
+    exports.dump(build(puzzle), ours)
+    plain.write_text(plain_model(puzzle))
+    a, b = _gecode_stats(ours), _gecode_stats(plain)
+    assert int(a["flatIntVars"]) == puzzle.height * puzzle.width == int(b["flatIntVars"])
+    assert int(a["nodes"]) == int(b["nodes"]) and a["failures"] == b["failures"]
+
+
+@needs_minizinc
+@pytest.mark.slow
+def test_the_earlier_offset_cells_took_many_more_nodes(tmp_path):
+    """Why the writer declares var 1..C+1: cells var 0..C read as grid + 1 double the variables and the search."""
+    puzzle = shared_puzzle("dejoue-webpbn-06574-forever")
+    offset = tmp_path / "offset.mzn"
+    offset.write_text(offset_model(puzzle))
+    ours = tmp_path / "ours.mzn"
+    exports.dump(build(puzzle), ours)
+    before, now = _gecode_stats(offset), _gecode_stats(ours)
+    assert int(before["flatIntVars"]) == 2 * int(now["flatIntVars"])
+    assert int(before["nodes"]) > 10 * int(now["nodes"])
+
+
+# -- every output mode, read without minizinc ----------------------------------------------------
+def test_statistics_and_timing_lines_are_skipped():
+    text = ("% Generated FlatZinc statistics:\n%%%mzn-stat: flatIntVars=2\n%%%mzn-stat-end\n"
+            "nonoqubo picture 1x2 legend .#\n#.\n% time elapsed: 0.09 s\n----------\n==========\n"
+            "% time elapsed: 0.09 s\n%%%mzn-stat: nodes=3\n%%%mzn-stat-end\n")
+    assert answers.detect(text.encode()) and answers.loads(text).grids[0].tolist() == [[1, 0]]
+
+
+def test_a_picture_row_is_a_row_whatever_it_starts_with():
+    text = "nonoqubo picture 2x2 legend .%\n%.\n.%\n% time elapsed: 0.1 s\n----------\n"
+    assert answers.loads(text).grids[0].tolist() == [[1, 0], [0, 1]]
+
+
+@pytest.mark.parametrize("dzn, grid", [
+    ("grid = \n[| 1, 0\n | 0, 1\n |];\n", [[1, 0], [0, 1]]),
+    ("grid = array2d(1..2, 1..2, [0, 1, 1, 0]);\n", [[0, 1], [1, 0]]),
+    ("cell = [| 2, 1 |];\ngrid = [| 1, 0 |];\n", [[1, 0]]),
+])
+def test_the_dzn_answer_is_read(dzn, grid):
+    assert answers.loads(dzn + "----------\n==========\n").grids[0].tolist() == grid
+
+
+def test_the_json_stream_is_read():
+    warning = '{"type": "warning", "message": "included file overrides"}\n\n'
+    text = (warning + '{"type": "statistics", "statistics": {"flatIntVars": 2}}\n'
+            '{"type": "solution", "output": {"default": "nonoqubo picture 1x2 legend .#\\n#.\\n", "raw": "x"}, "time": 9}\n'
+            '{"type": "solution", "output": {"json": {"grid": [[0, 1]]}}}\n'
+            '{"type": "solution", "output": {"dzn": "grid = [| 1, 1 |];\\n"}}\n'
+            '{"type": "status", "status": "ALL_SOLUTIONS", "time": 93}\n')
+    assert answers.detect(text.encode())
+    assert [g.tolist() for g in answers.loads(text).grids] == [[[1, 0]], [[0, 1]], [[1, 1]]]
+
+
+@pytest.mark.parametrize("text, error, message", [
+    ('{"type": "status", "status": "UNSATISFIABLE"}\n', NoSolution, "no solution"),
+    ('{"type": "status", "status": "UNKNOWN"}\n', SampleError, "status UNKNOWN"),
+    ('{"type": "error", "message": "type error"}\n', SampleError, "type error"),
+    ('{"type": "statistics"}\n', SampleError, "no solution"),
+    ('{"type": "solution"}\n', FormatError, "output"),
+    ('{"type": "solution", "output": {}}\nnot json\n', FormatError, ":1:"),
+    ('{"type": "statistics"}\n[1]\n', FormatError, ":2:"),
+    ("grid = [| 1, x |];\n----------\n", FormatError, "integers"),
+    ("grid = [| 1, 0 | 1 |];\n----------\n", FormatError, "one length"),
+    ("size = 3;\n----------\n", FormatError, "no grid"),
+])
+def test_what_minizinc_did_not_solve_or_is_broken_says_so(text, error, message):
+    with pytest.raises(error, match=message):
+        answers.loads(text, source="a.out")

@@ -30,7 +30,8 @@ DETECTED = {"qbsolv": "qbsolv", "qbsolv-stdout": "qbsolv", "MQLib": "mqlib", "SC
             "Gurobi-JSON": "gurobi-json", "Gurobi-JSON-detail": "gurobi-json",
             "HiGHS": "highs", "HiGHS-OMMX": "highs", "SCIP-OMMX": "scip", "SCIP-OMMX-zeros": "scip",
             "opt-mapper": "labelmap", "qiskit-optimization": "labelmap", "Amplify-Gurobi": "gurobi", "GLPK": "glpk",
-            "OpenJij": "sampleset", "MiniZinc": "minizinc", "MiniZinc-json": "minizinc"}
+            "OpenJij": "sampleset", "MiniZinc": "minizinc", "MiniZinc-json": "minizinc",
+            "MiniZinc-dzn": "minizinc", "MiniZinc-stream": "minizinc"}
 
 
 @pytest.fixture(scope="module")

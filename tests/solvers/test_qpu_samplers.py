@@ -37,7 +37,9 @@ def test_mock_dwave_solves_a_small_puzzle_and_keeps_the_qpu_context():
     assert set(context["embedding"]) == set(result.qubo.labels)
     assert context["chain_strength"] == info["nonoqubo_qpu"]["chain_strength"]["value"]
     assert info["nonoqubo_qpu"]["chain_strength"]["rule"] == "uniform-torque"
-    assert "qpu_access_time" in info["timing"] and info["seconds_per_run"] > 0
+    assert "qpu_access_time" in info["timing"] and "seconds_per_run" not in info  # the demo timing, and no second time
+    record = result.batch.extra["run"]
+    assert record["timing"]["seconds_per_run"] > 0 and record["sampler_reported"]["num_sweeps"] == 1000
     breaks = result.batch.extra["sampleset_vectors"]["chain_break_fraction"]
     assert breaks.shape == (20,) and ((breaks >= 0) & (breaks <= 1)).all()
     doc = sampleset_document(result)

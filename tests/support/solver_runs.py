@@ -251,6 +251,14 @@ def run_minizinc_json(model: Path, out: Path) -> None:
     run_minizinc(model, out, "--output-mode", "json")
 
 
+def run_minizinc_dzn(model: Path, out: Path) -> None:
+    run_minizinc(model, out, "--output-mode", "dzn", "--statistics", "--output-time")
+
+
+def run_minizinc_stream(model: Path, out: Path) -> None:
+    run_minizinc(model, out, "--json-stream", "--statistics", "--output-time")
+
+
 def minizinc_available() -> bool:
     """minizinc on PATH and it finds Gecode (``fzn-gecode``)."""
     if shutil.which("minizinc") is None or shutil.which("fzn-gecode") is None:
@@ -320,6 +328,10 @@ ROUTES = (
           "minizinc --solver gecode m.mzn > answer.txt", ("logo", "logo-presolved", "jwilk-data005")),
     Route("MiniZinc-json", "minizinc", "minizinc.json", run_minizinc_json, minizinc_available,
           "minizinc --solver gecode --output-mode json m.mzn > answer.json", ("logo", "jwilk-data005")),
+    Route("MiniZinc-dzn", "minizinc", "minizinc-dzn.txt", run_minizinc_dzn, minizinc_available,
+          "minizinc --solver gecode --output-mode dzn -s --output-time m.mzn > answer.txt", ("logo",)),
+    Route("MiniZinc-stream", "minizinc", "minizinc-stream.jsonl", run_minizinc_stream, minizinc_available,
+          "minizinc --solver gecode --json-stream -s --output-time m.mzn > answer.jsonl", ("logo", "jwilk-data005")),
 )
 
 

@@ -31,6 +31,8 @@ GLPK       MODEL.lp             MODEL.glpk.txt     (glpsol -o)
 OpenJij    MODEL.bqm            MODEL.openjij.json (SASampler, to_serializable)
 MiniZinc   MODEL.mzn            MODEL.minizinc.txt (minizinc --solver gecode: its output, unedited)
 MiniZinc   MODEL.mzn            MODEL.minizinc.json (the same with --output-mode json)
+MiniZinc   MODEL.mzn            MODEL.minizinc-dzn.txt (--output-mode dzn -s --output-time)
+MiniZinc   MODEL.mzn            MODEL.minizinc-stream.jsonl (--json-stream -s --output-time)
 =========  ===================  =============================================
 
 qbsolv and MQLib are found through ``NONOQUBO_QBSOLV`` / ``NONOQUBO_MQLIB``

@@ -1,0 +1,181 @@
+"""What a run file records of its run, and the *setting* a campaign groups runs by.
+
+``solve -o`` writes the record of its run into the SampleSet's ``info["nonoqubo"]``
+(:func:`nonoqubo.solvers.sampling.run_record`): the sampler, its parameters, the model sampled
+(encoding, weights, the variables presolve left), the timing and the machine.  ``evaluate``
+groups runs by what that record says, never by the folder a file lies in:
+
+* a **setting** (:func:`setting_of`) is the sampler, *every* parameter of the record but the
+  ones that only say which runs and how many (:data:`RUN_IDENTITY`: the seed and the number of
+  reads), and the encoding and weights of the model the runs were drawn from.  The parameters
+  are taken as the record has them, so a parameter a sampler records tomorrow becomes part of
+  the setting with no change here;
+* two files of one setting are pooled, wherever they lie; two settings in one folder are two
+  groups;
+* a file that records no run (a SampleSet made by hand, a bit-string file, qbsolv's output) has
+  no setting of its own: its folder names it, as before (``runs/qbsolv/*.txt`` is ``qbsolv``).
+
+A setting's **name** (:func:`setting_names`) is the folder's when that folder holds exactly that
+setting (so ``runs/sa-1000/`` stays ``sa-1000``); otherwise it is made from the record: the
+sampler, then the parameters, encoding and weights that tell it apart from the campaign's other
+settings of that sampler (``sa sweeps=100``, ``sa sweeps=1000``, ``tabu``).  :func:`describe`
+spells a whole setting out for the table and the report.
+
+Examples:
+    >>> rec = {"sampler": "sa", "parameters": {"reads": 10, "seed": 3, "sweeps": 100}}
+    >>> setting_of(rec, "domain-wall", "shape=1,order=1,cell=1")["parameters"]
+    {'sweeps': 100}
+    >>> a = setting_of(rec, "domain-wall", "shape=1,order=1,cell=1")
+    >>> b = setting_of({"sampler": "tabu", "parameters": {"seed": 1}}, "domain-wall", "shape=1,order=1,cell=1")
+    >>> sorted(setting_names({key_of(a): a, key_of(b): b}, {key_of(a): {"runs"}, key_of(b): {"runs"}},
+    ...                      {"runs": {key_of(a), key_of(b)}}).values())
+    ['sa', 'tabu']
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import SampleError
+
+__all__ = ["RUN_IDENTITY", "describe", "key_of", "run_records", "searched_text", "setting_names", "setting_of",
+           "summary", "the_record"]
+
+#: the record's parameters that say which runs were made and how many, not how one run is made:
+#: files that differ only in these are runs of one setting (their values are listed in ``run``)
+RUN_IDENTITY = ("seed", "reads")
+
+_RUN_KEY = re.compile(r'"nonoqubo"\s*:\s*\{')
+
+
+def searched_text(data: bytes) -> str:
+    """The text a samples file's timing and run record are searched in.
+
+    Not the samples: the samples registry reads those (with each format's own bytes-to-text
+    step).  The keys searched for are ASCII, so any byte may stand around them: undecodable bytes
+    of a text file become U+FFFD, and a binary file (an archive) is read byte for byte.
+    """
+    if b"\x00" in data[:4096]:
+        return data.decode("latin-1")
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def run_records(text: str) -> list[dict[str, Any]]:
+    """Every run record (an ``info["nonoqubo"]`` object with a ``sampler``) in a file's *text*.
+
+    Only those objects are parsed (found by their key), not the whole file again.
+    """
+    out = []
+    decoder = json.JSONDecoder()
+    for m in _RUN_KEY.finditer(text):
+        try:
+            record, _ = decoder.raw_decode(text, m.end() - 1)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and "sampler" in record:
+            out.append(record)
+    return out
+
+
+def the_record(text: str, source: str) -> dict[str, Any] | None:
+    """The one run record of a file, or None when it records none.
+
+    Raises:
+        SampleError: the file holds records of different settings (one line naming *source*).
+    """
+    found = run_records(text)
+    if not found:
+        return None
+    kinds = {key_of(setting_of(r, *_model_words(r))) for r in found}
+    if len(kinds) > 1:
+        names = sorted({str(r.get("sampler")) for r in found})
+        raise SampleError(f"{source}: holds {len(found)} run records of {len(kinds)} different settings "
+                          f"(samplers {', '.join(names)}); one file is the runs of one setting: split it")
+    return found[0]
+
+
+def _model_words(record: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    model: Mapping[str, Any] = given if isinstance(given := record.get("model"), dict) else {}
+    weights = model.get("weights")
+    return model.get("encoding"), None if weights is None else json.dumps(weights, sort_keys=True)
+
+
+def summary(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of a record ``evaluate`` reports as ``run``: without the per-read lists."""
+    timing = given if isinstance(given := record.get("timing"), dict) else {}
+    return {"sampler": record.get("sampler"), "parameters": record.get("parameters"),
+            "model": record.get("model"), "version": record.get("version"), "machine": record.get("machine"),
+            "timing": {k: timing.get(k) for k in ("seconds_per_run", "time_source", "per_run", "wall_seconds")}}
+
+
+def setting_of(record: Mapping[str, Any], encoding: str | None, weights: str | None) -> dict[str, Any]:
+    """The setting of a run record (the module docstring), scored in *encoding* at *weights*."""
+    params = given if isinstance(given := record.get("parameters"), dict) else {}
+    return {"sampler": record.get("sampler"),
+            "parameters": {k: params[k] for k in sorted(params) if k not in RUN_IDENTITY},
+            "encoding": encoding, "weights": weights}
+
+
+def key_of(setting: Mapping[str, Any]) -> str:
+    """A setting as one comparable string (its canonical JSON)."""
+    return json.dumps(setting, sort_keys=True, default=str)
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, sort_keys=True, separators=(",", ":"))
+    return str(v)
+
+
+def describe(setting: Mapping[str, Any]) -> str:
+    """A whole setting in words: ``sa: sweeps=1000, presolve=False; domain-wall, weights shape=1,order=1,cell=1``."""
+    params = ", ".join(f"{k}={_value(v)}" for k, v in setting.get("parameters", {}).items()
+                       if v not in (None, {}, []))
+    return (f"{setting.get('sampler')}" + (f": {params}" if params else "")
+            + f"; {setting.get('encoding')}, weights {setting.get('weights')}")
+
+
+def _told_apart(setting: Mapping[str, Any], others: Sequence[Mapping[str, Any]]) -> str:
+    """The sampler, and what tells *setting* apart from the *others* (every setting of the campaign)."""
+    same = [o for o in others if o.get("sampler") == setting.get("sampler")]
+    words = [str(setting.get("sampler"))]
+    keys = sorted({k for o in same for k in o.get("parameters", {})})
+    for k in keys:
+        values = {_value(o.get("parameters", {}).get(k)) for o in same}
+        if len(values) > 1:
+            words.append(f"{k}={_value(setting.get('parameters', {}).get(k))}")
+    for what in ("encoding", "weights"):
+        if len({str(o.get(what)) for o in others}) > 1:
+            words.append(str(setting.get(what)))
+    return " ".join(words)
+
+
+def setting_names(settings: Mapping[str, Mapping[str, Any]], folders_of: Mapping[str, set[str]],
+                  settings_in: Mapping[str, set[str]]) -> dict[str, str]:
+    """A unique name per setting key (the module docstring).
+
+    Args:
+        settings: the recorded settings by key.
+        folders_of: per key, the folder names its files lie in.
+        settings_in: per folder name, the keys of every group whose files lie there (recorded or not).
+    """
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    for key in settings:
+        folders = folders_of.get(key, set())
+        if len(folders) == 1 and settings_in.get(next(iter(folders)), set()) == {key}:
+            names[key] = next(iter(folders))
+    taken.update(names.values())
+    taken.update(f for f, keys in settings_in.items() if any(k not in settings for k in keys))
+    others = list(settings.values())
+    for key, setting in settings.items():
+        if key in names:
+            continue
+        name = _told_apart(setting, others)
+        if name in taken or list(names.values()).count(name):
+            name = f"{setting.get('sampler')} ({describe(setting)})"
+        names[key] = name
+    return names
