@@ -165,3 +165,18 @@ def test_an_unknown_solver_name_is_one_line(tmp_path, run_cli):
     assert status == 2 and len(err.strip().splitlines()) == 1 and "--solver" in err
     status, out, err = run_cli("solve", puzzle, "--sampler", "sa", "--annealing-time", "5")
     assert status == 2 and "--annealing-time applies only to the QPU samplers" in err
+
+
+def test_the_json_report_with_the_qpu_call_follows_the_schema(tmp_path, run_cli):
+    import jsonschema
+    from importlib import resources
+
+    schema = json.loads(resources.files("nonoqubo.schemas").joinpath("report.schema.json").read_text())
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("#.#\n.#.\n##.\n")
+    status, out, err = run_cli("solve", puzzle, "--sampler", "mock-dwave", "--topology", "chimera:2", "--reads", "4",
+                               "--seed", "1", "--annealing-time", "10", "--json")
+    assert status == 0, err
+    doc = json.loads(out)
+    assert doc["chain_breaks"]["qpu"]["timing"]["qpu_access_time"] > 0
+    jsonschema.validate(doc, schema)
