@@ -119,6 +119,9 @@ class _PipeSafe:
 #: options whose value is a range LO,HI that may start with a minus sign (argparse would take
 #: ``-4,4`` for an option of its own)
 RANGE_OPTIONS = ("--h-range", "--j-range")
+#: options whose value may be two words, the first one given here: ``--beta-schedule custom FILE``
+#: (joined into one value, so the option takes one word otherwise and never swallows PUZZLE)
+TWO_WORD_VALUES = {"--beta-schedule": "custom"}
 
 
 def joined_ranges(argv: Sequence[str]) -> list[str]:
@@ -138,6 +141,10 @@ def joined_ranges(argv: Sequence[str]) -> list[str]:
         if items[i] in RANGE_OPTIONS and value[:1] == "-" and (value[1:2].isdigit() or value[1:2] == "."):
             out.append(f"{items[i]}={value}")
             i += 2
+        elif (items[i] in TWO_WORD_VALUES and value == TWO_WORD_VALUES[items[i]] and i + 2 < len(items)
+              and not str(items[i + 2]).startswith("-")):
+            out.append(f"{items[i]}={value} {items[i + 2]}")
+            i += 3
         else:
             out.append(items[i])
             i += 1

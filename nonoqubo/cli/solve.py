@@ -8,17 +8,22 @@ before the puzzle is read) and the hint when no sample is valid; solving is
 from __future__ import annotations
 
 import argparse
+import copy
 import json
+import os
 import sys
+from typing import Any
 
 from .._util import progress
-from .._util.atomic import atomic_write
-from ..solvers.base import SampleOptions
+from .._util.atomic import atomic_write, check_not_input
+from ..solvers.initial import LINE
 from ..solvers.qpu import QPU_SAMPLERS, qpu_chain_breaks
 from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
-from ..solvers.sampling import sampleset_document, solve
+from ..solvers.sampling import SolveResult, sample_options, sampleset_document, solve
+from ..solvers.schedule import parse_beta_schedule
+from ..solvers.sweep import parse_sweep, setting_name, settings
 from ..inputs import is_model_input, open_input
-from ..errors import FormatError
+from ..errors import FormatError, NonoquboError, SolverError
 from ..model.estimate import check_fits
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
@@ -55,6 +60,27 @@ line) and its solution comes back as a sample of the QUBO, energy 0.  It takes
 enumerates up to N solutions (each one a sample) and prints how many there are
 ("exactly" when fewer than N exist): --count 2 tells whether the solution is
 unique.  A puzzle with no solution prints one line and exits 1.
+
+The annealing knobs (see the sampling guide of the docs):
+  nonoqubo solve P.non --beta-range 0.5,10 --sweeps 10000 --reads 100 --seed 1 -o run.json
+  nonoqubo solve P.non --beta-schedule custom betas.txt --sweeps-per-beta 10
+  nonoqubo solve P.non --restarts 8          (each read: the best of 8 anneals)
+  nonoqubo solve P.non --sampler tabu --time-limit 0.5 --tenure 30 --restarts 100
+  nonoqubo solve P.non --initial-states line --beta-range 2,20   (warm start)
+  nonoqubo solve P.non --initial-states run.json --presolve      (from an earlier run)
+  nonoqubo solve P.non --reads 100 --seed 1 --sweep beta-range=0.1,10:0.5,10:1,10 -o runs/
+  nonoqubo evaluate P.non runs/
+Every parameter given is recorded in -o's info["nonoqubo"]["parameters"], a
+flat record that `evaluate` shows as the setting.  A warm start is wiped out
+by a hot start: with --initial-states give --beta-range a LO of 1 or more.
+
+SQA (openjij-sqa): the seed trap and when it is the wrong tool.  OpenJij gives
+every read of one call the same seed, so before this version --reads 100
+--seed 1 was one read copied 100 times (the same energy on every read); now
+read r gets seed S + r, one call per read.  A sweep of SQA costs about
+--trotter sweeps of SA plus a fixed cost per read, so for finding solutions
+fast SQA is the wrong tool: use sa (with --beta-range); use SQA to study
+the transverse field (--gamma, --sqa-schedule).
 
 A puzzle whose model would need more memory than is available is refused
 before it is built, in one line with the estimate; --force builds it anyway.
@@ -121,6 +147,25 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="also save the samples as a dimod SampleSet JSON of the full model "
                              "(fixed variables filled in), for 'nonoqubo decode', with the run's sampler, "
                              "parameters, timing and machine in info[\"nonoqubo\"] (for 'nonoqubo evaluate')")
+    anneal = parser.add_argument_group("simulated annealing and tabu knobs (sa, tabu)")
+    anneal.add_argument("--beta-range", metavar="LO,HI",
+                        help="sa: first and last inverse temperature, 0 < LO < HI (default: dwave-samplers' "
+                             "range from the model's biases, about 0.02,23 here; 0.5,10 often does better)")
+    anneal.add_argument("--beta-schedule", metavar="KIND",
+                        help="sa: how beta runs from LO to HI: linear, geometric (the default), or custom FILE "
+                             "(the betas, one per line or a JSON list, never decreasing; no --sweeps or "
+                             "--beta-range then)")
+    anneal.add_argument("--sweeps-per-beta", type=int, metavar="N",
+                        help="sa: sweeps held at each beta (default 1; --sweeps must be a multiple of it)")
+    anneal.add_argument("--restarts", type=int, metavar="R",
+                        help="sa: R independent anneals per read, the read keeping the best (its time is all R); "
+                             "tabu: the most restarts of one read (TabuSampler's num_restarts)")
+    anneal.add_argument("--tenure", type=int, metavar="N",
+                        help="tabu: the tabu list's length, 0 <= N < variables (default min(20, variables/4))")
+    anneal.add_argument("--initial-states", metavar="line|FILE",
+                        help="sa, tabu: warm start: 'line' (line logic's fixings, random values elsewhere, "
+                             "from --seed) or a samples file decode reads, or a picture (#/.) of the answer; "
+                             "read r starts from state r mod K")
     openjij = parser.add_argument_group("OpenJij schedules (openjij-sa, openjij-sqa)")
     openjij.add_argument("--beta-min", type=float, metavar="B", help="openjij-sa: first inverse temperature")
     openjij.add_argument("--beta-max", type=float, metavar="B", help="openjij-sa: last inverse temperature")
@@ -128,13 +173,22 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     openjij.add_argument("--gamma", type=float, metavar="G",
                          help="openjij-sqa: initial transverse field, lowered to 0 (default 1)")
     openjij.add_argument("--trotter", type=int, metavar="N", help="openjij-sqa: Trotter slices (default 4)")
+    openjij.add_argument("--sqa-schedule", metavar="FILE",
+                         help="openjij-sqa: the whole schedule, rows 's sweeps' or 's beta sweeps' (s from 0, "
+                              "all transverse field, to 1, none; never decreasing); no --sweeps then")
+    parser.add_argument("--sweep", action="append", metavar="OPTION=V1:V2|FILE",
+                        help="run one solve per setting and write each into -o DIR/SETTING/: "
+                             "beta-range=0.1,10:0.5,10 (repeat for a grid), or a JSON/YAML file of "
+                             "option -> values; then 'nonoqubo evaluate PUZZLE DIR' compares them")
     add_qpu_options(parser)
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON (schemas/report.schema.json)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress display and no hint")
     add_image_argument(parser)
     add_force_argument(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, sweep_actions={name: action for action in parser._actions
+                                                 for flag in action.option_strings
+                                                 if (name := flag[2:]) in SWEEPABLE and flag.startswith("--")})
     return parser
 
 
@@ -146,8 +200,33 @@ def count_line(found: int, exact: bool) -> str:
 
 def openjij_options(args: argparse.Namespace) -> dict[str, object]:
     """The OpenJij schedule options given on the command line (checked by the sampler)."""
-    return {k: getattr(args, k) for k in ("beta_min", "beta_max", "beta", "gamma", "trotter")
+    return {k: getattr(args, k) for k in ("beta_min", "beta_max", "beta", "gamma", "trotter", "sqa_schedule")
             if getattr(args, k) is not None}
+
+
+def beta_schedule_of(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """``--beta-schedule``'s kind and file (``custom FILE`` reaches here as one value, ``custom FILE``)."""
+    return parse_beta_schedule(args.beta_schedule.split(None, 1)) if args.beta_schedule else (None, None)
+
+
+def knob_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The annealing knobs given on the command line, as :func:`~nonoqubo.solvers.sampling.solve` takes them."""
+    kind, betas = beta_schedule_of(args)
+    return {"beta_range": args.beta_range, "beta_schedule": kind, "beta_schedule_file": betas,
+            "sweeps_per_beta": args.sweeps_per_beta, "restarts": args.restarts, "tenure": args.tenure,
+            "initial_states": args.initial_states}
+
+
+#: the options --sweep may vary (solve's long options without the dashes)
+SWEEPABLE = ("sampler", "reads", "seed", "sweeps", "time-limit", "presolve", "beta-range", "beta-schedule",
+             "sweeps-per-beta", "restarts", "tenure", "initial-states", "beta-min", "beta-max", "beta", "gamma",
+             "trotter", "sqa-schedule", "chain-strength")
+
+
+def _files_read(args: argparse.Namespace) -> tuple[str | None, ...]:
+    """Every file the command reads, which no output may overwrite."""
+    return (args.puzzle, *qpu_inputs(args), beta_schedule_of(args)[1],
+            args.sqa_schedule, args.initial_states if args.initial_states != LINE else None)
 
 
 def read_input(args: argparse.Namespace) -> Puzzle | Qubo:
@@ -173,26 +252,40 @@ def read_input(args: argparse.Namespace) -> Puzzle | Qubo:
     return read
 
 
-def run(args: argparse.Namespace) -> int:
+def checked_options(args: argparse.Namespace) -> tuple[dict[str, object], dict[str, Any], dict[str, Any]]:
+    """``(schedule, qpu, knobs)`` of *args*, every value checked (:func:`check_options`), before anything is read."""
     schedule = openjij_options(args)
     qpu = qpu_options(args)
-    options = SampleOptions(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
-                            schedule=schedule, workers=args.workers, count=args.count, qpu=qpu)
+    knobs = knob_options(args)
+    options = sample_options(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
+                             schedule=schedule, workers=args.workers, count=args.count, qpu=qpu, **knobs)
     check_options(options, args.sampler)  # before the puzzle is read or anything built
     if args.sampler in QPU_SAMPLERS and not args.embedding:  # minorminer may search for minutes: say so
         qpu["step"] = lambda message: progress.status_line(f"{message} (embedding the model once; cached for the next run)",
                                                   progress_enabled(args))
-    inputs = (args.puzzle, *qpu_inputs(args))  # no output over a file it reads
+    return schedule, qpu, knobs
+
+
+def solve_once(args: argparse.Namespace, puzzle: Puzzle | Qubo, schedule: dict[str, object], qpu: dict[str, Any],
+               knobs: dict[str, Any], label: str | None = None) -> SolveResult:
+    """One :func:`solve` of *puzzle* with the options of *args*, with a progress display."""
+    total = 1 if args.sampler == "exact" else args.reads
+    with progress.reads(total, label or f"{args.sampler} sampling", enabled=progress_enabled(args)) as tick:
+        return solve(puzzle, args.sampler, **args.model_options, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
+                     time_limit=args.time_limit, presolve=args.presolve, options=schedule, tick=tick,
+                     workers=args.workers, count=args.count, qpu=qpu,
+                     source=args.puzzle if isinstance(puzzle, Qubo) else None, **knobs)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.sweep:
+        return run_sweep(args)
+    schedule, qpu, knobs = checked_options(args)
+    inputs = _files_read(args)  # no output over a file it reads
     check_image_path(args.image, *inputs)
     check_output_folder(args.output, *inputs)
     puzzle = read_input(args)
-    show = progress_enabled(args)
-    total = 1 if args.sampler == "exact" else args.reads
-    with progress.reads(total, f"{args.sampler} sampling", enabled=show) as tick:
-        result = solve(puzzle, args.sampler, **args.model_options, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
-                       time_limit=args.time_limit, presolve=args.presolve, options=schedule, tick=tick,
-                       workers=args.workers, count=args.count, qpu=qpu,
-                       source=args.puzzle if isinstance(puzzle, Qubo) else None)
+    result = solve_once(args, puzzle, schedule, qpu, knobs)
     if args.output:
         with atomic_write(args.output) as fh:
             json.dump(sampleset_document(result), fh)
@@ -221,3 +314,78 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         print(NO_VALID_HINT, file=sys.stderr)
     return 0 if result.best.valid else 1
+
+
+def setting_args(args: argparse.Namespace, setting: dict[str, str]) -> argparse.Namespace:
+    """A copy of *args* with the swept options of *setting* set as the command line would set them."""
+    ns = copy.copy(args)
+    for option, text in setting.items():
+        action = args.sweep_actions[option]
+        if action.nargs == 0:  # a switch: --presolve
+            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise SolverError(f"--sweep: {option} is a switch; its values are true and false, not {text!r}")
+            value: Any = text.lower() in ("true", "1", "yes")
+        elif action.nargs == "+":
+            value = text.split()
+        else:
+            try:
+                value = action.type(text) if callable(action.type) else text
+            except (TypeError, ValueError):
+                raise SolverError(f"--sweep: {option}={text}: not a valid value of --{option}") from None
+            if action.choices is not None and value not in action.choices:
+                raise SolverError(f"--sweep: {option}={text}: choose from {', '.join(map(str, action.choices))}")
+        setattr(ns, action.dest, value)
+    return ns
+
+
+def sweep_file_name(path: str) -> str:
+    """The run file's name in each setting's folder: PUZZLE's file name without its format endings, ``.json``.
+
+    ``random-10x10-0.5-s1-0001.one-hot.qubo.json`` -> ``random-10x10-0.5-s1-0001.one-hot.json``, so
+    a suite's ``evaluate`` finds its puzzle by the name's start.
+    """
+    name = os.path.basename(path.rstrip("/\\")) or "puzzle"
+    while (stem := os.path.splitext(name))[1][1:].isalpha() and stem[0]:
+        name = stem[0]
+    return name + ".json"
+
+
+def run_sweep(args: argparse.Namespace) -> int:
+    """``solve --sweep``: every setting checked, the puzzle read once, one run file per setting under -o DIR."""
+    if not args.output:
+        raise SolverError("--sweep writes one run file per setting: give -o DIR (a folder)")
+    if os.path.exists(args.output) and not os.path.isdir(args.output):
+        raise SolverError(f"-o {args.output}: --sweep writes into a folder, and this is a file")
+    if args.image:
+        raise SolverError("--image shows one picture; with --sweep, decode a setting's run file instead")
+    grid = parse_sweep(args.sweep, SWEEPABLE)
+    file_name = sweep_file_name(args.puzzle)
+    plan = []
+    for setting in settings(grid):  # every setting checked before anything is read or sampled
+        ns = setting_args(args, setting)
+        try:
+            plan.append((setting_name(setting), ns, checked_options(ns)))
+        except NonoquboError as exc:
+            raise SolverError(f"--sweep {setting_name(setting)}: {exc}") from None
+        check_not_input(os.path.join(args.output, plan[-1][0], file_name), *_files_read(ns))
+    puzzle = read_input(args)
+    lines, any_valid = [], False
+    for name, ns, (schedule, qpu, knobs) in plan:
+        ns.model_options = args.model_options
+        result = solve_once(ns, puzzle, schedule, qpu, knobs, label=name)
+        folder = os.path.join(args.output, name)
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, file_name)
+        with atomic_write(path) as fh:
+            json.dump(sampleset_document(result), fh)
+        any_valid |= result.best.valid
+        lines.append({"setting": name, "file": path, "num_samples": len(result.analysis),
+                      "num_valid": result.num_valid, "best_energy": int(result.analysis.energy.min())})
+        if not args.json:
+            print(f"{name}: {result.num_valid} of {len(result.analysis)} valid, best energy "
+                  f"{lines[-1]['best_energy']} -> {path}", flush=True)
+    if args.json:
+        print(json.dumps({"sweep": lines}, indent=2))
+    elif not args.quiet:
+        print(f"compare them: nonoqubo evaluate {args.puzzle} {args.output}")
+    return 0 if any_valid else 1

@@ -19,17 +19,22 @@ from __future__ import annotations
 import os
 import platform
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..model.qubo import Qubo
 
-__all__ = ["READ_SECONDS", "SAMPLER_INFO", "SEED_LIMIT", "SampleOptions", "Tick", "index_bqm", "json_safe", "machine"]
+__all__ = ["KNOBS", "READ_SECONDS", "SAMPLER_INFO", "SEED_LIMIT", "SampleOptions", "Tick", "index_bqm", "json_safe", "machine"]
 
 #: seeds are unsigned 32-bit integers (dwave-samplers, QUBO++)
 SEED_LIMIT = 2**32
+
+#: the sampler-specific fields of :class:`SampleOptions` beyond the first eight (the "knobs"), in the
+#: order ``solve --help`` and the run record list them; each is an entry of a sampler's ``takes``
+KNOBS = ("beta_range", "beta_schedule", "beta_schedule_file", "sweeps_per_beta", "restarts", "tenure",
+         "initial_states")
 
 #: ``tick(reads_done, energy_of_that_read)``: called after every read
 Tick = Callable[[int, float], None]
@@ -55,6 +60,19 @@ class SampleOptions:
         count: enumerate up to this many solutions and say how many there are (``cpsat``).
         qpu: the QPU samplers' options (``mock-dwave``, ``dwave``): ``topology``, ``embedding``
             (a file) and ``chain_strength``; None values count as not given.
+        beta_range: ``(LO, HI)``, the first and last inverse temperature (``sa``; default the
+            sampler's, from the model's biases): :mod:`nonoqubo.solvers.schedule`.
+        beta_schedule: ``"linear"``, ``"geometric"`` (the default) or ``"custom"`` (``sa``).
+        beta_schedule_file: the betas of a ``custom`` schedule, one per line or a JSON list.
+        sweeps_per_beta: sweeps at each beta (``sa``; default 1).
+        restarts: ``sa``: independent anneals per read, the read keeping the lowest-energy one
+            (default 1); ``tabu``: its ``num_restarts``, the most restarts within ``time_limit``.
+        tenure: ``tabu``: the tabu list's length (default ``min(20, N / 4)``).
+        initial_states: ``"line"`` or a samples or picture file (``sa``, ``tabu``): the
+            warm start, resolved into :attr:`states` by :func:`nonoqubo.solvers.sampling.sample`
+            through :func:`nonoqubo.solvers.initial.initial_states`.
+        states: the ``(reads, N)`` warm-start states themselves (not recorded; the run file
+            records ``initial_states``).
     """
 
     reads: int = 10
@@ -65,6 +83,14 @@ class SampleOptions:
     workers: int | None = None
     count: int | None = None
     qpu: Mapping[str, Any] | None = None
+    beta_range: tuple[float, float] | None = None
+    beta_schedule: str | None = None
+    beta_schedule_file: str | None = None
+    sweeps_per_beta: int | None = None
+    restarts: int | None = None
+    tenure: int | None = None
+    initial_states: str | None = None
+    states: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def seed_of(self, read: int) -> int | None:
         """The seed of read number *read* (0-based)."""

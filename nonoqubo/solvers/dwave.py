@@ -1,7 +1,8 @@
 """The dimod samplers: dwave-samplers' simulated annealing and tabu search, and dimod's ExactSolver.
 
 This module owns the run functions of ``sa``, ``tabu`` (:func:`annealer`, one read per call,
-read ``r`` with seed ``seed + r``) and ``exact`` (:func:`run_exact`, every one of the ``2**N``
+read ``r`` with seed ``seed + r``; their knobs become the samplers' keyword arguments in
+:func:`sa_arguments` and :func:`tabu_arguments`) and ``exact`` (:func:`run_exact`, every one of the ``2**N``
 states, refused past :data:`EXACT_LIMIT` variables).  The table that names them is
 :data:`nonoqubo.solvers.samplers.SAMPLER_TABLE`.
 """
@@ -14,16 +15,62 @@ from typing import Any
 from ..errors import MissingDependency, SolverError
 from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
+from .schedule import read_betas
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, index_bqm, json_safe
 
-__all__ = ["EXACT_LIMIT", "annealer", "run_exact"]
+__all__ = ["EXACT_LIMIT", "SA_DEFAULT_SWEEPS", "annealer", "run_exact", "sa_arguments", "tabu_arguments"]
 
 #: dimod.ExactSolver enumerates 2**N states
 EXACT_LIMIT = 24
 
 
-def annealer(sampler: str, cls: str, option_names: dict[str, Callable[[Any], tuple[str, Any]]]):
-    """A run function for a dwave-samplers sampler *cls*, one read per call."""
+#: dwave-samplers' number of sweeps when none is given (``num_sweeps``)
+SA_DEFAULT_SWEEPS = 1000
+
+
+def sa_arguments(opts: SampleOptions) -> dict[str, Any]:
+    """SimulatedAnnealingSampler's keyword arguments for *opts* (checked already), besides seed and states.
+
+    Only what is given is passed, so a run without knobs is the sampler's own default run
+    (and the same seed gives the same samples as before the knobs existed).
+    """
+    kwargs: dict[str, Any] = {}
+    if opts.sweeps is not None:
+        kwargs["num_sweeps"] = opts.sweeps
+    if opts.beta_range is not None:
+        kwargs["beta_range"] = [float(v) for v in opts.beta_range]
+    if opts.beta_schedule is not None:
+        kwargs["beta_schedule_type"] = opts.beta_schedule
+    if opts.beta_schedule == "custom" and opts.beta_schedule_file is not None:
+        kwargs["beta_schedule"] = read_betas(opts.beta_schedule_file)
+    if opts.sweeps_per_beta is not None:
+        kwargs["num_sweeps_per_beta"] = opts.sweeps_per_beta
+    return kwargs
+
+
+def tabu_arguments(opts: SampleOptions) -> dict[str, Any]:
+    """TabuSampler's keyword arguments for *opts*: ``timeout`` (ms, from ``time_limit``), ``tenure``,
+    ``num_restarts`` (from ``restarts``)."""
+    kwargs: dict[str, Any] = {}
+    if opts.time_limit is not None:
+        kwargs["timeout"] = max(1, round(opts.time_limit * 1000))
+    if opts.tenure is not None:
+        kwargs["tenure"] = opts.tenure
+    if opts.restarts is not None:
+        kwargs["num_restarts"] = opts.restarts
+    return kwargs
+
+
+def annealer(sampler: str, cls: str, arguments: Callable[[SampleOptions], dict[str, Any]], *,
+             anneals_per_read: bool = False):
+    """A run function for a dwave-samplers sampler *cls*, one read per call.
+
+    *arguments* gives the sampler's keyword arguments from the options.  With
+    *anneals_per_read* (``sa``), ``restarts`` R makes each read R independent anneals
+    (``num_reads=R`` in one call, seed ``seed + r``) of which the read keeps the lowest-energy
+    one; the read's time is then the time of all R.  A warm start (``opts.states``) gives read
+    ``r`` the state ``states[r]`` (every anneal of the read starts from it).
+    """
 
     def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
         try:
@@ -32,13 +79,21 @@ def annealer(sampler: str, cls: str, option_names: dict[str, Callable[[Any], tup
             raise MissingDependency("dwave-samplers", "solvers", f"the '{sampler}' sampler") from None
         import dimod
 
+        if opts.tenure is not None and not opts.tenure < qubo.num_vars:
+            raise SolverError(f"--tenure must be below the model's number of variables ({qubo.num_vars}), "
+                              f"not {opts.tenure}")
         solver = getattr(samplers, cls)()
         bqm = index_bqm(qubo)
-        kwargs = dict(convert(getattr(opts, name)) for name, convert in option_names.items()
-                      if getattr(opts, name) is not None)
+        kwargs = arguments(opts)
+        anneals = (opts.restarts or 1) if anneals_per_read else 1
+        positions = list(range(qubo.num_vars))
         parts = []
         for r in range(opts.reads):
-            part = solver.sample(bqm, num_reads=1, seed=opts.seed_of(r), **kwargs)
+            start = {} if opts.states is None else {
+                "initial_states": (opts.states[r:r + 1], positions), "initial_states_generator": "tile"}
+            part = solver.sample(bqm, num_reads=anneals, seed=opts.seed_of(r), **kwargs, **start)
+            if anneals > 1:
+                part = part.truncate(1)  # the read is the best of its anneals
             parts.append(part)
             tick(r + 1, float(part.record.energy.min()))
         batch = samples_from(dimod.concatenate(parts), qubo.labels, spin=False, source=f"{sampler} sampler")

@@ -46,14 +46,15 @@ import numpy as np
 from ..errors import MissingDependency, SolverError
 from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
-from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, index_bqm, json_safe
+from .base import READ_SECONDS, SAMPLER_INFO, SEED_LIMIT, SampleOptions, Tick, index_bqm, json_safe
+from .schedule import read_sqa_schedule
 
-__all__ = ["OPTIONS", "SAMPLERS", "runner", "sample"]
+__all__ = ["OPTIONS", "SAMPLERS", "check_schedule", "runner", "sample"]
 
 #: sampler name -> OpenJij sampler class
 SAMPLERS = {"openjij-sa": "SASampler", "openjij-sqa": "SQASampler"}
 #: the schedule options each sampler takes (besides reads, seed and sweeps)
-OPTIONS = {"openjij-sa": ("beta_min", "beta_max"), "openjij-sqa": ("beta", "gamma", "trotter")}
+OPTIONS = {"openjij-sa": ("beta_min", "beta_max"), "openjij-sqa": ("beta", "gamma", "trotter", "sqa_schedule")}
 
 
 def _check(sampler: str, options: Mapping[str, Any], sweeps: int | None) -> dict[str, Any]:
@@ -81,9 +82,18 @@ def _check(sampler: str, options: Mapping[str, Any], sweeps: int | None) -> dict
         if isinstance(given["trotter"], bool) or int(given["trotter"]) != given["trotter"] or given["trotter"] < 2:
             raise SolverError(f"--trotter must be an integer of at least 2, not {given['trotter']!r}")
         given["trotter"] = int(given["trotter"])
+    if "sqa_schedule" in given:
+        if sweeps is not None:
+            raise SolverError("--sqa-schedule is the whole schedule (its rows' sweeps): leave out --sweeps")
+        given["schedule"] = read_sqa_schedule(str(given.pop("sqa_schedule")))
     if sweeps is not None:
         given["num_sweeps"] = int(sweeps)
     return given
+
+
+def check_schedule(sampler: str, options: Mapping[str, Any] | None, sweeps: int | None) -> None:
+    """Refuse a bad schedule option of OpenJij's *sampler* (one line), without running anything."""
+    _check(sampler, dict(options or {}), sweeps)
 
 
 def sample(
@@ -125,20 +135,28 @@ def sample(
         import openjij
     except ImportError:
         raise MissingDependency("openjij", "openjij", f"the '{sampler}' sampler") from None
-    kwargs["num_reads"] = int(reads)
-    if seed is not None:
-        kwargs["seed"] = int(seed)
-    result = getattr(openjij, SAMPLERS[sampler])().sample(index_bqm(qubo), **kwargs)
-    batch = samples_from(result, qubo.labels, spin=False, source=f"{sampler} sampler")
-    info = dict(result.info)  # OpenJij times in microseconds: list_exec_times per read, sampling_time in all
-    if info.get("list_exec_times") is not None and len(info["list_exec_times"]) == reads:
-        batch.extra[READ_SECONDS] = [float(t) / 1e6 for t in info["list_exec_times"]]
+    solver, bqm = getattr(openjij, SAMPLERS[sampler])(), index_bqm(qubo)
+    if seed is None:  # one call: OpenJij draws every read's seed itself
+        results = [solver.sample(bqm, num_reads=int(reads), **kwargs)]
+    else:  # OpenJij gives every read of a call the same seed (the same read): one call per read
+        results = [solver.sample(bqm, num_reads=1, seed=(int(seed) + r) % SEED_LIMIT, **kwargs) for r in range(reads)]
+    import dimod
+
+    merged = results[0] if len(results) == 1 else dimod.concatenate(results)  # Response is a SampleSet
+    batch = samples_from(merged, qubo.labels, spin=False, source=f"{sampler} sampler")
+    times = [t for r in results for t in (r.info.get("list_exec_times") or [])]
+    if len(times) == reads:  # OpenJij times in microseconds: list_exec_times per read
+        batch.extra[READ_SECONDS] = [float(t) / 1e6 for t in times]
+    info = dict(results[0].info)
+    if len(results) > 1 and all(isinstance(r.info.get("sampling_time"), (int, float)) for r in results):
+        info["sampling_time"] = sum(r.info["sampling_time"] for r in results)
     batch.extra[SAMPLER_INFO] = json_safe({k: v for k, v in info.items() if k not in ("system", "list_exec_times")})
     return batch
 
 
 def runner(sampler: str):
-    """The run function of OpenJij's sampler *sampler* in the sampler table (all reads in one call)."""
+    """The run function of OpenJij's sampler *sampler* in the sampler table (all reads in one call; one call
+    per read with a seed, see the seed trap above)."""
 
     def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
         batch = sample(qubo, sampler, reads=opts.reads, seed=opts.seed, sweeps=opts.sweeps, options=opts.schedule)

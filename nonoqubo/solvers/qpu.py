@@ -146,8 +146,10 @@ def _recorder(child: Any) -> Any:
 def _initial_state(qpu: Mapping[str, Any], opts: SampleOptions, qubo: Qubo) -> dict[str, int] | None:
     """Reverse annealing's logical starting state as ``{label: spin}`` (its first row), or None."""
     states = qpu.get("initial_states")
-    if states is None:
-        states = getattr(opts, "initial_states", None)
+    if states is None and getattr(opts, "initial_states", None) is not None:  # solve --initial-states FILE|line
+        from .initial import initial_states
+
+        states = initial_states(qubo, str(opts.initial_states), 1, opts.seed)
     if states is None:
         return None
     bits = np.atleast_2d(np.asarray(states))

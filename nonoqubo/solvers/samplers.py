@@ -19,6 +19,7 @@ Examples:
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -27,9 +28,11 @@ from ..errors import SolverError
 from ..model.qubo import Qubo
 from ..samples import SampleBatch
 from . import cpsat, dwave, openjij, qbpp, qpu
-from .base import SEED_LIMIT, SampleOptions, Tick
+from .base import KNOBS, SEED_LIMIT, SampleOptions, Tick
+from .initial import LINE
+from .schedule import SCHEDULE_TYPES, parse_beta_range, read_betas
 
-__all__ = ["SAMPLERS", "SAMPLER_TABLE", "SampleOptions", "SamplerSpec", "check_options", "sampler_spec"]
+__all__ = ["FLAGS", "SAMPLERS", "SAMPLER_TABLE", "SampleOptions", "SamplerSpec", "check_options", "sampler_spec"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,9 @@ class SamplerSpec:
         summary: one line for ``solve --help``.
         takes: the options it takes beyond ``reads`` and ``seed`` (``"sweeps"``, ``"time_limit"``,
             ``"schedule"``, ``"workers"``, ``"count"``, ``"qpu"``: ``--topology``, ``--embedding``,
-            ``--chain-strength``).
+            ``--chain-strength``; and the knobs of :data:`~nonoqubo.solvers.base.KNOBS`:
+            ``"beta_range"``, ``"beta_schedule"``, ``"beta_schedule_file"``, ``"sweeps_per_beta"``,
+            ``"restarts"``, ``"tenure"``, ``"initial_states"``).
         run: ``run(qubo, options, tick) -> SampleBatch``; calls ``tick`` after every read.
         refuses: options of a family it takes that it still refuses, each with the reason
             (``dwave``: ``--topology``, the QPU's own graph is used).
@@ -61,30 +66,34 @@ class SamplerSpec:
 #: the local samplers, in the order `solve --help` lists them; a new sampler is one entry
 SAMPLER_TABLE: dict[str, SamplerSpec] = {
     spec.name: spec for spec in (
-        SamplerSpec("sa", "simulated annealing (dwave-samplers; the default)", frozenset({"sweeps"}),
-                    dwave.annealer("sa", "SimulatedAnnealingSampler", {"sweeps": lambda v: ("num_sweeps", v)})),
-        SamplerSpec("tabu", "tabu search (dwave-samplers)", frozenset({"time_limit"}),
-                    dwave.annealer("tabu", "TabuSampler",
-                                   {"time_limit": lambda v: ("timeout", max(1, round(v * 1000)))})),
+        SamplerSpec("sa", "simulated annealing (dwave-samplers; the default; --beta-range, --beta-schedule, "
+                          "--sweeps-per-beta, --restarts, --initial-states)",
+                    frozenset({"sweeps", "beta_range", "beta_schedule", "beta_schedule_file", "sweeps_per_beta",
+                               "restarts", "initial_states"}),
+                    dwave.annealer("sa", "SimulatedAnnealingSampler", dwave.sa_arguments, anneals_per_read=True)),
+        SamplerSpec("tabu", "tabu search (dwave-samplers; --time-limit, --tenure, --restarts, --initial-states)",
+                    frozenset({"time_limit", "tenure", "restarts", "initial_states"}),
+                    dwave.annealer("tabu", "TabuSampler", dwave.tabu_arguments)),
         SamplerSpec("exact", f"every assignment (dimod.ExactSolver); at most {dwave.EXACT_LIMIT} variables",
                     frozenset(), dwave.run_exact),
         SamplerSpec("qbpp", f"QUBO++ EasySolver (pyqbpp); at most {qbpp.QBPP_LIMIT} variables without a licence",
                     frozenset({"time_limit"}), qbpp.run),
         SamplerSpec("openjij-sa", "OpenJij simulated annealing (openjij; --beta-min, --beta-max)",
                     frozenset({"sweeps", "schedule"}), openjij.runner("openjij-sa")),
-        SamplerSpec("openjij-sqa", "OpenJij simulated quantum annealing (openjij; --beta, --gamma, --trotter)",
+        SamplerSpec("openjij-sqa", "OpenJij simulated quantum annealing (openjij; --beta, --gamma, --trotter, "
+                                   "--sqa-schedule; slow: see the SQA note below)",
                     frozenset({"sweeps", "schedule"}), openjij.runner("openjij-sqa")),
         SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
                              "per line; --count N enumerates and counts solutions",
                     frozenset({"time_limit", "workers", "count"}), cpsat.run),
         SamplerSpec("mock-dwave", "the QPU workflow offline: FixedEmbeddingComposite over dwave-system's "
                                   "MockDWaveSampler on --topology T, simulated annealing on the qubits",
-                    frozenset({"sweeps", "qpu"}), qpu.run_mock, needs=frozenset({"topology", "embedding", "solver"}),
+                    frozenset({"sweeps", "qpu", "initial_states"}), qpu.run_mock, needs=frozenset({"topology", "embedding", "solver"}),
                     needs_says="--topology T (e.g. pegasus:16, zephyr:12,4, chimera:16, Advantage_system4.1, or a "
                                "QPU's properties JSON), --solver NAME or --embedding EMB.json, whose topology it "
                                "takes"),
         SamplerSpec("dwave", "a D-Wave QPU (DWaveSampler(), as the Ocean configuration names it) through "
-                             "FixedEmbeddingComposite", frozenset({"qpu"}), qpu.run_dwave,
+                             "FixedEmbeddingComposite", frozenset({"qpu", "initial_states"}), qpu.run_dwave,
                     refuses={"topology": "the QPU's own working graph is used (an --embedding must be for that "
                                          "graph)"}),
     )
@@ -105,19 +114,24 @@ def check_options(options: SampleOptions, sampler: str) -> None:
 
     ``reads`` at least 1, ``seed`` in ``0 .. 2**32 - 1``, ``sweeps`` a positive whole number,
     ``time_limit`` a positive number of seconds; an option the sampler does not take is refused
-    rather than ignored.  (The values of the OpenJij schedule options are OpenJij's to check:
+    rather than ignored.  The knobs: a beta range ``0 < LO < HI``, a custom schedule's file read
+    and checked never decreasing (and then no ``--sweeps`` or ``--beta-range``), ``--sweeps`` a
+    multiple of ``--sweeps-per-beta``, ``--restarts`` at least 1, ``--tenure`` at least 0, an
+    ``--initial-states`` file that exists (its states are matched to the model by
+    :func:`nonoqubo.solvers.sampling.sample`, before sampling).  (The values of the OpenJij schedule options are OpenJij's to check:
     :mod:`nonoqubo.solvers.openjij`.)
     """
     spec = sampler_spec(sampler)
     reads, seed, sweeps, time_limit = options.reads, options.seed, options.sweeps, options.time_limit
+    knobs = {name: getattr(options, name) for name in KNOBS}
     if isinstance(reads, bool) or not isinstance(reads, int) or reads < 1:
         raise SolverError(f"--reads must be at least 1, not {reads}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT):
         raise SolverError(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {seed}")
     for option, value in {"sweeps": sweeps, "time_limit": time_limit, "workers": options.workers,
-                          "count": options.count}.items():
+                          "count": options.count, **knobs}.items():
         if value is not None and option not in spec.takes:
-            flag = "--" + option.replace("_", "-")
+            flag = FLAGS.get(option, "--" + option.replace("_", "-"))
             able = ", ".join(s.name for s in SAMPLER_TABLE.values() if option in s.takes) or "none"
             raise SolverError(f"{flag} does not apply to the {sampler} sampler (it applies to: {able})")
     given_schedule = sorted(k for k, v in (options.schedule or {}).items() if v is not None)
@@ -130,6 +144,8 @@ def check_options(options: SampleOptions, sampler: str) -> None:
         able = ", ".join(s.name for s in SAMPLER_TABLE.values() if "qpu" in s.takes)
         raise SolverError(f"{qpu.QPU_OPTIONS.get(given_qpu[0], given_qpu[0])} applies only to the QPU samplers "
                           f"({able}), not to {sampler}")
+    if given_schedule:  # OpenJij's values (and an --sqa-schedule file) before anything is read or built
+        openjij.check_schedule(sampler, options.schedule, sweeps)
     for option, why in spec.refuses.items():
         if _given(options, option):
             raise SolverError(f"--{option.replace('_', '-')} does not apply to --sampler {sampler}: {why}")
@@ -146,6 +162,48 @@ def check_options(options: SampleOptions, sampler: str) -> None:
             raise SolverError(f"--{option} must be a whole number of at least 1, not {value}")
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
         raise SolverError(f"--time-limit must be a positive number of seconds, not {time_limit}")
+    _check_knobs(options)
+
+
+#: how ``solve`` spells a knob (a field of :class:`SampleOptions`) when it is not ``--`` + its name
+FLAGS = {"beta_schedule_file": "--beta-schedule custom FILE"}
+
+
+def _whole(value: object, flag: str, least: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise SolverError(f"{flag} must be a whole number of at least {least}, not {value}")
+
+
+def _check_knobs(options: SampleOptions) -> None:
+    """The values of the annealing knobs (each sampler's ``takes`` was checked before)."""
+    if options.beta_range is not None:
+        parse_beta_range(options.beta_range)
+    kind, betas = options.beta_schedule, options.beta_schedule_file
+    if kind is not None and kind not in SCHEDULE_TYPES:
+        raise SolverError(f"--beta-schedule takes linear, geometric or custom FILE, not {kind!r}")
+    if kind == "custom":
+        if betas is None:
+            raise SolverError("--beta-schedule custom needs a FILE of betas (one per line, or a JSON list)")
+        if options.sweeps is not None or options.beta_range is not None:
+            raise SolverError("--beta-schedule custom FILE is the whole schedule: leave out "
+                              f"{'--sweeps' if options.sweeps is not None else '--beta-range'} (the sweeps are "
+                              "the file's betas times --sweeps-per-beta)")
+        read_betas(betas)
+    elif betas is not None:
+        raise SolverError(f"a file of betas goes with --beta-schedule custom, not with {kind or 'no'} schedule")
+    if options.sweeps_per_beta is not None:
+        _whole(options.sweeps_per_beta, "--sweeps-per-beta", 1)
+        total = dwave.SA_DEFAULT_SWEEPS if options.sweeps is None else options.sweeps
+        if kind != "custom" and total % options.sweeps_per_beta:
+            raise SolverError(f"--sweeps ({total}{', the default' if options.sweeps is None else ''}) must be a "
+                              f"multiple of --sweeps-per-beta ({options.sweeps_per_beta})")
+    if options.restarts is not None:
+        _whole(options.restarts, "--restarts", 1)
+    if options.tenure is not None:
+        _whole(options.tenure, "--tenure", 0)
+    given = options.initial_states
+    if given is not None and given != LINE and not os.path.isfile(given):
+        raise SolverError(f"--initial-states {given}: no such file (give a samples file, a picture, or 'line')")
 
 
 def _given(options: SampleOptions, option: str) -> bool:

@@ -31,7 +31,9 @@ solve, into the SampleSet's ``info["nonoqubo"]``::
      "date": "2026-12-01T11:40:00Z",          # when the sampling started (UTC)
      "sampler": "sa",
      "parameters": {"reads": 10, "seed": 1, "sweeps": 1000, "time_limit": null,
-                    "schedule": {}, "workers": null, "count": null, "presolve": false},
+                    "workers": null, "count": null,     # always; then what was given:
+                    "beta_range": "0.5,10", "restarts": 4, ...,  # the knobs, flat (recorded_parameters)
+                    "presolve": false},
      "sampler_reported": {"beta_range": [0.23, 5.3], ...},   # what the sampler said of itself
      "timing": {"seconds_per_run": 0.0021,    # the time of one run, for TTS (evaluate reads it)
                 "time_source": "sampler timing",   # or "wall clock"
@@ -45,7 +47,11 @@ solve, into the SampleSet's ``info["nonoqubo"]``::
      "machine": {"platform": ..., "processor": ..., "cpu_count": 2, ...}}
 
 ``parameters`` are the values given (``null``: the sampler's default, which
-``sampler_reported`` may show).  ``seconds_per_run`` is, in this order of preference: the mean
+``sampler_reported`` may show), one flat dict of plain values (:func:`recorded_parameters`) that
+``evaluate`` groups a setting by: the OpenJij schedule options and the knobs
+(:data:`~nonoqubo.solvers.base.KNOBS`: ``beta_range`` as ``"LO,HI"``, ``beta_schedule``,
+``beta_schedule_file``, ``sweeps_per_beta``, ``restarts``, ``tenure``, ``initial_states``) appear
+only when given.  ``seconds_per_run`` is, in this order of preference: the mean
 of the sampler's own per-read times (:data:`~nonoqubo.solvers.base.READ_SECONDS`: dwave-samplers'
 ``sampling_ns``, OpenJij's ``list_exec_times``); the *median* of the wall-clock intervals between
 reads when the sampler runs one read per call (``tabu``, ``qbpp``: the median, because the first
@@ -72,7 +78,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -87,10 +93,13 @@ from ..model.weights import Weights
 from ..pipeline import Models
 from ..samples import SampleBatch
 from .._version import __version__
-from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, json_safe, machine
+from .base import KNOBS, READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, json_safe, machine
+from .initial import initial_states
 from .samplers import check_options, sampler_spec
+from .schedule import format_beta_range, parse_beta_range
 
-__all__ = ["RUN", "SolveResult", "model_record", "run_record", "sample", "sampleset_document", "solve"]
+__all__ = ["RUN", "SolveResult", "model_record", "recorded_parameters", "run_record", "sample", "sample_options",
+           "sampleset_document", "solve"]
 
 #: the ``batch.extra`` key of the run's record (:func:`run_record`)
 RUN = "run"
@@ -137,6 +146,8 @@ def sample(
     workers: int | None = None,
     count: int | None = None,
     qpu: Mapping[str, Any] | None = None,
+    decoder: Decoder | None = None,
+    **knobs: Any,
 ) -> SampleBatch:
     """Sample *qubo* with a local sampler.
 
@@ -154,6 +165,12 @@ def sample(
         count: enumerate up to this many solutions, counted in ``batch.extra["count"]`` (``cpsat``).
         qpu: ``mock-dwave``, ``dwave``: ``{"topology", "embedding", "chain_strength"}`` (see
             :mod:`nonoqubo.solvers.qpu`).
+        decoder: *qubo*'s :class:`Decoder`, when one is made already (warm starts match files with it).
+        knobs: the samplers' knobs, fields of :class:`~nonoqubo.solvers.base.SampleOptions`
+            (:data:`~nonoqubo.solvers.base.KNOBS`): ``beta_range=(0.5, 10)``,
+            ``beta_schedule="linear"``, ``beta_schedule="custom", beta_schedule_file=PATH``,
+            ``sweeps_per_beta``, ``restarts``, ``tenure``, ``initial_states="line"`` or a path.
+            A warm start is matched to *qubo* before anything is sampled.
 
     Returns:
         The samples in the model's variable order, energies attached.  A model
@@ -162,11 +179,15 @@ def sample(
     Raises:
         MissingDependency: the sampler's package is not installed.
         SolverError: a bad option, a model too large for ``exact`` or ``qbpp``, or an unknown sampler.
+        SampleError: warm-start states that are not this model's.
+        TypeError: a knob that is not a field of :class:`~nonoqubo.solvers.base.SampleOptions`.
     """
-    opts = SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
-                         workers=workers, count=count, qpu=qpu)
+    opts = sample_options(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
+                          workers=workers, count=count, qpu=qpu, **knobs)
     check_options(opts, sampler)
     spec = sampler_spec(sampler)
+    if opts.initial_states is not None and qubo.num_vars:  # matched to the model before any sampling
+        opts = replace(opts, states=initial_states(qubo, opts.initial_states, reads, seed, decoder=decoder))
     stamps: list[float] = []
     report = tick or _no_tick
 
@@ -186,6 +207,44 @@ def sample(
     read_wall = [b - a for a, b in zip([start, *stamps], stamps)] if len(stamps) == len(batch) > 1 else None
     batch.extra[RUN] = run_record(sampler, opts, batch, wall, read_wall, date)
     return batch
+
+
+def sample_options(**values: Any) -> SampleOptions:
+    """:class:`SampleOptions` of *values*, a knob given as text made typed (``beta_range="0.5,10"``).
+
+    Raises:
+        TypeError: a name that is not a field of :class:`SampleOptions` (a typo of a knob).
+    """
+    names = {f.name for f in fields(SampleOptions)} - {"states"}
+    unknown = sorted(set(values) - names)
+    if unknown:
+        raise TypeError(f"unknown sampling option {unknown[0]!r}; the knobs are {', '.join(KNOBS)}")
+    if isinstance(values.get("beta_range"), str):
+        values["beta_range"] = parse_beta_range(values["beta_range"])
+    elif values.get("beta_range") is not None:
+        values["beta_range"] = tuple(values["beta_range"])
+    return SampleOptions(**values)
+
+
+def recorded_parameters(options: SampleOptions) -> dict[str, Any]:
+    """The run record's ``parameters``: one flat dict of plain values (None, numbers, text).
+
+    ``reads``, ``seed``, ``sweeps``, ``time_limit``, ``workers`` and ``count`` always (None: the
+    sampler's default), then the OpenJij schedule options and the knobs that were given, a beta
+    range as its text ``"LO,HI"``; ``evaluate`` groups and shows a setting by this dict.
+
+    Examples:
+        >>> recorded_parameters(SampleOptions(reads=5, beta_range=(0.5, 10.0), schedule={"trotter": 8}))
+        {'reads': 5, 'seed': None, 'sweeps': None, 'time_limit': None, 'workers': None, 'count': None, 'trotter': 8, 'beta_range': '0.5,10'}
+    """
+    record: dict[str, Any] = {"reads": options.reads, "seed": options.seed, "sweeps": options.sweeps,
+                              "time_limit": options.time_limit, "workers": options.workers, "count": options.count}
+    record.update({k: v for k, v in (options.schedule or {}).items() if v is not None})
+    for name in KNOBS:
+        value = getattr(options, name)
+        if value is not None:
+            record[name] = format_beta_range(value) if name == "beta_range" else value
+    return record
 
 
 def run_record(sampler: str, options: SampleOptions, batch: SampleBatch, wall: float,
@@ -213,9 +272,7 @@ def run_record(sampler: str, options: SampleOptions, batch: SampleBatch, wall: f
         "version": __version__,
         "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "sampler": sampler,
-        "parameters": {"reads": options.reads, "seed": options.seed, "sweeps": options.sweeps,
-                       "time_limit": options.time_limit, "schedule": dict(options.schedule or {}),
-                       "workers": options.workers, "count": options.count},
+        "parameters": recorded_parameters(options),
         "sampler_reported": batch.extra.get(SAMPLER_INFO, {}),
         "timing": {"seconds_per_run": per_run, "time_source": source, "per_run": how,
                    "read_seconds": own, "read_wall_seconds": read_wall, "wall_seconds": wall},
@@ -252,10 +309,11 @@ def solve(
     encoding: EncodingLike = DEFAULT,
     weights: Weights | None = None,
     source: str | None = None,
+    **knobs: Any,
 ) -> SolveResult:
     """Build *puzzle*'s QUBO (or take a model read from a file), sample it locally and decode every sample.
 
-    Args: see :func:`sample`.  *puzzle* is a :class:`Puzzle`, built in *encoding* with
+    Args: see :func:`sample` (the *knobs* too: ``solve(p, "sa", beta_range=(0.5, 10))``).  *puzzle* is a :class:`Puzzle`, built in *encoding* with
     *weights*, or a :class:`Qubo` that carries its puzzle (a file ``nonoqubo build`` or
     ``suite`` wrote, read by :func:`~nonoqubo.inputs.load_model`), sampled as it is
     (its own encoding and weights).  *presolve* fixes what line logic decides before
@@ -271,8 +329,8 @@ def solve(
         SolverError: a bad option (checked before the model is built).
         FormatError: a :class:`Qubo` that carries no clues.
     """
-    check_options(SampleOptions(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
-                                workers=workers, count=count, qpu=qpu), sampler)
+    check_options(sample_options(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
+                                 workers=workers, count=count, qpu=qpu, **knobs), sampler)
     start = time.perf_counter()
     if isinstance(puzzle, Qubo):
         if puzzle.puzzle is None:  # before sampling (presolve would need the clues too)
@@ -287,9 +345,9 @@ def solve(
         models = Models.build(puzzle, encoding=encoding, weights=weights)
     puzzle = models.puzzle
     qubo = models.presolve() if presolve else models.qubo
-    batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
-                   tick=tick, workers=workers, count=count, qpu=qpu)
     decoder = given if given is not None and given.model is qubo else Decoder(qubo)
+    batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
+                   tick=tick, workers=workers, count=count, qpu=qpu, decoder=decoder, **knobs)
     analysis = decoder.analyse(batch.bits)
     best = decoder.reports(analysis, select(analysis, "best"), batch)[0]
     record = batch.extra[RUN]

@@ -36,16 +36,18 @@ def test_sqa_solves_the_logo_from_the_cli(run_cli, logo):
 
 def test_schedule_options_reach_openjij(monkeypatch):
     openjij = pytest.importorskip("openjij")
-    seen = {}
+    seen = []
     real = openjij.SASampler.sample
 
     def spy(self, bqm, **kwargs):
-        seen.update(kwargs)
+        seen.append(kwargs)
         return real(self, bqm, **kwargs)
 
     monkeypatch.setattr(openjij.SASampler, "sample", spy)
     sample(build(SMALL), "openjij-sa", reads=2, seed=4, sweeps=50, options={"beta_min": 0.2, "beta_max": 8})
-    assert seen == {"beta_min": 0.2, "beta_max": 8.0, "num_sweeps": 50, "num_reads": 2, "seed": 4}
+    # with a seed, one read per call, read r seeded seed + r (OpenJij seeds every read of a call alike)
+    assert seen == [{"beta_min": 0.2, "beta_max": 8.0, "num_sweeps": 50, "num_reads": 1, "seed": 4 + r}
+                    for r in range(2)]
 
 
 @pytest.mark.parametrize("args, message", [
