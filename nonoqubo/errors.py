@@ -30,6 +30,7 @@ __all__ = [
     "PhysicalError",
     "PuzzleError",
     "QoblibError",
+    "QpuParameterError",
     "SampleError",
     "SolverError",
     "Terminated",
@@ -93,6 +94,11 @@ class SolverError(NonoquboError, RuntimeError):
 
 class TimeLimit(SolverError):
     """A search stopped by its time limit before it decided (no solution yet, or a proof unfinished)."""
+
+
+class QpuParameterError(SolverError):
+    """A QPU parameter the solver's properties forbid (an annealing time out of range, a schedule that is
+    not monotone where it must be, too many points...) or a physical problem out of the solver's ranges."""
 
 
 class TopologyError(NonoquboError, ValueError):

@@ -225,7 +225,8 @@ def add_chain_strength_argument(parser: argparse.ArgumentParser | argparse._Argu
     parser.add_argument("--chain-strength", metavar="X", default=None,
                         help="the coupling that holds each chain's qubits together, in the logical model's "
                              "units (a broken chain coupler costs 2X): a positive number, or 'uniform-torque' "
-                             "(Ocean's default, uniform_torque_compensation with prefactor 1.414; the default) "
+                             "(Ocean's default, uniform_torque_compensation with prefactor 1.414; the default), "
+                             "'uniform-torque:PREFACTOR' (another prefactor) "
                              "or 'scaled' (the largest |h| or |J| of the logical Ising model)")
 
 
@@ -374,6 +375,28 @@ def chain_break_lines(breaks: dict, best: int) -> list[str]:
     shown = per[:TEXT_LIMIT]
     lines.append("per sample read: " + ", ".join(f"{f:.1%}" for f in shown)
                  + (f", ... ({len(per) - TEXT_LIMIT} more in --json)" if len(per) > TEXT_LIMIT else ""))
+    return lines + qpu_lines(breaks.get("qpu"))
+
+
+def qpu_lines(qpu: dict | None) -> list[str]:
+    """The QPU call's lines: solver and problem ids, the access time and its parts, the parameters sent."""
+    if not qpu:
+        return []
+    ids = qpu.get("problem_ids") or []
+    lines = [f"QPU: {qpu.get('solver')}, problem {ids[0] if ids else 'id unknown'}"
+             + (f" and {len(ids) - 1} more (one per spin-reversal transform)" if len(ids) > 1 else "")]
+    timing = qpu.get("timing") or {}
+    if "qpu_access_time" in timing:
+        parts = ", ".join(f"{key.removeprefix('qpu_').replace('_', ' ')} {timing[key]:,.2f}"
+                          for key in ("qpu_programming_time", "qpu_sampling_time", "qpu_anneal_time_per_sample")
+                          if key in timing)
+        lines.append(f"qpu_access_time {timing['qpu_access_time']:,.2f} µs ({parts})"
+                     + ("; estimated by the mock's timing model, not measured" if qpu.get("estimated") else ""))
+    params = qpu.get("parameters") or {}
+    if params or qpu.get("num_spin_reversal_transforms"):
+        shown = {**params, **({"num_spin_reversal_transforms": qpu["num_spin_reversal_transforms"]}
+                              if qpu.get("num_spin_reversal_transforms") else {})}
+        lines.append("parameters sent: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
     return lines
 
 

@@ -15,10 +15,11 @@ from ..inputs import load_model
 from ..qpu.physical import check_not_physical
 from ..errors import EmbeddingError
 from ..qpu.cache import embed, qubo_to_embed
-from ..qpu.embedding import check_search, write_embedding
+from ..qpu.embedding import check_search, check_search_options, write_embedding
 from ..qpu.topology import Topology, parse_topology
 from ._common import (add_cache_argument, add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names,
                       progress_enabled, topology_file)
+from ._qpu_options import add_search_options, search_options
 
 ORDER = 25
 
@@ -52,6 +53,10 @@ examples:
   nonoqubo embed examples/qbpp-logo.yaml --topology pegasus:16 -o logo.emb.json
   nonoqubo embed logo.bqm --topology zephyr:12,4 --tries 5 --timeout 120 -o logo.z.json
   nonoqubo embed puzzle.non --topology qpu-properties.json --presolve -o p.emb.json
+  nonoqubo embed puzzle.non --topology Advantage_system4.1 --clique -o p.clique.json
+  nonoqubo embed puzzle.non --topology advantage2 --threads 2 --chainlength-patience 20 -o p.z.json
+
+--chainlength-patience, --threads and --clique are part of the cache key.
 """
 
 
@@ -72,6 +77,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "at most 86400)")
     parser.add_argument("--presolve", action="store_true",
                         help="embed the presolved model: the variables line logic decides fixed first")
+    add_search_options(parser)
     add_cache_argument(parser)
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress line and no figures")
     parser.set_defaults(run=run)
@@ -94,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
     source = args.model_or_puzzle
     check_not_physical(source, "embed")
     check_search(args.seed, args.tries, args.timeout)  # before any work: minorminer's seed is an unsigned integer
+    check_search_options(search_options(args))
     check_output_folder(args.output, source, topology_file(args.topology))  # never over a file it reads
     topology = parse_topology(args.topology)
     show = progress_enabled(args)
@@ -101,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         qubo, presolved = qubo_to_embed(_read(args), presolve=args.presolve, source=source)
     found = embed(qubo, topology, seed=args.seed, tries=args.tries, timeout=args.timeout,
                   use_cache=not args.no_cache, presolved=presolved,
-                  step=lambda message: status_line(f"{message} (at most {args.timeout:g} s)", show))
+                  step=lambda message: status_line(f"{message} (at most {args.timeout:g} s)", show),
+                  search=search_options(args))
     model = found.model
     size = (f"{model['variables']} variables, {model['edges']} edges, max degree {model['max_degree']}"
             + (", presolved" if presolved else ""))

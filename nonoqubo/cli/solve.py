@@ -27,10 +27,11 @@ from ..errors import FormatError, NonoquboError, SolverError
 from ..model.estimate import check_fits
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
-from ._common import (add_chain_strength_argument, add_encoding_arguments, chain_break_lines, encoding_options,
+from ._common import (add_encoding_arguments, chain_break_lines, encoding_options,
                       add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
-                      add_presolve_argument, input_options, progress_enabled, solve_tournament, topology_file,
+                      add_presolve_argument, input_options, progress_enabled, solve_tournament,
                       wants_tournament_solve, write_image)
+from ._qpu_options import QPU_EXAMPLES, add_qpu_options, qpu_inputs, qpu_options
 
 ORDER = 70
 
@@ -120,8 +121,12 @@ on a QPU, offline.  dwave does the same on the QPU your Ocean configuration
 names (dwave setup, or DWAVE_API_TOKEN); with none it fails in one line.
 Without --embedding an embedding is found with minorminer and cached.  -o
 keeps the SampleSet's info (timing, embedding_context with the chains and
-the chain strength) and its chain_break_fraction column, which decode reports.
-"""
+the chain strength) and its chain_break_fraction column, which decode reports;
+info["nonoqubo"]["sampler_reported"]["qpu"] keeps the problem ids, the timing
+(qpu_access_time and its parts, in microseconds; the mock's estimated), the
+parameters sent and the ranges (docs/guides/annealer.md).
+
+""" + QPU_EXAMPLES
 
 #: what to try when no sample is valid (the last line of the output)
 NO_VALID_HINT = (
@@ -191,14 +196,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="run one solve per setting and write each into -o DIR/SETTING/: "
                              "beta-range=0.1,10:0.5,10 (repeat for a grid), or a JSON/YAML file of "
                              "option -> values; then 'nonoqubo evaluate PUZZLE DIR' compares them")
-    qpu = parser.add_argument_group("QPU samplers (mock-dwave, dwave)")
-    qpu.add_argument("--topology", metavar="T",
-                     help="mock-dwave: the QPU graph (chimera:M[,N,T], pegasus:M, zephyr:M[,T], or a QPU's "
-                          "properties JSON); default the --embedding's topology")
-    qpu.add_argument("--embedding", metavar="EMB.json",
-                     help="the chains to use ('nonoqubo embed'; for the presolved model with --presolve); default "
-                          "found by minorminer and cached (as 'nonoqubo embed' caches)")
-    add_chain_strength_argument(qpu)
+    add_qpu_options(parser)
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON (schemas/report.schema.json)")
     parser.add_argument("-q", "--quiet", action="store_true",
@@ -247,7 +245,7 @@ SWEEPABLE = ("sampler", "reads", "seed", "sweeps", "time-limit", "presolve", "be
 
 def _files_read(args: argparse.Namespace) -> tuple[str | None, ...]:
     """Every file the command reads, which no output may overwrite."""
-    return (args.puzzle, args.embedding, topology_file(args.topology), beta_schedule_of(args)[1],
+    return (args.puzzle, *qpu_inputs(args), beta_schedule_of(args)[1],
             args.sqa_schedule, args.initial_states if args.initial_states != LINE else None)
 
 
@@ -277,7 +275,7 @@ def read_input(args: argparse.Namespace) -> Puzzle | Qubo:
 def checked_options(args: argparse.Namespace) -> tuple[dict[str, object], dict[str, Any], dict[str, Any]]:
     """``(schedule, qpu, knobs)`` of *args*, every value checked (:func:`check_options`), before anything is read."""
     schedule = openjij_options(args)
-    qpu = {"topology": args.topology, "embedding": args.embedding, "chain_strength": args.chain_strength}
+    qpu = qpu_options(args)
     knobs = knob_options(args)
     options = sample_options(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
                              schedule=schedule, workers=args.workers, count=args.count, qpu=qpu, **knobs)

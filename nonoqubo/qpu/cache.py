@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,24 +67,33 @@ def cache_folder() -> Path:
     return base / "nonoqubo" / "embeddings"
 
 
-def cache_key(model_hash: str, topology: Topology, seed: int, tries: int, timeout: float) -> str:
+def cache_key(model_hash: str, topology: Topology, seed: int, tries: int, timeout: float,
+              search: Mapping[str, Any] | None = None) -> str:
     """The cache file's stem: sha256 of what changes minorminer's result (model hash, topology key, seed,
-    tries, timeout per try).
+    tries, timeout per try, and the knobs of *search* that differ from their defaults:
+    ``chainlength_patience``, ``threads``, ``clique``; a search with the defaults keeps the key it had).
 
     Examples:
         >>> from nonoqubo.qpu.topology import parse_topology
         >>> t = parse_topology("chimera:1")
         >>> cache_key("h", t, 1, 1, 2.5) == cache_key("h", t, 1, 1, 600.0)
         False
-        >>> cache_key("h", t, 1, 1, 600) == cache_key("h", t, 1, 1, 600.0)
+        >>> cache_key("h", t, 1, 1, 600) == cache_key("h", t, 1, 1, 600.0, {"threads": 1})
         True
+        >>> cache_key("h", t, 1, 1, 600) == cache_key("h", t, 1, 1, 600, {"clique": True})
+        False
     """
-    text = json.dumps([model_hash, topology.key, int(seed), int(tries), float(timeout)])
+    extra = _embedding.check_search_options(search)
+    key: list[Any] = [model_hash, topology.key, int(seed), int(tries), float(timeout)]
+    if extra:
+        key.append(sorted(extra.items()))
+    text = json.dumps(key)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
 
 
 def embed(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int = 1, timeout: float = 1000.0,
-          use_cache: bool = True, presolved: bool = False, step: Step = no_step) -> Embedded:
+          use_cache: bool = True, presolved: bool = False, step: Step = no_step,
+          search: Mapping[str, Any] | None = None) -> Embedded:
     """The embedding of *qubo* on *topology* from the cache, else :func:`~.embedding.find_embedding`'s (then cached).
 
     Args:
@@ -93,14 +103,17 @@ def embed(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int = 1, time
         use_cache: read and write the cache.
         presolved: recorded in the model's summary (the ``"model"`` object of EMB.json).
         step: wraps every try (a progress line).
+        search: minorminer's other knobs (:func:`~.embedding.check_search_options`), part of the key.
     """
     model = model_summary(qubo, presolved=presolved)
-    path = cache_folder() / f"{cache_key(model['hash'], topology, seed, tries, timeout)}.json" if use_cache else None
+    path = (cache_folder() / f"{cache_key(model['hash'], topology, seed, tries, timeout, search)}.json"
+            if use_cache else None)
     if path is not None:
         hit = _read(path, qubo, topology)
         if hit is not None:
             return Embedded(hit, True, model, path)
-    found = _embedding.find_embedding(qubo, topology, seed=seed, tries=tries, timeout=timeout, step=step)
+    found = _embedding.find_embedding(qubo, topology, seed=seed, tries=tries, timeout=timeout, step=step,
+                                      search=search)
     if found is not None and path is not None:
         _write(path, found, model, topology)
     return Embedded(found, False, model, path)

@@ -53,7 +53,8 @@ from ..errors import EmbeddingError, FormatError, MissingDependency, TopologyErr
 from ..model.qubo import Qubo
 from .topology import Topology, parse_topology
 
-__all__ = ["Embedding", "MAX_TIMEOUT", "MAX_TRIES", "SEED_LIMIT", "Step", "check_embedding", "check_search",
+__all__ = ["Embedding", "MAX_TIMEOUT", "MAX_TRIES", "SEARCH_DEFAULTS", "SEED_LIMIT", "Step", "check_embedding",
+           "check_search", "check_search_options",
            "checked_on_its_topology", "checked_embedding", "chain_figures", "embedding_document", "find_embedding",
            "interaction_graph_hash", "load_embedding", "model_summary", "no_step", "topology_of_embedding",
            "write_embedding"]
@@ -183,7 +184,8 @@ def _minorminer() -> Any:
 
 
 def find_embedding(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int = 1,
-                   timeout: float = 1000.0, step: Step = no_step) -> Embedding | None:
+                   timeout: float = 1000.0, step: Step = no_step,
+                   search: Mapping[str, Any] | None = None) -> Embedding | None:
     """The best of *tries* minorminer embeddings of *qubo*'s interaction graph, or None when none was found.
 
     Try ``i`` (from 0) runs ``minorminer.find_embedding`` with ``random_seed = seed + i`` and
@@ -197,8 +199,16 @@ def find_embedding(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int 
         seed, tries, timeout: as above (``tries >= 1``, ``timeout > 0``).
         step: wraps every try; it is handed the line to show (``embedding on pegasus:16: try 2/3,
             best so far: longest chain 5, 300 qubits``).
+        search: minorminer's other knobs (:func:`check_search_options`): ``chainlength_patience``,
+            ``threads``, or ``clique`` (True: ``minorminer.busclique.find_clique_embedding``, the
+            chains of a complete graph on as many variables, found in one deterministic pass; any
+            model of that size fits them, the chains are longer than a search's).
     """
     check_search(seed, tries, timeout)
+    extra = check_search_options(search)
+    if extra.get("clique"):
+        return _clique_embedding(qubo, topology, seed=seed, step=step)
+    knobs = {k: v for k, v in extra.items() if k in ("chainlength_patience", "threads")}
     mm = _minorminer()
     n = qubo.num_vars
     edges = list(zip(np.asarray(qubo.row).tolist(), np.asarray(qubo.col).tolist()))
@@ -213,7 +223,7 @@ def find_embedding(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int 
                   if best_figures else "")
         with step(f"embedding on {topology.spec}: try {i + 1}/{tries}{so_far}"):
             if edges:
-                found = mm.find_embedding(edges, target, random_seed=int(seed) + i, timeout=float(timeout))
+                found = mm.find_embedding(edges, target, random_seed=int(seed) + i, timeout=float(timeout), **knobs)
             else:
                 found = {}
         placed = {int(v): [int(q) for q in c] for v, c in found.items()}
@@ -234,7 +244,88 @@ def find_embedding(qubo: Qubo, topology: Topology, *, seed: int = 1, tries: int 
     labels = list(qubo.labels)
     emb = Embedding({labels[v]: tuple(best[v]) for v in range(n)}, topology.spec, interaction_graph_hash(qubo),
                     {**chain_figures({labels[v]: best[v] for v in range(n)}), "seconds": round(seconds, 3),
-                     "tries": int(tries), "seed": int(seed), "timeout": float(timeout)},
+                     "tries": int(tries), "seed": int(seed), "timeout": float(timeout), **knobs},
+                    topology_info=topology.describe())
+    verify(emb, qubo, topology)
+    return emb
+
+
+#: minorminer's knobs besides seed, tries and timeout, with their defaults (a search with the defaults
+#: is cached under the same key as before they existed)
+SEARCH_DEFAULTS: dict[str, Any] = {"chainlength_patience": 10, "threads": 1, "clique": False}
+#: the most threads one search may use
+MAX_THREADS = 256
+
+
+def check_search_options(search: Mapping[str, Any] | None, prefix: str = "--") -> dict[str, Any]:
+    """The minorminer knobs of *search* that differ from :data:`SEARCH_DEFAULTS`, checked (one line each).
+
+    ``chainlength_patience`` (minorminer's: how many rounds without a shorter chain it keeps
+    improving, default 10) a whole number of at least 0, ``threads`` 1 to :data:`MAX_THREADS`,
+    ``clique`` a flag.
+
+    Examples:
+        >>> check_search_options({"threads": 2, "chainlength_patience": 10, "clique": None})
+        {'threads': 2}
+        >>> check_search_options({"threads": 0})
+        Traceback (most recent call last):
+        nonoqubo.errors.EmbeddingError: --threads 0: give a whole number from 1 to 256
+    """
+    out: dict[str, Any] = {}
+    for key, value in (search or {}).items():
+        if value is None:
+            continue
+        if key not in SEARCH_DEFAULTS:
+            raise EmbeddingError(f"unknown embedding option {key!r}; known: {', '.join(SEARCH_DEFAULTS)}")
+        flag = prefix + key.replace("_", "-")
+        if key == "clique":
+            value = bool(value)
+        elif isinstance(value, bool) or not isinstance(value, int):
+            raise EmbeddingError(f"{flag} {value!r}: give a whole number")
+        elif key == "threads" and not 1 <= value <= MAX_THREADS:
+            raise EmbeddingError(f"{flag} {value}: give a whole number from 1 to {MAX_THREADS}")
+        elif key == "chainlength_patience" and not 0 <= value <= 10**6:
+            raise EmbeddingError(f"{flag} {value}: give a whole number from 0 to 1000000")
+        if value != SEARCH_DEFAULTS[key]:
+            out[key] = value
+    return out
+
+
+def _clique_graph(topology: Topology) -> Any:
+    """*topology*'s graph with the dwave_networkx attributes busclique needs (a file's: its declared family)."""
+    from .topology import dwave_networkx
+
+    graph = topology.graph
+    family = graph.graph.get("family") or topology.file_family
+    if family == "chimera":  # minorminer 0.2's busclique aborts the interpreter on Chimera graphs
+        raise EmbeddingError(f"{topology.spec}: --clique embeds on Pegasus and Zephyr (Advantage, Advantage2); "
+                             "on Chimera use minorminer's search (drop --clique)")
+    if "family" in graph.graph:
+        return graph
+    family, shape = topology.file_family, tuple(topology.file_shape)
+    if family not in ("chimera", "pegasus", "zephyr") or not shape:
+        raise EmbeddingError(f"{topology.spec}: a clique embedding needs the QPU's family and shape; the "
+                             "properties file has no \"topology\": {\"type\", \"shape\"}")
+    generator = getattr(dwave_networkx(), f"{family}_graph")
+    return generator(*shape, node_list=sorted(graph.nodes()), edge_list=sorted(graph.edges()))
+
+
+def _clique_embedding(qubo: Qubo, topology: Topology, *, seed: int, step: Step) -> Embedding | None:
+    """busclique's chains for a complete graph on the model's variables (None: no clique that large fits)."""
+    _minorminer()
+    from minorminer.busclique import find_clique_embedding
+
+    n = qubo.num_vars
+    start = time.perf_counter()
+    with step(f"clique embedding of {n} variables on {topology.spec} (busclique)"):
+        found = find_clique_embedding(n, _clique_graph(topology), seed=int(seed), use_cache=False) if n else {}
+    if n and len(found) != n:
+        return None
+    labels = list(qubo.labels)
+    chains = {labels[v]: tuple(int(q) for q in found[v]) for v in range(n)}
+    emb = Embedding(chains, topology.spec, interaction_graph_hash(qubo),
+                    {**chain_figures(chains), "seconds": round(time.perf_counter() - start, 3), "tries": 1,
+                     "seed": int(seed), "timeout": 0.0, "clique": True},
                     topology_info=topology.describe())
     verify(emb, qubo, topology)
     return emb

@@ -100,7 +100,7 @@ from .topology import Topology
 
 __all__ = ["CHAIN_STRENGTH_RULES", "DEFAULT_H_RANGE", "DEFAULT_J_RANGE", "DEFAULT_PRECISION", "FORMATS",
            "PhysicalProblem", "build_physical", "chain_strength_bound", "check_not_physical", "dumps_bqm", "dumps_json",
-           "is_physical", "logical_ising_bqm", "parse_chain_strength", "parse_range", "physical_format",
+           "is_physical", "logical_ising_bqm", "parse_chain_strength", "parse_range", "read_chain_strengths", "torque_prefactor", "physical_format",
            "physical_problem", "resolve_chain_strength", "write_physical"]
 
 #: an Advantage system's h_range and j_range (the QPU properties' "h_range" / "j_range")
@@ -125,25 +125,82 @@ def _ocean() -> Any:
 
 # -- options -----------------------------------------------------------------------------------
 def parse_chain_strength(text: str | float, option: str = "--chain-strength") -> float | str:
-    """``uniform-torque``, ``scaled``, or a positive number (logical units).
+    """``uniform-torque`` (or ``uniform-torque:PREFACTOR``), ``scaled``, or a positive number (logical units).
 
     Examples:
-        >>> parse_chain_strength("2.5"), parse_chain_strength("scaled")
-        (2.5, 'scaled')
+        >>> parse_chain_strength("2.5"), parse_chain_strength("scaled"), parse_chain_strength("uniform-torque:2")
+        (2.5, 'scaled', 'uniform-torque:2')
         >>> parse_chain_strength("strong")
         Traceback (most recent call last):
-        nonoqubo.errors.PhysicalError: --chain-strength: 'strong' is neither a positive number nor one of uniform-torque, scaled
+        nonoqubo.errors.PhysicalError: --chain-strength: 'strong' is neither a positive number nor one of uniform-torque, uniform-torque:PREFACTOR, scaled
     """
     if isinstance(text, str) and text.strip().lower() in CHAIN_STRENGTH_RULES:
         return text.strip().lower()
+    if isinstance(text, str) and text.strip().lower().startswith("uniform-torque:"):
+        factor = _positive(text.strip()[len("uniform-torque:"):])
+        if factor is None:
+            raise PhysicalError(f"{option}: {text!r}: the prefactor of uniform-torque:PREFACTOR must be a positive "
+                                "number (Ocean's default is 1.414)")
+        return f"uniform-torque:{factor:g}"
+    value = _positive(text)
+    if value is None:
+        raise PhysicalError(f"{option}: {text!r} is neither a positive number nor one of "
+                            f"{', '.join(CHAIN_STRENGTH_RULES[:1])}, uniform-torque:PREFACTOR, "
+                            f"{', '.join(CHAIN_STRENGTH_RULES[1:])}")
+    return value
+
+
+def _positive(text: Any) -> float | None:
+    """*text* as a finite positive number, else None."""
     try:
         value = float(text)
     except (TypeError, ValueError):
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise PhysicalError(f"{option}: {text!r} is neither a positive number nor one of "
-                            f"{', '.join(CHAIN_STRENGTH_RULES)}")
-    return value
+        return None
+    return value if math.isfinite(value) and value > 0 else None
+
+
+def torque_prefactor(rule: float | str) -> float | None:
+    """The uniform-torque prefactor of a parsed chain-strength *rule* (None for another rule)."""
+    if rule == "uniform-torque":
+        return UNIFORM_TORQUE_PREFACTOR
+    if isinstance(rule, str) and rule.startswith("uniform-torque:"):
+        return float(rule.split(":", 1)[1])
+    return None
+
+
+def read_chain_strengths(path: str, labels: Sequence[str], option: str = "--chain-strengths") -> dict[str, float]:
+    """Per-chain strengths from JSON file *path*: ``{"<variable label>": strength, ...}`` in logical units.
+
+    The variables the file names take its strength; the others keep ``--chain-strength``'s.
+
+    Raises:
+        PhysicalError: an unreadable file, a label that is no variable of the model, or a strength that
+            is not a positive number (one line naming the file and the label).
+    """
+    from .._util.guard import json_loads
+    from ..errors import FormatError
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        doc = json_loads(data, path)
+    except OSError as exc:
+        raise PhysicalError(f"{option} {path}: cannot read it ({exc.strerror or exc})") from None
+    except FormatError as exc:
+        raise PhysicalError(f"{option}: {exc}") from None
+    if not isinstance(doc, dict):
+        raise PhysicalError(f"{path}: per-chain strengths are a JSON object {{\"<variable label>\": strength}}")
+    known = set(labels)
+    out: dict[str, float] = {}
+    for label, value in doc.items():
+        if label not in known:
+            raise PhysicalError(f"{path}: {label[:60]!r} is not a variable of the model sampled (its labels are "
+                                "like 'y0[0][1]'; a presolved model has fewer)")
+        strength = None if isinstance(value, bool) else _positive(value)
+        if strength is None:
+            raise PhysicalError(f"{path}: the strength of {label} must be a positive number, not {str(value)[:40]}")
+        out[label] = strength
+    return out
 
 
 def parse_range(text: str | Sequence[float], option: str) -> tuple[float, float]:
@@ -179,8 +236,9 @@ def resolve_chain_strength(rule: float | str, bqm: Any) -> float:
     _ocean()
     from dwave.embedding import chain_strength as cs
 
-    if rule == "uniform-torque":
-        return float(cs.uniform_torque_compensation(bqm, prefactor=UNIFORM_TORQUE_PREFACTOR))
+    prefactor = torque_prefactor(rule)
+    if prefactor is not None:
+        return float(cs.uniform_torque_compensation(bqm, prefactor=prefactor))
     if rule == "scaled":
         return float(cs.scaled(bqm))
     raise PhysicalError(f"--chain-strength: unknown rule {rule!r}; choose a number or one of "
@@ -211,7 +269,7 @@ class PhysicalProblem:
         chains: variable label -> its qubits (the model's variable order).
         scale: the factor every coefficient of the embedded problem was multiplied by.
         chain_strength: in logical units (before scaling); ``scaled_chain_strength`` after.
-        chain_strength_rule: ``"uniform-torque"``, ``"scaled"`` or ``"number"``.
+        chain_strength_rule: ``"uniform-torque"``, ``"uniform-torque:PREFACTOR"``, ``"scaled"`` or ``"number"``.
         h_range, j_range: the ranges the coefficients were scaled into.
         precision: the threshold of the warning.
         smallest_logical: the smallest nonzero ``|h|`` or ``|J|`` of the logical Ising model, after scaling.
@@ -267,8 +325,7 @@ class PhysicalProblem:
             "scale": self.scale,
             "chain_strength": {"rule": self.chain_strength_rule, "logical": self.chain_strength,
                                "scaled": self.scaled_chain_strength, "sufficient_bound": self.chain_strength_bound,
-                               "uniform_torque_prefactor": UNIFORM_TORQUE_PREFACTOR
-                               if self.chain_strength_rule == "uniform-torque" else None},
+                               "uniform_torque_prefactor": torque_prefactor(self.chain_strength_rule)},
             "h_range": list(self.h_range),
             "j_range": list(self.j_range),
             "precision": self.precision,

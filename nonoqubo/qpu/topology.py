@@ -5,10 +5,16 @@ This module owns ``--topology``.  Grammar (case-insensitive family names, spaces
     chimera:M[,N[,T]]    Chimera C(M, N, T), N = M and T = 4 by default (D-Wave 2000Q: chimera:16)
     pegasus:M            Pegasus P(M), M >= 2 (Advantage: pegasus:16, 5,640 qubits)
     zephyr:M[,T]         Zephyr Z(M, T), T = 4 by default (Advantage2: zephyr:12,4, 4,800 qubits)
+    NAME                 a QPU's name: Advantage_system4.1 (or any Advantage_systemN.M, advantage) is
+                         pegasus:16, Advantage2_system1.6 (advantage2) zephyr:12,4, the Advantage2
+                         prototypes zephyr:4,4 / zephyr:6,4, DW_2000Q_6 (2000q) chimera:16: the ideal
+                         graph of that generation (:data:`nonoqubo.qpu.parameters.SOLVER_NAMES`)
     PATH.json            a real QPU's working graph: ``DWaveSampler().properties`` dumped to JSON
                          (``"qubits"``/``"couplers"``) or an object with ``"nodelist"``/``"edgelist"``
                          (the sampler's attributes); an optional ``"topology": {"type", "shape"}``
-                         and ``"h_range"``/``"j_range"``
+                         and ``"h_range"``/``"j_range"``; its solver properties (``annealing_time_range``,
+                         ``extended_j_range``, ``per_qubit_coupling_range``, ...) are kept in
+                         :attr:`Topology.properties`, the QPU parameters are checked against them
 
 The ideal graphs come from ``dwave_networkx`` (extra ``dwave``), labelled by linear qubit index as
 D-Wave's solvers number them.  A file's graph has exactly the qubits and couplers it lists: real QPUs
@@ -85,6 +91,8 @@ class Topology:
         h_range, j_range: from a properties JSON that has them, else None.
         path: the file of a ``file:`` topology (as given), else None.
         file_family, file_shape: the ``"topology"`` a properties JSON declares, if any.
+        properties: the solver properties a properties JSON gives (checked by
+            :func:`nonoqubo.qpu.parameters.read_properties`), else empty.
     """
 
     spec: str
@@ -96,6 +104,7 @@ class Topology:
     path: str | None = None
     file_family: str | None = None
     file_shape: tuple[int, ...] = field(default=())
+    properties: dict[str, Any] = field(default_factory=dict)
 
     @property
     def num_qubits(self) -> int:
@@ -143,7 +152,13 @@ def parse_topology(text: str, option: str = "--topology") -> Topology:
             large, or the file lacks its qubits (one line naming the spec or file).
         MissingDependency: dwave-networkx is not installed.
     """
+    from .parameters import topology_of_solver
+
     raw = str(text).strip()
+    named = topology_of_solver(raw)
+    if named is not None:
+        family, numbers = named.split(":")
+        return _ideal(family, numbers, f"{option} {_shown(raw)!r}")
     match = _SPEC.match(raw)
     if match:
         return _ideal(match.group(1).lower(), match.group(2), f"{option} {_shown(raw)!r}")
@@ -153,7 +168,8 @@ def parse_topology(text: str, option: str = "--topology") -> Topology:
         return _from_file(raw, option)
     raise TopologyError(
         f"{option} {_shown(text)!r}: not a topology; give chimera:M[,N,T], pegasus:M, zephyr:M[,T] "
-        "(e.g. pegasus:16 for Advantage, zephyr:12,4 for Advantage2) or a QPU properties .json file")
+        "(e.g. pegasus:16 for Advantage, zephyr:12,4 for Advantage2), a QPU's name (Advantage_system4.1, "
+        "Advantage2_system1.6, advantage, advantage2, 2000q) or a QPU properties .json file")
 
 
 def _shown(text: str) -> str:
@@ -304,5 +320,7 @@ def _from_file(path: str, option: str = "--topology") -> Topology:
                             + (f" (the declared {family}:{','.join(map(str, shape))} couplers miss every "
                                "qubit listed)" if edges_key is None else "")
                             + ": a QPU graph needs its working couplers ('couplers' or 'edgelist')")
+    from .parameters import read_properties
+
     return Topology(f"file:{path}", "file", (), graph, _range(doc, "h_range", path), _range(doc, "j_range", path),
-                    path=path, file_family=family, file_shape=shape)
+                    path=path, file_family=family, file_shape=shape, properties=read_properties(doc, path))

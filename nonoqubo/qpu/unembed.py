@@ -317,7 +317,21 @@ def chain_breaks_of(raw: RawSamples) -> dict[str, Any] | None:
                 out[key] = context[key]
         if isinstance(context.get("embedding"), dict):
             out["chains"] = len(context["embedding"])
+    qpu = raw.info.get("qpu")
+    if isinstance(qpu, dict):
+        out["qpu"] = qpu_summary(qpu)
     return out
+
+
+def qpu_summary(record: dict[str, Any]) -> dict[str, Any]:
+    """What ``decode`` shows of a QPU call's record (``info["nonoqubo"]["sampler_reported"]["qpu"]``): the
+    solver, the problem ids, the access time and its parts (µs), whether they are estimated, the parameters."""
+    raw = record.get("timing")
+    timing: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    return {"solver": record.get("solver"), "problem_ids": list(record.get("problem_ids") or []),
+            "timing": {k: v for k, v in timing.items() if isinstance(v, (int, float)) and not isinstance(v, bool)},
+            "estimated": bool(timing.get("estimated")), "parameters": record.get("parameters") or {},
+            "num_spin_reversal_transforms": record.get("num_spin_reversal_transforms") or 0}
 
 
 def logical_model(model: Any, embedding_path: str | Path) -> tuple[Qubo, Any]:

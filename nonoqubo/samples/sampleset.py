@@ -64,6 +64,10 @@ def from_sampleset(sampleset: Any) -> RawSamples:
         context = sampleset.info.get("embedding_context") if isinstance(sampleset.info, dict) else None
         if isinstance(context, dict):
             info["embedding_context"] = context
+        record_info = sampleset.info.get("nonoqubo") if isinstance(sampleset.info, dict) else None
+        reported = record_info.get("sampler_reported") if isinstance(record_info, dict) else None
+        if isinstance(reported, dict) and isinstance(reported.get("qpu"), dict):  # solve's QPU record
+            info["qpu"] = reported["qpu"]
     return RawSamples(
         values=np.asarray(record.sample),
         labels=list(sampleset.variables),

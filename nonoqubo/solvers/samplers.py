@@ -88,11 +88,12 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     frozenset({"time_limit", "workers", "count"}), cpsat.run),
         SamplerSpec("mock-dwave", "the QPU workflow offline: FixedEmbeddingComposite over dwave-system's "
                                   "MockDWaveSampler on --topology T, simulated annealing on the qubits",
-                    frozenset({"sweeps", "qpu"}), qpu.run_mock, needs=frozenset({"topology", "embedding"}),
-                    needs_says="--topology T (e.g. pegasus:16, zephyr:12,4, chimera:16, or a QPU's properties "
-                               "JSON) or --embedding EMB.json, whose topology it takes"),
+                    frozenset({"sweeps", "qpu", "initial_states"}), qpu.run_mock, needs=frozenset({"topology", "embedding", "solver"}),
+                    needs_says="--topology T (e.g. pegasus:16, zephyr:12,4, chimera:16, Advantage_system4.1, or a "
+                               "QPU's properties JSON), --solver NAME or --embedding EMB.json, whose topology it "
+                               "takes"),
         SamplerSpec("dwave", "a D-Wave QPU (DWaveSampler(), as the Ocean configuration names it) through "
-                             "FixedEmbeddingComposite", frozenset({"qpu"}), qpu.run_dwave,
+                             "FixedEmbeddingComposite", frozenset({"qpu", "initial_states"}), qpu.run_dwave,
                     refuses={"topology": "the QPU's own working graph is used (an --embedding must be for that "
                                          "graph)"}),
     )
