@@ -105,7 +105,9 @@ def test_info_truth_json_keys_and_text(run_cli, tmp_path):
     assert status == 0
     got = json.loads(out)["truth"]
     assert set(got) == {"solutions", "solutions_exact", "solutions_label", "solutions_limit", "unique",
-                        "line_solvable", "solve_seconds", "proof_seconds", "timed_out"}
+                        "line_solvable", "solve_seconds", "proof_seconds", "timed_out", "hardness", "variables",
+                        "variables_after_line", "variables_after_probe", "cells", "settled_by_line",
+                        "settled_by_probe", "probe_rounds", "hardness_seconds"}
     assert got["timed_out"] is False
     assert (got["solutions"], got["solutions_exact"], got["unique"], got["line_solvable"]) == (6, True, False, False)
     status, out, _ = run_cli("info", tmp_path / "six.json", "--truth")
@@ -171,7 +173,7 @@ def test_a_puzzle_after_a_bare_unique_is_still_a_puzzle(tmp_path, run_cli):
     status, _, err = run_cli("suite", "--unique", tmp_path / "one.json", "-o", tmp_path / "s", "-j", "1", "-q")
     assert status == 0 and (tmp_path / "s" / "one.qubo.json").exists(), err
     status, _, err = run_cli("suite", "--random", "4x4:0.5:1", "--unique=lines", "-o", tmp_path / "x")
-    assert status == 2 and "--unique must be 'cpsat' or 'line'" in err and not (tmp_path / "x").exists()
+    assert status == 2 and "--unique must be 'cpsat', 'line' or 'hard'" in err and not (tmp_path / "x").exists()
 
 
 @pytest.mark.parametrize("command", ["info", "suite"])
