@@ -146,9 +146,31 @@ def joined_ranges(argv: Sequence[str]) -> list[str]:
         if items[i] in RANGE_OPTIONS and value[:1] == "-" and (value[1:2].isdigit() or value[1:2] == "."):
             out.append(f"{items[i]}={value}")
             i += 2
-        elif (items[i] in TWO_WORD_VALUES and value == TWO_WORD_VALUES[items[i]] and i + 2 < len(items)
-              and not str(items[i + 2]).startswith("-")):
-            out.append(f"{items[i]}={value} {items[i + 2]}")
+        else:
+            out.append(items[i])
+            i += 1
+    return out
+
+
+def joined_two_word_values(argv: Sequence[str]) -> list[str]:
+    """``--beta-schedule custom FILE`` as ``--beta-schedule=custom FILE``, so the option takes one word otherwise.
+
+    Examples:
+        >>> joined_two_word_values(["solve", "--beta-schedule", "custom", "b.txt", "p.non"])
+        ['solve', '--beta-schedule=custom b.txt', 'p.non']
+        >>> joined_two_word_values(["solve", "--beta-schedule", "linear", "p.non"])
+        ['solve', '--beta-schedule', 'linear', 'p.non']
+        >>> joined_two_word_values(["solve", "--beta-schedule", "custom", "-q"])
+        ['solve', '--beta-schedule', 'custom', '-q']
+    """
+    out: list[str] = []
+    items = list(argv)
+    i = 0
+    while i < len(items):
+        first = TWO_WORD_VALUES.get(str(items[i]))
+        if (first is not None and i + 2 < len(items) and items[i + 1] == first
+                and not str(items[i + 2]).startswith("-")):
+            out.append(f"{items[i]}={first} {items[i + 2]}")
             i += 3
         else:
             out.append(items[i])
@@ -156,10 +178,20 @@ def joined_ranges(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def normalised_argv(argv: Sequence[str]) -> list[str]:
+    """The command line as argparse can read it: every rewrite before parsing, in one place.
+
+    :func:`joined_ranges` (a negative range bound is a value), :func:`joined_two_word_values`
+    (``--beta-schedule custom FILE`` is one value) and :func:`~nonoqubo.cli._common.joined_presolve`
+    (``--presolve probe`` is a value; a bare ``--presolve`` never takes the puzzle's name).
+    """
+    return joined_presolve(joined_two_word_values(joined_ranges(argv)))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 invalid answer, 2 bad input)."""
     parser = make_parser()
-    args, unknown = parser.parse_known_args(joined_presolve(joined_ranges(sys.argv[1:] if argv is None else list(argv))))
+    args, unknown = parser.parse_known_args(normalised_argv(sys.argv[1:] if argv is None else list(argv)))
     if unknown:  # the sub-command's usage, not the top level's, goes with the complaint
         command = args._commands.get(getattr(args, "command", None) or "", parser)
         command.error(f"unrecognized arguments: {' '.join(unknown)}")
