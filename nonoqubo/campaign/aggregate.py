@@ -49,36 +49,21 @@ Examples:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
-from .evaluate import Group, runs_to_solution
+from .evaluate import BOUND_CONFIDENCE, Group, censored_bounds, runs_to_solution
 
 __all__ = [
     "BOUND_CONFIDENCE", "CLASS_QUANTILES", "ClassStat", "Point", "SizeClass", "censored_bounds", "censored_quantiles", "class_stats", "cost_metric",
-    "cost_label", "describe_time", "group_stages", "percent", "points", "solutions_label", "stages_to_draw", "size_class",
+    "CENSORED_NOTE", "cost_cell", "cost_label", "describe_time", "group_stages", "percent", "points", "solutions_label", "stages_to_draw", "size_class",
 ]
 
 #: the quantiles across a class's instances: the interquartile range and the median
 CLASS_QUANTILES = (0.25, 0.5, 0.75)
-#: the one-sided confidence of a censored instance's bound (:func:`censored_bounds`)
-BOUND_CONFIDENCE = 0.95
-
-
-def censored_bounds(runs: int, seconds: float | None = None) -> tuple[float, float, float | None]:
-    """The bounds of an instance with no success in *runs* runs: ``(p_bound, r99_bound, tts99_bound)``.
-
-    With :data:`BOUND_CONFIDENCE` (one-sided), ``p <= 1 - (1 - 0.95)^(1/runs)`` (no success is that
-    unlikely for a larger p), hence ``R99 >= R99(p_bound)`` and ``TTS99 >= seconds * R99(p_bound)``
-    (None without a time per run).
-    """
-    p_bound = 1.0 - (1.0 - BOUND_CONFIDENCE) ** (1.0 / max(1, runs))
-    r_bound = runs_to_solution(p_bound)
-    return p_bound, r_bound, None if seconds is None else seconds * r_bound
-
 _RANDOM = re.compile(r"^random-(\d+)x(\d+)-d([0-9.eE+-]+)-s(\d+)-\d+(?:\.presolved)?$")
 
 
@@ -112,6 +97,28 @@ def solutions_label(f: dict[str, Any]) -> str:
     known = f.get("solutions")
     total = "?" if known is None else str(known) if f.get("solutions_exact") else f">={known}"
     return f"{f['distinct_solutions']}/{total}"
+
+
+def cost_cell(f: dict[str, Any], metric: str, number: Callable[[Any], str]) -> str:
+    """A cost (``tts99`` or ``r99``) as the tables print it: ``value [lo, hi]``, or for a censored
+    point (no success) ``inf (>=bound)``, the one-sided 95 % bound the figures draw it at.
+
+    Examples:
+        >>> cost_cell({"r99": 2.0, "r99_lo": 1.0, "r99_hi": 5.0, "r99_bound": None}, "r99", str)
+        '2.0 [1.0, 5.0]'
+        >>> cost_cell({"r99": float("inf"), "r99_lo": 7.0, "r99_hi": float("inf"), "r99_bound": 29.0}, "r99", str)
+        'inf (>=29.0)'
+    """
+    bound = f.get(f"{metric}_bound")
+    if bound is not None:
+        return f"{number(f[metric])} (>={number(bound)})"
+    return f"{number(f[metric])} [{number(f[metric + '_lo'])}, {number(f[metric + '_hi'])}]"
+
+
+#: the line under a table that has censored rows
+CENSORED_NOTE = ("inf (>=B): no run of that row reached energy 0; with 95 % confidence its p is at most "
+                 "1 - 0.05^(1/n) for its n runs, so its cost is at least B (a bound, drawn in the figures as an "
+                 "open marker with an arrow)")
 
 
 def stages_to_draw(groups: Sequence[Group]) -> list[str]:

@@ -15,6 +15,10 @@ folder written by :mod:`nonoqubo.campaign.suite`) and many sample files, grouped
   (:func:`runs_to_solution`): ``p = 0`` gives infinity; at least one run is
   always needed, so ``p >= 0.99`` (and ``p = 1``) gives ``r99 = 1``, ``tts99 =
   t``.  The interval of ``tts99`` is ``t * r99`` at ``p_hi`` and at ``p_lo``;
+* ``p_bound``, ``r99_bound``, ``tts99_bound``: for a group with no success (``valid = 0``, a
+  *censored* point) what its runs do say, one-sided at 95 % (:func:`censored_bounds`):
+  ``p <= p_bound``, ``r99 >= r99_bound``, ``tts99 >= tts99_bound``; None when measured.  The
+  figures draw the point at these bounds and the tables print ``inf (>= bound)``;
 * ``time_source``: where ``t`` came from: ``"sampler timing"`` (the solver timed its own
   runs: dwave-samplers' ``sampling_ns``, OpenJij's per-read times, a QPU's anneal time,
   qbsolv, MQLib), ``"wall clock"`` (measured around the runs: ``solve -o`` for samplers
@@ -123,8 +127,8 @@ from .runtime import recorded_time, time_per_run
 from .runs import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
 
 __all__ = [
-    "QUANTILES", "Campaign", "Evaluation", "Group", "Job", "Run", "Skipped", "Tally", "check_options", "csv_text", "evaluate",
-    "figures", "plain", "plan_runs", "polisher", "records", "runs_to_solution", "scored", "scoring_decoder",
+    "BOUND_CONFIDENCE", "QUANTILES", "Campaign", "Evaluation", "Group", "Job", "Run", "Skipped", "Tally", "check_options", "csv_text", "evaluate",
+    "figures", "plain", "plan_runs", "polisher", "records", "runs_to_solution", "censored_bounds", "scored", "scoring_decoder",
     "set_aside", "status", "weighted_quantiles", "wilson",
 ]
 
@@ -155,6 +159,22 @@ def runs_to_solution(p: float, target: float = 0.99) -> float:
     if p >= target:
         return 1.0
     return max(1.0, math.log(1.0 - target) / math.log1p(-p))
+
+
+#: the one-sided confidence of a censored instance's bound (:func:`censored_bounds`)
+BOUND_CONFIDENCE = 0.95
+
+
+def censored_bounds(runs: int, seconds: float | None = None) -> tuple[float, float, float | None]:
+    """The bounds of an instance with no success in *runs* runs: ``(p_bound, r99_bound, tts99_bound)``.
+
+    With :data:`BOUND_CONFIDENCE` (one-sided), ``p <= 1 - (1 - 0.95)^(1/runs)`` (no success is that
+    unlikely for a larger p), hence ``R99 >= R99(p_bound)`` and ``TTS99 >= seconds * R99(p_bound)``
+    (None without a time per run).
+    """
+    p_bound = 1.0 - (1.0 - BOUND_CONFIDENCE) ** (1.0 / max(1, runs))
+    r_bound = runs_to_solution(p_bound)
+    return p_bound, r_bound, None if seconds is None else seconds * r_bound
 
 
 def weighted_quantiles(values: np.ndarray, weights: np.ndarray, qs: Sequence[float]) -> np.ndarray:
@@ -692,6 +712,9 @@ def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequenc
         "tts99": None if seconds is None else seconds * r99,
         "tts99_lo": None if seconds is None else seconds * r_lo,
         "tts99_hi": None if seconds is None else seconds * r_hi,
+        # no success: only one-sided 95 % bounds are known (censored_bounds), where the figures draw the point
+        **dict(zip(("p_bound", "r99_bound", "tts99_bound"),
+                   censored_bounds(n, seconds) if n and not k else (None, None, None))),
         "energy_min": int(qs[0]),
         **{f"energy_q{round(q * 100):02d}": int(v) for q, v in zip(QUANTILES, qs[1:-1])},
         "energy_max": int(qs[-1]), "energy_mean": float(w @ e / n) if n else 0.0,
@@ -937,7 +960,8 @@ def plain(value: Any) -> Any:
 
 
 #: the figures of a group set aside (solved by presolve, proven unsolvable) that are not given: they would mislead
-NOT_SCORED = ("p", "p_lo", "p_hi", "r99", "r99_lo", "r99_hi", "tts99", "tts99_lo", "tts99_hi")
+NOT_SCORED = ("p", "p_lo", "p_hi", "r99", "r99_lo", "r99_hi", "tts99", "tts99_lo", "tts99_hi",
+              "p_bound", "r99_bound", "tts99_bound")
 
 
 def status(group: Group) -> str:

@@ -8,13 +8,15 @@ The page holds, in this order:
 1. a header: what was run (the command line), when, nonoqubo's version, the machine the report
    was made on (platform, CPU count, Python), and per setting its sampler and parameters, where
    its time per run came from, and the machine its runs recorded (from the ``info["nonoqubo"]``
-   record ``nonoqubo solve -o`` writes; "not recorded" otherwise);
+   record ``nonoqubo solve -o`` writes; "not recorded" otherwise), and how many model/setting
+   pairs are set aside from p, TTS and the figures (solved by presolve, proven unsolvable), named;
 2. the figures, each a ``<figure>`` with an alt text that says what it shows and a caption that
    says what every mark and bar is: success probability and TTS99 (or R99) against size with
    class medians, quartiles and censored bounds, the residual-energy histograms, the
    cell-conflict heat maps on one colour scale, the best pictures;
 3. the table of figures per (model, setting, stage), in a scrolling wrapper, numbers as the CLI
-   prints them (shares in percent).
+   prints them (shares in percent; a censored cost as ``inf (>=bound)``), the set-aside pairs
+   listed as not scored.
 
 Every figure is shown at least as wide as its smallest text needs to render at
 :data:`READABLE_PX` (9 CSS px, :func:`readable_width`): on a phone (390 px) the figures stand one
@@ -42,8 +44,8 @@ from typing import Any
 from .._util import notebook
 from .._version import __version__
 from ..errors import MissingDependency, NonoquboError
-from .aggregate import cost_metric, describe_time, group_stages, percent, solutions_label, stages_to_draw
-from .evaluate import Evaluation, Group
+from .aggregate import CENSORED_NOTE, cost_cell, cost_metric, describe_time, group_stages, percent, solutions_label, stages_to_draw
+from .evaluate import Evaluation, Group, scored, set_aside, status
 from .plots import SMALLEST_TEXT, Plot, all_plots, figure_bytes, palette_colours, require_matplotlib
 
 __all__ = ["CSS_COLOURS", "READABLE_PX", "STYLE", "check_report_path", "evaluation_html", "palette_colours",
@@ -116,7 +118,7 @@ def _num(x: Any) -> str:
 
 
 def _table(groups: Sequence[Group]) -> str:
-    metric = cost_metric(groups)
+    metric = cost_metric(scored(groups) or groups)  # the figures' metric: set-aside groups have no cost
     cost_head = "TTS99 s [95% CI]" if metric == "tts99" else "R99 runs [95% CI]"
     timed = any(g.seconds is not None for g in groups)
     head = ["model", "setting", "stage", "vars", "samples", "p [95% CI]", cost_head,
@@ -124,12 +126,15 @@ def _table(groups: Sequence[Group]) -> str:
     names = {"model", "setting", "stage"}
     cells = "".join(f'<th scope="col"{" class=name" if h in names else ""}>{_esc(h)}</th>' for h in head)
     rows = []
+    censored = False
     for g in groups:
         for stage in group_stages(g):
             f = g.figures(stage)
             # the cost falls as p rises: its interval is [cost(p_hi), cost(p_lo)], the _lo and _hi figures
-            cost = f"{_num(f[metric])} [{_num(f[metric + '_lo'])}, {_num(f[metric + '_hi'])}]"
-            values = [f["samples"], f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]", cost,
+            cost = cost_cell(f, metric, _num) if g.scored else "-"
+            censored = censored or (g.scored and f[metric + "_bound"] is not None)
+            p_text = f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]" if g.scored else f"({status(g)}: not scored)"
+            values = [f["samples"], p_text, cost,
                       *([_num(f["seconds_per_run"])] if timed else []), f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
                       percent(f["share_broken_walls"]), percent(f["share_order_violations"]),
                       percent(f["share_cell_conflicts"]), solutions_label(f)]
@@ -150,7 +155,8 @@ def _table(groups: Sequence[Group]) -> str:
                   "the wall clock around the runs, a QPU's access time, or --time); " if timed else "") + "residual energy minimum / median / 90 % quantile; the share of samples "
                "with a broken wall, an order violation, a cell conflict; and the distinct valid pictures "
                "found / the puzzle's number of solutions from the suite's index (>=2: CP-SAT counted up to "
-               "its limit; ?: not recorded, see suite --truth). The JSON and CSV outputs hold every figure.")
+               "its limit; ?: not recorded, see suite --truth). The JSON and CSV outputs hold every figure."
+               + (f" {CENSORED_NOTE}." if censored else ""))
     return (f'<p class="muted">{_esc(explain)}</p>'
             f'<div class="scroll" role="region" aria-label="table of figures" tabindex="0"><table>'
             f"<caption>Figures per model, setting and stage</caption><thead><tr>{cells}</tr></thead>"
@@ -194,13 +200,36 @@ def _settings_list(groups: Sequence[Group]) -> str:
     return f'<ul class="settings">{"".join(items)}</ul>' if items else "<p>No samples.</p>"
 
 
+def _set_aside_text(groups: Sequence[Group]) -> str | None:
+    """The header's line on the groups kept out of p, TTS and the figures, counted and named; None if none."""
+    apart = set_aside(groups)
+    parts = []
+    for key, what in (("solved_by_presolve", "solved by presolve (0 variables left)"),
+                      ("unsolvable", "proven unsolvable (CP-SAT: 0 solutions; ground energy none)")):
+        pairs = apart[key]
+        if pairs:
+            named = ", ".join(f"{x['model']} / {x['setting']}"
+                              + (f" (best known energy {x['best_known_energy']})" if key == "unsolvable" else "")
+                              for x in pairs)
+            parts.append(f"{len(pairs)} {what}: {named}")
+    if not parts:
+        return None
+    return (f"{sum(len(v) for v in apart.values())} of {len(groups)} model/setting pairs, not in p, TTS or the "
+            "figures (listed in the table): " + "; ".join(parts))
+
+
 def _header(groups: Sequence[Group], command: str | None, when: datetime) -> str:
     machine = {"platform": platform.platform(), "cpu_count": os.cpu_count(), "python": platform.python_version()}
     models = len({g.model for g in groups})
+    drawn = scored(groups)
     rows = [("nonoqubo", __version__), ("date", when.strftime("%Y-%m-%d %H:%M UTC")),
             ("command", command or "not given"), ("machine", _machine_text(machine) + " (where the report was made)"),
             ("campaign", f"{models} models, {len({g.setting for g in groups})} settings, "
-                         f"{sum(g.files for g in groups)} sample files")]
+                         f"{sum(g.files for g in groups)} sample files; {len(drawn)} of {len(groups)} "
+                         "model/setting pairs scored")]
+    aside = _set_aside_text(groups)
+    if aside:
+        rows.append(("set aside", aside))
     dl = "".join(f"<dt>{_esc(k)}</dt><dd{' class=cmd' if k == 'command' else ''}>{_esc(v)}</dd>" for k, v in rows)
     return f'<dl class="meta">{dl}</dl><h3>Settings</h3>{_settings_list(groups)}'
 
@@ -243,7 +272,9 @@ def render_report(groups: Sequence[Group], title: str = "nonoqubo campaign", *, 
     """The whole report as one HTML document (a string).
 
     Args:
-        groups: what :func:`~nonoqubo.campaign.evaluate.evaluate` returned.
+        groups: what :func:`~nonoqubo.campaign.evaluate.evaluate` returned, every group: the ones
+            set aside (solved by presolve, proven unsolvable) are counted and named in the
+            header and listed in the table, and kept out of the figures.
         title: the page's title and first heading.
         command: the command line that made it, shown in the header.
         plots: the figures (default :func:`~nonoqubo.campaign.plots.all_plots` of *groups*).
@@ -254,7 +285,8 @@ def render_report(groups: Sequence[Group], title: str = "nonoqubo campaign", *, 
         MissingDependency: matplotlib is not installed.
     """
     require_matplotlib()  # fail early, before any work
-    plots = list(plots) if plots is not None else all_plots(groups)
+    # solved by presolve, proven unsolvable: counted in the header and listed in the table, never drawn
+    plots = list(plots) if plots is not None else all_plots(scored(groups))
     when = when or datetime.now(timezone.utc)
     figures = []
     sections = [("vs-size", "Success and cost against size"), ("energy", "Residual energy"),

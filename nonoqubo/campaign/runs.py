@@ -9,7 +9,8 @@ groups runs by what that record says, never by the folder a file lies in:
   ones that only say which runs and how many (:data:`RUN_IDENTITY`: the seed and the number of
   reads), and the encoding and weights of the model the runs were drawn from.  The parameters
   are taken as the record has them, so a parameter a sampler records tomorrow becomes part of
-  the setting with no change here;
+  the setting with no change here; one recorded as unset (``null``, ``{}``, ``[]``) is the
+  sampler's default, the same as one an older file does not record;
 * two files of one setting are pooled, wherever they lie; two settings in one folder are two
   groups;
 * a file that records no run (a SampleSet made by hand, a bit-string file, qbsolv's output) has
@@ -115,8 +116,17 @@ def setting_of(record: Mapping[str, Any], encoding: str | None, weights: str | N
     """The setting of a run record (the module docstring), scored in *encoding* at *weights*."""
     params = given if isinstance(given := record.get("parameters"), dict) else {}
     return {"sampler": record.get("sampler"),
-            "parameters": {k: params[k] for k in sorted(params) if k not in RUN_IDENTITY},
+            "parameters": {k: params[k] for k in sorted(params) if k not in RUN_IDENTITY and not _unset(params[k])},
             "encoding": encoding, "weights": weights}
+
+
+def _unset(value: Any) -> bool:
+    """A parameter recorded as not set (None, an empty dict or list): the same as one not recorded.
+
+    A file of an older nonoqubo that did not know a knob and a newer one that records it unset
+    (``"beta_range": null``, ``"schedule": {}``) ran the same setting, the sampler's default.
+    """
+    return value is None or (isinstance(value, (dict, list)) and not value)
 
 
 def key_of(setting: Mapping[str, Any]) -> str:

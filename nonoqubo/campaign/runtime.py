@@ -28,7 +28,9 @@ alone leaves out the programming and readout every run pays.
 A file ``solve -o`` wrote carries its run record (:mod:`nonoqubo.campaign.runs`), and
 :func:`recorded_time` reads the time from that record, not from a search of the text: its
 ``timing.seconds_per_run`` and ``time_source``, except that a run on a real QPU (sampler
-``dwave``) is timed by the QPU's own ``qpu_access_time`` per read.  A ``mock-dwave`` run's
+``dwave``) is timed by the QPU's own ``qpu_access_time`` per read: the one the record summed over
+every problem of the call (``sampler_reported.qpu.timing``: with spin-reversal transforms a call
+is one QPU problem per transform), else the one in the SampleSet's ``info``.  A ``mock-dwave`` run's
 ``info["timing"]`` holds dwave-system's fixed demonstration figures, which are never read: its
 record's one seconds per run (the wall clock of the call per read) is its time.
 
@@ -147,6 +149,22 @@ def time_per_run(text: str, reads: int) -> tuple[float | None, str]:
     return None, "none"
 
 
+def _recorded_access_time(record: Mapping[str, Any]) -> float | None:
+    """The ``qpu_access_time`` (µs) the run record summed over every problem of the call, or None.
+
+    With spin-reversal transforms one call is several QPU problems; the SampleSet's own ``info``
+    then holds at most one problem's timing, and the record's ``sampler_reported.qpu.timing`` the
+    sum of all of them (:mod:`nonoqubo.solvers.qpu`).
+    """
+    reported = record.get("sampler_reported")
+    qpu = reported.get("qpu") if isinstance(reported, Mapping) else None
+    timing = qpu.get("timing") if isinstance(qpu, Mapping) else None
+    value = timing.get("qpu_access_time") if isinstance(timing, Mapping) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
+        return float(value)
+    return None
+
+
 def recorded_time(record: Mapping[str, Any], text: str, reads: int) -> tuple[float | None, str]:
     """The time per run of a file with a run record (the module docstring), and its source.
 
@@ -156,6 +174,9 @@ def recorded_time(record: Mapping[str, Any], text: str, reads: int) -> tuple[flo
         reads: the runs the file holds.
     """
     if record.get("sampler") in QPU_TIMED:
+        summed = _recorded_access_time(record)
+        if summed is not None:
+            return summed / 1e6 / max(1, reads), QPU_ACCESS
         m = _ACCESS.search(text)
         if m is not None and float(m.group(1)) >= 0:
             return float(m.group(1)) / 1e6 / max(1, reads), QPU_ACCESS

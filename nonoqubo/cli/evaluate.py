@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from .._util.atomic import atomic_write
-from ..campaign.aggregate import group_stages, percent, solutions_label
+from ..campaign.aggregate import CENSORED_NOTE, cost_cell, group_stages, percent, solutions_label
 from ..campaign.evaluate import BY_OPTION, Group, check_options, csv_text, evaluate, records, scored, set_aside, status
 from ..campaign.runs import describe
 from ..campaign.qoblib_submission import check_submission, submission_line, write_submission
@@ -183,13 +183,15 @@ def table(groups: list[Group]) -> str:
     if ab:
         head = head[:2] + ("encoding", "weights") + head[2:]
     rows = [head]
+    censored = False
     for g in groups:
         for stage in group_stages(g):  # a polished row only where polishing changed an energy
             f = g.figures(stage)
             extra = (str(g.info.get("encoding")), str(g.info.get("weights"))) if ab else ()
             p_text = (f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]" if g.scored
                       else f"({status(g)}: not scored)")
-            cost_text = f"{_num(f['tts99'])} [{_num(f['tts99_lo'])}, {_num(f['tts99_hi'])}]" if g.scored else "-"
+            cost_text = cost_cell(f, "tts99", _num) if g.scored else "-"
+            censored = censored or (g.scored and f["tts99_bound"] is not None)
             rows.append((g.model, g.setting, *extra, stage, str(f["samples"]), p_text, cost_text,
                          f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
                          _pct(f["share_broken_walls"]), _pct(f["share_order_violations"]),
@@ -197,6 +199,8 @@ def table(groups: list[Group]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = header_lines(groups)
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    if censored:
+        lines.append(CENSORED_NOTE)
     lines += setting_lines(groups)
     for g in groups:
         f = g.figures("raw")
@@ -274,7 +278,7 @@ def run(args: argparse.Namespace) -> int:
         from ..campaign.report_html import render_report
 
         assert plots is not None  # made above for --report
-        report = render_report(drawn, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}",
+        report = render_report(groups, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}",
                                command=command_line(args), plots=plots)
     if args.figures and plots is not None:
         write_figures(plots, args.figures)

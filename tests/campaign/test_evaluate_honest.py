@@ -75,6 +75,24 @@ def test_every_recorded_parameter_is_part_of_the_setting(clue_file, tmp_path):
     assert pooled.setting == "all" and pooled.files == 2 and records([pooled])[0]["grouped_by"] == "--setting"
 
 
+def test_a_knob_recorded_unset_is_the_same_setting_as_one_an_older_file_does_not_record(clue_file, tmp_path):
+    """Files of before and after a knob was added (absent vs null vs {}) are one setting, pooled."""
+    puzzle = load_clues(clue_file)
+    runs = tmp_path / "runs"
+    for k, extra in enumerate(({}, {"beta_range": None, "schedule": {}}, {"initial_states": []})):
+        doc = write_run(runs / f"picture-{k}.json", puzzle, "sa", reads=3, seed=k)
+        doc["info"]["nonoqubo"]["parameters"].update(extra)
+        (runs / f"picture-{k}.json").write_text(json.dumps(doc))
+    (g,) = evaluate(str(clue_file), [str(runs)], jobs=1)
+    assert g.files == 3 and g.setting == "runs"
+    assert not {"beta_range", "schedule", "initial_states"} & set(g.setting_record["parameters"])
+    # a knob that is set still splits
+    doc = write_run(runs / "picture-3.json", puzzle, "sa", reads=3, seed=3)
+    doc["info"]["nonoqubo"]["parameters"]["beta_range"] = [0.5, 10.0]
+    (runs / "picture-3.json").write_text(json.dumps(doc))
+    assert sorted(g.files for g in evaluate(str(clue_file), [str(runs)], jobs=1)) == [1, 3]
+
+
 def test_a_folder_that_holds_one_setting_keeps_its_name(clue_file, tmp_path):
     puzzle = load_clues(clue_file)
     for folder, sweeps in (("sa-20", 20), ("sa-200", 200)):
@@ -175,6 +193,16 @@ def test_a_model_presolve_solved_is_set_aside_and_counted(tmp_path, run_cli):
     assert status == 0, err
     drawn = {row["setting"] for row in csv.DictReader((tmp_path / "figs" / "p-vs-size.csv").open())}
     assert aside[0].setting not in drawn and drawn  # the figures hold the scored runs only
+    # the report counts and names it in its header, lists it in its table as not scored, never draws it
+    status, _, err = run_cli("evaluate", clue, tmp_path / "runs", "--report", tmp_path / "r.html", "-j", "1", "-q")
+    assert status == 0, err
+    page = (tmp_path / "r.html").read_text()
+    header = page[page.index("<dl class=\"meta\">"):page.index("</dl>")]
+    assert "1 of 2 model/setting pairs scored" in header
+    assert "<dt>set aside</dt>" in header and f"1 solved by presolve (0 variables left): easy.json / {aside[0].setting}" in header
+    table = page[page.index("<table>"):page.index("</table>")]
+    assert "(solved by presolve: not scored)" in table
+    assert aside[0].setting not in page[page.index("id='figs'"):page.index("id='tab'")].replace("not in p", "")
 
 
 # -- item 8: proven unsolvable ----------------------------------------------------------------
@@ -286,3 +314,16 @@ def test_qpu_access_time_is_preferred_and_a_mock_run_is_timed_by_its_record():
     assert recorded_time(record, text, 10) == (pytest.approx(0.0015), "QPU access time")
     mock = {"sampler": "mock-dwave", "timing": {"seconds_per_run": 0.004, "time_source": "wall clock"}}
     assert recorded_time(mock, text, 10) == (0.004, "wall clock")  # never dwave-system's demonstration timing
+
+
+def test_a_spin_reversal_qpu_call_is_timed_by_the_access_time_summed_over_its_problems():
+    # four transforms: four QPU problems; the SampleSet's info holds one problem's timing (4,000 µs),
+    # the run record the sum of the four (16,000 µs), which is what the 20 reads cost
+    text = '{"info": {"timing": {"qpu_access_time": 4000.0}}}'
+    record = {"sampler": "dwave", "timing": {"seconds_per_run": 0.9, "time_source": "wall clock"},
+              "sampler_reported": {"qpu": {"timing": {"qpu_access_time": 16000.0, "problems": 4},
+                                           "num_spin_reversal_transforms": 4}}}
+    assert recorded_time(record, text, 20) == (pytest.approx(16000e-6 / 20), "QPU access time")
+    # a record without the summed figure falls back to the SampleSet's own
+    bare = {"sampler": "dwave", "sampler_reported": {"qpu": {"timing": {}}}}
+    assert recorded_time(bare, text, 20) == (pytest.approx(4000e-6 / 20), "QPU access time")

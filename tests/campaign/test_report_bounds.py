@@ -91,6 +91,39 @@ def _bound_lines(ax):
     return opened, arrows
 
 
+def test_the_tables_show_a_censored_cost_as_its_bound(campaign, groups, tmp_path: Path) -> None:
+    """No success: the CLI table, the report's table, the JSON and the CSV give the one-sided bound the figures draw."""
+    status, text, err = run_cli("evaluate", campaign / "suite", campaign / "runs", "-j", "1")
+    assert status == 0, err
+    rows = {(line.split()[0], line.split()[1]): line for line in text.splitlines() if line.startswith("random-")}
+    for g in groups:
+        (f,) = [g.figures("raw")]
+        line = rows[(g.model, g.setting)]
+        if g.setting == "anneal" and f["valid"]:
+            assert f["tts99_bound"] is None and "(>=" not in line
+            continue
+        n = {"noise": 12, "noise-big": 48}[g.setting]
+        bound = SECONDS[g.setting] * math.log(0.01) / math.log(0.05 ** (1 / n))
+        assert f["tts99_bound"] == pytest.approx(bound) and f["p_bound"] == pytest.approx(1 - 0.05 ** (1 / n))
+        assert f"inf (>={bound:.3g})" in line
+    assert any(line.startswith("inf (>=B): no run") for line in text.splitlines())
+    # the report's table and its note
+    page = render_report(groups)
+    table = page[page.index("<table>"):page.index("</table>")]
+    noisy = next(g for g in groups if g.setting == "noise-big")
+    assert f"inf (&gt;={noisy.figures('raw')['tts99_bound']:.3g})" in table and "inf (&gt;=B)" in page
+    # the JSON and the CSV carry the bounds as numbers
+    status, text, err = run_cli("evaluate", campaign / "suite", campaign / "runs", "-j", "1", "--json",
+                                "--csv", tmp_path / "f.csv")
+    recs = {(r["model"], r["setting"]): r["raw"] for r in json.loads(text)["groups"]}
+    assert recs[(noisy.model, "noise-big")]["tts99_bound"] == pytest.approx(noisy.figures("raw")["tts99_bound"])
+    import csv
+
+    by = {(r["model"], r["setting"]): r for r in csv.DictReader((tmp_path / "f.csv").open())}
+    assert float(by[(noisy.model, "noise-big")]["r99_bound"]) == pytest.approx(noisy.figures("raw")["r99_bound"])
+
+
+
 @pytest.mark.parametrize("which", ["p", "cost"])
 def test_bounds_are_open_markers_with_arrows_never_joined(groups, which) -> None:
     plot = p_plot(groups) if which == "p" else cost_plot(groups)
