@@ -39,7 +39,8 @@ Remarks                     the setting, the time source, the files, the distinc
 
 A submission is one approach: an instance with runs of several settings (or model variants)
 is refused (:class:`~nonoqubo.errors.QoblibError`), as are a non-empty *DIR*, a missing
-submitter and an instance name that is not file-name safe; everything is checked before
+submitter, an instance name that is not file-name safe and a run file that records no run (the
+summary's hardware, runtimes and algorithm come from the record ``solve -o`` writes); everything is checked before
 the samples are judged (:func:`check_submission`), and the folder is written under a
 temporary name and renamed into place.
 """
@@ -63,6 +64,7 @@ from ..model.build import build
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from .evaluate import Group, plan_runs
+from .runs import searched_text, the_record
 from .qoblib import check_empty_folder, check_instance_name, folder_in_place, pbm_text, write_text
 
 __all__ = ["COLUMNS", "check_submission", "instance_of", "summary_row", "write_submission"]
@@ -129,10 +131,30 @@ def check_submission(folder: str | None, submitter: str | None, model: str, samp
             raise QoblibError(f"--submission: the models {seen[inst.lower()]} and {name} are one instance {inst!r}; "
                               "a submission is one model per instance (give the runs of one of them)")
         seen[inst.lower()] = name
+        for run in campaign.runs:
+            if run.model == name:
+                _check_recorded(run.path)
         settings = sorted({run.setting for run in campaign.runs if run.model == name})
         if len(settings) > 1:  # found again after judging, when the run records tell settings apart
             raise QoblibError(f"--submission: instance {inst!r} has runs of {len(settings)} settings "
                               f"({', '.join(settings)}); a submission is one approach: give the runs of one setting")
+
+
+def _check_recorded(path: str) -> None:
+    """Refuse a run file that records no run: a submission's hardware, runtimes and algorithm come from it.
+
+    ``nonoqubo solve -o`` writes the record (sampler, parameters, timing, machine) into the
+    SampleSet; a file made by hand or by another program (qbsolv's output, a bit-string file) has
+    none, and QOBLIB's summary would hold "not recorded" where a reviewer needs the figures.
+    """
+    try:
+        with open(path, "rb") as fh:
+            text = searched_text(fh.read())
+    except OSError as exc:
+        raise QoblibError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if the_record(text, path) is None:
+        raise QoblibError(f"{path}: records no run (sampler, parameters, timing, machine), which a QOBLIB "
+                          "submission reports; make the runs with 'nonoqubo solve -o' or leave this file out")
 
 
 def _model_of(path: str) -> Qubo:

@@ -126,6 +126,13 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(campaign, tmp_path):
         for folder in (other,):
             run_cli("solve", cls / "instances" / f"{name}.non", "--sampler", "sa", "--reads", 5, "--seed", 1,
                     "-o", folder / f"{name}.json")
+    bare = tmp_path / "bare" / "hand"  # a SampleSet with no run record (made by hand, or by another program)
+    bare.mkdir(parents=True)
+    import dimod
+
+    recorded = dimod.SampleSet.from_serializable(json.loads((runs / f"{NAMES[0]}.json").read_text()))
+    (bare / f"{NAMES[0]}.json").write_text(json.dumps(
+        dimod.SampleSet(recorded.record, recorded.variables, {}, recorded.vartype).to_serializable()))
     named = tmp_path / "named"
     named.mkdir()
     (named / "my heart.non").write_text((cls / "instances" / f"{NAMES[0]}.non").read_text())
@@ -137,9 +144,10 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(campaign, tmp_path):
         ([named / "my heart.non", runs / f"{NAMES[0]}.json", "--submission", tmp_path / "c", "--submitter", "X"],
          "file-name-safe"),
         ([cls, runs, tmp_path / "other", "--submission", tmp_path / "d", "--submitter", "X"], "settings"),
+        ([cls, tmp_path / "bare", "--submission", tmp_path / "e", "--submitter", "X"], "records no run"),
     ]
     for argv, words in cases:
         status, out, err = run_cli("evaluate", *argv, "-q", "-j", 1)
         assert status == 2 and words in err and len(err.strip().splitlines()) == 1, (argv, err)
-    assert sorted(os.listdir(tmp_path)) == ["busy", "named", "other"] and os.listdir(busy) == ["keep"]
+    assert sorted(os.listdir(tmp_path)) == ["bare", "busy", "named", "other"] and os.listdir(busy) == ["keep"]
     assert not [p for p in cls.parent.iterdir() if p.name.startswith(".")]
