@@ -19,11 +19,12 @@ from .._util.atomic import atomic_write, check_not_input
 from ..solvers.initial import LINE
 from ..solvers.qpu import QPU_SAMPLERS, qpu_chain_breaks
 from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
-from ..solvers.sampling import SolveResult, sample_options, sampleset_document, solve
+from ..pipeline import Models
+from ..solvers.sampling import Prepared, SolveResult, models_of, prepare, sample_options, sampleset_document, solve
 from ..solvers.schedule import parse_beta_schedule
 from ..solvers.sweep import parse_sweep, setting_name, settings
 from ..inputs import is_model_input, open_input
-from ..errors import FormatError, NonoquboError, SolverError
+from ..errors import FormatError, MissingDependency, NonoquboError, SolverError
 from ..model.estimate import check_fits
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
@@ -286,16 +287,21 @@ def checked_options(args: argparse.Namespace) -> tuple[dict[str, object], dict[s
     return schedule, qpu, knobs
 
 
+def solve_arguments(args: argparse.Namespace, puzzle: Puzzle | Qubo, schedule: dict[str, object],
+                    qpu: dict[str, Any], knobs: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of :func:`solve` (and :func:`prepare`) for the options of *args*."""
+    return dict(**args.model_options, reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
+                presolve="probe" if args.presolve_method == "probe" else args.presolve, options=schedule,
+                workers=args.workers, count=args.count, qpu=qpu,
+                source=args.puzzle if isinstance(puzzle, Qubo) else None, **knobs)
+
+
 def solve_once(args: argparse.Namespace, puzzle: Puzzle | Qubo, schedule: dict[str, object], qpu: dict[str, Any],
                knobs: dict[str, Any], label: str | None = None) -> SolveResult:
     """One :func:`solve` of *puzzle* with the options of *args*, with a progress display."""
     total = 1 if args.sampler == "exact" else args.reads
     with progress.reads(total, label or f"{args.sampler} sampling", enabled=progress_enabled(args)) as tick:
-        return solve(puzzle, args.sampler, **args.model_options, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
-                     time_limit=args.time_limit,
-                     presolve="probe" if args.presolve_method == "probe" else args.presolve, options=schedule, tick=tick,
-                     workers=args.workers, count=args.count, qpu=qpu,
-                     source=args.puzzle if isinstance(puzzle, Qubo) else None, **knobs)
+        return solve(puzzle, args.sampler, tick=tick, **solve_arguments(args, puzzle, schedule, qpu, knobs))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -376,6 +382,29 @@ def setting_args(args: argparse.Namespace, setting: dict[str, str]) -> argparse.
     return ns
 
 
+def prepare_settings(args: argparse.Namespace, puzzle: Puzzle | Qubo,
+                     plan: list[tuple[str, argparse.Namespace, Any]]) -> list[Prepared]:
+    """Every setting of a sweep prepared (:func:`~nonoqubo.solvers.sampling.prepare`): its model built
+    (once per presolve method, shared), its warm start matched to it, its QPU parameters and embedding
+    checked, before the first setting samples.  A bad one is one line naming its setting."""
+    models: dict[str, Models] = {}
+    base = models_of(puzzle, **args.model_options, source=args.puzzle if isinstance(puzzle, Qubo) else None)
+    ready: list[Prepared] = []
+    for name, ns, (schedule, qpu, knobs) in plan:
+        ns.model_options = args.model_options
+        method = "probe" if ns.presolve_method == "probe" else "line"
+        shared = models.setdefault(method, Models(base.puzzle, base.qubo, presolve_method=method))
+        earlier = next((p.decoder for p in ready if p.models is shared and bool(p.presolve) == bool(ns.presolve)), None)
+        try:
+            ready.append(prepare(puzzle, ns.sampler, models=shared, decoder=earlier,
+                                 **solve_arguments(ns, puzzle, schedule, qpu, knobs)))
+        except MissingDependency:
+            raise
+        except NonoquboError as exc:
+            raise SolverError(f"--sweep {name}: {exc}") from None
+    return ready
+
+
 def sweep_file_name(path: str) -> str:
     """The run file's name in each setting's folder: PUZZLE's file name without its format endings, ``.json``.
 
@@ -407,10 +436,12 @@ def run_sweep(args: argparse.Namespace) -> int:
             raise SolverError(f"--sweep {setting_name(setting)}: {exc}") from None
         check_not_input(os.path.join(args.output, plan[-1][0], file_name), *_files_read(ns))
     puzzle = read_input(args)
+    ready = prepare_settings(args, puzzle, plan)  # every setting's model and inputs, before any sampling
     lines, any_valid = [], False
-    for name, ns, (schedule, qpu, knobs) in plan:
-        ns.model_options = args.model_options
-        result = solve_once(ns, puzzle, schedule, qpu, knobs, label=name)
+    for (name, ns, _), prepared in zip(plan, ready):
+        total = 1 if ns.sampler == "exact" else ns.reads
+        with progress.reads(total, name, enabled=progress_enabled(ns)) as tick:
+            result = prepared.run(tick)
         folder = os.path.join(args.output, name)
         os.makedirs(folder, exist_ok=True)
         path = os.path.join(folder, file_name)

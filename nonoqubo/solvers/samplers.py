@@ -52,6 +52,10 @@ class SamplerSpec:
             (``dwave``: ``--topology``, the QPU's own graph is used).
         needs: options of which at least one must be given (``mock-dwave``: a topology or an
             embedding to take one from), and *needs_says*, how the message names them.
+        check_model: ``check_model(qubo, options)``, what the sampler cannot take of *this* model, checked
+            before anything is sampled (:func:`nonoqubo.solvers.sampling.ready_options`): ``tabu``'s
+            tenure below the number of variables; the QPU samplers' embedding file for this model, and
+            ``mock-dwave``'s parameters against its solver's properties.
     """
 
     name: str
@@ -61,6 +65,7 @@ class SamplerSpec:
     refuses: Mapping[str, str] = field(default_factory=dict)
     needs: frozenset[str] = frozenset()
     needs_says: str = ""
+    check_model: Callable[[Qubo, SampleOptions], None] | None = None
 
 
 #: the local samplers, in the order `solve --help` lists them; a new sampler is one entry
@@ -73,7 +78,7 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     dwave.annealer("sa", "SimulatedAnnealingSampler", dwave.sa_arguments, anneals_per_read=True)),
         SamplerSpec("tabu", "tabu search (dwave-samplers; --time-limit, --tenure, --restarts, --initial-states)",
                     frozenset({"time_limit", "tenure", "restarts", "initial_states"}),
-                    dwave.annealer("tabu", "TabuSampler", dwave.tabu_arguments)),
+                    dwave.annealer("tabu", "TabuSampler", dwave.tabu_arguments), check_model=dwave.check_tenure),
         SamplerSpec("exact", f"every assignment (dimod.ExactSolver); at most {dwave.EXACT_LIMIT} variables",
                     frozenset(), dwave.run_exact),
         SamplerSpec("qbpp", f"QUBO++ EasySolver (pyqbpp); at most {qbpp.QBPP_LIMIT} variables without a licence",
@@ -91,11 +96,11 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     frozenset({"sweeps", "qpu", "initial_states"}), qpu.run_mock, needs=frozenset({"topology", "embedding", "solver"}),
                     needs_says="--topology T (e.g. pegasus:16, zephyr:12,4, chimera:16, Advantage_system4.1, or a "
                                "QPU's properties JSON), --solver NAME or --embedding EMB.json, whose topology it "
-                               "takes"),
+                               "takes", check_model=qpu.check_mock_model),
         SamplerSpec("dwave", "a D-Wave QPU (DWaveSampler(), as the Ocean configuration names it) through "
                              "FixedEmbeddingComposite", frozenset({"qpu", "initial_states"}), qpu.run_dwave,
                     refuses={"topology": "the QPU's own working graph is used (an --embedding must be for that "
-                                         "graph)"}),
+                                         "graph)"}, check_model=qpu.check_dwave_model),
     )
 }
 SAMPLERS = tuple(SAMPLER_TABLE)

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from nonoqubo.campaign.evaluate import evaluate, records
+from nonoqubo.clues import load
 from nonoqubo.errors import SolverError
 from nonoqubo.solvers.sweep import parse_sweep, setting_name, settings
 from tests.support import SHARED
@@ -101,3 +102,49 @@ def test_cli_sweep_over_presolve_takes_switch_values_and_presolve_names(run_cli,
     assert sorted(p.name for p in out.iterdir()) == ["presolve=false", "presolve=line", "presolve=probe"]
     status, _, err = run_cli("solve", puzzle, "--reads", "2", "-q", "--sweep", "presolve=maybe", "-o", tmp_path / "x")
     assert status == 2 and "presolve=maybe" in err and not (tmp_path / "x").exists()
+
+
+def _no_sampling(monkeypatch):
+    """Make every sampler's run function fail the test: the sweep must stop before any of them runs."""
+    from dataclasses import replace
+
+    from nonoqubo.solvers import samplers
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("a sampler ran before every setting was checked")
+
+    for name, spec in list(samplers.SAMPLER_TABLE.items()):
+        monkeypatch.setitem(samplers.SAMPLER_TABLE, name, replace(spec, run=forbidden))
+
+
+def test_a_sweep_whose_third_setting_has_another_models_states_samples_and_writes_nothing(run_cli, tmp_path,
+                                                                                          monkeypatch):
+    good = tmp_path / "answer.txt"  # the logo's picture: a warm start of its model
+    good.write_text("\n".join(load(str(LOGO)).solution) + "\n")
+    bad = tmp_path / "other.txt"
+    bad.write_text("0101\n")  # a state of four variables: not this model's
+    _no_sampling(monkeypatch)
+    out = tmp_path / "runs"
+    status, stdout, err = run_cli("solve", LOGO, "--reads", "2", "--seed", "1", "--sweeps", "10", "-q", "-o", out,
+                                  "--sweep", f"initial-states=line:{good}:{bad}")
+    assert status == 2, err
+    assert err.count("\n") == 1 and "--sweep initial-states=other.txt:" in err and "model has" in err
+    assert not out.exists() and stdout == ""
+
+
+#: 399 variables, 393 after line logic, 157 after probing
+NON_UNIQUE = SHARED / "json" / "gecode-non-unique.json"
+
+
+@pytest.mark.parametrize("sweep, extra, message", [
+    ("tenure=1:2:1000", ["--sampler", "tabu"], "tenure=1000: --tenure must be below the model's number of variables"),
+    ("presolve=false:line:probe", ["--sampler", "tabu", "--tenure", "300"],
+     "presolve=probe: --tenure must be below the model's number of variables (157)"),
+])
+def test_a_sweep_whose_third_setting_does_not_fit_the_model_samples_nothing(run_cli, tmp_path, monkeypatch, sweep,
+                                                                            extra, message):
+    _no_sampling(monkeypatch)
+    out = tmp_path / "runs"
+    status, _, err = run_cli("solve", NON_UNIQUE, "--reads", "2", "-q", "-o", out, *extra, "--sweep", sweep)
+    assert status == 2 and message in err and err.count("\n") == 1, err
+    assert not out.exists()
