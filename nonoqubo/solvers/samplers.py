@@ -56,6 +56,8 @@ class SamplerSpec:
             before anything is sampled (:func:`nonoqubo.solvers.sampling.ready_options`): ``tabu``'s
             tenure below the number of variables; the QPU samplers' embedding file for this model, and
             ``mock-dwave``'s parameters against its solver's properties.
+        check: ``check(options)``, the sampler's own rule for its options beyond the shared ones, run last
+            by :func:`check_options` (``openjij-sa``: its knobs must make an OpenJij schedule).
     """
 
     name: str
@@ -66,6 +68,7 @@ class SamplerSpec:
     needs: frozenset[str] = frozenset()
     needs_says: str = ""
     check_model: Callable[[Qubo, SampleOptions], None] | None = None
+    check: Callable[[SampleOptions], None] | None = None
 
 
 #: the local samplers, in the order `solve --help` lists them; a new sampler is one entry
@@ -83,11 +86,14 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     frozenset(), dwave.run_exact),
         SamplerSpec("qbpp", f"QUBO++ EasySolver (pyqbpp); at most {qbpp.QBPP_LIMIT} variables without a licence",
                     frozenset({"time_limit"}), qbpp.run),
-        SamplerSpec("openjij-sa", "OpenJij simulated annealing (openjij; --beta-min, --beta-max)",
-                    frozenset({"sweeps", "schedule"}), openjij.runner("openjij-sa")),
+        SamplerSpec("openjij-sa", "OpenJij simulated annealing (openjij; --beta-range or --beta-min, --beta-max, "
+                                  "--beta-schedule, --sweeps-per-beta, --initial-states)",
+                    frozenset({"sweeps", "schedule", "beta_range", "beta_schedule", "beta_schedule_file",
+                               "sweeps_per_beta", "initial_states"}), openjij.runner("openjij-sa"),
+                    check=openjij.check_knobs),
         SamplerSpec("openjij-sqa", "OpenJij simulated quantum annealing (openjij; --beta, --gamma, --trotter, "
-                                   "--sqa-schedule; slow: see the SQA note below)",
-                    frozenset({"sweeps", "schedule"}), openjij.runner("openjij-sqa")),
+                                   "--sqa-schedule, --initial-states; slow: see the SQA note below)",
+                    frozenset({"sweeps", "schedule", "initial_states"}), openjij.runner("openjij-sqa")),
         SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
                              "per line; --count N enumerates and counts solutions",
                     frozenset({"time_limit", "workers", "count"}), cpsat.run),
@@ -168,6 +174,8 @@ def check_options(options: SampleOptions, sampler: str) -> None:
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
         raise SolverError(f"--time-limit must be a positive number of seconds, not {time_limit}")
     _check_knobs(options)
+    if spec.check is not None:
+        spec.check(options)
 
 
 #: how ``solve`` spells a knob (a field of :class:`SampleOptions`) when it is not ``--`` + its name
