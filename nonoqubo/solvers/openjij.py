@@ -8,11 +8,18 @@ name              OpenJij class   schedule options (OpenJij's defaults when not 
 ================  ==============  ==========================================================
 ``openjij-sa``    ``SASampler``   ``sweeps`` (1000), ``beta_min``, ``beta_max`` (set from the
                                   model's biases): the inverse temperature rises
-                                  geometrically from ``beta_min`` to ``beta_max``
+                                  geometrically from ``beta_min`` to ``beta_max``; and
+                                  sa's knobs (:func:`knob_arguments`): ``beta_range``,
+                                  ``beta_schedule``, ``sweeps_per_beta``
 ``openjij-sqa``   ``SQASampler``  ``sweeps`` (1000), ``beta`` (5.0, inverse temperature),
                                   ``gamma`` (1.0, initial transverse field, lowered to 0),
                                   ``trotter`` (4, Trotter slices of the path integral)
 ================  ==============  ==========================================================
+
+Both take a warm start (``initial_states``: :attr:`~nonoqubo.solvers.base.SampleOptions.states`,
+OpenJij's ``initial_state``, one call per read).  SQA starts every Trotter slice from it, and a
+schedule that starts at ``s = 0`` (the default: all transverse field) randomises it within the first
+sweeps; only an ``sqa_schedule`` that starts near ``s = 1`` keeps it.
 
 Simulated quantum annealing (path-integral Monte Carlo over ``trotter``
 coupled replicas while the transverse field falls) is the closest thing to a

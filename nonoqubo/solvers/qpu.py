@@ -103,7 +103,8 @@ def check_mock_model(qubo: Qubo, opts: SampleOptions) -> None:
     qpu = dict(opts.qpu or {})
     topology = mock_topology(qpu)
     ranges = {k: list(v) for k, v in (("h_range", topology.h_range), ("j_range", topology.j_range)) if v}
-    warm = None if opts.states is None and opts.initial_states is None else True
+    given = (qpu.get("initial_states"), opts.states, opts.initial_states)
+    warm = True if any(state is not None for state in given) else None
     check_qpu_options({**qpu, "initial_states": warm}, opts.reads, solver_properties({**topology.properties, **ranges}))
     if qpu.get("embedding"):
         load_embedding(qpu["embedding"], qubo=qubo, topology=topology)

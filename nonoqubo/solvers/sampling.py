@@ -32,7 +32,7 @@ solve, into the SampleSet's ``info["nonoqubo"]``::
      "sampler": "sa",
      "parameters": {"reads": 10, "seed": 1, "sweeps": 1000, "time_limit": null,
                     "workers": null, "count": null,     # always; then what was given:
-                    "beta_range": "0.5,10", "restarts": 4, ...,  # the knobs, flat (recorded_parameters)
+                    "beta_range": "0.5,10", "restarts": 4, ...,  # the knobs, the OpenJij and QPU options given, flat (recorded_parameters)
                     "presolve": false},
      "sampler_reported": {"beta_range": [0.23, 5.3], ...},   # what the sampler said of itself
      "timing": {"seconds_per_run": 0.0021,    # the time of one run, for TTS (evaluate reads it)
@@ -95,6 +95,7 @@ from ..samples import SampleBatch
 from .._version import __version__
 from .base import KNOBS, READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, json_safe, machine
 from .initial import initial_states
+from .qpu import QPU_OPTIONS
 from .samplers import check_options, sampler_spec
 from .schedule import format_beta_range, parse_beta_range
 
@@ -254,16 +255,21 @@ def recorded_parameters(options: SampleOptions) -> dict[str, Any]:
     """The run record's ``parameters``: one flat dict of plain values (None, numbers, text).
 
     ``reads``, ``seed``, ``sweeps``, ``time_limit``, ``workers`` and ``count`` always (None: the
-    sampler's default), then the OpenJij schedule options and the knobs that were given, a beta
+    sampler's default), then the OpenJij schedule options, the QPU options
+    (:data:`~nonoqubo.solvers.qpu.QPU_OPTIONS`: ``topology``, ``annealing_time``,
+    ``num_spin_reversal_transforms``, ``chain_strength``...) and the knobs that were given, a beta
     range as its text ``"LO,HI"``; ``evaluate`` groups and shows a setting by this dict.
 
     Examples:
         >>> recorded_parameters(SampleOptions(reads=5, beta_range=(0.5, 10.0), schedule={"trotter": 8}))
         {'reads': 5, 'seed': None, 'sweeps': None, 'time_limit': None, 'workers': None, 'count': None, 'trotter': 8, 'beta_range': '0.5,10'}
+        >>> recorded_parameters(SampleOptions(qpu={"topology": "pegasus:6", "annealing_time": 100.0, "step": print}))["annealing_time"]
+        100.0
     """
     record: dict[str, Any] = {"reads": options.reads, "seed": options.seed, "sweeps": options.sweeps,
                               "time_limit": options.time_limit, "workers": options.workers, "count": options.count}
     record.update({k: v for k, v in (options.schedule or {}).items() if v is not None})
+    record.update({k: json_safe(v) for k, v in (options.qpu or {}).items() if k in QPU_OPTIONS and v is not None})
     for name in KNOBS:
         value = getattr(options, name)
         if value is not None:

@@ -40,6 +40,7 @@ def test_a_sweep_file_in_yaml_or_json(tmp_path):
     (["beta=1:2"], "no sweepable option 'beta'"),
     (["sweeps=1:2", "sweeps=3"], "swept twice"),
     (["sweeps=1::2"], "empty value"),
+    (["sweeps=1:2:1"], "has the value 1 twice"),
     (["nonsense"], "OPTION=V1:V2"),
 ])
 def test_bad_sweeps(specs, message):
@@ -148,3 +149,34 @@ def test_a_sweep_whose_third_setting_does_not_fit_the_model_samples_nothing(run_
     status, _, err = run_cli("solve", NON_UNIQUE, "--reads", "2", "-q", "-o", out, *extra, "--sweep", sweep)
     assert status == 2 and message in err and err.count("\n") == 1, err
     assert not out.exists()
+
+
+def test_a_qpu_sweep_checks_every_setting_against_the_solvers_properties_first(run_cli, tmp_path, monkeypatch):
+    pytest.importorskip("dwave.system")
+    _no_sampling(monkeypatch)
+    for sweep, message in (("annealing-time=10:100:5000", "annealing-time=5000: --annealing-time 5000: this solver "
+                                                          "takes 0.5 to 2000"),
+                           ("num-spin-reversal-transforms=1:2:3", "num-spin-reversal-transforms=3: "
+                                                                  "--num-spin-reversal-transforms 3")):
+        out = tmp_path / sweep.split("=")[0]
+        status, _, err = run_cli("solve", LOGO, "--sampler", "mock-dwave", "--topology", "pegasus:6", "--reads", "4",
+                                 "-q", "-o", out, "--sweep", sweep)
+        assert status == 2 and message in err and err.count("\n") == 1, err
+        assert not out.exists()
+
+
+def test_a_sweep_checks_an_embedding_against_each_settings_model(run_cli, tmp_path, monkeypatch):
+    """The embedding of the full model does not fit the presolved model of the second setting
+    (line logic fixes 3 of this picture's 25 variables)."""
+    pytest.importorskip("dwave.system")
+    puzzle = tmp_path / "partly.txt"
+    puzzle.write_text("###..\n#..#.\n.#..#\n..#.#\n")
+    status, _, err = run_cli("embed", puzzle, "--topology", "pegasus:6", "-q", "-o", tmp_path / "emb.json")
+    assert status == 0, err
+    _no_sampling(monkeypatch)
+    for sampler in ("mock-dwave", "dwave"):
+        out = tmp_path / sampler
+        status, _, err = run_cli("solve", puzzle, "--sampler", sampler, "--embedding", tmp_path / "emb.json",
+                                 "--reads", "2", "-q", "-o", out, "--sweep", "presolve=false:true")
+        assert status == 2 and "--sweep presolve=true:" in err and "for another model" in err, err
+        assert err.count("\n") == 1 and not out.exists()
