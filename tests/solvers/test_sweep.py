@@ -180,3 +180,31 @@ def test_a_sweep_checks_an_embedding_against_each_settings_model(run_cli, tmp_pa
                                  "--reads", "2", "-q", "-o", out, "--sweep", "presolve=false:true")
         assert status == 2 and "--sweep presolve=true:" in err and "for another model" in err, err
         assert err.count("\n") == 1 and not out.exists()
+
+
+def test_a_qpu_sweep_records_each_settings_parameters_for_evaluate(run_cli, tmp_path):
+    """QPU parameters are part of the run record's flat parameters, so evaluate tells the settings apart."""
+    pytest.importorskip("dwave.system")
+    puzzle = tmp_path / "partly.txt"
+    puzzle.write_text("###..\n#..#.\n.#..#\n..#.#\n")
+    out = tmp_path / "runs"
+    status, stdout, err = run_cli("solve", puzzle, "--sampler", "mock-dwave", "--topology", "pegasus:6", "--reads", "4",
+                                  "--seed", "1", "-q", "-o", out, "--sweep", "annealing-time=1:20",
+                                  "--sweep", "num-spin-reversal-transforms=1:2")
+    assert status in (0, 1), err
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["annealing-time=1_num-spin-reversal-transforms=1", "annealing-time=1_num-spin-reversal-transforms=2",
+                     "annealing-time=20_num-spin-reversal-transforms=1",
+                     "annealing-time=20_num-spin-reversal-transforms=2"]
+    for name in names:
+        record = json.loads((out / name / "partly.json").read_text())["info"]["nonoqubo"]
+        time, transforms = (float(part.split("=")[1]) for part in name.split("_"))
+        assert record["parameters"]["annealing_time"] == time
+        assert record["parameters"]["num_spin_reversal_transforms"] == transforms
+        assert record["parameters"]["topology"] == "pegasus:6"
+        qpu = record["sampler_reported"]["qpu"]
+        assert qpu["parameters"]["annealing_time"] == time and len(qpu["problem_ids"]) == transforms
+    status, stdout, err = run_cli("evaluate", puzzle, out)
+    assert status == 0, err
+    assert "annealing_time=1.0" in stdout and "annealing_time=20.0" in stdout
+    assert "num_spin_reversal_transforms=2" in stdout
