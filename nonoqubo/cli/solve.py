@@ -19,11 +19,12 @@ from .._util.atomic import atomic_write, check_not_input
 from ..solvers.initial import LINE
 from ..solvers.qpu import QPU_SAMPLERS, qpu_chain_breaks
 from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
-from ..solvers.sampling import SolveResult, sample_options, sampleset_document, solve
+from ..pipeline import Models
+from ..solvers.sampling import Prepared, SolveResult, models_of, prepare, sample_options, sampleset_document, solve
 from ..solvers.schedule import parse_beta_schedule
 from ..solvers.sweep import parse_sweep, setting_name, settings
 from ..inputs import is_model_input, open_input
-from ..errors import FormatError, NonoquboError, SolverError
+from ..errors import FormatError, MissingDependency, NonoquboError, SolverError
 from ..model.estimate import check_fits
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
@@ -78,11 +79,15 @@ The annealing knobs (see the sampling guide of the docs):
   nonoqubo solve P.non --sampler tabu --time-limit 0.5 --tenure 30 --restarts 100
   nonoqubo solve P.non --initial-states line --beta-range 2,20   (warm start)
   nonoqubo solve P.non --initial-states run.json --presolve      (from an earlier run)
+  nonoqubo solve P.non --sampler openjij-sa --beta-range 0.5,10 --beta-schedule linear --sweeps-per-beta 10
   nonoqubo solve P.non --reads 100 --seed 1 --sweep beta-range=0.1,10:0.5,10:1,10 -o runs/
   nonoqubo evaluate P.non runs/
 Every parameter given is recorded in -o's info["nonoqubo"]["parameters"], a
 flat record that `evaluate` shows as the setting.  A warm start is wiped out
 by a hot start: with --initial-states give --beta-range a LO of 1 or more.
+--sweep prepares every setting (its model, its warm start matched to it, its
+QPU parameters and embedding checked) before the first one samples: a bad
+setting stops the sweep in one line, with nothing sampled or written.
 
 SQA (openjij-sqa): the seed trap and when it is the wrong tool.  OpenJij gives
 every read of one call the same seed, so before this version --reads 100
@@ -90,7 +95,9 @@ every read of one call the same seed, so before this version --reads 100
 read r gets seed S + r, one call per read.  A sweep of SQA costs about
 --trotter sweeps of SA plus a fixed cost per read, so for finding solutions
 fast SQA is the wrong tool: use sa (with --beta-range); use SQA to study
-the transverse field (--gamma, --sqa-schedule).
+the transverse field (--gamma, --sqa-schedule).  A warm start in SQA is wiped
+out by the transverse field of a schedule that starts at s=0 (the default):
+give --sqa-schedule rows that start near s=1 (e.g. "0.9 50", "1 50").
 
 A puzzle whose model would need more memory than is available is refused
 before it is built, in one line with the estimate; --force builds it anyway.
@@ -163,28 +170,33 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="also save the samples as a dimod SampleSet JSON of the full model "
                              "(fixed variables filled in), for 'nonoqubo decode', with the run's sampler, "
                              "parameters, timing and machine in info[\"nonoqubo\"] (for 'nonoqubo evaluate')")
-    anneal = parser.add_argument_group("simulated annealing and tabu knobs (sa, tabu)")
+    anneal = parser.add_argument_group("simulated annealing and tabu knobs (sa, tabu; openjij-sa, openjij-sqa where "
+                                        "OpenJij has them)")
     anneal.add_argument("--beta-range", metavar="LO,HI",
-                        help="sa: first and last inverse temperature, 0 < LO < HI (default: dwave-samplers' "
-                             "range from the model's biases, about 0.02,23 here; 0.5,10 often does better)")
+                        help="sa, openjij-sa: first and last inverse temperature, 0 < LO < HI (default: the "
+                             "sampler's range from the model's biases, about 0.02,23 here; 0.5,10 often does better)")
     anneal.add_argument("--beta-schedule", metavar="KIND",
-                        help="sa: how beta runs from LO to HI: linear, geometric (the default), or custom FILE "
-                             "(the betas, one per line or a JSON list, never decreasing; no --sweeps or "
-                             "--beta-range then)")
+                        help="sa, openjij-sa: how beta runs from LO to HI: linear, geometric (the default), or custom "
+                             "FILE (the betas, one per line or a JSON list, never decreasing; no --sweeps or "
+                             "--beta-range then); openjij-sa's linear needs --beta-range")
     anneal.add_argument("--sweeps-per-beta", type=int, metavar="N",
-                        help="sa: sweeps held at each beta (default 1; --sweeps must be a multiple of it)")
+                        help="sa, openjij-sa: sweeps held at each beta (default 1; --sweeps must be a multiple of it; "
+                             "openjij-sa needs --beta-range with it)")
     anneal.add_argument("--restarts", type=int, metavar="R",
                         help="sa: R independent anneals per read, the read keeping the best (its time is all R); "
                              "tabu: the most restarts of one read (TabuSampler's num_restarts)")
     anneal.add_argument("--tenure", type=int, metavar="N",
                         help="tabu: the tabu list's length, 0 <= N < variables (default min(20, variables/4))")
     anneal.add_argument("--initial-states", metavar="line|FILE",
-                        help="sa, tabu: warm start: 'line' (line logic's fixings, random values elsewhere, "
-                             "from --seed) or a samples file decode reads, or a picture (#/.) of the answer; "
-                             "read r starts from state r mod K")
+                        help="sa, tabu, openjij-sa, openjij-sqa, and the QPU samplers' reverse anneal: warm start: "
+                             "'line' (line logic's fixings, random values elsewhere, from --seed) or a samples "
+                             "file decode reads, or a picture (#/.) of the answer; read r starts from state r mod "
+                             "K (SQA keeps it only with an --sqa-schedule that starts near s=1)")
     openjij = parser.add_argument_group("OpenJij schedules (openjij-sa, openjij-sqa)")
-    openjij.add_argument("--beta-min", type=float, metavar="B", help="openjij-sa: first inverse temperature")
-    openjij.add_argument("--beta-max", type=float, metavar="B", help="openjij-sa: last inverse temperature")
+    openjij.add_argument("--beta-min", type=float, metavar="B",
+                         help="openjij-sa: first inverse temperature (or give --beta-range LO,HI)")
+    openjij.add_argument("--beta-max", type=float, metavar="B",
+                         help="openjij-sa: last inverse temperature (or give --beta-range LO,HI)")
     openjij.add_argument("--beta", type=float, metavar="B", help="openjij-sqa: inverse temperature (default 5)")
     openjij.add_argument("--gamma", type=float, metavar="G",
                          help="openjij-sqa: initial transverse field, lowered to 0 (default 1)")
@@ -240,7 +252,9 @@ def knob_options(args: argparse.Namespace) -> dict[str, Any]:
 #: the options --sweep may vary (solve's long options without the dashes)
 SWEEPABLE = ("sampler", "reads", "seed", "sweeps", "time-limit", "presolve", "beta-range", "beta-schedule",
              "sweeps-per-beta", "restarts", "tenure", "initial-states", "beta-min", "beta-max", "beta", "gamma",
-             "trotter", "sqa-schedule", "chain-strength")
+             "trotter", "sqa-schedule", "chain-strength", "chain-strengths", "topology", "embedding", "solver",
+             "annealing-time", "anneal-schedule", "reinitialize-state", "num-spin-reversal-transforms",
+             "readout-thermalization", "programming-thermalization", "auto-scale", "answer-mode")
 
 
 def _files_read(args: argparse.Namespace) -> tuple[str | None, ...]:
@@ -286,16 +300,21 @@ def checked_options(args: argparse.Namespace) -> tuple[dict[str, object], dict[s
     return schedule, qpu, knobs
 
 
+def solve_arguments(args: argparse.Namespace, puzzle: Puzzle | Qubo, schedule: dict[str, object],
+                    qpu: dict[str, Any], knobs: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of :func:`solve` (and :func:`prepare`) for the options of *args*."""
+    return dict(**args.model_options, reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
+                presolve="probe" if args.presolve_method == "probe" else args.presolve, options=schedule,
+                workers=args.workers, count=args.count, qpu=qpu,
+                source=args.puzzle if isinstance(puzzle, Qubo) else None, **knobs)
+
+
 def solve_once(args: argparse.Namespace, puzzle: Puzzle | Qubo, schedule: dict[str, object], qpu: dict[str, Any],
                knobs: dict[str, Any], label: str | None = None) -> SolveResult:
     """One :func:`solve` of *puzzle* with the options of *args*, with a progress display."""
     total = 1 if args.sampler == "exact" else args.reads
     with progress.reads(total, label or f"{args.sampler} sampling", enabled=progress_enabled(args)) as tick:
-        return solve(puzzle, args.sampler, **args.model_options, reads=args.reads, seed=args.seed, sweeps=args.sweeps,
-                     time_limit=args.time_limit,
-                     presolve="probe" if args.presolve_method == "probe" else args.presolve, options=schedule, tick=tick,
-                     workers=args.workers, count=args.count, qpu=qpu,
-                     source=args.puzzle if isinstance(puzzle, Qubo) else None, **knobs)
+        return solve(puzzle, args.sampler, tick=tick, **solve_arguments(args, puzzle, schedule, qpu, knobs))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -376,6 +395,29 @@ def setting_args(args: argparse.Namespace, setting: dict[str, str]) -> argparse.
     return ns
 
 
+def prepare_settings(args: argparse.Namespace, puzzle: Puzzle | Qubo,
+                     plan: list[tuple[str, argparse.Namespace, Any]]) -> list[Prepared]:
+    """Every setting of a sweep prepared (:func:`~nonoqubo.solvers.sampling.prepare`): its model built
+    (once per presolve method, shared), its warm start matched to it, its QPU parameters and embedding
+    checked, before the first setting samples.  A bad one is one line naming its setting."""
+    models: dict[str, Models] = {}
+    base = models_of(puzzle, **args.model_options, source=args.puzzle if isinstance(puzzle, Qubo) else None)
+    ready: list[Prepared] = []
+    for name, ns, (schedule, qpu, knobs) in plan:
+        ns.model_options = args.model_options
+        method = "probe" if ns.presolve_method == "probe" else "line"
+        shared = models.setdefault(method, Models(base.puzzle, base.qubo, presolve_method=method))
+        earlier = next((p.decoder for p in ready if p.models is shared and bool(p.presolve) == bool(ns.presolve)), None)
+        try:
+            ready.append(prepare(puzzle, ns.sampler, models=shared, decoder=earlier,
+                                 **solve_arguments(ns, puzzle, schedule, qpu, knobs)))
+        except MissingDependency:
+            raise
+        except NonoquboError as exc:
+            raise SolverError(f"--sweep {name}: {exc}") from None
+    return ready
+
+
 def sweep_file_name(path: str) -> str:
     """The run file's name in each setting's folder: PUZZLE's file name without its format endings, ``.json``.
 
@@ -407,10 +449,12 @@ def run_sweep(args: argparse.Namespace) -> int:
             raise SolverError(f"--sweep {setting_name(setting)}: {exc}") from None
         check_not_input(os.path.join(args.output, plan[-1][0], file_name), *_files_read(ns))
     puzzle = read_input(args)
+    ready = prepare_settings(args, puzzle, plan)  # every setting's model and inputs, before any sampling
     lines, any_valid = [], False
-    for name, ns, (schedule, qpu, knobs) in plan:
-        ns.model_options = args.model_options
-        result = solve_once(ns, puzzle, schedule, qpu, knobs, label=name)
+    for (name, ns, _), prepared in zip(plan, ready):
+        total = 1 if ns.sampler == "exact" else ns.reads
+        with progress.reads(total, name, enabled=progress_enabled(ns)) as tick:
+            result = prepared.run(tick)
         folder = os.path.join(args.output, name)
         os.makedirs(folder, exist_ok=True)
         path = os.path.join(folder, file_name)

@@ -18,7 +18,7 @@ from ..samples import SampleBatch, samples_from
 from .schedule import read_betas
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, index_bqm, json_safe
 
-__all__ = ["EXACT_LIMIT", "SA_DEFAULT_SWEEPS", "annealer", "run_exact", "sa_arguments", "tabu_arguments"]
+__all__ = ["EXACT_LIMIT", "SA_DEFAULT_SWEEPS", "annealer", "check_tenure", "run_exact", "sa_arguments", "tabu_arguments"]
 
 #: dimod.ExactSolver enumerates 2**N states
 EXACT_LIMIT = 24
@@ -61,6 +61,13 @@ def tabu_arguments(opts: SampleOptions) -> dict[str, Any]:
     return kwargs
 
 
+def check_tenure(qubo: Qubo, opts: SampleOptions) -> None:
+    """``tabu``'s model check: a ``--tenure`` below the model's number of variables (TabuSampler's rule)."""
+    if opts.tenure is not None and not opts.tenure < qubo.num_vars:
+        raise SolverError(f"--tenure must be below the model's number of variables ({qubo.num_vars}), "
+                          f"not {opts.tenure}")
+
+
 def annealer(sampler: str, cls: str, arguments: Callable[[SampleOptions], dict[str, Any]], *,
              anneals_per_read: bool = False):
     """A run function for a dwave-samplers sampler *cls*, one read per call.
@@ -79,9 +86,7 @@ def annealer(sampler: str, cls: str, arguments: Callable[[SampleOptions], dict[s
             raise MissingDependency("dwave-samplers", "solvers", f"the '{sampler}' sampler") from None
         import dimod
 
-        if opts.tenure is not None and not opts.tenure < qubo.num_vars:
-            raise SolverError(f"--tenure must be below the model's number of variables ({qubo.num_vars}), "
-                              f"not {opts.tenure}")
+        check_tenure(qubo, opts)
         solver = getattr(samplers, cls)()
         bqm = index_bqm(qubo)
         kwargs = arguments(opts)

@@ -37,7 +37,8 @@ from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
 from .base import SAMPLER_INFO, SampleOptions, Tick, json_safe
 
-__all__ = ["QPU_OPTIONS", "QPU_SAMPLERS", "QPU_RECORD", "check_qpu_options", "qpu_chain_breaks",
+__all__ = ["QPU_OPTIONS", "QPU_SAMPLERS", "QPU_RECORD", "check_dwave_model", "check_mock_model", "check_qpu_options",
+           "qpu_chain_breaks",
            "run_dwave", "run_mock"]
 
 #: the samplers that run through an embedding, and the options only they take (key -> the option's name)
@@ -90,6 +91,32 @@ def check_qpu_options(qpu: Mapping[str, Any], reads: int, properties: Mapping[st
         raise QpuParameterError(f"--solver {str(qpu['solver'])[:60]!r}: not a QPU name nonoqubo knows the graph of "
                                 f"({known_solver_names()}); give --topology too (a properties JSON of that QPU)")
     return solver_parameters(qpu, solver_properties(properties), reads)
+
+
+def check_mock_model(qubo: Qubo, opts: SampleOptions) -> None:
+    """``mock-dwave``'s checks before sampling: its parameters against the properties of its solver (the
+    topology's, the ``--solver``'s or the embedding's), with the warm start (reverse annealing) as given,
+    and an ``--embedding`` file for *qubo* on that topology.  Nothing is embedded or sampled."""
+    from ..qpu.embedding import load_embedding
+    from ..qpu.parameters import solver_properties
+
+    qpu = dict(opts.qpu or {})
+    topology = mock_topology(qpu)
+    ranges = {k: list(v) for k, v in (("h_range", topology.h_range), ("j_range", topology.j_range)) if v}
+    given = (qpu.get("initial_states"), opts.states, opts.initial_states)
+    warm = True if any(state is not None for state in given) else None
+    check_qpu_options({**qpu, "initial_states": warm}, opts.reads, solver_properties({**topology.properties, **ranges}))
+    if qpu.get("embedding"):
+        load_embedding(qpu["embedding"], qubo=qubo, topology=topology)
+
+
+def check_dwave_model(qubo: Qubo, opts: SampleOptions) -> None:
+    """``dwave``'s checks before it connects: the ``--embedding`` file is for *qubo* (the QPU's graph, and
+    the parameters against its properties, are checked once it answers, before anything is sampled)."""
+    from ..qpu.embedding import load_embedding
+
+    if (opts.qpu or {}).get("embedding"):
+        load_embedding(opts.qpu["embedding"], qubo=qubo)  # type: ignore[index]
 
 
 def _embedding_for(qubo: Qubo, topology: Any, qpu: Mapping[str, Any], seed: int | None) -> tuple[Any, dict]:
@@ -146,6 +173,8 @@ def _recorder(child: Any) -> Any:
 def _initial_state(qpu: Mapping[str, Any], opts: SampleOptions, qubo: Qubo) -> dict[str, int] | None:
     """Reverse annealing's logical starting state as ``{label: spin}`` (its first row), or None."""
     states = qpu.get("initial_states")
+    if states is None and opts.states is not None:  # matched already (nonoqubo.solvers.sampling.ready_options)
+        states = opts.states
     if states is None and getattr(opts, "initial_states", None) is not None:  # solve --initial-states FILE|line
         from .initial import initial_states
 

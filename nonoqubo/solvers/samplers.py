@@ -52,6 +52,12 @@ class SamplerSpec:
             (``dwave``: ``--topology``, the QPU's own graph is used).
         needs: options of which at least one must be given (``mock-dwave``: a topology or an
             embedding to take one from), and *needs_says*, how the message names them.
+        check_model: ``check_model(qubo, options)``, what the sampler cannot take of *this* model, checked
+            before anything is sampled (:func:`nonoqubo.solvers.sampling.ready_options`): ``tabu``'s
+            tenure below the number of variables; the QPU samplers' embedding file for this model, and
+            ``mock-dwave``'s parameters against its solver's properties.
+        check: ``check(options)``, the sampler's own rule for its options beyond the shared ones, run last
+            by :func:`check_options` (``openjij-sa``: its knobs must make an OpenJij schedule).
     """
 
     name: str
@@ -61,6 +67,8 @@ class SamplerSpec:
     refuses: Mapping[str, str] = field(default_factory=dict)
     needs: frozenset[str] = frozenset()
     needs_says: str = ""
+    check_model: Callable[[Qubo, SampleOptions], None] | None = None
+    check: Callable[[SampleOptions], None] | None = None
 
 
 #: the local samplers, in the order `solve --help` lists them; a new sampler is one entry
@@ -73,16 +81,19 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     dwave.annealer("sa", "SimulatedAnnealingSampler", dwave.sa_arguments, anneals_per_read=True)),
         SamplerSpec("tabu", "tabu search (dwave-samplers; --time-limit, --tenure, --restarts, --initial-states)",
                     frozenset({"time_limit", "tenure", "restarts", "initial_states"}),
-                    dwave.annealer("tabu", "TabuSampler", dwave.tabu_arguments)),
+                    dwave.annealer("tabu", "TabuSampler", dwave.tabu_arguments), check_model=dwave.check_tenure),
         SamplerSpec("exact", f"every assignment (dimod.ExactSolver); at most {dwave.EXACT_LIMIT} variables",
                     frozenset(), dwave.run_exact),
         SamplerSpec("qbpp", f"QUBO++ EasySolver (pyqbpp); at most {qbpp.QBPP_LIMIT} variables without a licence",
                     frozenset({"time_limit"}), qbpp.run),
-        SamplerSpec("openjij-sa", "OpenJij simulated annealing (openjij; --beta-min, --beta-max)",
-                    frozenset({"sweeps", "schedule"}), openjij.runner("openjij-sa")),
+        SamplerSpec("openjij-sa", "OpenJij simulated annealing (openjij; --beta-range or --beta-min, --beta-max, "
+                                  "--beta-schedule, --sweeps-per-beta, --initial-states)",
+                    frozenset({"sweeps", "schedule", "beta_range", "beta_schedule", "beta_schedule_file",
+                               "sweeps_per_beta", "initial_states"}), openjij.runner("openjij-sa"),
+                    check=openjij.check_knobs),
         SamplerSpec("openjij-sqa", "OpenJij simulated quantum annealing (openjij; --beta, --gamma, --trotter, "
-                                   "--sqa-schedule; slow: see the SQA note below)",
-                    frozenset({"sweeps", "schedule"}), openjij.runner("openjij-sqa")),
+                                   "--sqa-schedule, --initial-states; slow: see the SQA note below)",
+                    frozenset({"sweeps", "schedule", "initial_states"}), openjij.runner("openjij-sqa")),
         SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
                              "per line; --count N enumerates and counts solutions",
                     frozenset({"time_limit", "workers", "count"}), cpsat.run),
@@ -91,11 +102,11 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     frozenset({"sweeps", "qpu", "initial_states"}), qpu.run_mock, needs=frozenset({"topology", "embedding", "solver"}),
                     needs_says="--topology T (e.g. pegasus:16, zephyr:12,4, chimera:16, Advantage_system4.1, or a "
                                "QPU's properties JSON), --solver NAME or --embedding EMB.json, whose topology it "
-                               "takes"),
+                               "takes", check_model=qpu.check_mock_model),
         SamplerSpec("dwave", "a D-Wave QPU (DWaveSampler(), as the Ocean configuration names it) through "
                              "FixedEmbeddingComposite", frozenset({"qpu", "initial_states"}), qpu.run_dwave,
                     refuses={"topology": "the QPU's own working graph is used (an --embedding must be for that "
-                                         "graph)"}),
+                                         "graph)"}, check_model=qpu.check_dwave_model),
     )
 }
 SAMPLERS = tuple(SAMPLER_TABLE)
@@ -163,6 +174,8 @@ def check_options(options: SampleOptions, sampler: str) -> None:
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
         raise SolverError(f"--time-limit must be a positive number of seconds, not {time_limit}")
     _check_knobs(options)
+    if spec.check is not None:
+        spec.check(options)
 
 
 #: how ``solve`` spells a knob (a field of :class:`SampleOptions`) when it is not ``--`` + its name

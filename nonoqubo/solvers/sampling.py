@@ -32,7 +32,7 @@ solve, into the SampleSet's ``info["nonoqubo"]``::
      "sampler": "sa",
      "parameters": {"reads": 10, "seed": 1, "sweeps": 1000, "time_limit": null,
                     "workers": null, "count": null,     # always; then what was given:
-                    "beta_range": "0.5,10", "restarts": 4, ...,  # the knobs, flat (recorded_parameters)
+                    "beta_range": "0.5,10", "restarts": 4, ...,  # the knobs, the OpenJij and QPU options given, flat (recorded_parameters)
                     "presolve": false},
      "sampler_reported": {"beta_range": [0.23, 5.3], ...},   # what the sampler said of itself
      "timing": {"seconds_per_run": 0.0021,    # the time of one run, for TTS (evaluate reads it)
@@ -95,11 +95,12 @@ from ..samples import SampleBatch
 from .._version import __version__
 from .base import KNOBS, READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, json_safe, machine
 from .initial import initial_states
+from .qpu import QPU_OPTIONS
 from .samplers import check_options, sampler_spec
 from .schedule import format_beta_range, parse_beta_range
 
-__all__ = ["RUN", "SolveResult", "model_record", "recorded_parameters", "run_record", "sample", "sample_options",
-           "sampleset_document", "solve"]
+__all__ = ["RUN", "Prepared", "SolveResult", "model_record", "models_of", "prepare", "ready_options", "recorded_parameters",
+           "run_record", "sample", "sample_ready", "sample_options", "sampleset_document", "solve"]
 
 #: the ``batch.extra`` key of the run's record (:func:`run_record`)
 RUN = "run"
@@ -185,9 +186,33 @@ def sample(
     opts = sample_options(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
                           workers=workers, count=count, qpu=qpu, **knobs)
     check_options(opts, sampler)
-    spec = sampler_spec(sampler)
+    return sample_ready(qubo, sampler, ready_options(qubo, sampler, opts, decoder), tick)
+
+
+def ready_options(qubo: Qubo, sampler: str, opts: SampleOptions, decoder: Decoder | None = None) -> SampleOptions:
+    """*opts* (checked by :func:`check_options` already) made ready for *qubo*: what needs the model, checked.
+
+    The warm start is matched to *qubo* (:func:`~nonoqubo.solvers.initial.initial_states`: its
+    states put in :attr:`~nonoqubo.solvers.base.SampleOptions.states`), and the sampler entry's
+    own model check runs (:attr:`~nonoqubo.solvers.samplers.SamplerSpec.check_model`: ``tabu``'s
+    tenure below the number of variables, ``mock-dwave``'s embedding file for this model and its
+    parameters against the solver's properties).  Nothing is sampled.
+
+    Raises:
+        SampleError: warm-start states that are not this model's.
+        SolverError, QpuParameterError, EmbeddingError: an option this model (or solver) cannot take.
+    """
     if opts.initial_states is not None and qubo.num_vars:  # matched to the model before any sampling
-        opts = replace(opts, states=initial_states(qubo, opts.initial_states, reads, seed, decoder=decoder))
+        opts = replace(opts, states=initial_states(qubo, opts.initial_states, opts.reads, opts.seed, decoder=decoder))
+    check_model = sampler_spec(sampler).check_model
+    if check_model is not None and qubo.num_vars:
+        check_model(qubo, opts)
+    return opts
+
+
+def sample_ready(qubo: Qubo, sampler: str, opts: SampleOptions, tick: Tick | None = None) -> SampleBatch:
+    """Sample *qubo* with *opts* as :func:`ready_options` made them (nothing checked again); the run recorded."""
+    spec = sampler_spec(sampler)
     stamps: list[float] = []
     report = tick or _no_tick
 
@@ -198,7 +223,7 @@ def sample(
 
     date = datetime.now(timezone.utc)
     start = time.perf_counter()
-    if qubo.num_vars == 0 and count is None:
+    if qubo.num_vars == 0 and opts.count is None:
         batch = SampleBatch(bits=np.zeros((1, 0), np.int8), labels=list(qubo.labels),
                             energies=np.array([float(qubo.offset)]), source=f"{sampler} sampler (nothing to sample)")
     else:
@@ -230,16 +255,21 @@ def recorded_parameters(options: SampleOptions) -> dict[str, Any]:
     """The run record's ``parameters``: one flat dict of plain values (None, numbers, text).
 
     ``reads``, ``seed``, ``sweeps``, ``time_limit``, ``workers`` and ``count`` always (None: the
-    sampler's default), then the OpenJij schedule options and the knobs that were given, a beta
+    sampler's default), then the OpenJij schedule options, the QPU options
+    (:data:`~nonoqubo.solvers.qpu.QPU_OPTIONS`: ``topology``, ``annealing_time``,
+    ``num_spin_reversal_transforms``, ``chain_strength``...) and the knobs that were given, a beta
     range as its text ``"LO,HI"``; ``evaluate`` groups and shows a setting by this dict.
 
     Examples:
         >>> recorded_parameters(SampleOptions(reads=5, beta_range=(0.5, 10.0), schedule={"trotter": 8}))
         {'reads': 5, 'seed': None, 'sweeps': None, 'time_limit': None, 'workers': None, 'count': None, 'trotter': 8, 'beta_range': '0.5,10'}
+        >>> recorded_parameters(SampleOptions(qpu={"topology": "pegasus:6", "annealing_time": 100.0, "step": print}))["annealing_time"]
+        100.0
     """
     record: dict[str, Any] = {"reads": options.reads, "seed": options.seed, "sweeps": options.sweeps,
                               "time_limit": options.time_limit, "workers": options.workers, "count": options.count}
     record.update({k: v for k, v in (options.schedule or {}).items() if v is not None})
+    record.update({k: json_safe(v) for k, v in (options.qpu or {}).items() if k in QPU_OPTIONS and v is not None})
     for name in KNOBS:
         value = getattr(options, name)
         if value is not None:
@@ -329,33 +359,116 @@ def solve(
         SolverError: a bad option (checked before the model is built).
         FormatError: a :class:`Qubo` that carries no clues.
     """
-    check_options(sample_options(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
-                                 workers=workers, count=count, qpu=qpu, **knobs), sampler)
+    return prepare(puzzle, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, presolve=presolve,
+                   options=options, workers=workers, count=count, qpu=qpu, encoding=encoding, weights=weights,
+                   source=source, **knobs).run(tick)
+
+
+@dataclass
+class Prepared:
+    """One :func:`solve` made ready and not yet run: every option checked, the model built (and
+    presolved), the warm start matched to it, the sampler's model checks passed.
+
+    ``solve --sweep`` prepares every setting before it runs the first, so a bad setting stops the
+    sweep before anything is sampled or written.  :meth:`run` samples and decodes.
+
+    Attributes:
+        puzzle, models, qubo, decoder: the puzzle, its models, the model sampled and its decoder.
+        sampler, options: the sampler and its ready options (:func:`ready_options`).
+        presolve: as given to :func:`solve` (recorded in the run's ``parameters``).
+        prepare_seconds: the time the preparing took (build, presolve, matching), part of ``solve_seconds``.
+    """
+
+    puzzle: Puzzle
+    models: Models
+    qubo: Qubo
+    decoder: Decoder
+    sampler: str
+    options: SampleOptions
+    presolve: bool | str
+    prepare_seconds: float
+
+    def run(self, tick: Tick | None = None) -> SolveResult:
+        """Sample the model, decode every sample: the :class:`SolveResult`."""
+        start = time.perf_counter()
+        batch = sample_ready(self.qubo, self.sampler, self.options, tick)
+        analysis = self.decoder.analyse(batch.bits)
+        best = self.decoder.reports(analysis, select(analysis, "best"), batch)[0]
+        record = batch.extra[RUN]
+        record["parameters"]["presolve"] = self.presolve
+        record["model"] = model_record(self.qubo, self.models.qubo.num_vars)
+        record["timing"]["solve_seconds"] = self.prepare_seconds + time.perf_counter() - start
+        return SolveResult(self.puzzle, self.qubo, batch, analysis, self.decoder, best)
+
+
+def models_of(puzzle: Puzzle | Qubo, *, encoding: EncodingLike = DEFAULT, weights: Weights | None = None,
+              source: str | None = None) -> Models:
+    """The :class:`~nonoqubo.pipeline.Models` of a puzzle (built in *encoding* with *weights*) or of a model file's
+    :class:`Qubo`, which must carry its clues and be their QUBO (refused before any sampling otherwise; the
+    message starts with *source*, the file, when given)."""
+    return _models_of(puzzle, encoding=encoding, weights=weights, source=source)[0]
+
+
+def _models_of(puzzle: Puzzle | Qubo, *, encoding: EncodingLike, weights: Weights | None,
+               source: str | None) -> tuple[Models, Decoder | None]:
+    """:func:`models_of`, and a model file's decoder (made to check it; the one of the unpresolved model)."""
+    if not isinstance(puzzle, Qubo):
+        return Models.build(puzzle, encoding=encoding, weights=weights), None
+    if puzzle.puzzle is None:  # before sampling (presolve would need the clues too)
+        raise FormatError("the model carries no clues (a file nonoqubo build wrote does), so solve cannot decode its samples")
+    try:  # the model is its clues' QUBO, or it is refused before any sampling
+        decoder = Decoder(puzzle)
+    except SampleError as exc:
+        raise FormatError(f"{source}: {exc}" if source else str(exc)) from None
+    return Models(puzzle.puzzle, puzzle), decoder
+
+
+def prepare(
+    puzzle: Puzzle | Qubo,
+    sampler: str = "sa",
+    *,
+    reads: int = 10,
+    seed: int | None = None,
+    sweeps: int | None = None,
+    time_limit: float | None = None,
+    presolve: bool | str = False,
+    options: Mapping[str, Any] | None = None,
+    workers: int | None = None,
+    count: int | None = None,
+    qpu: Mapping[str, Any] | None = None,
+    encoding: EncodingLike = DEFAULT,
+    weights: Weights | None = None,
+    source: str | None = None,
+    models: Models | None = None,
+    decoder: Decoder | None = None,
+    **knobs: Any,
+) -> Prepared:
+    """Everything :func:`solve` does before sampling, as a :class:`Prepared` whose ``run`` does the rest.
+
+    Args: as :func:`solve`'s; *models*, the puzzle's models when they are made already (a sweep makes
+    them once per presolve method; their ``presolve_method`` is the one used), else made by
+    :func:`models_of`; *decoder*, the sampled model's decoder when one is made already (used when it
+    is that model's).
+
+    Raises:
+        SolverError, QpuParameterError, EmbeddingError: a bad option (checked before the model is built),
+            or one the model cannot take.
+        SampleError: a warm start that is not the model's.
+        FormatError: a :class:`Qubo` that carries no clues, or is not their QUBO.
+    """
+    opts = sample_options(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
+                          workers=workers, count=count, qpu=qpu, **knobs)
+    check_options(opts, sampler)
     start = time.perf_counter()
-    if isinstance(puzzle, Qubo):
-        if puzzle.puzzle is None:  # before sampling (presolve would need the clues too)
-            raise FormatError("the model carries no clues (a file nonoqubo build wrote does), so solve cannot decode its samples")
-        try:  # the model is its clues' QUBO, or it is refused before any sampling
-            given: Decoder | None = Decoder(puzzle)
-        except SampleError as exc:
-            raise FormatError(f"{source}: {exc}" if source else str(exc)) from None
-        models = Models(puzzle.puzzle, puzzle)
-    else:
-        given = None
-        models = Models.build(puzzle, encoding=encoding, weights=weights)
-    puzzle = models.puzzle
-    models.presolve_method = presolve if isinstance(presolve, str) else models.presolve_method
+    if models is None:
+        models, made = _models_of(puzzle, encoding=encoding, weights=weights, source=source)
+        decoder = decoder or made
+        if isinstance(presolve, str):
+            models.presolve_method = presolve
     qubo = models.presolve() if presolve else models.qubo
-    decoder = given if given is not None and given.model is qubo else Decoder(qubo)
-    batch = sample(qubo, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, options=options,
-                   tick=tick, workers=workers, count=count, qpu=qpu, decoder=decoder, **knobs)
-    analysis = decoder.analyse(batch.bits)
-    best = decoder.reports(analysis, select(analysis, "best"), batch)[0]
-    record = batch.extra[RUN]
-    record["parameters"]["presolve"] = presolve
-    record["model"] = model_record(qubo, models.qubo.num_vars)
-    record["timing"]["solve_seconds"] = time.perf_counter() - start
-    return SolveResult(puzzle, qubo, batch, analysis, decoder, best)
+    decoder = decoder if decoder is not None and decoder.model is qubo else Decoder(qubo)
+    opts = ready_options(qubo, sampler, opts, decoder)
+    return Prepared(models.puzzle, models, qubo, decoder, sampler, opts, presolve, time.perf_counter() - start)
 
 
 def sampleset_document(result: SolveResult) -> dict[str, Any]:

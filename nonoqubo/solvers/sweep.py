@@ -82,7 +82,7 @@ def parse_sweep(specs: Sequence[str], sweepable: Iterable[str]) -> dict[str, lis
     """The grid of *specs* (each ``OPTION=V1:V2...`` or a sweep file), its options checked against *sweepable*.
 
     Raises:
-        SolverError: an unknown option, an option swept twice, an empty value list, a file that
+        SolverError: an unknown option, an option swept twice, a value given twice, an empty value list, a file that
             cannot be read, or more than :data:`MAX_SETTINGS` settings.
     """
     allowed = sorted(sweepable)
@@ -102,6 +102,9 @@ def parse_sweep(specs: Sequence[str], sweepable: Iterable[str]) -> dict[str, lis
                 raise SolverError(f"--sweep: {option} is swept twice; give all its values once")
             if not values or any(not v for v in values):
                 raise SolverError(f"--sweep: {option} has an empty value")
+            twice = next((v for i, v in enumerate(values) if v in values[:i]), None)
+            if twice is not None:  # two settings of one name: the second run file would replace the first
+                raise SolverError(f"--sweep: {option} has the value {twice} twice; give each value once")
             grid[option] = values
     total = 1
     for values in grid.values():

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from nonoqubo.campaign.evaluate import evaluate, records
+from nonoqubo.clues import load
 from nonoqubo.errors import SolverError
 from nonoqubo.solvers.sweep import parse_sweep, setting_name, settings
 from tests.support import SHARED
@@ -39,6 +40,7 @@ def test_a_sweep_file_in_yaml_or_json(tmp_path):
     (["beta=1:2"], "no sweepable option 'beta'"),
     (["sweeps=1:2", "sweeps=3"], "swept twice"),
     (["sweeps=1::2"], "empty value"),
+    (["sweeps=1:2:1"], "has the value 1 twice"),
     (["nonsense"], "OPTION=V1:V2"),
 ])
 def test_bad_sweeps(specs, message):
@@ -101,3 +103,108 @@ def test_cli_sweep_over_presolve_takes_switch_values_and_presolve_names(run_cli,
     assert sorted(p.name for p in out.iterdir()) == ["presolve=false", "presolve=line", "presolve=probe"]
     status, _, err = run_cli("solve", puzzle, "--reads", "2", "-q", "--sweep", "presolve=maybe", "-o", tmp_path / "x")
     assert status == 2 and "presolve=maybe" in err and not (tmp_path / "x").exists()
+
+
+def _no_sampling(monkeypatch):
+    """Make every sampler's run function fail the test: the sweep must stop before any of them runs."""
+    from dataclasses import replace
+
+    from nonoqubo.solvers import samplers
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("a sampler ran before every setting was checked")
+
+    for name, spec in list(samplers.SAMPLER_TABLE.items()):
+        monkeypatch.setitem(samplers.SAMPLER_TABLE, name, replace(spec, run=forbidden))
+
+
+def test_a_sweep_whose_third_setting_has_another_models_states_samples_and_writes_nothing(run_cli, tmp_path,
+                                                                                          monkeypatch):
+    good = tmp_path / "answer.txt"  # the logo's picture: a warm start of its model
+    good.write_text("\n".join(load(str(LOGO)).solution) + "\n")
+    bad = tmp_path / "other.txt"
+    bad.write_text("0101\n")  # a state of four variables: not this model's
+    _no_sampling(monkeypatch)
+    out = tmp_path / "runs"
+    status, stdout, err = run_cli("solve", LOGO, "--reads", "2", "--seed", "1", "--sweeps", "10", "-q", "-o", out,
+                                  "--sweep", f"initial-states=line:{good}:{bad}")
+    assert status == 2, err
+    assert err.count("\n") == 1 and "--sweep initial-states=other.txt:" in err and "model has" in err
+    assert not out.exists() and stdout == ""
+
+
+#: 399 variables, 393 after line logic, 157 after probing
+NON_UNIQUE = SHARED / "json" / "gecode-non-unique.json"
+
+
+@pytest.mark.parametrize("sweep, extra, message", [
+    ("tenure=1:2:1000", ["--sampler", "tabu"], "tenure=1000: --tenure must be below the model's number of variables"),
+    ("presolve=false:line:probe", ["--sampler", "tabu", "--tenure", "300"],
+     "presolve=probe: --tenure must be below the model's number of variables (157)"),
+])
+def test_a_sweep_whose_third_setting_does_not_fit_the_model_samples_nothing(run_cli, tmp_path, monkeypatch, sweep,
+                                                                            extra, message):
+    _no_sampling(monkeypatch)
+    out = tmp_path / "runs"
+    status, _, err = run_cli("solve", NON_UNIQUE, "--reads", "2", "-q", "-o", out, *extra, "--sweep", sweep)
+    assert status == 2 and message in err and err.count("\n") == 1, err
+    assert not out.exists()
+
+
+def test_a_qpu_sweep_checks_every_setting_against_the_solvers_properties_first(run_cli, tmp_path, monkeypatch):
+    pytest.importorskip("dwave.system")
+    _no_sampling(monkeypatch)
+    for sweep, message in (("annealing-time=10:100:5000", "annealing-time=5000: --annealing-time 5000: this solver "
+                                                          "takes 0.5 to 2000"),
+                           ("num-spin-reversal-transforms=1:2:3", "num-spin-reversal-transforms=3: "
+                                                                  "--num-spin-reversal-transforms 3")):
+        out = tmp_path / sweep.split("=")[0]
+        status, _, err = run_cli("solve", LOGO, "--sampler", "mock-dwave", "--topology", "pegasus:6", "--reads", "4",
+                                 "-q", "-o", out, "--sweep", sweep)
+        assert status == 2 and message in err and err.count("\n") == 1, err
+        assert not out.exists()
+
+
+def test_a_sweep_checks_an_embedding_against_each_settings_model(run_cli, tmp_path, monkeypatch):
+    """The embedding of the full model does not fit the presolved model of the second setting
+    (line logic fixes 3 of this picture's 25 variables)."""
+    pytest.importorskip("dwave.system")
+    puzzle = tmp_path / "partly.txt"
+    puzzle.write_text("###..\n#..#.\n.#..#\n..#.#\n")
+    status, _, err = run_cli("embed", puzzle, "--topology", "pegasus:6", "-q", "-o", tmp_path / "emb.json")
+    assert status == 0, err
+    _no_sampling(monkeypatch)
+    for sampler in ("mock-dwave", "dwave"):
+        out = tmp_path / sampler
+        status, _, err = run_cli("solve", puzzle, "--sampler", sampler, "--embedding", tmp_path / "emb.json",
+                                 "--reads", "2", "-q", "-o", out, "--sweep", "presolve=false:true")
+        assert status == 2 and "--sweep presolve=true:" in err and "for another model" in err, err
+        assert err.count("\n") == 1 and not out.exists()
+
+
+def test_a_qpu_sweep_records_each_settings_parameters_for_evaluate(run_cli, tmp_path):
+    """QPU parameters are part of the run record's flat parameters, so evaluate tells the settings apart."""
+    pytest.importorskip("dwave.system")
+    puzzle = tmp_path / "partly.txt"
+    puzzle.write_text("###..\n#..#.\n.#..#\n..#.#\n")
+    out = tmp_path / "runs"
+    status, stdout, err = run_cli("solve", puzzle, "--sampler", "mock-dwave", "--topology", "pegasus:6", "--reads", "4",
+                                  "--seed", "1", "-q", "-o", out, "--sweep", "annealing-time=1:20",
+                                  "--sweep", "num-spin-reversal-transforms=1:2")
+    assert status in (0, 1), err
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["annealing-time=1_num-spin-reversal-transforms=1", "annealing-time=1_num-spin-reversal-transforms=2",
+                     "annealing-time=20_num-spin-reversal-transforms=1",
+                     "annealing-time=20_num-spin-reversal-transforms=2"]
+    for name in names:
+        record = json.loads((out / name / "partly.json").read_text())["info"]["nonoqubo"]
+        time, transforms = (float(part.split("=")[1]) for part in name.split("_"))
+        assert record["parameters"]["annealing_time"] == time
+        assert record["parameters"]["num_spin_reversal_transforms"] == transforms
+        assert record["parameters"]["topology"] == "pegasus:6"
+        qpu = record["sampler_reported"]["qpu"]
+        assert qpu["parameters"]["annealing_time"] == time and len(qpu["problem_ids"]) == transforms
+    status, stdout, err = run_cli("evaluate", puzzle, out)
+    assert status == 0, err
+    assert "annealing_time=1.0" in stdout and "annealing_time=20.0" in stdout
+    assert "num_spin_reversal_transforms=2" in stdout
