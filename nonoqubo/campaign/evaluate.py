@@ -38,7 +38,9 @@ folder written by :mod:`nonoqubo.campaign.suite`) and many sample files, grouped
 * ``run`` (in :func:`records`, beside the figures): what the files say of the run that made
   them (``solve -o`` writes it in the SampleSet's ``info["nonoqubo"]``): ``sampler``,
   ``parameters``, ``version`` (nonoqubo's), ``machine`` and the ``timing`` summary
-  (``seconds_per_run``, ``time_source``, ``per_run``, ``wall_seconds``); a value that differs
+  (``seconds_per_run``, ``time_source``, ``per_run``, ``wall_seconds``), and for a QPU or
+  mock-dwave run ``qpu`` (:func:`nonoqubo.campaign.runs.qpu_of`: problem ids, timing parts,
+  embedding, chain strength, chain breaks; the CLI prints it as a ``QPU`` line); a value that differs
   between the group's files is the list of its distinct values (the seeds, typically); None
   when no file records it;
 * ``distinct_solutions``: how many different valid pictures the samples found, and beside it

@@ -42,8 +42,8 @@ from typing import Any
 
 from ..errors import SampleError
 
-__all__ = ["RUN_IDENTITY", "describe", "key_of", "run_records", "searched_text", "setting_names", "setting_of",
-           "summary", "the_record"]
+__all__ = ["RUN_IDENTITY", "describe", "key_of", "qpu_of", "qpu_words", "run_records", "searched_text",
+           "setting_names", "setting_of", "summary", "the_record"]
 
 #: the record's parameters that say which runs were made and how many, not how one run is made:
 #: files that differ only in these are runs of one setting (their values are listed in ``run``)
@@ -105,11 +105,93 @@ def _model_words(record: Mapping[str, Any]) -> tuple[str | None, str | None]:
 
 
 def summary(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The part of a record ``evaluate`` reports as ``run``: without the per-read lists."""
+    """The part of a record ``evaluate`` reports as ``run``: without the per-read lists.
+
+    A QPU (or mock) call's record adds ``qpu`` (:func:`qpu_of`).
+    """
     timing = given if isinstance(given := record.get("timing"), dict) else {}
-    return {"sampler": record.get("sampler"), "parameters": record.get("parameters"),
-            "model": record.get("model"), "version": record.get("version"), "machine": record.get("machine"),
-            "timing": {k: timing.get(k) for k in ("seconds_per_run", "time_source", "per_run", "wall_seconds")}}
+    out = {"sampler": record.get("sampler"), "parameters": record.get("parameters"),
+           "model": record.get("model"), "version": record.get("version"), "machine": record.get("machine"),
+           "timing": {k: timing.get(k) for k in ("seconds_per_run", "time_source", "per_run", "wall_seconds")}}
+    qpu = qpu_of(record)
+    if qpu is not None:
+        out["qpu"] = qpu
+    return out
+
+
+def qpu_of(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What a QPU call returned, as ``evaluate`` reports it, or None for another sampler.
+
+    From the record's ``sampler_reported.qpu`` (:mod:`nonoqubo.solvers.qpu`): the solver, the
+    problem ids, the timing parts in microseconds (``qpu_access_time``, programming, sampling,
+    anneal/readout/delay per sample; ``estimated`` for the mock), the embedding's figures (qubits,
+    longest and mean chain), the chain strength and the chain-break fractions.
+
+    Examples:
+        >>> qpu_of({"sampler": "sa"}) is None
+        True
+        >>> qpu_of({"sampler_reported": {"qpu": {"solver": "Advantage_system4.1", "problem_ids": ["p1"],
+        ...         "timing": {"qpu_access_time": 9289.0}, "embedding": {"qubits": 68, "longest_chain": 3},
+        ...         "chain_breaks": {"mean": 0.01, "max": 0.1, "reads_with_a_break": 2}}}})["embedding"]
+        {'qubits': 68, 'longest_chain': 3, 'mean_chain': None}
+    """
+    reported = record.get("sampler_reported")
+    qpu = reported.get("qpu") if isinstance(reported, Mapping) else None
+    if not isinstance(qpu, Mapping):
+        return None
+    timing = qpu.get("timing") if isinstance(qpu.get("timing"), Mapping) else {}
+    embedding = qpu.get("embedding") if isinstance(qpu.get("embedding"), Mapping) else {}
+    return {"solver": qpu.get("solver"), "problem_ids": list(qpu.get("problem_ids") or []),
+            "timing_us": {k: v for k, v in timing.items() if isinstance(v, (int, float)) and not isinstance(v, bool)},
+            "estimated": bool(timing.get("estimated")),
+            "num_spin_reversal_transforms": qpu.get("num_spin_reversal_transforms") or 0,
+            "embedding": {k: embedding.get(k) for k in ("qubits", "longest_chain", "mean_chain")},
+            "chain_strength": qpu.get("chain_strength"), "chain_breaks": qpu.get("chain_breaks")}
+
+
+def qpu_words(qpu: Mapping[str, Any]) -> str:
+    """A :func:`qpu_of` summary (possibly pooled: a value that differs between files is a list) in one line.
+
+    Examples:
+        >>> qpu_words({"solver": "mock-dwave", "problem_ids": ["p1"], "estimated": True,
+        ...            "timing_us": {"qpu_access_time": 9289.0, "qpu_programming_time": 8468.2,
+        ...                          "qpu_sampling_time": 820.8, "problems": 1},
+        ...            "embedding": {"qubits": 68, "longest_chain": 3, "mean_chain": 1.619}, "chain_strength": 1.61,
+        ...            "chain_breaks": {"mean": 0.0, "max": 0.0, "reads_with_a_break": 0}})
+        'solver mock-dwave; problem id p1; qpu_access_time 9289 µs (estimated, programming 8468, sampling 820.8); embedding 68 qubits, longest chain 3, mean 1.619; chain strength 1.61; chain breaks mean 0, max 0, 0 reads with a break'
+    """
+    def text(v: Any) -> str:
+        if isinstance(v, list):
+            return "/".join(text(x) for x in v)
+        return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+    ids = [str(i) for i in _flat(qpu.get("problem_ids"))]
+    timing = qpu.get("timing_us") or {}
+    parts = [f"{k[4:-5]} {text(timing[k])}" for k in ("qpu_programming_time", "qpu_sampling_time") if k in timing]
+    est = qpu.get("estimated")
+    words = [f"solver {text(qpu.get('solver'))}",
+             (f"problem id {ids[0]}" if len(ids) == 1 else f"{len(ids)} problems ({', '.join(ids)})") if ids
+             else "no problem id"]
+    if "qpu_access_time" in timing:
+        note = ", ".join((["estimated"] if est is True else ["estimated for some files"] if est else []) + parts)
+        words.append(f"qpu_access_time {text(timing['qpu_access_time'])} µs" + (f" ({note})" if note else ""))
+    emb = qpu.get("embedding") or {}
+    if emb.get("qubits") is not None:
+        words.append(f"embedding {text(emb['qubits'])} qubits, longest chain {text(emb.get('longest_chain'))}, "
+                     f"mean {text(emb.get('mean_chain'))}")
+    if qpu.get("chain_strength") is not None:
+        words.append(f"chain strength {text(qpu['chain_strength'])}")
+    breaks = qpu.get("chain_breaks")
+    if isinstance(breaks, Mapping):
+        words.append(f"chain breaks mean {text(breaks.get('mean'))}, max {text(breaks.get('max'))}, "
+                     f"{text(breaks.get('reads_with_a_break'))} reads with a break")
+    return "; ".join(words)
+
+
+def _flat(value: Any) -> list[Any]:
+    if isinstance(value, list):
+        return [x for v in value for x in _flat(v)]
+    return [] if value is None else [value]
 
 
 def setting_of(record: Mapping[str, Any], encoding: str | None, weights: str | None) -> dict[str, Any]:

@@ -123,7 +123,7 @@ class _PipeSafe:
 
 #: options whose value is a range LO,HI that may start with a minus sign (argparse would take
 #: ``-4,4`` for an option of its own)
-RANGE_OPTIONS = ("--h-range", "--j-range")
+RANGE_OPTIONS = ("--h-range", "--j-range", "--beta-range")
 #: options whose value may be two words, the first one given here: ``--beta-schedule custom FILE``
 #: (joined into one value, so the option takes one word otherwise and never swallows PUZZLE)
 TWO_WORD_VALUES = {"--beta-schedule": "custom"}

@@ -18,7 +18,7 @@ from typing import Any
 from .._util.atomic import atomic_write
 from ..campaign.aggregate import CENSORED_NOTE, cost_cell, group_stages, percent, solutions_label
 from ..campaign.evaluate import BY_OPTION, Group, check_options, csv_text, evaluate, records, scored, set_aside, status
-from ..campaign.runs import describe
+from ..campaign.runs import describe, qpu_words
 from ..campaign.qoblib_submission import check_submission, submission_line, write_submission
 from .._util.progress import steps
 from ._common import add_force_argument, check_output_folder
@@ -238,6 +238,9 @@ def setting_lines(groups: list[Group]) -> list[str]:
         seen.setdefault(g.setting, set()).add(f"{what}; time per run: {g.time_source}")
     for name, whats in sorted(seen.items()):
         out += [f"setting {name}: {w}" for w in sorted(whats)]
+    # what a QPU (or the mock) returned, per model and setting: problem ids, timing, embedding, chain breaks
+    out += [f"QPU {g.model} / {g.setting}: {qpu_words(g.run['qpu'])}"
+            for g in groups if isinstance(g.run, dict) and isinstance(g.run.get("qpu"), dict)]
     return out
 
 

@@ -177,6 +177,7 @@ def test_recorded_parameters_flatten_the_openjij_schedule():
 @pytest.mark.parametrize("args, message", [
     (["--beta-range", "10,0.5"], "--beta-range: LO must be below HI"),
     (["--beta-range", "0,1"], "above 0"),
+    (["--beta-range", "-1,2"], "above 0"),  # a negative LO with a space: a value, not an option
     (["--beta-range", "1"], "--beta-range takes LO,HI"),
     (["--beta-schedule", "custom", "NOFILE"], "--beta-schedule custom NOFILE: cannot read it"),
     (["--beta-schedule", "cosine"], "linear, geometric or custom FILE"),

@@ -208,3 +208,16 @@ def test_a_qpu_sweep_records_each_settings_parameters_for_evaluate(run_cli, tmp_
     assert status == 0, err
     assert "annealing_time=1.0" in stdout and "annealing_time=20.0" in stdout
     assert "num_spin_reversal_transforms=2" in stdout
+    # and what each QPU call returned, per model and setting: problem ids, access time, embedding, chain breaks
+    qpu_lines = [line for line in stdout.splitlines() if line.startswith("QPU partly.txt / ")]
+    assert len(qpu_lines) == 4
+    for name in names:
+        qpu = json.loads((out / name / "partly.json").read_text())["info"]["nonoqubo"]["sampler_reported"]["qpu"]
+        (line,) = [ln for ln in qpu_lines if ln.startswith(f"QPU partly.txt / {name}:")]
+        assert all(pid in line for pid in qpu["problem_ids"])
+        assert f"qpu_access_time {qpu['timing']['qpu_access_time']:.4g} µs (estimated" in line
+        assert f"embedding {qpu['embedding']['qubits']} qubits" in line and "reads with a break" in line
+    status, stdout, err = run_cli("evaluate", puzzle, out, "--json")
+    groups = json.loads(stdout)["groups"]
+    assert all(g["run"]["qpu"]["solver"] == "mock-dwave" and g["run"]["qpu"]["estimated"] is True for g in groups)
+    assert sorted(len(g["run"]["qpu"]["problem_ids"]) for g in groups) == [1, 1, 2, 2]
