@@ -139,8 +139,8 @@ def qpu_of(record: Mapping[str, Any]) -> dict[str, Any] | None:
     qpu = reported.get("qpu") if isinstance(reported, Mapping) else None
     if not isinstance(qpu, Mapping):
         return None
-    timing = qpu.get("timing") if isinstance(qpu.get("timing"), Mapping) else {}
-    embedding = qpu.get("embedding") if isinstance(qpu.get("embedding"), Mapping) else {}
+    timing: Mapping[str, Any] = given if isinstance(given := qpu.get("timing"), Mapping) else {}
+    embedding: Mapping[str, Any] = given if isinstance(given := qpu.get("embedding"), Mapping) else {}
     return {"solver": qpu.get("solver"), "problem_ids": list(qpu.get("problem_ids") or []),
             "timing_us": {k: v for k, v in timing.items() if isinstance(v, (int, float)) and not isinstance(v, bool)},
             "estimated": bool(timing.get("estimated")),
