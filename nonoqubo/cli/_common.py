@@ -392,6 +392,11 @@ def qpu_lines(qpu: dict | None) -> list[str]:
                           if key in timing)
         lines.append(f"qpu_access_time {timing['qpu_access_time']:,.2f} µs ({parts})"
                      + ("; estimated by the mock's timing model, not measured" if qpu.get("estimated") else ""))
+    emb = qpu.get("embedding") or {}
+    if emb.get("qubits") is not None:
+        lines.append(f"embedding: {emb['qubits']} qubits, longest chain {emb.get('longest_chain')}, mean chain "
+                     f"{emb.get('mean_chain')}" + (f", from {emb['from']}" if emb.get("from") else "")
+                     + (f"; chain breaks resolved by {qpu['chain_break_method']}" if qpu.get("chain_break_method") else ""))
     params = qpu.get("parameters") or {}
     if params or qpu.get("num_spin_reversal_transforms"):
         shown = {**params, **({"num_spin_reversal_transforms": qpu["num_spin_reversal_transforms"]}

@@ -325,13 +325,17 @@ def chain_breaks_of(raw: RawSamples) -> dict[str, Any] | None:
 
 def qpu_summary(record: dict[str, Any]) -> dict[str, Any]:
     """What ``decode`` shows of a QPU call's record (``info["nonoqubo"]["sampler_reported"]["qpu"]``): the
-    solver, the problem ids, the access time and its parts (µs), whether they are estimated, the parameters."""
+    solver, the problem ids, the access time and its parts (µs), whether they are estimated, the parameters,
+    the embedding's figures (qubits, longest and mean chain, where it came from) and the chain-break method."""
     raw = record.get("timing")
     timing: dict[str, Any] = raw if isinstance(raw, dict) else {}
     return {"solver": record.get("solver"), "problem_ids": list(record.get("problem_ids") or []),
             "timing": {k: v for k, v in timing.items() if isinstance(v, (int, float)) and not isinstance(v, bool)},
             "estimated": bool(timing.get("estimated")), "parameters": record.get("parameters") or {},
-            "num_spin_reversal_transforms": record.get("num_spin_reversal_transforms") or 0}
+            "num_spin_reversal_transforms": record.get("num_spin_reversal_transforms") or 0,
+            "embedding": {k: v for k, v in (record.get("embedding") or {}).items()
+                          if k in ("qubits", "longest_chain", "mean_chain", "from")},
+            "chain_break_method": record.get("chain_break_method")}
 
 
 def logical_model(model: Any, embedding_path: str | Path) -> tuple[Qubo, Any]:

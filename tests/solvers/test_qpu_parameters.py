@@ -134,6 +134,9 @@ def test_the_cli_takes_the_qpu_options_and_decode_shows_the_call(tmp_path, run_c
     assert status == 0, err
     assert "qpu_access_time" in out and "estimated by the mock's timing model" in out
     assert "parameters sent: annealing_time=10.0, num_spin_reversal_transforms=2" in out
+    emb = json.loads(samples.read_text())["info"]["nonoqubo"]["sampler_reported"]["qpu"]["embedding"]
+    assert (f"embedding: {emb['qubits']} qubits, longest chain {emb['longest_chain']}, mean chain {emb['mean_chain']}"
+            in out) and "chain breaks resolved by majority_vote" in out
 
 
 @pytest.mark.parametrize("argv,message", [
