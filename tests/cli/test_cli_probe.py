@@ -54,7 +54,7 @@ def test_every_qubo_format_carries_the_presolve_back(run_cli, tmp_path, fmt):
     out = tmp_path / f"d.{exports.get_format(fmt).EXTENSIONS[0]}"
     assert run_cli("build", DIFFICULT, "--presolve=probe", "-o", out)[0] == 0
     model = exports.load(str(out))
-    assert model.presolve == "probe" and model.num_vars == 483
+    assert model.presolve == "probe" and model.num_vars == 479
     again = tmp_path / f"line.{exports.get_format(fmt).EXTENSIONS[0]}"
     assert run_cli("build", DIFFICULT, "--presolve", "line", "-o", again)[0] == 0
     assert exports.load(str(again)).presolve is None and exports.load(str(again)).num_vars == 499
@@ -67,7 +67,7 @@ def test_info_presolve_probe_json_reports_rounds_probes_and_time(run_cli):
     assert pre["presolve"] == "probe" and pre["line_settled_cells"] == 0 and pre["settled_cells"] == 12
     assert pre["probe_solvable"] is False and pre["line_solvable"] is False
     assert pre["probe_rounds"] >= 2 and pre["probe_probes"] > 0 and pre["probe_contradictions"] > 0
-    assert pre["variables_after_presolve"] == 483 and pre["presolve_seconds"] > 0
+    assert pre["variables_after_presolve"] == 479 and pre["presolve_seconds"] > 0
 
 
 def test_a_bad_presolve_name_is_one_line_exit_2(run_cli, stalls):
@@ -99,7 +99,7 @@ def test_info_truth_gives_the_hardness_label(run_cli, stalls):
     assert (found["hardness"], found["variables"], found["variables_after_line"], found["variables_after_probe"]) == (
         "probe-solvable", 12, 10, 0)
     status, out, _ = run_cli("info", DIFFICULT, "--truth")
-    assert status == 0 and "hardness:    needs-search (variables 499 -> 499 after line logic -> 483 after probing)" \
+    assert status == 0 and "hardness:    needs-search (variables 499 -> 499 after line logic -> 479 after probing)" \
         in out
 
 
@@ -111,8 +111,8 @@ def test_suite_presolve_probe_writes_residuals_and_indexes_hardness(run_cli, sta
     index = {e["name"]: e for e in json.loads((out / "index.json").read_text())["puzzles"]}
     assert index["stalls"]["hardness"] == "probe-solvable" and index["stalls"]["variables_after_presolve"] == 0
     hard = index["gecode-difficult"]
-    assert (hard["hardness"], hard["variables_after_line"], hard["variables_after_probe"]) == ("needs-search", 499, 483)
-    assert exports.load(str(out / "gecode-difficult.presolved.qubo")).num_vars == 483
+    assert (hard["hardness"], hard["variables_after_line"], hard["variables_after_probe"]) == ("needs-search", 499, 479)
+    assert exports.load(str(out / "gecode-difficult.presolved.qubo")).num_vars == 479
     assert "hardness" in (out / "index.csv").read_text().splitlines()[0]
 
 
