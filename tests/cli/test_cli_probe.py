@@ -128,3 +128,43 @@ def test_probe_in_numpy_grid_matches_the_picture(stalls):
     from nonoqubo.logic.probe import probe_solve
 
     assert np.array_equal(probe_solve(Puzzle.from_picture(STALLS)).grid, Puzzle.from_picture(STALLS).solution_grid())
+
+
+def test_suite_unique_hard_keeps_exactly_the_real_hard_core(run_cli, tmp_path):
+    """tests/data/puzzles/hard/mixed.nin: line-solvable, gecode-difficult (a hard core), probe-solvable,
+    not unique (see its README.txt); --unique=hard keeps the second only, with its label."""
+    pytest.importorskip("ortools")
+    mixed = SHARED / "hard" / "mixed.nin"
+    out = tmp_path / "cores"
+    status, _, err = run_cli("suite", mixed, "--unique=hard", "-o", out, "-j", "1")
+    assert status == 0, err
+    assert "4 puzzles: 1 built, 0 up to date, 0 failed, 3 not kept (--unique)," in err
+    index = json.loads((out / "index.json").read_text())["puzzles"]
+    assert [(e["name"], e["status"]) for e in index] == [("mixed-1", "not-kept"), ("mixed-2", "ok"),
+                                                        ("mixed-3", "not-kept"), ("mixed-4", "not-kept")]
+    assert [e.get("reason") for e in index] == [
+        "not a hard core: probing settles it (--unique=hard)", None,
+        "not a hard core: probing settles it (--unique=hard)",
+        "not unique (CP-SAT finds a second solution) (--unique=hard)"]
+    core = index[1]
+    assert (core["hardness"], core["variables_after_line"], core["variables_after_probe"]) == ("needs-search", 499, 479)
+    assert sorted(p.name for p in out.iterdir()) == ["index.csv", "index.json", "mixed-2.clues.json",
+                                                     "mixed-2.qubo.json"]
+    rows = (out / "index.csv").read_text().splitlines()
+    assert "hardness" in rows[0] and "not a hard core" in rows[1] and ",needs-search," in rows[2]
+    status, text, _ = run_cli("info", out / "mixed-2.clues.json", "--truth")
+    assert status == 0 and "solutions:   1 (unique; CP-SAT, counted up to 2)" in text
+    assert "hardness:    needs-search (variables 499 -> 499 after line logic -> 479 after probing)" in text
+    assert run_cli("suite", mixed, "--unique=hard", "-o", out, "-j", "1", "-q")[0] == 0  # resumes: kept as it was
+    again = json.loads((out / "index.json").read_text())["puzzles"]
+    assert [e["status"] for e in again] == ["not-kept", "ok", "not-kept", "not-kept"]
+
+
+def test_suite_unique_line_and_cpsat_apply_to_files_too(run_cli, tmp_path):
+    pytest.importorskip("ortools")
+    mixed = SHARED / "hard" / "mixed.nin"
+    for rule, kept in (("line", ["mixed-1"]), ("cpsat", ["mixed-1", "mixed-2", "mixed-3"])):
+        out = tmp_path / rule
+        assert run_cli("suite", mixed, f"--unique={rule}", "-o", out, "-j", "1", "-q")[0] == 0
+        index = json.loads((out / "index.json").read_text())["puzzles"]
+        assert [e["name"] for e in index if e["status"] == "ok"] == kept
