@@ -6,9 +6,11 @@ the repository (``tests/data/puzzles/json``; random puzzles drawn as ``suite --r
 Progress goes to stderr, the markdown to stdout.
 
 **shared** (``--part shared``): every black-and-white shared puzzle, its domain-wall variables in
-full, after line logic (``build --presolve``) and after probing (``build --presolve probe``), the
-hardness label (:func:`nonoqubo.logic.hardness.hardness`), the probing rounds and the time of
-line logic and of probing, measured in one run.
+full, after line logic (``build --presolve``), after probing cells alone (``probe_solve(...,
+variables=False)``, what ``--presolve probe`` was before probing the model's variables) and after
+``build --presolve probe`` (cells, then the domain wall's variables where cells stay open), the
+hardness label (:func:`nonoqubo.logic.hardness.hardness`), the rounds (cells + variables) and the
+time of line logic, of cell probing and of the whole probe, measured side by side in one run.
 
 **random** (``--part random``): ``--sample N`` random pictures per size and density, each labelled
 line-solvable, probe-solvable or needs-search, and counted by CP-SAT up to 2 (``--truth-time``
@@ -35,8 +37,9 @@ from nonoqubo.logic.probe import probe_solve  # noqa: E402
 
 
 def shared() -> None:
-    print("| puzzle | size | variables | after line logic | after probing | label | rounds | line s | probe s |")
-    print("|---|---|---:|---:|---:|---|---:|---:|---:|")
+    print("| puzzle | size | variables | after line logic | after cell probing | after probing (cells + variables) "
+          "| label | rounds | line s | cell probing s | probing s | ratio |")
+    print("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     for path in sorted((ROOT / "tests" / "data" / "puzzles" / "json").glob("*.json")):
         puzzle = clues.load(path)
         if puzzle.is_colour or puzzle.width * puzzle.height > 3600:
@@ -46,11 +49,17 @@ def shared() -> None:
         line = line_solve(puzzle)
         t_line = time.perf_counter() - t0
         t0 = time.perf_counter()
+        cells = probe_solve(puzzle, line, variables=False)
+        t_cells = time.perf_counter() - t0
+        t0 = time.perf_counter()
         probed = probe_solve(puzzle, line)
         t_probe = time.perf_counter() - t0
         h = hardness(puzzle, probed=probed)
+        after_cells = hardness(puzzle, probed=cells).variables_after_probe
+        ratio = f"{t_probe / t_cells:.2f}" if cells.rounds else "-"  # nothing probed: no ratio
         print(f"| {path.stem} | {puzzle.width}x{puzzle.height} | {h.variables} | {h.variables_after_line} | "
-              f"{h.variables_after_probe} | {h.hardness} | {probed.rounds} | {t_line:.3f} | {t_probe:.3f} |")
+              f"{after_cells} | {h.variables_after_probe} | {h.hardness} | {probed.rounds} + {probed.variable_rounds} | "
+              f"{t_line:.3f} | {t_cells:.3f} | {t_probe:.3f} | {ratio} |")
 
 
 def random_family(sizes: list[int], densities: list[float], sample: int, seed: int, truth_time: float) -> None:

@@ -141,8 +141,10 @@ class Models:
     def constrained(self, variant: str = "full") -> ConstrainedModel:
         """The constrained 0-1 model, of the ``"full"`` puzzle or with the ``"presolved"`` variables fixed."""
         if variant not in self._constrained:
-            fixed = dict(self.presolve().fixed) if variant == "presolved" else None
-            self._constrained[variant] = build_constrained(self.puzzle, fixed=fixed)
+            reduced = self.presolve() if variant == "presolved" else None
+            self._constrained[variant] = build_constrained(
+                self.puzzle, fixed=dict(reduced.fixed) if reduced else None,
+                presolve=reduced.presolve if reduced else None)
         return self._constrained[variant]
 
     def model(self, kind: str = "qubo", variant: str = "full") -> Any:
@@ -183,7 +185,9 @@ class Models:
 
         With probing, ``settled_cells`` counts what line logic and probing settle together, and
         ``presolve`` (``"probe"``), ``line_settled_cells``, ``probe_solvable``, ``probe_rounds``,
-        ``probe_probes`` (branches tried) and ``probe_contradictions`` follow ``line_solver_passes``;
+        ``probe_probes`` (branches tried on cells), ``probe_variable_rounds`` and ``probe_variable_probes``
+        (on the domain wall's variables, where cell probing left cells open) and
+        ``probe_contradictions`` (of both) follow ``line_solver_passes``;
         line logic's figures are as they always were.
 
         Raises:
@@ -196,6 +200,7 @@ class Models:
         probed: dict[str, Any] = {} if probe is None else {
             "presolve": "probe", "line_settled_cells": probe.line_settled,
             "probe_solvable": bool(probe.solved), "probe_rounds": probe.rounds, "probe_probes": probe.probes,
+            "probe_variable_rounds": probe.variable_rounds, "probe_variable_probes": probe.variable_probes,
             "probe_contradictions": probe.contradictions}
         return {
             "settled_cells": res.settled,

@@ -19,13 +19,14 @@ figure names as ``nonoqubo info --json``), and writes into one folder:
   variables, terms, offset, the ground-state energy (0; ``"none"`` for a puzzle ``--truth``
   proved unsolvable, whose ground state is above 0, with ``best_known_energy`` beside it,
   null until a run finds one: ``evaluate`` reports the campaign's), whether it is
-  line-solvable, the variables left after presolve (with ``truth`` or probing
-  also the hardness label, :data:`INDEX_HARDNESS`), and per file its format,
+  line-solvable, the variables left after presolve (with ``truth``, probing or
+  ``unique="hard"`` also the hardness label, :data:`INDEX_HARDNESS`), and per file its format,
   SHA-256, size and the ground state *as the format's own convention reads
   it* (:func:`ground_state`: a format with no offset field reports
   ``-offset``; MQLib maximises ``offset - E``, so ``offset``).  The CSV has
   one row per file (puzzle fields repeated), a failed puzzle one row with its
-  error.
+  error.  With ``unique`` a puzzle of a file that fails the rule is not built: its
+  entry has status ``not-kept`` and the ``reason`` (in the CSV's error column).
 
 **Encodings and weights** (``variants``, ``suite --encoding domain-wall,one-hot
 --weights ...``): every puzzle is built once per ``(encoding, weights)`` variant,
@@ -294,6 +295,41 @@ class Options:
     embed_search: tuple[int, int, float, bool] = (1, 1, 1000.0, True)
     #: ``--presolve probe``: the presolved files (and the index's presolve figures) are probing's
     presolve_method: str = "line"
+    #: ``--unique`` for the puzzles of files: ``"cpsat"``, ``"line"`` or ``"hard"``; one that fails is not kept
+    unique: str | None = None
+
+
+#: the status of a file's puzzle that ``--unique`` does not keep (not built; its ``reason`` says why)
+NOT_KEPT = "not-kept"
+
+
+def unique_refusal(puzzle: Puzzle, rule: str, time_limit: float | None) -> str | None:
+    """Why *puzzle* fails the ``--unique`` *rule* (None: it passes), as a random family's draws are kept.
+
+    ``line``: line logic settles every cell; ``cpsat``: CP-SAT proves it unique (a count within
+    *time_limit*); ``hard``: proven unique and probing (:func:`nonoqubo.logic.probe.probe_solve`)
+    does not settle it.
+
+    Raises:
+        TimeLimit: the time limit stopped CP-SAT before its first solution.
+    """
+    from ..logic.linesolve import line_solve
+
+    if rule == "line":
+        return None if line_solve(puzzle).solved else "not line-solvable (--unique=line)"
+    if rule == "hard":
+        from ..logic.probe import probe_solve
+
+        if probe_solve(puzzle).solved:  # probe-solvable (line-solvable included): no search left
+            return "not a hard core: probing settles it (--unique=hard)"
+    from ..solvers.cpsat import count_solutions
+
+    found, exact = count_solutions(puzzle, 2, time_limit=time_limit)
+    if exact and found == 1:
+        return None
+    what = "not unique (CP-SAT finds a second solution)" if found >= 2 else "no solution" if exact \
+        else "uniqueness unknown (time limit)"
+    return f"{what} (--unique{'' if rule == 'cpsat' else '=' + rule})"
 
 
 def _key(puzzle: Puzzle, options: Options, variant: Variant | None = None) -> str:
@@ -309,6 +345,8 @@ def _key(puzzle: Puzzle, options: Options, variant: Variant | None = None) -> st
         doc.update(embed=options.embed, embed_search=list(options.embed_search[:3]))
     if options.presolve_method != "line":  # nor without --presolve probe
         doc.update(presolve_method=options.presolve_method)
+    if options.unique == "hard":  # nor without --unique=hard (its entries carry the hardness label)
+        doc.update(unique=options.unique)
     if puzzle.is_colour:  # the same lengths in other colours are another puzzle (black-and-white keys unchanged)
         doc.update(palette=puzzle.palette.names, row_colours=puzzle.row_colours, col_colours=puzzle.col_colours)
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
@@ -349,6 +387,10 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
         check_fits(puzzle, task.source, force=options.force,
                    write_bytes_per_term=exports.write_bytes_per_term(options.formats),
                    encoding=variant.encoding if variant else DEFAULT)
+        if options.unique is not None and task.member is None:  # a family's draws obey the rule already
+            why = unique_refusal(puzzle, options.unique, options.truth_time)
+            if why is not None:
+                return {**entry, "status": NOT_KEPT, "reason": why}
         key = _key(puzzle, options, variant)
         if previous is not None and _up_to_date(previous, key, options.out_dir):
             return {**previous, "skipped": True}
@@ -410,7 +452,7 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options, variant: Va
             out.update(ground_energy=NO_GROUND, best_known_energy=None)
             for f in files:  # energy 0 is not reached, in any format's convention
                 f["ground_state"] = NO_GROUND
-    if options.truth or options.presolve_method == "probe":  # the hardness label, beside CP-SAT's count
+    if options.truth or options.presolve_method == "probe" or options.unique == "hard":  # the hardness label
         from ..logic.hardness import hardness
 
         found = hardness(puzzle, v.encoding, models.probe).to_dict()
@@ -494,6 +536,8 @@ def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
     writer.writerow(columns + CSV_FILE)
     for e in clean:
         head = [e.get(k, "") for k in columns]
+        if e.get("status") == NOT_KEPT:  # why --unique did not keep it, where an error would be
+            head[columns.index("error")] = e.get("reason", "")
         if varied and isinstance(e.get("weights"), dict):
             head[columns.index("weights")] = str(Weights.of(e["weights"]))
         for f in e.get("files") or [{}]:
@@ -522,6 +566,8 @@ class SuiteResult:
     skipped: int = 0
     failed: int = 0
     seconds: float = 0.0
+    #: puzzles of files ``--unique`` did not keep
+    not_kept: int = 0
 
 
 def run_suite(
@@ -542,6 +588,7 @@ def run_suite(
     embed: str | None = None,
     embed_search: tuple[int, int, float, bool] = (1, 1, 1000.0, True),
     presolve_method: str = "line",
+    unique: bool | str | None = None,
 ) -> SuiteResult:
     """Build a suite (see the module docstring).
 
@@ -553,6 +600,9 @@ def run_suite(
         presolve_method: ``"probe"``: the presolved variant (and the index's presolve figures) is
             probing's residual model, and the index gets the hardness label (:data:`INDEX_HARDNESS`).
         families: generated families (:func:`nonoqubo.campaign.generate.parse_family`).
+        unique: ``--unique`` for the puzzles of *inputs* (``True``/``"cpsat"``, ``"line"``, ``"hard"``;
+            a family carries its own): a puzzle that fails it is not built, and its index entry
+            has status :data:`NOT_KEPT` and the ``reason``.
         jobs: worker processes (default ``os.cpu_count()``; 1 builds in this process).
         progress: called with 1 after each puzzle.
         on_total: called once with the number of puzzles, before the first is built.
@@ -592,7 +642,8 @@ def run_suite(
         check_search(*embed_search[:3], prefix="--embed-")
         topology = parse_topology(embed, "--embed")  # one line before any work; workers read it by its full path
         embed = topology.spec if topology.path is None else os.path.abspath(topology.path)
-    if truth or any(unique_mode(f.unique) in ("cpsat", "hard") for f in families):
+    rule = unique_mode(unique)
+    if truth or rule in ("cpsat", "hard") or any(unique_mode(f.unique) in ("cpsat", "hard") for f in families):
         from ..solvers.cpsat import require
 
         require("--truth" if truth else "--unique (proven by CP-SAT; --unique=line needs nothing)")
@@ -627,7 +678,7 @@ def run_suite(
         on_total(len(tasks))
     options = Options(out, names, presolve, force, truth, int(truth_limit), truth_time, embed,
                       (int(embed_search[0]), int(embed_search[1]), float(embed_search[2]), bool(embed_search[3])),
-                      check_presolve(presolve_method))
+                      check_presolve(presolve_method), rule)
     previous = read_index(out)
     done: dict[int, dict[str, Any]] = {}
     start = last_save = time.perf_counter()
@@ -662,7 +713,8 @@ def run_suite(
         entries=entries,
         built=sum(1 for e in entries if e.get("status") == "ok" and not e.get("skipped")),
         skipped=sum(1 for e in entries if e.get("skipped")),
-        failed=sum(1 for e in entries if e.get("status") != "ok"),
+        failed=sum(1 for e in entries if e.get("status") not in ("ok", NOT_KEPT)),
+        not_kept=sum(1 for e in entries if e.get("status") == NOT_KEPT),
         seconds=time.perf_counter() - start,
     )
 

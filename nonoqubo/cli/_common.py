@@ -120,7 +120,8 @@ def add_presolve_argument(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--presolve", nargs="?", const=DEFAULT_PRESOLVE, default=False, action=_Presolve,
                         metavar="line|probe",
                         help=f"{what}: line logic (bare --presolve, the default) or 'probe' (one-cell probing on "
-                             "top of it: fixes more where line logic stalls, slower; see 'info --truth')")
+                             "top of it, then the model's variables where cells stay open: fixes more where line "
+                             "logic stalls, slower; see 'info --truth')")
     parser.set_defaults(presolve_method=DEFAULT_PRESOLVE)
 
 
@@ -128,8 +129,10 @@ def probe_summary(probe: Any, seconds: float) -> str:
     """The line of what probing settled (``build``/``info --presolve probe``), from a
     :class:`~nonoqubo.logic.probe.ProbeResult` and the presolve's time."""
     rounds = f"{probe.rounds} round{'' if probe.rounds == 1 else 's'}"
+    on_vars = "" if not probe.variable_rounds else (
+        f" + {probe.variable_probes} on variables ({probe.variable_rounds} round{'' if probe.variable_rounds == 1 else 's'})")
     return (f"probing:     {probe.line_settled} -> {probe.settled} of {probe.cells} cells settled "
-            f"({'solved' if probe.solved else 'not solved'}), {rounds}, {probe.probes} probes "
+            f"({'solved' if probe.solved else 'not solved'}), {rounds}, {probe.probes} probes{on_vars} "
             f"({probe.contradictions} contradictions), {seconds:.3f} s")
 
 

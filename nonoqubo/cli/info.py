@@ -38,8 +38,10 @@ whether the puzzle is line-solvable, and the variables and terms left once
 the domain-wall variables it decides are fixed (what 'build --presolve'
 exports).  A puzzle that line logic proves unsolvable is an error naming the
 line.  --presolve probe probes on top of line logic (every open cell tried
-each way, to a fixpoint: what 'build --presolve probe' exports) and also
-gives its rounds, probes and contradictions.
+each way, to a fixpoint; where cells stay open, every open domain-wall
+variable, "block b starts at or after cell j", tried both ways too: what
+'build --presolve probe' exports) and also gives its rounds, probes and
+contradictions.
 
 PUZZLE may also be a model nonoqubo exported (any format 'decode' reads:
 .qubo, .coo, .qs, .qplib, .mps, .lp, .csv, .mtx, .npz, .bqm, .json, .cqm, ...):
@@ -162,8 +164,10 @@ def print_presolve(info: dict[str, Any], pre: dict[str, Any]) -> None:
     if pre.get("presolve") == "probe":
         print(f"probing:     {pre['line_settled_cells']} -> {pre['settled_cells']} of {pre['cells']} cells settled "
               f"({'solved' if pre['probe_solvable'] else 'not solved'}), {pre['probe_rounds']} round"
-              f"{'' if pre['probe_rounds'] == 1 else 's'}, {pre['probe_probes']} probes "
-              f"({pre['probe_contradictions']} contradictions)")
+              f"{'' if pre['probe_rounds'] == 1 else 's'}, {pre['probe_probes']} probes"
+              + (f" + {pre['probe_variable_probes']} on variables ({pre['probe_variable_rounds']} round"
+                 f"{'' if pre['probe_variable_rounds'] == 1 else 's'})" if pre.get("probe_variable_rounds") else "")
+              + f" ({pre['probe_contradictions']} contradictions)")
     print(f"presolve time: {pre['presolve_seconds']:.3f} s")
 
 

@@ -9,7 +9,7 @@ import sys
 from ..campaign.generate import parse_family
 from ..campaign.qoblib import COMPRESSIONS, write_class
 from .._util.progress import bar
-from ..campaign.suite import INDEX_CSV, INDEX_JSON, run_suite, variants_of
+from ..campaign.suite import INDEX_CSV, INDEX_JSON, NOT_KEPT, run_suite, variants_of
 from ..errors import NonoquboError
 from ..model.encodings import DEFAULT, names
 from ._common import (add_embed_search_arguments, add_force_argument, add_presolve_argument, add_truth_arguments,
@@ -40,8 +40,10 @@ cannot solve, so '--random 30x30:0.5:100 --unique' gives hard unique
 instances.  --unique=line keeps the older, stricter rule: only line-solvable
 pictures (line logic settles every cell, which also proves uniqueness).
 --unique=hard keeps only hard cores: puzzles CP-SAT proves unique that
-one-cell probing does not settle (what an annealing benchmark should be
-made of; rare below 25x25).  --presolve probe writes probing's residual
+probing (cells, then the model's variables) does not settle (what an
+annealing benchmark should be made of; rare below 25x25).  The rule applies
+to the puzzles of the files given too: one that fails it is not built, and
+its index entry says "not-kept" and why.  --presolve probe writes probing's residual
 models as NAME.presolved.EXT, and --truth or --presolve probe add each
 puzzle's hardness label to the index (hardness: line-solvable,
 probe-solvable or needs-search; variables_after_line,
@@ -133,7 +135,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--random", action="append", default=[], metavar="SIZES:DENSITY:COUNT[:SEED]",
                         help="a generated family of random pictures (repeat for several)")
     parser.add_argument("--unique", nargs="?", const="cpsat", default=None, action=_Unique, metavar="cpsat|line|hard",
-                        help="keep generated pictures whose puzzle is unique: proven by CP-SAT (the default, "
+                        help="keep generated pictures (and puzzles of the files given) whose puzzle is unique: "
+                             "proven by CP-SAT (the default, "
                              "needs ortools), with --unique=line only line-solvable ones, with --unique=hard only "
                              "hard cores (proven unique and not settled by probing)")
     add_truth_arguments(parser, "record per puzzle the number of solutions (CP-SAT), line-solvability and "
@@ -180,15 +183,17 @@ def run(args: argparse.Namespace) -> int:
         result = run_suite(args.puzzles, args.output, formats=args.format or ["qubo-json"],
                            presolve=args.presolve, presolve_method=args.presolve_method, families=families, jobs=args.jobs, progress=tick,
                            force=args.force, truth=args.truth, truth_limit=args.truth_limit,
-                           truth_time=args.truth_time, variants=variants, embed=args.embed,
+                           truth_time=args.truth_time, variants=variants, embed=args.embed, unique=args.unique,
                            embed_search=(args.embed_seed, args.embed_tries, args.embed_timeout, not args.no_cache))
     if not args.quiet:
         print(f"{len(result.entries)} puzzles: {result.built} built, {result.skipped} up to date, "
-              f"{result.failed} failed, in {result.seconds:.1f} s; index: "
+              f"{result.failed} failed, "
+              + (f"{result.not_kept} not kept (--unique), " if result.not_kept else "")
+              + f"in {result.seconds:.1f} s; index: "
               f"{os.path.join(args.output, INDEX_JSON)}, {os.path.join(args.output, INDEX_CSV)}",
               file=sys.stderr)
         for e in result.entries:
-            if e.get("status") != "ok":
+            if e.get("status") not in ("ok", NOT_KEPT):
                 error = str(e.get("error"))
                 where = "" if error.startswith(str(e["source"])) else f"{e['source']}: "
                 print(f"nonoqubo: failed: {where}{error}", file=sys.stderr)

@@ -169,7 +169,7 @@ def read_all(path: str | os.PathLike[str], format: str | None = None) -> list[Re
     """Every puzzle of the file *path*, read in one pass: a :class:`Read` per puzzle, in file order.
 
     A multi-puzzle format's module defines ``puzzles(text, *, source)`` (the tournament files,
-    webpbn XML puzzle sets, Tatham game-ID lists, Gecode's specs): the file is read and parsed
+    webpbn XML puzzle sets, .nin collections, Tatham game-ID lists, Gecode's specs): the file is read and parsed
     once, whatever the count (``suite`` on a 1,000-puzzle file).  A broken puzzle is a ``Read``
     with its located ``error`` and the others are still read.  Any other format is one puzzle.
     A file of one puzzle is one ``Read`` with ``index`` None, as :func:`members` says.

@@ -141,7 +141,9 @@ def clue_meta(puzzle: Puzzle, *, solution: bool = False, about: bool = False) ->
 def constrained_meta(model: Any, fmt: str) -> dict[str, Any]:
     """The metadata of a :class:`~nonoqubo.model.constrained.ConstrainedModel` written as format *fmt*.
 
-    Its labels are always the layout's less the fixed ones, its encoding the domain wall.
+    Its labels are always the layout's less the fixed ones, its encoding the domain wall; a model
+    probing fixed says ``presolve: probe`` (line logic's and unpresolved models write no key, as a
+    QUBO's header does: ``fixed`` tells those two apart).
     """
     from .._version import __version__
 
@@ -154,6 +156,7 @@ def constrained_meta(model: Any, fmt: str) -> dict[str, Any]:
         "counts": {**model.counts(), "nonzeros": model.num_nonzeros},
         **clue_meta(model.puzzle, solution=True, about=True),
         "labels": "layout",
+        **({"presolve": "probe"} if getattr(model, "presolve", None) == "probe" else {}),
         "fixed": {str(k): int(v) for k, v in model.fixed.items()},
     }
 

@@ -14,7 +14,7 @@ archive with ``varinfo``, ``variable_labels.json``, ``objective`` and one
 * Self-describing: dimod's header keeps only counts, so nonoqubo adds one more
   zip member, ``nonoqubo.json`` (``{"nonoqubo": "constrained", "format": 1,
   "puzzle": {clue spec}, "fixed": {label: 0/1}, "counts": {...}, "labels":
-  "..."}``).  ``from_file`` reads only the members it knows (it lists
+  "..."}``, and ``"presolve": "probe"`` before ``fixed`` when probing fixed them).  ``from_file`` reads only the members it knows (it lists
   ``constraints/<label>/`` directories by pattern and opens the others by
   name), so the extra member changes nothing in the model dimod loads; any
   zip tool shows it (``unzip -p model.cqm nonoqubo.json``).
@@ -82,6 +82,7 @@ def metadata(model: ConstrainedModel) -> dict[str, Any]:
         "nonoqubo": "constrained",
         "format": FORMAT_VERSION,
         "puzzle": spec_of(meta),
+        **({"presolve": meta["presolve"]} if "presolve" in meta else {}),  # probing's files only
         "fixed": meta["fixed"],
         "counts": {"variables": meta["variables"], "fixed": len(meta["fixed"]),
                    "constraints": meta["constraints"], **meta["counts"]},
@@ -92,8 +93,9 @@ def metadata(model: ConstrainedModel) -> dict[str, Any]:
     }
 
 
-def read_metadata(doc: Any, source: str) -> tuple[Any, dict[str, int]]:
-    """The puzzle and the fixed variables of a ``nonoqubo.json`` document, checked by :func:`._metadata.read`.
+def read_metadata(doc: Any, source: str) -> tuple[Any, dict[str, int], str | None]:
+    """The puzzle, the fixed variables and the presolve that fixed them (``"probe"`` or None) of a
+    ``nonoqubo.json`` document, checked by :func:`._metadata.read`.
 
     Raises:
         FormatError: not nonoqubo's constrained-model metadata, or a value the one reader refuses.
@@ -101,12 +103,13 @@ def read_metadata(doc: Any, source: str) -> tuple[Any, dict[str, int]]:
     if not isinstance(doc, dict) or doc.get("nonoqubo") != "constrained" or not isinstance(doc.get("puzzle"), dict):
         raise FormatError(located(source, None, f"'{MEMBER}' is not nonoqubo's constrained-model metadata"))
     meta = {**from_spec(doc["puzzle"]), "fixed": doc.get("fixed") or {}}
-    if "counts" in doc:
-        meta["counts"] = doc["counts"]
+    for key in ("counts", "presolve"):
+        if key in doc:
+            meta[key] = doc[key]
     clues = _metadata.read(meta, source, spell=f"{MEMBER} key '{{}}'")
     if clues.puzzle is None:
         raise FormatError(located(source, None, f"{MEMBER} key 'puzzle' has no 'rows' and 'cols'"))
-    return clues.puzzle, clues.fixed
+    return clues.puzzle, clues.fixed, clues.presolve
 
 
 def dumps(model: ConstrainedModel, *, ising: bool = False) -> bytes:
@@ -154,9 +157,9 @@ def loads(data: bytes, *, source: str = "<cqm>") -> ConstrainedModel:
                                   "nonoqubo, so its clues are unknown")) from None
     except _ZIP_ERRORS as exc:
         raise _unreadable(source, exc) from None
-    puzzle, fixed = read_metadata(doc, source)
+    puzzle, fixed, presolve = read_metadata(doc, source)
     try:
-        model = build_constrained(puzzle, fixed)
+        model = build_constrained(puzzle, fixed, presolve=presolve)
     except ValueError as exc:
         raise FormatError(located(source, None, f"the clues and fixed values in {MEMBER}: {exc}")) from None
     with model.to_cqm().to_file() as fh:

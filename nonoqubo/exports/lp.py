@@ -28,7 +28,8 @@ dialect HiGHS, SCIP, CBC, Gurobi and ``dimod.lp`` read)::
 * Self-describing: the leading ``\`` comment lines carry the clues, the
   counts, the fixed variables and the known solution (see :func:`metadata_lines`),
   so ``nonoqubo decode model.lp highs.sol`` needs nothing else.  Variables fixed
-  by presolve are left out of the model and listed in ``\ fixed:`` lines.
+  by presolve are left out of the model and listed in ``\ fixed:`` lines; a
+  ``\ presolve: probe`` line says probing fixed them (none: line logic did).
 
 Examples:
     >>> from nonoqubo.model.puzzle import Puzzle
@@ -120,7 +121,8 @@ def metadata_lines(model: ConstrainedModel, prefix: str = "\\") -> list[str]:
     ``size`` (height width: the lengths of ``rows`` and ``cols``), ``palette``
     (compact JSON, colour only), ``row i`` / ``col j`` (0-based; the clue's
     block lengths, a block of colour c > 1 written ``length/c``, nothing for an
-    empty line), ``fixed`` (``flatname=value`` tokens), ``solution i`` (row i
+    empty line), ``presolve`` (``probe`` when probing fixed the variables; absent for line
+    logic), ``fixed`` (``flatname=value`` tokens), ``solution i`` (row i
     of the known answer, ``#``/``.``).  The ``counts`` line and the prose lines
     are for people.
 
@@ -153,6 +155,8 @@ def metadata_lines(model: ConstrainedModel, prefix: str = "\\") -> list[str]:
     for kind, clues in (("row", meta["rows"]), ("col", meta["cols"])):
         for i, clue in enumerate(clues):
             out += _token_lines(f"{kind} {i}", (_block_token(b, index) for b in clue), prefix)
+    if "presolve" in meta:
+        out.append(f"{prefix} presolve: {meta['presolve']}")
     if meta["fixed"]:
         out += _token_lines("fixed", (f"{flat_name(k)}={v}" for k, v in meta["fixed"].items()), prefix)
     for i, line in enumerate(meta.get("solution", ())):
@@ -169,7 +173,7 @@ def _block_token(block: Any, index: dict[str, int]) -> str:
     return str(length) if c == 1 else f"{length}/{c}"
 
 
-_META = re.compile(r"^(name|palette|size|fixed|counts|(?:row|col|solution) \d+):\s?(.*)$")
+_META = re.compile(r"^(name|palette|size|presolve|fixed|counts|(?:row|col|solution) \d+):\s?(.*)$")
 
 
 def parse_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[dict[str, Any], dict[str, int]]:
@@ -223,7 +227,7 @@ def parse_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[di
             raise FormatError(located(source, first[key], f"'{key}' must list integers (length/colour in colour)")) from None
 
     meta: dict[str, Any] = {}
-    lines: dict[str, int] = {key: first[key] for key in ("name", "palette", "fixed") if key in first}
+    lines: dict[str, int] = {key: first[key] for key in ("name", "palette", "presolve", "fixed") if key in first}
     for key in ("name", "palette"):
         if key in fields:
             meta[key] = json_loads("".join(fields[key]), source, first[key])
@@ -237,12 +241,15 @@ def parse_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[di
         label, _, value = tok.partition("=")
         fixed[bracket_name(label)] = int(value) if value in ("0", "1") else value
     meta["fixed"] = fixed
+    if "presolve" in fields:
+        meta["presolve"] = " ".join(fields["presolve"]).strip()
     meta["labels"] = "layout"
     return meta, lines
 
 
-def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puzzle, dict[str, int]]:
-    """The puzzle and the fixed variables from a file's comment lines (parsed, then checked by the one reader).
+def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puzzle, dict[str, int], str | None]:
+    """The puzzle, the fixed variables and the presolve that fixed them (``"probe"`` or None) from a
+    file's comment lines (parsed, then checked by the one reader).
 
     Raises:
         FormatError: no nonoqubo header, tokens that are not integers, or values that
@@ -251,14 +258,14 @@ def read_metadata(comments: Iterable[tuple[int, str]], source: str) -> tuple[Puz
     meta, lines = parse_metadata(comments, source)
     clues = _metadata.read(meta, source, spell="header '{}'", lines=lines)
     assert clues.puzzle is not None  # parse_metadata always gives rows and cols
-    return clues.puzzle, clues.fixed
+    return clues.puzzle, clues.fixed, clues.presolve
 
 
 def model_from_metadata(comments: Iterable[tuple[int, str]], source: str) -> ConstrainedModel:
     """Rebuild the model a file describes (clues and fixings from its comment lines)."""
-    puzzle, fixed = read_metadata(comments, source)
+    puzzle, fixed, presolve = read_metadata(comments, source)
     try:
-        return build_constrained(puzzle, fixed)
+        return build_constrained(puzzle, fixed, presolve=presolve)
     except ValueError as exc:
         raise FormatError(located(source, None, f"the header's clues and fixed values: {exc}")) from None
 

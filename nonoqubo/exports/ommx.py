@@ -582,7 +582,7 @@ def _constrained(message: Any, meta: Mapping[str, str], source: str) -> Any:
     if clues.puzzle is None:
         raise FormatError(located(source, None, f"no {PREFIX}rows/{PREFIX}cols annotations: the clues are unknown"))
     try:
-        model = build_constrained(clues.puzzle, clues.fixed or None)
+        model = build_constrained(clues.puzzle, clues.fixed or None, presolve=clues.presolve)
     except ValueError as exc:
         raise FormatError(located(source, None, f"the clues and fixed values in the annotations: {exc}")) from None
     if _labels(message, source) != list(model.labels):

@@ -116,7 +116,8 @@ def _mask_dtype(colours: int) -> type:
 
 
 def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np.ndarray,
-                 counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                 counts: np.ndarray | None = None,
+                 end_range: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Left-to-right tables of a batch of lines of equal length, indexed by block *end*.
 
     Args:
@@ -126,6 +127,8 @@ def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np
         gap: ``(L, M)`` least gap before each block (1 after a block of the same colour).
         counts: ``(L,)`` blocks of each line; when given, ends past a block's right-aligned
             end are left out (see below), else every end is computed.
+        end_range: ``(lo, hi)``, each ``(L, M)``: block ``k`` may end only at ``lo .. hi``
+            (probing's bounds on the blocks; None: anywhere).
 
     Returns:
         ``E`` ``(M, L, n+1)``: block ``k`` may end at ``e`` (cells ``e-r_k .. e-1``
@@ -188,6 +191,8 @@ def _left_tables(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, gap: np
         ok = ends[k][:, c0:c1]  # ends outside c0 .. c1-1 stay False
         np.greater_equal(run_of(colour[:, k])[:, c0:c1], r.astype(pos_t), out=ok)  # in pos_t, not int64
         ok &= flat_start[base[:, c0:c1] - r]
+        if end_range is not None:
+            ok &= (pos[c0:c1] >= end_range[0][:, k:k + 1]) & (pos[c0:c1] <= end_range[1][:, k:k + 1])
         latest[:, :c0] = none
         np.maximum.accumulate(np.where(ok, pos[c0:c1], none), axis=1, out=latest[:, c0:c1])
         latest[:, c1:] = latest[:, c1 - 1:c1] if c1 > c0 else none
@@ -211,7 +216,8 @@ def _aligned_ends(clue: np.ndarray, gap: np.ndarray) -> np.ndarray:
     return np.cumsum(clue + gap, axis=1)
 
 
-def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: np.ndarray,
+                starts: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One exact line solve of a batch of lines of equal length, in colour, vectorised.
 
     Args:
@@ -219,6 +225,8 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
         clue: ``(L, M)`` block lengths, each row padded (with anything >= 1) past its clue.
         colour: ``(L, M)`` block colours (1-based), padded with anything.
         counts: ``(L,)`` number of blocks of each line.
+        starts: ``(lo, hi)``, each ``(L, M)``: block ``k`` starts only at cells ``lo .. hi``
+            (what probing the model's variables learnt; padding: ``0`` and ``n``).  None: anywhere.
 
     Returns:
         ``(mask, feasible, first, last)``: the narrowed masks ``(L, n)`` (only
@@ -231,6 +239,9 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
         ...                                  np.array([[1, 2]]), np.array([2]))
         >>> m.tolist(), first.tolist(), last.tolist()
         ([[3, 7, 5]], [[0, 1]], [[1, 2]])
+        >>> solve_masks(np.array([[3, 3, 3]], np.uint8), np.array([[1]]), np.array([[1]]), np.array([1]),
+        ...             starts=(np.array([[1]]), np.array([[2]])))[0].tolist()   # the block starts at 1 or 2
+        [[1, 3, 3]]
     """
     mask = np.asarray(mask)
     clue = np.asarray(clue, dtype=INT)
@@ -254,9 +265,14 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
     rev_colour = np.where(real, colour[rows2, src], 0)
     rev_gap = np.zeros((n_lines, m_max), INT)
     rev_gap[:, 1:] = np.where(real[:, 1:], rev_colour[:, 1:] == rev_colour[:, :-1], 1)
-    ends_left, white_left = _left_tables(mask, clue, colour, gap, counts)
+    left_range = right_range = None
+    if starts is not None:  # block k ends at lo + r .. hi + r; reversed, its end n - e' is its start
+        lo, hi = (np.asarray(b, dtype=INT) for b in starts)
+        left_range = (lo + clue, hi + clue)
+        right_range = (n - np.where(real, hi[rows2, src], n), n - np.where(real, lo[rows2, src], 0))
+    ends_left, white_left = _left_tables(mask, clue, colour, gap, counts, left_range)
     # an end e' in the reversed line is the start n - e' in the line
-    ends_right, white_right = _left_tables(mask[:, ::-1], rev_clue, rev_colour, rev_gap, counts)
+    ends_right, white_right = _left_tables(mask[:, ::-1], rev_clue, rev_colour, rev_gap, counts, right_range)
 
     can = np.zeros((n_lines, n), mask.dtype)
     first = np.full((n_lines, m_max), -1, INT)

@@ -36,6 +36,7 @@ Examples:
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 
@@ -66,6 +67,9 @@ class ProbeResult:
         contradictions: branches that ended in a contradiction.
         seconds: the time probing took (line logic's first pass included).
         before: line logic's result before any probe.
+        variable_rounds: passes over the open domain-wall variables (0: cell probing settled
+            the puzzle, or ``variables=False``).
+        variable_probes: branches tried on variables (a block's start bounded one way and propagated).
     """
 
     line: LineSolveResult
@@ -75,6 +79,8 @@ class ProbeResult:
     contradictions: int
     seconds: float
     before: LineSolveResult
+    variable_rounds: int = 0
+    variable_probes: int = 0
 
     @property
     def grid(self) -> np.ndarray:
@@ -143,7 +149,8 @@ def _distinct_rows(line: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.
 
 
 def propagate(mask: np.ndarray, dirty_rows: np.ndarray, dirty_cols: np.ndarray,
-              tables: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+              tables: tuple[np.ndarray, np.ndarray, np.ndarray],
+              starts: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Line logic to a fixpoint on a stack of grids at once; *mask* is narrowed in place.
 
     Args:
@@ -151,6 +158,9 @@ def propagate(mask: np.ndarray, dirty_rows: np.ndarray, dirty_cols: np.ndarray,
         dirty_rows, dirty_cols: ``(P, height)`` and ``(P, width)`` bools, the lines to solve
             first (cleared as they are solved; a line whose cells change marks the crossing lines).
         tables: :func:`~nonoqubo.logic.linesolve.clue_tables` of the puzzle's layout.
+        starts: ``(lo, hi)``, each ``(P, blocks)`` (Layout order): the cells each block may start
+            at, in every copy; every line solve keeps to them and narrows them in place (what
+            probing the model's variables works on).  None: the masks alone.
 
     Returns:
         ``(P,)`` bools: the grids line logic found no contradiction in (a grid with one is
@@ -166,7 +176,8 @@ def propagate(mask: np.ndarray, dirty_rows: np.ndarray, dirty_cols: np.ndarray,
         ([True, True], [[2, 1], [1, 2]], [[1, 2], [2, 1]])
     """
     clue, colour, counts = tables
-    copies, h, _ = mask.shape
+    copies, h, w = mask.shape
+    first_block = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
     alive = np.ones(copies, bool)
     dirty = [dirty_rows, dirty_cols]
     side = 0
@@ -184,10 +195,23 @@ def propagate(mask: np.ndarray, dirty_rows: np.ndarray, dirty_cols: np.ndarray,
                 cp, ln, ln_at = which[at], lines[at], lines_at[at]
                 width = max(int(counts[ln_at].max()), 1)
                 before = view[cp, ln]
-                # copies share most of their lines: each distinct (line, masks) is solved once
-                first, back = _distinct_rows(ln_at, before)
-                u = ln_at[first]
-                solved, fits, _, _ = solve_masks(before[first], clue[u, :width], colour[u, :width], counts[u])
+                if starts is None:
+                    # copies share most of their lines: each distinct (line, masks) is solved once
+                    first, back = _distinct_rows(ln_at, before)
+                    u = ln_at[first]
+                    solved, fits, _, _ = solve_masks(before[first], clue[u, :width], colour[u, :width], counts[u])
+                else:
+                    real = np.arange(width)[None, :] < counts[ln_at][:, None]
+                    blk = np.where(real, first_block[ln_at][:, None] + np.arange(width)[None, :], 0)
+                    lo_b = np.where(real, starts[0][cp[:, None], blk], 0)
+                    hi_b = np.where(real, starts[1][cp[:, None], blk], w if side == 0 else h)
+                    first, back = _distinct_rows(ln_at, np.column_stack((before.astype(np.int64), lo_b, hi_b)))
+                    u = ln_at[first]
+                    solved, fits, s_lo, s_hi = solve_masks(before[first], clue[u, :width], colour[u, :width],
+                                                           counts[u], starts=(lo_b[first], hi_b[first]))
+                    keep = real & fits[back][:, None]
+                    starts[0][cp[:, None].repeat(width, 1)[keep], blk[keep]] = s_lo[back][keep]
+                    starts[1][cp[:, None].repeat(width, 1)[keep], blk[keep]] = s_hi[back][keep]
                 after, ok = solved[back], fits[back]
                 alive[cp[~ok]] = False
                 changed = (after != before) & ok[:, None]
@@ -214,20 +238,163 @@ def _batch_cells(puzzle: Puzzle, tables: tuple[np.ndarray, np.ndarray, np.ndarra
     return max(1, BATCH_BYTES // (per_copy * (colours + 1)))
 
 
-def probe_solve(puzzle: Puzzle, line: LineSolveResult | None = None, *, max_rounds: int | None = None) -> ProbeResult:
-    """Settle every cell one-cell probing on top of line logic settles, to a fixpoint.
+def _probe_variables(puzzle: Puzzle, mask: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                     tables: tuple[np.ndarray, np.ndarray, np.ndarray], per_batch: int) -> tuple[int, int, bool]:
+    """One round over every open domain-wall variable, both ways; *mask*, *lo*, *hi* narrowed in place.
+
+    The variable "block b starts at or after cell j" (the domain wall's ``y[b][j - e_b - 1]``) is
+    open while ``lo[b] < j <= hi[b]``.  Its two branches are two copies of the state with
+    ``hi[b] = j - 1`` or ``lo[b] = j``; line logic, keeping every copy's block bounds
+    (:func:`propagate` with ``starts``), runs on all of a batch at once.  What the surviving
+    branches of one variable share (the OR of their masks, the widest of their bounds) holds in
+    every solution, and so does the meet of that over the batch's variables.
+
+    Returns:
+        ``(probes, contradictions, learnt)``.
+
+    Raises:
+        PuzzleError: both branches of a variable end in a contradiction.
+    """
+    h, w = puzzle.height, puzzle.width
+    counts = tables[2]
+    line_of = np.repeat(np.arange(counts.size), counts)
+    probes = contradictions = 0
+    learnt = False
+    block = np.repeat(np.arange(lo.size), np.maximum(hi - lo, 0))
+    at = np.arange(block.size) - np.repeat(np.cumsum(np.maximum(hi - lo, 0)) - np.maximum(hi - lo, 0),
+                                           np.maximum(hi - lo, 0))
+    thresholds = lo[block] + 1 + at  # every open (block, j), taken in order
+    for first in range(0, block.size, per_batch):
+        b, j = block[first:first + per_batch], thresholds[first:first + per_batch]
+        still = (lo[b] < j) & (j <= hi[b])  # an earlier batch of this round may have closed it
+        b, j = b[still], j[still]
+        if b.size == 0:
+            continue
+        n = 2 * b.size
+        copies = np.broadcast_to(mask, (n, h, w)).copy()
+        c_lo = np.broadcast_to(lo, (n, lo.size)).copy()
+        c_hi = np.broadcast_to(hi, (n, hi.size)).copy()
+        pair = np.arange(b.size)
+        c_hi[2 * pair, b] = j - 1  # branch 0: the block starts before j (the variable is 0)
+        c_lo[2 * pair + 1, b] = j  # branch 1: at or after j (the variable is 1)
+        ln = np.repeat(line_of[b], 2)
+        dirty_rows = np.zeros((n, h), bool)
+        dirty_cols = np.zeros((n, w), bool)
+        rows = ln < h
+        dirty_rows[np.flatnonzero(rows), ln[rows]] = True
+        dirty_cols[np.flatnonzero(~rows), ln[~rows] - h] = True
+        alive = propagate(copies, dirty_rows, dirty_cols, tables, starts=(c_lo, c_hi))
+        probes += n
+        contradictions += int(np.count_nonzero(~alive))
+        both = alive.reshape(-1, 2)
+        if (~both.any(axis=1)).any():
+            k = int(np.flatnonzero(~both.any(axis=1))[0])
+            raise PuzzleError(f"probing: block {int(b[k])} can start neither before nor at or after cell {int(j[k])}: "
+                              "the puzzle has no solution")
+        copies[~alive] = 0
+        c_lo[~alive] = np.iinfo(c_lo.dtype).max
+        c_hi[~alive] = np.iinfo(c_hi.dtype).min
+        bound = np.bitwise_and.reduce(copies[0::2] | copies[1::2], axis=0)
+        b_lo = np.minimum(c_lo[0::2], c_lo[1::2]).max(axis=0)
+        b_hi = np.maximum(c_hi[0::2], c_hi[1::2]).min(axis=0)
+        narrowed, new_lo, new_hi = mask & bound, np.maximum(lo, b_lo), np.minimum(hi, b_hi)
+        cells = narrowed != mask
+        moved = (new_lo != lo) | (new_hi != hi)
+        if cells.any() or moved.any():
+            learnt = True
+            mask[...], lo[...], hi[...] = narrowed, new_lo, new_hi
+            lines = np.zeros(h + w, bool)
+            lines[line_of[moved]] = True
+            lines[:h] |= cells.any(axis=1)
+            lines[h:] |= cells.any(axis=0)
+            state, s_lo, s_hi = mask[None].copy(), lo[None].copy(), hi[None].copy()
+            if not propagate(state, lines[None, :h].copy(), lines[None, h:].copy(), tables, starts=(s_lo, s_hi))[0]:
+                raise PuzzleError("probing: line logic finds a contradiction in what probing the variables "
+                                  "settled: the puzzle has no solution")
+            mask[...], lo[...], hi[...] = state[0], s_lo[0], s_hi[0]
+    return probes, contradictions, learnt
+
+
+def _probe_cells(puzzle: Puzzle, mask: np.ndarray, tables: tuple[np.ndarray, np.ndarray, np.ndarray],
+                 per_batch: int) -> tuple[int, int, bool]:
+    """One round over every open cell, each colour it may take; *mask* narrowed in place.
+
+    Returns:
+        ``(probes, contradictions, learnt)``.
+
+    Raises:
+        PuzzleError: every colour of a cell ends in a contradiction.
+    """
+    h, w = puzzle.height, puzzle.width
+    probes = contradictions = 0
+    learnt = False
+    open_cells = np.flatnonzero(_popcount(mask).reshape(-1) > 1)
+    for first in range(0, open_cells.size, per_batch):
+        cells = open_cells[first:first + per_batch]
+        flat = mask.reshape(-1)
+        cells = cells[_popcount(flat[cells]) > 1]  # settled by an earlier batch of this round
+        if cells.size == 0:
+            continue
+        # one branch per (cell, colour it may take), grouped by cell
+        bits = (flat[cells][:, None].astype(np.uint64) >> np.arange(puzzle.num_colours + 1, dtype=np.uint64)) & 1
+        cell_of, bit = np.nonzero(bits)
+        n = cell_of.size
+        copies = np.broadcast_to(mask, (n, h, w)).copy()
+        i, j = np.divmod(cells[cell_of], w)
+        copies[np.arange(n), i, j] = np.left_shift(1, bit).astype(mask.dtype)
+        dirty_rows = np.zeros((n, h), bool)
+        dirty_cols = np.zeros((n, w), bool)
+        dirty_rows[np.arange(n), i] = True
+        dirty_cols[np.arange(n), j] = True
+        alive = propagate(copies, dirty_rows, dirty_cols, tables)
+        probes += n
+        contradictions += int(np.count_nonzero(~alive))
+        copies[~alive] = 0
+        group = np.flatnonzero(np.r_[True, cell_of[1:] != cell_of[:-1]])
+        survivors = np.add.reduceat(alive.astype(np.int64), group)
+        if (survivors == 0).any():
+            cell = int(cells[cell_of[group[np.flatnonzero(survivors == 0)[0]]]])
+            raise PuzzleError(f"probing: every colour of the cell at {_cell_name(puzzle, cell)} leads to a "
+                              "contradiction: the puzzle has no solution")
+        bound = np.bitwise_and.reduce(np.bitwise_or.reduceat(copies, group, axis=0), axis=0)
+        narrowed = mask & bound
+        changed = narrowed != mask
+        if changed.any():
+            learnt = True
+            state = narrowed[None].copy()
+            if not propagate(state, changed.any(axis=1)[None], changed.any(axis=0)[None], tables)[0]:
+                raise PuzzleError("probing: line logic finds a contradiction in what probing settled: the "
+                                  "puzzle has no solution")
+            mask[...] = state[0]
+    return probes, contradictions, learnt
+
+
+def probe_solve(puzzle: Puzzle, line: LineSolveResult | None = None, *, max_rounds: int | None = None,
+                variables: bool = True) -> ProbeResult:
+    """Settle every cell one-cell probing on top of line logic settles, to a fixpoint; where that
+    leaves cells open, probe the domain wall's variables too.
+
+    Cell probing runs first, round after round, until a round learns nothing.  When cells are
+    still open and *variables* is true, every open variable "block b starts at or after cell
+    j" is probed both ways (:func:`_probe_variables`), line logic keeping each branch's block
+    bounds, round after round; when that settles cells, cell probing runs again, and so on
+    until neither learns.  The block bounds learnt this way are the result's ``shift_lo`` /
+    ``shift_hi`` (tighter than the masks alone give), so presolve fixes those variables too.
+    It pays on the hard cores cell probing leaves (``benchmarks/bench_probe.py --part
+    variables``: webpbn 6574 "forever", 1,250 variables left by cell probing, is solved).
 
     Args:
         puzzle: the puzzle (black and white or colour).
         line: its :func:`~nonoqubo.logic.linesolve.line_solve` result, when already computed.
-        max_rounds: stop after this many rounds (None: until a round learns nothing).
+        max_rounds: stop after this many rounds of each kind (None: until a round learns nothing).
+        variables: also probe the model's variables where cell probing leaves cells open.
 
     Returns:
-        The probed grid with line logic's block bounds on it, and the counts.
+        The probed grid with the block bounds on it, and the counts.
 
     Raises:
-        PuzzleError: every colour of some cell leads to a contradiction, or line logic finds
-            one: the puzzle has no solution.
+        PuzzleError: every colour of some cell (both values of some variable) leads to a
+            contradiction, or line logic finds one: the puzzle has no solution.
 
     Examples:
         >>> from nonoqubo.model.puzzle import Puzzle
@@ -239,55 +406,39 @@ def probe_solve(puzzle: Puzzle, line: LineSolveResult | None = None, *, max_roun
     base = line if line is not None else line_solve(puzzle)
     assert base.possible is not None
     mask = base.possible.copy()
-    h, w = puzzle.height, puzzle.width
-    tables = clue_tables(Layout.of(puzzle))
+    lay = Layout.of(puzzle)
+    tables = clue_tables(lay)
     per_batch = _batch_cells(puzzle, tables, puzzle.num_colours)
-    rounds = probes = contradictions = 0
-    while max_rounds is None or rounds < max_rounds:
-        open_cells = np.flatnonzero(_popcount(mask).reshape(-1) > 1)
-        if open_cells.size == 0:
+    rounds = probes = contradictions = var_rounds = var_probes = 0
+    lo = hi = None
+    while True:
+        while (max_rounds is None or rounds < max_rounds) and (_popcount(mask) > 1).any():
+            rounds += 1
+            p, c, learnt = _probe_cells(puzzle, mask, tables, per_batch)
+            probes, contradictions = probes + p, contradictions + c
+            if not learnt:
+                break
+        if not variables or not (_popcount(mask) > 1).any():
             break
-        rounds += 1
-        learnt = False
-        for first in range(0, open_cells.size, per_batch):
-            cells = open_cells[first:first + per_batch]
-            flat = mask.reshape(-1)
-            cells = cells[_popcount(flat[cells]) > 1]  # settled by an earlier batch of this round
-            if cells.size == 0:
-                continue
-            # one branch per (cell, colour it may take), grouped by cell
-            bits = (flat[cells][:, None].astype(np.uint64) >> np.arange(puzzle.num_colours + 1, dtype=np.uint64)) & 1
-            cell_of, bit = np.nonzero(bits)
-            n = cell_of.size
-            copies = np.broadcast_to(mask, (n, h, w)).copy()
-            i, j = np.divmod(cells[cell_of], w)
-            copies[np.arange(n), i, j] = np.left_shift(1, bit).astype(mask.dtype)
-            dirty_rows = np.zeros((n, h), bool)
-            dirty_cols = np.zeros((n, w), bool)
-            dirty_rows[np.arange(n), i] = True
-            dirty_cols[np.arange(n), j] = True
-            alive = propagate(copies, dirty_rows, dirty_cols, tables)
-            probes += n
-            contradictions += int(np.count_nonzero(~alive))
-            copies[~alive] = 0
-            group = np.flatnonzero(np.r_[True, cell_of[1:] != cell_of[:-1]])
-            survivors = np.add.reduceat(alive.astype(np.int64), group)
-            if (survivors == 0).any():
-                cell = int(cells[cell_of[group[np.flatnonzero(survivors == 0)[0]]]])
-                raise PuzzleError(f"probing: every colour of the cell at {_cell_name(puzzle, cell)} leads to a "
-                                  "contradiction: the puzzle has no solution")
-            bound = np.bitwise_and.reduce(np.bitwise_or.reduceat(copies, group, axis=0), axis=0)
-            narrowed = mask & bound
-            changed = narrowed != mask
-            if changed.any():
-                learnt = True
-                state = narrowed[None].copy()
-                if not propagate(state, changed.any(axis=1)[None], changed.any(axis=0)[None], tables)[0]:
-                    raise PuzzleError("probing: line logic finds a contradiction in what probing settled: the "
-                                      "puzzle has no solution")
-                mask = state[0]
-        if not learnt:
-            break
+        bounds = line_solve(puzzle, possible=mask)
+        lo = bounds.first_start.copy() if lo is None else np.maximum(lo, bounds.first_start)
+        hi = bounds.last_start.copy() if hi is None else np.minimum(hi, bounds.last_start)
+        before = mask.copy()
+        done = 0
+        while (max_rounds is None or done < max_rounds) and (_popcount(mask) > 1).any():
+            done += 1
+            p, c, learnt = _probe_variables(puzzle, mask, lo, hi, tables, max(1, per_batch // 2))
+            var_probes, contradictions = var_probes + p, contradictions + c
+            if not learnt:
+                break
+        var_rounds += done
+        if np.array_equal(mask, before) or (max_rounds is not None and rounds >= max_rounds):
+            break  # cell probing sees the masks only: unchanged masks, nothing new for it
     # the probed masks are at line logic's fixpoint: this pass only reads the block bounds off them
-    final = line_solve(puzzle, possible=mask) if rounds else base
-    return ProbeResult(final, base.settled, rounds, probes, contradictions, time.perf_counter() - start, base)
+    final = line_solve(puzzle, possible=mask) if rounds or var_rounds else base
+    if lo is not None and hi is not None:  # the bounds variable probing learnt, beyond the masks'
+        first_start, last_start = np.maximum(final.first_start, lo), np.minimum(final.last_start, hi)
+        final = dataclasses.replace(final, first_start=first_start, last_start=last_start,
+                                    shift_lo=first_start - lay.block_start, shift_hi=last_start - lay.block_start)
+    return ProbeResult(final, base.settled, rounds, probes, contradictions, time.perf_counter() - start, base,
+                       var_rounds, var_probes)

@@ -94,6 +94,8 @@ class ConstrainedModel:
         rhs: integer right-hand sides.
         kind: ``0`` cell, ``1`` wall, ``2`` order (index into :data:`KINDS`).
         where: ``(C, 3)`` name parts: ``(i, j, c - 1)`` for a cell (colour c), ``(line, k, p)`` otherwise.
+        presolve: ``"probe"`` when probing fixed ``fixed`` (the files' ``presolve`` metadata, as
+            :attr:`Qubo.presolve <nonoqubo.model.qubo.Qubo.presolve>`); None for line logic or none.
     """
 
     puzzle: Puzzle
@@ -108,6 +110,7 @@ class ConstrainedModel:
     kind: np.ndarray
     where: np.ndarray
     _layout: Layout = field(repr=False, compare=False)
+    presolve: str | None = None
 
     # -- figures --------------------------------------------------------------------------
     @property
@@ -319,13 +322,15 @@ def _fixed_values(layout: Layout, fixed: Mapping[str, int] | None) -> np.ndarray
     return value
 
 
-def build_constrained(puzzle: Puzzle, fixed: Mapping[str, int] | None = None) -> ConstrainedModel:
+def build_constrained(puzzle: Puzzle, fixed: Mapping[str, int] | None = None, *,
+                      presolve: str | None = None) -> ConstrainedModel:
     """The constrained (0-1 ILP) model of *puzzle*, vectorised over variables.
 
     Args:
         puzzle: the nonogram.
         fixed: label -> 0/1 for variables fixed beforehand (presolve); they are
             substituted and left out of the model.
+        presolve: ``"probe"`` when probing made *fixed* (carried as :attr:`ConstrainedModel.presolve`).
 
     Returns:
         The model; constraints are cells (row-major), then walls, then block
@@ -430,6 +435,7 @@ def build_constrained(puzzle: Puzzle, fixed: Mapping[str, int] | None = None) ->
         kind=kind,
         where=where,
         _layout=lay,
+        presolve=presolve if fixed_out else None,
     )
 
 

@@ -54,7 +54,7 @@ def test_every_qubo_format_carries_the_presolve_back(run_cli, tmp_path, fmt):
     out = tmp_path / f"d.{exports.get_format(fmt).EXTENSIONS[0]}"
     assert run_cli("build", DIFFICULT, "--presolve=probe", "-o", out)[0] == 0
     model = exports.load(str(out))
-    assert model.presolve == "probe" and model.num_vars == 483
+    assert model.presolve == "probe" and model.num_vars == 479
     again = tmp_path / f"line.{exports.get_format(fmt).EXTENSIONS[0]}"
     assert run_cli("build", DIFFICULT, "--presolve", "line", "-o", again)[0] == 0
     assert exports.load(str(again)).presolve is None and exports.load(str(again)).num_vars == 499
@@ -67,7 +67,7 @@ def test_info_presolve_probe_json_reports_rounds_probes_and_time(run_cli):
     assert pre["presolve"] == "probe" and pre["line_settled_cells"] == 0 and pre["settled_cells"] == 12
     assert pre["probe_solvable"] is False and pre["line_solvable"] is False
     assert pre["probe_rounds"] >= 2 and pre["probe_probes"] > 0 and pre["probe_contradictions"] > 0
-    assert pre["variables_after_presolve"] == 483 and pre["presolve_seconds"] > 0
+    assert pre["variables_after_presolve"] == 479 and pre["presolve_seconds"] > 0
 
 
 def test_a_bad_presolve_name_is_one_line_exit_2(run_cli, stalls):
@@ -99,7 +99,7 @@ def test_info_truth_gives_the_hardness_label(run_cli, stalls):
     assert (found["hardness"], found["variables"], found["variables_after_line"], found["variables_after_probe"]) == (
         "probe-solvable", 12, 10, 0)
     status, out, _ = run_cli("info", DIFFICULT, "--truth")
-    assert status == 0 and "hardness:    needs-search (variables 499 -> 499 after line logic -> 483 after probing)" \
+    assert status == 0 and "hardness:    needs-search (variables 499 -> 499 after line logic -> 479 after probing)" \
         in out
 
 
@@ -111,8 +111,8 @@ def test_suite_presolve_probe_writes_residuals_and_indexes_hardness(run_cli, sta
     index = {e["name"]: e for e in json.loads((out / "index.json").read_text())["puzzles"]}
     assert index["stalls"]["hardness"] == "probe-solvable" and index["stalls"]["variables_after_presolve"] == 0
     hard = index["gecode-difficult"]
-    assert (hard["hardness"], hard["variables_after_line"], hard["variables_after_probe"]) == ("needs-search", 499, 483)
-    assert exports.load(str(out / "gecode-difficult.presolved.qubo")).num_vars == 483
+    assert (hard["hardness"], hard["variables_after_line"], hard["variables_after_probe"]) == ("needs-search", 499, 479)
+    assert exports.load(str(out / "gecode-difficult.presolved.qubo")).num_vars == 479
     assert "hardness" in (out / "index.csv").read_text().splitlines()[0]
 
 
@@ -128,3 +128,43 @@ def test_probe_in_numpy_grid_matches_the_picture(stalls):
     from nonoqubo.logic.probe import probe_solve
 
     assert np.array_equal(probe_solve(Puzzle.from_picture(STALLS)).grid, Puzzle.from_picture(STALLS).solution_grid())
+
+
+def test_suite_unique_hard_keeps_exactly_the_real_hard_core(run_cli, tmp_path):
+    """tests/data/puzzles/hard/mixed.nin: line-solvable, gecode-difficult (a hard core), probe-solvable,
+    not unique (see its README.txt); --unique=hard keeps the second only, with its label."""
+    pytest.importorskip("ortools")
+    mixed = SHARED / "hard" / "mixed.nin"
+    out = tmp_path / "cores"
+    status, _, err = run_cli("suite", mixed, "--unique=hard", "-o", out, "-j", "1")
+    assert status == 0, err
+    assert "4 puzzles: 1 built, 0 up to date, 0 failed, 3 not kept (--unique)," in err
+    index = json.loads((out / "index.json").read_text())["puzzles"]
+    assert [(e["name"], e["status"]) for e in index] == [("mixed-1", "not-kept"), ("mixed-2", "ok"),
+                                                        ("mixed-3", "not-kept"), ("mixed-4", "not-kept")]
+    assert [e.get("reason") for e in index] == [
+        "not a hard core: probing settles it (--unique=hard)", None,
+        "not a hard core: probing settles it (--unique=hard)",
+        "not unique (CP-SAT finds a second solution) (--unique=hard)"]
+    core = index[1]
+    assert (core["hardness"], core["variables_after_line"], core["variables_after_probe"]) == ("needs-search", 499, 479)
+    assert sorted(p.name for p in out.iterdir()) == ["index.csv", "index.json", "mixed-2.clues.json",
+                                                     "mixed-2.qubo.json"]
+    rows = (out / "index.csv").read_text().splitlines()
+    assert "hardness" in rows[0] and "not a hard core" in rows[1] and ",needs-search," in rows[2]
+    status, text, _ = run_cli("info", out / "mixed-2.clues.json", "--truth")
+    assert status == 0 and "solutions:   1 (unique; CP-SAT, counted up to 2)" in text
+    assert "hardness:    needs-search (variables 499 -> 499 after line logic -> 479 after probing)" in text
+    assert run_cli("suite", mixed, "--unique=hard", "-o", out, "-j", "1", "-q")[0] == 0  # resumes: kept as it was
+    again = json.loads((out / "index.json").read_text())["puzzles"]
+    assert [e["status"] for e in again] == ["not-kept", "ok", "not-kept", "not-kept"]
+
+
+def test_suite_unique_line_and_cpsat_apply_to_files_too(run_cli, tmp_path):
+    pytest.importorskip("ortools")
+    mixed = SHARED / "hard" / "mixed.nin"
+    for rule, kept in (("line", ["mixed-1"]), ("cpsat", ["mixed-1", "mixed-2", "mixed-3"])):
+        out = tmp_path / rule
+        assert run_cli("suite", mixed, f"--unique={rule}", "-o", out, "-j", "1", "-q")[0] == 0
+        index = json.loads((out / "index.json").read_text())["puzzles"]
+        assert [e["name"] for e in index if e["status"] == "ok"] == kept

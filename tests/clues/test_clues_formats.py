@@ -121,7 +121,7 @@ def test_game_ids_index_picks_the_second():
 
 def test_options_a_format_does_not_take():
     with pytest.raises(TypeError, match="unexpected options"):
-        clues.load(ORIGINALS / "nin/note.nin", index=1)
+        clues.load(ORIGINALS / "non/1.non", index=1)
 
 
 # -- round trips ---------------------------------------------------------------------

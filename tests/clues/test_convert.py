@@ -80,8 +80,11 @@ def test_convert_refuses_what_it_cannot_tell(tmp_path, run_cli):
                    f"it needs --to FORMAT (one of: {', '.join(m.NAME for m in clues.formats())})\n")
     status, _, err = run_cli("convert", ORIGINALS / "nin/note.nin", "-")
     assert status == 2 and "writing to standard output needs --to FORMAT" in err
-    status, _, err = run_cli("convert", ORIGINALS / "nin/note.nin", tmp_path / "x.nin", "--index", "2")
+    status, _, err = run_cli("convert", ORIGINALS / "non/1.non", tmp_path / "x.nin", "--index", "2")
     assert status == 2 and "--index applies only to formats that hold several puzzles" in err
+    assert not (tmp_path / "x.nin").exists()
+    status, _, err = run_cli("convert", ORIGINALS / "nin/note.nin", tmp_path / "x.nin", "--index", "2")
+    assert status == 2 and err.endswith("note.nin: the file holds 1 puzzles; --index 2 is out of range 1..1\n")
     assert not (tmp_path / "x.nin").exists()
 
 

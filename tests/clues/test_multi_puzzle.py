@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from nonoqubo import clues
 from nonoqubo.campaign import suite
-from nonoqubo.clues import gecode, sgt, taai, webpbn
+from nonoqubo.clues import gecode, nin, sgt, taai, webpbn
 from nonoqubo.errors import FormatError
 from nonoqubo.model.puzzle import Puzzle
 
@@ -37,6 +39,7 @@ FORMATS = {  # a writer of many puzzles in each multi-puzzle format, the file en
     "xml": (webpbn_text, "xml", 1),
     "sgt": (lambda ps: "".join(sgt.dumps(p) for p in ps), "sgt", 1),
     "gecode": (gecode_text, "cpp", 0),
+    "nin": (lambda ps: "\n".join(nin.dumps(p) for p in ps), "nin", 1),  # one after another, blank lines between
 }
 
 
@@ -118,3 +121,87 @@ def test_suite_records_a_broken_puzzle_and_builds_the_others(tmp_path):
     result = suite.run_suite([str(path)], tmp_path / "out", jobs=1)
     assert [e["status"] for e in result.entries] == ["ok", "error", "ok"]
     assert result.entries[1]["error"] == f"{path}:15: puzzle $2, column 3: 'x' is not a number"
+
+
+# -- .nin: puzzles one after another in one stream, as Wilk's solver reads one from its input ------------
+NIN_ORIGINALS = Path(__file__).resolve().parents[1] / "data" / "puzzles" / "originals" / "nin"
+
+
+def nin_text(puzzles: list[Puzzle]) -> str:
+    return "".join(nin.dumps(p) for p in puzzles)  # no separator: the header's W+H tells where each ends
+
+
+def test_nin_puzzles_of_different_sizes_follow_each_other_without_a_separator(tmp_path):
+    puzzles = [*random_puzzles(2, size=4, seed=1), *random_puzzles(2, size=6, seed=2)]
+    path = tmp_path / "many.nin"
+    path.write_text(nin_text(puzzles))
+    found = clues.read_all(path)
+    assert [(r.index, r.error) for r in found] == [(1, None), (2, None), (3, None), (4, None)]
+    assert [(r.puzzle.rows, r.puzzle.cols) for r in found] == [(p.rows, p.cols) for p in puzzles]
+    assert (clues.load(path).rows, clues.load(path, index=4).cols) == (puzzles[0].rows, puzzles[3].cols)
+    with pytest.raises(FormatError, match=r"many.nin: the file holds 4 puzzles; --index 5 is out of range 1..4"):
+        clues.load(path, index=5)
+
+
+def test_nin_a_bad_clue_is_that_puzzles_error_and_the_next_is_read(tmp_path):
+    puzzles = random_puzzles(3)
+    lines = nin_text(puzzles).split("\n")
+    lines[11 + 3] = "1 x"  # puzzle 2 (its header on line 12): its third row
+    path = tmp_path / "q.nin"
+    path.write_text("\n".join(lines))
+    found = clues.read_all(path)
+    assert [r.error is None for r in found] == [True, False, True]
+    assert str(found[1].error) == f"{path}:15: puzzle 2, row 3: 'x' is not a number"
+    assert (found[2].puzzle.rows, found[2].puzzle.cols) == (puzzles[2].rows, puzzles[2].cols)
+    with pytest.raises(FormatError) as caught:
+        clues.load(path, index=2)
+    assert str(caught.value) == str(found[1].error)  # load by index and the one pass say the same
+
+
+def test_nin_a_file_cut_short_keeps_every_whole_puzzle(tmp_path):
+    lines = nin_text(random_puzzles(3)).split("\n")
+    path = tmp_path / "q.nin"
+    path.write_text("\n".join(lines[:-4]) + "\n")  # puzzle 3 (header on line 23) loses its last 3 columns
+    found = clues.read_all(path)
+    assert [r.puzzle is not None for r in found] == [True, True, False]
+    assert str(found[2].error) == (f"{path}:30: puzzle 3: the file ends after 2 of 5 column clues "
+                                   "(the header on line 23 says 5 x 5)")
+
+
+def test_nin_a_line_that_is_no_header_ends_the_reading_as_the_next_puzzles_error(tmp_path):
+    path = tmp_path / "q.nin"
+    path.write_text(nin_text(random_puzzles(2)) + "\n\n7\n1\n")
+    found = clues.read_all(path)
+    assert [r.index for r in found] == [1, 2, 3] and found[2].puzzle is None
+    assert str(found[2].error).startswith(f"{path}:25: puzzle 3: expected the header 'W H' of the next puzzle, "
+                                          "found '7'")
+
+
+def test_nin_original_with_a_glued_copy_loads_its_puzzle_and_reports_the_copy():
+    """jwilk-archive/nonogram data/data142.nin: a 25 x 20 puzzle, then a copy of its rows with no header."""
+    path = NIN_ORIGINALS / "data142.nin"
+    found = clues.read_all(path)
+    assert [r.index for r in found] == [1, 2]
+    assert (found[0].puzzle.width, found[0].puzzle.height) == (25, 20)
+    assert (clues.load(path).rows, clues.load(path).cols) == (found[0].puzzle.rows, found[0].puzzle.cols)
+    assert str(found[1].error).startswith(f"{path}:47: puzzle 2: expected the header 'W H'")
+
+
+def test_nin_single_puzzle_files_are_one_read_with_their_old_messages(tmp_path):
+    assert [(r.index, r.error) for r in clues.read_all(NIN_ORIGINALS / "data000.nin")] == [(None, None)]
+    path = tmp_path / "a.nin"
+    path.write_text("2 2\n1\nx\n1\n1\n")
+    [read] = clues.read_all(path)
+    assert (read.index, str(read.error)) == (None, f"{path}:3: row 2: 'x' is not a number")
+
+
+def test_suite_reads_a_multi_puzzle_nin_file_once(tmp_path, monkeypatch):
+    path = tmp_path / "q.nin"
+    path.write_text(nin_text(random_puzzles(3, seed=5)))
+    calls = []
+    real = nin.puzzles
+    monkeypatch.setattr(nin, "puzzles", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(nin, "loads", lambda *a, **k: pytest.fail("a puzzle was read again by its index"))
+    result = suite.run_suite([str(path)], tmp_path / "out", jobs=1)
+    assert result.built == 3 and result.failed == 0 and len(calls) == 1
+    assert [e["name"] for e in result.entries] == ["q-1", "q-2", "q-3"]
