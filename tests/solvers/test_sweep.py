@@ -133,14 +133,14 @@ def test_a_sweep_whose_third_setting_has_another_models_states_samples_and_write
     assert not out.exists() and stdout == ""
 
 
-#: 399 variables, 393 after line logic, 157 after probing
+#: 399 variables, 393 after line logic, 126 after probing (cells and the domain wall's variables)
 NON_UNIQUE = SHARED / "json" / "gecode-non-unique.json"
 
 
 @pytest.mark.parametrize("sweep, extra, message", [
     ("tenure=1:2:1000", ["--sampler", "tabu"], "tenure=1000: --tenure must be below the model's number of variables"),
     ("presolve=false:line:probe", ["--sampler", "tabu", "--tenure", "300"],
-     "presolve=probe: --tenure must be below the model's number of variables (157)"),
+     "presolve=probe: --tenure must be below the model's number of variables (126)"),
 ])
 def test_a_sweep_whose_third_setting_does_not_fit_the_model_samples_nothing(run_cli, tmp_path, monkeypatch, sweep,
                                                                             extra, message):
