@@ -28,8 +28,11 @@ The figures:
 Style: one column (3.4 in) for the size plots, two columns (7 in) for the panels; 8 pt text;
 the Okabe-Ito colour-blind-safe colours with a different marker per setting.  SVG text stays
 text (``svg.fonttype`` "none": editable in a vector editor, searchable in the page), PDF fonts
-are embedded as TrueType (``pdf.fonttype`` 42).  A figure's constrained layout is solved once,
-at its first drawing; the other formats reuse it.
+are embedded as TrueType (``pdf.fonttype`` 42).  No layout engine runs: the axes are placed on
+rectangles computed from the known text sizes (:func:`_cells`, :func:`_size_axes`), titles and
+axis labels at fixed offsets, and the heat maps and pictures are images on one board axes per
+page (:func:`_image_panel`), so drawing a figure measures no text and a page of 24 panels draws
+in a fraction of the time a constrained layout took (``benchmarks/README.md``).
 
 matplotlib is optional (the ``campaign`` extra): :func:`require_matplotlib` says so first.
 """
@@ -719,8 +722,11 @@ def _share_top(top: float) -> float:
     return next(step for step in (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.1) if top * 1.08 <= step)
 
 
-def histogram_plots(groups: Sequence[Group]) -> list[Plot]:
-    """Residual-energy histograms, a panel per (model, setting), pages of :data:`PANELS_PER_PAGE`."""
+def histogram_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot]:
+    """Residual-energy histograms, a panel per (model, setting), pages of :data:`PANELS_PER_PAGE`.
+
+    With *only* (a page number, from 1) only that page is made, on the scales of them all (a worker's share).
+    """
     ordered = _ordered(groups)
     pages = _pages(ordered, PANELS_PER_PAGE)
     span: dict[str, tuple[int, int]] = {}
@@ -733,6 +739,8 @@ def histogram_plots(groups: Sequence[Group]) -> list[Plot]:
     widths = {m: _bin_width(lo, hi) for m, (lo, hi) in span.items()}
     out = []
     for number, page in enumerate(pages, 1):
+        if only is not None and number != only:
+            continue
         header = ["model", "setting", "stage", "energy_from", "energy_to", "samples", "share"]
         rows: list[list[Any]] = []
         bars = []  # per panel: (first energies, last energies, counts, the polished ones where they differ)
@@ -811,8 +819,11 @@ def _conflict_share(g: Group) -> np.ndarray:
     return g.raw.cell_wrong.reshape(g.info["height"], g.info["width"]) / max(1, g.raw.samples)
 
 
-def heatmap_plots(groups: Sequence[Group]) -> list[Plot]:
-    """How often each cell is in conflict, a panel per pair, one colour scale shared by every page."""
+def heatmap_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot]:
+    """How often each cell is in conflict, a panel per pair, one colour scale shared by every page.
+
+    *only*: make that page alone (its number, from 1).
+    """
     ordered = _ordered(groups)
     top = max((float(_conflict_share(g).max()) for g in ordered), default=0.0)
     vmax = top if top > 0 else 1.0
@@ -820,6 +831,8 @@ def heatmap_plots(groups: Sequence[Group]) -> list[Plot]:
     total = len(pages)
     out = []
     for number, page in enumerate(pages, 1):
+        if only is not None and number != only:
+            continue
         header = ["model", "setting", "row", "column", "share"]
         rows: list[list[Any]] = []
         with _style():
@@ -873,8 +886,11 @@ def palette_colours(palette: Palette) -> Any:
     return ListedColormap(colours)
 
 
-def picture_plots(groups: Sequence[Group]) -> list[Plot]:
-    """The best (lowest-energy) picture found for each model, over every setting."""
+def picture_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot]:
+    """The best (lowest-energy) picture found for each model, over every setting.
+
+    *only*: make that page alone (its number, from 1).
+    """
     best: dict[str, Group] = {}
     for g in _ordered(groups):
         if g.model not in best or g.raw.best_energy < best[g.model].raw.best_energy:
@@ -883,6 +899,8 @@ def picture_plots(groups: Sequence[Group]) -> list[Plot]:
     pages = _pages(shown, PANELS_PER_PAGE)
     out = []
     for number, page in enumerate(pages, 1):
+        if only is not None and number != only:
+            continue
         rows: list[list[Any]] = []
         with _style():
             titles = [f"{_wrap(g.model)}\nE = {g.raw.best_energy} ({g.setting})" for g in page]
@@ -909,17 +927,25 @@ def all_plots(groups: Sequence[Group]) -> list[Plot]:
             *picture_plots(groups)]
 
 
-#: the figure makers of :func:`all_plots`, costliest first (the order work is handed to workers)
-_KINDS: dict[str, Callable[[Sequence[Group]], Any]] = {
+#: the figure makers of :func:`all_plots`: the paged ones take the page to make (a worker's task is one page)
+_KINDS: dict[str, Callable[..., Any]] = {
     "energy": histogram_plots, "conflicts": heatmap_plots, "best": picture_plots, "p": p_plot, "cost": cost_plot,
 }
 _ORDER = ("p", "cost", "energy", "conflicts", "best")
 
 
-def _made_and_drawn(task: tuple[str, Sequence[Group], tuple[str, ...]]) -> list[Plot]:
-    """One kind of figure made and drawn in every format (in a worker): the plots come back drawn."""
-    kind, groups, formats = task
-    made = _KINDS[kind](groups)
+def _tasks(groups: Sequence[Group]) -> list[tuple[str, int | None]]:
+    """Every figure as (kind, page): the pages of the small multiples one by one, costliest kinds first."""
+    pairs = math.ceil(len(groups) / PANELS_PER_PAGE) or 1
+    models = math.ceil(len({g.model for g in groups}) / PANELS_PER_PAGE) or 1
+    return ([("energy", k) for k in range(1, pairs + 1)] + [("conflicts", k) for k in range(1, pairs + 1)]
+            + [("best", k) for k in range(1, models + 1)] + [("p", None), ("cost", None)])
+
+
+def _made_and_drawn(task: tuple[str, int | None, Sequence[Group], tuple[str, ...]]) -> list[Plot]:
+    """One page of one kind of figure made and drawn in every format (in a worker): the plots come back drawn."""
+    kind, page, groups, formats = task
+    made = _KINDS[kind](groups) if page is None else _KINDS[kind](groups, only=page)
     plots = made if isinstance(made, list) else [made]
     for plot in plots:
         for fmt in formats:
@@ -931,15 +957,14 @@ def _made_and_drawn(task: tuple[str, Sequence[Group], tuple[str, ...]]) -> list[
 
 def count_plots(groups: Sequence[Group]) -> int:
     """How many figures :func:`all_plots` makes (two size plots and the pages of the panels)."""
-    pairs = math.ceil(len(groups) / PANELS_PER_PAGE) or 1
-    return 2 + 2 * pairs + (math.ceil(len({g.model for g in groups}) / PANELS_PER_PAGE) or 1)
+    return len(_tasks(groups))
 
 
 def drawn_plots(groups: Sequence[Group], formats: Sequence[str] = ("svg",), jobs: int | None = 1,
                 progress: Callable[[int], None] | None = None) -> list[Plot]:
     """:func:`all_plots`, each figure drawn in *formats*, with *jobs* worker processes.
 
-    With ``jobs > 1`` every kind of figure (the size plots, the histograms, the heat maps, the
+    With ``jobs > 1`` every figure (each size plot, each page of histograms, heat maps and
     pictures) is made and drawn in a worker; what comes back is the plots with their bytes
     (``figure`` None, ``width`` their width in inches).  *progress* is called with 1 per figure.
     """
@@ -955,16 +980,17 @@ def drawn_plots(groups: Sequence[Group], formats: Sequence[str] = ("svg",), jobs
         return plots
     from concurrent.futures import ProcessPoolExecutor
 
-    done: dict[str, list[Plot]] = {}
-    with ProcessPoolExecutor(max_workers=min(jobs, len(_KINDS))) as pool:
-        futures = {pool.submit(_made_and_drawn, (kind, groups, formats)): kind for kind in _KINDS}
+    tasks = _tasks(groups)
+    done: dict[tuple[str, int | None], list[Plot]] = {}
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+        futures = {pool.submit(_made_and_drawn, (kind, page, groups, formats)): (kind, page) for kind, page in tasks}
         from concurrent.futures import as_completed
 
         for future in as_completed(futures):
             done[futures[future]] = future.result()
             if progress is not None:
                 progress(len(done[futures[future]]))
-    return [plot for kind in _ORDER for plot in done[kind]]
+    return [plot for kind in _ORDER for task in tasks if task[0] == kind for plot in done[task]]
 
 
 def write_figures(plots: Sequence[Plot], folder: str, progress: Callable[[int], None] | None = None) -> list[str]:
