@@ -10,8 +10,9 @@ reads, and ``sa`` at 50 reads), so 18 models x 3 settings = 54 run files in
 ``runs/SETTING/NAME.json``.  Then ``nonoqubo evaluate suite runs --report r.html --figures figs
 -q`` is timed at ``-j 1`` and at ``-j --jobs`` (default: the CPU count, what a user gets), in a
 fresh process each round, with the code of this checkout ("new") and with the code of git
-revision ``--old`` ("old", default ``main``, unpacked with ``git archive`` into a temporary
-folder; nothing in the repository is changed), alternately; wall-clock and CPU seconds.
+revision ``--old`` ("old", default ``2fbb682``, the code before issue 30 item 9's work,
+unpacked with ``git archive`` into a temporary folder; nothing in the repository is changed),
+alternately; wall-clock and CPU seconds, and the machine's load average before and after.
 
 ``--profile`` also prints the 25 costliest functions (cProfile, cumulative) of one "new" run.
 ``--keep DIR`` makes the campaign in DIR (kept, and reused when it is already there).
@@ -83,7 +84,7 @@ def old_code(rev: str, into: Path) -> Path:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--old", default="main", help="git revision of the old code (default main)")
+    ap.add_argument("--old", default="2fbb682", help="git revision of the old code (default 2fbb682: before the speed-up)")
     ap.add_argument("--models", type=int, default=18)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--jobs", default=str(os.cpu_count() or 1), help="the -j of the second pair of runs (default: CPUs)")
@@ -100,10 +101,12 @@ def main() -> None:
         command = ["evaluate", "suite", "runs", "--report", "r.html", "--figures", "figs", "-q"]
         runs = [("old", old, "1"), ("new", ROOT, "1"), ("old", old, args.jobs), ("new", ROOT, args.jobs)]
         times: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        load = [os.getloadavg()[0]]  # the 1-minute load average: other jobs on the machine inflate the wall clock
         for _ in range(args.rounds):
             for label, code, jobs in runs:
                 shutil.rmtree(folder / "figs", ignore_errors=True)
                 times.setdefault((label, jobs), []).append(nonoqubo(code, *command, "-j", jobs, cwd=folder))
+        load.append(os.getloadavg()[0])
         command += ["-j", "1"]
         if args.profile:
             stats = Path(tmp) / "profile.out"
@@ -114,7 +117,8 @@ def main() -> None:
             pstats.Stats(str(stats)).sort_stats("cumulative").print_stats(25)
     print(f"{files} run files ({args.models} models x {len(settings)} settings), evaluate --report --figures, "
           f"best of {args.rounds} rounds, old = {args.old}; CPU: the command's and its workers' user + system "
-          "seconds (steadier than the wall clock on a shared machine)\n")
+          f"seconds (steadier than the wall clock on a shared machine); {os.cpu_count()} CPUs, load average "
+          f"{load[0]:.1f} before the rounds and {load[1]:.1f} after\n")
     print("| -j | old wall s | new wall s | old / new (wall) | old CPU s | new CPU s | old / new (CPU) |\n"
           "|---:|---:|---:|---:|---:|---:|---:|")
     for jobs in dict.fromkeys(("1", args.jobs)):

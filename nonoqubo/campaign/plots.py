@@ -28,8 +28,11 @@ The figures:
 Style: one column (3.4 in) for the size plots, two columns (7 in) for the panels; 8 pt text;
 the Okabe-Ito colour-blind-safe colours with a different marker per setting.  SVG text stays
 text (``svg.fonttype`` "none": editable in a vector editor, searchable in the page), PDF fonts
-are embedded as TrueType (``pdf.fonttype`` 42).  A figure's constrained layout is solved once,
-at its first drawing; the other formats reuse it.
+are embedded as TrueType (``pdf.fonttype`` 42).  No layout engine runs: the axes are placed on
+rectangles computed from the known text sizes (:func:`_cells`, :func:`_size_axes`), titles and
+axis labels at fixed offsets, and the heat maps and pictures are images on one board axes per
+page (:func:`_image_panel`), so drawing a figure measures no text and a page of 24 panels draws
+in a fraction of the time a constrained layout took (``benchmarks/README.md``).
 
 matplotlib is optional (the ``campaign`` extra): :func:`require_matplotlib` says so first.
 """
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import io
 import math
 import os
@@ -77,6 +81,11 @@ _RC: dict[RcKeyType, Any] = {
     "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "xtick.labelsize": 7, "ytick.labelsize": 7,
     "legend.fontsize": 7, "axes.spines.top": False, "axes.spines.right": False, "lines.linewidth": 1.0,
     "svg.fonttype": "none", "pdf.fonttype": 42, "svg.hashsalt": "nonoqubo", "figure.dpi": 100,
+    # the PDF's glyph tracker takes its subset size from ps.fonttype: at 42 a minus sign (U+2212) stays in
+    # the one embedded subset of the font instead of starting a second (each subset is a fontTools run)
+    "ps.fonttype": 42,
+    "axes.titley": 1.0,
+    "image.composite_image": False,  # the panels of a board stay one image each in SVG and PDF, not one raster  # titles at a fixed height above their axes: not moved above tick labels at each drawing
 }
 
 
@@ -136,10 +145,57 @@ def _style() -> Iterator[None]:
 
 
 def _figure(width: float, height: float) -> Any:
+    """A figure without a layout engine: its axes are placed at rectangles computed here (:class:`_Box`)."""
     require_matplotlib()
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), layout="constrained")
+    return Figure(figsize=(width, height))
+
+
+# -- fixed layout ------------------------------------------------------------------------------
+# No layout engine: a constrained layout measured every text of every panel at every save (over
+# half the drawing time of a page of 24 panels). The text sizes are known, so the margins are
+# computed from them, in points, and every axes is placed with ``fig.add_axes``; titles and axis
+# labels sit at fixed offsets (``axes.titley`` 1.0, ``set_label_coords``), so matplotlib does not
+# measure the tick labels to move them either.
+_PT = 1 / 72  # inches per point
+_LINE = 1.2  # a line of text is its font size times this high (matplotlib's line spacing)
+_TICK = 3.5 + 3.5  # points from an axis to its tick labels: tick length and pad
+_LABEL_PAD = 4.0  # points between the tick labels and the axis label
+
+
+@functools.lru_cache(maxsize=None)
+def _text_width(text: str, points: float) -> float:
+    """The width in points of one line of *text* at *points* in the figures' font (its glyphs' advances)."""
+    from matplotlib.font_manager import FontProperties, findfont, get_font
+
+    with _style():
+        font = get_font(findfont(FontProperties(size=points)))
+    font.set_size(points, 72)
+    font.set_text(text, 0.0)
+    return float(font.get_width_height()[0]) / 64
+
+
+def _lines_high(lines: int, points: float) -> float:
+    """Points taken by *lines* lines of text at *points*."""
+    return lines * points * _LINE
+
+
+def _place(fig: Any, left: float, bottom: float, width: float, height: float, **kw: Any) -> Any:
+    """An axes at a rectangle given in inches from the figure's bottom left corner."""
+    w, h = fig.get_size_inches()
+    return fig.add_axes((left / w, bottom / h, max(width, 0.05) / w, max(height, 0.05) / h), **kw)
+
+
+def _label_at(ax: Any, x_points: float | None = None, y_points: float | None = None) -> None:
+    """Fix the axis labels at *x_points* below the axes and *y_points* left of it (no measuring at drawing)."""
+    from matplotlib.transforms import offset_copy
+
+    fig = ax.get_figure()
+    if y_points is not None:
+        ax.yaxis.set_label_coords(0, 0.5, transform=offset_copy(ax.transAxes, fig, x=-y_points, y=0, units="points"))
+    if x_points is not None:
+        ax.xaxis.set_label_coords(0.5, 0, transform=offset_copy(ax.transAxes, fig, x=0, y=-x_points, units="points"))
 
 
 def figure_bytes(plot: Plot, fmt: str) -> bytes:
@@ -151,8 +207,6 @@ def figure_bytes(plot: Plot, fmt: str) -> bytes:
         meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}}.get(fmt)
         with _style():
             plot.figure.savefig(buf, format=fmt, metadata=meta, dpi=150)
-            # the constrained layout is solved at the first drawing; later formats reuse its positions
-            plot.figure.set_layout_engine(None)  # (None, not "none": no dry-run drawing before each save)
         plot.drawn[fmt] = buf.getvalue()
     return plot.drawn[fmt]
 
@@ -195,20 +249,50 @@ def _wrap(name: str, width: int = 20) -> str:
     return name[:cut + 1] + "\n" + name[cut + 1:]
 
 
-def _framed(ax: Any) -> None:
-    """An image panel: no ticks, a thin frame on all four sides."""
-    ax.set_xticks([])
-    ax.set_yticks([])
-    for side in ax.spines.values():
-        side.set_visible(True)
-        side.set_linewidth(0.5)
+def _class_names(stats: Sequence[ClassStat]) -> list[tuple[str, float]]:
+    """The size classes as the top axis of a size plot names them, with the variable count each is drawn at."""
+    where: dict[str, list[float]] = {}
+    for st in stats:
+        where.setdefault(st.size_class, []).append(st.variables)
+    names = sorted(where, key=lambda label: float(np.median(where[label])))
+    return [(n.removeprefix("random ").replace("other, ", "").replace(" variables", " vars"),
+             float(np.median(where[n]))) for n in names]
 
 
-def _size_axes(fig: Any, stages: Sequence[str]) -> list[Any]:
+#: the size classes' names on the top axis are turned by this many degrees
+_CLASS_ANGLE = 35.0
+
+
+def _size_axes(fig: Any, stages: Sequence[str], stats: Sequence[ClassStat], legend_rows: int) -> list[Any]:
+    """The axes of a size plot, one per stage, stacked, on rectangles computed from the texts around them.
+
+    Above the first: the size classes' names (turned, :data:`SMALLEST_TEXT`); below the last: the
+    x axis label and the legend of *legend_rows* rows; on the left the y tick labels and label.
+    """
     from matplotlib.ticker import LogLocator, NullFormatter, StrMethodFormatter
 
-    axes = list(fig.subplots(len(stages), 1, sharex=True, squeeze=False)[:, 0])
-    for ax, stage in zip(axes, stages):
+    width, height = fig.get_size_inches()
+    sin, cos = math.sin(math.radians(_CLASS_ANGLE)), math.cos(math.radians(_CLASS_ANGLE))
+    names = _class_names(stats)
+    tall = max((_text_width(n, SMALLEST_TEXT) * sin + SMALLEST_TEXT * cos for n, _ in names), default=0.0)
+    title = _lines_high(1, 8) + 6.0 if len(stages) > 1 else 0.0
+    top = 2.0 + title + (tall + 5.0 if names else 0.0)
+    legend = 2 * 2.8 + legend_rows * _lines_high(1, 7) + (legend_rows - 1) * 3.5 + 2.0  # (pads: matplotlib's)
+    bottom = legend + 2.0 + _TICK + _lines_high(1, 7) + _LABEL_PAD + _lines_high(1, 8)
+    tick_w = _TICK + max(_text_width(t, 7) for t in ("0.0001", "1e+05"))
+    left = 2.0 + _lines_high(1, 8) + _LABEL_PAD + tick_w
+    # the last class name leans out to the right of its tick: room for what passes the axes' end
+    right = 6.0 + max((_text_width(n, SMALLEST_TEXT) * cos - (1 - _log_place(x, stats)) * (width * 72 - left - 40)
+                       for n, x in names[-1:]), default=0.0)
+    right = max(right, 6.0)
+    gap = title + 6.0  # between two stages: the lower one's title
+    box_h = (height * 72 - top - bottom - gap * (len(stages) - 1)) / len(stages)
+    axes: list[Any] = []
+    for k, stage in enumerate(stages):
+        y0 = bottom + (len(stages) - 1 - k) * (box_h + gap)
+        ax = _place(fig, left * _PT, y0 * _PT, width - (left + right) * _PT, box_h * _PT,
+                    **({"sharex": axes[0]} if axes else {}))
+        axes.append(ax)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
@@ -217,10 +301,25 @@ def _size_axes(fig: Any, stages: Sequence[str]) -> list[Any]:
         # plain numbers (0.01, 1, 1e+03), not 10^k: no superscripts, whose small text a phone could not read
         ax.yaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
         ax.yaxis.set_minor_formatter(NullFormatter())
+        if k < len(stages) - 1:
+            ax.tick_params(axis="x", labelbottom=False)
+        _label_at(ax, x_points=_TICK + _lines_high(1, 7) + _LABEL_PAD - 3.0, y_points=tick_w + _LABEL_PAD - 3.0)
         if len(stages) > 1:
-            ax.set_title(f"{stage} samples" if stage == "raw" else "after steepest-descent polishing", loc="left")
+            lift = 1.0 + ((tall + 5.0) / box_h if k == 0 and names else 0.0)  # the first above the class names
+            ax.set_title(f"{stage} samples" if stage == "raw" else "after steepest-descent polishing", loc="left",
+                         y=lift)
     axes[-1].set_xlabel("QUBO variables")
     return axes
+
+
+def _log_place(x: float, stats: Sequence[ClassStat]) -> float:
+    """Where *x* falls along a size plot's log x axis (0 its left end, 1 its right), as matplotlib's 5 % margins put it."""
+    xs = [st.variables for st in stats if st.variables > 0]
+    if not xs or min(xs) == max(xs):
+        return 0.5
+    lo, hi = math.log(min(xs) / 1.1), math.log(max(xs) * 1.1)  # (the instances spread a little beyond the classes)
+    pad = 0.05 * (hi - lo)
+    return min(1.0, max(0.0, (math.log(x) - lo + pad) / (hi - lo + 2 * pad)))
 
 
 def _arrow_marker(up: bool) -> Any:
@@ -298,18 +397,15 @@ def _class_axis(ax: Any, stats: Sequence[ClassStat]) -> None:
     """The size classes named along the top of a size plot, at the variable count each is drawn at."""
     from matplotlib.ticker import NullLocator
 
-    where: dict[str, list[float]] = {}
-    for st in stats:
-        where.setdefault(st.size_class, []).append(st.variables)
-    if not where:
+    names = _class_names(stats)
+    if not names:
         return
-    names = sorted(where, key=lambda label: float(np.median(where[label])))
     top = ax.secondary_xaxis("top")
-    top.set_xticks([float(np.median(where[n])) for n in names],
-                   [n.removeprefix("random ").replace("other, ", "").replace(" variables", " vars") for n in names],
-                   rotation=35, ha="left", rotation_mode="anchor", fontsize=SMALLEST_TEXT)
+    top.set_xticks([x for _, x in names], [n for n, _ in names], rotation=_CLASS_ANGLE, ha="left",
+                   rotation_mode="anchor", fontsize=SMALLEST_TEXT)
     top.xaxis.set_minor_locator(NullLocator())
     top.tick_params(axis="x", length=2, pad=1)
+    top.xaxis.set_label_coords(0.5, 1.0)  # no label: nothing to measure and move at drawing
 
 
 def _legend(fig: Any, settings: Sequence[str], quantity: str, times: dict[str, str] | None = None) -> None:
@@ -329,8 +425,13 @@ def _legend(fig: Any, settings: Sequence[str], quantity: str, times: dict[str, s
                     linestyle="none"))
     handles.append(bound)
     labels.append("no success: " + ("lower" if up else "upper") + " bound (open, arrow)")
-    fig.legend(handles=handles, labels=labels, loc="outside lower center", ncols=1 if times else 2, frameon=False,
-               handler_map={tuple: HandlerTuple(ndivide=1)})
+    fig.legend(handles=handles, labels=labels, loc="lower center", bbox_to_anchor=(0.5, 0.0), borderaxespad=0.2,
+               ncols=1 if times else 2, frameon=False, handler_map={tuple: HandlerTuple(ndivide=1)})
+
+
+def _legend_rows(settings: Sequence[str], times: bool) -> int:
+    """The rows of :func:`_legend`: a setting an entry, then the instances and the bounds."""
+    return math.ceil((len(settings) + 2) / (1 if times else 2))
 
 
 def _classes_note(stats: Sequence[ClassStat]) -> str:
@@ -359,7 +460,7 @@ def p_plot(groups: Sequence[Group]) -> Plot:
     settings = _settings(groups)
     with _style():
         fig = _figure(COLUMN, 2.2 * len(stages) + 0.9)
-        axes = _size_axes(fig, stages)
+        axes = _size_axes(fig, stages, stats, _legend_rows(settings, False))
         for ax, stage in zip(axes, stages):
             _draw_size(ax, [pt for pt in pts if pt.stage == stage], [st for st in stats if st.stage == stage],
                        settings, "p")
@@ -443,7 +544,7 @@ def cost_plot(groups: Sequence[Group]) -> Plot:
     settings = _settings(groups)
     with _style():
         fig = _figure(COLUMN, 2.2 * len(stages) + 0.9)
-        axes = _size_axes(fig, stages)
+        axes = _size_axes(fig, stages, stats, _legend_rows(settings, metric == "tts99"))
         for ax, stage in zip(axes, stages):
             _draw_size(ax, [pt for pt in pts if pt.stage == stage], [st for st in stats if st.stage == stage],
                        settings, metric)
@@ -496,15 +597,78 @@ def _ordered(groups: Sequence[Group]) -> list[Group]:
     return sorted(groups, key=lambda g: (g.info["variables"], g.model, g.setting))
 
 
-def _grid(count: int, ncol: int, panel_h: float, panel_w: float) -> tuple[Any, list[Any]]:
-    """A figure of *count* panels, *ncol* a row, at most :data:`PAGE` wide; unused cells hidden."""
+def _cells(count: int, ncol: int, panel_h: float, panel_w: float, *, title_lines: int, ticks: bool = False,
+           ylabel: bool = False, xlabel: bool = False, below: float = 0.0) -> tuple[Any, list[tuple[float, ...]],
+                                                                            tuple[float, float]]:
+    """A figure of *count* panels, *ncol* a row, at most :data:`PAGE` wide, and its panels' rectangles.
+
+    Every cell of the grid holds a panel and the texts around it: *title_lines* lines of
+    :data:`SMALLEST_TEXT` above it, tick labels left and below when *ticks*; the figure keeps a
+    margin on the left for a y axis label (*ylabel*), one at the bottom for an x axis label
+    (*xlabel*) and *below* more points under that (a legend, a colour bar).  Returns the figure,
+    the panels' (left, bottom, width, height) in inches and the points from a panel to its x
+    and y axis labels.
+    """
     ncol = max(1, min(ncol, count))
     nrow = max(1, math.ceil(count / ncol))
     fig = _figure(min(PAGE, panel_w * ncol + 0.4), panel_h * nrow + 0.6)
-    axes = list(fig.subplots(nrow, ncol, squeeze=False).flat)
-    for ax in axes[count:]:
-        ax.set_axis_off()
-    return fig, axes[:count]
+    width, height = (float(v) for v in fig.get_size_inches())
+    tick_w = _TICK + _text_width("0.000", 7) if ticks else 2.0  # the widest y tick label of a share
+    tick_h = _TICK + _lines_high(1, 7) if ticks else 2.0
+    label = _LABEL_PAD + _lines_high(1, 8)
+    left = (label if ylabel else 0.0) + 2.0
+    bottom = (label if xlabel else 0.0) + below
+    title = _lines_high(title_lines, SMALLEST_TEXT) + 6.0 + 1.0  # (6: the title's pad)
+    right = 10.0 if ticks else 2.0  # the last x tick label may reach past its axes
+    cell_w = (width - (left + right) * _PT) / ncol
+    cell_h = (height - (2.0 + bottom) * _PT) / nrow
+    rects: list[tuple[float, ...]] = []
+    for k in range(count):
+        r, c = divmod(k, ncol)
+        top = height - 2.0 * _PT - r * cell_h  # the cell's top: its title, its axes, its tick labels
+        rects.append((left * _PT + c * cell_w + tick_w * _PT, top - cell_h + tick_h * _PT,
+                      cell_w - (tick_w + 6.0) * _PT, cell_h - (tick_h + title) * _PT))
+    return fig, rects, (tick_h + _LABEL_PAD - 3.0, tick_w + _LABEL_PAD - 3.0)
+
+
+def _grid(count: int, ncol: int, panel_h: float, panel_w: float, **kw: Any) -> tuple[Any, list[Any]]:
+    """:func:`_cells` with an axes on every panel, its axis labels at fixed offsets."""
+    fig, rects, (below, beside) = _cells(count, ncol, panel_h, panel_w, **kw)
+    axes = [_place(fig, *rect) for rect in rects]
+    for ax in axes:
+        _label_at(ax, x_points=below, y_points=beside)
+    return fig, axes
+
+
+def _board(fig: Any) -> Any:
+    """One axes over the whole figure, its units inches, no axis drawn: where the image panels are drawn."""
+    width, height = fig.get_size_inches()
+    board = fig.add_axes((0, 0, 1, 1))
+    board.set_axis_off()
+    board.set_xlim(0, width)
+    board.set_ylim(0, height)
+    return board
+
+
+def _image_panel(board: Any, rect: tuple[float, ...], data: np.ndarray, title: str, **kw: Any) -> Any:
+    """*data* drawn as an image of square cells, as large as fits *rect* and centred in it, framed, titled.
+
+    One image, one frame and one title per panel on a shared board (an axes per panel, with its
+    axis machinery, cost most of a page's drawing).
+    """
+    from matplotlib.patches import Rectangle
+
+    x0, y0, w, h = rect
+    rows, cols = data.shape[:2]
+    cell = min(w / max(cols, 1), h / max(rows, 1))
+    iw, ih = cell * cols, cell * rows
+    left, bottom = x0 + (w - iw) / 2, y0 + (h - ih) / 2
+    image = board.imshow(data, extent=(left, left + iw, bottom, bottom + ih), aspect="auto", origin="upper",
+                         interpolation="nearest", **kw)
+    board.add_patch(Rectangle((left, bottom), iw, ih, fill=False, linewidth=0.5, edgecolor="black", zorder=3))
+    board.text(left + iw / 2, bottom + ih + 6.0 * _PT, title, ha="center", va="baseline", fontsize=SMALLEST_TEXT,
+               linespacing=_LINE)
+    return image
 
 
 def _ncol(groups: Sequence[Group]) -> int:
@@ -558,8 +722,11 @@ def _share_top(top: float) -> float:
     return next(step for step in (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.1) if top * 1.08 <= step)
 
 
-def histogram_plots(groups: Sequence[Group]) -> list[Plot]:
-    """Residual-energy histograms, a panel per (model, setting), pages of :data:`PANELS_PER_PAGE`."""
+def histogram_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot]:
+    """Residual-energy histograms, a panel per (model, setting), pages of :data:`PANELS_PER_PAGE`.
+
+    With *only* (a page number, from 1) only that page is made, on the scales of them all (a worker's share).
+    """
     ordered = _ordered(groups)
     pages = _pages(ordered, PANELS_PER_PAGE)
     span: dict[str, tuple[int, int]] = {}
@@ -572,38 +739,48 @@ def histogram_plots(groups: Sequence[Group]) -> list[Plot]:
     widths = {m: _bin_width(lo, hi) for m, (lo, hi) in span.items()}
     out = []
     for number, page in enumerate(pages, 1):
+        if only is not None and number != only:
+            continue
         header = ["model", "setting", "stage", "energy_from", "energy_to", "samples", "share"]
         rows: list[list[Any]] = []
+        bars = []  # per panel: (first energies, last energies, counts, the polished ones where they differ)
+        for g in page:
+            lo, wid = span[g.model][0], widths[g.model]
+            x, c = _energy_hist(g.raw, lo, wid)
+            polished = None
+            if g.polished is not None:
+                px, pc = _energy_hist(g.polished, lo, wid)
+                if not (np.array_equal(px, x) and np.array_equal(pc, c)):  # drawn and listed only where it differs
+                    polished = (px, _bin_ends(px, lo, wid), pc)
+            bars.append((x, _bin_ends(x, lo, wid), c, polished))
+        any_polished = any(b[3] is not None for b in bars)
         with _style():
             from matplotlib.ticker import MaxNLocator
 
-            fig, axes = _grid(len(page), _ncol(groups), 1.45, 2.4)
-            any_polished = False
-            for ax, g in zip(axes, page):
+            titles = [f"{_wrap(g.model, 30)}\n{g.setting}" for g in page]
+            fig, axes = _grid(len(page), _ncol(groups), 1.45, 2.4, title_lines=max((t.count("\n") + 1 for t in titles),
+                                                                                    default=1),
+                              ticks=True, ylabel=True, xlabel=True, below=16.0 if any_polished else 0.0)
+            for ax, g, title, (x, ends, c, polished) in zip(axes, page, titles, bars):
                 lo, hi = span[g.model]
                 wid = widths[g.model]
-                x, c = _energy_hist(g.raw, lo, wid)
-                ends = _bin_ends(x, lo, wid)
                 n = max(1, g.raw.samples)
                 wide = 0.9 * (ends - x + 1)
                 ax.add_collection(_bars((x + ends) / 2 - wide / 2, wide, c / n))
                 rows += [[g.model, g.setting, "raw", int(xi), int(xe), int(ci), ci / n]
                          for xi, xe, ci in zip(x, ends, c)]
                 top = float(c.max()) / n if c.size else 0.0
-                if g.polished is not None:
-                    px, pc = _energy_hist(g.polished, lo, wid)
-                    pe = _bin_ends(px, lo, wid)
-                    if not (np.array_equal(px, x) and np.array_equal(pc, c)):  # drawn and listed only where it differs
-                        any_polished = True
-                        rows += [[g.model, g.setting, "polished", int(xi), int(xe), int(ci), ci / n]
-                                 for xi, xe, ci in zip(px, pe, pc)]
-                        edges = np.concatenate((px - 0.5, [pe[-1] + 0.5]))
-                        ax.stairs(pc / n, edges, color="black", linewidth=1.0, label="polished")
-                        top = max(top, float(pc.max()) / n)
+                if polished is not None:
+                    px, pe, pc = polished
+                    rows += [[g.model, g.setting, "polished", int(xi), int(xe), int(ci), ci / n]
+                             for xi, xe, ci in zip(px, pe, pc)]
+                    edges = np.concatenate((px - 0.5, [pe[-1] + 0.5]))
+                    ax.stairs(pc / n, edges, color="black", linewidth=1.0, label="polished")
+                    top = max(top, float(pc.max()) / n)
                 ax.set_xlim(lo - 0.7 * wid, hi + 0.7 * wid)
                 ax.set_ylim(0, _share_top(top))
                 ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
-                ax.set_title(f"{_wrap(g.model, 30)}\n{g.setting}", fontsize=SMALLEST_TEXT)
+                ax.set_title(title, fontsize=SMALLEST_TEXT)
             for k, ax in enumerate(axes):
                 if k % max(1, min(_ncol(groups), len(page))) == 0:
                     ax.set_ylabel("share of samples")
@@ -615,7 +792,7 @@ def histogram_plots(groups: Sequence[Group]) -> list[Plot]:
 
                 fig.legend(handles=[Patch(color=COLOURS[0], label="raw samples"),
                                     Line2D([], [], color="black", label="after polishing")],
-                           loc="outside lower center", ncols=2, frameon=False)
+                           loc="lower center", bbox_to_anchor=(0.5, 0.0), borderaxespad=0.2, ncols=2, frameon=False)
         total = len(pages)
         wide = sorted(m for m in {g.model for g in page} if widths[m] > 1)
         caption = (
@@ -642,8 +819,11 @@ def _conflict_share(g: Group) -> np.ndarray:
     return g.raw.cell_wrong.reshape(g.info["height"], g.info["width"]) / max(1, g.raw.samples)
 
 
-def heatmap_plots(groups: Sequence[Group]) -> list[Plot]:
-    """How often each cell is in conflict, a panel per pair, one colour scale shared by every page."""
+def heatmap_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot]:
+    """How often each cell is in conflict, a panel per pair, one colour scale shared by every page.
+
+    *only*: make that page alone (its number, from 1).
+    """
     ordered = _ordered(groups)
     top = max((float(_conflict_share(g).max()) for g in ordered), default=0.0)
     vmax = top if top > 0 else 1.0
@@ -651,21 +831,30 @@ def heatmap_plots(groups: Sequence[Group]) -> list[Plot]:
     total = len(pages)
     out = []
     for number, page in enumerate(pages, 1):
+        if only is not None and number != only:
+            continue
         header = ["model", "setting", "row", "column", "share"]
         rows: list[list[Any]] = []
         with _style():
-            fig, axes = _grid(len(page), _ncol(groups), 1.45, 2.0)
+            bar_h = 0.6 * (min(PAGE, 2.0 * max(1, min(_ncol(groups), len(page))) + 0.4) - 4 * _PT) / 40 / _PT
+            under = _TICK + _lines_high(1, 7) + _LABEL_PAD + _lines_high(1, 8)  # the colour bar's ticks and label
+            fig, rects, _ = _cells(len(page), _ncol(groups), 1.45, 2.0, title_lines=max(
+                (_wrap(g.model, 30).count("\n") + 2 for g in page), default=1), below=bar_h + under + 4.0)
+            board = _board(fig)
             image = None
-            for ax, g in zip(axes, page):
+            for rect, g in zip(rects, page):
                 share = _conflict_share(g)
-                image = ax.imshow(share, cmap="viridis", vmin=0.0, vmax=vmax, interpolation="nearest")
-                _framed(ax)
-                ax.set_title(f"{_wrap(g.model, 30)}\n{g.setting}", fontsize=SMALLEST_TEXT)
+                image = _image_panel(board, rect, share, f"{_wrap(g.model, 30)}\n{g.setting}", cmap="viridis",
+                                     vmin=0.0, vmax=vmax)
                 rr, cc = np.nonzero(share >= 0)
                 rows += [[g.model, g.setting, int(r) + 1, int(c) + 1, float(share[r, c])] for r, c in zip(rr, cc)]
             if image is not None:
-                bar = fig.colorbar(image, ax=axes, location="bottom", shrink=0.6, aspect=40, pad=0.01)
-                bar.set_label("share of samples with the cell in conflict (row and column views disagree)")
+                width = fig.get_size_inches()[0] - 4 * _PT  # the colour bar: 60 % of the panels' width, 1/40 as high
+                cax = _place(fig, 2 * _PT + 0.2 * width, under * _PT, 0.6 * width, bar_h * _PT)
+                bar = fig.colorbar(image, cax=cax, orientation="horizontal")
+                _label_at(cax, x_points=_TICK + _lines_high(1, 7) + _LABEL_PAD - 3.0)
+                bar.set_label("share of samples with the cell in conflict (row and column views disagree)",
+                              fontfeatures=["-liga"])  # "fl" as two glyphs: no second font subset in the PDF
         caption = (
             f"How often each cell is in conflict: the share of samples whose row view and column view of the cell "
             f"disagree, one panel per model and setting (page {number} of {total}, raw samples). Every panel "
@@ -697,8 +886,11 @@ def palette_colours(palette: Palette) -> Any:
     return ListedColormap(colours)
 
 
-def picture_plots(groups: Sequence[Group]) -> list[Plot]:
-    """The best (lowest-energy) picture found for each model, over every setting."""
+def picture_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot]:
+    """The best (lowest-energy) picture found for each model, over every setting.
+
+    *only*: make that page alone (its number, from 1).
+    """
     best: dict[str, Group] = {}
     for g in _ordered(groups):
         if g.model not in best or g.raw.best_energy < best[g.model].raw.best_energy:
@@ -707,14 +899,17 @@ def picture_plots(groups: Sequence[Group]) -> list[Plot]:
     pages = _pages(shown, PANELS_PER_PAGE)
     out = []
     for number, page in enumerate(pages, 1):
+        if only is not None and number != only:
+            continue
         rows: list[list[Any]] = []
         with _style():
-            fig, axes = _grid(len(page), 5, 1.65, 1.4)
-            for ax, g in zip(axes, page):
+            titles = [f"{_wrap(g.model)}\nE = {g.raw.best_energy} ({g.setting})" for g in page]
+            fig, rects, _ = _cells(len(page), 5, 1.65, 1.4, title_lines=max((t.count("\n") + 1 for t in titles),
+                                                                             default=1))
+            board = _board(fig)
+            for rect, g, title in zip(rects, page, titles):
                 cmap = palette_colours(g.raw.palette)
-                ax.imshow(g.raw.best_grid, cmap=cmap, vmin=0, vmax=cmap.N - 1, interpolation="nearest")
-                ax.set_title(f"{_wrap(g.model)}\nE = {g.raw.best_energy} ({g.setting})", fontsize=SMALLEST_TEXT)
-                _framed(ax)
+                _image_panel(board, rect, g.raw.best_grid, title, cmap=cmap, vmin=0, vmax=cmap.N - 1)
                 rows.append([g.model, g.setting, g.raw.best_energy, "/".join(g.raw.palette.picture(g.raw.best_grid))])
         caption = (f"The lowest-energy picture the samples of any setting found for each model (page {number} "
                    f"of {len(pages)}), with its residual energy E (0: a valid picture) and the setting that found "
@@ -732,17 +927,25 @@ def all_plots(groups: Sequence[Group]) -> list[Plot]:
             *picture_plots(groups)]
 
 
-#: the figure makers of :func:`all_plots`, costliest first (the order work is handed to workers)
-_KINDS: dict[str, Callable[[Sequence[Group]], Any]] = {
+#: the figure makers of :func:`all_plots`: the paged ones take the page to make (a worker's task is one page)
+_KINDS: dict[str, Callable[..., Any]] = {
     "energy": histogram_plots, "conflicts": heatmap_plots, "best": picture_plots, "p": p_plot, "cost": cost_plot,
 }
 _ORDER = ("p", "cost", "energy", "conflicts", "best")
 
 
-def _made_and_drawn(task: tuple[str, Sequence[Group], tuple[str, ...]]) -> list[Plot]:
-    """One kind of figure made and drawn in every format (in a worker): the plots come back drawn."""
-    kind, groups, formats = task
-    made = _KINDS[kind](groups)
+def _tasks(groups: Sequence[Group]) -> list[tuple[str, int | None]]:
+    """Every figure as (kind, page): the pages of the small multiples one by one, costliest kinds first."""
+    pairs = math.ceil(len(groups) / PANELS_PER_PAGE) or 1
+    models = math.ceil(len({g.model for g in groups}) / PANELS_PER_PAGE) or 1
+    return ([("energy", k) for k in range(1, pairs + 1)] + [("conflicts", k) for k in range(1, pairs + 1)]
+            + [("best", k) for k in range(1, models + 1)] + [("p", None), ("cost", None)])
+
+
+def _made_and_drawn(task: tuple[str, int | None, Sequence[Group], tuple[str, ...]]) -> list[Plot]:
+    """One page of one kind of figure made and drawn in every format (in a worker): the plots come back drawn."""
+    kind, page, groups, formats = task
+    made = _KINDS[kind](groups) if page is None else _KINDS[kind](groups, only=page)
     plots = made if isinstance(made, list) else [made]
     for plot in plots:
         for fmt in formats:
@@ -754,15 +957,14 @@ def _made_and_drawn(task: tuple[str, Sequence[Group], tuple[str, ...]]) -> list[
 
 def count_plots(groups: Sequence[Group]) -> int:
     """How many figures :func:`all_plots` makes (two size plots and the pages of the panels)."""
-    pairs = math.ceil(len(groups) / PANELS_PER_PAGE) or 1
-    return 2 + 2 * pairs + (math.ceil(len({g.model for g in groups}) / PANELS_PER_PAGE) or 1)
+    return len(_tasks(groups))
 
 
 def drawn_plots(groups: Sequence[Group], formats: Sequence[str] = ("svg",), jobs: int | None = 1,
                 progress: Callable[[int], None] | None = None) -> list[Plot]:
     """:func:`all_plots`, each figure drawn in *formats*, with *jobs* worker processes.
 
-    With ``jobs > 1`` every kind of figure (the size plots, the histograms, the heat maps, the
+    With ``jobs > 1`` every figure (each size plot, each page of histograms, heat maps and
     pictures) is made and drawn in a worker; what comes back is the plots with their bytes
     (``figure`` None, ``width`` their width in inches).  *progress* is called with 1 per figure.
     """
@@ -778,16 +980,17 @@ def drawn_plots(groups: Sequence[Group], formats: Sequence[str] = ("svg",), jobs
         return plots
     from concurrent.futures import ProcessPoolExecutor
 
-    done: dict[str, list[Plot]] = {}
-    with ProcessPoolExecutor(max_workers=min(jobs, len(_KINDS))) as pool:
-        futures = {pool.submit(_made_and_drawn, (kind, groups, formats)): kind for kind in _KINDS}
+    tasks = _tasks(groups)
+    done: dict[tuple[str, int | None], list[Plot]] = {}
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+        futures = {pool.submit(_made_and_drawn, (kind, page, groups, formats)): (kind, page) for kind, page in tasks}
         from concurrent.futures import as_completed
 
         for future in as_completed(futures):
             done[futures[future]] = future.result()
             if progress is not None:
                 progress(len(done[futures[future]]))
-    return [plot for kind in _ORDER for plot in done[kind]]
+    return [plot for kind in _ORDER for task in tasks if task[0] == kind for plot in done[task]]
 
 
 def write_figures(plots: Sequence[Plot], folder: str, progress: Callable[[int], None] | None = None) -> list[str]:
