@@ -122,31 +122,27 @@ def summary(record: Mapping[str, Any]) -> dict[str, Any]:
 def qpu_of(record: Mapping[str, Any]) -> dict[str, Any] | None:
     """What a QPU call returned, as ``evaluate`` reports it, or None for another sampler.
 
-    From the record's ``sampler_reported.qpu`` (:mod:`nonoqubo.solvers.qpu`): the solver, the
-    problem ids, the timing parts in microseconds (``qpu_access_time``, programming, sampling,
-    anneal/readout/delay per sample; ``estimated`` for the mock), the embedding's figures (qubits,
-    longest and mean chain), the chain strength and the chain-break fractions.
+    The record's ``sampler_reported.qpu`` (:mod:`nonoqubo.solvers.qpu`) as ``decode`` shows it
+    (:func:`nonoqubo.qpu.unembed.qpu_summary`: the solver, the problem ids, the timing parts in
+    microseconds, ``estimated`` for the mock, the parameters sent, the embedding's figures), with
+    the chain strength and the chain-break fractions beside.
 
     Examples:
         >>> qpu_of({"sampler": "sa"}) is None
         True
-        >>> qpu_of({"sampler_reported": {"qpu": {"solver": "Advantage_system4.1", "problem_ids": ["p1"],
+        >>> q = qpu_of({"sampler_reported": {"qpu": {"solver": "Advantage_system4.1", "problem_ids": ["p1"],
         ...         "timing": {"qpu_access_time": 9289.0}, "embedding": {"qubits": 68, "longest_chain": 3},
-        ...         "chain_breaks": {"mean": 0.01, "max": 0.1, "reads_with_a_break": 2}}}})["embedding"]
-        {'qubits': 68, 'longest_chain': 3, 'mean_chain': None}
+        ...         "chain_breaks": {"mean": 0.01, "max": 0.1, "reads_with_a_break": 2}}}})
+        >>> q["embedding"], q["timing"], q["chain_breaks"]["reads_with_a_break"]
+        ({'qubits': 68, 'longest_chain': 3}, {'qpu_access_time': 9289.0}, 2)
     """
+    from ..qpu.unembed import qpu_summary
+
     reported = record.get("sampler_reported")
     qpu = reported.get("qpu") if isinstance(reported, Mapping) else None
-    if not isinstance(qpu, Mapping):
+    if not isinstance(qpu, dict):
         return None
-    timing: Mapping[str, Any] = given if isinstance(given := qpu.get("timing"), Mapping) else {}
-    embedding: Mapping[str, Any] = given if isinstance(given := qpu.get("embedding"), Mapping) else {}
-    return {"solver": qpu.get("solver"), "problem_ids": list(qpu.get("problem_ids") or []),
-            "timing_us": {k: v for k, v in timing.items() if isinstance(v, (int, float)) and not isinstance(v, bool)},
-            "estimated": bool(timing.get("estimated")),
-            "num_spin_reversal_transforms": qpu.get("num_spin_reversal_transforms") or 0,
-            "embedding": {k: embedding.get(k) for k in ("qubits", "longest_chain", "mean_chain")},
-            "chain_strength": qpu.get("chain_strength"), "chain_breaks": qpu.get("chain_breaks")}
+    return {**qpu_summary(qpu), "chain_strength": qpu.get("chain_strength"), "chain_breaks": qpu.get("chain_breaks")}
 
 
 def qpu_words(qpu: Mapping[str, Any]) -> str:
@@ -154,7 +150,7 @@ def qpu_words(qpu: Mapping[str, Any]) -> str:
 
     Examples:
         >>> qpu_words({"solver": "mock-dwave", "problem_ids": ["p1"], "estimated": True,
-        ...            "timing_us": {"qpu_access_time": 9289.0, "qpu_programming_time": 8468.2,
+        ...            "timing": {"qpu_access_time": 9289.0, "qpu_programming_time": 8468.2,
         ...                          "qpu_sampling_time": 820.8, "problems": 1},
         ...            "embedding": {"qubits": 68, "longest_chain": 3, "mean_chain": 1.619}, "chain_strength": 1.61,
         ...            "chain_breaks": {"mean": 0.0, "max": 0.0, "reads_with_a_break": 0}})
@@ -166,7 +162,7 @@ def qpu_words(qpu: Mapping[str, Any]) -> str:
         return f"{v:.4g}" if isinstance(v, float) else str(v)
 
     ids = [str(i) for i in _flat(qpu.get("problem_ids"))]
-    timing = qpu.get("timing_us") or {}
+    timing = qpu.get("timing") or {}
     parts = [f"{k[4:-5]} {text(timing[k])}" for k in ("qpu_programming_time", "qpu_sampling_time") if k in timing]
     est = qpu.get("estimated")
     words = [f"solver {text(qpu.get('solver'))}",
