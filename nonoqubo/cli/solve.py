@@ -14,10 +14,8 @@ import sys
 
 from .._util import progress
 from .._util.atomic import atomic_write, check_not_input
-from ..errors import FormatError, MissingDependency, NonoquboError, SolverError
-from ..inputs import is_model_input, open_input
-from ..model.encodings import DEFAULT
-from ..model.estimate import check_fits
+from ..errors import MissingDependency, NonoquboError, SolverError
+from ..inputs import is_model_input
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..pipeline import Models, Step
@@ -27,7 +25,7 @@ from ..solvers.initial import LINE
 from ..solvers.options import SWEEPABLE
 from ..solvers.request import SolveRequest
 from ..solvers.samplers import SAMPLER_TABLE
-from ..solvers.sampling import Prepared, models_of, prepare, sampleset_document
+from ..solvers.sampling import Prepared, models_of, prepare, read_for_solve, sampleset_json
 from ..solvers.sweep import parse_sweep, setting_name, settings
 from ._common import (add_encoding_arguments, add_force_argument, add_image_argument, add_presolve_argument,
                       add_puzzle_arguments, chain_break_lines, check_image_path, check_output_folder, emit,
@@ -191,24 +189,6 @@ def _files_read(args: argparse.Namespace, request: SolveRequest) -> tuple[str | 
             opts.initial_states if opts.initial_states != LINE else None)
 
 
-def read_input(args: argparse.Namespace, request: SolveRequest) -> Puzzle | Qubo:
-    """The puzzle (checked to fit in memory in the request's encoding) or the QUBO model file PUZZLE names.
-
-    A model file is sampled as it is: --encoding and --weights, which say how to build a clue
-    file, are refused with it rather than ignored.
-    """
-    path = args.puzzle
-    read = open_input(path, what="models", command="solve", from_format=args.from_format,
-                      options=input_options(args), force=args.force)
-    if isinstance(read, Puzzle):
-        check_fits(read, path, force=args.force, encoding=request.encoding or DEFAULT)  # before building
-        return read
-    if not isinstance(read, Qubo):
-        raise FormatError(f"{path}: a constrained model, not a QUBO: 'solve' samples QUBO files (or builds "
-                          "one from a clue file); solve this one with an ILP solver (see 'nonoqubo formats')")
-    return read
-
-
 def _step(args: argparse.Namespace, request: SolveRequest) -> Step | None:
     """The status line of the embedding search a QPU sampler makes without an embedding file (minutes, maybe)."""
     if not request.spec.qpu or (request.options.qpu or {}).get("embedding"):
@@ -230,14 +210,15 @@ def run(args: argparse.Namespace) -> int:
     inputs = _files_read(args, request)  # no output over a file it reads
     check_image_path(args.image, *inputs)
     check_output_folder(args.output, *inputs)
-    puzzle = read_input(args, request)
+    puzzle = read_for_solve(args.puzzle, request, from_format=args.from_format, options=input_options(args),
+                            force=args.force)
     prepared = prepare(puzzle, request, source=_solve_source(args, puzzle))
     with progress.reads(request.spec.progress_total(request.options), f"{request.sampler} sampling",
                         enabled=progress_enabled(args)) as tick:
         result = prepared.run(tick, _step(args, request))
     if args.output:
         with atomic_write(args.output) as fh:
-            json.dump(sampleset_document(result), fh)
+            fh.write(sampleset_json(result))
     model = f"{request.sampler} sampler" + (" (presolved)" if request.presolve else "")
     summary = {
         "model": model,
@@ -325,7 +306,8 @@ def run_sweep(args: argparse.Namespace) -> int:
             raise SolverError(f"--sweep {name}: {exc}") from None
         plan.append((name, request))
         check_not_input(os.path.join(args.output, name, file_name), *_files_read(args, request))
-    puzzle = read_input(args, plan[0][1])
+    puzzle = read_for_solve(args.puzzle, plan[0][1], from_format=args.from_format, options=input_options(args),
+                            force=args.force)
     ready = prepare_settings(args, puzzle, plan)  # every setting's model and inputs, before any sampling
     lines, any_valid = [], False
     for (name, request), prepared in zip(plan, ready):
@@ -336,7 +318,7 @@ def run_sweep(args: argparse.Namespace) -> int:
         os.makedirs(folder, exist_ok=True)
         path = os.path.join(folder, file_name)
         with atomic_write(path) as fh:
-            json.dump(sampleset_document(result), fh)
+            fh.write(sampleset_json(result))
         any_valid |= result.best.valid
         lines.append({"setting": name, "file": path, "num_samples": len(result.analysis),
                       "num_valid": result.num_valid, "best_energy": int(result.analysis.energy.min())})

@@ -82,6 +82,7 @@ Examples:
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -91,6 +92,8 @@ from typing import Any
 import numpy as np
 
 from .._util.plain import json_safe
+from ..inputs import open_input
+from ..model.estimate import check_fits
 from .._version import __version__
 from ..answers.decode import Analysis, Decoder, Report, select
 from ..errors import FormatError, SampleError, SolverError
@@ -105,8 +108,8 @@ from .initial import initial_states
 from .request import SolveRequest
 from .samplers import SAMPLER_TIMING, WALL_CLOCK
 
-__all__ = ["RUN", "Prepared", "SolveRequest", "SolveResult", "model_record", "models_of", "prepare", "request_of",
-           "run_record", "sample", "sampleset_document", "solve"]
+__all__ = ["RUN", "Prepared", "SolveRequest", "SolveResult", "checked_models", "model_record", "models_of", "prepare",
+           "read_for_solve", "request_of", "run_record", "sample", "sampleset_document", "sampleset_json", "solve"]
 
 #: the ``batch.extra`` key of the run's record (:func:`run_record`)
 RUN = "run"
@@ -348,15 +351,43 @@ class Prepared:
         return SolveResult(self.puzzle, self.qubo, batch, analysis, self.decoder, best)
 
 
+def read_for_solve(source: str, request: SolveRequest, *, command: str = "solve", from_format: str | None = None,
+                   options: Mapping[str, Any] | None = None, force: bool = False,
+                   data: bytes | None = None) -> Puzzle | Qubo:
+    """What ``solve SOURCE`` samples: the puzzle of a clue file (checked to fit in memory in the request's
+    encoding before it is built) or the QUBO of a model file (sampled as it is).
+
+    Args:
+        source: the file's path (or its name, with *data*).
+        request: the request it is read for (its encoding sizes the memory check).
+        command, from_format, options, force: as :func:`nonoqubo.inputs.open_input` takes them.
+        data: the file's bytes, when they came from elsewhere (a campaign's worker is sent them).
+
+    Raises:
+        FormatError: a constrained model (no QUBO to sample), or what the reader refuses.
+        ModelTooLarge: a model that would not fit in memory (without *force*).
+    """
+    read = open_input(source, what="models", command=command, from_format=from_format, options=options,
+                      force=force, data=data)
+    if isinstance(read, Puzzle):
+        check_fits(read, source, force=force, encoding=request.encoding or DEFAULT)  # before building
+        return read
+    if not isinstance(read, Qubo):
+        raise FormatError(f"{source}: a constrained model, not a QUBO: 'solve' samples QUBO files (or builds "
+                          "one from a clue file); solve this one with an ILP solver (see 'nonoqubo formats')")
+    return read
+
+
 def models_of(puzzle: Puzzle | Qubo, request: SolveRequest | None = None, *, source: str | None = None) -> Models:
     """The :class:`~nonoqubo.pipeline.Models` of a puzzle (built in the *request*'s encoding with its weights) or
     of a model file's :class:`Qubo`, which must carry its clues and be their QUBO (refused before any sampling
     otherwise; the message starts with *source*, the file, when given)."""
-    return _models_of(puzzle, request or SolveRequest(), source=source)[0]
+    return checked_models(puzzle, request or SolveRequest(), source)[0]
 
 
-def _models_of(puzzle: Puzzle | Qubo, request: SolveRequest, source: str | None) -> tuple[Models, Decoder | None]:
-    """:func:`models_of`, and a model file's decoder (made to check it; the one of the unpresolved model)."""
+def checked_models(puzzle: Puzzle | Qubo, request: SolveRequest, source: str | None) -> tuple[Models, Decoder | None]:
+    """:func:`models_of`, and a model file's decoder (made to check it; the one of the unpresolved model), for a
+    caller that prepares many requests of one model (a sweep, a campaign's worker) and checks it once."""
     if not isinstance(puzzle, Qubo):
         return Models.build(puzzle, encoding=request.encoding or DEFAULT, weights=request.weights,
                             presolve=request.presolve or DEFAULT_PRESOLVE), None
@@ -392,7 +423,7 @@ def prepare(puzzle: Puzzle | Qubo, request: SolveRequest | str = "sa", *, source
     request = request_of(request, options).check()
     start = time.perf_counter()
     if models is None:
-        models, made = _models_of(puzzle, request, source)
+        models, made = checked_models(puzzle, request, source)
         decoder = decoder or made
     elif request.presolve and models.presolve_method != request.presolve:
         raise SolverError(f"the models given were made for --presolve {models.presolve_method}, "
@@ -401,6 +432,11 @@ def prepare(puzzle: Puzzle | Qubo, request: SolveRequest | str = "sa", *, source
     decoder = decoder if decoder is not None and decoder.model is qubo else Decoder(qubo)
     opts = _ready(qubo, request, decoder)
     return Prepared(models.puzzle, models, qubo, decoder, request, opts, time.perf_counter() - start)
+
+
+def sampleset_json(result: SolveResult) -> str:
+    """The run file ``solve -o`` writes, as text: :func:`sampleset_document` in JSON."""
+    return json.dumps(sampleset_document(result))
 
 
 def sampleset_document(result: SolveResult) -> dict[str, Any]:

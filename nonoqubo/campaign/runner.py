@@ -1,0 +1,482 @@
+"""Campaigns at scale: a plan's tasks run in long-lived workers, locally or on a Dask cluster, resumably.
+
+``nonoqubo run PLAN`` (:func:`run_plan`) takes a checked :class:`~nonoqubo.campaign.plan.Plan` and runs
+every task whose run file is not there yet:
+
+* **one code path.** A task is solved by :func:`execute`: the model file read as ``solve`` reads it
+  (:func:`~nonoqubo.solvers.sampling.read_for_solve`), the task's request prepared and run as
+  ``solve`` prepares and runs it (:func:`~nonoqubo.solvers.sampling.prepare`, ``Prepared.run``), the
+  run file made as ``solve -o`` makes it (:func:`~nonoqubo.solvers.sampling.sampleset_json`).  So a
+  task's file is the one ``nonoqubo solve MODEL <its options> --seed S -o FILE`` writes, and
+  ``evaluate`` gives the same numbers.
+* **long-lived workers.**  ``jobs`` worker processes (``-j N``; 1: this process) or the workers of an
+  existing Dask cluster (``scheduler``: ``tcp://host:8786`` or a scheduler file) each keep the models
+  they have read (:class:`ModelCache`), so a model is read and built once per worker, not once per task;
+  the tasks come model by model.
+* **no shared file system.**  A worker returns the run file's text and this process writes it
+  (atomically: :func:`~nonoqubo._util.atomic.atomic_write`); a Dask worker is sent each model file's
+  bytes once (scattered to every worker).  Only the files a setting names (a warm start, a schedule,
+  an embedding) must be at the same path on every worker.
+* **resumable.**  A task whose run file is there and records its run is done
+  (:func:`~nonoqubo.campaign.plan.scan`); after a crash, Ctrl-C or SIGKILL, running the plan again does
+  only the rest, and a temporary file a killed run left is removed.  A run file that records another
+  run is a conflict: the plan is refused before anything runs (its runs are the user's; nothing is
+  overwritten).
+* **fault tolerant.**  A task that fails (a broken model file, an option the model cannot take) is
+  logged with its reason and the others finish; a worker process that dies (killed, out of memory)
+  is replaced and its tasks run again, up to :data:`ATTEMPTS` times; on Dask the scheduler moves a dead
+  worker's tasks to the others, and a task whose data went with it is sent again.
+
+The campaign log (:attr:`Plan.log <nonoqubo.campaign.plan.Plan.log>`, ``runs.log`` beside ``runs/``)
+gets one line per event: the start (tasks, done, to do, where), each task done (its seconds, valid
+samples, best energy) or failed (its reason), the end.
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import os
+import threading
+import time
+import traceback
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TextIO
+
+from .._util.atomic import TEMP_MARK, atomic_write
+from .._version import __version__
+from ..errors import MissingDependency, NonoquboError
+from ..pipeline import Models
+from ..solvers.sampling import Prepared, checked_models, prepare, read_for_solve, sampleset_json
+from ._options import workers
+from .plan import Plan, Scan, Task, scan, work
+
+__all__ = ["ATTEMPTS", "ModelCache", "ModelData", "Outcome", "TaskResult", "dry_run", "dry_run_lines", "execute",
+           "run_plan"]
+
+#: how many times a task is started before a worker death it is part of fails it
+ATTEMPTS = 3
+#: models a worker keeps read and built (the least recently used is dropped)
+CACHE_MODELS = 64
+
+
+@dataclass(frozen=True)
+class ModelData:
+    """A model file's bytes, sent to a worker that may not see this machine's files."""
+
+    name: str
+    data: bytes
+    digest: str
+
+    @classmethod
+    def of(cls, path: str) -> ModelData:
+        data = Path(path).read_bytes()
+        return cls(path, data, hashlib.sha256(data).hexdigest())
+
+
+@dataclass
+class TaskResult:
+    """What a worker returns: the run file's text, or why the task failed; and what the log says of it."""
+
+    key: str
+    output: str
+    text: str | None = None
+    error: str | None = None
+    detail: str | None = None
+    seconds: float = 0.0
+    samples: int = 0
+    valid: int = 0
+    best_energy: int | None = None
+    worker: str = ""
+
+
+class _Entry:
+    """One model a worker has read: its models per presolve and the decoders made for them."""
+
+    def __init__(self, read: Any, models: Models, checker: Any) -> None:
+        self.read, self.base, self.checker = read, models, checker
+        self.by_method: dict[str, Models] = {}
+        self.decoders: dict[tuple[str, bool], Any] = {}
+        self.lock = threading.Lock()
+
+
+class ModelCache:
+    """The models a worker keeps between tasks, by file (and its bytes' digest) and encoding and weights."""
+
+    def __init__(self, size: int = CACHE_MODELS) -> None:
+        self.size = size
+        self._entries: collections.OrderedDict[tuple[str, ...], _Entry] = collections.OrderedDict()
+        self._lock = threading.Lock()
+        self.reads = 0  # models read (and built) so far: a test's and the log's count
+
+    def prepared(self, task: Task, data: ModelData | None = None) -> Prepared:
+        """The task's request prepared on its model (read and built the first time), as ``solve`` prepares it."""
+        request = task.request
+        key = (task.source, data.digest if data else "",
+               request.encoding.name if request.encoding else "", str(request.weights or ""))
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+        if entry is None:
+            read = read_for_solve(local_copy(data) if data else task.source, request, command="run")
+            models, checker = checked_models(read, request, task.source)
+            entry = _Entry(read, models, checker)
+            with self._lock:
+                self.reads += 1
+                self._entries[key] = entry
+                while len(self._entries) > self.size:
+                    self._entries.popitem(last=False)
+        with entry.lock:  # a presolve is made once, and two threads of one Dask worker do not race to it
+            method = request.presolve or "line"
+            shared = entry.by_method.setdefault(method, Models(entry.base.puzzle, entry.base.qubo,
+                                                               entry.base.build_seconds, presolve_method=method))
+            earlier = entry.decoders.get((method, bool(request.presolve)))
+            if earlier is None and not request.presolve:
+                earlier = entry.checker
+            ready = prepare(entry.read, request, source=task.source, models=shared, decoder=earlier)
+            entry.decoders[(method, bool(request.presolve))] = ready.decoder
+        return ready
+
+
+#: the models of this worker process (a Dask worker's threads share them)
+_CACHE = ModelCache()
+
+
+def local_copy(data: ModelData) -> str:
+    """The model file *data* sent, written once into this machine's temporary folder under its own name (so it
+    is read by the rules ``solve`` reads a file by, its name's extension included); its path."""
+    import tempfile
+
+    folder = Path(tempfile.gettempdir()) / "nonoqubo-run-models" / data.digest[:32]
+    path = folder / os.path.basename(data.name)
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        with atomic_write(path, binary=True) as fh:
+            fh.write(data.data)
+    return str(path)
+
+
+def execute(task: Task, data: ModelData | None = None, cache: ModelCache | None = None) -> TaskResult:
+    """Run one task (the module docstring): its run file's text, or its failure; never raises.
+
+    *data*: the model file's bytes (a Dask worker's), else the file is read at ``task.source``.
+    """
+    start = time.perf_counter()
+    out = TaskResult(task.key, task.output, worker=f"{os.uname().nodename}:{os.getpid()}")
+    try:
+        result = (cache or _CACHE).prepared(task, data).run()
+        out.text = sampleset_json(result)
+        out.samples, out.valid = len(result.analysis), result.num_valid
+        out.best_energy = int(result.analysis.energy.min())
+    except (NonoquboError, OSError) as exc:
+        out.error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if isinstance(exc, OSError) and exc.filename and str(exc.filename) not in out.error:
+            out.error = f"{exc.filename}: {exc.strerror or exc}"
+    except Exception as exc:  # a defect: the task fails with its reason, the traceback goes to the log
+        out.error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no message'}"
+        out.detail = traceback.format_exc()
+    if data is not None and out.error:  # the file as the user named it, not the worker's copy
+        out.error = out.error.replace(local_copy(data), task.source)
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+@dataclass
+class Outcome:
+    """What :func:`run_plan` did."""
+
+    plan: str
+    total: int
+    done_before: int
+    ran: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    interrupted: bool = False
+    runs: str = ""
+    log: str = ""
+    where: str = ""
+
+    @property
+    def exit_status(self) -> int:
+        """0 every task done, 1 some failed (the others ran), 130 interrupted."""
+        return 130 if self.interrupted else 1 if self.failed else 0
+
+    def lines(self) -> list[str]:
+        """The summary ``run`` prints."""
+        head = (f"{self.plan}: {self.total} tasks: {self.done_before} done before, {self.ran} run, "
+                f"{len(self.failed)} failed, in {self.seconds:.1f} s ({self.where})")
+        lines = [head]
+        for key, reason in self.failed[:10]:
+            lines.append(f"failed: {key}: {reason}")
+        if len(self.failed) > 10:
+            lines.append(f"... {len(self.failed) - 10} more failures in {self.log}")
+        if self.interrupted:
+            lines.append(f"interrupted: {self.done_before + self.ran} of {self.total} tasks done; run the plan "
+                         "again to do the rest")
+        lines.append(f"runs: {self.runs}; log: {self.log}")
+        return lines
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "run", "plan": self.plan, "tasks": self.total, "done_before": self.done_before,
+                "ran": self.ran, "failed": [{"task": k, "reason": r} for k, r in self.failed],
+                "seconds": self.seconds, "interrupted": self.interrupted, "runs": self.runs, "log": self.log,
+                "workers": self.where, "exit_status": self.exit_status}
+
+
+class _Log:
+    """The campaign log: one line per event, appended, flushed at once (a killed run keeps its lines)."""
+
+    def __init__(self, path: str) -> None:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self.fh: TextIO = open(path, "a", encoding="utf-8")
+
+    def __call__(self, text: str) -> None:
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        for line in text.rstrip("\n").splitlines():
+            self.fh.write(f"{stamp} {line}\n")
+        self.fh.flush()
+
+    def close(self) -> None:
+        self.fh.close()
+
+
+def _remove_leftovers(tasks: Sequence[Task]) -> int:
+    """Remove the temporary files a killed run left beside the run files of *tasks*; how many."""
+    by_folder: dict[str, set[str]] = collections.defaultdict(set)
+    for task in tasks:
+        by_folder[os.path.dirname(task.output)].add(os.path.basename(task.output))
+    removed = 0
+    for folder, names in by_folder.items():
+        try:
+            listed = os.listdir(folder)
+        except OSError:
+            continue
+        for item in listed:
+            base, mark, _ = item.partition(TEMP_MARK)
+            if mark and base in names:
+                try:
+                    os.remove(os.path.join(folder, item))
+                    removed += 1
+                except OSError:
+                    pass
+    return removed
+
+
+def dry_run(plan: Plan, found: Scan) -> dict[str, Any]:
+    """What ``run --dry-run`` reports: the tasks in all, done and to do, and per setting the work to do."""
+    per = work(plan, found.todo)
+    done = collections.Counter(t.setting for t in found.done)
+    total = collections.Counter(t.setting for t in (*found.done, *found.todo))
+    rows = [{"setting": name, "tasks": total[name], "done": done[name], "to_do": total[name] - done[name],
+             "reads": per.get(name, {}).get("reads", 0), "spin_updates": per.get(name, {}).get("spin_updates", 0),
+             "search_seconds": per.get(name, {}).get("search_seconds", 0.0)} for name in plan.settings]
+    return {"kind": "run --dry-run", "plan": plan.path, "tasks": len(found.done) + len(found.todo),
+            "models": len(plan.models), "settings": len(plan.settings), "seeds": len(plan.seeds),
+            "done": len(found.done), "to_do": len(found.todo), "runs": plan.runs, "settings_work": rows,
+            "spin_updates": sum(r["spin_updates"] for r in rows),
+            "search_seconds": sum(r["search_seconds"] for r in rows)}
+
+
+def dry_run_lines(report: dict[str, Any]) -> list[str]:
+    """:func:`dry_run`'s report as the text ``run --dry-run`` prints."""
+    lines = [f"{report['plan']}: {report['tasks']} tasks ({report['models']} models x {report['settings']} settings "
+             f"x {report['seeds']} seeds): {report['done']} done, {report['to_do']} to do; runs in {report['runs']}"]
+    width = max([len("setting")] + [len(r["setting"]) for r in report["settings_work"]])
+    lines.append(f"{'setting':<{width}}  {'tasks':>7}  {'done':>7}  {'to do':>7}  {'reads':>10}  "
+                 f"{'spin updates':>16}  {'search s':>9}")
+    for r in report["settings_work"]:
+        lines.append(f"{r['setting']:<{width}}  {r['tasks']:>7,}  {r['done']:>7,}  {r['to_do']:>7,}  "
+                     f"{r['reads']:>10,}  {r['spin_updates']:>16,}  {r['search_seconds']:>9.4g}")
+    lines.append(f"work to do: {report['spin_updates']:,} spin updates (reads x sweeps x variables) and "
+                 f"{report['search_seconds']:.4g} s of time-limited search; nothing was written")
+    return lines
+
+
+# -- the executors --------------------------------------------------------------------------------
+Deliver = Callable[[TaskResult], None]
+
+
+def _in_process(tasks: Sequence[Task], deliver: Deliver) -> None:
+    for task in tasks:
+        deliver(execute(task))
+
+
+def _pool_context() -> Any:
+    """The start method of the local workers: fork where there is one (fast: nonoqubo is imported already)."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _local(tasks: Sequence[Task], jobs: int, deliver: Deliver) -> None:
+    """*tasks* on *jobs* worker processes; a pool a dead worker broke is replaced, its tasks started again."""
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    pending = collections.deque(tasks)
+    attempts: collections.Counter[str] = collections.Counter()
+    while pending:
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context())
+        inflight: dict[Any, Task] = {}
+        try:
+            while pending or inflight:
+                while pending and len(inflight) < 2 * jobs:
+                    task = pending.popleft()
+                    attempts[task.key] += 1
+                    inflight[pool.submit(execute, task)] = task
+                finished, _ = wait(inflight, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    result = future.result()  # a dead worker's BrokenProcessPool, with its task still in flight
+                    del inflight[future]
+                    deliver(result)
+        except BrokenProcessPool:  # a worker died: every task it may have held is started again (or failed)
+            for future, task in inflight.items():
+                if future.done() and future.exception() is None:
+                    deliver(future.result())
+                elif attempts[task.key] >= ATTEMPTS:
+                    deliver(TaskResult(task.key, task.output, error=f"a worker process died {ATTEMPTS} times "
+                                                                    "running it (killed, or out of memory?)"))
+                else:
+                    pending.appendleft(task)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _client(scheduler: str) -> Any:
+    """A Dask client of the cluster at *scheduler* (an address, or a scheduler file)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise MissingDependency("distributed", "distributed", "nonoqubo run --scheduler") from None
+    try:
+        if os.path.isfile(scheduler):
+            return Client(scheduler_file=scheduler, timeout="20s")
+        return Client(scheduler, timeout="20s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise NonoquboError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({message}); give its "
+                            "address (tcp://host:8786) or the scheduler file 'dask scheduler --scheduler-file' "
+                            "wrote") from None
+
+
+def _described(client: Any) -> str:
+    return f"Dask cluster {client.scheduler.address}, {len(client.scheduler_info().get('workers', {}))} workers"
+
+
+def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver) -> None:
+    """*tasks* on the workers of the Dask cluster *client* is connected to."""
+    from distributed import as_completed
+
+    data: dict[str, Any] = {}
+
+    def scattered(source: str) -> Any:
+        if source not in data:
+            data[source] = client.scatter(ModelData.of(source), broadcast=True, hash=False)
+        return data[source]
+
+    run_id = uuid.uuid4().hex[:8]
+    attempts: collections.Counter[str] = collections.Counter()
+    by_future: dict[Any, Task] = {}
+
+    def submit(task: Task) -> Any:
+        attempts[task.key] += 1
+        future = client.submit(execute, task, scattered(task.source), pure=False,
+                               key=f"nonoqubo-run-{run_id}-{attempts[task.key]}-{task.key}")
+        by_future[future] = task
+        return future
+
+    queue = as_completed([submit(t) for t in tasks])
+    for future in queue:
+        task = by_future.pop(future)
+        try:
+            deliver(future.result())
+        except Exception as exc:  # the cluster's, not the task's (execute never raises): a killed worker, lost data
+            if attempts[task.key] >= ATTEMPTS:
+                deliver(TaskResult(task.key, task.output, error=f"the Dask cluster could not run it "
+                                                                f"({type(exc).__name__}: {exc})"))
+            else:
+                data.pop(task.source, None)  # its model's bytes may have gone with the worker: send them again
+                queue.add(submit(task))
+        future.release()
+
+
+def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = None,
+             progress: Callable[[int, int], None] | None = None, found: Scan | None = None,
+             stream: TextIO | None = None) -> Outcome:
+    """Run every task of *plan* that is not done (the module docstring).
+
+    Args:
+        plan: the checked plan (:func:`~nonoqubo.campaign.plan.read_plan`).
+        jobs: local worker processes (None: every CPU; 1: in this process); not with *scheduler*.
+        scheduler: a Dask scheduler's address or scheduler file: run on that cluster instead.
+        progress: called as ``progress(done, failed)`` after every task.
+        found: the plan's :func:`~nonoqubo.campaign.plan.scan` (made here when not given).
+        stream: where a failure's line goes as it happens (None: nowhere; the log has it).
+
+    Raises:
+        NonoquboError: run files that record other runs (nothing runs), or a cluster that cannot be reached.
+    """
+    found = found if found is not None else scan(plan)
+    if found.conflicts:
+        task, why = found.conflicts[0]
+        more = f" (and {len(found.conflicts) - 1} more)" if len(found.conflicts) > 1 else ""
+        raise NonoquboError(f"{task.output}: {why}{more}; the plan would write over it: move the runs away or "
+                            "give the plan another runs folder")
+    jobs = workers(jobs) if scheduler is None else None
+    client = _client(scheduler) if scheduler is not None and found.todo else None  # reached before anything is written
+    start = time.perf_counter()
+    total = len(found.done) + len(found.todo)
+    where = f"{jobs} local worker{'s' if jobs != 1 else ''}" if scheduler is None else \
+        _described(client) if client is not None else scheduler
+    outcome = Outcome(plan.path, total, len(found.done), runs=plan.runs, log=plan.log, where=where)
+    log = _Log(plan.log)
+    removed = _remove_leftovers(found.todo)
+    log(f"start nonoqubo {__version__} run {plan.path}: {total} tasks, {len(found.done)} done, "
+        f"{len(found.todo)} to do, on {outcome.where}" + (f"; {removed} temporary files of a killed run removed"
+                                                          if removed else ""))
+    made: set[str] = set()
+
+    def deliver(result: TaskResult) -> None:
+        if result.error is None and result.text is not None:
+            folder = os.path.dirname(result.output)
+            if folder not in made:
+                os.makedirs(folder, exist_ok=True)
+                made.add(folder)
+            with atomic_write(result.output) as fh:
+                fh.write(result.text)
+            outcome.ran += 1
+            log(f"done {result.key} in {result.seconds:.3f} s on {result.worker}: {result.valid} of "
+                f"{result.samples} valid, best energy {result.best_energy}")
+        else:
+            outcome.failed.append((result.key, result.error or "no run file"))
+            log(f"failed {result.key}: {result.error}" + (f"\n{result.detail}" if result.detail else ""))
+            if stream is not None:
+                print(f"nonoqubo: failed: {result.key}: {result.error}", file=stream)
+        if progress is not None:
+            progress(outcome.ran, len(outcome.failed))
+
+    try:
+        if not found.todo:
+            pass
+        elif client is not None:
+            _dask(found.todo, client, deliver)
+        elif jobs == 1:
+            _in_process(found.todo, deliver)
+        else:
+            _local(found.todo, jobs or 1, deliver)
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+    finally:
+        outcome.seconds = time.perf_counter() - start
+        log(("interrupted" if outcome.interrupted else "end") + f": {outcome.ran} run, {len(outcome.failed)} failed, "
+            f"{outcome.done_before} done before, in {outcome.seconds:.1f} s")
+        log.close()
+        if client is not None:
+            client.close()
+    return outcome

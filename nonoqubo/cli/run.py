@@ -1,0 +1,119 @@
+"""``nonoqubo run PLAN``: a campaign plan's tasks in long-lived workers, locally or on a Dask cluster.
+
+The plan is read and checked by :func:`nonoqubo.campaign.plan.read_plan`, the runs folder scanned by
+:func:`~nonoqubo.campaign.plan.scan`, and the tasks run by :func:`nonoqubo.campaign.runner.run_plan`;
+this module parses, shows progress and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .._util.progress import steps
+from ..campaign.plan import read_plan, scan
+from ..campaign.runner import dry_run, dry_run_lines, run_plan
+
+ORDER = 62
+
+HELP = "run a campaign plan (models x settings x seeds) in long-lived workers, locally or on a Dask cluster"
+DESCRIPTION = """\
+Run every task of PLAN, a YAML or JSON file (schemas/plan.schema.json): each
+model of a suite, with each setting, at each seed.  A task writes exactly the
+run file 'nonoqubo solve MODEL <its options> --seed S -o FILE' writes, into
+RUNS/SETTING/MODEL.seedS.json, so 'nonoqubo evaluate SUITE RUNS' gives the
+same numbers as a loop of 'solve' calls, without paying the start-up of one
+process per task: long-lived workers keep each model they read.
+
+  suite: suite            # a folder 'nonoqubo suite' wrote, relative to the plan
+  runs: runs              # where run files go (default: runs/ beside the plan)
+  seeds: [1, 2]           # every setting once per seed (an integer N: 1..N)
+  settings:               # name -> options of 'nonoqubo solve', without dashes
+    sa: {sampler: sa, reads: 100, sweeps: [1000, 10000]}     # a list is an axis
+    sa-hot: {sampler: sa, reads: 100, sweeps: 1000, beta-range: "0.1,5"}
+    tabu: {sampler: tabu, reads: 20, time-limit: 0.05}
+  models: "random-25x25-*"   # optional: names, globs, or {index field: value}
+
+Lists expand as a Cartesian product (sa above is sa-sweeps=1000 and
+sa-sweeps=10000).  The whole plan is checked before any task runs, every
+option exactly as 'solve' checks it: an unknown key or a bad value is one line
+naming the plan file and the key (exit status 2), and nothing is written.
+
+Resumable: a task whose run file is there and records its run is done, so
+running the plan again after a crash, Ctrl-C or a killed process does only
+what is missing (a killed run's temporary files are removed).  A run file
+that records another run (the plan changed) stops the plan before anything
+runs.  A task that fails (a broken model file, an option the model cannot
+take) is logged with its reason and the others finish; a worker that dies is
+replaced and its tasks run again.  The campaign log is RUNS.log, beside the
+runs folder.
+
+Workers: -j N local processes (default: every CPU; -j 1 runs in this
+process).  --scheduler sends the tasks to an existing Dask cluster, by its
+address (tcp://host:8786) or its scheduler file (the 'distributed' extra:
+pip install "nonoqubo[distributed]"; start one with 'dask scheduler' and
+'dask worker ADDRESS --nthreads 1', or dask-jobqueue on SLURM/PBS/SGE).  The
+workers need no shared file system: they are sent the model files and
+return the run files, which this process writes; the files a setting names
+(a warm start, a schedule, an embedding) must be at the same path on them.
+
+exit status: 0 every task done, 1 some task failed (the others ran), 2 a bad
+plan or run files that record other runs, 130 interrupted (run it again).
+
+examples:
+  nonoqubo suite --random 5x5:0.5:10:1 -o suite -f bqm
+  nonoqubo run plan.yaml --dry-run
+  nonoqubo run plan.yaml -j 2
+  nonoqubo run plan.yaml --scheduler tcp://10.0.0.5:8786
+  nonoqubo run plan.yaml --scheduler ~/scheduler.json
+  nonoqubo evaluate suite runs --report report.html
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = sub.add_parser("run", help=HELP, description=DESCRIPTION,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("plan", metavar="PLAN", help="the campaign plan (YAML or JSON)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                       help="local worker processes, at least 1 (default: every CPU; 1: in this process)")
+    where.add_argument("--scheduler", metavar="ADDRESS|FILE",
+                       help="run on an existing Dask cluster: its scheduler's address (tcp://host:8786) or "
+                            "scheduler file (the 'distributed' extra)")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print the tasks in all, done and to do, and the work they stand for (reads x sweeps "
+                             "x variables); write nothing")
+    parser.add_argument("--json", action="store_true", help="print the summary (or the dry run) as JSON")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress display and no summary; errors only")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    plan = read_plan(args.plan)  # the whole plan checked first: one line, exit 2, nothing written
+    found = scan(plan)
+    if args.dry_run:
+        report = dry_run(plan, found)
+        if found.conflicts:
+            report["conflicts"] = [{"file": t.output, "why": why} for t, why in found.conflicts]
+        if args.json:
+            print(json.dumps(report, indent=1))
+        else:
+            print("\n".join(dry_run_lines(report)))
+            for task, why in found.conflicts[:10]:
+                print(f"conflict: {task.output}: {why}")
+        return 2 if found.conflicts else 0
+    with steps(len(found.todo), "tasks", quiet=args.quiet, unit=" tasks", after=2.0) as tick:
+        def progress(done: int, failed: int) -> None:
+            tick(1)
+            if failed and tick.bar is not None:
+                tick.bar.set_postfix_str(f"{failed} failed", refresh=False)
+
+        outcome = run_plan(plan, jobs=args.jobs, scheduler=args.scheduler, progress=progress, found=found,
+                           stream=None if args.quiet else sys.stderr)
+    if args.json:
+        print(json.dumps(outcome.to_dict(), indent=1))
+    elif not args.quiet or outcome.failed:
+        print("\n".join(outcome.lines()))
+    return outcome.exit_status

@@ -1,0 +1,279 @@
+"""``nonoqubo run PLAN`` locally (issue 41): the same run files and numbers as a loop of ``solve``, resumable,
+surviving a killed run and a killed worker, refusing bad plans in one line.
+
+The Dask cluster's tests are in ``test_run_dask.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from nonoqubo.campaign.plan import option_names, read_plan, scan
+from nonoqubo.campaign.runner import ModelCache, execute, run_plan
+from nonoqubo.errors import NonoquboError
+
+from tests.support import ROOT
+
+NAMES = [f"random-5x5-d0.5-s7-000{i}" for i in (1, 2, 3)]
+PLAN = """\
+suite: suite
+seeds: [1, 2]
+settings:
+  sa: {sampler: sa, reads: 6, sweeps: [50, 200]}
+  tabu: {sampler: tabu, reads: 3, time-limit: 0.005}
+"""
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory) -> Path:
+    from tests.support import run_cli
+
+    root = tmp_path_factory.mktemp("run")
+    status, _, err = run_cli("suite", "--random", "5x5:0.5:3:7", "-o", root / "suite", "-f", "bqm", "-j", 1, "-q")
+    assert status == 0, err
+    return root / "suite"
+
+
+def campaign(tmp_path: Path, suite: Path, plan: str = PLAN) -> Path:
+    """A plan file beside a copy of the suite."""
+    shutil.copytree(suite, tmp_path / "suite")
+    path = tmp_path / "plan.yaml"
+    path.write_text(plan)
+    return path
+
+
+def samples_of(path: Path) -> dict:
+    """What a run file says that a rerun must say again: its samples and its record, timing and date aside."""
+    doc = json.loads(path.read_text())
+    record = doc["info"]["nonoqubo"]
+    for key in ("date", "timing", "machine"):
+        record.pop(key)
+    record["sampler_reported"].pop("timing", None)
+    record["sampler_reported"].pop("timing_total", None)
+    return {"sample_data": doc["sample_data"], "vectors": doc["vectors"], "record": record,
+            "labels": doc["variable_labels"]}
+
+
+def test_the_plan_expands_its_axes_and_seeds(tmp_path, suite):
+    plan = read_plan(campaign(tmp_path, suite))
+    assert list(plan.settings) == ["sa-sweeps=50", "sa-sweeps=200", "tabu"] and plan.seeds == [1, 2]
+    tasks = plan.tasks()
+    assert len(tasks) == 3 * 3 * 2 and [t.model for t in tasks[:6]] == [NAMES[0]] * 6  # model by model
+    assert tasks[0].output == str(tmp_path / "runs" / "sa-sweeps=50" / f"{NAMES[0]}.seed1.json")
+    assert plan.log == str(tmp_path / "runs.log")
+
+
+def test_run_writes_what_a_loop_of_solve_writes_and_evaluate_agrees(tmp_path, suite, run_cli):
+    plan = campaign(tmp_path, suite)
+    status, out, err = run_cli("run", plan, "-j", 2, "-q")
+    assert status == 0, out + err
+    loop = tmp_path / "loop"
+    for name in NAMES:
+        for setting, options in (("sa-sweeps=50", ["--sweeps", "50", "--reads", "6"]),
+                                 ("sa-sweeps=200", ["--sweeps", "200", "--reads", "6"]),
+                                 ("tabu", ["--sampler", "tabu", "--reads", "3", "--time-limit", "0.005"])):
+            for seed in (1, 2):
+                target = loop / setting / f"{name}.seed{seed}.json"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                status, _, err = run_cli("solve", tmp_path / "suite" / f"{name}.bqm", *options, "--seed", seed,
+                                         "-q", "-o", target)
+                assert status in (0, 1), err
+                ran = tmp_path / "runs" / setting / f"{name}.seed{seed}.json"
+                if setting.startswith("sa"):  # tabu's time limit makes its samples depend on the machine's speed
+                    assert samples_of(ran) == samples_of(target), ran
+                else:
+                    assert samples_of(ran)["record"] == samples_of(target)["record"]
+    figures = {}
+    for folder in ("runs", "loop"):
+        status, out, err = run_cli("evaluate", tmp_path / "suite", tmp_path / folder, "-q", "-j", 1, "--json")
+        assert status == 0, err
+        figures[folder] = {(g["model"], g["setting"]): {k: g["raw"][k] for k in ("samples", "valid", "energy_min")}
+                           for g in json.loads(out)["groups"] if not g["setting"].startswith("tabu")}
+    assert figures["runs"] == figures["loop"] and len(figures["runs"]) == 6
+
+
+def test_a_worker_reads_each_model_once(tmp_path, suite):
+    plan = read_plan(campaign(tmp_path, suite))
+    cache = ModelCache()
+    results = [execute(task, cache=cache) for task in plan.tasks()]
+    assert all(r.error is None for r in results) and cache.reads == len(NAMES)
+
+
+def test_dry_run_counts_and_writes_nothing(tmp_path, suite, run_cli):
+    plan = campaign(tmp_path, suite)
+    status, out, _ = run_cli("run", plan, "--dry-run")
+    assert status == 0
+    assert out.splitlines()[0].endswith("18 tasks (3 models x 3 settings x 2 seeds): 0 done, 18 to do; runs in "
+                                        f"{tmp_path / 'runs'}")
+    assert "nothing was written" in out and not (tmp_path / "runs").exists() and not (tmp_path / "runs.log").exists()
+    status, out, _ = run_cli("run", plan, "--dry-run", "--json")
+    report = json.loads(out)
+    variables = sum(json.loads((tmp_path / "suite" / "index.json").read_text())["puzzles"][k]["variables"]
+                    for k in range(3))
+    row = {r["setting"]: r for r in report["settings_work"]}
+    assert row["sa-sweeps=200"]["spin_updates"] == 2 * 6 * 200 * variables
+    assert row["tabu"]["search_seconds"] == pytest.approx(2 * 3 * 3 * 0.005)
+
+
+def test_a_second_run_does_only_what_is_missing(tmp_path, suite, run_cli):
+    plan = campaign(tmp_path, suite)
+    assert run_cli("run", plan, "-j", 1, "-q")[0] == 0
+    kept = tmp_path / "runs" / "tabu" / f"{NAMES[1]}.seed2.json"
+    stamp = kept.stat().st_mtime_ns
+    (tmp_path / "runs" / "sa-sweeps=50" / f"{NAMES[0]}.seed1.json").unlink()
+    status, out, _ = run_cli("run", plan, "-j", 1)
+    assert status == 0 and "18 tasks: 17 done before, 1 run, 0 failed" in out
+    assert kept.stat().st_mtime_ns == stamp
+    assert "start nonoqubo" in (tmp_path / "runs.log").read_text()
+
+
+def test_a_run_file_of_another_run_stops_the_plan_before_anything_runs(tmp_path, suite, run_cli):
+    plan = campaign(tmp_path, suite)
+    assert run_cli("run", plan, "-j", 1, "-q")[0] == 0
+    plan.write_text(PLAN.replace("reads: 6", "reads: 7"))
+    before = sorted(p.stat().st_mtime_ns for p in (tmp_path / "runs").rglob("*.json"))
+    status, _, err = run_cli("run", plan, "-j", 1)
+    assert status == 2 and "records another run (reads 6, the plan's 7)" in err and err.count("\n") == 1
+    assert sorted(p.stat().st_mtime_ns for p in (tmp_path / "runs").rglob("*.json")) == before
+
+
+def test_a_broken_model_fails_its_tasks_and_the_others_finish(tmp_path, suite, run_cli):
+    plan = campaign(tmp_path, suite)
+    (tmp_path / "suite" / f"{NAMES[1]}.bqm").write_bytes(b"not a model")
+    status, out, err = run_cli("run", plan, "-j", 2)
+    assert status == 1
+    assert "18 tasks: 0 done before, 12 run, 6 failed" in out
+    assert f"failed: sa-sweeps=50/{NAMES[1]}.seed1: " in out and "Traceback" not in out + err
+    log = (tmp_path / "runs.log").read_text()
+    assert log.count("Z failed ") == 6 and log.count("Z done ") == 12
+
+
+@pytest.mark.parametrize("plan_text, message", [
+    ("suite: suite\nsettings: {sa: {sampler: sa}}\nworkers: 2\n", "unknown key 'workers'"),
+    ("settings: {sa: {sampler: sa}}\n", "suite: missing"),
+    ("suite: nowhere\nsettings: {sa: {sampler: sa}}\n", "suite: "),
+    ("suite: suite\nsettings: {sa: {sampler: sa, sweep: 10}}\n", "settings.sa: 'sweep' is not an option of solve; "
+                                                                 "did you mean sweeps?"),
+    ("suite: suite\nsettings: {sa: {sampler: sa, reads: many}}\n", "settings.sa: reads: 'many' is not a whole number"),
+    ("suite: suite\nsettings: {sa: {sampler: sa, reads: 0}}\n", "settings.sa: --reads must be at least 1, not 0"),
+    ("suite: suite\nsettings: {t: {sampler: tabu, sweeps: [10, 20]}}\n",
+     "settings.t-sweeps=10: --sweeps does not apply to the tabu sampler"),
+    ("suite: suite\nsettings: {sa: {sampler: sa, seed: 3}}\n", "settings.sa: seed is the plan's"),
+    ("suite: suite\nsettings: {sa: {sampler: sa, beta_range: '1,2'}}\n", "write it 'beta-range'"),
+    ("suite: suite\nseeds: [1, 1]\nsettings: {sa: {sampler: sa}}\n", "seeds: 1 is given twice"),
+    ("suite: suite\nseeds: -2\nsettings: {sa: {sampler: sa}}\n", "seeds: N means seeds 1..N"),
+    ("suite: suite\nsettings: {sa: {sampler: annealer}}\n", "settings.sa: sampler: 'annealer' is not one of"),
+    ("suite: suite\nmodels: 'other-*'\nsettings: {sa: {sampler: sa}}\n", "models: 'other-*' matches no model"),
+    ("suite: suite\nmodels: {colour: true}\nsettings: {sa: {sampler: sa}}\n", "models: 'colour' is not a field"),
+    ("suite: suite\nsettings: {a/b: {sampler: sa}}\n", "'a/b' is not a setting name"),
+    ("suite: suite\nsettings: [sa]\n", "settings: a mapping of setting names"),
+    ("suite: suite\nsettings: {sa: {sampler: sa\n", "plan.yaml:3: not valid YAML"),
+])
+def test_a_bad_plan_is_one_line_naming_the_file_and_the_key_and_nothing_is_written(tmp_path, suite, run_cli,
+                                                                                  plan_text, message):
+    plan = campaign(tmp_path, suite, plan_text)
+    status, out, err = run_cli("run", plan, "-j", 1)
+    assert status == 2 and out == ""
+    assert err.startswith(f"nonoqubo: error: {plan}") and message in err and err.count("\n") == 1, err
+    assert not (tmp_path / "runs").exists() and not (tmp_path / "runs.log").exists()
+
+
+def test_a_json_plan_with_a_syntax_error_names_its_line(tmp_path, suite, run_cli):
+    plan = campaign(tmp_path, suite)
+    bad = tmp_path / "plan.json"
+    bad.write_text('{"suite": "suite",\n "settings": {"sa": {"sampler": "sa",}}}\n')
+    status, _, err = run_cli("run", bad)
+    assert status == 2 and f"{bad}:2: not valid JSON" in err
+    assert plan.exists()
+
+
+def test_the_schema_takes_the_plans_nonoqubo_takes_and_names_every_option():
+    jsonschema = pytest.importorskip("jsonschema")
+    import yaml
+
+    schema = json.loads((ROOT / "schemas" / "plan.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$defs"]["setting"]["propertyNames"]["enum"] == option_names()
+    validator = jsonschema.Draft202012Validator(schema)
+    assert not list(validator.iter_errors(yaml.safe_load(PLAN)))
+    examples = [yaml.safe_load(p.read_text()) for p in sorted((ROOT / "examples").glob("*plan*.yaml"))]
+    assert examples and all(not list(validator.iter_errors(e)) for e in examples)
+    for bad in ({"suite": "s", "settings": {"sa": {"sweep": 1}}}, {"settings": {"sa": {}}},
+                {"suite": "s", "settings": {"sa": {"reads": [[1]]}}}, {"suite": "s", "settings": {}, "x": 1}):
+        assert list(validator.iter_errors(bad)), bad
+
+
+def _spawn(plan: Path, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "nonoqubo", "run", str(plan), "-q", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for(condition, seconds: float = 120.0) -> None:
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError("timed out")
+        time.sleep(0.05)
+
+
+SLOW_PLAN = """\
+suite: suite
+seeds: 6
+settings:
+  sa: {sampler: sa, reads: 10, sweeps: 4000}
+"""
+
+
+def test_run_killed_and_run_again_redoes_no_finished_run(tmp_path, suite):
+    plan = campaign(tmp_path, suite, SLOW_PLAN)
+    runs = tmp_path / "runs" / "sa"
+    proc = _spawn(plan, "-j", "1")
+    _wait_for(lambda: len(list(runs.glob("*.json"))) >= 3 or proc.poll() is not None)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    first = {p.name: p.stat().st_mtime_ns for p in runs.glob("*.json")}
+    assert 3 <= len(first) < 18, "the run was not killed in the middle"
+    for path in runs.glob("*.json"):  # every file there is whole: atomic writes
+        assert json.loads(path.read_text())["info"]["nonoqubo"]["sampler"] == "sa"
+    found = scan(read_plan(plan))
+    assert len(found.done) == len(first) and not found.conflicts
+    done = subprocess.run([sys.executable, "-m", "nonoqubo", "run", str(plan), "-j", "1"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert f"18 tasks: {len(first)} done before, {18 - len(first)} run, 0 failed" in done.stdout
+    assert {p.name: p.stat().st_mtime_ns for p in runs.glob("*.json") if p.name in first} == first
+    assert not [p for p in runs.iterdir() if ".nonoqubo-tmp-" in p.name]
+
+
+def test_a_killed_local_worker_is_replaced_and_the_campaign_completes(tmp_path, suite):
+    psutil = pytest.importorskip("psutil")
+    plan = campaign(tmp_path, suite, SLOW_PLAN)
+    runs = tmp_path / "runs" / "sa"
+    proc = _spawn(plan, "-j", "2")
+    parent = psutil.Process(proc.pid)
+    _wait_for(lambda: len(parent.children()) >= 2 and len(list(runs.glob("*.json"))) >= 2 or proc.poll() is not None)
+    victim = parent.children()[0]
+    os.kill(victim.pid, signal.SIGKILL)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, out + err
+    assert len(list(runs.glob("*.json"))) == 18
+    assert scan(read_plan(plan)).todo == []
+
+
+def test_run_plan_refuses_a_conflict_in_the_library_too(tmp_path, suite):
+    plan_path = campaign(tmp_path, suite)
+    plan = read_plan(plan_path)
+    task = plan.tasks()[0]
+    Path(task.output).parent.mkdir(parents=True)
+    Path(task.output).write_text("{}")
+    with pytest.raises(NonoquboError, match="is not a run file nonoqubo wrote"):
+        run_plan(plan, jobs=1)
