@@ -436,37 +436,28 @@ def print_tournament(outcome: Any, as_json: bool) -> int:
 
 
 def solve_tournament(args: argparse.Namespace) -> int:
-    """``solve PUZZLES --sampler cpsat [--tournament-answers OUT]``: every puzzle of the file, one answer file."""
+    """``solve PUZZLES --sampler cpsat [--tournament-answers OUT]``: every puzzle of the file
+    (:func:`nonoqubo.campaign.tournament.solve_all`), one answer file."""
     from .._util import progress
     from ..campaign.tournament import solve_all
 
-    if args.sampler != "cpsat":
-        raise NonoquboError(f"--tournament-answers: only --sampler cpsat solves a whole collection "
-                            f"(not {args.sampler}); add --sampler cpsat")
     refuse_in_tournament(args, "--tournament-answers", {
         "output": "-o", "image": "--image", "count": "--count", "presolve": "--presolve",
         "embedding": "--embedding", "topology": "--topology", "encoding": "--encoding", "weights": "--weights",
         "sweep": "--sweep"})
     if args.tournament_answers:
         check_output_folder(args.tournament_answers, args.puzzle)
-    total = len(_members(args))
-    with progress.bar(total, "cpsat solving", enabled=progress_enabled(args), unit=" puzzles") as tick:
+    with progress.steps(None, "cpsat solving", quiet=not progress_enabled(args), unit=" puzzles") as tick:
         outcome = solve_all(args.puzzle, format=args.from_format, time_limit=args.time_limit, workers=args.workers,
-                            answers_out=args.tournament_answers, tick=lambda done: tick(1))
+                            answers_out=args.tournament_answers, plan=tick.plan, tick=lambda done: tick(1))
     return print_tournament(outcome, args.json)
 
 
-def _members(args: argparse.Namespace) -> list[Any]:
-    from ..clues import members
-
-    return members(args.puzzle, args.from_format)
-
-
 def wants_tournament_solve(args: argparse.Namespace) -> bool:
-    """``solve`` on a whole collection: ``--tournament-answers``, or cpsat on a multi-puzzle file with no --index/--name."""
-    from ..campaign.tournament import is_multi_puzzle
+    """``solve`` on a whole collection (:func:`nonoqubo.campaign.tournament.solves_collection`): ``--tournament-answers``,
+    or cpsat on a multi-puzzle file with no --index/--name."""
+    from ..campaign.tournament import solves_collection
 
-    if getattr(args, "tournament_answers", None):
-        return True
-    return (args.sampler == "cpsat" and args.index is None and args.spec_name is None and args.puzzle != "-"
-            and is_multi_puzzle(args.puzzle, args.from_format))
+    return solves_collection(args.puzzle, sampler=args.sampler, format=args.from_format,
+                             one_puzzle=args.index is not None or args.spec_name is not None,
+                             answers_out=args.tournament_answers or None)
