@@ -332,16 +332,39 @@ def write_image(path: str, puzzle: Puzzle, r: Report) -> None:
         fh.write(svg)
 
 
-def add_embed_search_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--embed-seed``, ``--embed-tries``, ``--embed-timeout``, ``--no-cache``: the minorminer search of
-    ``info --topology`` and ``suite --embed`` (``embed`` itself says ``--seed``, ``--tries``, ``--timeout``)."""
-    parser.add_argument("--embed-seed", type=int, default=1, metavar="N",
-                        help="minorminer's seed of the first try (default 1)")
-    parser.add_argument("--embed-tries", type=int, default=1, metavar="N",
-                        help="searches per model; the shortest longest chain, then the fewest qubits, is kept "
+class _SearchOption(argparse.Action):
+    """Stores the value, and in ``args.embed_spelled`` the option's name as typed (``--tries`` or
+    ``--embed-tries``), so that a refusal names the option the user wrote."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.embed_spelled = {**(getattr(namespace, "embed_spelled", None) or {}), self.dest: option_string}
+
+
+def add_embed_search_arguments(parser: argparse.ArgumentParser, *, short: bool = False) -> None:
+    """``--embed-seed``, ``--embed-tries``, ``--embed-timeout`` and ``--no-cache``: the minorminer search of
+    ``embed``, ``info --topology`` and ``suite --embed``, one definition (the limits are
+    :func:`nonoqubo.qpu.embedding.check_search`'s, checked by :func:`check_embed_search_options`).
+
+    *short*: also ``--seed``, ``--tries`` and ``--timeout``, the names ``embed`` has always taken
+    (the same options, two names each).
+    """
+    from ..qpu.embedding import MAX_TIMEOUT, MAX_TRIES, SEED_LIMIT
+
+    def names(word: str) -> list[str]:
+        return [f"--embed-{word}", *([f"--{word}"] if short else [])]
+
+    parser.add_argument(*names("seed"), dest="embed_seed", action=_SearchOption, type=int, default=1, metavar="N",
+                        help=f"minorminer's random seed of the first try, 0..{SEED_LIMIT - 1}; try i uses N + i "
                              "(default 1)")
-    parser.add_argument("--embed-timeout", type=float, default=1000.0, metavar="SECONDS",
-                        help="time limit of each search (default 1000, minorminer's)")
+    parser.add_argument(*names("tries"), dest="embed_tries", action=_SearchOption, type=int, default=1, metavar="N",
+                        help="searches per model; the best is kept: the shortest longest chain, then the fewest "
+                             f"qubits (default 1, at most {MAX_TRIES})")
+    parser.add_argument(*names("timeout"), dest="embed_timeout", action=_SearchOption, type=float, default=1000.0,
+                        metavar="SECONDS",
+                        help=f"time limit of each try, minorminer's timeout (default 1000, minorminer's own; at "
+                             f"most {MAX_TIMEOUT:g})")
     add_cache_argument(parser)
 
 
@@ -352,12 +375,19 @@ def add_cache_argument(parser: argparse.ArgumentParser) -> None:
                              "~/.cache/nonoqubo/embeddings)")
 
 
-def check_embed_search_options(seed: int, tries: int, timeout: float) -> None:
+def check_embed_search_options(args: argparse.Namespace) -> None:
     """Refuse, before any work, a search minorminer cannot run or that would not end
-    (:func:`nonoqubo.qpu.embedding.check_search`, the options named ``--embed-...``)."""
+    (:func:`nonoqubo.qpu.embedding.check_search`), naming each option as it was typed."""
     from ..qpu.embedding import check_search
 
-    check_search(seed, tries, timeout, prefix="--embed-")
+    spelled = getattr(args, "embed_spelled", None) or {}
+
+    def prefix(word: str) -> str:  # "--embed-" or, for embed's short names, "--"
+        return str(spelled.get(f"embed_{word}", f"--embed-{word}"))[:-len(word)]
+
+    check_search(args.embed_seed, 1, 1.0, prefix=prefix("seed"))
+    check_search(1, args.embed_tries, 1.0, prefix=prefix("tries"))
+    check_search(1, 1, args.embed_timeout, prefix=prefix("timeout"))
 
 
 def chain_break_lines(breaks: dict, best: int) -> list[str]:

@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     encodings = None if args.encoding is None else [e.strip() for e in args.encoding.split(",")]
     variants = variants_of(encodings, args.weights)  # checked before any work: one line, exit 2
     if args.embed:
-        check_embed_search_options(args.embed_seed, args.embed_tries, args.embed_timeout)
+        check_embed_search_options(args)
     show = progress_enabled(args)
     with bar(None, "building suite", enabled=show, unit=" puzzles") as tick:
         result = run_suite(args.puzzles, args.output, formats=args.format or ["qubo-json"],
