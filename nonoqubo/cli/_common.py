@@ -26,10 +26,11 @@ from ..errors import NonoquboError, PuzzleError
 from ..inputs import open_input
 from ..logic.presolve import DEFAULT_PRESOLVE, PRESOLVES
 from ..model.puzzle import Puzzle
+from ._parser import OneOf
 
 __all__ = ["add_cache_argument", "add_chain_strength_argument", "add_embed_search_arguments", "add_encoding_arguments",
            "add_force_argument", "add_image_argument", "add_presolve_argument", "add_puzzle_arguments",
-           "chain_break_lines", "joined_presolve", "probe_summary",
+           "chain_break_lines", "probe_summary",
            "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit", "topology_file",
            "encoding_options", "input_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
            "verdict", "write_image", "print_tournament", "refuse_in_tournament", "solve_tournament",
@@ -100,15 +101,17 @@ def no_solution_names(source: str) -> Iterator[None]:
         raise PuzzleError(f"{source}: the puzzle has no solution, {who} proves it: {exc}") from None
 
 
-class _Presolve(argparse.Action):
-    """``--presolve[=line|probe]``: ``args.presolve`` the switch (True), ``args.presolve_method`` the presolve."""
+class _Presolve(OneOf):
+    """``--presolve [line|probe]``: ``args.presolve`` the switch (True), ``args.presolve_method`` the presolve.
+
+    A :class:`~nonoqubo.cli._parser.OneOf`: the word after a bare ``--presolve`` is its value only
+    when it names a presolve, so ``info --presolve PUZZLE`` keeps its puzzle.
+    """
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
-        if values not in PRESOLVES:
-            raise argparse.ArgumentError(self, f"must be one of {', '.join(PRESOLVES)}, not {values!r}")
         namespace.presolve = True
-        namespace.presolve_method = values
+        namespace.presolve_method = self.checked(values)
 
 
 def add_presolve_argument(parser: argparse.ArgumentParser, what: str) -> None:
@@ -117,7 +120,7 @@ def add_presolve_argument(parser: argparse.ArgumentParser, what: str) -> None:
     ``args.presolve`` stays the switch every command read before (False without the option) and
     ``args.presolve_method`` names the presolve (``"line"`` by default).
     """
-    parser.add_argument("--presolve", nargs="?", const=DEFAULT_PRESOLVE, default=False, action=_Presolve,
+    parser.add_argument("--presolve", action=_Presolve, one_of=PRESOLVES, const=DEFAULT_PRESOLVE, default=False,
                         metavar="line|probe",
                         help=f"{what}: line logic (bare --presolve, the default) or 'probe' (one-cell probing on "
                              "top of it, then the model's variables where cells stay open: fixes more where line "
@@ -134,38 +137,6 @@ def probe_summary(probe: Any, seconds: float) -> str:
     return (f"probing:     {probe.line_settled} -> {probe.settled} of {probe.cells} cells settled "
             f"({'solved' if probe.solved else 'not solved'}), {rounds}, {probe.probes} probes{on_vars} "
             f"({probe.contradictions} contradictions), {seconds:.3f} s")
-
-
-def joined_presolve(argv: list[str]) -> list[str]:
-    """``--presolve probe`` as ``--presolve=probe``, and a bare ``--presolve`` before a word moved to the end,
-    so that the word after it stays what it always was (``info --presolve PUZZLE``: the puzzle).
-
-    Examples:
-        >>> joined_presolve(["info", "--presolve", "logo.yaml"])
-        ['info', 'logo.yaml', '--presolve']
-        >>> joined_presolve(["build", "p.non", "--presolve", "probe", "-o", "p.qubo"])
-        ['build', 'p.non', '--presolve=probe', '-o', 'p.qubo']
-        >>> joined_presolve(["build", "p.non", "--presolve", "-o", "p.qubo"])
-        ['build', 'p.non', '--presolve', '-o', 'p.qubo']
-    """
-    items = list(argv)
-    end = items.index("--") if "--" in items else len(items)
-    head, tail = items[:end], items[end:]
-    out: list[str] = []
-    moved = False
-    i = 0
-    while i < len(head):
-        after = head[i + 1] if i + 1 < len(head) else None
-        if head[i] == "--presolve" and after in PRESOLVES:
-            out.append(f"--presolve={after}")
-            i += 2
-            continue
-        if head[i] == "--presolve" and after is not None and not after.startswith("-"):
-            moved = True  # a bare switch before a word: the word is not its value
-        else:
-            out.append(head[i])
-        i += 1
-    return out + (["--presolve"] if moved else []) + tail
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:

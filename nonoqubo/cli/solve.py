@@ -33,6 +33,7 @@ from ._common import (add_encoding_arguments, chain_break_lines, encoding_option
                       add_presolve_argument, input_options, progress_enabled, solve_tournament,
                       wants_tournament_solve, write_image)
 from ._qpu_options import QPU_EXAMPLES, add_qpu_options, qpu_inputs, qpu_options
+from ._parser import TwoWords
 
 ORDER = 70
 
@@ -175,7 +176,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     anneal.add_argument("--beta-range", metavar="LO,HI",
                         help="sa, openjij-sa: first and last inverse temperature, 0 < LO < HI (default: the "
                              "sampler's range from the model's biases, about 0.02,23 here; 0.5,10 often does better)")
-    anneal.add_argument("--beta-schedule", metavar="KIND",
+    anneal.add_argument("--beta-schedule", action=TwoWords, first="custom", metavar="KIND",
                         help="sa, openjij-sa: how beta runs from LO to HI: linear, geometric (the default), or custom "
                              "FILE (the betas, one per line or a JSON list, never decreasing; no --sweeps or "
                              "--beta-range then); openjij-sa's linear needs --beta-range")

@@ -27,7 +27,7 @@ SEARCH = ("--embed-seed", "--embed-tries", "--embed-timeout")
 
 
 def _actions(command: str) -> dict[str, argparse.Action]:
-    parser = make_parser().get_default("_commands")[command]
+    parser = make_parser().get_default("_commands").load(command)
     return {flag: action for action in parser._actions for flag in action.option_strings}
 
 
