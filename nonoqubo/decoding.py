@@ -7,7 +7,7 @@ once, in this order:
    name, default ``majority``);
 2. the model or puzzle is opened (:func:`nonoqubo.inputs.open_input`, ``what="any"``);
 3. with an embedding, the logical model it is for is chosen (a clue file's full or presolved model,
-   :func:`nonoqubo.qpu.unembed.logical_model`) and the embedding checked against it;
+   :func:`nonoqubo.pipeline.logical_model`) and the embedding checked against it;
 4. the :class:`~nonoqubo.answers.decode.Decoder` is built, once, for that model;
 5. the samples are parsed, once: a file (:func:`nonoqubo.samples.read_raw`; a name that is not a
    file is "No such file", never taken for text), standard input (``"-"``,
@@ -39,7 +39,8 @@ from .answers.decode import Analysis, Decoder, Report, select
 from .answers.decode import decode as answers_decode
 from .errors import FormatError, NonoquboError, SampleError
 from .inputs import open_input
-from .qpu.unembed import CHAIN_BREAK_METHODS, chain_breaks_of, logical_model, physical_batch
+from .pipeline import logical_model
+from .qpu.unembed import CHAIN_BREAK_METHODS, chain_breaks_of, physical_batch
 from .samples import RawSamples, SampleBatch, match, parse_raw, read_raw, samples_from
 
 __all__ = ["Decoded", "check_chain_break", "decode", "decode_samples", "decoder_of", "no_samples"]

@@ -46,11 +46,12 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any, ContextManager
 
 from . import exports
-from .errors import NonoquboError, UnsupportedFormat
+from .errors import EmbeddingError, NonoquboError, UnsupportedFormat
 from .logic.linesolve import LineSolveResult
 from .logic.presolve import DEFAULT_PRESOLVE, check_presolve, fixings, logic_result
 from .logic.probe import ProbeResult
@@ -60,8 +61,9 @@ from .model.encodings import DEFAULT, Encoding, EncodingLike, geometry_of
 from .model.weights import Weights
 from .model.puzzle import Puzzle
 from .model.qubo import Qubo
+from .qpu.embedding import checked_on_its_topology, load_embedding
 
-__all__ = ["BuildPlan", "Models", "kind_of", "model_figures", "write_files"]
+__all__ = ["BuildPlan", "Models", "kind_of", "logical_model", "model_figures", "qubo_to_embed", "write_files"]
 
 #: ``step(message)``: a context manager around one long step (a progress spinner), or nothing
 Step = Callable[[str], ContextManager[Any]]
@@ -458,3 +460,50 @@ def _target_format(out: str, name: str | None, *, ising: bool, constrained: bool
         raise NonoquboError(f"{out}: --constrained writes the constrained model, which the {mod.NAME} format "
                             f"(a QUBO format) cannot hold; constrained formats: {able}")
     return mod
+
+
+# -- the model an embedding is for ----------------------------------------------------------------
+def qubo_to_embed(model: Any, *, presolve: bool, source: str) -> tuple[Qubo, bool]:
+    """The QUBO ``embed`` embeds, and whether it is presolved.
+
+    *model* is a :class:`Puzzle` (its QUBO is built) or a :class:`Qubo` read from a file (taken as
+    written; a file written by ``build --presolve`` is presolved already).  With *presolve* the
+    variables line logic decides are fixed first (a model file needs its clues for that).
+
+    Raises:
+        EmbeddingError: a constrained model, or --presolve on a model file without clues.
+        PuzzleError: line logic proves the puzzle has no solution.
+    """
+    if isinstance(model, Puzzle):
+        models = Models.build(model)
+        return (models.presolve(), True) if presolve else (models.qubo, False)
+    if not isinstance(model, Qubo):
+        raise EmbeddingError(f"{source}: a constrained model has no QUBO to embed; embed the clue file, or a "
+                             "QUBO built without --constrained")
+    if model.fixed or not presolve:
+        return model, bool(model.fixed)
+    if model.puzzle is None:
+        raise EmbeddingError(f"{source}: --presolve needs the clues, and this model file carries none; "
+                             "embed the clue file, or a model built with 'build --presolve'")
+    return Models(model.puzzle, model).presolve(), True
+
+
+def logical_model(model: Any, embedding_path: str | Path) -> tuple[Qubo, Any]:
+    """The logical model an embedding file is for, and the embedding (checked against it).
+
+    *model* is what ``decode`` read: a :class:`Qubo` (a model file; the embedding must be for it)
+    or a :class:`~nonoqubo.model.puzzle.Puzzle` (a clue file: its full model, or its presolved
+    one when the embedding says it was made for a presolved model).
+
+    Raises:
+        EmbeddingError: the embedding is for another model, or not valid on its topology (a chain not
+            connected, chains swapped, another topology's qubits): one line naming the file.
+        TopologyError: its topology cannot be read.
+    """
+    emb = load_embedding(embedding_path)  # read once; checked below against the model it is for
+    if isinstance(model, Puzzle):
+        models = Models.build(model)
+        qubo = models.presolve() if emb.model.get("presolved") else models.qubo
+    else:
+        qubo = model
+    return qubo, checked_on_its_topology(emb, os.fspath(embedding_path), qubo)[0]  # as build and solve check it

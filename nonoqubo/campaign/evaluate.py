@@ -307,7 +307,7 @@ def _decoder(model_path: str, force: bool = False, embedding: str | None = None)
         try:
             model = load_model(model_path, force=force)
             if embedding is not None:
-                from ..qpu.unembed import logical_model
+                from ..pipeline import logical_model
 
                 model, _EMBEDDINGS[key] = logical_model(model, embedding)
             _DECODERS[key] = Decoder(model)

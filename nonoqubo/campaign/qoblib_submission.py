@@ -64,7 +64,9 @@ from ..model.build import build
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from .evaluate import Group, plan_runs
+from ..solvers.samplers import known_sampler
 from .runs import searched_text, the_record
+from .runtime import QPU_ACCESS, qpu_timed
 from .qoblib import check_empty_folder, check_instance_name, folder_in_place, pbm_text, write_text
 
 __all__ = ["COLUMNS", "check_submission", "instance_of", "summary_row", "write_submission"]
@@ -77,10 +79,6 @@ COLUMNS = (
     "# Runs", "# Feasible Runs", "# Successful Runs", "Success Threshold", "Hardware Specifications",
     "Total Runtime", "CPU Runtime", "GPU Runtime", "QPU Runtime", "Other HW Runtime", "Remarks",
 )
-#: samplers that search deterministically (the others are stochastic)
-DETERMINISTIC = frozenset({"exact", "cpsat"})
-#: samplers whose time is QPU time
-QPU_SAMPLERS = frozenset({"dwave", "mock-dwave", "qpu"})
 NA = "N/A"
 
 
@@ -178,13 +176,19 @@ def _coefficients(qubo: Qubo) -> tuple[int, str]:
     return int(vals.size), f"{int(vals.min())} to {int(vals.max())}"
 
 
+def _deterministic(sampler: object) -> bool:
+    """Whether *sampler* (a run record's) searches deterministically, as its sampler table entry says."""
+    spec = known_sampler(sampler)
+    return spec is not None and spec.deterministic
+
+
 def summary_row(group: Group, instance: str, qubo: Qubo, *, submitter: str, date: str, reference: str) -> dict[str, str]:
     """The summary CSV row of one instance's runs (the columns: the module docstring)."""
     f = group.figures("raw")
     run = group.run or {}
     sampler = run.get("sampler")
     samplers = sampler if isinstance(sampler, list) else [sampler] if sampler else []
-    qpu = any(s in QPU_SAMPLERS for s in samplers) or "qpu" in group.time_source.lower()
+    qpu = any(qpu_timed(s) for s in samplers) or QPU_ACCESS.lower() in group.time_source.lower()
     nonzeros, coef_range = _coefficients(qubo)
     presolved = group.model.endswith(".presolved") or bool(qubo.fixed)
     machine = run.get("machine")
@@ -205,7 +209,7 @@ def summary_row(group: Group, instance: str, qubo: Qubo, *, submitter: str, date
                      f"{', '.join(map(str, samplers)) or 'an unrecorded sampler'}"
                      f"{' ' + json.dumps(params, sort_keys=True) if params else ''}; decode each sample to its "
                      "picture (no post-processing)"),
-        "Algorithm Type": "deterministic" if samplers and all(s in DETERMINISTIC for s in samplers) else "stochastic",
+        "Algorithm Type": "deterministic" if samplers and all(_deterministic(s) for s in samplers) else "stochastic",
         "# Runs": str(f["samples"]), "# Feasible Runs": str(f["valid"]), "# Successful Runs": str(f["valid"]),
         "Success Threshold": "0", "Hardware Specifications": hardware,
         "Total Runtime": _number(seconds), "CPU Runtime": NA if qpu else _number(seconds), "GPU Runtime": NA,

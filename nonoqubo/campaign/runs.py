@@ -1,13 +1,15 @@
 """What a run file records of its run, and the *setting* a campaign groups runs by.
 
-``solve -o`` writes the record of its run into the SampleSet's ``info["nonoqubo"]``
+``solve -o`` (and ``nonoqubo run``) writes the record of its run into the SampleSet's ``info["nonoqubo"]``
 (:func:`nonoqubo.solvers.sampling.run_record`): the sampler, its parameters, the model sampled
 (encoding, weights, the variables presolve left), the timing and the machine.  ``evaluate``
 groups runs by what that record says, never by the folder a file lies in:
 
 * a **setting** (:func:`setting_of`) is the sampler, *every* parameter of the record but the
-  ones that only say which runs and how many (:data:`RUN_IDENTITY`: the seed and the number of
-  reads), and the encoding and weights of the model the runs were drawn from.  The parameters
+  ones that only say which runs and how many (:data:`~nonoqubo.solvers.request.RUN_IDENTITY`: the
+  seed and the number of reads), and the encoding and weights of the model the runs were drawn
+  from.  The parameters are a :class:`~nonoqubo.solvers.request.SolveRequest`'s, as
+  :meth:`~nonoqubo.solvers.request.SolveRequest.parameters` recorded them.  The parameters
   are taken as the record has them, so a parameter a sampler records tomorrow becomes part of
   the setting with no change here; one recorded as unset (``null``, ``{}``, ``[]``) is the
   sampler's default, the same as one an older file does not record;
@@ -41,13 +43,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import SampleError
+from ..solvers.request import RUN_IDENTITY
 
 __all__ = ["RUN_IDENTITY", "describe", "key_of", "qpu_of", "qpu_words", "run_records", "searched_text",
            "setting_names", "setting_of", "summary", "the_record"]
 
-#: the record's parameters that say which runs were made and how many, not how one run is made:
-#: files that differ only in these are runs of one setting (their values are listed in ``run``)
-RUN_IDENTITY = ("seed", "reads")
 
 _RUN_KEY = re.compile(r'"nonoqubo"\s*:\s*\{')
 

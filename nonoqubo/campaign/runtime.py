@@ -76,12 +76,10 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-__all__ = ["QPU_ACCESS", "SAMPLER_TIMING", "WALL_CLOCK", "recorded_time", "seconds_per_run", "time_per_run"]
+from ..solvers.samplers import QPU_ACCESS, SAMPLER_TIMING, WALL_CLOCK, known_sampler
 
-#: the time sources (``time_source``)
-SAMPLER_TIMING, WALL_CLOCK, QPU_ACCESS = "sampler timing", "wall clock", "QPU access time"
-#: the samplers whose runs are timed by the QPU's access time (a real D-Wave QPU)
-QPU_TIMED = ("dwave",)
+__all__ = ["QPU_ACCESS", "SAMPLER_TIMING", "WALL_CLOCK", "qpu_timed", "recorded_time", "seconds_per_run",
+           "time_per_run"]
 
 #: A number, written so that a run of digits matches it in one way only: ``\d+\.?\d*`` splits
 #: *n* digits in *n* ways, and a search over a long line of bits then backtracks through all of
@@ -165,6 +163,19 @@ def _recorded_access_time(record: Mapping[str, Any]) -> float | None:
     return None
 
 
+def qpu_timed(sampler: object) -> bool:
+    """Whether runs of *sampler* (a run record's ``sampler``) are timed by a QPU's access time: asked of its
+    entry in the sampler table (only a real QPU's; ``mock-dwave``'s QPU timing is an estimate, so its runs
+    are timed by the wall clock).  A sampler the table does not know is not.
+
+    Examples:
+        >>> qpu_timed("dwave"), qpu_timed("mock-dwave"), qpu_timed("qpu"), qpu_timed(None)
+        (True, False, False, False)
+    """
+    spec = known_sampler(sampler)
+    return spec is not None and spec.qpu_timed
+
+
 def recorded_time(record: Mapping[str, Any], text: str, reads: int) -> tuple[float | None, str]:
     """The time per run of a file with a run record (the module docstring), and its source.
 
@@ -173,7 +184,7 @@ def recorded_time(record: Mapping[str, Any], text: str, reads: int) -> tuple[flo
         text: the whole file (searched for a real QPU's ``qpu_access_time``).
         reads: the runs the file holds.
     """
-    if record.get("sampler") in QPU_TIMED:
+    if qpu_timed(record.get("sampler")):
         summed = _recorded_access_time(record)
         if summed is not None:
             return summed / 1e6 / max(1, reads), QPU_ACCESS

@@ -14,7 +14,8 @@ from .._util.progress import spinner, status_line
 from ..inputs import load_model
 from ..qpu.physical import check_not_physical
 from ..errors import EmbeddingError
-from ..qpu.cache import embed, qubo_to_embed
+from ..pipeline import qubo_to_embed
+from ..qpu.cache import embed
 from ..qpu.embedding import check_search_options, write_embedding
 from ..qpu.topology import Topology, parse_topology
 from ._common import (add_embed_search_arguments, add_puzzle_arguments, check_embed_search_options, check_output_folder,

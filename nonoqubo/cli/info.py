@@ -303,7 +303,7 @@ def run(args: argparse.Namespace) -> int:
         if args.presolve:  # what solve MODEL --presolve does: line logic fixes what it decides
             figures_["presolve"] = _presolve_model(model, args.puzzle, progress_enabled(args), args.presolve_method)
         if topology is not None:
-            from ..qpu.cache import qubo_to_embed
+            from ..pipeline import qubo_to_embed
 
             qubo, _ = qubo_to_embed(model, presolve=False, source=args.puzzle)
             reduced = None

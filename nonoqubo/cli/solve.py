@@ -8,32 +8,32 @@ before the puzzle is read) and the hint when no sample is valid; solving is
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import os
 import sys
-from typing import Any
 
 from .._util import progress
 from .._util.atomic import atomic_write, check_not_input
-from ..solvers.initial import LINE
-from ..solvers.qpu import QPU_SAMPLERS, qpu_chain_breaks
-from ..solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
-from ..pipeline import Models
-from ..solvers.sampling import Prepared, SolveResult, models_of, prepare, sample_options, sampleset_document, solve
-from ..solvers.schedule import parse_beta_schedule
-from ..solvers.sweep import parse_sweep, setting_name, settings
-from ..inputs import is_model_input, open_input
 from ..errors import FormatError, MissingDependency, NonoquboError, SolverError
+from ..inputs import is_model_input, open_input
+from ..model.encodings import DEFAULT
 from ..model.estimate import check_fits
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
-from ._common import (add_encoding_arguments, chain_break_lines, encoding_options,
-                      add_force_argument, add_image_argument, add_puzzle_arguments, check_image_path, check_output_folder, emit,
-                      add_presolve_argument, input_options, progress_enabled, solve_tournament,
-                      wants_tournament_solve, write_image)
-from ._qpu_options import QPU_EXAMPLES, add_qpu_options, qpu_inputs, qpu_options
-from ._parser import TwoWords
+from ..pipeline import Models, Step
+from ..qpu.sampler import chain_break_report
+from ..solvers.base import SAMPLER_INFO
+from ..solvers.initial import LINE
+from ..solvers.options import SWEEPABLE
+from ..solvers.request import SolveRequest
+from ..solvers.samplers import SAMPLER_TABLE
+from ..solvers.sampling import Prepared, models_of, prepare, sampleset_document
+from ..solvers.sweep import parse_sweep, setting_name, settings
+from ._common import (add_encoding_arguments, add_force_argument, add_image_argument, add_presolve_argument,
+                      add_puzzle_arguments, chain_break_lines, check_image_path, check_output_folder, emit,
+                      input_options, progress_enabled, solve_tournament, wants_tournament_solve, write_image)
+from ._qpu_options import QPU_EXAMPLES, qpu_inputs
+from ._request import add_request_options, given_options, request_of_args
 
 ORDER = 70
 
@@ -149,19 +149,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_arguments(parser)
     add_encoding_arguments(parser)
-    parser.add_argument("--sampler", choices=SAMPLERS, default="sa", help="the local solver (default: sa)")
-    parser.add_argument("--reads", type=int, default=10, metavar="N", help="number of samples, at least 1 (default: 10)")
-    parser.add_argument("--seed", type=int, default=None, metavar="S",
-                        help="random seed 0..4294967295, for repeatable runs (read r uses S + r)")
-    parser.add_argument("--sweeps", type=int, default=None, metavar="N",
-                        help="annealing sweeps per read, at least 1 (sa, openjij-sa, openjij-sqa; default 1000)")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                        help="seconds per read, more than 0 (tabu, qbpp; qbpp default 1); cpsat: the whole search")
-    parser.add_argument("--workers", type=int, default=None, metavar="N",
-                        help="cpsat: search workers, at least 1 (default: CP-SAT's, every core; --count uses one)")
-    parser.add_argument("--count", type=int, default=None, metavar="N",
-                        help="cpsat: enumerate up to N solutions and say how many there are (exact when fewer "
-                             "than N exist; --count 2 decides uniqueness)")
+    add_request_options(parser, ["sampling"])  # --sampler, --reads, --seed, --sweeps, --time-limit, --workers, --count
     add_presolve_argument(parser, "fix the variables the presolve decides before sampling (as 'build --presolve')")
     parser.add_argument("--tournament-answers", metavar="OUT", default=None,
                         help="cpsat on a multi-puzzle file (a tournament's questions): solve every puzzle (--time-limit "
@@ -171,45 +159,12 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="also save the samples as a dimod SampleSet JSON of the full model "
                              "(fixed variables filled in), for 'nonoqubo decode', with the run's sampler, "
                              "parameters, timing and machine in info[\"nonoqubo\"] (for 'nonoqubo evaluate')")
-    anneal = parser.add_argument_group("simulated annealing and tabu knobs (sa, tabu; openjij-sa, openjij-sqa where "
-                                        "OpenJij has them)")
-    anneal.add_argument("--beta-range", metavar="LO,HI",
-                        help="sa, openjij-sa: first and last inverse temperature, 0 < LO < HI (default: the "
-                             "sampler's range from the model's biases, about 0.02,23 here; 0.5,10 often does better)")
-    anneal.add_argument("--beta-schedule", action=TwoWords, first="custom", metavar="KIND",
-                        help="sa, openjij-sa: how beta runs from LO to HI: linear, geometric (the default), or custom "
-                             "FILE (the betas, one per line or a JSON list, never decreasing; no --sweeps or "
-                             "--beta-range then); openjij-sa's linear needs --beta-range")
-    anneal.add_argument("--sweeps-per-beta", type=int, metavar="N",
-                        help="sa, openjij-sa: sweeps held at each beta (default 1; --sweeps must be a multiple of it; "
-                             "openjij-sa needs --beta-range with it)")
-    anneal.add_argument("--restarts", type=int, metavar="R",
-                        help="sa: R independent anneals per read, the read keeping the best (its time is all R); "
-                             "tabu: the most restarts of one read (TabuSampler's num_restarts)")
-    anneal.add_argument("--tenure", type=int, metavar="N",
-                        help="tabu: the tabu list's length, 0 <= N < variables (default min(20, variables/4))")
-    anneal.add_argument("--initial-states", metavar="line|FILE",
-                        help="sa, tabu, openjij-sa, openjij-sqa, and the QPU samplers' reverse anneal: warm start: "
-                             "'line' (line logic's fixings, random values elsewhere, from --seed) or a samples "
-                             "file decode reads, or a picture (#/.) of the answer; read r starts from state r mod "
-                             "K (SQA keeps it only with an --sqa-schedule that starts near s=1)")
-    openjij = parser.add_argument_group("OpenJij schedules (openjij-sa, openjij-sqa)")
-    openjij.add_argument("--beta-min", type=float, metavar="B",
-                         help="openjij-sa: first inverse temperature (or give --beta-range LO,HI)")
-    openjij.add_argument("--beta-max", type=float, metavar="B",
-                         help="openjij-sa: last inverse temperature (or give --beta-range LO,HI)")
-    openjij.add_argument("--beta", type=float, metavar="B", help="openjij-sqa: inverse temperature (default 5)")
-    openjij.add_argument("--gamma", type=float, metavar="G",
-                         help="openjij-sqa: initial transverse field, lowered to 0 (default 1)")
-    openjij.add_argument("--trotter", type=int, metavar="N", help="openjij-sqa: Trotter slices (default 4)")
-    openjij.add_argument("--sqa-schedule", metavar="FILE",
-                         help="openjij-sqa: the whole schedule, rows 's sweeps' or 's beta sweeps' (s from 0, "
-                              "all transverse field, to 1, none; never decreasing); no --sweeps then")
+    add_request_options(parser, ["anneal", "openjij"])
     parser.add_argument("--sweep", action="append", metavar="OPTION=V1:V2|FILE",
                         help="run one solve per setting and write each into -o DIR/SETTING/: "
                              "beta-range=0.1,10:0.5,10 (repeat for a grid), or a JSON/YAML file of "
                              "option -> values; then 'nonoqubo evaluate PUZZLE DIR' compares them")
-    add_qpu_options(parser)
+    add_request_options(parser, ["qpu", "search"])
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON (schemas/report.schema.json)")
     parser.add_argument("-q", "--quiet", action="store_true",
@@ -217,9 +172,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "status still says whether the best sample is valid)")
     add_image_argument(parser)
     add_force_argument(parser)
-    parser.set_defaults(run=run, sweep_actions={name: action for action in parser._actions
-                                                 for flag in action.option_strings
-                                                 if (name := flag[2:]) in SWEEPABLE and flag.startswith("--")})
+    parser.set_defaults(run=run)
     return parser
 
 
@@ -231,91 +184,41 @@ def count_line(found: int, exact: bool, cut: str | None = None) -> str:
     return f"solutions: {'exactly' if exact else 'at least'} {found} ({verdict})"
 
 
-def openjij_options(args: argparse.Namespace) -> dict[str, object]:
-    """The OpenJij schedule options given on the command line (checked by the sampler)."""
-    return {k: getattr(args, k) for k in ("beta_min", "beta_max", "beta", "gamma", "trotter", "sqa_schedule")
-            if getattr(args, k) is not None}
-
-
-def beta_schedule_of(args: argparse.Namespace) -> tuple[str | None, str | None]:
-    """``--beta-schedule``'s kind and file (``custom FILE`` reaches here as one value, ``custom FILE``)."""
-    return parse_beta_schedule(args.beta_schedule.split(None, 1)) if args.beta_schedule else (None, None)
-
-
-def knob_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The annealing knobs given on the command line, as :func:`~nonoqubo.solvers.sampling.solve` takes them."""
-    kind, betas = beta_schedule_of(args)
-    return {"beta_range": args.beta_range, "beta_schedule": kind, "beta_schedule_file": betas,
-            "sweeps_per_beta": args.sweeps_per_beta, "restarts": args.restarts, "tenure": args.tenure,
-            "initial_states": args.initial_states}
-
-
-#: the options --sweep may vary (solve's long options without the dashes)
-SWEEPABLE = ("sampler", "reads", "seed", "sweeps", "time-limit", "presolve", "beta-range", "beta-schedule",
-             "sweeps-per-beta", "restarts", "tenure", "initial-states", "beta-min", "beta-max", "beta", "gamma",
-             "trotter", "sqa-schedule", "chain-strength", "chain-strengths", "topology", "embedding", "solver",
-             "annealing-time", "anneal-schedule", "reinitialize-state", "num-spin-reversal-transforms",
-             "readout-thermalization", "programming-thermalization", "auto-scale", "answer-mode")
-
-
-def _files_read(args: argparse.Namespace) -> tuple[str | None, ...]:
+def _files_read(args: argparse.Namespace, request: SolveRequest) -> tuple[str | None, ...]:
     """Every file the command reads, which no output may overwrite."""
-    return (args.puzzle, *qpu_inputs(args), beta_schedule_of(args)[1],
-            args.sqa_schedule, args.initial_states if args.initial_states != LINE else None)
+    opts = request.options
+    return (args.puzzle, *qpu_inputs(args), opts.beta_schedule_file, (opts.schedule or {}).get("sqa_schedule"),
+            opts.initial_states if opts.initial_states != LINE else None)
 
 
-def read_input(args: argparse.Namespace) -> Puzzle | Qubo:
-    """The puzzle (checked to fit in memory in its encoding) or the QUBO model file PUZZLE names.
+def read_input(args: argparse.Namespace, request: SolveRequest) -> Puzzle | Qubo:
+    """The puzzle (checked to fit in memory in the request's encoding) or the QUBO model file PUZZLE names.
 
     A model file is sampled as it is: --encoding and --weights, which say how to build a clue
     file, are refused with it rather than ignored.
     """
     path = args.puzzle
-    by_name = is_model_input(path, args.from_format)
-    args.model_options = {} if by_name else encoding_options(args)  # checked first: a bad --weights is one line
     read = open_input(path, what="models", command="solve", from_format=args.from_format,
                       options=input_options(args), force=args.force)
     if isinstance(read, Puzzle):
-        check_fits(read, path, force=args.force, encoding=args.model_options["encoding"])  # before building
+        check_fits(read, path, force=args.force, encoding=request.encoding or DEFAULT)  # before building
         return read
     if not isinstance(read, Qubo):
         raise FormatError(f"{path}: a constrained model, not a QUBO: 'solve' samples QUBO files (or builds "
                           "one from a clue file); solve this one with an ILP solver (see 'nonoqubo formats')")
-    if args.encoding is not None or args.weights is not None:
-        raise FormatError(f"{path}: a model file keeps its own encoding ({read.encoding}, weights "
-                          f"{read.weights}); --encoding and --weights apply to clue files")
     return read
 
 
-def checked_options(args: argparse.Namespace) -> tuple[dict[str, object], dict[str, Any], dict[str, Any]]:
-    """``(schedule, qpu, knobs)`` of *args*, every value checked (:func:`check_options`), before anything is read."""
-    schedule = openjij_options(args)
-    qpu = qpu_options(args)
-    knobs = knob_options(args)
-    options = sample_options(reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
-                             schedule=schedule, workers=args.workers, count=args.count, qpu=qpu, **knobs)
-    check_options(options, args.sampler)  # before the puzzle is read or anything built
-    if args.sampler in QPU_SAMPLERS and not args.embedding:  # minorminer may search for minutes: say so
-        qpu["step"] = lambda message: progress.status_line(f"{message} (embedding the model once; cached for the next run)",
-                                                  progress_enabled(args))
-    return schedule, qpu, knobs
+def _step(args: argparse.Namespace, request: SolveRequest) -> Step | None:
+    """The status line of the embedding search a QPU sampler makes without an embedding file (minutes, maybe)."""
+    if not request.spec.qpu or (request.options.qpu or {}).get("embedding"):
+        return None
+    return lambda message: progress.status_line(f"{message} (embedding the model once; cached for the next run)",
+                                                progress_enabled(args))
 
 
-def solve_arguments(args: argparse.Namespace, puzzle: Puzzle | Qubo, schedule: dict[str, object],
-                    qpu: dict[str, Any], knobs: dict[str, Any]) -> dict[str, Any]:
-    """The keyword arguments of :func:`solve` (and :func:`prepare`) for the options of *args*."""
-    return dict(**args.model_options, reads=args.reads, seed=args.seed, sweeps=args.sweeps, time_limit=args.time_limit,
-                presolve="probe" if args.presolve_method == "probe" else args.presolve, options=schedule,
-                workers=args.workers, count=args.count, qpu=qpu,
-                source=args.puzzle if isinstance(puzzle, Qubo) else None, **knobs)
-
-
-def solve_once(args: argparse.Namespace, puzzle: Puzzle | Qubo, schedule: dict[str, object], qpu: dict[str, Any],
-               knobs: dict[str, Any], label: str | None = None) -> SolveResult:
-    """One :func:`solve` of *puzzle* with the options of *args*, with a progress display."""
-    total = 1 if args.sampler == "exact" else args.reads
-    with progress.reads(total, label or f"{args.sampler} sampling", enabled=progress_enabled(args)) as tick:
-        return solve(puzzle, args.sampler, tick=tick, **solve_arguments(args, puzzle, schedule, qpu, knobs))
+def _solve_source(args: argparse.Namespace, puzzle: Puzzle | Qubo) -> str | None:
+    return args.puzzle if isinstance(puzzle, Qubo) or is_model_input(args.puzzle, args.from_format) else None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -323,16 +226,19 @@ def run(args: argparse.Namespace) -> int:
         return solve_tournament(args)
     if args.sweep:
         return run_sweep(args)
-    schedule, qpu, knobs = checked_options(args)
-    inputs = _files_read(args)  # no output over a file it reads
+    request = request_of_args(args)  # every value checked before anything is read
+    inputs = _files_read(args, request)  # no output over a file it reads
     check_image_path(args.image, *inputs)
     check_output_folder(args.output, *inputs)
-    puzzle = read_input(args)
-    result = solve_once(args, puzzle, schedule, qpu, knobs)
+    puzzle = read_input(args, request)
+    prepared = prepare(puzzle, request, source=_solve_source(args, puzzle))
+    with progress.reads(request.spec.progress_total(request.options), f"{request.sampler} sampling",
+                        enabled=progress_enabled(args)) as tick:
+        result = prepared.run(tick, _step(args, request))
     if args.output:
         with atomic_write(args.output) as fh:
             json.dump(sampleset_document(result), fh)
-    model = f"{args.sampler} sampler" + (" (presolved)" if args.presolve else "")
+    model = f"{request.sampler} sampler" + (" (presolved)" if request.presolve else "")
     summary = {
         "model": model,
         "variables": result.qubo.num_vars,
@@ -345,7 +251,7 @@ def run(args: argparse.Namespace) -> int:
     if counted is not None:
         summary["solutions"] = {"count": counted["solutions"], "exact": counted["exact"], "limit": counted["limit"],
                                 "cut": counted.get("cut")}
-    breaks = qpu_chain_breaks(result.batch)
+    breaks = chain_break_report(result.batch, result.batch.extra.get(SAMPLER_INFO))
     if breaks is not None:
         summary["chain_breaks"] = breaks
     if args.quiet and (args.output or args.image) and not args.json:  # -q: the files are the output, print nothing
@@ -364,54 +270,22 @@ def run(args: argparse.Namespace) -> int:
     return 0 if result.best.valid else 1
 
 
-def setting_args(args: argparse.Namespace, setting: dict[str, str]) -> argparse.Namespace:
-    """A copy of *args* with the swept options of *setting* set as the command line would set them."""
-    ns = copy.copy(args)
-    for option, text in setting.items():
-        action = args.sweep_actions[option]
-        if option == "presolve":  # --presolve[=line|probe]: true/false, or the presolve by name
-            word = text.lower()
-            if word in ("true", "1", "yes", "false", "0", "no"):
-                ns.presolve = word in ("true", "1", "yes")
-                ns.presolve_method = "line"
-            elif word in ("line", "probe"):
-                ns.presolve, ns.presolve_method = True, word
-            else:
-                raise SolverError(f"--sweep: presolve={text}: its values are true, false, line and probe")
-            continue
-        if action.nargs == 0:  # a switch
-            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                raise SolverError(f"--sweep: {option} is a switch; its values are true and false, not {text!r}")
-            value: Any = text.lower() in ("true", "1", "yes")
-        elif action.nargs == "+":
-            value = text.split()
-        else:
-            try:
-                value = action.type(text) if callable(action.type) else text
-            except (TypeError, ValueError):
-                raise SolverError(f"--sweep: {option}={text}: not a valid value of --{option}") from None
-            if action.choices is not None and value not in action.choices:
-                raise SolverError(f"--sweep: {option}={text}: choose from {', '.join(map(str, action.choices))}")
-        setattr(ns, action.dest, value)
-    return ns
-
-
 def prepare_settings(args: argparse.Namespace, puzzle: Puzzle | Qubo,
-                     plan: list[tuple[str, argparse.Namespace, Any]]) -> list[Prepared]:
+                     plan: list[tuple[str, SolveRequest]]) -> list[Prepared]:
     """Every setting of a sweep prepared (:func:`~nonoqubo.solvers.sampling.prepare`): its model built
     (once per presolve method, shared), its warm start matched to it, its QPU parameters and embedding
     checked, before the first setting samples.  A bad one is one line naming its setting."""
+    source = _solve_source(args, puzzle)
+    base = models_of(puzzle, plan[0][1], source=source)
     models: dict[str, Models] = {}
-    base = models_of(puzzle, **args.model_options, source=args.puzzle if isinstance(puzzle, Qubo) else None)
     ready: list[Prepared] = []
-    for name, ns, (schedule, qpu, knobs) in plan:
-        ns.model_options = args.model_options
-        method = "probe" if ns.presolve_method == "probe" else "line"
+    for name, request in plan:
+        method = request.presolve or "line"
         shared = models.setdefault(method, Models(base.puzzle, base.qubo, presolve_method=method))
-        earlier = next((p.decoder for p in ready if p.models is shared and bool(p.presolve) == bool(ns.presolve)), None)
+        earlier = next((p.decoder for p in ready if p.models is shared
+                        and bool(p.request.presolve) == bool(request.presolve)), None)
         try:
-            ready.append(prepare(puzzle, ns.sampler, models=shared, decoder=earlier,
-                                 **solve_arguments(ns, puzzle, schedule, qpu, knobs)))
+            ready.append(prepare(puzzle, request, source=source, models=shared, decoder=earlier))
         except MissingDependency:
             raise
         except NonoquboError as exc:
@@ -441,21 +315,23 @@ def run_sweep(args: argparse.Namespace) -> int:
         raise SolverError("--image shows one picture; with --sweep, decode a setting's run file instead")
     grid = parse_sweep(args.sweep, SWEEPABLE)
     file_name = sweep_file_name(args.puzzle)
-    plan = []
+    given = given_options(args)
+    plan: list[tuple[str, SolveRequest]] = []
     for setting in settings(grid):  # every setting checked before anything is read or sampled
-        ns = setting_args(args, setting)
+        name = setting_name(setting)
         try:
-            plan.append((setting_name(setting), ns, checked_options(ns)))
+            request = SolveRequest.from_options({**given, **setting}).check()
         except NonoquboError as exc:
-            raise SolverError(f"--sweep {setting_name(setting)}: {exc}") from None
-        check_not_input(os.path.join(args.output, plan[-1][0], file_name), *_files_read(ns))
-    puzzle = read_input(args)
+            raise SolverError(f"--sweep {name}: {exc}") from None
+        plan.append((name, request))
+        check_not_input(os.path.join(args.output, name, file_name), *_files_read(args, request))
+    puzzle = read_input(args, plan[0][1])
     ready = prepare_settings(args, puzzle, plan)  # every setting's model and inputs, before any sampling
     lines, any_valid = [], False
-    for (name, ns, _), prepared in zip(plan, ready):
-        total = 1 if ns.sampler == "exact" else ns.reads
-        with progress.reads(total, name, enabled=progress_enabled(ns)) as tick:
-            result = prepared.run(tick)
+    for (name, request), prepared in zip(plan, ready):
+        with progress.reads(request.spec.progress_total(request.options), name,
+                            enabled=progress_enabled(args)) as tick:
+            result = prepared.run(tick, _step(args, request))
         folder = os.path.join(args.output, name)
         os.makedirs(folder, exist_ok=True)
         path = os.path.join(folder, file_name)

@@ -37,14 +37,13 @@ from pathlib import Path
 from typing import Any
 
 from .._util.atomic import atomic_write
-from ..errors import EmbeddingError, NonoquboError
-from ..model.puzzle import Puzzle
+from ..errors import NonoquboError
 from ..model.qubo import Qubo
 from . import embedding as _embedding
 from .embedding import Embedding, Step, no_step, embedding_document, model_summary
 from .topology import Topology
 
-__all__ = ["Embedded", "cache_folder", "cache_key", "embed", "qubo_to_embed"]
+__all__ = ["Embedded", "cache_folder", "cache_key", "embed"]
 
 
 @dataclass(frozen=True)
@@ -143,33 +142,6 @@ def _write(path: Path, emb: Embedding, model: dict[str, Any], topology: Topology
             handle.write(json.dumps(doc))
     except (OSError, NonoquboError):  # a read-only or full cache: the embedding is still returned
         return
-
-
-def qubo_to_embed(model: Any, *, presolve: bool, source: str) -> tuple[Qubo, bool]:
-    """The QUBO ``embed`` embeds, and whether it is presolved.
-
-    *model* is a :class:`Puzzle` (its QUBO is built) or a :class:`Qubo` read from a file (taken as
-    written; a file written by ``build --presolve`` is presolved already).  With *presolve* the
-    variables line logic decides are fixed first (a model file needs its clues for that).
-
-    Raises:
-        EmbeddingError: a constrained model, or --presolve on a model file without clues.
-        PuzzleError: line logic proves the puzzle has no solution.
-    """
-    from ..pipeline import Models
-
-    if isinstance(model, Puzzle):
-        models = Models.build(model)
-        return (models.presolve(), True) if presolve else (models.qubo, False)
-    if not isinstance(model, Qubo):
-        raise EmbeddingError(f"{source}: a constrained model has no QUBO to embed; embed the clue file, or a "
-                             "QUBO built without --constrained")
-    if model.fixed or not presolve:
-        return model, bool(model.fixed)
-    if model.puzzle is None:
-        raise EmbeddingError(f"{source}: --presolve needs the clues, and this model file carries none; "
-                             "embed the clue file, or a model built with 'build --presolve'")
-    return Models(model.puzzle, model).presolve(), True
 
 
 #: what ``suite --embed`` keeps per puzzle in its index (``index.json``, ``index.csv``), and under which names

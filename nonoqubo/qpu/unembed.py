@@ -43,7 +43,6 @@ Examples:
 from __future__ import annotations
 
 import numbers
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,7 +54,7 @@ from ..errors import MissingDependency, NonoquboError, PhysicalError
 from ..model.qubo import Qubo
 from ..samples import RawSamples, checked_occurrences
 
-__all__ = ["CHAIN_BREAK_METHODS", "Unembedded", "chain_break_column", "chain_breaks_of", "logical_model",
+__all__ = ["CHAIN_BREAK_METHODS", "Unembedded", "chain_break_column", "chain_breaks_of",
            "physical_batch", "qubit_spins", "unembed"]
 
 #: --chain-break NAME -> the dwave.embedding.chain_breaks function it uses
@@ -336,31 +335,6 @@ def qpu_summary(record: dict[str, Any]) -> dict[str, Any]:
             "embedding": {k: v for k, v in (record.get("embedding") or {}).items()
                           if k in ("qubits", "longest_chain", "mean_chain", "from")},
             "chain_break_method": record.get("chain_break_method")}
-
-
-def logical_model(model: Any, embedding_path: str | Path) -> tuple[Qubo, Any]:
-    """The logical model an embedding file is for, and the embedding (checked against it).
-
-    *model* is what ``decode`` read: a :class:`Qubo` (a model file; the embedding must be for it)
-    or a :class:`~nonoqubo.model.puzzle.Puzzle` (a clue file: its full model, or its presolved
-    one when the embedding says it was made for a presolved model).
-
-    Raises:
-        EmbeddingError: the embedding is for another model, or not valid on its topology (a chain not
-            connected, chains swapped, another topology's qubits): one line naming the file.
-        TopologyError: its topology cannot be read.
-    """
-    from ..model.puzzle import Puzzle
-    from ..pipeline import Models
-    from .embedding import checked_on_its_topology, load_embedding
-
-    emb = load_embedding(embedding_path)  # read once; checked below against the model it is for
-    if isinstance(model, Puzzle):
-        models = Models.build(model)
-        qubo = models.presolve() if emb.model.get("presolved") else models.qubo
-    else:
-        qubo = model
-    return qubo, checked_on_its_topology(emb, os.fspath(embedding_path), qubo)[0]  # as build and solve check it
 
 
 def physical_batch(decoder: Any, raw: RawSamples, embedding: Any, method: str = "majority",

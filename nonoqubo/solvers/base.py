@@ -9,7 +9,7 @@ It also owns what a run function may say about its own timing, in the batch's ``
 :data:`READ_SECONDS` the seconds of every read *as the sampler measured them* (dwave-samplers'
 ``info["timing"]["sampling_ns"]``, OpenJij's ``list_exec_times``), under :data:`SAMPLER_INFO`
 what else the sampler reported (its schedule, its raw timing), made JSON-safe by
-:func:`json_safe`; and :func:`machine`, the machine a run is recorded on.
+:func:`~nonoqubo._util.plain.json_safe`; and :func:`machine`, the machine a run is recorded on.
 It imports no other sampler module, so :mod:`~nonoqubo.solvers.dwave`, :mod:`~nonoqubo.solvers.qbpp`
 and :mod:`~nonoqubo.solvers.openjij` all build on it and none on another.
 """
@@ -20,10 +20,11 @@ import os
 import platform
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ContextManager
 
 import numpy as np
 
+from .._util.plain import json_safe
 from ..model.qubo import Qubo
 
 __all__ = ["KNOBS", "READ_SECONDS", "SAMPLER_INFO", "SEED_LIMIT", "SampleOptions", "Tick", "index_bqm", "json_safe", "machine"]
@@ -73,6 +74,8 @@ class SampleOptions:
             through :func:`nonoqubo.solvers.initial.initial_states`.
         states: the ``(reads, N)`` warm-start states themselves (not recorded; the run file
             records ``initial_states``).
+        step: ``step(message)``, a context manager around a long step before the sampling itself (the QPU
+            samplers' embedding search: a status line); not an option, not recorded.
     """
 
     reads: int = 10
@@ -91,6 +94,7 @@ class SampleOptions:
     tenure: int | None = None
     initial_states: str | None = None
     states: np.ndarray | None = field(default=None, compare=False, repr=False)
+    step: Callable[[str], ContextManager[Any]] | None = field(default=None, compare=False, repr=False)
 
     def seed_of(self, read: int) -> int | None:
         """The seed of read number *read* (0-based)."""
@@ -108,30 +112,6 @@ def index_bqm(qubo: Qubo) -> Any:
     bqm = qubo.to_bqm()
     bqm.relabel_variables_as_integers(inplace=True)
     return bqm
-
-
-def json_safe(value: Any) -> Any:
-    """*value* with NumPy scalars and arrays made plain Python (lists, ints, floats), for JSON;
-    keys become strings, tuples lists, and anything else JSON cannot hold (a function, as a
-    sampler's ``chain_break_method``) its name, or its ``str``.
-
-    Examples:
-        >>> json_safe({"beta": np.float64(0.5), "range": np.array([1, 2]), "name": "sa"})
-        {'beta': 0.5, 'range': [1, 2], 'name': 'sa'}
-        >>> json_safe({"method": len, 3: (1, None)})
-        {'method': 'len', '3': [1, None]}
-    """
-    if isinstance(value, Mapping):
-        return {str(k): json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return json_safe(value.tolist())
-    if isinstance(value, np.generic):
-        return value.item()
-    if value is None or isinstance(value, (str, int, float)):
-        return value
-    return getattr(value, "__name__", str(value))
 
 
 def machine() -> dict[str, Any]:

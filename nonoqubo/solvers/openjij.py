@@ -176,7 +176,7 @@ def sample(
     reads: int = 10,
     seed: int | None = None,
     sweeps: int | None = None,
-    options: Mapping[str, Any] | None = None,
+    schedule: Mapping[str, Any] | None = None,
     knobs: Mapping[str, Any] | None = None,
     states: np.ndarray | None = None,
 ) -> SampleBatch:
@@ -184,7 +184,7 @@ def sample(
 
     *reads*, *seed* and *sweeps* are taken as :func:`~nonoqubo.solvers.samplers.check_options`
     passed them (call :func:`nonoqubo.solvers.sampling.sample` to have them checked); the
-    schedule *options* are checked here.
+    *schedule* options are checked here.
 
     Args:
         qubo: the model.
@@ -192,7 +192,7 @@ def sample(
         reads: number of samples.
         seed: random seed, for repeatable runs.
         sweeps: Monte Carlo sweeps per read.
-        options: schedule options of the sampler (see :data:`OPTIONS`); None values are left out.
+        schedule: schedule options of the sampler (see :data:`OPTIONS`); None values are left out.
         knobs: ``openjij-sa``'s keyword arguments from the annealing knobs (:func:`knob_arguments`),
             which replace ``beta_min``/``beta_max`` and, with a ``schedule``, ``num_sweeps``.
         states: warm starts, ``(reads, N)`` 0/1 in the model's order: read ``r`` starts from
@@ -207,7 +207,7 @@ def sample(
     """
     if sampler not in SAMPLERS:
         raise SolverError(f"unknown OpenJij sampler {sampler!r}; choose one of {', '.join(SAMPLERS)}")
-    kwargs = _check(sampler, dict(options or {}), sweeps)
+    kwargs = _check(sampler, dict(schedule or {}), sweeps)
     if knobs:
         kwargs.update(knobs)
         if "schedule" in knobs:
@@ -250,13 +250,14 @@ def _start(states: np.ndarray | None, read: int) -> dict[str, Any]:
     return {"initial_state": {j: int(b) for j, b in enumerate(states[read % len(states)].tolist())}}
 
 
-def runner(sampler: str):
+def runner(sampler: str, *, knobs: bool = False):
     """The run function of OpenJij's sampler *sampler* in the sampler table (all reads in one call; one call
-    per read with a seed, see the seed trap above)."""
+    per read with a seed, see the seed trap above); *knobs*: it takes the annealing knobs
+    (:func:`knob_arguments`: ``openjij-sa``)."""
 
     def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
-        batch = sample(qubo, sampler, reads=opts.reads, seed=opts.seed, sweeps=opts.sweeps, options=opts.schedule,
-                       knobs=knob_arguments(opts) if sampler == "openjij-sa" else None, states=opts.states)
+        batch = sample(qubo, sampler, reads=opts.reads, seed=opts.seed, sweeps=opts.sweeps, schedule=opts.schedule,
+                       knobs=knob_arguments(opts) if knobs else None, states=opts.states)
         tick(opts.reads, float(np.min(batch.energies)) if batch.energies is not None else float("nan"))
         return batch
 

@@ -26,13 +26,19 @@ from dataclasses import dataclass, field, fields
 
 from ..errors import SolverError
 from ..model.qubo import Qubo
+from ..qpu.physical import parse_chain_strength
 from ..samples import SampleBatch
 from . import cpsat, dwave, openjij, qbpp, qpu
 from .base import KNOBS, SEED_LIMIT, SampleOptions, Tick
 from .initial import LINE
 from .schedule import SCHEDULE_TYPES, parse_beta_range, read_betas
 
-__all__ = ["FLAGS", "SAMPLERS", "SAMPLER_TABLE", "SampleOptions", "SamplerSpec", "check_options", "sampler_spec"]
+__all__ = ["FLAGS", "QPU_ACCESS", "SAMPLERS", "SAMPLER_TABLE", "SAMPLER_TIMING", "TIMINGS", "WALL_CLOCK", "SampleOptions",
+           "SamplerSpec", "check_options", "known_sampler", "sampler_spec"]
+
+#: what times a sampler's runs (:attr:`SamplerSpec.timing`; a run record's ``time_source`` says which one did)
+SAMPLER_TIMING, WALL_CLOCK, QPU_ACCESS = "sampler timing", "wall clock", "QPU access time"
+TIMINGS = (SAMPLER_TIMING, WALL_CLOCK, QPU_ACCESS)
 
 
 @dataclass(frozen=True)
@@ -53,11 +59,23 @@ class SamplerSpec:
         needs: options of which at least one must be given (``mock-dwave``: a topology or an
             embedding to take one from), and *needs_says*, how the message names them.
         check_model: ``check_model(qubo, options)``, what the sampler cannot take of *this* model, checked
-            before anything is sampled (:func:`nonoqubo.solvers.sampling.ready_options`): ``tabu``'s
+            before anything is sampled (:func:`nonoqubo.solvers.sampling.prepare`): ``tabu``'s
             tenure below the number of variables; the QPU samplers' embedding file for this model, and
             ``mock-dwave``'s parameters against its solver's properties.
         check: ``check(options)``, the sampler's own rule for its options beyond the shared ones, run last
-            by :func:`check_options` (``openjij-sa``: its knobs must make an OpenJij schedule).
+            by :func:`check_options` (``openjij-sa``: its knobs must make an OpenJij schedule; ``mock-dwave``:
+            its QPU parameters against the properties of the QPU it imitates).
+        deterministic: it gives the same samples for every seed (``exact``: every state; ``cpsat``: the
+            solutions), so a campaign counts it as a deterministic algorithm (QOBLIB's "Algorithm Type").
+        qpu: it samples through a minor embedding on a QPU's working graph (``dwave``) or a mock of one
+            (``mock-dwave``): without an embedding file it searches one first (minutes, on a large model).
+        timing: what times its runs (:data:`TIMINGS`): ``"sampler timing"``, the sampler's own
+            per-read times; ``"wall clock"``; ``"QPU access time"``, the QPU's ``qpu_access_time`` (only
+            ``dwave``: the mock's QPU timing is estimated, never measured, so its runs are timed by the
+            wall clock and never count as QPU time).
+        reads_counted: ``--reads`` is the number of samples (``exact`` gives every state once, whatever it is).
+        ground_truth: it solves the puzzle itself, exactly, not its QUBO (``cpsat``: it proves there is no
+            solution, counts solutions, and is the sampler a whole collection of puzzles is solved with).
     """
 
     name: str
@@ -69,6 +87,24 @@ class SamplerSpec:
     needs_says: str = ""
     check_model: Callable[[Qubo, SampleOptions], None] | None = None
     check: Callable[[SampleOptions], None] | None = None
+    deterministic: bool = False
+    qpu: bool = False
+    timing: str = WALL_CLOCK
+    reads_counted: bool = True
+    ground_truth: bool = False
+
+    def __post_init__(self) -> None:
+        if self.timing not in TIMINGS:
+            raise ValueError(f"sampler {self.name}: timing {self.timing!r} is not one of {TIMINGS}")
+
+    @property
+    def qpu_timed(self) -> bool:
+        """Its runs' time is QPU time (a real QPU's ``qpu_access_time``)."""
+        return self.timing == QPU_ACCESS
+
+    def progress_total(self, options: SampleOptions) -> int:
+        """How many ticks a run of *options* makes (a progress display's total)."""
+        return options.reads if self.reads_counted else 1
 
 
 #: the local samplers, in the order `solve --help` lists them; a new sampler is one entry
@@ -78,38 +114,53 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                           "--sweeps-per-beta, --restarts, --initial-states)",
                     frozenset({"sweeps", "beta_range", "beta_schedule", "beta_schedule_file", "sweeps_per_beta",
                                "restarts", "initial_states"}),
-                    dwave.annealer("sa", "SimulatedAnnealingSampler", dwave.sa_arguments, anneals_per_read=True)),
+                    dwave.annealer("sa", "SimulatedAnnealingSampler", dwave.sa_arguments, anneals_per_read=True),
+                    timing=SAMPLER_TIMING),
         SamplerSpec("tabu", "tabu search (dwave-samplers; --time-limit, --tenure, --restarts, --initial-states)",
                     frozenset({"time_limit", "tenure", "restarts", "initial_states"}),
                     dwave.annealer("tabu", "TabuSampler", dwave.tabu_arguments), check_model=dwave.check_tenure),
         SamplerSpec("exact", f"every assignment (dimod.ExactSolver); at most {dwave.EXACT_LIMIT} variables",
-                    frozenset(), dwave.run_exact),
+                    frozenset(), dwave.run_exact, deterministic=True, reads_counted=False),
         SamplerSpec("qbpp", f"QUBO++ EasySolver (pyqbpp); at most {qbpp.QBPP_LIMIT} variables without a licence",
                     frozenset({"time_limit"}), qbpp.run),
         SamplerSpec("openjij-sa", "OpenJij simulated annealing (openjij; --beta-range or --beta-min, --beta-max, "
                                   "--beta-schedule, --sweeps-per-beta, --initial-states)",
                     frozenset({"sweeps", "schedule", "beta_range", "beta_schedule", "beta_schedule_file",
-                               "sweeps_per_beta", "initial_states"}), openjij.runner("openjij-sa"),
-                    check=openjij.check_knobs),
+                               "sweeps_per_beta", "initial_states"}), openjij.runner("openjij-sa", knobs=True),
+                    check=openjij.check_knobs, timing=SAMPLER_TIMING),
         SamplerSpec("openjij-sqa", "OpenJij simulated quantum annealing (openjij; --beta, --gamma, --trotter, "
                                    "--sqa-schedule, --initial-states; slow: see the SQA note below)",
-                    frozenset({"sweeps", "schedule", "initial_states"}), openjij.runner("openjij-sqa")),
+                    frozenset({"sweeps", "schedule", "initial_states"}), openjij.runner("openjij-sqa"),
+                    timing=SAMPLER_TIMING),
         SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
                              "per line; --count N enumerates and counts solutions",
-                    frozenset({"time_limit", "workers", "count"}), cpsat.run),
+                    frozenset({"time_limit", "workers", "count"}), cpsat.run, deterministic=True,
+                    ground_truth=True),
         SamplerSpec("mock-dwave", "the QPU workflow offline: FixedEmbeddingComposite over dwave-system's "
                                   "MockDWaveSampler on --topology T, simulated annealing on the qubits",
                     frozenset({"sweeps", "qpu", "initial_states"}), qpu.run_mock, needs=frozenset({"topology", "embedding", "solver"}),
                     needs_says="--topology T (e.g. pegasus:16, zephyr:12,4, chimera:16, Advantage_system4.1, or a "
                                "QPU's properties JSON), --solver NAME or --embedding EMB.json, whose topology it "
-                               "takes", check_model=qpu.check_mock_model),
+                               "takes", check_model=qpu.check_mock_model, check=qpu.check_mock, qpu=True),
         SamplerSpec("dwave", "a D-Wave QPU (DWaveSampler(), as the Ocean configuration names it) through "
                              "FixedEmbeddingComposite", frozenset({"qpu", "initial_states"}), qpu.run_dwave,
                     refuses={"topology": "the QPU's own working graph is used (an --embedding must be for that "
-                                         "graph)"}, check_model=qpu.check_dwave_model),
+                                         "graph)"}, check_model=qpu.check_dwave_model, qpu=True,
+                    timing=QPU_ACCESS),
     )
 }
 SAMPLERS = tuple(SAMPLER_TABLE)
+
+
+def known_sampler(name: object) -> SamplerSpec | None:
+    """The table entry of *name* when it is a sampler of the table, else None (a run file's sampler from
+    another tool or version).
+
+    Examples:
+        >>> known_sampler("mock-dwave").qpu, known_sampler("mock-dwave").qpu_timed, known_sampler("qpu")
+        (True, False, None)
+    """
+    return SAMPLER_TABLE.get(name) if isinstance(name, str) else None
 
 
 def sampler_spec(name: str) -> SamplerSpec:
@@ -163,8 +214,6 @@ def check_options(options: SampleOptions, sampler: str) -> None:
     if spec.needs and not any(_given(options, option) for option in spec.needs):
         raise SolverError(f"--sampler {sampler} needs {spec.needs_says}")
     if (chain_strength := (options.qpu or {}).get("chain_strength")) is not None:
-        from ..qpu.physical import parse_chain_strength
-
         parse_chain_strength(chain_strength)
     if sweeps is not None and (isinstance(sweeps, bool) or not isinstance(sweeps, int) or sweeps < 1):
         raise SolverError(f"--sweeps must be a whole number of at least 1, not {sweeps}")

@@ -1,9 +1,13 @@
 """Solve a puzzle locally: build the QUBO, sample it, decode the samples.
 
-This module owns the two entry points, :func:`sample` (a model, one sampler of
-:data:`~nonoqubo.solvers.samplers.SAMPLER_TABLE`) and :func:`solve` (a puzzle: build,
-optionally presolve, sample, decode), their result :class:`SolveResult`, and
-:func:`sampleset_document`.  The samplers themselves live beside it:
+This module owns the entry points, each taking one :class:`~nonoqubo.solvers.request.SolveRequest`
+(or a sampler's name and the request's keywords, ``solve(p, "sa", reads=20)``):
+:func:`sample` (a model, one sampler of :data:`~nonoqubo.solvers.samplers.SAMPLER_TABLE`),
+:func:`prepare` (everything before sampling: the model built and presolved, the warm start
+matched, the sampler's model checks) whose :meth:`Prepared.run` samples and decodes, and
+:func:`solve` (the two); their result :class:`SolveResult`, the run record (:func:`run_record`)
+and :func:`sampleset_document`.  ``solve``, ``solve --sweep`` and a campaign's workers
+(``nonoqubo run``) all go this one way.  The samplers themselves live beside it:
 
 =================================  =================================================  ==============
 name                               what                                               module
@@ -16,7 +20,8 @@ name                               what                                         
 =================================  =================================================  ==============
 
 Every option is checked before anything runs, in one place
-(:func:`nonoqubo.solvers.samplers.check_options`).  ``sa``, ``tabu`` and ``qbpp`` run
+(:meth:`SolveRequest.check <nonoqubo.solvers.request.SolveRequest.check>`, the sampler table's
+:func:`~nonoqubo.solvers.samplers.check_options`).  ``sa``, ``tabu`` and ``qbpp`` run
 one read per call, read ``r`` with seed ``seed + r``, so a progress display can count
 reads and the best energy so far, and the same seed gives the same samples on a
 terminal or in a pipe.  ``exact`` refuses more than
@@ -32,7 +37,7 @@ solve, into the SampleSet's ``info["nonoqubo"]``::
      "sampler": "sa",
      "parameters": {"reads": 10, "seed": 1, "sweeps": 1000, "time_limit": null,
                     "workers": null, "count": null,     # always; then what was given:
-                    "beta_range": "0.5,10", "restarts": 4, ...,  # the knobs, the OpenJij and QPU options given, flat (recorded_parameters)
+                    "beta_range": "0.5,10", "restarts": 4, ...,  # the knobs, the OpenJij and QPU options given, flat (SolveRequest.parameters)
                     "presolve": false},
      "sampler_reported": {"beta_range": [0.23, 5.3], ...},   # what the sampler said of itself
      "timing": {"seconds_per_run": 0.0021,    # the time of one run, for TTS (evaluate reads it)
@@ -47,7 +52,8 @@ solve, into the SampleSet's ``info["nonoqubo"]``::
      "machine": {"platform": ..., "processor": ..., "cpu_count": 2, ...}}
 
 ``parameters`` are the values given (``null``: the sampler's default, which
-``sampler_reported`` may show), one flat dict of plain values (:func:`recorded_parameters`) that
+``sampler_reported`` may show), one flat dict of plain values (:meth:`SolveRequest.parameters
+<nonoqubo.solvers.request.SolveRequest.parameters>`) that
 ``evaluate`` groups a setting by: the OpenJij schedule options and the knobs
 (:data:`~nonoqubo.solvers.base.KNOBS`: ``beta_range`` as ``"LO,HI"``, ``beta_schedule``,
 ``beta_schedule_file``, ``sweeps_per_beta``, ``restarts``, ``tenure``, ``initial_states``) appear
@@ -59,7 +65,7 @@ read also pays the one-off imports and the model's conversion); the wall time of
 by the number of samples (``exact``, ``cpsat``).  ``per_run`` says which.
 
 The model is built by the library pipeline (:class:`nonoqubo.pipeline.Models`), as
-``nonoqubo build`` builds it.  With ``presolve=True`` the variables line logic decides
+``nonoqubo build`` builds it.  With ``presolve="line"`` (or True) the variables line logic decides
 are fixed first (:meth:`~nonoqubo.pipeline.Models.presolve`) and only the rest is sampled; the
 decoded samples, and :func:`sampleset_document`, are completed with the fixed
 values, so they read as samples of the full model.
@@ -78,29 +84,29 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
 
+from .._util.plain import json_safe
+from .._version import __version__
 from ..answers.decode import Analysis, Decoder, Report, select
-from ..errors import FormatError, SampleError
-from ..model.encodings import DEFAULT, EncodingLike
+from ..errors import FormatError, SampleError, SolverError
+from ..logic.presolve import DEFAULT_PRESOLVE
+from ..model.encodings import DEFAULT
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
-from ..model.weights import Weights
-from ..pipeline import Models
+from ..pipeline import Models, Step
 from ..samples import SampleBatch
-from .._version import __version__
-from .base import KNOBS, READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, json_safe, machine
+from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, machine
 from .initial import initial_states
-from .qpu import QPU_OPTIONS
-from .samplers import check_options, sampler_spec
-from .schedule import format_beta_range, parse_beta_range
+from .request import SolveRequest
+from .samplers import SAMPLER_TIMING, WALL_CLOCK
 
-__all__ = ["RUN", "Prepared", "SolveResult", "model_record", "models_of", "prepare", "ready_options", "recorded_parameters",
-           "run_record", "sample", "sample_ready", "sample_options", "sampleset_document", "solve"]
+__all__ = ["RUN", "Prepared", "SolveRequest", "SolveResult", "model_record", "models_of", "prepare", "request_of",
+           "run_record", "sample", "sampleset_document", "solve"]
 
 #: the ``batch.extra`` key of the run's record (:func:`run_record`)
 RUN = "run"
@@ -134,63 +140,51 @@ def _no_tick(done: int, energy: float) -> None:
     return None
 
 
-def sample(
-    qubo: Qubo,
-    sampler: str = "sa",
-    *,
-    reads: int = 10,
-    seed: int | None = None,
-    sweeps: int | None = None,
-    time_limit: float | None = None,
-    options: Mapping[str, Any] | None = None,
-    tick: Tick | None = None,
-    workers: int | None = None,
-    count: int | None = None,
-    qpu: Mapping[str, Any] | None = None,
-    decoder: Decoder | None = None,
-    **knobs: Any,
-) -> SampleBatch:
-    """Sample *qubo* with a local sampler.
+def request_of(request: SolveRequest | str, options: Mapping[str, Any]) -> SolveRequest:
+    """*request* as it is, or the :meth:`SolveRequest.of` the sampler *request* and the keywords *options* make.
+
+    Raises:
+        TypeError: keywords beside a whole request (give one or the other), or a keyword that is no option.
+    """
+    if isinstance(request, SolveRequest):
+        if options:
+            raise TypeError(f"give a SolveRequest or a sampler with its options, not both ({', '.join(options)})")
+        return request
+    return SolveRequest.of(request, **options)
+
+
+def sample(qubo: Qubo, request: SolveRequest | str = "sa", *, tick: Tick | None = None, decoder: Decoder | None = None,
+           **options: Any) -> SampleBatch:
+    """Sample *qubo* as *request* asks (a :class:`SolveRequest`, or a sampler's name and the request's keywords:
+    ``sample(q, "sa", reads=5, seed=1, beta_range=(0.5, 10))``; :meth:`SolveRequest.of`).
+
+    The request is checked first (:meth:`SolveRequest.check`), then what it asks of this model (the warm start
+    matched to *qubo*, the sampler's own model checks); *presolve*, *encoding* and *weights* do not apply
+    (the model is given: see :func:`solve`).
 
     Args:
         qubo: the model.
-        sampler: one of :data:`~nonoqubo.solvers.samplers.SAMPLERS`.
-        reads: number of samples (``exact`` gives every state once, whatever *reads*).
-        seed: random seed, for repeatable runs (read ``r`` uses ``seed + r``).
-        sweeps: annealing sweeps per read (``sa``; default dwave-samplers' 1000).
-        time_limit: seconds per read (``tabu``; ``qbpp``, default 1).
-        options: the OpenJij samplers' schedule options (``beta_min``, ``beta_max``;
-            ``beta``, ``gamma``, ``trotter``: see :mod:`nonoqubo.solvers.openjij`).
+        request: what to sample with.
         tick: called as ``tick(reads_done, energy)`` after every read (progress display).
-        workers: search workers (``cpsat``).
-        count: enumerate up to this many solutions, counted in ``batch.extra["count"]`` (``cpsat``).
-        qpu: ``mock-dwave``, ``dwave``: ``{"topology", "embedding", "chain_strength"}`` (see
-            :mod:`nonoqubo.solvers.qpu`).
         decoder: *qubo*'s :class:`Decoder`, when one is made already (warm starts match files with it).
-        knobs: the samplers' knobs, fields of :class:`~nonoqubo.solvers.base.SampleOptions`
-            (:data:`~nonoqubo.solvers.base.KNOBS`): ``beta_range=(0.5, 10)``,
-            ``beta_schedule="linear"``, ``beta_schedule="custom", beta_schedule_file=PATH``,
-            ``sweeps_per_beta``, ``restarts``, ``tenure``, ``initial_states="line"`` or a path.
-            A warm start is matched to *qubo* before anything is sampled.
 
     Returns:
-        The samples in the model's variable order, energies attached.  A model
-        with no variables left gives its one (empty) sample without running anything.
+        The samples in the model's variable order, energies attached, the run's record in
+        ``batch.extra["run"]``.  A model with no variables left gives its one (empty) sample without
+        running anything.
 
     Raises:
         MissingDependency: the sampler's package is not installed.
         SolverError: a bad option, a model too large for ``exact`` or ``qbpp``, or an unknown sampler.
         SampleError: warm-start states that are not this model's.
-        TypeError: a knob that is not a field of :class:`~nonoqubo.solvers.base.SampleOptions`.
+        TypeError: a keyword that is not an option (a typo of a knob).
     """
-    opts = sample_options(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
-                          workers=workers, count=count, qpu=qpu, **knobs)
-    check_options(opts, sampler)
-    return sample_ready(qubo, sampler, ready_options(qubo, sampler, opts, decoder), tick)
+    request = request_of(request, options).check()
+    return _sample_ready(qubo, request, _ready(qubo, request, decoder), tick)
 
 
-def ready_options(qubo: Qubo, sampler: str, opts: SampleOptions, decoder: Decoder | None = None) -> SampleOptions:
-    """*opts* (checked by :func:`check_options` already) made ready for *qubo*: what needs the model, checked.
+def _ready(qubo: Qubo, request: SolveRequest, decoder: Decoder | None = None) -> SampleOptions:
+    """*request*'s options (checked already) made ready for *qubo*: what needs the model, checked.
 
     The warm start is matched to *qubo* (:func:`~nonoqubo.solvers.initial.initial_states`: its
     states put in :attr:`~nonoqubo.solvers.base.SampleOptions.states`), and the sampler entry's
@@ -202,17 +196,19 @@ def ready_options(qubo: Qubo, sampler: str, opts: SampleOptions, decoder: Decode
         SampleError: warm-start states that are not this model's.
         SolverError, QpuParameterError, EmbeddingError: an option this model (or solver) cannot take.
     """
+    opts = request.options
     if opts.initial_states is not None and qubo.num_vars:  # matched to the model before any sampling
         opts = replace(opts, states=initial_states(qubo, opts.initial_states, opts.reads, opts.seed, decoder=decoder))
-    check_model = sampler_spec(sampler).check_model
+    check_model = request.spec.check_model
     if check_model is not None and qubo.num_vars:
         check_model(qubo, opts)
     return opts
 
 
-def sample_ready(qubo: Qubo, sampler: str, opts: SampleOptions, tick: Tick | None = None) -> SampleBatch:
-    """Sample *qubo* with *opts* as :func:`ready_options` made them (nothing checked again); the run recorded."""
-    spec = sampler_spec(sampler)
+def _sample_ready(qubo: Qubo, request: SolveRequest, opts: SampleOptions, tick: Tick | None = None) -> SampleBatch:
+    """Sample *qubo* with *opts*, *request*'s options as :func:`_ready` made them (nothing checked again); the
+    run recorded."""
+    spec, sampler = request.spec, request.sampler
     stamps: list[float] = []
     report = tick or _no_tick
 
@@ -230,60 +226,16 @@ def sample_ready(qubo: Qubo, sampler: str, opts: SampleOptions, tick: Tick | Non
         batch = spec.run(qubo, opts, timed)
     wall = time.perf_counter() - start
     read_wall = [b - a for a, b in zip([start, *stamps], stamps)] if len(stamps) == len(batch) > 1 else None
-    batch.extra[RUN] = run_record(sampler, opts, batch, wall, read_wall, date)
+    batch.extra[RUN] = run_record(request, batch, wall, read_wall, date)
     return batch
 
 
-def sample_options(**values: Any) -> SampleOptions:
-    """:class:`SampleOptions` of *values*, a knob given as text made typed (``beta_range="0.5,10"``).
-
-    Raises:
-        TypeError: a name that is not a field of :class:`SampleOptions` (a typo of a knob).
-    """
-    names = {f.name for f in fields(SampleOptions)} - {"states"}
-    unknown = sorted(set(values) - names)
-    if unknown:
-        raise TypeError(f"unknown sampling option {unknown[0]!r}; the knobs are {', '.join(KNOBS)}")
-    if isinstance(values.get("beta_range"), str):
-        values["beta_range"] = parse_beta_range(values["beta_range"])
-    elif values.get("beta_range") is not None:
-        values["beta_range"] = tuple(values["beta_range"])
-    return SampleOptions(**values)
-
-
-def recorded_parameters(options: SampleOptions) -> dict[str, Any]:
-    """The run record's ``parameters``: one flat dict of plain values (None, numbers, text).
-
-    ``reads``, ``seed``, ``sweeps``, ``time_limit``, ``workers`` and ``count`` always (None: the
-    sampler's default), then the OpenJij schedule options, the QPU options
-    (:data:`~nonoqubo.solvers.qpu.QPU_OPTIONS`: ``topology``, ``annealing_time``,
-    ``num_spin_reversal_transforms``, ``chain_strength``...) and the knobs that were given, a beta
-    range as its text ``"LO,HI"``; ``evaluate`` groups and shows a setting by this dict.
-
-    Examples:
-        >>> recorded_parameters(SampleOptions(reads=5, beta_range=(0.5, 10.0), schedule={"trotter": 8}))
-        {'reads': 5, 'seed': None, 'sweeps': None, 'time_limit': None, 'workers': None, 'count': None, 'trotter': 8, 'beta_range': '0.5,10'}
-        >>> recorded_parameters(SampleOptions(qpu={"topology": "pegasus:6", "annealing_time": 100.0, "step": print}))["annealing_time"]
-        100.0
-    """
-    record: dict[str, Any] = {"reads": options.reads, "seed": options.seed, "sweeps": options.sweeps,
-                              "time_limit": options.time_limit, "workers": options.workers, "count": options.count}
-    record.update({k: v for k, v in (options.schedule or {}).items() if v is not None})
-    record.update({k: json_safe(v) for k, v in (options.qpu or {}).items() if k in QPU_OPTIONS and v is not None})
-    for name in KNOBS:
-        value = getattr(options, name)
-        if value is not None:
-            record[name] = format_beta_range(value) if name == "beta_range" else value
-    return record
-
-
-def run_record(sampler: str, options: SampleOptions, batch: SampleBatch, wall: float,
-               read_wall: list[float] | None, date: datetime) -> dict[str, Any]:
+def run_record(request: SolveRequest, batch: SampleBatch, wall: float, read_wall: list[float] | None,
+               date: datetime) -> dict[str, Any]:
     """The record of one sampler call (see the module docstring): sampler, parameters, timing, machine.
 
     Args:
-        sampler: the sampler's name.
-        options: what it was asked (recorded as given).
+        request: what it was asked (recorded as given: :meth:`SolveRequest.parameters`).
         batch: its samples (``extra`` may hold the sampler's own per-read times and info).
         wall: the call's wall time, seconds.
         read_wall: the wall-clock seconds of every read, when the sampler ran one per call.
@@ -292,17 +244,17 @@ def run_record(sampler: str, options: SampleOptions, batch: SampleBatch, wall: f
     own = batch.extra.get(READ_SECONDS)
     own = [float(t) for t in own] if own is not None and len(own) == len(batch) else None
     if own:
-        per_run, source, how = float(np.mean(own)), "sampler timing", "mean of the sampler's per-read times"
+        per_run, source, how = float(np.mean(own)), SAMPLER_TIMING, "mean of the sampler's per-read times"
     elif read_wall:
-        per_run, source, how = float(np.median(read_wall)), "wall clock", "median of the wall-clock time per read"
+        per_run, source, how = float(np.median(read_wall)), WALL_CLOCK, "median of the wall-clock time per read"
     else:
-        per_run, source = wall / max(1, len(batch)), "wall clock"
+        per_run, source = wall / max(1, len(batch)), WALL_CLOCK
         how = "wall time of the whole call / samples"
     return {
         "version": __version__,
         "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "sampler": sampler,
-        "parameters": recorded_parameters(options),
+        "sampler": request.sampler,
+        "parameters": request.parameters(),
         "sampler_reported": batch.extra.get(SAMPLER_INFO, {}),
         "timing": {"seconds_per_run": per_run, "time_source": source, "per_run": how,
                    "read_seconds": own, "read_wall_seconds": read_wall, "wall_seconds": wall},
@@ -322,60 +274,48 @@ def model_record(qubo: Qubo, full_variables: int) -> dict[str, Any]:
             "full_variables": int(full_variables), "fixed": len(qubo.fixed)}
 
 
-def solve(
-    puzzle: Puzzle | Qubo,
-    sampler: str = "sa",
-    *,
-    reads: int = 10,
-    seed: int | None = None,
-    sweeps: int | None = None,
-    time_limit: float | None = None,
-    presolve: bool | str = False,
-    options: Mapping[str, Any] | None = None,
-    tick: Tick | None = None,
-    workers: int | None = None,
-    count: int | None = None,
-    qpu: Mapping[str, Any] | None = None,
-    encoding: EncodingLike = DEFAULT,
-    weights: Weights | None = None,
-    source: str | None = None,
-    **knobs: Any,
-) -> SolveResult:
+def solve(puzzle: Puzzle | Qubo, request: SolveRequest | str = "sa", *, tick: Tick | None = None,
+          source: str | None = None, **options: Any) -> SolveResult:
     """Build *puzzle*'s QUBO (or take a model read from a file), sample it locally and decode every sample.
 
-    Args: see :func:`sample` (the *knobs* too: ``solve(p, "sa", beta_range=(0.5, 10))``).  *puzzle* is a :class:`Puzzle`, built in *encoding* with
-    *weights*, or a :class:`Qubo` that carries its puzzle (a file ``nonoqubo build`` or
-    ``suite`` wrote, read by :func:`~nonoqubo.inputs.load_model`), sampled as it is
-    (its own encoding and weights).  *presolve* fixes what line logic decides before
-    sampling (``"probe"``: what probing decides too, :mod:`nonoqubo.logic.probe`); a model that is presolved already keeps its fixings and gains the rest.  A model
-    that is not the QUBO of its clues (an edited offset or term) is refused before sampling
-    (:class:`~nonoqubo.answers.decode.Decoder` checks it), the message starting with *source*
-    (the file it was read from) when given.
+    Args:
+        puzzle: a :class:`Puzzle`, built in the request's encoding with its weights, or a :class:`Qubo`
+            that carries its puzzle (a file ``nonoqubo build`` or ``suite`` wrote, read by
+            :func:`~nonoqubo.inputs.load_model`), sampled as it is (its own encoding and weights).
+        request: a :class:`SolveRequest`, or a sampler's name with the request's keywords as *options*
+            (:meth:`SolveRequest.of`: ``solve(p, "sa", reads=20, seed=1, beta_range=(0.5, 10), presolve="probe")``).
+        tick: called as ``tick(reads_done, energy)`` after every read.
+        source: the file *puzzle* was read from, which a message about it names.
+
+    The request's *presolve* fixes what line logic decides before sampling (``"probe"``: what probing
+    decides too, :mod:`nonoqubo.logic.probe`); a model that is presolved already keeps its fixings and
+    gains the rest.  A model that is not the QUBO of its clues (an edited offset or term) is refused
+    before sampling (:class:`~nonoqubo.answers.decode.Decoder` checks it).
 
     Returns:
         A :class:`SolveResult`; ``best`` is the report of the lowest-energy sample.
 
     Raises:
         SolverError: a bad option (checked before the model is built).
-        FormatError: a :class:`Qubo` that carries no clues.
+        FormatError: a :class:`Qubo` that carries no clues, or a request that names another encoding or
+            weights for a model file.
     """
-    return prepare(puzzle, sampler, reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, presolve=presolve,
-                   options=options, workers=workers, count=count, qpu=qpu, encoding=encoding, weights=weights,
-                   source=source, **knobs).run(tick)
+    return prepare(puzzle, request, source=source, **options).run(tick)
 
 
 @dataclass
 class Prepared:
-    """One :func:`solve` made ready and not yet run: every option checked, the model built (and
+    """One :func:`solve` made ready and not yet run: the request checked, the model built (and
     presolved), the warm start matched to it, the sampler's model checks passed.
 
     ``solve --sweep`` prepares every setting before it runs the first, so a bad setting stops the
-    sweep before anything is sampled or written.  :meth:`run` samples and decodes.
+    sweep before anything is sampled or written; a campaign's worker prepares each task.
+    :meth:`run` samples and decodes.
 
     Attributes:
         puzzle, models, qubo, decoder: the puzzle, its models, the model sampled and its decoder.
-        sampler, options: the sampler and its ready options (:func:`ready_options`).
-        presolve: as given to :func:`solve` (recorded in the run's ``parameters``).
+        request: what was asked.
+        options: the request's options made ready for the model (the warm start's states matched).
         prepare_seconds: the time the preparing took (build, presolve, matching), part of ``solve_seconds``.
     """
 
@@ -383,72 +323,65 @@ class Prepared:
     models: Models
     qubo: Qubo
     decoder: Decoder
-    sampler: str
+    request: SolveRequest
     options: SampleOptions
-    presolve: bool | str
     prepare_seconds: float
 
-    def run(self, tick: Tick | None = None) -> SolveResult:
-        """Sample the model, decode every sample: the :class:`SolveResult`."""
+    @property
+    def sampler(self) -> str:
+        return self.request.sampler
+
+    def run(self, tick: Tick | None = None, step: Step | None = None) -> SolveResult:
+        """Sample the model, decode every sample: the :class:`SolveResult`.
+
+        *step*: ``step(message)``, a context manager around a long step before sampling (the QPU
+        samplers' embedding search), e.g. a status line.
+        """
         start = time.perf_counter()
-        batch = sample_ready(self.qubo, self.sampler, self.options, tick)
+        options = self.options if step is None else replace(self.options, step=step)
+        batch = _sample_ready(self.qubo, self.request, options, tick)
         analysis = self.decoder.analyse(batch.bits)
         best = self.decoder.reports(analysis, select(analysis, "best"), batch)[0]
         record = batch.extra[RUN]
-        record["parameters"]["presolve"] = self.presolve
         record["model"] = model_record(self.qubo, self.models.qubo.num_vars)
         record["timing"]["solve_seconds"] = self.prepare_seconds + time.perf_counter() - start
         return SolveResult(self.puzzle, self.qubo, batch, analysis, self.decoder, best)
 
 
-def models_of(puzzle: Puzzle | Qubo, *, encoding: EncodingLike = DEFAULT, weights: Weights | None = None,
-              source: str | None = None) -> Models:
-    """The :class:`~nonoqubo.pipeline.Models` of a puzzle (built in *encoding* with *weights*) or of a model file's
-    :class:`Qubo`, which must carry its clues and be their QUBO (refused before any sampling otherwise; the
-    message starts with *source*, the file, when given)."""
-    return _models_of(puzzle, encoding=encoding, weights=weights, source=source)[0]
+def models_of(puzzle: Puzzle | Qubo, request: SolveRequest | None = None, *, source: str | None = None) -> Models:
+    """The :class:`~nonoqubo.pipeline.Models` of a puzzle (built in the *request*'s encoding with its weights) or
+    of a model file's :class:`Qubo`, which must carry its clues and be their QUBO (refused before any sampling
+    otherwise; the message starts with *source*, the file, when given)."""
+    return _models_of(puzzle, request or SolveRequest(), source=source)[0]
 
 
-def _models_of(puzzle: Puzzle | Qubo, *, encoding: EncodingLike, weights: Weights | None,
-               source: str | None) -> tuple[Models, Decoder | None]:
+def _models_of(puzzle: Puzzle | Qubo, request: SolveRequest, source: str | None) -> tuple[Models, Decoder | None]:
     """:func:`models_of`, and a model file's decoder (made to check it; the one of the unpresolved model)."""
     if not isinstance(puzzle, Qubo):
-        return Models.build(puzzle, encoding=encoding, weights=weights), None
+        return Models.build(puzzle, encoding=request.encoding or DEFAULT, weights=request.weights,
+                            presolve=request.presolve or DEFAULT_PRESOLVE), None
+    where = f"{source}: " if source else ""
     if puzzle.puzzle is None:  # before sampling (presolve would need the clues too)
-        raise FormatError("the model carries no clues (a file nonoqubo build wrote does), so solve cannot decode its samples")
+        raise FormatError(f"{where}the model carries no clues (a file nonoqubo build wrote does), so solve cannot "
+                          "decode its samples")
+    if request.encoding is not None or request.weights is not None:
+        raise FormatError(f"{where}a model file keeps its own encoding ({puzzle.encoding}, weights "
+                          f"{puzzle.weights}); --encoding and --weights apply to clue files")
     try:  # the model is its clues' QUBO, or it is refused before any sampling
         decoder = Decoder(puzzle)
     except SampleError as exc:
-        raise FormatError(f"{source}: {exc}" if source else str(exc)) from None
-    return Models(puzzle.puzzle, puzzle), decoder
+        raise FormatError(f"{where}{exc}") from None
+    return Models(puzzle.puzzle, puzzle, presolve_method=request.presolve or DEFAULT_PRESOLVE), decoder
 
 
-def prepare(
-    puzzle: Puzzle | Qubo,
-    sampler: str = "sa",
-    *,
-    reads: int = 10,
-    seed: int | None = None,
-    sweeps: int | None = None,
-    time_limit: float | None = None,
-    presolve: bool | str = False,
-    options: Mapping[str, Any] | None = None,
-    workers: int | None = None,
-    count: int | None = None,
-    qpu: Mapping[str, Any] | None = None,
-    encoding: EncodingLike = DEFAULT,
-    weights: Weights | None = None,
-    source: str | None = None,
-    models: Models | None = None,
-    decoder: Decoder | None = None,
-    **knobs: Any,
-) -> Prepared:
+def prepare(puzzle: Puzzle | Qubo, request: SolveRequest | str = "sa", *, source: str | None = None,
+            models: Models | None = None, decoder: Decoder | None = None, **options: Any) -> Prepared:
     """Everything :func:`solve` does before sampling, as a :class:`Prepared` whose ``run`` does the rest.
 
     Args: as :func:`solve`'s; *models*, the puzzle's models when they are made already (a sweep makes
-    them once per presolve method; their ``presolve_method`` is the one used), else made by
-    :func:`models_of`; *decoder*, the sampled model's decoder when one is made already (used when it
-    is that model's).
+    them once per presolve method, a campaign's worker once per model; their ``presolve_method`` must be
+    the request's), else made by :func:`models_of`; *decoder*, the sampled model's decoder when one is made
+    already (used when it is that model's).
 
     Raises:
         SolverError, QpuParameterError, EmbeddingError: a bad option (checked before the model is built),
@@ -456,19 +389,18 @@ def prepare(
         SampleError: a warm start that is not the model's.
         FormatError: a :class:`Qubo` that carries no clues, or is not their QUBO.
     """
-    opts = sample_options(reads=reads, seed=seed, sweeps=sweeps, time_limit=time_limit, schedule=options,
-                          workers=workers, count=count, qpu=qpu, **knobs)
-    check_options(opts, sampler)
+    request = request_of(request, options).check()
     start = time.perf_counter()
     if models is None:
-        models, made = _models_of(puzzle, encoding=encoding, weights=weights, source=source)
+        models, made = _models_of(puzzle, request, source)
         decoder = decoder or made
-        if isinstance(presolve, str):
-            models.presolve_method = presolve
-    qubo = models.presolve() if presolve else models.qubo
+    elif request.presolve and models.presolve_method != request.presolve:
+        raise SolverError(f"the models given were made for --presolve {models.presolve_method}, "
+                          f"the request asks for {request.presolve}")
+    qubo = models.presolve() if request.presolve else models.qubo
     decoder = decoder if decoder is not None and decoder.model is qubo else Decoder(qubo)
-    opts = ready_options(qubo, sampler, opts, decoder)
-    return Prepared(models.puzzle, models, qubo, decoder, sampler, opts, presolve, time.perf_counter() - start)
+    opts = _ready(qubo, request, decoder)
+    return Prepared(models.puzzle, models, qubo, decoder, request, opts, time.perf_counter() - start)
 
 
 def sampleset_document(result: SolveResult) -> dict[str, Any]:

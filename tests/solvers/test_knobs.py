@@ -15,7 +15,8 @@ from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.solvers import openjij as openjij_module
 from nonoqubo.solvers.base import SampleOptions, index_bqm
 from nonoqubo.solvers.samplers import check_options
-from nonoqubo.solvers.sampling import RUN, recorded_parameters, sample
+from nonoqubo.solvers.request import SolveRequest
+from nonoqubo.solvers.sampling import RUN, sample
 from nonoqubo.solvers.schedule import betas_from_text, parse_beta_range, sqa_schedule_from_text
 from tests.support import SHARED
 
@@ -47,7 +48,7 @@ def test_sa_knobs_reach_the_sampler_and_the_flat_record(monkeypatch):
     assert calls[0]["num_sweeps"] == 40 and calls[0]["num_sweeps_per_beta"] == 4 and calls[0]["num_reads"] == 1
     params = batch.extra[RUN]["parameters"]
     assert params == {"reads": 3, "seed": 5, "sweeps": 40, "time_limit": None, "workers": None, "count": None,
-                      "beta_range": "0.5,10", "beta_schedule": "linear", "sweeps_per_beta": 4}
+                      "beta_range": "0.5,10", "beta_schedule": "linear", "sweeps_per_beta": 4, "presolve": False}
     assert all(isinstance(v, (int, float, str, type(None))) for v in params.values())  # flat, plain values
     assert batch.extra[RUN]["sampler_reported"]["beta_range"] == [0.5, 10.0]  # the sampler's own account
 
@@ -161,7 +162,7 @@ def test_sqa_schedule_file_reaches_openjij(tmp_path, monkeypatch):
     calls: list[dict] = []
     spy_on(monkeypatch, openjij.SQASampler, calls)
     batch = openjij_module.sample(build(SMALL), "openjij-sqa", reads=1, seed=2,
-                                  options={"sqa_schedule": str(path), "trotter": 2})
+                                  schedule={"sqa_schedule": str(path), "trotter": 2})
     assert calls[0]["schedule"] == [[0.0, 5], [0.5, 5], [1.0, 10]] and calls[0]["trotter"] == 2
     assert len(batch) == 1
     with pytest.raises(SolverError, match="leave out --sweeps"):
@@ -169,9 +170,9 @@ def test_sqa_schedule_file_reaches_openjij(tmp_path, monkeypatch):
 
 
 def test_recorded_parameters_flatten_the_openjij_schedule():
-    params = recorded_parameters(SampleOptions(reads=2, schedule={"beta": 5.0, "trotter": None}))
+    params = SolveRequest.of("openjij-sqa", reads=2, schedule={"beta": 5.0, "trotter": None}).parameters()
     assert params == {"reads": 2, "seed": None, "sweeps": None, "time_limit": None, "workers": None, "count": None,
-                      "beta": 5.0}
+                      "beta": 5.0, "presolve": False}
 
 
 @pytest.mark.parametrize("args, message", [

@@ -143,8 +143,8 @@ def test_sqa_keeps_a_warm_start_only_when_its_schedule_starts_late(tmp_path):
     late = tmp_path / "late.txt"
     late.write_text("0.9 20\n1.0 20\n")
     warm = sample(q, "openjij-sqa", reads=3, seed=1, initial_states=str(answer),
-                  options={"sqa_schedule": str(late)})
-    cold = sample(q, "openjij-sqa", reads=3, seed=1, options={"sqa_schedule": str(late)})
+                  schedule={"sqa_schedule": str(late)})
+    cold = sample(q, "openjij-sqa", reads=3, seed=1, schedule={"sqa_schedule": str(late)})
     assert q.energy(warm.bits).max() == 0  # every read stayed at the answer
     assert q.energy(cold.bits).min() > 0  # from random states the late schedule finds nothing
 

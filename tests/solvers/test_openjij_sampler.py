@@ -44,7 +44,7 @@ def test_schedule_options_reach_openjij(monkeypatch):
         return real(self, bqm, **kwargs)
 
     monkeypatch.setattr(openjij.SASampler, "sample", spy)
-    sample(build(SMALL), "openjij-sa", reads=2, seed=4, sweeps=50, options={"beta_min": 0.2, "beta_max": 8})
+    sample(build(SMALL), "openjij-sa", reads=2, seed=4, sweeps=50, schedule={"beta_min": 0.2, "beta_max": 8})
     # with a seed, one read per call, read r seeded seed + r (OpenJij seeds every read of a call alike)
     assert seen == [{"beta_min": 0.2, "beta_max": 8.0, "num_sweeps": 50, "num_reads": 1, "seed": 4 + r}
                     for r in range(2)]

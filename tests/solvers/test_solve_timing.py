@@ -77,7 +77,7 @@ def test_tabu_records_wall_clock_per_read(run_cli, tmp_path):
 
 def test_openjij_keeps_its_per_read_times():
     pytest.importorskip("openjij")
-    batch = sample(build(SMALL), "openjij-sqa", reads=3, seed=1, sweeps=20, options={"trotter": 3})
+    batch = sample(build(SMALL), "openjij-sqa", reads=3, seed=1, sweeps=20, schedule={"trotter": 3})
     rec = batch.extra[RUN]
     assert rec["timing"]["time_source"] == "sampler timing" and len(rec["timing"]["read_seconds"]) == 3
     assert rec["parameters"]["trotter"] == 3  # the schedule's options, flat beside the others
