@@ -4,8 +4,12 @@ Each command runs in a fresh interpreter (as a user's shell runs it) that prints
 command, the top-level names of every module it imported.  None of :data:`HEAVY` may be among
 them: they cost 0.1 to 1.5 s each to import and only some commands need them (the figures, CP-SAT,
 the annealer road, OMMX, OpenJij, the docs).  The notebook pictures (``_repr_svg_``) and the
-report's registration (``nonoqubo._util.notebook``) must keep it so.  The timings side by side
-with ``python -c "import numpy, dimod, yaml"`` are ``benchmarks/bench_startup.py``'s.
+report's registration (``nonoqubo._util.notebook``) must keep it so.
+
+``--version`` and ``--help`` go further: they import no command module (the command table of
+:mod:`nonoqubo.cli` lists them), and no module of :data:`WORK` (the campaigns, the samplers, the
+annealer road), and ``nonoqubo CMD`` imports CMD's module and no other command's.  The timings side
+by side with ``python -c "import numpy, dimod, yaml"`` are ``benchmarks/bench_startup.py``'s.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ from tests.support import ROOT
 #: and networkx, OMMX, OpenJij, SciPy, Sphinx, Pillow, IPython, QUBO++)
 HEAVY = ("matplotlib", "ortools", "minorminer", "dwave.system", "dwave_networkx", "networkx", "ommx", "openjij",
          "scipy", "sphinx", "PIL", "IPython", "pyqbpp", "nbclient", "playwright")
+
+#: the packages of nonoqubo that ``--version`` and ``--help`` must not import
+WORK = ("nonoqubo.campaign", "nonoqubo.solvers", "nonoqubo.qpu")
 
 PROBE = r"""
 import json, sys
@@ -62,6 +69,51 @@ def test_start_up_imports_nothing_heavy(name):
     modules = imported_by(COMMANDS[name])
     assert "nonoqubo" in modules
     assert not heavy_in(modules), f"nonoqubo {' '.join(COMMANDS[name])} imports {heavy_in(modules)}"
+
+
+def command_modules(modules: set[str]) -> list[str]:
+    """The command modules of :mod:`nonoqubo.cli` (not its ``_`` helpers) among *modules*."""
+    from nonoqubo.cli import COMMANDS
+
+    commands = {f"nonoqubo.cli.{c.module}" for c in COMMANDS}
+    return sorted(m for m in modules if m in commands)
+
+
+def work_in(modules: set[str]) -> list[str]:
+    """The modules of :data:`WORK` among *modules*."""
+    return sorted(m for m in modules if any(m == w or m.startswith(w + ".") for w in WORK))
+
+
+@pytest.mark.parametrize("name", ["version", "help"])
+def test_version_and_help_import_no_command_and_no_work_module(name):
+    modules = imported_by(COMMANDS[name])
+    assert not command_modules(modules), f"nonoqubo {COMMANDS[name][0]} imports {command_modules(modules)}"
+    assert not work_in(modules), f"nonoqubo {COMMANDS[name][0]} imports {work_in(modules)}"
+    assert not heavy_in(modules) and "numpy" not in modules, sorted(m for m in modules if "." not in m)
+
+
+def test_a_command_imports_its_own_module_and_no_other_command():
+    modules = imported_by(["formats"])
+    assert command_modules(modules) == ["nonoqubo.cli.formats"]
+
+
+def test_the_probes_see_a_command_and_a_work_module():
+    """The checks can fail: a command module, or a module of campaign/, solvers/, qpu/, is caught."""
+    assert command_modules({"nonoqubo.cli", "nonoqubo.cli._parser", "nonoqubo.cli.solve"}) == ["nonoqubo.cli.solve"]
+    assert work_in({"nonoqubo.qpu.topology", "nonoqubo.qpuish", "nonoqubo.model"}) == ["nonoqubo.qpu.topology"]
+
+
+def test_a_picture_after_a_plain_import_nonoqubo():
+    """In a fresh interpreter (a notebook's kernel), ``import nonoqubo`` imports no renderer, and a
+    Puzzle's first picture imports it and draws (``nonoqubo._util.notebook.renderers``)."""
+    script = ("import sys, nonoqubo\n"
+              "p = nonoqubo.Puzzle.from_picture(['#.', '.#'])\n"
+              "print('render' if 'nonoqubo.answers.render' in sys.modules else 'none')\n"
+              "print(p._repr_svg_()[:4])\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=ROOT,
+                         timeout=120)
+    assert out.stdout.split() == ["none", "<svg"], out.stderr
 
 
 def test_the_probe_sees_a_heavy_import():

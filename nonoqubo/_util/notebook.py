@@ -7,8 +7,10 @@ A :class:`~nonoqubo.model.puzzle.Puzzle` (model layer) and a
 HTML report (:mod:`nonoqubo.campaign.report_html` imports :mod:`nonoqubo.campaign.evaluate`).  So
 the dependency is turned round: each class's method asks :func:`show`, and the renderer's own
 module :func:`register` s its drawing for the class when it is imported.  The classes name no
-renderer; ``import nonoqubo`` imports :mod:`nonoqubo.answers.render` and ``nonoqubo.campaign``
-imports :mod:`nonoqubo.campaign.report_html` (neither imports matplotlib until a figure is drawn).
+renderer.  ``import nonoqubo`` names :mod:`nonoqubo.answers.render` with :func:`renderers`, a
+module :func:`show` imports the first time it finds no drawing (so start-up imports no renderer,
+and a notebook's first picture imports it); ``nonoqubo.campaign`` imports
+:mod:`nonoqubo.campaign.report_html` (neither imports matplotlib until a figure is drawn).
 
 A class with no renderer registered shows its text ``repr`` (:func:`show` returns None, which
 Jupyter takes as "no such picture").
@@ -22,19 +24,23 @@ Examples:
     >>> register(Dot, "svg", lambda dot: "<svg/>")
     >>> Dot()._repr_svg_()
     '<svg/>'
+    >>> renderers("nonoqubo.answers.render")  # imported by the first show() that finds no drawing
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["MIMES", "register", "show"]
+__all__ = ["MIMES", "register", "renderers", "show"]
 
 #: the kinds of picture: ``svg`` for ``_repr_svg_``, ``html`` for ``_repr_html_``
 MIMES = ("svg", "html")
 
 _RENDERERS: dict[tuple[type, str], Callable[[Any], str | None]] = {}
+#: renderer modules named by :func:`renderers` and not imported yet
+_PENDING: list[str] = []
 
 
 def register(cls: type, mime: str, draw: Callable[[Any], str | None]) -> None:
@@ -53,10 +59,28 @@ def register(cls: type, mime: str, draw: Callable[[Any], str | None]) -> None:
     _RENDERERS[(cls, mime)] = draw
 
 
-def show(obj: Any, mime: str) -> str | None:
-    """The picture of *obj* as *mime*, from the renderer registered for its class (or a base), else None."""
+def renderers(*modules: str) -> None:
+    """Name *modules* (dotted names) that :func:`register` drawings when imported; :func:`show` imports
+    them the first time it finds no drawing for an object, so nothing is imported before a picture is asked."""
+    _PENDING.extend(m for m in modules if m not in _PENDING)
+
+
+def _drawing(obj: Any, mime: str) -> Callable[[Any], str | None] | None:
     for cls in type(obj).__mro__:
         draw = _RENDERERS.get((cls, mime))
         if draw is not None:
-            return draw(obj)
+            return draw
     return None
+
+
+def show(obj: Any, mime: str) -> str | None:
+    """The picture of *obj* as *mime*, from the renderer registered for its class (or a base), else None.
+
+    When none is registered, the modules named by :func:`renderers` are imported first (once).
+    """
+    draw = _drawing(obj, mime)
+    if draw is None and _PENDING:
+        while _PENDING:
+            importlib.import_module(_PENDING.pop(0))
+        draw = _drawing(obj, mime)
+    return None if draw is None else draw(obj)

@@ -12,7 +12,8 @@ file numbers them (``--index``).
   and ``decode``): one verdict line per failing puzzle, a total line, and the
   located problems of either file.  The other puzzles are always checked.
 * :func:`solve_all` solves every puzzle with CP-SAT and writes the answer file
-  (``nonoqubo solve QUESTIONS --sampler cpsat --tournament-answers OUT``).
+  (``nonoqubo solve QUESTIONS --sampler cpsat --tournament-answers OUT``);
+  :func:`solves_collection` says when ``solve`` means that.
 
 Both return an outcome whose :attr:`exit_status` is the command's:
 
@@ -55,16 +56,18 @@ import numpy as np
 from .. import clues
 from .._util.atomic import atomic_write
 from .._util.text import decode
-from ..errors import NoSolution, TimeLimit
+from ..errors import NonoquboError, NoSolution, TimeLimit
 from ..logic.check import check
 from ..model.puzzle import Puzzle
 from ..samples import tournament as answer_format
 
-__all__ = ["TIME_LIMIT_STATUS", "PuzzleOutcome", "TournamentOutcome", "check_answers", "is_answer_file", "is_multi_puzzle",
-           "solve_all"]
+__all__ = ["SAMPLER", "TIME_LIMIT_STATUS", "PuzzleOutcome", "TournamentOutcome", "check_answers", "is_answer_file",
+           "is_multi_puzzle", "solve_all", "solves_collection"]
 
 #: the exit status of a search the time limit stopped (``solve``): not 1 (an answer), not 2 (bad input)
 TIME_LIMIT_STATUS = 3
+#: the sampler that solves a whole collection (:func:`solve_all` is CP-SAT's search, one per puzzle)
+SAMPLER = "cpsat"
 #: failing lines a verdict names before "..."
 _SHOW = 6
 
@@ -163,6 +166,34 @@ def is_multi_puzzle(path: str | os.PathLike[str], format: str | None = None) -> 
     return os.path.isfile(path) and len(clues.members(path, format)) > 1
 
 
+def solves_collection(questions: str | os.PathLike[str], *, sampler: str, format: str | None = None,
+                      one_puzzle: bool = False, answers_out: str | os.PathLike[str] | None = None) -> bool:
+    """Whether ``solve`` on *questions* means every puzzle of it (:func:`solve_all`).
+
+    It does when an answer file *answers_out* is asked for, or when *sampler* is :data:`SAMPLER` and
+    *questions* is a file of several puzzles of which none is chosen (*one_puzzle*: ``--index`` or
+    ``--name`` was given).  Standard input (``-``) is one puzzle.
+
+    Examples:
+        >>> solves_collection("-", sampler="cpsat"), solves_collection("-", sampler="cpsat", answers_out="a.txt")
+        (False, True)
+        >>> solves_collection("q.taai", sampler="sa", answers_out="a.txt")
+        Traceback (most recent call last):
+        ...
+        nonoqubo.errors.NonoquboError: --tournament-answers: only --sampler cpsat solves a whole collection (not sa); add --sampler cpsat
+
+    Raises:
+        NonoquboError: *answers_out* with another sampler than :data:`SAMPLER`.
+    """
+    if answers_out is not None:
+        if sampler != SAMPLER:
+            raise NonoquboError(f"--tournament-answers: only --sampler {SAMPLER} solves a whole collection "
+                                f"(not {sampler}); add --sampler {SAMPLER}")
+        return True
+    return (sampler == SAMPLER and not one_puzzle and os.fspath(questions) != "-"
+            and is_multi_puzzle(questions, format))
+
+
 def _questions(path: str, format: str | None) -> list[tuple[int, Puzzle | None, str | None]]:
     """``(number, puzzle, error)`` of every puzzle of the question file, read once.
 
@@ -232,7 +263,7 @@ def check_answers(questions: str | os.PathLike[str], answers: str | os.PathLike[
 
 def solve_all(questions: str | os.PathLike[str], *, format: str | None = None, time_limit: float | None = None,
               workers: int | None = None, answers_out: str | os.PathLike[str] | None = None,
-              tick: Callable[[int], None] | None = None) -> TournamentOutcome:
+              tick: Callable[[int], None] | None = None, plan: Callable[[int], None] | None = None) -> TournamentOutcome:
     """Solve every puzzle of *questions* with CP-SAT (one search each) and write the answers to *answers_out*.
 
     A puzzle whose search the time limit stops, or that has no solution, has no answer in the file
@@ -243,6 +274,8 @@ def solve_all(questions: str | os.PathLike[str], *, format: str | None = None, t
         workers: CP-SAT's search workers (default: CP-SAT's, every core).
         answers_out: the answer file to write (atomically, when every puzzle is done); None: none.
         tick: called with the count of puzzles done after each.
+        plan: called once with the number of puzzles, when the file is read and before the first search
+            (a progress bar's total).
 
     Raises:
         MissingDependency: ortools is not installed (checked before anything is read).
@@ -255,6 +288,8 @@ def solve_all(questions: str | os.PathLike[str], *, format: str | None = None, t
     asked = _questions(qsource, format)
     outcome = TournamentOutcome("tournament-solve", qsource, None if answers_out is None else os.fspath(answers_out))
     grids: dict[int, np.ndarray] = {}
+    if plan is not None:
+        plan(len(asked))
     start = time.perf_counter()
     for done, (number, puzzle, error) in enumerate(asked, start=1):
         outcome.puzzles.append(_solve_one(number, puzzle, error, qsource, grids, time_limit, workers, solutions))

@@ -1,10 +1,19 @@
-"""The ``nonoqubo`` command line: a thin client of the library.
+"""The ``nonoqubo`` command line: a thin client of the library, each command loaded when it runs.
 
-Every sub-command lives in a module of this package that defines::
+:data:`COMMANDS` is the one table of the sub-commands: name, module, place in ``nonoqubo --help``
+and the one line it shows there.  ``nonoqubo --help`` lists them from the table, ``--version``
+answers from it, and neither imports a command; ``nonoqubo CMD ...`` imports CMD's module alone
+(:class:`~nonoqubo.cli._parser.Commands`).  Every command module defines::
 
-    ORDER = 10                      # position in `nonoqubo --help`
+    ORDER = 10                      # its place in `nonoqubo --help` (the table's copy)
+    HELP = "one line"               # its line there (the table's copy)
     def register(subparsers) -> argparse.ArgumentParser   # adds the sub-command,
                                                            # sets defaults(run=...)
+
+and ``tests/cli/test_cli_commands.py`` fails for a module that is not in the table or whose
+``ORDER`` or ``HELP`` differ from its line.  The command line is read by
+:class:`~nonoqubo.cli._parser.Parser` (a negative range bound is a value; an option such as
+``--presolve [line|probe]`` says itself which words are its value).
 
 ``run(args) -> int`` does one library call and prints; it returns the exit
 status.  Errors the library raises on purpose (:class:`NonoquboError`) and
@@ -30,17 +39,44 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .._util.discover import submodules
 from ..errors import NonoquboError, NoSolution, Note, TimeLimit
-from ._common import joined_presolve
+from ._parser import Command, Commands, Parser
 
-__all__ = ["main", "make_parser"]
+__all__ = ["COMMANDS", "main", "make_parser"]
+
+#: every sub-command: ``nonoqubo --help`` lists them from here, in ORDER, without importing one; a
+#: command's module (``nonoqubo.cli.MODULE``) is imported when the command runs.  Each line's
+#: ORDER and HELP are its module's own (``tests/cli/test_cli_commands.py`` keeps them so).
+COMMANDS: tuple[Command, ...] = (
+    Command("info", "info", 10, "print the puzzle's size and the QUBO's figures (variables, terms, offset, ...)"),
+    Command("build", "build", 20, "build the QUBO of PUZZLE and write it as a file (qbsolv, COO, dimod BQM, QPLIB, ...)"),
+    Command("embed", "embed", 25, "find an embedding of the QUBO on a QPU topology (Pegasus, Zephyr, Chimera, a QPU's "
+                                  "graph) with minorminer"),
+    Command("formats", "formats", 30, "list the clue formats nonoqubo reads and the QUBO formats it writes"),
+    Command("convert", "convert", 40, "convert a puzzle between clue formats (webpbn XML, .non, .nin, .mk, .g, .cwd, ...)"),
+    Command("decode", "decode", 50, "decode a solver's samples: the picture, valid or not, and every broken term"),
+    Command("check", "check", 60, "check a grid (text of #/. or 1/0, a character per colour, or JSON) against the clues"),
+    Command("suite", "suite", 60, "build an instance library: many puzzles (files, folders, globs, random families) -> "
+                                  "models + index"),
+    Command("evaluate", "evaluate", 65, "judge a benchmark campaign: success probability, TTS99, residual energy per "
+                                        "model and setting"),
+    Command("solve", "solve", 70, "solve a puzzle locally (simulated annealing, tabu, exact, QUBO++, OpenJij SA/SQA, "
+                                  "CP-SAT) and show the picture"),
+)
 
 DESCRIPTION = """\
 nonoqubo turns nonogram clues into QUBO files for quantum annealers, Ising
 machines and QUBO solvers, and turns what those solvers return back into a
-picture with a verdict.  The model is the domain-wall encoding of the QUBO++
-"Nonogram" case study (labels y{i}[k][p] for rows, z{j}[k][p] for columns).
+picture with a verdict.
+
+A puzzle's block shifts are written as binary variables in one of three
+encodings (--encoding NAME; 'nonoqubo formats' lists them):
+  domain-wall  the default: the QUBO++ "Nonogram" case study's model, labels
+               y{i}[k][p] for rows, z{j}[k][p] for columns
+  one-hot      one variable per possible shift of every block
+  automaton    the line automaton: one state of each line's clue automaton
+               per cell (the Gecode chapter's regular constraint)
+Every model file records its encoding, so decode, info and evaluate read it back.
 """
 
 EPILOG = """\
@@ -60,14 +96,9 @@ CLOSED_PIPE = 141
 TIME_LIMIT = 3
 
 
-def _command_modules() -> list:
-    mods = submodules(__name__, __path__, "register")
-    return sorted(mods, key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
-
-
 def make_parser() -> argparse.ArgumentParser:
-    """The full argument parser (all sub-commands)."""
-    parser = argparse.ArgumentParser(
+    """The argument parser: every command of :data:`COMMANDS` listed, none imported until it is parsed."""
+    parser = Parser(
         prog="nonoqubo",
         description=DESCRIPTION,
         epilog=EPILOG,
@@ -76,12 +107,10 @@ def make_parser() -> argparse.ArgumentParser:
     from .._version import __version__
 
     parser.add_argument("--version", action="version", version=f"nonoqubo {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands = {}
-    for mod in _command_modules():
-        command = mod.register(sub)
-        commands[command.prog.split()[-1]] = command
-    parser.set_defaults(_commands=commands)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=Commands)
+    assert isinstance(sub, Commands)
+    sub.add_table(COMMANDS, __name__)
+    parser.set_defaults(_commands=sub)
     return parser
 
 
@@ -121,80 +150,13 @@ class _PipeSafe:
         return getattr(self._stream, name)
 
 
-#: options whose value is a range LO,HI that may start with a minus sign (argparse would take
-#: ``-4,4`` for an option of its own)
-RANGE_OPTIONS = ("--h-range", "--j-range", "--beta-range")
-#: options whose value may be two words, the first one given here: ``--beta-schedule custom FILE``
-#: (joined into one value, so the option takes one word otherwise and never swallows PUZZLE)
-TWO_WORD_VALUES = {"--beta-schedule": "custom"}
-
-
-def joined_ranges(argv: Sequence[str]) -> list[str]:
-    """``--h-range -4,4`` as ``--h-range=-4,4``, so a negative lower bound reads as a value.
-
-    Examples:
-        >>> joined_ranges(["build", "p.non", "--h-range", "-2,2", "--j-range", "-1,1"])
-        ['build', 'p.non', '--h-range=-2,2', '--j-range=-1,1']
-        >>> joined_ranges(["build", "--h-range", "--quiet"])
-        ['build', '--h-range', '--quiet']
-    """
-    out: list[str] = []
-    items = list(argv)
-    i = 0
-    while i < len(items):
-        value = items[i + 1] if i + 1 < len(items) else ""
-        if items[i] in RANGE_OPTIONS and value[:1] == "-" and (value[1:2].isdigit() or value[1:2] == "."):
-            out.append(f"{items[i]}={value}")
-            i += 2
-        else:
-            out.append(items[i])
-            i += 1
-    return out
-
-
-def joined_two_word_values(argv: Sequence[str]) -> list[str]:
-    """``--beta-schedule custom FILE`` as ``--beta-schedule=custom FILE``, so the option takes one word otherwise.
-
-    Examples:
-        >>> joined_two_word_values(["solve", "--beta-schedule", "custom", "b.txt", "p.non"])
-        ['solve', '--beta-schedule=custom b.txt', 'p.non']
-        >>> joined_two_word_values(["solve", "--beta-schedule", "linear", "p.non"])
-        ['solve', '--beta-schedule', 'linear', 'p.non']
-        >>> joined_two_word_values(["solve", "--beta-schedule", "custom", "-q"])
-        ['solve', '--beta-schedule', 'custom', '-q']
-    """
-    out: list[str] = []
-    items = list(argv)
-    i = 0
-    while i < len(items):
-        first = TWO_WORD_VALUES.get(str(items[i]))
-        if (first is not None and i + 2 < len(items) and items[i + 1] == first
-                and not str(items[i + 2]).startswith("-")):
-            out.append(f"{items[i]}={first} {items[i + 2]}")
-            i += 3
-        else:
-            out.append(items[i])
-            i += 1
-    return out
-
-
-def normalised_argv(argv: Sequence[str]) -> list[str]:
-    """The command line as argparse can read it: every rewrite before parsing, in one place.
-
-    :func:`joined_ranges` (a negative range bound is a value), :func:`joined_two_word_values`
-    (``--beta-schedule custom FILE`` is one value) and :func:`~nonoqubo.cli._common.joined_presolve`
-    (``--presolve probe`` is a value; a bare ``--presolve`` never takes the puzzle's name).
-    """
-    return joined_presolve(joined_two_word_values(joined_ranges(argv)))
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 invalid answer, 2 bad input)."""
     parser = make_parser()
-    args, unknown = parser.parse_known_args(normalised_argv(sys.argv[1:] if argv is None else list(argv)))
+    args, unknown = parser.parse_known_args(sys.argv[1:] if argv is None else list(argv))
     if unknown:  # the sub-command's usage, not the top level's, goes with the complaint
-        command = args._commands.get(getattr(args, "command", None) or "", parser)
-        command.error(f"unrecognized arguments: {' '.join(unknown)}")
+        name = getattr(args, "command", None)
+        (args._commands.load(name) if name else parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "run", None):
         parser.print_help()
         return 2

@@ -26,10 +26,11 @@ from ..errors import NonoquboError, PuzzleError
 from ..inputs import open_input
 from ..logic.presolve import DEFAULT_PRESOLVE, PRESOLVES
 from ..model.puzzle import Puzzle
+from ._parser import OneOf
 
 __all__ = ["add_cache_argument", "add_chain_strength_argument", "add_embed_search_arguments", "add_encoding_arguments",
            "add_force_argument", "add_image_argument", "add_presolve_argument", "add_puzzle_arguments",
-           "chain_break_lines", "joined_presolve", "probe_summary",
+           "chain_break_lines", "probe_summary",
            "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit", "topology_file",
            "encoding_options", "input_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
            "verdict", "write_image", "print_tournament", "refuse_in_tournament", "solve_tournament",
@@ -100,15 +101,17 @@ def no_solution_names(source: str) -> Iterator[None]:
         raise PuzzleError(f"{source}: the puzzle has no solution, {who} proves it: {exc}") from None
 
 
-class _Presolve(argparse.Action):
-    """``--presolve[=line|probe]``: ``args.presolve`` the switch (True), ``args.presolve_method`` the presolve."""
+class _Presolve(OneOf):
+    """``--presolve [line|probe]``: ``args.presolve`` the switch (True), ``args.presolve_method`` the presolve.
+
+    A :class:`~nonoqubo.cli._parser.OneOf`: the word after a bare ``--presolve`` is its value only
+    when it names a presolve, so ``info --presolve PUZZLE`` keeps its puzzle.
+    """
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
-        if values not in PRESOLVES:
-            raise argparse.ArgumentError(self, f"must be one of {', '.join(PRESOLVES)}, not {values!r}")
         namespace.presolve = True
-        namespace.presolve_method = values
+        namespace.presolve_method = self.checked(values)
 
 
 def add_presolve_argument(parser: argparse.ArgumentParser, what: str) -> None:
@@ -117,7 +120,7 @@ def add_presolve_argument(parser: argparse.ArgumentParser, what: str) -> None:
     ``args.presolve`` stays the switch every command read before (False without the option) and
     ``args.presolve_method`` names the presolve (``"line"`` by default).
     """
-    parser.add_argument("--presolve", nargs="?", const=DEFAULT_PRESOLVE, default=False, action=_Presolve,
+    parser.add_argument("--presolve", action=_Presolve, one_of=PRESOLVES, const=DEFAULT_PRESOLVE, default=False,
                         metavar="line|probe",
                         help=f"{what}: line logic (bare --presolve, the default) or 'probe' (one-cell probing on "
                              "top of it, then the model's variables where cells stay open: fixes more where line "
@@ -134,38 +137,6 @@ def probe_summary(probe: Any, seconds: float) -> str:
     return (f"probing:     {probe.line_settled} -> {probe.settled} of {probe.cells} cells settled "
             f"({'solved' if probe.solved else 'not solved'}), {rounds}, {probe.probes} probes{on_vars} "
             f"({probe.contradictions} contradictions), {seconds:.3f} s")
-
-
-def joined_presolve(argv: list[str]) -> list[str]:
-    """``--presolve probe`` as ``--presolve=probe``, and a bare ``--presolve`` before a word moved to the end,
-    so that the word after it stays what it always was (``info --presolve PUZZLE``: the puzzle).
-
-    Examples:
-        >>> joined_presolve(["info", "--presolve", "logo.yaml"])
-        ['info', 'logo.yaml', '--presolve']
-        >>> joined_presolve(["build", "p.non", "--presolve", "probe", "-o", "p.qubo"])
-        ['build', 'p.non', '--presolve=probe', '-o', 'p.qubo']
-        >>> joined_presolve(["build", "p.non", "--presolve", "-o", "p.qubo"])
-        ['build', 'p.non', '--presolve', '-o', 'p.qubo']
-    """
-    items = list(argv)
-    end = items.index("--") if "--" in items else len(items)
-    head, tail = items[:end], items[end:]
-    out: list[str] = []
-    moved = False
-    i = 0
-    while i < len(head):
-        after = head[i + 1] if i + 1 < len(head) else None
-        if head[i] == "--presolve" and after in PRESOLVES:
-            out.append(f"--presolve={after}")
-            i += 2
-            continue
-        if head[i] == "--presolve" and after is not None and not after.startswith("-"):
-            moved = True  # a bare switch before a word: the word is not its value
-        else:
-            out.append(head[i])
-        i += 1
-    return out + (["--presolve"] if moved else []) + tail
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:
@@ -332,16 +303,39 @@ def write_image(path: str, puzzle: Puzzle, r: Report) -> None:
         fh.write(svg)
 
 
-def add_embed_search_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--embed-seed``, ``--embed-tries``, ``--embed-timeout``, ``--no-cache``: the minorminer search of
-    ``info --topology`` and ``suite --embed`` (``embed`` itself says ``--seed``, ``--tries``, ``--timeout``)."""
-    parser.add_argument("--embed-seed", type=int, default=1, metavar="N",
-                        help="minorminer's seed of the first try (default 1)")
-    parser.add_argument("--embed-tries", type=int, default=1, metavar="N",
-                        help="searches per model; the shortest longest chain, then the fewest qubits, is kept "
+class _SearchOption(argparse.Action):
+    """Stores the value, and in ``args.embed_spelled`` the option's name as typed (``--tries`` or
+    ``--embed-tries``), so that a refusal names the option the user wrote."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.embed_spelled = {**(getattr(namespace, "embed_spelled", None) or {}), self.dest: option_string}
+
+
+def add_embed_search_arguments(parser: argparse.ArgumentParser, *, short: bool = False) -> None:
+    """``--embed-seed``, ``--embed-tries``, ``--embed-timeout`` and ``--no-cache``: the minorminer search of
+    ``embed``, ``info --topology`` and ``suite --embed``, one definition (the limits are
+    :func:`nonoqubo.qpu.embedding.check_search`'s, checked by :func:`check_embed_search_options`).
+
+    *short*: also ``--seed``, ``--tries`` and ``--timeout``, the names ``embed`` has always taken
+    (the same options, two names each).
+    """
+    from ..qpu.embedding import MAX_TIMEOUT, MAX_TRIES, SEED_LIMIT
+
+    def names(word: str) -> list[str]:
+        return [f"--embed-{word}", *([f"--{word}"] if short else [])]
+
+    parser.add_argument(*names("seed"), dest="embed_seed", action=_SearchOption, type=int, default=1, metavar="N",
+                        help=f"minorminer's random seed of the first try, 0..{SEED_LIMIT - 1}; try i uses N + i "
                              "(default 1)")
-    parser.add_argument("--embed-timeout", type=float, default=1000.0, metavar="SECONDS",
-                        help="time limit of each search (default 1000, minorminer's)")
+    parser.add_argument(*names("tries"), dest="embed_tries", action=_SearchOption, type=int, default=1, metavar="N",
+                        help="searches per model; the best is kept: the shortest longest chain, then the fewest "
+                             f"qubits (default 1, at most {MAX_TRIES})")
+    parser.add_argument(*names("timeout"), dest="embed_timeout", action=_SearchOption, type=float, default=1000.0,
+                        metavar="SECONDS",
+                        help=f"time limit of each try, minorminer's timeout (default 1000, minorminer's own; at "
+                             f"most {MAX_TIMEOUT:g})")
     add_cache_argument(parser)
 
 
@@ -352,12 +346,19 @@ def add_cache_argument(parser: argparse.ArgumentParser) -> None:
                              "~/.cache/nonoqubo/embeddings)")
 
 
-def check_embed_search_options(seed: int, tries: int, timeout: float) -> None:
+def check_embed_search_options(args: argparse.Namespace) -> None:
     """Refuse, before any work, a search minorminer cannot run or that would not end
-    (:func:`nonoqubo.qpu.embedding.check_search`, the options named ``--embed-...``)."""
+    (:func:`nonoqubo.qpu.embedding.check_search`), naming each option as it was typed."""
     from ..qpu.embedding import check_search
 
-    check_search(seed, tries, timeout, prefix="--embed-")
+    spelled = getattr(args, "embed_spelled", None) or {}
+
+    def prefix(word: str) -> str:  # "--embed-" or, for embed's short names, "--"
+        return str(spelled.get(f"embed_{word}", f"--embed-{word}"))[:-len(word)]
+
+    check_search(args.embed_seed, 1, 1.0, prefix=prefix("seed"))
+    check_search(1, args.embed_tries, 1.0, prefix=prefix("tries"))
+    check_search(1, 1, args.embed_timeout, prefix=prefix("timeout"))
 
 
 def chain_break_lines(breaks: dict, best: int) -> list[str]:
@@ -436,37 +437,28 @@ def print_tournament(outcome: Any, as_json: bool) -> int:
 
 
 def solve_tournament(args: argparse.Namespace) -> int:
-    """``solve PUZZLES --sampler cpsat [--tournament-answers OUT]``: every puzzle of the file, one answer file."""
+    """``solve PUZZLES --sampler cpsat [--tournament-answers OUT]``: every puzzle of the file
+    (:func:`nonoqubo.campaign.tournament.solve_all`), one answer file."""
     from .._util import progress
     from ..campaign.tournament import solve_all
 
-    if args.sampler != "cpsat":
-        raise NonoquboError(f"--tournament-answers: only --sampler cpsat solves a whole collection "
-                            f"(not {args.sampler}); add --sampler cpsat")
     refuse_in_tournament(args, "--tournament-answers", {
         "output": "-o", "image": "--image", "count": "--count", "presolve": "--presolve",
         "embedding": "--embedding", "topology": "--topology", "encoding": "--encoding", "weights": "--weights",
         "sweep": "--sweep"})
     if args.tournament_answers:
         check_output_folder(args.tournament_answers, args.puzzle)
-    total = len(_members(args))
-    with progress.bar(total, "cpsat solving", enabled=progress_enabled(args), unit=" puzzles") as tick:
+    with progress.steps(None, "cpsat solving", quiet=not progress_enabled(args), unit=" puzzles") as tick:
         outcome = solve_all(args.puzzle, format=args.from_format, time_limit=args.time_limit, workers=args.workers,
-                            answers_out=args.tournament_answers, tick=lambda done: tick(1))
+                            answers_out=args.tournament_answers, plan=tick.plan, tick=lambda done: tick(1))
     return print_tournament(outcome, args.json)
 
 
-def _members(args: argparse.Namespace) -> list[Any]:
-    from ..clues import members
-
-    return members(args.puzzle, args.from_format)
-
-
 def wants_tournament_solve(args: argparse.Namespace) -> bool:
-    """``solve`` on a whole collection: ``--tournament-answers``, or cpsat on a multi-puzzle file with no --index/--name."""
-    from ..campaign.tournament import is_multi_puzzle
+    """``solve`` on a whole collection (:func:`nonoqubo.campaign.tournament.solves_collection`): ``--tournament-answers``,
+    or cpsat on a multi-puzzle file with no --index/--name."""
+    from ..campaign.tournament import solves_collection
 
-    if getattr(args, "tournament_answers", None):
-        return True
-    return (args.sampler == "cpsat" and args.index is None and args.spec_name is None and args.puzzle != "-"
-            and is_multi_puzzle(args.puzzle, args.from_format))
+    return solves_collection(args.puzzle, sampler=args.sampler, format=args.from_format,
+                             one_puzzle=args.index is not None or args.spec_name is not None,
+                             answers_out=args.tournament_answers or None)

@@ -20,6 +20,7 @@ from typing import Any
 from ..solvers.options import CLI_GROUPS, KIND_TYPES, OPTIONS, SolveOption
 from ..solvers.request import SolveRequest
 from ..solvers.samplers import SAMPLERS
+from ._parser import TwoWords
 
 __all__ = ["add_option", "add_request_options", "dest_of", "given_options", "request_of_args"]
 
@@ -42,6 +43,8 @@ def add_option(target: argparse.ArgumentParser | argparse._ArgumentGroup, entry:
         keywords["type"] = KIND_TYPES[entry.kind]
     if entry.kind == "choice":
         keywords["choices"] = entry.choices or (SAMPLERS if entry.name == "sampler" else None)
+    if entry.two_words:  # --beta-schedule custom FILE: the option reads its second word itself
+        keywords.update(action=TwoWords, first=entry.two_words)
     target.add_argument(entry.flag, **keywords)
 
 

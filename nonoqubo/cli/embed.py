@@ -16,10 +16,10 @@ from ..qpu.physical import check_not_physical
 from ..errors import EmbeddingError
 from ..pipeline import qubo_to_embed
 from ..qpu.cache import embed
-from ..qpu.embedding import check_search, check_search_options, write_embedding
+from ..qpu.embedding import check_search_options, write_embedding
 from ..qpu.topology import Topology, parse_topology
-from ._common import (add_cache_argument, add_puzzle_arguments, check_output_folder, load_puzzle, no_solution_names,
-                      progress_enabled, topology_file)
+from ._common import (add_embed_search_arguments, add_puzzle_arguments, check_embed_search_options, check_output_folder,
+                      load_puzzle, no_solution_names, progress_enabled, topology_file)
 from ._qpu_options import add_search_options, search_options
 
 ORDER = 25
@@ -44,15 +44,18 @@ real QPU's working graph: DWaveSampler().properties saved with json.dump
 ("qubits"/"couplers"), or {"nodelist": [...], "edgelist": [...]}.  Real QPUs
 miss a few qubits; an embedding on the file never uses one.
 
-Embeddings are cached by (the model's interaction graph, the topology, --seed,
---tries, --timeout) in $NONOQUBO_CACHE/embeddings (default
-~/.cache/nonoqubo/embeddings): the second embed of the same model with the same
-search is immediate; a longer --timeout searches again.  Every cached or found
+Embeddings are cached by (the model's interaction graph, the topology,
+--embed-seed, --embed-tries, --embed-timeout) in $NONOQUBO_CACHE/embeddings
+(default ~/.cache/nonoqubo/embeddings): the second embed of the same model with
+the same search is immediate; a longer --embed-timeout searches again.  The
+search options are the ones 'info --topology' and 'suite --embed' take, with
+the same limits; 'embed' also takes them by their short names, --seed,
+--tries and --timeout.  Every cached or found
 embedding is checked (dwave.embedding.verify_embedding) before it is written.
 
 examples:
   nonoqubo embed examples/qbpp-logo.yaml --topology pegasus:16 -o logo.emb.json
-  nonoqubo embed logo.bqm --topology zephyr:12,4 --tries 5 --timeout 120 -o logo.z.json
+  nonoqubo embed logo.bqm --topology zephyr:12,4 --embed-tries 5 --embed-timeout 120 -o logo.z.json
   nonoqubo embed puzzle.non --topology qpu-properties.json --presolve -o p.emb.json
   nonoqubo embed puzzle.non --topology Advantage_system4.1 --clique -o p.clique.json
   nonoqubo embed puzzle.non --topology advantage2 --threads 2 --chainlength-patience 20 -o p.z.json
@@ -68,18 +71,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--topology", "-t", required=True, metavar="TOPOLOGY",
                         help="pegasus:M, zephyr:M[,T], chimera:M[,N[,T]] or a QPU properties .json (see above)")
     parser.add_argument("-o", "--output", required=True, metavar="EMB.json", help="the embedding file to write")
-    parser.add_argument("--seed", type=int, default=1, metavar="N",
-                        help="minorminer's random seed of the first try, 0..4294967295; try i uses N + i (default 1)")
-    parser.add_argument("--tries", type=int, default=1, metavar="N",
-                        help="searches to run; the best is kept: the shortest longest chain, then the fewest "
-                             "qubits (default 1, at most 1000)")
-    parser.add_argument("--timeout", type=float, default=1000.0, metavar="SECONDS",
-                        help="time limit of each try, minorminer's timeout (default 1000, minorminer's own; "
-                             "at most 86400)")
     parser.add_argument("--presolve", action="store_true",
                         help="embed the presolved model: the variables line logic decides fixed first")
+    add_embed_search_arguments(parser, short=True)
     add_search_options(parser)
-    add_cache_argument(parser)
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress line and no figures")
     parser.set_defaults(run=run)
     return parser
@@ -100,16 +95,16 @@ def _topology_line(topology: Topology) -> str:
 def run(args: argparse.Namespace) -> int:
     source = args.model_or_puzzle
     check_not_physical(source, "embed")
-    check_search(args.seed, args.tries, args.timeout)  # before any work: minorminer's seed is an unsigned integer
+    check_embed_search_options(args)  # before any work: minorminer's seed is an unsigned integer
     check_search_options(search_options(args))
     check_output_folder(args.output, source, topology_file(args.topology))  # never over a file it reads
     topology = parse_topology(args.topology)
     show = progress_enabled(args)
     with spinner("reading and building the model", enabled=show), no_solution_names(source):
         qubo, presolved = qubo_to_embed(_read(args), presolve=args.presolve, source=source)
-    found = embed(qubo, topology, seed=args.seed, tries=args.tries, timeout=args.timeout,
+    found = embed(qubo, topology, seed=args.embed_seed, tries=args.embed_tries, timeout=args.embed_timeout,
                   use_cache=not args.no_cache, presolved=presolved,
-                  step=lambda message: status_line(f"{message} (at most {args.timeout:g} s)", show),
+                  step=lambda message: status_line(f"{message} (at most {args.embed_timeout:g} s)", show),
                   search=search_options(args))
     model = found.model
     size = (f"{model['variables']} variables, {model['edges']} edges, max degree {model['max_degree']}"
@@ -117,9 +112,9 @@ def run(args: argparse.Namespace) -> int:
     emb = found.embedding
     if emb is None:
         raise EmbeddingError(
-            f"{source}: no embedding of the model ({size}) on {_topology_line(topology)} in {args.tries} "
-            f"tr{'y' if args.tries == 1 else 'ies'} of at most {args.timeout:g} s; try a larger topology, "
-            "--presolve, more --tries or a longer --timeout")
+            f"{source}: no embedding of the model ({size}) on {_topology_line(topology)} in {args.embed_tries} "
+            f"tr{'y' if args.embed_tries == 1 else 'ies'} of at most {args.embed_timeout:g} s; try a larger topology, "
+            "--presolve, more --embed-tries or a longer --embed-timeout")
     write_embedding(args.output, emb, model, topology)
     if args.quiet:
         return 0
@@ -134,5 +129,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"topology:  {_topology_line(topology)}", file=out)
     print(f"embedding: {fig['qubits']} qubits, longest chain {fig['longest_chain']}, mean chain "
           f"{fig['mean_chain']:.2f} ({where}; best of {fig['tries']} tr{'y' if fig['tries'] == 1 else 'ies'}, "
-          f"seed {fig['seed']}, at most {fig.get('timeout', args.timeout):g} s each)", file=out)
+          f"seed {fig['seed']}, at most {fig.get('timeout', args.embed_timeout):g} s each)", file=out)
     return 0

@@ -242,7 +242,7 @@ def _topology(args: argparse.Namespace) -> Any:
         return None
     from ..qpu.topology import parse_topology
 
-    check_embed_search_options(args.embed_seed, args.embed_tries, args.embed_timeout)
+    check_embed_search_options(args)
     return parse_topology(args.topology)
 
 

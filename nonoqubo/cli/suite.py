@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 
 from ..campaign.generate import parse_family
 from ..campaign.qoblib import COMPRESSIONS, write_class
@@ -12,6 +13,7 @@ from .._util.progress import bar
 from ..campaign.suite import INDEX_CSV, INDEX_JSON, NOT_KEPT, run_suite, variants_of
 from ..errors import NonoquboError
 from ..model.encodings import DEFAULT, names
+from ._parser import OneOf
 from ._common import (add_embed_search_arguments, add_force_argument, add_presolve_argument, add_truth_arguments,
                       check_embed_search_options, progress_enabled)
 
@@ -110,17 +112,24 @@ writes a submission (see 'nonoqubo evaluate --help').
 """
 
 
-class _Unique(argparse.Action):
-    """``--unique`` (CP-SAT), ``--unique=line``, ``--unique=cpsat``; a word after a bare ``--unique``
-    that is not a rule is a puzzle (``suite --unique puzzles/ -o DIR`` as before)."""
+#: the rules of ``--unique``
+UNIQUE_RULES = ("cpsat", "line", "hard")
+
+
+class _Unique(OneOf):
+    """``--unique [cpsat|line|hard]`` (bare: cpsat): a word after a bare ``--unique`` that is not a rule is a
+    puzzle (``suite --unique puzzles/ -o DIR``), unless it reads as a mistyped rule (``--unique lines``)."""
+
+    def words(self, after: Sequence[str]) -> int | None:
+        word = after[0] if after else ""
+        mistyped = word.startswith(self.one_of) and not os.path.exists(word) and not any(c in word for c in "*?[")
+        return 1 if word in self.one_of or mistyped else 0
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
-        if values in ("cpsat", "line", "hard"):
-            namespace.unique = values
-        else:  # checked in run(): a puzzle, or a mistyped rule (argparse cannot tell '--unique=x' from '--unique x')
-            namespace.unique = "cpsat"
-            namespace.unique_puzzle = values
+        if values not in self.one_of:  # one line, before any work
+            parser.exit(2, f"nonoqubo: error: --unique must be 'cpsat', 'line' or 'hard', not {values!r}\n")
+        namespace.unique = values
 
 
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -134,7 +143,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_presolve_argument(parser, "also write NAME.presolved.EXT, with the variables the presolve decides fixed")
     parser.add_argument("--random", action="append", default=[], metavar="SIZES:DENSITY:COUNT[:SEED]",
                         help="a generated family of random pictures (repeat for several)")
-    parser.add_argument("--unique", nargs="?", const="cpsat", default=None, action=_Unique, metavar="cpsat|line|hard",
+    parser.add_argument("--unique", action=_Unique, one_of=UNIQUE_RULES, const="cpsat", default=None,
+                        metavar="cpsat|line|hard",
                         help="keep generated pictures (and puzzles of the files given) whose puzzle is unique: "
                              "proven by CP-SAT (the default, "
                              "needs ortools), with --unique=line only line-solvable ones, with --unique=hard only "
@@ -165,19 +175,13 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    extra = getattr(args, "unique_puzzle", None)
-    if extra is not None:  # '--unique WORD': WORD is a puzzle, unless it was meant as a rule
-        if str(extra).startswith(("cpsat", "line", "hard")) or not args.puzzles and not os.path.exists(str(extra)) \
-                and not any(c in str(extra) for c in "*?["):
-            raise NonoquboError(f"--unique must be 'cpsat', 'line' or 'hard', not {extra!r}")
-        args.puzzles = [extra, *args.puzzles]
     families = [parse_family(text, unique=args.unique) for text in args.random]
     if args.layout == "qoblib" or args.compress != "none":
         return _qoblib(args, families)
     encodings = None if args.encoding is None else [e.strip() for e in args.encoding.split(",")]
     variants = variants_of(encodings, args.weights)  # checked before any work: one line, exit 2
     if args.embed:
-        check_embed_search_options(args.embed_seed, args.embed_tries, args.embed_timeout)
+        check_embed_search_options(args)
     show = progress_enabled(args)
     with bar(None, "building suite", enabled=show, unit=" puzzles") as tick:
         result = run_suite(args.puzzles, args.output, formats=args.format or ["qubo-json"],

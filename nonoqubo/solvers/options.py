@@ -67,6 +67,9 @@ class SolveOption:
             to count, are not settings of one puzzle's sweep).
         default: its value when not given (None: the sampler's default).
         negatable: a ``switch`` shown as ``--X/--no-X`` (``auto-scale``), else a plain ``--X``.
+        two_words: a first word after which the value takes one more on the command line
+            (``beta-schedule``'s ``custom``: ``--beta-schedule custom FILE``); the value is the two words
+            joined by a space, as a sweep or a plan spells it (``cli/_parser.TwoWords``).
     """
 
     name: str
@@ -79,6 +82,7 @@ class SolveOption:
     sweepable: bool = True
     default: Any = None
     negatable: bool = False
+    two_words: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -131,7 +135,7 @@ _ENTRIES = (
     SolveOption("beta-schedule", "beta_schedule", "text", "KIND",
                 "sa, openjij-sa: how beta runs from LO to HI: linear, geometric (the default), or custom FILE (the "
                 "betas, one per line or a JSON list, never decreasing; no --sweeps or --beta-range then); "
-                "openjij-sa's linear needs --beta-range", group="anneal"),
+                "openjij-sa's linear needs --beta-range", group="anneal", two_words="custom"),
     SolveOption("sweeps-per-beta", "sweeps_per_beta", "whole", "N",
                 "sa, openjij-sa: sweeps held at each beta (default 1; --sweeps must be a multiple of it; "
                 "openjij-sa needs --beta-range with it)", group="anneal"),

@@ -198,3 +198,27 @@ def test_tournament_answers_need_cpsat(files, run_cli):
     questions, _, _ = files
     status, _, err = run_cli("solve", questions, "--tournament-answers", questions.parent / "x.txt")
     assert status == 2 and "only --sampler cpsat solves a whole collection" in err
+
+
+def test_solves_collection_says_when_solve_means_every_puzzle(files):
+    from nonoqubo.campaign.tournament import solves_collection
+
+    questions, answers, _ = files
+    assert solves_collection(questions, sampler="cpsat")
+    assert not solves_collection(questions, sampler="cpsat", one_puzzle=True)  # --index or --name
+    assert not solves_collection(questions, sampler="sa")
+    assert solves_collection(questions, sampler="cpsat", one_puzzle=True, answers_out=answers)
+    single = questions.parent / "one.taai"
+    single.write_text(taai.dumps(collection(1)[0][0]))
+    assert not solves_collection(single, sampler="cpsat")
+
+
+def test_solve_all_plans_its_total_before_the_first_search(files):
+    from nonoqubo.campaign.tournament import solve_all
+
+    questions, _, _ = files
+    seen: list[tuple[str, int]] = []
+    outcome = solve_all(questions, workers=1, plan=lambda total: seen.append(("plan", total)),
+                        tick=lambda done: seen.append(("tick", done)))
+    assert outcome.solved == 4
+    assert seen == [("plan", 4), ("tick", 1), ("tick", 2), ("tick", 3), ("tick", 4)]

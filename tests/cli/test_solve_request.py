@@ -46,7 +46,7 @@ def test_every_solve_option_of_the_table_is_on_the_command_line_once():
     from nonoqubo.cli import make_parser
 
     parser = make_parser()
-    solve = parser.parse_args(["solve", "p.non"])._commands["solve"]
+    solve = parser.parse_args(["solve", "p.non"])._commands.load("solve")
     flags = [flag for action in solve._actions for flag in action.option_strings]
     for entry in OPTIONS.values():
         assert flags.count(entry.flag) == 1, entry.flag
