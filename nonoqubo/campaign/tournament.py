@@ -60,14 +60,16 @@ from ..errors import NonoquboError, NoSolution, TimeLimit
 from ..logic.check import check
 from ..model.puzzle import Puzzle
 from ..samples import tournament as answer_format
+from ..solvers.samplers import SAMPLER_TABLE, known_sampler
 
 __all__ = ["SAMPLER", "TIME_LIMIT_STATUS", "PuzzleOutcome", "TournamentOutcome", "check_answers", "is_answer_file",
            "is_multi_puzzle", "solve_all", "solves_collection"]
 
 #: the exit status of a search the time limit stopped (``solve``): not 1 (an answer), not 2 (bad input)
 TIME_LIMIT_STATUS = 3
-#: the sampler that solves a whole collection (:func:`solve_all` is CP-SAT's search, one per puzzle)
-SAMPLER = "cpsat"
+#: the sampler that solves a whole collection: the table's ground truth, which solves puzzles, not QUBOs
+#: (:func:`solve_all` is its search, one per puzzle)
+SAMPLER = next(spec.name for spec in SAMPLER_TABLE.values() if spec.ground_truth)
 #: failing lines a verdict names before "..."
 _SHOW = 6
 
@@ -185,12 +187,14 @@ def solves_collection(questions: str | os.PathLike[str], *, sampler: str, format
     Raises:
         NonoquboError: *answers_out* with another sampler than :data:`SAMPLER`.
     """
+    spec = known_sampler(sampler)
+    solves_puzzles = spec is not None and spec.ground_truth
     if answers_out is not None:
-        if sampler != SAMPLER:
+        if not solves_puzzles:
             raise NonoquboError(f"--tournament-answers: only --sampler {SAMPLER} solves a whole collection "
                                 f"(not {sampler}); add --sampler {SAMPLER}")
         return True
-    return (sampler == SAMPLER and not one_puzzle and os.fspath(questions) != "-"
+    return (solves_puzzles and not one_puzzle and os.fspath(questions) != "-"
             and is_multi_puzzle(questions, format))
 
 

@@ -60,6 +60,8 @@ COMMANDS: tuple[Command, ...] = (
                                   "models + index"),
     Command("evaluate", "evaluate", 65, "judge a benchmark campaign: success probability, TTS99, residual energy per "
                                         "model and setting"),
+    Command("run", "run", 62, "run a campaign plan (models x settings x seeds) in long-lived workers, locally or on "
+                              "a Dask cluster"),
     Command("solve", "solve", 70, "solve a puzzle locally (simulated annealing, tabu, exact, QUBO++, OpenJij SA/SQA, "
                                   "CP-SAT) and show the picture"),
 )
