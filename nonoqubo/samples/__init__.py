@@ -60,7 +60,6 @@ import numbers
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -69,6 +68,7 @@ import numpy as np
 
 from .._util import text as _textio
 from .._util.discover import find, registry
+from ._batch import SampleBatch
 from ._raw import RawSamples, checked_occurrences, loads_json  # noqa: F401  (loads_json: for readers written against the old layout)
 from ..model.encoding import bracket_name
 from ..errors import SampleError, UnsupportedFormat
@@ -78,31 +78,6 @@ __all__ = ["RawSamples", "SampleBatch", "checked_occurrences", "formats", "get_f
 
 #: more label problems than this are summarised as "... and N more"
 _SHOW = 3
-
-
-@dataclass
-class SampleBatch:
-    """Samples matched to a model: ``bits[s, i]`` is variable ``labels[i]`` of sample ``s``.
-
-    Attributes:
-        bits: ``(S, N)`` int8 array of 0/1 in the model's variable order.
-        labels: the model's labels (the columns of ``bits``).
-        energies: the energies the file reported, if any (float64, ``(S,)``).
-        num_occurrences: how often each sample was seen, if the file said (int64).
-        spin: True when the input was given as spins.
-        source: where the samples came from (for messages).
-    """
-
-    bits: np.ndarray
-    labels: Sequence[str]
-    energies: np.ndarray | None = None
-    num_occurrences: np.ndarray | None = None
-    spin: bool = False
-    source: str = "<samples>"
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def __len__(self) -> int:
-        return int(self.bits.shape[0])
 
 
 # -- the registry ------------------------------------------------------------------------------
