@@ -1,4 +1,4 @@
-"""Solver samples -> a 0/1 matrix in the model's variable order.
+"""Solver answers: the registry of answer (samples) formats, and the reading of an answer.
 
 A solver answers with bits, in one of many shapes.  Each *sample format* is a
 module of this package (found by discovery; names starting with ``_`` are
@@ -16,8 +16,8 @@ whose ``loads`` gets its text from :func:`nonoqubo._util.text.decode` (UTF-8,
 else the module's ``LEGACY_ENCODING``, Latin-1 for the text formats).
 
 ``loads`` only reads the file's grammar; matching the values to the model
-(labels or positions, 0/1 or spins, lengths) is done once, here, for every
-format, so every reader gives the same errors.  Adding a format is adding a
+(labels or positions, 0/1 or spins, lengths) is done once for every format, by
+:func:`match`, so every reader gives the same errors.  Adding a format is adding a
 module: ``nonoqubo/samples/highs.py`` with those names is picked up with
 no change to this file.
 
@@ -36,14 +36,26 @@ lack the model's offset (qbsolv, MQLib), which the decoder then adds.  A model
 with no variables (presolve fixed them all) takes an empty file, or a file with
 no samples, as its one empty sample.
 
-Labels are matched as written (``y0[0][1]``) or in the flat spelling of LP
-files (``y0_0_1``).  Other programs' spellings are read with a note
-(``SampleBatch.extra["notes"]``, printed by ``decode``): ``y_0_0_1`` (the OMMX name and
-subscripts, qiskit-optimization), names by position when no name is the model's
-(HiGHS's ``c0, c1, ...``, the OMMX adapters' ids ``0, 1, ...``: nonoqubo's
-variable order), and ``auxiliary_for_linearized_objective`` (the OMMX SCIP
-adapter's) and a bare ``0`` (Amplify's LP objective constant) are ignored.  Values may be 0/1 or spins -1/+1 (``x = (1 + s) / 2``);
-spins are recognised by a ``-1`` (or by the vartype, or forced by ``spin=True``).
+Labels are matched as written (``y0[0][1]``), in the flat spelling of LP files
+(``y0_0_1``) or, with a note (``SampleBatch.extra["notes"]``, printed by
+``decode``), as other programs write them (qiskit-optimization's ``y_0_0_1``,
+HiGHS's ``c0, c1, ...``, the OMMX adapters' ids).  Values may be 0/1 or spins
+-1/+1 (``x = (1 + s) / 2``); spins are recognised by a ``-1`` (or by the vartype,
+or forced by ``spin=True``).
+
+This module is the registry (:func:`formats`, :func:`get_format`, the sniffing)
+and the reading of an answer: ``read_*`` take a file, ``parse_*`` its text;
+``*_raw`` stop at the reader's :class:`RawSamples`, ``*_samples`` go on to a
+:class:`SampleBatch`.  Each other thing is a private module of its own,
+re-exported here (the rest of nonoqubo imports this package, not them):
+
+* ``_raw``: :class:`RawSamples`, what a reader returns, and the checks the readers share;
+* ``_match``: :func:`match`, a reader's samples matched to the model's variables;
+* ``_labels``: every program's spelling of a label, read as the model's column;
+* ``_batch``: :class:`SampleBatch`, what every answer becomes;
+* ``_in_memory``: :func:`samples_from`, samples from objects in memory (SampleSets, dicts, vectors);
+* ``_grid``: pictures as the layout's variables; ``_mip``: what the MIP solution readers share;
+  ``_defaults``: the protocol values most formats share.
 
 Examples:
     >>> batch = parse_samples("0110\\n1111", ["a", "b", "c", "d"])
@@ -67,11 +79,12 @@ from ._batch import SampleBatch
 from ._in_memory import raw_from_object, samples_from
 from ._labels import AUXILIARY
 from ._match import match
-from ._raw import RawSamples, checked_occurrences, loads_json  # noqa: F401  (loads_json: for readers written against the old layout)
+from ._raw import RawSamples, checked_occurrences, loads_json  # loads_json: for readers written against the old layout
 from ..errors import SampleError, UnsupportedFormat
 
-__all__ = ["RawSamples", "SampleBatch", "checked_occurrences", "formats", "get_format", "parse_raw", "parse_samples",
-           "read_raw", "read_samples", "samples_from"]
+__all__ = ["AUXILIARY", "SNIFF", "RawSamples", "SampleBatch", "checked_occurrences", "formats", "get_format",
+           "loads_json", "match", "parse_raw", "parse_samples", "raw_from_object", "read_raw", "read_samples",
+           "samples_from"]
 
 
 # -- the registry ------------------------------------------------------------------------------
