@@ -15,8 +15,8 @@ and ``tests/cli/test_cli_commands.py`` fails for a module that is not in the tab
 :class:`~nonoqubo.cli._parser.Parser` (a negative range bound is a value; an option such as
 ``--presolve [line|probe]`` says itself which words are its value).
 
-``run(args) -> int`` does one library call and prints; it returns the exit
-status.  Errors the library raises on purpose (:class:`NonoquboError`) and
+``run(args) -> int`` parses what argparse could not, calls the library and prints; it returns the
+exit status (most commands make one library call; ``info`` and ``build`` still compose a few).  Errors the library raises on purpose (:class:`NonoquboError`) and
 file errors become one line on standard error and exit status 2, never a
 traceback.
 

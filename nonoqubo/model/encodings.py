@@ -5,7 +5,7 @@ geometry (:class:`~nonoqubo.model.geometry.Geometry`: variables, labels, slot en
 families, samples -> shifts, shifts -> variables), its builder (the QUBO's arrays), its size
 counters (exact before building, and expected for a random picture), its label letters, the
 words the decoder and the CLI report its shape family with, and what it can do (colour, a
-constrained 0-1 form).  :data:`REGISTRY` is the one table of them, one line an encoding, and
+constrained 0-1 form).  :data:`REGISTRY` is the one table of them, one entry an encoding, and
 :func:`encoding_named` the one place a name becomes an :class:`Encoding` (an unknown name is
 :class:`~nonoqubo.errors.UnknownEncoding`; a colour puzzle an encoding without a colour model
 cannot encode is :class:`~nonoqubo.errors.EncodingError`, by the encoding's name).  Past that edge (the CLI's ``--encoding``, suite's
@@ -16,7 +16,7 @@ An :class:`Encoding` is equal to its name and prints as it (``str(ONE_HOT) == "o
 a file's ``encoding`` metadata and an old ``model.encoding == "one-hot"`` keep working; it
 sorts by name.
 
-**Adding an encoding** (the line automaton, say) is two new modules and one line here:
+**Adding an encoding** (the line automaton, say) is two new modules and one entry here:
 
 1. a geometry module beside :mod:`~nonoqubo.model.geometry` (as :mod:`~nonoqubo.model.onehot`
    is), with a class made from a :class:`~nonoqubo.model.encoding.Layout` that satisfies
@@ -32,13 +32,14 @@ sorts by name.
    sorted, merged, nonzero), ``count_terms(puzzle, layout, weights)`` -> ``(variables,
    terms)`` (exact or an upper bound, before building) and ``count_random(width, height,
    density)`` -> ``(variables, terms)`` expected;
-3. one line in :data:`REGISTRY`: ``Encoding(name, title, geometry class, builder, counter,
+3. one entry in :data:`REGISTRY`: ``Encoding(name, title, geometry class, builder, counter,
    random counter, row letter, column letter, labels note, shape words, shape section,
-   description, colour=..., constrained=...)``.
+   description, colour=..., constrained=..., ...)``, written out here, or made from a dict its
+   builder module keeps (the line automaton's ``build_automaton.REGISTRATION``).
 
 Nothing else changes: ``--encoding`` and its help, ``suite --encoding``, the metadata readers,
 the JSON schemas (a name pattern), the decoder, presolve, ``estimate``, the exports and the
-registry-parametrised tests take the new line as it comes.
+registry-parametrised tests take the new entry as it comes.
 
 Examples:
     >>> from nonoqubo.model.puzzle import Puzzle

@@ -12,9 +12,13 @@ This package owns what lies between a logical QUBO and a D-Wave QPU:
 * :mod:`.unembed`: the one way qubit samples come back to the model's variables (chain-break methods,
   break fractions).
 
-It is a work-layer package (ARCHITECTURE.md): it imports ``errors``, ``_util``, ``_version``, the
-model, the formats it reads and writes (``samples`` for qubit samples, ``exports.bqm`` for
-``phys.bqm``) and ``pipeline`` (a clue file's model), never ``campaign/`` or ``cli/``, which use it.
+* :mod:`.sampler`: the QPU road itself, ``FixedEmbeddingComposite`` over the mock or a real QPU, and the
+  record of what a call returned (the sampler table's ``mock-dwave`` and ``dwave`` entries call it).
+
+It is handed models and builds none (ARCHITECTURE.md's layer ``qpu``): it imports ``errors``,
+``_util``, ``_version``, the model, and the formats it reads and writes (``samples`` for qubit
+samples, ``exports.bqm`` for ``phys.bqm``); ``inputs``, ``pipeline`` (which makes the model an
+embedding is for), ``solvers``, ``campaign`` and ``cli`` use it.
 Only the first three modules are imported with the package (the names below); the optional
 libraries (minorminer, dwave-networkx, dwave-system: extra ``dwave``) and networkx are imported
 inside the functions that need them, so ``import nonoqubo.qpu`` works without them.
