@@ -2,23 +2,18 @@
 
 A *campaign* is one or more models (an exported model file, a clue file, or a
 folder written by :mod:`nonoqubo.campaign.suite`) and many sample files, grouped by
-*setting* (a solver and its parameters).  For every ``(model, setting)``
-:func:`evaluate` reports:
+*setting* (a solver and its parameters).  For every ``(model, setting)`` :func:`evaluate`
+returns a :class:`~nonoqubo.campaign.aggregate.Group`: the tally of its samples and what its
+files say of their runs.  Every number reported of it (``samples``, ``valid``, ``p`` with its
+95 % Wilson interval, ``r99`` and ``tts99 = t * r99`` with their intervals, the censored bounds
+``p_bound``, ``r99_bound``, ``tts99_bound`` of a group with no success, the residual-energy
+quantiles, the shares of broken walls, order violations and cell conflicts, the most often
+wrong lines and cells, the best picture) is made in one place, :mod:`nonoqubo.campaign.aggregate`
+(:meth:`Group.figures <nonoqubo.campaign.aggregate.Group.figures>`); this module says where
+their inputs come from:
 
-* ``samples``: the runs judged (a sample seen ``k`` times, ``num_occurrences``,
-  counts ``k`` times), ``valid``: those of energy 0 (a solution);
-* ``p``: the success probability ``valid / samples``, with its 95 % Wilson
-  score interval ``[p_lo, p_hi]`` (:func:`wilson`);
-* ``r99``: the runs needed to see a solution with 99 % probability,
-  ``ln(0.01) / ln(1 - p)``, and ``tts99 = t * r99`` with ``t`` the seconds per
-  run (read from the files, :mod:`nonoqubo.campaign.runtime`, or given).  Conventions
-  (:func:`runs_to_solution`): ``p = 0`` gives infinity; at least one run is
-  always needed, so ``p >= 0.99`` (and ``p = 1``) gives ``r99 = 1``, ``tts99 =
-  t``.  The interval of ``tts99`` is ``t * r99`` at ``p_hi`` and at ``p_lo``;
-* ``p_bound``, ``r99_bound``, ``tts99_bound``: for a group with no success (``valid = 0``, a
-  *censored* point) what its runs do say, one-sided at 95 % (:func:`censored_bounds`):
-  ``p <= p_bound``, ``r99 >= r99_bound``, ``tts99 >= tts99_bound``; None when measured.  The
-  figures draw the point at these bounds and the tables print ``inf (>= bound)``;
+* ``seconds_per_run`` ``t``: read from the files (:mod:`nonoqubo.campaign.runtime`), or given;
+  a group's is the mean over its files weighted by their reads;
 * ``time_source``: where ``t`` came from: ``"sampler timing"`` (the solver timed its own
   runs: dwave-samplers' ``sampling_ns``, OpenJij's per-read times, a QPU's anneal time,
   qbsolv, MQLib), ``"wall clock"`` (measured around the runs: ``solve -o`` for samplers
@@ -26,15 +21,8 @@ folder written by :mod:`nonoqubo.campaign.suite`) and many sample files, grouped
   ``--time``), ``"recorded"`` (a ``seconds_per_run`` with no source beside it), ``"none"``
   (no time: ``tts99`` is None), or ``"mixed: a, b"`` when the group's files differ
   (:func:`nonoqubo.campaign.runtime.time_per_run`);
-* the residual energy (the energy above the ground state 0): min, the 10/25/
-  50/75/90 % quantiles (inverted-CDF, as ``numpy.quantile(...,
-  method="inverted_cdf")`` of the samples with repeats), max and mean;
-* the shares of samples with at least one broken wall, block-order violation
-  or cell conflict (:mod:`nonoqubo.answers.decode`);
-* how often each line of the picture fails its clue and how often each cell
-  is in conflict (row view differs from column view): the most often wrong
-  lines and cells, and the whole heat map (for the HTML report);
-* the best (lowest-energy) picture;
+* broken walls, order violations, cell conflicts and failing lines: from the decode of every
+  sample (:mod:`nonoqubo.answers.decode`);
 * ``run`` (in :func:`records`, beside the figures): what the files say of the run that made
   them (``solve -o`` writes it in the SampleSet's ``info["nonoqubo"]``): ``sampler``,
   ``parameters``, ``version`` (nonoqubo's), ``machine`` and the ``timing`` summary
@@ -97,11 +85,9 @@ With ``embedding`` (EMB.json) the files are a QPU's qubit samples, unembedded as
 ``best_known_energy`` the lowest energy any setting found).  Both are counted apart and their
 p and TTS figures are not given (``records``: None); the CLI draws only the scored groups.
 
-Examples:
-    >>> wilson(0, 10)[0], round(wilson(5, 10)[1], 4)
-    (0.0, 0.7634)
-    >>> runs_to_solution(0.0), runs_to_solution(1.0), round(runs_to_solution(0.5), 4)
-    (inf, 1.0, 6.6439)
+The statistics (:func:`~nonoqubo.campaign.aggregate.wilson`,
+:func:`~nonoqubo.campaign.aggregate.runs_to_solution`, ...), :class:`Tally` and :class:`Group`
+are :mod:`nonoqubo.campaign.aggregate`'s, importable from here too.
 """
 
 from __future__ import annotations
@@ -110,138 +96,35 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .._util import notebook
-from ..answers.decode import Analysis, Decoder
+from ..answers.decode import Decoder
 from ..inputs import load_model
 from ..errors import FormatError, MissingDependency, NonoquboError, SampleError, UnsupportedFormat
 from ..model.encodings import DEFAULT, Encoding, encoding_named
-from ..model.palette import BW, Palette
+from ..model.palette import BW
 from ..model.puzzle import Puzzle
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ._options import run_seconds, workers
+# the numbers' one home; imported here for the callers that take them from evaluate
+from .aggregate import (
+    BOUND_CONFIDENCE, BY_FOLDER, BY_OPTION, BY_RECORD, QUANTILES, Group, Tally, best_known_energies, censored_bounds,
+    figures, runs_to_solution, weighted_quantiles, wilson,
+)
 from .runtime import recorded_time, time_per_run
 from .runs import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
 
 __all__ = [
-    "BOUND_CONFIDENCE", "QUANTILES", "Campaign", "Evaluation", "Group", "Job", "Run", "Skipped", "Tally", "check_options", "csv_text", "evaluate",
+    "BOUND_CONFIDENCE", "BY_FOLDER", "BY_OPTION", "BY_RECORD", "QUANTILES", "Campaign", "Evaluation", "Group", "Job", "Run",
+    "Skipped", "Tally", "check_options", "csv_text", "evaluate",
     "figures", "plain", "plan_runs", "polisher", "records", "runs_to_solution", "censored_bounds", "scored", "scoring_decoder",
     "set_aside", "status", "weighted_quantiles", "wilson",
 ]
-
-#: the residual-energy quantiles reported
-QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
-#: z of the 95 % Wilson interval
-Z95 = 1.959963984540054
-#: lines and cells listed as most often wrong
-TOP = 5
-
-
-# -- statistics --------------------------------------------------------------------------------
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``k / n`` (``(0, 1)`` when ``n = 0``)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = k / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half) if k else 0.0, min(1.0, centre + half) if k < n else 1.0
-
-
-def runs_to_solution(p: float, target: float = 0.99) -> float:
-    """Runs needed to see a success with probability *target*: ``ln(1-target)/ln(1-p)``, at least 1."""
-    if p <= 0.0:
-        return math.inf
-    if p >= target:
-        return 1.0
-    return max(1.0, math.log(1.0 - target) / math.log1p(-p))
-
-
-#: the one-sided confidence of a censored instance's bound (:func:`censored_bounds`)
-BOUND_CONFIDENCE = 0.95
-
-
-def censored_bounds(runs: int, seconds: float | None = None) -> tuple[float, float, float | None]:
-    """The bounds of an instance with no success in *runs* runs: ``(p_bound, r99_bound, tts99_bound)``.
-
-    With :data:`BOUND_CONFIDENCE` (one-sided), ``p <= 1 - (1 - 0.95)^(1/runs)`` (no success is that
-    unlikely for a larger p), hence ``R99 >= R99(p_bound)`` and ``TTS99 >= seconds * R99(p_bound)``
-    (None without a time per run).
-    """
-    p_bound = 1.0 - (1.0 - BOUND_CONFIDENCE) ** (1.0 / max(1, runs))
-    r_bound = runs_to_solution(p_bound)
-    return p_bound, r_bound, None if seconds is None else seconds * r_bound
-
-
-def weighted_quantiles(values: np.ndarray, weights: np.ndarray, qs: Sequence[float]) -> np.ndarray:
-    """Inverted-CDF quantiles of *values* repeated *weights* times (no repetition is made)."""
-    order = np.argsort(values, kind="stable")
-    v, cw = values[order], np.cumsum(weights[order])
-    idx = np.searchsorted(cw, np.asarray(qs, dtype=np.float64) * cw[-1], side="left")
-    return v[np.minimum(idx, v.size - 1)]
-
-
-# -- the additive figures of a batch -----------------------------------------------------------
-@dataclass
-class Tally:
-    """What a batch of samples contributes to its group; tallies add up (:meth:`merge`)."""
-
-    energies: np.ndarray  # (S,) int64
-    weights: np.ndarray  # (S,) int64
-    broken: int  # samples (weighted) with a broken wall
-    order: int
-    conflict: int
-    cell_wrong: np.ndarray  # (H*W,) weighted count of samples where the cell is in conflict
-    line_wrong: np.ndarray  # (lines,) weighted count of samples where the line fails its clue
-    best_energy: int
-    best_grid: np.ndarray  # (H, W) int8 colour indices (0 = background; 0/1 in black and white)
-    palette: Palette = BW
-    #: the distinct valid pictures (their colour-index bytes)
-    found: frozenset[bytes] = frozenset()
-
-    @classmethod
-    def of(cls, analysis: Analysis, weights: np.ndarray, palette: Palette = BW) -> Tally:
-        w = weights.astype(np.int64)
-        # the cell terms are per (cell, colour) slot, cell-major: a cell is wrong when any of its
-        # colours disagree (one slot a cell in black and white)
-        samples, height, width = analysis.grid.shape
-        slots = analysis.row_colour != analysis.col_colour
-        conflicts = slots.reshape(samples, height * width, -1).any(axis=2)
-        best = int(np.argmin(analysis.energy))
-        valid = analysis.grid[(analysis.energy == 0) & (w > 0)].astype(np.int8)
-        found = frozenset(row.tobytes() for row in np.unique(valid.reshape(len(valid), height * width), axis=0))
-        return cls(
-            energies=analysis.energy.astype(np.int64), weights=w,
-            broken=int(w @ analysis.broken.any(axis=1)), order=int(w @ analysis.order.any(axis=1)),
-            conflict=int(w @ conflicts.any(axis=1)),
-            cell_wrong=w @ conflicts, line_wrong=w @ analysis.failing,
-            best_energy=int(analysis.energy[best]), best_grid=analysis.grid[best].astype(np.int8),
-            palette=palette, found=found,
-        )
-
-    def merge(self, other: Tally) -> Tally:
-        best = other if other.best_energy < self.best_energy else self
-        return Tally(
-            np.concatenate((self.energies, other.energies)), np.concatenate((self.weights, other.weights)),
-            self.broken + other.broken, self.order + other.order, self.conflict + other.conflict,
-            self.cell_wrong + other.cell_wrong, self.line_wrong + other.line_wrong,
-            best.best_energy, best.best_grid, best.palette, self.found | other.found,
-        )
-
-    @property
-    def samples(self) -> int:
-        return int(self.weights.sum())
-
-    @property
-    def valid(self) -> int:
-        return int(self.weights[self.energies == 0].sum())
-
 
 # -- judging one file (runs in a worker) -------------------------------------------------------
 @dataclass
@@ -293,6 +176,8 @@ class Job:
     found: bool = False
     #: the member's clue file a suite wrote beside its models: what a rebuilt model is built from
     clues_path: str | None = None
+    #: keep the samples' energies in the order read (:attr:`Tally.sequence`: a QOBLIB submission's runs)
+    in_order: bool = False
 
 
 _DECODERS: dict[str, Decoder] = {}
@@ -428,10 +313,10 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
     weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
                else np.asarray(batch.num_occurrences, np.int64))
     palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
-    raw = Tally.of(decoder.analyse(batch.bits), weights, palette)
+    raw = Tally.of(decoder.analyse(batch.bits), weights, palette, in_order=job.in_order)
     polished = None
     if job.polish:
-        polished = Tally.of(decoder.analyse(polisher(key)(batch.bits)), weights, palette)
+        polished = Tally.of(decoder.analyse(polisher(key)(batch.bits)), weights, palette, in_order=job.in_order)
     reads = int(weights.sum())
     seconds, source = time_per_run(text, reads) if record is None else recorded_time(record, text, reads)
     model: dict[str, Any] = given if record is not None and isinstance(given := record.get("model"), dict) else {}
@@ -638,54 +523,7 @@ def _looks_like_samples(path: str) -> bool:
     return True
 
 
-# -- the figures -------------------------------------------------------------------------------
-#: how a group's files were put together (``grouped_by`` in the JSON)
-BY_RECORD, BY_FOLDER, BY_OPTION = "run record", "folder (the files record no run)", "--setting"
-
-
-@dataclass
-class Group:
-    """Everything about one ``(model, setting)``."""
-
-    model: str
-    setting: str
-    info: dict[str, Any]
-    files: int
-    seconds: float | None
-    raw: Tally
-    polished: Tally | None = None
-    line_names: list[str] = field(default_factory=list)
-    #: where ``seconds`` came from (the module docstring), and what the files record of their run
-    time_source: str = "none"
-    run: dict[str, Any] | None = None
-    #: what the setting is (sampler, parameters, encoding, weights) when the files record it
-    setting_record: dict[str, Any] | None = None
-    grouped_by: str = BY_FOLDER
-    #: presolve left the model no variable: reported apart, outside p, TTS and their figures
-    solved_by_presolve: bool = False
-    #: the puzzle is proven to have no solution (CP-SAT counted 0): its ground energy is above 0
-    unsolvable: bool = False
-    #: the lowest energy any setting of the campaign found for this model (an unsolvable one's best known)
-    best_known_energy: int | None = None
-
-    @property
-    def scored(self) -> bool:
-        """Whether the group belongs in p, TTS and their figures (neither solved by presolve nor unsolvable)."""
-        return not (self.solved_by_presolve or self.unsolvable)
-
-    def figures(self, stage: str = "raw") -> dict[str, Any]:
-        tally = self.raw if stage == "raw" else self.polished
-        if tally is None:
-            raise ValueError(f"no {stage} figures")
-        out = figures(tally, self.seconds, self.info["width"], self.line_names, self.time_source)
-        out["solutions"] = self.info.get("solutions")
-        out["solutions_exact"] = self.info.get("solutions_exact")
-        # a proven-unsolvable puzzle has no energy-0 state: its ground energy is unknown and above 0
-        out["ground_energy"] = "none" if self.unsolvable else 0
-        out["best_known_energy"] = self.best_known_energy if self.unsolvable else 0
-        return out
-
-
+# -- the groups --------------------------------------------------------------------------------
 class Evaluation(list[Group]):
     """What :func:`evaluate` returns: its :class:`Group` s, a plain list that also draws itself.
 
@@ -696,44 +534,6 @@ class Evaluation(list[Group]):
 
     def _repr_html_(self) -> str | None:
         return notebook.show(self, "html")
-
-
-def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequence[str],
-            time_source: str | None = None) -> dict[str, Any]:
-    """The reported figures of a tally (see the module docstring); *time_source* says where *seconds* came from."""
-    n, k = tally.samples, tally.valid
-    p = k / n if n else 0.0
-    lo, hi = wilson(k, n)
-    r99, r_lo, r_hi = runs_to_solution(p), runs_to_solution(hi), runs_to_solution(lo)
-    e, w = tally.energies, tally.weights
-    qs = weighted_quantiles(e, w, (0.0, *QUANTILES, 1.0))
-    out: dict[str, Any] = {
-        "samples": n, "valid": k, "p": p, "p_lo": lo, "p_hi": hi,
-        "seconds_per_run": seconds,
-        "time_source": time_source or ("none" if seconds is None else "given"), "r99": r99, "r99_lo": r_lo, "r99_hi": r_hi,
-        "tts99": None if seconds is None else seconds * r99,
-        "tts99_lo": None if seconds is None else seconds * r_lo,
-        "tts99_hi": None if seconds is None else seconds * r_hi,
-        # no success: only one-sided 95 % bounds are known (censored_bounds), where the figures draw the point
-        **dict(zip(("p_bound", "r99_bound", "tts99_bound"),
-                   censored_bounds(n, seconds) if n and not k else (None, None, None))),
-        "energy_min": int(qs[0]),
-        **{f"energy_q{round(q * 100):02d}": int(v) for q, v in zip(QUANTILES, qs[1:-1])},
-        "energy_max": int(qs[-1]), "energy_mean": float(w @ e / n) if n else 0.0,
-        "share_broken_walls": tally.broken / n if n else 0.0,
-        "share_order_violations": tally.order / n if n else 0.0,
-        "share_cell_conflicts": tally.conflict / n if n else 0.0,
-    }
-    lines = np.argsort(-tally.line_wrong, kind="stable")[:TOP]
-    out["worst_lines"] = [{"line": line_names[int(t)], "share": float(tally.line_wrong[t] / n)}
-                          for t in lines if tally.line_wrong[t] > 0]
-    cells = np.argsort(-tally.cell_wrong, kind="stable")[:TOP]
-    out["worst_cells"] = [{"row": int(c) // width + 1, "column": int(c) % width + 1,
-                           "share": float(tally.cell_wrong[c] / n)} for c in cells if tally.cell_wrong[c] > 0]
-    out["distinct_solutions"] = len(tally.found)
-    out["best_energy"] = tally.best_energy
-    out["best_picture"] = list(tally.palette.picture(tally.best_grid))
-    return out
 
 
 def check_options(*, jobs: int | None = None, seconds: float | None = None) -> None:
@@ -761,6 +561,7 @@ def evaluate(
     chain_break: str | None = None,
     note: Callable[[str], None] | None = None,
     planned: Callable[[int], None] | None = None,
+    in_order: bool = False,
 ) -> Evaluation:
     """Judge a campaign (see the module docstring).
 
@@ -780,6 +581,8 @@ def evaluate(
         chain_break: how a broken chain gives its variable's value (with *embedding*; default majority).
         note: called once with a line naming the files of a runs folder skipped as not sample files.
         planned: called once with the number of sample files, before the first is judged.
+        in_order: also keep every sample's energy in the order read (``Tally.energies``; what a QOBLIB
+            submission lists, one run each): memory then grows with the samples.
 
     Returns:
         One :class:`Group` per ``(model, setting)``, sorted by setting, then model size and name
@@ -805,7 +608,8 @@ def evaluate(
         except ImportError:
             raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
     tasks = [Job(campaign.models[r.model]["path"], r.path, polish, samples_format, force, campaign.rebuild,
-                 embedding, method, r.found, campaign.models[r.model].get("clues")) for r in campaign.runs if r.model]
+                 embedding, method, r.found, campaign.models[r.model].get("clues"), in_order)
+             for r in campaign.runs if r.model]
     if planned is not None:
         planned(len(tasks))
     results: list[FileResult | Skipped | str]
@@ -905,11 +709,7 @@ def _groups(campaign: Campaign, pairs: Sequence[tuple[Run, FileResult]], seconds
                             _merged([it.run for it in items]), record, by,
                             solved_by_presolve=all(it.solved_by_presolve for it in items),
                             unsolvable=info.get("solutions") == 0 and bool(info.get("solutions_exact"))))
-    best: dict[tuple[str, str, str], int] = {}
-    for g in groups:  # the lowest energy any setting found, per model as scored
-        k = (g.model, g.info["encoding"], g.info["weights"])
-        found = min(t.best_energy for t in (g.raw, g.polished) if t is not None)
-        best[k] = min(best.get(k, found), found)
+    best = best_known_energies(groups)  # the lowest energy any setting found, per model as scored
     for g in groups:
         g.best_known_energy = best[(g.model, g.info["encoding"], g.info["weights"])]
     variants = {(g.info.get("encoding", DEFAULT.name), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}

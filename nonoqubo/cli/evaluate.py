@@ -263,7 +263,7 @@ def run(args: argparse.Namespace) -> int:
                           progress=tick, force=args.force, embedding=args.embedding, chain_break=args.chain_break,
                           # shown even with -q, as warnings are: files of the runs folder were not judged
                           note=lambda line: print(f"note: {line}", file=sys.stderr),
-                          planned=tick.plan)
+                          planned=tick.plan, in_order=bool(args.submission))
     report = plots = None
     drawn = scored(groups)  # solved by presolve, proven unsolvable: counted above the table, never drawn
     if (args.report or args.figures) and not drawn:
