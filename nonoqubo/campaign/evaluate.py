@@ -52,6 +52,18 @@ model's own BQM (:func:`nonoqubo.solvers.base.index_bqm`).  Decoding is vectoris
 file) and files are judged in worker processes (``jobs``), each keeping one decoder
 per model.
 
+**Streamed** (a campaign runner writes one file per model, setting and seed: 10,000 of them).
+The files are judged in plan order, in this process or with at most ``jobs *``
+:data:`IN_FLIGHT` chunks of :data:`CHUNK` files in the workers at a time, and each is folded into
+its group's running figures as it comes back and let go: the merged :class:`Tally` (one size
+however many files, :mod:`nonoqubo.campaign.aggregate`), the files and reads, the reads-weighted
+seconds, the time sources, the run records merged key by key (:class:`RecordMerge`).  Memory
+grows with the groups and models, not with the files; what does grow with them is small: the plan
+(a path a file), 4 bytes a file of plan positions per group, and the distinct values the run
+record lists (the seeds).  Time is linear in the files: a file finds its model by lookup
+(:func:`_owner`), and no list of all results is sorted, regrouped or searched.  The first file that
+cannot be judged stops the campaign.
+
 **Encodings and weights.**  Every group names its model's ``encoding`` and
 ``weights`` (from the model file, or from the suite's index, which also gives
 the ``puzzle`` a variant belongs to: ``suite --encoding domain-wall,one-hot``
@@ -94,9 +106,12 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from array import array
+from collections import deque
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -335,8 +350,20 @@ def recorded_run(text: str) -> dict[str, Any] | None:
     return None if record is None else summary(record)
 
 
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for a JSON value, equal to another's exactly when the values are equal."""
+    if isinstance(value, dict):
+        return ("dict", frozenset((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("list", tuple(_frozen(v) for v in value))
+    return value
+
+
 def _merged(records: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
-    """Records merged key by key; where they differ, the list of the distinct values (None if any is missing)."""
+    """Records merged key by key; where they differ, the list of the distinct values (None if any is missing).
+
+    :class:`RecordMerge` gives the same as the records come, one at a time.
+    """
     if not records or any(r is None for r in records):
         return None
     out: dict[str, Any] = {}
@@ -345,12 +372,90 @@ def _merged(records: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
         if all(isinstance(v, dict) for v in values):
             out[key] = _merged(values)
             continue
-        distinct: list[Any] = []
+        seen: dict[Any, Any] = {}
         for v in values:
-            if v not in distinct:
-                distinct.append(v)
+            seen.setdefault(_frozen(v), v)  # the first of equal values, in the order first seen
+        distinct = list(seen.values())
         out[key] = distinct[0] if len(distinct) == 1 else distinct
     return out
+
+
+class RecordMerge:
+    """Run records merged key by key as they come: at the end :meth:`value` is :func:`_merged` of them all.
+
+    Per key of the first record it keeps the distinct values seen (hashed, not compared with every
+    other: a group's 10,000 seeds cost linear time), or, while every value of the key is a dict, a
+    merge of those dicts.  A key that is a dict in some files and not in the ones after is
+    :attr:`mixed`: the distinct dicts were not kept, and the records are merged again from the
+    files (:meth:`_Fold.finish`).
+
+    Examples:
+        >>> m = RecordMerge()
+        >>> for seed in (1, 2, 1):
+        ...     m.add({"sampler": "sa", "parameters": {"seed": seed, "sweeps": 10}})
+        >>> m.value(), m.mixed
+        ({'sampler': 'sa', 'parameters': {'seed': [1, 2], 'sweeps': 10}}, False)
+    """
+
+    def __init__(self) -> None:
+        self.missing = False  # a record was None: the merge is None
+        self.fields: dict[str, _Field] | None = None
+
+    def add(self, record: dict[str, Any] | None) -> None:
+        if self.missing:
+            return
+        if record is None:
+            self.missing, self.fields = True, None
+            return
+        if self.fields is None:
+            self.fields = {key: _Field() for key in record}
+        for key, f in self.fields.items():
+            f.add(record.get(key))
+
+    @property
+    def mixed(self) -> bool:
+        return bool(self.fields) and any(f.mixed for f in self.fields.values())  # type: ignore[union-attr]
+
+    def value(self) -> dict[str, Any] | None:
+        if self.missing or self.fields is None:
+            return None
+        return {key: f.value() for key, f in self.fields.items()}
+
+
+class _Field:
+    """One key of :class:`RecordMerge`: its distinct values, or the merge of its dicts."""
+
+    def __init__(self) -> None:
+        self.nested: RecordMerge | None = None
+        self.distinct: dict[Any, Any] = {}
+        self.started = self.broken = False
+
+    def add(self, value: Any) -> None:
+        if not self.started:
+            self.started = True
+            if isinstance(value, dict):
+                self.nested = RecordMerge()
+        if self.nested is None:
+            self.distinct.setdefault(_frozen(value), value)
+        elif isinstance(value, dict):
+            self.nested.add(value)
+        else:
+            self.broken = True
+
+    @property
+    def mixed(self) -> bool:
+        return self.broken or (self.nested is not None and self.nested.mixed)
+
+    def value(self) -> Any:
+        if self.nested is not None:
+            return self.nested.value()
+        values = list(self.distinct.values())
+        return values[0] if len(values) == 1 else values
+
+
+def recorded_summary(path: str) -> dict[str, Any] | None:
+    """The run record of the sample file at *path* as :func:`judge_file` reports it (``FileResult.run``)."""
+    return recorded_run(searched_text(Path(path).read_bytes()))
 
 
 def _judge(job: Job) -> FileResult | Skipped | str:
@@ -374,7 +479,7 @@ def _message(exc: Exception, job: Job) -> str:
 
 
 # -- planning ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Run:
     """One sample file: which model it answers, the folder that names it, and whether a walk found it."""
 
@@ -453,15 +558,22 @@ def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
     return models
 
 
-def _owner(path: str, root_parts: Sequence[str], names: Sequence[str]) -> str | None:
-    """The longest model name that starts the file name or names one of its folders."""
+def _owner(path: str, root_parts: Sequence[str], names: set[str]) -> str | None:
+    """The longest model name that starts the file name (before a ``.``, ``-`` or ``_``) or names one of its folders.
+
+    Looked up, not searched: the candidates are the file name's own prefixes and its folders, so a
+    file costs the length of its path whatever the number of models (ties: the first name in sorted order).
+
+    Examples:
+        >>> _owner("runs/heart-2.json", ("runs",), {"heart", "heart-2", "he"})
+        'heart-2'
+        >>> _owner("runs/heart/a.json", ("runs", "heart"), {"heart", "heart.presolved"}), _owner("x.json", (), {"y"})
+        ('heart', None)
+    """
     base = os.path.basename(path)
-    best = None
-    for name in names:
-        hit = (base == name or any(base.startswith(name + sep) for sep in ".-_")
-               or name in root_parts)
-        if hit and (best is None or len(name) > len(best)):
-            best = name
+    candidates = {base[:i] for i, ch in enumerate(base) if ch in ".-_"} | {base} | set(root_parts)
+    hits = candidates & names
+    best = min(hits, key=lambda name: (-len(name), name)) if hits else None
     if best is not None and ".presolved" in base and f"{best}.presolved" in names:
         best = f"{best}.presolved"
     return best
@@ -489,7 +601,7 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *,
             raise NonoquboError(f"--embedding {embedding}: an embedding is for one model; give that model's file "
                                 f"(or clue file) as MODEL, not the suite folder {model}")
         models = _suite_models(model)
-        names = sorted(models)
+        names = set(models)
         runs = []
         for s, path, found in pairs:
             owner = _owner(path, Path(path).parts[:-1], names)
@@ -607,44 +719,83 @@ def evaluate(
             import dwave.samplers  # noqa: F401
         except ImportError:
             raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
-    tasks = [Job(campaign.models[r.model]["path"], r.path, polish, samples_format, force, campaign.rebuild,
-                 embedding, method, r.found, campaign.models[r.model].get("clues"), in_order)
-             for r in campaign.runs if r.model]
+    def job(r: Run) -> Job:
+        info = campaign.models[r.model]
+        return Job(info["path"], r.path, polish, samples_format, force, campaign.rebuild, embedding, method, r.found,
+                   info.get("clues"), in_order)
+
+    count = sum(1 for r in campaign.runs if r.model)
     if planned is not None:
-        planned(len(tasks))
-    results: list[FileResult | Skipped | str]
-    if jobs == 1 or len(tasks) <= 1:
-        results = []
-        for t in tasks:
-            results.append(_judge(t))
-            if progress is not None:
-                progress(1)
-    else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-            results = []
-            for res in pool.map(_judge, tasks, chunksize=max(1, len(tasks) // (8 * jobs))):
-                results.append(res)
-                if progress is not None:
-                    progress(1)
-    for res in results:
-        if isinstance(res, str):
-            raise NonoquboError(res)
-    judged = iter(results)
-    pairs: list[tuple[Run, FileResult]] = []
-    skipped: list[str] = []
-    for run in campaign.runs:
-        res = next(judged) if run.model else Skipped(run.path, "not a sample file")
-        if isinstance(res, Skipped):
-            skipped.append(res.path)
-        elif isinstance(res, FileResult):
-            pairs.append((run, res))
-    if not pairs:
+        planned(count)
+    judged = _judged((job(r) for r in campaign.runs if r.model), count, jobs, progress)
+    fold = _Fold(campaign)
+    try:
+        for index, run in enumerate(campaign.runs):
+            res = next(judged) if run.model else Skipped(run.path, "not a sample file")
+            if isinstance(res, str):  # the first error in plan order: nothing more is judged
+                raise NonoquboError(res)
+            if isinstance(res, Skipped):
+                fold.skipped.append(res.path)
+            else:
+                fold.add(index, run, res)
+    finally:
+        judged.close()  # a pool still judging stops: its queued files are dropped
+    if not fold.groups:
+        skipped = fold.skipped
         raise NonoquboError(f"no sample file to judge: {', '.join(skipped)} "
                             f"{'is' if len(skipped) == 1 else 'are'} not sample files")
-    if skipped and note is not None:
+    if fold.skipped and note is not None:
+        skipped = fold.skipped
         note(f"skipped {len(skipped)} file{'s that are not sample files' if len(skipped) > 1 else ' that is not a sample file'}: "
              f"{', '.join(skipped)}")
-    return Evaluation(_groups(campaign, pairs, seconds))
+    return Evaluation(fold.finish(seconds))
+
+
+#: files a worker judges per task, at most (a task's results travel back together)
+CHUNK = 16
+#: tasks in flight per worker: enough to keep every worker busy, few enough that results never pile up
+IN_FLIGHT = 3
+
+
+def _judge_all(jobs: Sequence[Job]) -> list[FileResult | Skipped | str]:
+    return [_judge(j) for j in jobs]
+
+
+def _judged(tasks: Iterator[Job], count: int, jobs: int,
+            progress: Callable[[int], None] | None) -> Generator[FileResult | Skipped | str, None, None]:
+    """Every task judged, in plan order, with at most ``jobs * IN_FLIGHT`` chunks of :data:`CHUNK` in flight.
+
+    The results stream: one is handed on before the next is asked for, so however many files a
+    campaign has, only that window's results are held (a pool's ``map`` would submit them all).
+    """
+    def tick(res: FileResult | Skipped | str) -> FileResult | Skipped | str:
+        if progress is not None:
+            progress(1)
+        return res
+
+    if jobs == 1 or count <= 1:
+        for t in tasks:
+            yield tick(_judge(t))
+        return
+    size = max(1, min(CHUNK, count // (8 * jobs)))
+    pending: deque[Future[list[FileResult | Skipped | str]]] = deque()
+    with ProcessPoolExecutor(max_workers=min(jobs, count)) as pool:
+        def submit() -> None:
+            chunk = list(islice(tasks, size))
+            if chunk:
+                pending.append(pool.submit(_judge_all, chunk))
+
+        try:
+            for _ in range(jobs * IN_FLIGHT):
+                submit()
+            while pending:
+                results = pending.popleft().result()
+                submit()
+                for res in results:
+                    yield tick(res)
+        finally:
+            for f in pending:
+                f.cancel()
 
 
 def _group_key(campaign: Campaign, run: Run, res: FileResult) -> str:
@@ -655,73 +806,120 @@ def _group_key(campaign: Campaign, run: Run, res: FileResult) -> str:
     return f"folder\0{run.setting}"
 
 
-def _names(campaign: Campaign, pairs: Sequence[tuple[Run, FileResult]]) -> dict[str, str]:
-    """A name per group key (:func:`nonoqubo.campaign.runs.setting_names`)."""
-    recorded: dict[str, dict[str, Any]] = {}
-    folders_of: dict[str, set[str]] = {}
-    settings_in: dict[str, set[str]] = {}
-    names: dict[str, str] = {}
-    for run, res in pairs:
-        key = _group_key(campaign, run, res)
-        if campaign.given_setting is not None:
-            names[key] = campaign.given_setting
-            continue
+@dataclass
+class _Running:
+    """One group's running tallies: what its files add up to so far.  One per group, never one per file."""
+
+    raw: Tally
+    polished: Tally | None
+    #: the first file's: the model as scored, and its setting (the group's record while every file agrees)
+    encoding: str
+    weights: str
+    variables: int
+    setting: dict[str, Any] | None
+    setting_key: str | None
+    same_setting: bool = True
+    files: int = 0
+    reads: int = 0
+    #: sum of seconds per run times reads, over the files that record a time (in plan order)
+    run_seconds: float = 0
+    timed: int = 0
+    sources: set[str] = field(default_factory=set)
+    solved_by_presolve: bool = True
+    record: RecordMerge = field(default_factory=lambda: RecordMerge())
+    #: the plan positions of the group's files (4 bytes each): read again only if their records must be merged again
+    positions: array = field(default_factory=lambda: array("I"))
+
+    def add(self, index: int, res: FileResult) -> None:
+        if self.files:
+            self.raw = self.raw.merge(res.raw)
+            self.polished = None if self.polished is None or res.polished is None else self.polished.merge(res.polished)
+            key = None if res.setting is None else key_of(res.setting)
+            self.same_setting = self.same_setting and key is not None and key == self.setting_key
+        self.files += 1
+        self.reads += res.reads
+        if res.seconds is not None:
+            self.run_seconds += res.seconds * res.reads
+            self.timed += 1
+        self.sources.add(res.time_source)
+        self.solved_by_presolve = self.solved_by_presolve and res.solved_by_presolve
+        self.record.add(res.run)
+        self.positions.append(index)
+
+    def seconds(self, given: float | None) -> tuple[float | None, str]:
+        """The group's seconds per run (its files' reads-weighted mean, or *given*) and where they came from."""
+        if given is not None:
+            return given, "given"
+        if self.timed < self.files:
+            return None, "none"
+        sources = sorted(self.sources)
+        return self.run_seconds / max(1, self.reads), sources[0] if len(sources) == 1 else "mixed: " + ", ".join(sources)
+
+
+class _Fold:
+    """Each judged file folded into its group's :class:`_Running` as it comes (the module docstring)."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+        self.groups: dict[tuple[str, str], _Running] = {}
+        self.skipped: list[str] = []
+        # for the groups' names (:func:`nonoqubo.campaign.runs.setting_names`): per group key
+        self.names: dict[str, str] = {}
+        self.recorded: dict[str, dict[str, Any]] = {}
+        self.folders_of: dict[str, set[str]] = {}
+        self.settings_in: dict[str, set[str]] = {}
+
+    def add(self, index: int, run: Run, res: FileResult) -> None:
+        key = _group_key(self.campaign, run, res)
+        running = self.groups.get((run.model, key))
+        if running is None:
+            running = self.groups[(run.model, key)] = _Running(
+                res.raw, res.polished, res.encoding, res.weights, res.variables, res.setting,
+                None if res.setting is None else key_of(res.setting), res.setting is not None)
+        running.add(index, res)
+        if self.campaign.given_setting is not None:
+            self.names[key] = self.campaign.given_setting
+            return
         if res.setting is not None:
-            recorded[key] = res.setting
+            self.recorded.setdefault(key, res.setting)
         else:
-            names[key] = run.setting
-        folders_of.setdefault(key, set()).add(run.setting)
-        settings_in.setdefault(run.setting, set()).add(key)
-    names.update(setting_names(recorded, folders_of, settings_in))
-    return names
+            self.names[key] = run.setting
+        self.folders_of.setdefault(key, set()).add(run.setting)
+        self.settings_in.setdefault(run.setting, set()).add(key)
 
-
-def _groups(campaign: Campaign, pairs: Sequence[tuple[Run, FileResult]], seconds: float | None) -> list[Group]:
-    acc: dict[tuple[str, str], list[FileResult]] = {}
-    for run, res in pairs:
-        acc.setdefault((run.model, _group_key(campaign, run, res)), []).append(res)
-    names = _names(campaign, pairs)
-    groups = []
-    for (name, key), items in acc.items():
-        raw, polished = items[0].raw, items[0].polished
-        for it in items[1:]:
-            raw = raw.merge(it.raw)
-            polished = None if polished is None or it.polished is None else polished.merge(it.polished)
-        sources = sorted({it.time_source for it in items})
-        if seconds is not None:
-            t: float | None = seconds
-            source = "given"
-        elif len(known := [it.seconds for it in items if it.seconds is not None]) == len(items):
-            t = sum(s * it.reads for s, it in zip(known, items)) / max(1, sum(it.reads for it in items))
-            source = sources[0] if len(sources) == 1 else "mixed: " + ", ".join(sources)
-        else:
-            t = None
-            source = "none"
-        info = {**campaign.models[name], "encoding": items[0].encoding, "weights": items[0].weights,
-                "variables": items[0].variables}
-        lines = ([f"row {i + 1}" for i in range(info["height"])]  # Layout.line_name, without the model
-                 + [f"column {j + 1}" for j in range(info["width"])])
-        first = items[0].setting
-        record = first if first is not None and all(
-            it.setting is not None and key_of(it.setting) == key_of(first) for it in items) else None
-        by = BY_OPTION if campaign.given_setting is not None else BY_RECORD if record is not None else BY_FOLDER
-        groups.append(Group(name, names[key], info, len(items), t, raw, polished, lines, source,
-                            _merged([it.run for it in items]), record, by,
-                            solved_by_presolve=all(it.solved_by_presolve for it in items),
-                            unsolvable=info.get("solutions") == 0 and bool(info.get("solutions_exact"))))
-    best = best_known_energies(groups)  # the lowest energy any setting found, per model as scored
-    for g in groups:
-        g.best_known_energy = best[(g.model, g.info["encoding"], g.info["weights"])]
-    variants = {(g.info.get("encoding", DEFAULT.name), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
-    if len(variants) > 1:  # an A/B campaign: the variants of a puzzle side by side
-        size: dict[Any, int] = {}
+    def finish(self, given: float | None) -> list[Group]:
+        """The groups, named and sorted (the module docstring)."""
+        campaign = self.campaign
+        names = dict(self.names)
+        if campaign.given_setting is None:
+            names.update(setting_names(self.recorded, self.folders_of, self.settings_in))
+        groups = []
+        for (name, key), acc in self.groups.items():
+            t, source = acc.seconds(given)
+            info = {**campaign.models[name], "encoding": acc.encoding, "weights": acc.weights,
+                    "variables": acc.variables}
+            lines = ([f"row {i + 1}" for i in range(info["height"])]  # Layout.line_name, without the model
+                     + [f"column {j + 1}" for j in range(info["width"])])
+            record = acc.setting if acc.same_setting else None
+            by = BY_OPTION if campaign.given_setting is not None else BY_RECORD if record is not None else BY_FOLDER
+            run = acc.record.value() if not acc.record.mixed else _merged(
+                [recorded_summary(campaign.runs[i].path) for i in acc.positions])
+            groups.append(Group(name, names[key], info, acc.files, t, acc.raw, acc.polished, lines, source, run,
+                                record, by, solved_by_presolve=acc.solved_by_presolve,
+                                unsolvable=info.get("solutions") == 0 and bool(info.get("solutions_exact"))))
+        best = best_known_energies(groups)  # the lowest energy any setting found, per model as scored
         for g in groups:
-            size.setdefault(g.info.get("puzzle", g.model), g.info["width"] * g.info["height"])
-        groups.sort(key=lambda g: (g.setting, size[g.info.get("puzzle", g.model)], g.info.get("puzzle", g.model),
-                                   g.info.get("encoding", DEFAULT.name), g.info.get("weights", ""), g.model))
-    else:
-        groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
-    return groups
+            g.best_known_energy = best[(g.model, g.info["encoding"], g.info["weights"])]
+        variants = {(g.info.get("encoding", DEFAULT.name), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
+        if len(variants) > 1:  # an A/B campaign: the variants of a puzzle side by side
+            size: dict[Any, int] = {}
+            for g in groups:
+                size.setdefault(g.info.get("puzzle", g.model), g.info["width"] * g.info["height"])
+            groups.sort(key=lambda g: (g.setting, size[g.info.get("puzzle", g.model)], g.info.get("puzzle", g.model),
+                                       g.info.get("encoding", DEFAULT.name), g.info.get("weights", ""), g.model))
+        else:
+            groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
+        return groups
 
 
 def scored(groups: Sequence[Group]) -> list[Group]:
