@@ -240,8 +240,13 @@ class Tally:
     def merge(self, other: Tally) -> Tally:
         """The tally of both batches (this one's samples first); as large as either."""
         best = other if other.best_energy < self.best_energy else self
-        values, counts = _histogram(np.concatenate((self.values, other.values)),
-                                    np.concatenate((self.counts, other.counts)))
+        if np.array_equal(self.values, other.values):  # the usual case in a group: the same energies seen
+            values, counts = self.values, self.counts + other.counts
+        else:
+            values = np.union1d(self.values, other.values)
+            counts = np.zeros(values.size, np.int64)
+            counts[np.searchsorted(values, self.values)] += self.counts  # each histogram's values are distinct
+            counts[np.searchsorted(values, other.values)] += other.counts
         sequence = None if self.sequence is None or other.sequence is None else (
             np.concatenate((self.sequence[0], other.sequence[0])), np.concatenate((self.sequence[1], other.sequence[1])))
         return Tally(

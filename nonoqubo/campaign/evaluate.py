@@ -429,12 +429,17 @@ class _Field:
         self.nested: RecordMerge | None = None
         self.distinct: dict[Any, Any] = {}
         self.started = self.broken = False
+        self.last: Any = None  # the value added before: the same again changes nothing
 
     def add(self, value: Any) -> None:
         if not self.started:
             self.started = True
             if isinstance(value, dict):
                 self.nested = RecordMerge()
+        elif value is self.last or (type(value) is type(self.last) and value == self.last
+                                    and not (isinstance(value, float) and value != value)):
+            return
+        self.last = value
         if self.nested is None:
             self.distinct.setdefault(_frozen(value), value)
         elif isinstance(value, dict):
@@ -798,11 +803,12 @@ def _judged(tasks: Iterator[Job], count: int, jobs: int,
                 f.cancel()
 
 
-def _group_key(campaign: Campaign, run: Run, res: FileResult) -> str:
+def _group_key(campaign: Campaign, run: Run, res: FileResult, setting_key: str | None) -> str:
+    """The key of a file's group; *setting_key* is its setting's (:func:`~nonoqubo.campaign.runs.key_of`), if it records one."""
     if campaign.given_setting is not None:  # --setting pools every file (its models, and runs presolve solved, apart)
         return f"given\0{res.encoding}\0{res.weights}\0{res.solved_by_presolve}"
-    if res.setting is not None:
-        return key_of(res.setting)
+    if setting_key is not None:
+        return setting_key
     return f"folder\0{run.setting}"
 
 
@@ -830,12 +836,11 @@ class _Running:
     #: the plan positions of the group's files (4 bytes each): read again only if their records must be merged again
     positions: array = field(default_factory=lambda: array("I"))
 
-    def add(self, index: int, res: FileResult) -> None:
+    def add(self, index: int, res: FileResult, setting_key: str | None) -> None:
         if self.files:
             self.raw = self.raw.merge(res.raw)
             self.polished = None if self.polished is None or res.polished is None else self.polished.merge(res.polished)
-            key = None if res.setting is None else key_of(res.setting)
-            self.same_setting = self.same_setting and key is not None and key == self.setting_key
+            self.same_setting = self.same_setting and setting_key is not None and setting_key == self.setting_key
         self.files += 1
         self.reads += res.reads
         if res.seconds is not None:
@@ -870,13 +875,14 @@ class _Fold:
         self.settings_in: dict[str, set[str]] = {}
 
     def add(self, index: int, run: Run, res: FileResult) -> None:
-        key = _group_key(self.campaign, run, res)
+        setting_key = None if res.setting is None else key_of(res.setting)
+        key = _group_key(self.campaign, run, res, setting_key)
         running = self.groups.get((run.model, key))
         if running is None:
             running = self.groups[(run.model, key)] = _Running(
-                res.raw, res.polished, res.encoding, res.weights, res.variables, res.setting,
-                None if res.setting is None else key_of(res.setting), res.setting is not None)
-        running.add(index, res)
+                res.raw, res.polished, res.encoding, res.weights, res.variables, res.setting, setting_key,
+                res.setting is not None)
+        running.add(index, res, setting_key)
         if self.campaign.given_setting is not None:
             self.names[key] = self.campaign.given_setting
             return
