@@ -1,12 +1,44 @@
-"""The numbers behind the report's figures: per-instance points, size classes, censored quantiles.
+"""Every number a campaign reports, made in one place: per group, and across groups for the figures.
 
-:mod:`nonoqubo.campaign.evaluate` judges each ``(model, setting)``; this module turns its groups
-into what an annealing paper plots, and nothing here draws (:mod:`nonoqubo.campaign.plots`
-does; the HTML page is :mod:`nonoqubo.campaign.report_html`'s).
+:mod:`nonoqubo.campaign.evaluate` reads and judges the sample files and folds each into the
+:class:`Tally` of its ``(model, setting)``; this module is the one home of the numbers made from
+those tallies: the per-group figures the table, JSON, CSV and the page print (:func:`figures`,
+through :meth:`Group.figures`), and what the report's figures show across groups (points, size
+classes, class quartiles, histogram bins, conflict shares, the best pictures).  Nothing here reads
+a file or draws: :mod:`nonoqubo.campaign.plots` draws what this module hands it, and the HTML page
+is :mod:`nonoqubo.campaign.report_html`'s.
 
-**Points.**  :func:`points` gives one :class:`Point` per (model, setting, stage): the success
-probability ``p = valid / samples`` with its 95 % Wilson interval (:func:`~nonoqubo.campaign.evaluate.wilson`),
-and the *cost* the TTS figure shows (:func:`cost_metric`):
+**A group's figures** (:func:`figures`, for the raw and for the polished samples):
+
+* ``samples``: the runs judged (a sample seen ``k`` times, ``num_occurrences``, counts ``k``
+  times), ``valid``: those of energy 0 (a solution);
+* ``p``: the success probability ``valid / samples``, with its 95 % Wilson score interval
+  ``[p_lo, p_hi]`` (:func:`wilson`);
+* ``r99``: the runs needed to see a solution with 99 % probability, ``ln(0.01) / ln(1 - p)``,
+  and ``tts99 = t * r99`` with ``t`` the seconds per run.  Conventions (:func:`runs_to_solution`):
+  ``p = 0`` gives infinity; at least one run is always needed, so ``p >= 0.99`` (and ``p = 1``)
+  gives ``r99 = 1``, ``tts99 = t``.  The interval of ``r99`` (and ``tts99``) is its value at
+  ``p_hi`` and at ``p_lo``;
+* ``p_bound``, ``r99_bound``, ``tts99_bound``: for a group with no success (a *censored* point)
+  what its runs do say, one-sided at 95 % (:func:`censored_bounds`); None when measured;
+* the residual energy (above the ground state 0): min, the 10/25/50/75/90 % quantiles
+  (inverted-CDF, as ``numpy.quantile(..., method="inverted_cdf")`` of the samples with repeats:
+  :func:`weighted_quantiles`), max and mean;
+* the shares of samples with at least one broken wall, block-order violation or cell conflict;
+  the most often wrong lines and cells (:data:`TOP` of each); the distinct valid pictures found;
+  the best energy and picture.
+
+**Tallies are streamed.**  A :class:`Tally` holds what a batch of samples adds up to: a histogram
+of its energies (the distinct energies and their weighted counts), the counts of broken walls,
+order violations and cell conflicts, per cell and per line how often it is wrong, the best
+picture and the distinct valid pictures.  Tallies merge (:meth:`Tally.merge`) into a tally of the
+same size, so a group of 10,000 files costs the memory of one; every figure above is exact from
+the histogram (the quantiles of the samples with repeats are those of the distinct values with
+their counts).  The samples' energies in the order read are kept only when asked
+(``in_order``: a QOBLIB submission lists every run).
+
+**Points.**  :func:`points` gives one :class:`Point` per (model, setting, stage): the group's
+``p`` with its Wilson interval, and the *cost* the TTS figure shows (:func:`cost_metric`):
 
 * ``tts99`` in seconds, ``t * R99``, when every group of the campaign has a time per run ``t``
   (read from the sample files or given with ``--time``);
@@ -26,7 +58,7 @@ measured points.
 **Size classes** (:func:`size_class`).  A random family of the suite (``random-WxH-dD-sS-NNNN``)
 is one class: every instance has the same grid and density.  Every other puzzle falls in a bin
 of its variable count, ``2^k <= variables < 2^(k+1)`` (e.g. "other, 256-511 variables").  A
-class is placed at the median variable count of its instances.
+class is placed at the median variable count of its instances (:func:`class_places`).
 
 **Class statistics** (:func:`class_stats`): the 25 %, 50 % and 75 % quantiles across the class's
 instances (NumPy's default "linear" interpolation), one setting and stage at a time.  A censored
@@ -34,7 +66,19 @@ instance enters at its bound.  A quantile that a censored instance could still m
 sorted at or below the order statistics the quantile interpolates) is itself only a bound, and
 is flagged (:func:`censored_quantiles`); the plots draw it hollow with an arrow.
 
+**Panels** (:func:`panel_order`: model-major, by size, then name and setting).  The residual-energy
+histograms (:func:`energy_panels`) bin whole integers, at most :data:`MAX_BARS` bars a panel, one
+bin width per model (its panels share an x axis), energy 0 always a bar of its own, each bar's
+height the share of the group's samples; the polished bars only where they differ.  The
+conflict maps (:func:`conflict_maps`) give per cell the share of samples whose row and column
+views disagree, on one scale for the whole campaign (:func:`conflict_scale`).  The best
+pictures (:func:`best_pictures`) are each model's lowest-energy raw sample over its settings.
+
 Examples:
+    >>> wilson(0, 10)[0], round(wilson(5, 10)[1], 4)
+    (0.0, 0.7634)
+    >>> runs_to_solution(0.0), runs_to_solution(1.0), round(runs_to_solution(0.5), 4)
+    (inf, 1.0, 6.6439)
     >>> size_class("random-10x10-d0.5-s0-0003", 160).label
     'random 10x10 d0.5'
     >>> size_class("qbpp-logo", 437).label
@@ -44,52 +88,313 @@ Examples:
     >>> q, bound = censored_quantiles([1.0, 2.0, 3.0, 10.0], [False, False, False, True], (0.25, 0.5, 0.75))
     >>> [float(v) for v in q], [bool(b) for b in bound]
     ([1.75, 2.5, 4.75], [False, False, True])
+    >>> first, last, counts = energy_bins(np.array([0, 1, 2, 3, 7]), np.array([5, 1, 1, 1, 2]), 0, 3)
+    >>> first.tolist(), last.tolist(), counts.tolist()
+    ([0, 1, 4, 7], [0, 3, 6, 9], [5, 3, 0, 2])
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .evaluate import BOUND_CONFIDENCE, Group, censored_bounds, runs_to_solution
+from ..answers.decode import Analysis
+from ..errors import NonoquboError
+from ..model.palette import BW, Palette
 
 __all__ = [
-    "BOUND_CONFIDENCE", "CLASS_QUANTILES", "ClassStat", "Point", "SizeClass", "censored_bounds", "censored_quantiles", "class_stats", "cost_metric",
-    "CENSORED_NOTE", "cost_cell", "cost_label", "describe_time", "group_stages", "percent", "points", "solutions_label", "stages_to_draw", "size_class",
+    "BOUND_CONFIDENCE", "BY_FOLDER", "BY_OPTION", "BY_RECORD", "CENSORED_NOTE", "CLASS_QUANTILES", "MAX_BARS",
+    "QUANTILES", "TOP", "Bars", "ClassStat", "ConflictMap", "EnergyPanel", "Group", "Point", "SizeClass", "Tally",
+    "best_known_energies", "best_pictures", "bin_width", "bound_counts", "censored_bounds", "censored_quantiles",
+    "class_places", "class_stats", "conflict_maps", "conflict_scale", "cost_cell", "cost_label", "cost_metric",
+    "describe_time", "energy_bins", "energy_panels", "figures", "group_stages", "instance_marks", "lowest_p",
+    "median_lines", "number", "panel_order", "percent", "points", "runs_to_solution", "size_class",
+    "solutions_label", "stages_to_draw", "time_notes", "time_sources", "weighted_quantiles", "wilson",
 ]
 
+#: the residual-energy quantiles reported
+QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+#: z of the 95 % Wilson interval
+Z95 = 1.959963984540054
+#: lines and cells listed as most often wrong
+TOP = 5
+#: the one-sided confidence of a censored instance's bound (:func:`censored_bounds`)
+BOUND_CONFIDENCE = 0.95
 #: the quantiles across a class's instances: the interquartile range and the median
 CLASS_QUANTILES = (0.25, 0.5, 0.75)
-_RANDOM = re.compile(r"^random-(\d+)x(\d+)-d([0-9.eE+-]+)-s(\d+)-\d+(?:\.presolved)?$")
+#: most bars in one histogram panel: a wider energy range is binned by whole numbers of integers
+MAX_BARS = 60
 
 
-@dataclass(frozen=True, order=True)
-class SizeClass:
-    """A group of instances whose figures are summarised together."""
-
-    order: tuple[int, float]  # sort key: (variables bin or family cells, density)
-    label: str
-    random: bool  # a random family (same grid size and density) rather than a variable-count bin
-
-
-def size_class(model: str, variables: int) -> SizeClass:
-    """The size class of a model: its random family, or its bin of variable counts (module docstring)."""
-    m = _RANDOM.match(model)
-    if m:
-        w, h, d = int(m.group(1)), int(m.group(2)), m.group(3)
-        return SizeClass((w * h, float(d)), f"random {w}x{h} d{d}", True)
-    k = max(0, int(variables).bit_length() - 1)  # 2^k <= variables < 2^(k+1)
-    lo, hi = (0, 1) if variables <= 0 else (2 ** k, 2 ** (k + 1) - 1)
-    return SizeClass((lo, -1.0), f"other, {lo}-{hi} variables", False)
+# -- statistics --------------------------------------------------------------------------------
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``k / n`` (``(0, 1)`` when ``n = 0``)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half) if k else 0.0, min(1.0, centre + half) if k < n else 1.0
 
 
+def runs_to_solution(p: float, target: float = 0.99) -> float:
+    """Runs needed to see a success with probability *target*: ``ln(1-target)/ln(1-p)``, at least 1."""
+    if p <= 0.0:
+        return math.inf
+    if p >= target:
+        return 1.0
+    return max(1.0, math.log(1.0 - target) / math.log1p(-p))
+
+
+def censored_bounds(runs: int, seconds: float | None = None) -> tuple[float, float, float | None]:
+    """The bounds of an instance with no success in *runs* runs: ``(p_bound, r99_bound, tts99_bound)``.
+
+    With :data:`BOUND_CONFIDENCE` (one-sided), ``p <= 1 - (1 - 0.95)^(1/runs)`` (no success is that
+    unlikely for a larger p), hence ``R99 >= R99(p_bound)`` and ``TTS99 >= seconds * R99(p_bound)``
+    (None without a time per run).
+    """
+    p_bound = 1.0 - (1.0 - BOUND_CONFIDENCE) ** (1.0 / max(1, runs))
+    r_bound = runs_to_solution(p_bound)
+    return p_bound, r_bound, None if seconds is None else seconds * r_bound
+
+
+def weighted_quantiles(values: np.ndarray, weights: np.ndarray, qs: Sequence[float]) -> np.ndarray:
+    """Inverted-CDF quantiles of *values* repeated *weights* times (no repetition is made).
+
+    The same for the samples and for their histogram (distinct values, summed weights).
+
+    Examples:
+        >>> weighted_quantiles(np.array([3, 1, 2]), np.array([1, 2, 1]), (0.0, 0.5, 1.0)).tolist()
+        [1, 1, 3]
+    """
+    order = np.argsort(values, kind="stable")
+    v, cw = values[order], np.cumsum(weights[order])
+    idx = np.searchsorted(cw, np.asarray(qs, dtype=np.float64) * cw[-1], side="left")
+    return v[np.minimum(idx, v.size - 1)]
+
+
+# -- the additive figures of a batch -----------------------------------------------------------
+def _histogram(energies: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct energies (sorted) and the summed weights of each: a batch's energies as a histogram."""
+    values, inverse = np.unique(energies.astype(np.int64), return_inverse=True)
+    counts = np.zeros(values.size, np.int64)
+    np.add.at(counts, inverse.reshape(-1), weights.astype(np.int64))
+    return values, counts
+
+
+@dataclass
+class Tally:
+    """What a batch of samples contributes to its group; tallies add up (:meth:`merge`) and stay one size.
+
+    ``values`` and ``counts`` are the histogram of the samples' energies (every distinct energy,
+    sorted, and its weighted count; a value of weight 0 is kept, as the samples' minimum counts it);
+    every other field is a sum, a best or a union.  ``sequence`` keeps, only when asked (:meth:`of`
+    with ``in_order``), the samples' energies and weights in the order read: ``energies`` and
+    ``weights`` give them (a QOBLIB submission lists every run).
+    """
+
+    values: np.ndarray  # (distinct energies,) int64, sorted
+    counts: np.ndarray  # (distinct energies,) int64, weighted
+    broken: int  # samples (weighted) with a broken wall
+    order: int
+    conflict: int
+    cell_wrong: np.ndarray  # (H*W,) weighted count of samples where the cell is in conflict
+    line_wrong: np.ndarray  # (lines,) weighted count of samples where the line fails its clue
+    best_energy: int
+    best_grid: np.ndarray  # (H, W) int8 colour indices (0 = background; 0/1 in black and white)
+    palette: Palette = BW
+    #: the distinct valid pictures (their colour-index bytes)
+    found: frozenset[bytes] = frozenset()
+    #: the samples' (energies, weights) in the order read, when kept (:meth:`of` ``in_order``)
+    sequence: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(cls, analysis: Analysis, weights: np.ndarray, palette: Palette = BW, *, in_order: bool = False) -> Tally:
+        """The tally of one batch: *analysis* of its ``(S, N)`` samples, each seen *weights* times."""
+        w = weights.astype(np.int64)
+        # the cell terms are per (cell, colour) slot, cell-major: a cell is wrong when any of its
+        # colours disagree (one slot a cell in black and white)
+        samples, height, width = analysis.grid.shape
+        slots = analysis.row_colour != analysis.col_colour
+        conflicts = slots.reshape(samples, height * width, -1).any(axis=2)
+        best = int(np.argmin(analysis.energy))
+        valid = analysis.grid[(analysis.energy == 0) & (w > 0)].astype(np.int8)
+        found = frozenset(row.tobytes() for row in np.unique(valid.reshape(len(valid), height * width), axis=0))
+        energies = analysis.energy.astype(np.int64)
+        values, counts = _histogram(energies, w)
+        return cls(
+            values=values, counts=counts,
+            broken=int(w @ analysis.broken.any(axis=1)), order=int(w @ analysis.order.any(axis=1)),
+            conflict=int(w @ conflicts.any(axis=1)),
+            cell_wrong=w @ conflicts, line_wrong=w @ analysis.failing,
+            best_energy=int(analysis.energy[best]), best_grid=analysis.grid[best].astype(np.int8),
+            palette=palette, found=found, sequence=(energies, w) if in_order else None,
+        )
+
+    def merge(self, other: Tally) -> Tally:
+        """The tally of both batches (this one's samples first); as large as either."""
+        best = other if other.best_energy < self.best_energy else self
+        if np.array_equal(self.values, other.values):  # the usual case in a group: the same energies seen
+            values, counts = self.values, self.counts + other.counts
+        else:
+            values = np.union1d(self.values, other.values)
+            counts = np.zeros(values.size, np.int64)
+            counts[np.searchsorted(values, self.values)] += self.counts  # each histogram's values are distinct
+            counts[np.searchsorted(values, other.values)] += other.counts
+        sequence = None if self.sequence is None or other.sequence is None else (
+            np.concatenate((self.sequence[0], other.sequence[0])), np.concatenate((self.sequence[1], other.sequence[1])))
+        return Tally(
+            values, counts, self.broken + other.broken, self.order + other.order,
+            self.conflict + other.conflict, self.cell_wrong + other.cell_wrong, self.line_wrong + other.line_wrong,
+            best.best_energy, best.best_grid, best.palette, self.found | other.found, sequence,
+        )
+
+    @property
+    def energies(self) -> np.ndarray:
+        """The samples' energies in the order read (kept only with ``in_order``)."""
+        return self._in_order()[0]
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The samples' weights (``num_occurrences``) in the order read (kept only with ``in_order``)."""
+        return self._in_order()[1]
+
+    def _in_order(self) -> tuple[np.ndarray, np.ndarray]:
+        if self.sequence is None:
+            raise NonoquboError("the samples' energies in the order read were not kept: "
+                                "judge the campaign with evaluate(..., in_order=True)")
+        return self.sequence
+
+    @property
+    def samples(self) -> int:
+        return int(self.counts.sum())
+
+    @property
+    def valid(self) -> int:
+        return int(self.counts[self.values == 0].sum())
+
+
+# -- a group and its figures -------------------------------------------------------------------
+#: how a group's files were put together (``grouped_by`` in the JSON)
+BY_RECORD, BY_FOLDER, BY_OPTION = "run record", "folder (the files record no run)", "--setting"
+
+
+@dataclass
+class Group:
+    """Everything about one ``(model, setting)``: its tallies, where its time per run came from, what it is."""
+
+    model: str
+    setting: str
+    info: dict[str, Any]
+    files: int
+    seconds: float | None
+    raw: Tally
+    polished: Tally | None = None
+    line_names: list[str] = field(default_factory=list)
+    #: where ``seconds`` came from (:mod:`nonoqubo.campaign.evaluate`'s docstring), and what the files record of their run
+    time_source: str = "none"
+    run: dict[str, Any] | None = None
+    #: what the setting is (sampler, parameters, encoding, weights) when the files record it
+    setting_record: dict[str, Any] | None = None
+    grouped_by: str = BY_FOLDER
+    #: presolve left the model no variable: reported apart, outside p, TTS and their figures
+    solved_by_presolve: bool = False
+    #: the puzzle is proven to have no solution (CP-SAT counted 0): its ground energy is above 0
+    unsolvable: bool = False
+    #: the lowest energy any setting of the campaign found for this model (an unsolvable one's best known)
+    best_known_energy: int | None = None
+
+    @property
+    def scored(self) -> bool:
+        """Whether the group belongs in p, TTS and their figures (neither solved by presolve nor unsolvable)."""
+        return not (self.solved_by_presolve or self.unsolvable)
+
+    def figures(self, stage: str = "raw") -> dict[str, Any]:
+        """The figures of the raw or polished samples (:func:`figures`) with the puzzle's known solutions."""
+        tally = self.raw if stage == "raw" else self.polished
+        if tally is None:
+            raise ValueError(f"no {stage} figures")
+        out = figures(tally, self.seconds, self.info["width"], self.line_names, self.time_source)
+        out["solutions"] = self.info.get("solutions")
+        out["solutions_exact"] = self.info.get("solutions_exact")
+        # a proven-unsolvable puzzle has no energy-0 state: its ground energy is unknown and above 0
+        out["ground_energy"] = "none" if self.unsolvable else 0
+        out["best_known_energy"] = self.best_known_energy if self.unsolvable else 0
+        return out
+
+
+def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequence[str],
+            time_source: str | None = None) -> dict[str, Any]:
+    """The reported figures of a tally (the module docstring); *time_source* says where *seconds* came from."""
+    n, k = tally.samples, tally.valid
+    p = k / n if n else 0.0
+    lo, hi = wilson(k, n)
+    r99, r_lo, r_hi = runs_to_solution(p), runs_to_solution(hi), runs_to_solution(lo)
+    e, w = tally.values, tally.counts
+    qs = weighted_quantiles(e, w, (0.0, *QUANTILES, 1.0))
+    out: dict[str, Any] = {
+        "samples": n, "valid": k, "p": p, "p_lo": lo, "p_hi": hi,
+        "seconds_per_run": seconds,
+        "time_source": time_source or ("none" if seconds is None else "given"), "r99": r99, "r99_lo": r_lo, "r99_hi": r_hi,
+        "tts99": None if seconds is None else seconds * r99,
+        "tts99_lo": None if seconds is None else seconds * r_lo,
+        "tts99_hi": None if seconds is None else seconds * r_hi,
+        # no success: only one-sided 95 % bounds are known (censored_bounds), where the figures draw the point
+        **dict(zip(("p_bound", "r99_bound", "tts99_bound"),
+                   censored_bounds(n, seconds) if n and not k else (None, None, None))),
+        "energy_min": int(qs[0]),
+        **{f"energy_q{round(q * 100):02d}": int(v) for q, v in zip(QUANTILES, qs[1:-1])},
+        "energy_max": int(qs[-1]), "energy_mean": float(w @ e / n) if n else 0.0,
+        "share_broken_walls": tally.broken / n if n else 0.0,
+        "share_order_violations": tally.order / n if n else 0.0,
+        "share_cell_conflicts": tally.conflict / n if n else 0.0,
+    }
+    lines = np.argsort(-tally.line_wrong, kind="stable")[:TOP]
+    out["worst_lines"] = [{"line": line_names[int(t)], "share": float(tally.line_wrong[t] / n)}
+                          for t in lines if tally.line_wrong[t] > 0]
+    cells = np.argsort(-tally.cell_wrong, kind="stable")[:TOP]
+    out["worst_cells"] = [{"row": int(c) // width + 1, "column": int(c) % width + 1,
+                           "share": float(tally.cell_wrong[c] / n)} for c in cells if tally.cell_wrong[c] > 0]
+    out["distinct_solutions"] = len(tally.found)
+    out["best_energy"] = tally.best_energy
+    out["best_picture"] = list(tally.palette.picture(tally.best_grid))
+    return out
+
+
+def best_known_energies(groups: Sequence[Group]) -> dict[tuple[str, str, str], int]:
+    """The lowest energy any setting found, per model as scored: ``(model, encoding, weights)`` -> energy."""
+    best: dict[tuple[str, str, str], int] = {}
+    for g in groups:
+        k = (g.model, g.info["encoding"], g.info["weights"])
+        found = min(t.best_energy for t in (g.raw, g.polished) if t is not None)
+        best[k] = min(best.get(k, found), found)
+    return best
+
+
+# -- the words of the tables -------------------------------------------------------------------
 def percent(x: float) -> str:
     """A share as the CLI prints it: ``0.17`` -> ``17.0%``."""
     return f"{100 * x:.1f}%"
+
+
+def number(x: Any) -> str:
+    """A number as the text table prints it: 3 significant digits, ``inf``, ``-`` for none.
+
+    Examples:
+        >>> number(None), number(float("inf")), number(0.000554321)
+        ('-', 'inf', '0.000554')
+    """
+    if x is None:
+        return "-"
+    if isinstance(x, float) and math.isinf(x):
+        return "inf"
+    return f"{x:.3g}"
 
 
 def solutions_label(f: dict[str, Any]) -> str:
@@ -132,10 +437,12 @@ def stages_to_draw(groups: Sequence[Group]) -> list[str]:
 def group_stages(group: Group) -> list[str]:
     """The stages a table shows for a group: ``raw``, and ``polished`` only where polishing changed an energy.
 
-    A polished row equal to its raw row says nothing new; the table says so once instead.
+    A polished row equal to its raw row says nothing new; the table says so once instead.  A
+    descent never raises a sample's energy, so the polished histogram equals the raw one exactly
+    when no sample's energy changed.
     """
     pol = group.polished
-    if pol is None or np.array_equal(pol.energies, group.raw.energies):
+    if pol is None or (np.array_equal(pol.values, group.raw.values) and np.array_equal(pol.counts, group.raw.counts)):
         return ["raw"]
     return ["raw", "polished"]
 
@@ -162,9 +469,49 @@ def describe_time(group: Group) -> str:
     return f"{source} ({how})" if how else source
 
 
+def time_sources(groups: Sequence[Group]) -> dict[str, str]:
+    """Per setting, where its time per run came from, in short (a cost plot's legend)."""
+    by: dict[str, set[str]] = {}
+    for g in groups:
+        by.setdefault(g.setting, set()).add(g.time_source if g.seconds is not None else "none")
+    return {s: ", ".join(sorted(v)) for s, v in by.items()}
+
+
+def time_notes(groups: Sequence[Group]) -> str:
+    """Per setting, where its time per run came from and how it was taken (:func:`describe_time`), in one line."""
+    by: dict[str, set[str]] = {}
+    for g in groups:
+        by.setdefault(g.setting, set()).add(describe_time(g))
+    return "; ".join(f"{s}: {', '.join(sorted(v))}" for s, v in sorted(by.items()))
+
+
 def cost_label(metric: str) -> str:
     """The axis label of a cost metric."""
     return "TTS99 (s)" if metric == "tts99" else "R99 (runs to 99 %)"
+
+
+# -- points and size classes -------------------------------------------------------------------
+_RANDOM = re.compile(r"^random-(\d+)x(\d+)-d([0-9.eE+-]+)-s(\d+)-\d+(?:\.presolved)?$")
+
+
+@dataclass(frozen=True, order=True)
+class SizeClass:
+    """A group of instances whose figures are summarised together."""
+
+    order: tuple[int, float]  # sort key: (variables bin or family cells, density)
+    label: str
+    random: bool  # a random family (same grid size and density) rather than a variable-count bin
+
+
+def size_class(model: str, variables: int) -> SizeClass:
+    """The size class of a model: its random family, or its bin of variable counts (module docstring)."""
+    m = _RANDOM.match(model)
+    if m:
+        w, h, d = int(m.group(1)), int(m.group(2)), m.group(3)
+        return SizeClass((w * h, float(d)), f"random {w}x{h} d{d}", True)
+    k = max(0, int(variables).bit_length() - 1)  # 2^k <= variables < 2^(k+1)
+    lo, hi = (0, 1) if variables <= 0 else (2 ** k, 2 ** (k + 1) - 1)
+    return SizeClass((lo, -1.0), f"other, {lo}-{hi} variables", False)
 
 
 @dataclass(frozen=True)
@@ -202,7 +549,10 @@ class Point:
 
 
 def points(groups: Sequence[Group], stages: Sequence[str] | None = None, metric: str | None = None) -> list[Point]:
-    """One :class:`Point` per group and stage (default: :func:`stages_to_draw`, :func:`cost_metric`)."""
+    """One :class:`Point` per group and stage (default: :func:`stages_to_draw`, :func:`cost_metric`).
+
+    Every number is the group's own (:meth:`Group.figures`), the cost scaled by the time per run.
+    """
     stages = list(stages) if stages is not None else stages_to_draw(groups)
     metric = metric or cost_metric(groups)
     out = []
@@ -212,16 +562,51 @@ def points(groups: Sequence[Group], stages: Sequence[str] | None = None, metric:
             f = g.figures(stage)
             scale = 1.0 if metric == "r99" else float(g.seconds)  # type: ignore[arg-type]
             censored = f["valid"] == 0
-            p_bound, r_bound, _ = censored_bounds(f["samples"])
             out.append(Point(
                 model=g.model, setting=g.setting, stage=stage, size_class=cls.label,
                 variables=int(g.info["variables"]), samples=f["samples"], valid=f["valid"],
                 p=f["p"], p_lo=f["p_lo"], p_hi=f["p_hi"], censored=censored,
                 seconds_per_run=g.seconds, r99=f["r99"], cost=scale * f["r99"],
-                cost_lo=scale * runs_to_solution(f["p_hi"]), cost_hi=scale * runs_to_solution(f["p_lo"]),
-                p_bound=p_bound if censored else None, cost_bound=scale * r_bound if censored else None,
+                cost_lo=scale * f["r99_lo"], cost_hi=scale * f["r99_hi"],
+                p_bound=f["p_bound"] if censored else None,
+                cost_bound=scale * f["r99_bound"] if censored else None,
                 time_source=describe_time(g)))
     return out
+
+
+def instance_marks(pts: Sequence[Point], quantity: str) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+                                                                  tuple[np.ndarray, np.ndarray]]:
+    """What a size plot marks for its instances of one quantity (``"p"`` or the cost).
+
+    Returns ``((x, y, lo, hi), (x_bound, y_bound))``: the measured instances at their variable
+    count with the ends of their 95 % bar (an end the log axis cannot show, a cost's infinite top
+    or a bottom of 0, is drawn at the value: no bar that way), and the censored ones at their bound.
+    """
+    ok = [pt for pt in pts if not pt.censored]
+    x = np.array([pt.variables for pt in ok], float)
+    if quantity == "p":
+        y = np.array([pt.p for pt in ok])
+        lo, hi = np.array([pt.p_lo for pt in ok]), np.array([pt.p_hi for pt in ok])
+    else:
+        y = np.array([pt.cost for pt in ok])
+        lo, hi = np.array([pt.cost_lo for pt in ok]), np.array([pt.cost_hi for pt in ok])
+    hi = np.where(np.isfinite(hi), hi, y)  # a p_lo of 0 leaves the cost's top open
+    lo = np.where(lo > 0, lo, y)  # a p_lo of 0 leaves no bottom on a log axis
+    cens = [pt for pt in pts if pt.censored]
+    xb = np.array([pt.variables for pt in cens], float)
+    yb = np.array([(pt.p_bound if quantity == "p" else pt.cost_bound) or np.nan for pt in cens])
+    return (x, y, lo, hi), (xb, yb)
+
+
+def lowest_p(pts: Sequence[Point]) -> float:
+    """The lowest p a success plot marks (a censored bound, a bar's bottom, or a p), 0.01 when none is positive."""
+    candidates = [pt.p_bound if pt.censored else pt.p_lo if pt.p_lo > 0 else pt.p for pt in pts]
+    return min((v for v in candidates if v is not None and v > 0), default=0.01)
+
+
+def bound_counts(pts: Sequence[Point], stats: Sequence[ClassStat]) -> tuple[int, int]:
+    """How many drawn points are bounds: ``(censored instances, class medians that are bounds)``."""
+    return sum(pt.censored for pt in pts), sum(st.median_bound for st in stats)
 
 
 def censored_quantiles(values: Sequence[float], censored: Sequence[bool], qs: Sequence[float],
@@ -314,3 +699,143 @@ def class_stats(pts: Sequence[Point], quantity: str) -> list[ClassStat]:
     out.sort(key=lambda s: (s.setting, s.stage, s.variables, s.size_class))
     return out
 
+
+def class_places(stats: Sequence[ClassStat]) -> list[tuple[str, float]]:
+    """Each size class and the variable count a size plot names it at (the median of where its statistics sit), in that order."""
+    where: dict[str, list[float]] = {}
+    for st in stats:
+        where.setdefault(st.size_class, []).append(st.variables)
+    names = sorted(where, key=lambda label: float(np.median(where[label])))
+    return [(n, float(np.median(where[n]))) for n in names]
+
+
+def median_lines(stats: Sequence[ClassStat]) -> list[list[int]]:
+    """Which class medians a line joins (indices into *stats*): the random families of one density,
+    and the variable-count bins; never one kind to the other (a kind with one class: no line)."""
+    kinds: dict[str, list[int]] = {}
+    for i, st in enumerate(stats):
+        kinds.setdefault(st.size_class.rsplit(" d", 1)[-1] if st.random else "", []).append(i)
+    return [idx for idx in kinds.values() if len(idx) > 1]
+
+
+# -- the panels: residual-energy histograms, conflict maps, best pictures ----------------------
+def panel_order(groups: Sequence[Group]) -> list[Group]:
+    """Model-major (by size, then name), settings in order within a model: a row per model."""
+    return sorted(groups, key=lambda g: (g.info["variables"], g.model, g.setting))
+
+
+def bin_width(low: int, high: int) -> int:
+    """Integers per bar so that *low* .. *high* takes at most :data:`MAX_BARS` bars."""
+    return max(1, math.ceil((high - low + 1) / MAX_BARS))
+
+
+def energy_bins(values: np.ndarray, counts: np.ndarray, low: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Energies *values* seen *counts* times in bins of *width* integers from *low*: (first, last energy, count) per bin.
+
+    Energy 0 (a valid picture) always has a bin of its own: with ``low = 0`` the wide bins start at 1.
+    Every bin up to the highest energy is listed, empty ones too.
+    """
+    start = 1 if low == 0 and width > 1 else low
+    idx = np.where(values < start, 0, (values - start) // width + (start != low))
+    binned = np.zeros(int(idx.max()) + 1, np.int64)
+    np.add.at(binned, idx, counts)
+    firsts = start + width * (np.arange(binned.size) - (start != low))
+    if start != low:
+        firsts[0] = low
+    lasts = firsts + width - 1
+    if low == 0 and width > 1:
+        lasts[0] = 0
+    return firsts, lasts, binned
+
+
+@dataclass(frozen=True)
+class Bars:
+    """One stage's histogram in a panel: per bar its first and last energy, samples and share of the group's samples."""
+
+    first: np.ndarray
+    last: np.ndarray
+    samples: np.ndarray
+    share: np.ndarray
+
+
+@dataclass(frozen=True)
+class EnergyPanel:
+    """A group's residual-energy histogram, on its model's bins (shared by the model's panels)."""
+
+    group: Group
+    #: the lowest and highest energy of the model's panels (their x axis), and the integers per bar
+    low: int
+    high: int
+    width: int
+    raw: Bars
+    #: the polished samples' bars, only where they differ from the raw ones
+    polished: Bars | None
+    #: the tallest bar's share, of both stages
+    tallest: float
+
+
+def _bars(tally: Tally, low: int, width: int, samples: int) -> Bars:
+    first, last, counts = energy_bins(tally.values, tally.counts, low, width)
+    return Bars(first, last, counts, counts / samples)
+
+
+def energy_panels(groups: Sequence[Group]) -> list[EnergyPanel]:
+    """A histogram panel per group, in :func:`panel_order` (the module docstring)."""
+    ordered = panel_order(groups)
+    span: dict[str, tuple[int, int]] = {}
+    for g in ordered:
+        tallies = [g.raw] + ([g.polished] if g.polished is not None else [])
+        lo = min(int(t.values.min()) for t in tallies)
+        hi = max(int(t.values.max()) for t in tallies)
+        old = span.get(g.model, (lo, hi))
+        span[g.model] = (min(old[0], lo), max(old[1], hi))
+    out = []
+    for g in ordered:
+        lo, hi = span[g.model]
+        wid = bin_width(lo, hi)
+        n = max(1, g.raw.samples)
+        raw = _bars(g.raw, lo, wid, n)
+        polished = None
+        if g.polished is not None:
+            pol = _bars(g.polished, lo, wid, n)
+            if not (np.array_equal(pol.first, raw.first) and np.array_equal(pol.samples, raw.samples)):
+                polished = pol  # drawn and listed only where it differs
+        tallest = float(raw.samples.max()) / n if raw.samples.size else 0.0
+        if polished is not None:
+            tallest = max(tallest, float(polished.samples.max()) / n)
+        out.append(EnergyPanel(g, lo, hi, wid, raw, polished, tallest))
+    return out
+
+
+@dataclass(frozen=True)
+class ConflictMap:
+    """A group's cell conflicts: per cell the share of samples whose row and column views disagree."""
+
+    group: Group
+    share: np.ndarray  # (height, width)
+
+    def cells(self) -> list[tuple[int, int, float]]:
+        """Every cell as ``(row, column, share)``, rows and columns from 1, row by row."""
+        height, width = self.share.shape
+        return [(r + 1, c + 1, float(self.share[r, c])) for r in range(height) for c in range(width)]
+
+
+def conflict_maps(groups: Sequence[Group]) -> list[ConflictMap]:
+    """A conflict map per group (raw samples), in :func:`panel_order`."""
+    return [ConflictMap(g, g.raw.cell_wrong.reshape(g.info["height"], g.info["width"]) / max(1, g.raw.samples))
+            for g in panel_order(groups)]
+
+
+def conflict_scale(maps: Sequence[ConflictMap]) -> float:
+    """The top of the one colour scale of every conflict map: the largest share in the campaign (1 when none is above 0)."""
+    top = max((float(m.share.max()) for m in maps), default=0.0)
+    return top if top > 0 else 1.0
+
+
+def best_pictures(groups: Sequence[Group]) -> list[Group]:
+    """Per model, the group whose raw samples hold its lowest energy (the first in :func:`panel_order` on a tie)."""
+    best: dict[str, Group] = {}
+    for g in panel_order(groups):
+        if g.model not in best or g.raw.best_energy < best[g.model].raw.best_energy:
+            best[g.model] = g
+    return list(best.values())

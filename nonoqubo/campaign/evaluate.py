@@ -2,23 +2,18 @@
 
 A *campaign* is one or more models (an exported model file, a clue file, or a
 folder written by :mod:`nonoqubo.campaign.suite`) and many sample files, grouped by
-*setting* (a solver and its parameters).  For every ``(model, setting)``
-:func:`evaluate` reports:
+*setting* (a solver and its parameters).  For every ``(model, setting)`` :func:`evaluate`
+returns a :class:`~nonoqubo.campaign.aggregate.Group`: the tally of its samples and what its
+files say of their runs.  Every number reported of it (``samples``, ``valid``, ``p`` with its
+95 % Wilson interval, ``r99`` and ``tts99 = t * r99`` with their intervals, the censored bounds
+``p_bound``, ``r99_bound``, ``tts99_bound`` of a group with no success, the residual-energy
+quantiles, the shares of broken walls, order violations and cell conflicts, the most often
+wrong lines and cells, the best picture) is made in one place, :mod:`nonoqubo.campaign.aggregate`
+(:meth:`Group.figures <nonoqubo.campaign.aggregate.Group.figures>`); this module says where
+their inputs come from:
 
-* ``samples``: the runs judged (a sample seen ``k`` times, ``num_occurrences``,
-  counts ``k`` times), ``valid``: those of energy 0 (a solution);
-* ``p``: the success probability ``valid / samples``, with its 95 % Wilson
-  score interval ``[p_lo, p_hi]`` (:func:`wilson`);
-* ``r99``: the runs needed to see a solution with 99 % probability,
-  ``ln(0.01) / ln(1 - p)``, and ``tts99 = t * r99`` with ``t`` the seconds per
-  run (read from the files, :mod:`nonoqubo.campaign.runtime`, or given).  Conventions
-  (:func:`runs_to_solution`): ``p = 0`` gives infinity; at least one run is
-  always needed, so ``p >= 0.99`` (and ``p = 1``) gives ``r99 = 1``, ``tts99 =
-  t``.  The interval of ``tts99`` is ``t * r99`` at ``p_hi`` and at ``p_lo``;
-* ``p_bound``, ``r99_bound``, ``tts99_bound``: for a group with no success (``valid = 0``, a
-  *censored* point) what its runs do say, one-sided at 95 % (:func:`censored_bounds`):
-  ``p <= p_bound``, ``r99 >= r99_bound``, ``tts99 >= tts99_bound``; None when measured.  The
-  figures draw the point at these bounds and the tables print ``inf (>= bound)``;
+* ``seconds_per_run`` ``t``: read from the files (:mod:`nonoqubo.campaign.runtime`), or given;
+  a group's is the mean over its files weighted by their reads;
 * ``time_source``: where ``t`` came from: ``"sampler timing"`` (the solver timed its own
   runs: dwave-samplers' ``sampling_ns``, OpenJij's per-read times, a QPU's anneal time,
   qbsolv, MQLib), ``"wall clock"`` (measured around the runs: ``solve -o`` for samplers
@@ -26,15 +21,8 @@ folder written by :mod:`nonoqubo.campaign.suite`) and many sample files, grouped
   ``--time``), ``"recorded"`` (a ``seconds_per_run`` with no source beside it), ``"none"``
   (no time: ``tts99`` is None), or ``"mixed: a, b"`` when the group's files differ
   (:func:`nonoqubo.campaign.runtime.time_per_run`);
-* the residual energy (the energy above the ground state 0): min, the 10/25/
-  50/75/90 % quantiles (inverted-CDF, as ``numpy.quantile(...,
-  method="inverted_cdf")`` of the samples with repeats), max and mean;
-* the shares of samples with at least one broken wall, block-order violation
-  or cell conflict (:mod:`nonoqubo.answers.decode`);
-* how often each line of the picture fails its clue and how often each cell
-  is in conflict (row view differs from column view): the most often wrong
-  lines and cells, and the whole heat map (for the HTML report);
-* the best (lowest-energy) picture;
+* broken walls, order violations, cell conflicts and failing lines: from the decode of every
+  sample (:mod:`nonoqubo.answers.decode`);
 * ``run`` (in :func:`records`, beside the figures): what the files say of the run that made
   them (``solve -o`` writes it in the SampleSet's ``info["nonoqubo"]``): ``sampler``,
   ``parameters``, ``version`` (nonoqubo's), ``machine`` and the ``timing`` summary
@@ -63,6 +51,18 @@ model's own BQM (:func:`nonoqubo.solvers.base.index_bqm`).  Decoding is vectoris
 (:meth:`~nonoqubo.answers.decode.Decoder.analyse` on the ``(S, N)`` matrix of a
 file) and files are judged in worker processes (``jobs``), each keeping one decoder
 per model.
+
+**Streamed** (a campaign runner writes one file per model, setting and seed: 10,000 of them).
+The files are judged in plan order, in this process or with at most ``jobs *``
+:data:`IN_FLIGHT` chunks of :data:`CHUNK` files in the workers at a time, and each is folded into
+its group's running figures as it comes back and let go: the merged :class:`Tally` (one size
+however many files, :mod:`nonoqubo.campaign.aggregate`), the files and reads, the reads-weighted
+seconds, the time sources, the run records merged key by key (:class:`RecordMerge`).  Memory
+grows with the groups and models, not with the files; what does grow with them is small: the plan
+(a path a file), 4 bytes a file of plan positions per group, and the distinct values the run
+record lists (the seeds).  Time is linear in the files: a file finds its model by lookup
+(:func:`_owner`), and no list of all results is sorted, regrouped or searched.  The first file that
+cannot be judged stops the campaign.
 
 **Encodings and weights.**  Every group names its model's ``encoding`` and
 ``weights`` (from the model file, or from the suite's index, which also gives
@@ -97,151 +97,49 @@ With ``embedding`` (EMB.json) the files are a QPU's qubit samples, unembedded as
 ``best_known_energy`` the lowest energy any setting found).  Both are counted apart and their
 p and TTS figures are not given (``records``: None); the CLI draws only the scored groups.
 
-Examples:
-    >>> wilson(0, 10)[0], round(wilson(5, 10)[1], 4)
-    (0.0, 0.7634)
-    >>> runs_to_solution(0.0), runs_to_solution(1.0), round(runs_to_solution(0.5), 4)
-    (inf, 1.0, 6.6439)
+The statistics (:func:`~nonoqubo.campaign.aggregate.wilson`,
+:func:`~nonoqubo.campaign.aggregate.runs_to_solution`, ...), :class:`Tally` and :class:`Group`
+are :mod:`nonoqubo.campaign.aggregate`'s, importable from here too.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from array import array
+from collections import deque
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .._util import notebook
-from ..answers.decode import Analysis, Decoder
+from ..answers.decode import Decoder
 from ..inputs import load_model
 from ..errors import FormatError, MissingDependency, NonoquboError, SampleError, UnsupportedFormat
 from ..model.encodings import DEFAULT, Encoding, encoding_named
-from ..model.palette import BW, Palette
+from ..model.palette import BW
 from ..model.puzzle import Puzzle
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ._options import run_seconds, workers
+# the numbers' one home; imported here for the callers that take them from evaluate
+from .aggregate import (
+    BOUND_CONFIDENCE, BY_FOLDER, BY_OPTION, BY_RECORD, QUANTILES, Group, Tally, best_known_energies, censored_bounds,
+    figures, runs_to_solution, weighted_quantiles, wilson,
+)
 from .runtime import recorded_time, time_per_run
 from .runs import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
 
 __all__ = [
-    "BOUND_CONFIDENCE", "QUANTILES", "Campaign", "Evaluation", "Group", "Job", "Run", "Skipped", "Tally", "check_options", "csv_text", "evaluate",
+    "BOUND_CONFIDENCE", "BY_FOLDER", "BY_OPTION", "BY_RECORD", "QUANTILES", "Campaign", "Evaluation", "Group", "Job", "Run",
+    "Skipped", "Tally", "check_options", "csv_text", "evaluate",
     "figures", "plain", "plan_runs", "polisher", "records", "runs_to_solution", "censored_bounds", "scored", "scoring_decoder",
     "set_aside", "status", "weighted_quantiles", "wilson",
 ]
-
-#: the residual-energy quantiles reported
-QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
-#: z of the 95 % Wilson interval
-Z95 = 1.959963984540054
-#: lines and cells listed as most often wrong
-TOP = 5
-
-
-# -- statistics --------------------------------------------------------------------------------
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``k / n`` (``(0, 1)`` when ``n = 0``)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = k / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half) if k else 0.0, min(1.0, centre + half) if k < n else 1.0
-
-
-def runs_to_solution(p: float, target: float = 0.99) -> float:
-    """Runs needed to see a success with probability *target*: ``ln(1-target)/ln(1-p)``, at least 1."""
-    if p <= 0.0:
-        return math.inf
-    if p >= target:
-        return 1.0
-    return max(1.0, math.log(1.0 - target) / math.log1p(-p))
-
-
-#: the one-sided confidence of a censored instance's bound (:func:`censored_bounds`)
-BOUND_CONFIDENCE = 0.95
-
-
-def censored_bounds(runs: int, seconds: float | None = None) -> tuple[float, float, float | None]:
-    """The bounds of an instance with no success in *runs* runs: ``(p_bound, r99_bound, tts99_bound)``.
-
-    With :data:`BOUND_CONFIDENCE` (one-sided), ``p <= 1 - (1 - 0.95)^(1/runs)`` (no success is that
-    unlikely for a larger p), hence ``R99 >= R99(p_bound)`` and ``TTS99 >= seconds * R99(p_bound)``
-    (None without a time per run).
-    """
-    p_bound = 1.0 - (1.0 - BOUND_CONFIDENCE) ** (1.0 / max(1, runs))
-    r_bound = runs_to_solution(p_bound)
-    return p_bound, r_bound, None if seconds is None else seconds * r_bound
-
-
-def weighted_quantiles(values: np.ndarray, weights: np.ndarray, qs: Sequence[float]) -> np.ndarray:
-    """Inverted-CDF quantiles of *values* repeated *weights* times (no repetition is made)."""
-    order = np.argsort(values, kind="stable")
-    v, cw = values[order], np.cumsum(weights[order])
-    idx = np.searchsorted(cw, np.asarray(qs, dtype=np.float64) * cw[-1], side="left")
-    return v[np.minimum(idx, v.size - 1)]
-
-
-# -- the additive figures of a batch -----------------------------------------------------------
-@dataclass
-class Tally:
-    """What a batch of samples contributes to its group; tallies add up (:meth:`merge`)."""
-
-    energies: np.ndarray  # (S,) int64
-    weights: np.ndarray  # (S,) int64
-    broken: int  # samples (weighted) with a broken wall
-    order: int
-    conflict: int
-    cell_wrong: np.ndarray  # (H*W,) weighted count of samples where the cell is in conflict
-    line_wrong: np.ndarray  # (lines,) weighted count of samples where the line fails its clue
-    best_energy: int
-    best_grid: np.ndarray  # (H, W) int8 colour indices (0 = background; 0/1 in black and white)
-    palette: Palette = BW
-    #: the distinct valid pictures (their colour-index bytes)
-    found: frozenset[bytes] = frozenset()
-
-    @classmethod
-    def of(cls, analysis: Analysis, weights: np.ndarray, palette: Palette = BW) -> Tally:
-        w = weights.astype(np.int64)
-        # the cell terms are per (cell, colour) slot, cell-major: a cell is wrong when any of its
-        # colours disagree (one slot a cell in black and white)
-        samples, height, width = analysis.grid.shape
-        slots = analysis.row_colour != analysis.col_colour
-        conflicts = slots.reshape(samples, height * width, -1).any(axis=2)
-        best = int(np.argmin(analysis.energy))
-        valid = analysis.grid[(analysis.energy == 0) & (w > 0)].astype(np.int8)
-        found = frozenset(row.tobytes() for row in np.unique(valid.reshape(len(valid), height * width), axis=0))
-        return cls(
-            energies=analysis.energy.astype(np.int64), weights=w,
-            broken=int(w @ analysis.broken.any(axis=1)), order=int(w @ analysis.order.any(axis=1)),
-            conflict=int(w @ conflicts.any(axis=1)),
-            cell_wrong=w @ conflicts, line_wrong=w @ analysis.failing,
-            best_energy=int(analysis.energy[best]), best_grid=analysis.grid[best].astype(np.int8),
-            palette=palette, found=found,
-        )
-
-    def merge(self, other: Tally) -> Tally:
-        best = other if other.best_energy < self.best_energy else self
-        return Tally(
-            np.concatenate((self.energies, other.energies)), np.concatenate((self.weights, other.weights)),
-            self.broken + other.broken, self.order + other.order, self.conflict + other.conflict,
-            self.cell_wrong + other.cell_wrong, self.line_wrong + other.line_wrong,
-            best.best_energy, best.best_grid, best.palette, self.found | other.found,
-        )
-
-    @property
-    def samples(self) -> int:
-        return int(self.weights.sum())
-
-    @property
-    def valid(self) -> int:
-        return int(self.weights[self.energies == 0].sum())
-
 
 # -- judging one file (runs in a worker) -------------------------------------------------------
 @dataclass
@@ -293,6 +191,8 @@ class Job:
     found: bool = False
     #: the member's clue file a suite wrote beside its models: what a rebuilt model is built from
     clues_path: str | None = None
+    #: keep the samples' energies in the order read (:attr:`Tally.sequence`: a QOBLIB submission's runs)
+    in_order: bool = False
 
 
 _DECODERS: dict[str, Decoder] = {}
@@ -428,10 +328,10 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
     weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
                else np.asarray(batch.num_occurrences, np.int64))
     palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
-    raw = Tally.of(decoder.analyse(batch.bits), weights, palette)
+    raw = Tally.of(decoder.analyse(batch.bits), weights, palette, in_order=job.in_order)
     polished = None
     if job.polish:
-        polished = Tally.of(decoder.analyse(polisher(key)(batch.bits)), weights, palette)
+        polished = Tally.of(decoder.analyse(polisher(key)(batch.bits)), weights, palette, in_order=job.in_order)
     reads = int(weights.sum())
     seconds, source = time_per_run(text, reads) if record is None else recorded_time(record, text, reads)
     model: dict[str, Any] = given if record is not None and isinstance(given := record.get("model"), dict) else {}
@@ -450,8 +350,20 @@ def recorded_run(text: str) -> dict[str, Any] | None:
     return None if record is None else summary(record)
 
 
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for a JSON value, equal to another's exactly when the values are equal."""
+    if isinstance(value, dict):
+        return ("dict", frozenset((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("list", tuple(_frozen(v) for v in value))
+    return value
+
+
 def _merged(records: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
-    """Records merged key by key; where they differ, the list of the distinct values (None if any is missing)."""
+    """Records merged key by key; where they differ, the list of the distinct values (None if any is missing).
+
+    :class:`RecordMerge` gives the same as the records come, one at a time.
+    """
     if not records or any(r is None for r in records):
         return None
     out: dict[str, Any] = {}
@@ -460,12 +372,95 @@ def _merged(records: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
         if all(isinstance(v, dict) for v in values):
             out[key] = _merged(values)
             continue
-        distinct: list[Any] = []
+        seen: dict[Any, Any] = {}
         for v in values:
-            if v not in distinct:
-                distinct.append(v)
+            seen.setdefault(_frozen(v), v)  # the first of equal values, in the order first seen
+        distinct = list(seen.values())
         out[key] = distinct[0] if len(distinct) == 1 else distinct
     return out
+
+
+class RecordMerge:
+    """Run records merged key by key as they come: at the end :meth:`value` is :func:`_merged` of them all.
+
+    Per key of the first record it keeps the distinct values seen (hashed, not compared with every
+    other: a group's 10,000 seeds cost linear time), or, while every value of the key is a dict, a
+    merge of those dicts.  A key that is a dict in some files and not in the ones after is
+    :attr:`mixed`: the distinct dicts were not kept, and the records are merged again from the
+    files (:meth:`_Fold.finish`).
+
+    Examples:
+        >>> m = RecordMerge()
+        >>> for seed in (1, 2, 1):
+        ...     m.add({"sampler": "sa", "parameters": {"seed": seed, "sweeps": 10}})
+        >>> m.value(), m.mixed
+        ({'sampler': 'sa', 'parameters': {'seed': [1, 2], 'sweeps': 10}}, False)
+    """
+
+    def __init__(self) -> None:
+        self.missing = False  # a record was None: the merge is None
+        self.fields: dict[str, _Field] | None = None
+
+    def add(self, record: dict[str, Any] | None) -> None:
+        if self.missing:
+            return
+        if record is None:
+            self.missing, self.fields = True, None
+            return
+        if self.fields is None:
+            self.fields = {key: _Field() for key in record}
+        for key, f in self.fields.items():
+            f.add(record.get(key))
+
+    @property
+    def mixed(self) -> bool:
+        return bool(self.fields) and any(f.mixed for f in self.fields.values())  # type: ignore[union-attr]
+
+    def value(self) -> dict[str, Any] | None:
+        if self.missing or self.fields is None:
+            return None
+        return {key: f.value() for key, f in self.fields.items()}
+
+
+class _Field:
+    """One key of :class:`RecordMerge`: its distinct values, or the merge of its dicts."""
+
+    def __init__(self) -> None:
+        self.nested: RecordMerge | None = None
+        self.distinct: dict[Any, Any] = {}
+        self.started = self.broken = False
+        self.last: Any = None  # the value added before: the same again changes nothing
+
+    def add(self, value: Any) -> None:
+        if not self.started:
+            self.started = True
+            if isinstance(value, dict):
+                self.nested = RecordMerge()
+        elif value is self.last or (type(value) is type(self.last) and value == self.last
+                                    and not (isinstance(value, float) and value != value)):
+            return
+        self.last = value
+        if self.nested is None:
+            self.distinct.setdefault(_frozen(value), value)
+        elif isinstance(value, dict):
+            self.nested.add(value)
+        else:
+            self.broken = True
+
+    @property
+    def mixed(self) -> bool:
+        return self.broken or (self.nested is not None and self.nested.mixed)
+
+    def value(self) -> Any:
+        if self.nested is not None:
+            return self.nested.value()
+        values = list(self.distinct.values())
+        return values[0] if len(values) == 1 else values
+
+
+def recorded_summary(path: str) -> dict[str, Any] | None:
+    """The run record of the sample file at *path* as :func:`judge_file` reports it (``FileResult.run``)."""
+    return recorded_run(searched_text(Path(path).read_bytes()))
 
 
 def _judge(job: Job) -> FileResult | Skipped | str:
@@ -489,7 +484,7 @@ def _message(exc: Exception, job: Job) -> str:
 
 
 # -- planning ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Run:
     """One sample file: which model it answers, the folder that names it, and whether a walk found it."""
 
@@ -568,15 +563,22 @@ def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
     return models
 
 
-def _owner(path: str, root_parts: Sequence[str], names: Sequence[str]) -> str | None:
-    """The longest model name that starts the file name or names one of its folders."""
+def _owner(path: str, root_parts: Sequence[str], names: set[str]) -> str | None:
+    """The longest model name that starts the file name (before a ``.``, ``-`` or ``_``) or names one of its folders.
+
+    Looked up, not searched: the candidates are the file name's own prefixes and its folders, so a
+    file costs the length of its path whatever the number of models (ties: the first name in sorted order).
+
+    Examples:
+        >>> _owner("runs/heart-2.json", ("runs",), {"heart", "heart-2", "he"})
+        'heart-2'
+        >>> _owner("runs/heart/a.json", ("runs", "heart"), {"heart", "heart.presolved"}), _owner("x.json", (), {"y"})
+        ('heart', None)
+    """
     base = os.path.basename(path)
-    best = None
-    for name in names:
-        hit = (base == name or any(base.startswith(name + sep) for sep in ".-_")
-               or name in root_parts)
-        if hit and (best is None or len(name) > len(best)):
-            best = name
+    candidates = {base[:i] for i, ch in enumerate(base) if ch in ".-_"} | {base} | set(root_parts)
+    hits = candidates & names
+    best = min(hits, key=lambda name: (-len(name), name)) if hits else None
     if best is not None and ".presolved" in base and f"{best}.presolved" in names:
         best = f"{best}.presolved"
     return best
@@ -604,7 +606,7 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *,
             raise NonoquboError(f"--embedding {embedding}: an embedding is for one model; give that model's file "
                                 f"(or clue file) as MODEL, not the suite folder {model}")
         models = _suite_models(model)
-        names = sorted(models)
+        names = set(models)
         runs = []
         for s, path, found in pairs:
             owner = _owner(path, Path(path).parts[:-1], names)
@@ -638,54 +640,7 @@ def _looks_like_samples(path: str) -> bool:
     return True
 
 
-# -- the figures -------------------------------------------------------------------------------
-#: how a group's files were put together (``grouped_by`` in the JSON)
-BY_RECORD, BY_FOLDER, BY_OPTION = "run record", "folder (the files record no run)", "--setting"
-
-
-@dataclass
-class Group:
-    """Everything about one ``(model, setting)``."""
-
-    model: str
-    setting: str
-    info: dict[str, Any]
-    files: int
-    seconds: float | None
-    raw: Tally
-    polished: Tally | None = None
-    line_names: list[str] = field(default_factory=list)
-    #: where ``seconds`` came from (the module docstring), and what the files record of their run
-    time_source: str = "none"
-    run: dict[str, Any] | None = None
-    #: what the setting is (sampler, parameters, encoding, weights) when the files record it
-    setting_record: dict[str, Any] | None = None
-    grouped_by: str = BY_FOLDER
-    #: presolve left the model no variable: reported apart, outside p, TTS and their figures
-    solved_by_presolve: bool = False
-    #: the puzzle is proven to have no solution (CP-SAT counted 0): its ground energy is above 0
-    unsolvable: bool = False
-    #: the lowest energy any setting of the campaign found for this model (an unsolvable one's best known)
-    best_known_energy: int | None = None
-
-    @property
-    def scored(self) -> bool:
-        """Whether the group belongs in p, TTS and their figures (neither solved by presolve nor unsolvable)."""
-        return not (self.solved_by_presolve or self.unsolvable)
-
-    def figures(self, stage: str = "raw") -> dict[str, Any]:
-        tally = self.raw if stage == "raw" else self.polished
-        if tally is None:
-            raise ValueError(f"no {stage} figures")
-        out = figures(tally, self.seconds, self.info["width"], self.line_names, self.time_source)
-        out["solutions"] = self.info.get("solutions")
-        out["solutions_exact"] = self.info.get("solutions_exact")
-        # a proven-unsolvable puzzle has no energy-0 state: its ground energy is unknown and above 0
-        out["ground_energy"] = "none" if self.unsolvable else 0
-        out["best_known_energy"] = self.best_known_energy if self.unsolvable else 0
-        return out
-
-
+# -- the groups --------------------------------------------------------------------------------
 class Evaluation(list[Group]):
     """What :func:`evaluate` returns: its :class:`Group` s, a plain list that also draws itself.
 
@@ -696,44 +651,6 @@ class Evaluation(list[Group]):
 
     def _repr_html_(self) -> str | None:
         return notebook.show(self, "html")
-
-
-def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequence[str],
-            time_source: str | None = None) -> dict[str, Any]:
-    """The reported figures of a tally (see the module docstring); *time_source* says where *seconds* came from."""
-    n, k = tally.samples, tally.valid
-    p = k / n if n else 0.0
-    lo, hi = wilson(k, n)
-    r99, r_lo, r_hi = runs_to_solution(p), runs_to_solution(hi), runs_to_solution(lo)
-    e, w = tally.energies, tally.weights
-    qs = weighted_quantiles(e, w, (0.0, *QUANTILES, 1.0))
-    out: dict[str, Any] = {
-        "samples": n, "valid": k, "p": p, "p_lo": lo, "p_hi": hi,
-        "seconds_per_run": seconds,
-        "time_source": time_source or ("none" if seconds is None else "given"), "r99": r99, "r99_lo": r_lo, "r99_hi": r_hi,
-        "tts99": None if seconds is None else seconds * r99,
-        "tts99_lo": None if seconds is None else seconds * r_lo,
-        "tts99_hi": None if seconds is None else seconds * r_hi,
-        # no success: only one-sided 95 % bounds are known (censored_bounds), where the figures draw the point
-        **dict(zip(("p_bound", "r99_bound", "tts99_bound"),
-                   censored_bounds(n, seconds) if n and not k else (None, None, None))),
-        "energy_min": int(qs[0]),
-        **{f"energy_q{round(q * 100):02d}": int(v) for q, v in zip(QUANTILES, qs[1:-1])},
-        "energy_max": int(qs[-1]), "energy_mean": float(w @ e / n) if n else 0.0,
-        "share_broken_walls": tally.broken / n if n else 0.0,
-        "share_order_violations": tally.order / n if n else 0.0,
-        "share_cell_conflicts": tally.conflict / n if n else 0.0,
-    }
-    lines = np.argsort(-tally.line_wrong, kind="stable")[:TOP]
-    out["worst_lines"] = [{"line": line_names[int(t)], "share": float(tally.line_wrong[t] / n)}
-                          for t in lines if tally.line_wrong[t] > 0]
-    cells = np.argsort(-tally.cell_wrong, kind="stable")[:TOP]
-    out["worst_cells"] = [{"row": int(c) // width + 1, "column": int(c) % width + 1,
-                           "share": float(tally.cell_wrong[c] / n)} for c in cells if tally.cell_wrong[c] > 0]
-    out["distinct_solutions"] = len(tally.found)
-    out["best_energy"] = tally.best_energy
-    out["best_picture"] = list(tally.palette.picture(tally.best_grid))
-    return out
 
 
 def check_options(*, jobs: int | None = None, seconds: float | None = None) -> None:
@@ -761,6 +678,7 @@ def evaluate(
     chain_break: str | None = None,
     note: Callable[[str], None] | None = None,
     planned: Callable[[int], None] | None = None,
+    in_order: bool = False,
 ) -> Evaluation:
     """Judge a campaign (see the module docstring).
 
@@ -780,6 +698,8 @@ def evaluate(
         chain_break: how a broken chain gives its variable's value (with *embedding*; default majority).
         note: called once with a line naming the files of a runs folder skipped as not sample files.
         planned: called once with the number of sample files, before the first is judged.
+        in_order: also keep every sample's energy in the order read (``Tally.energies``; what a QOBLIB
+            submission lists, one run each): memory then grows with the samples.
 
     Returns:
         One :class:`Group` per ``(model, setting)``, sorted by setting, then model size and name
@@ -804,124 +724,208 @@ def evaluate(
             import dwave.samplers  # noqa: F401
         except ImportError:
             raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
-    tasks = [Job(campaign.models[r.model]["path"], r.path, polish, samples_format, force, campaign.rebuild,
-                 embedding, method, r.found, campaign.models[r.model].get("clues")) for r in campaign.runs if r.model]
+    def job(r: Run) -> Job:
+        info = campaign.models[r.model]
+        return Job(info["path"], r.path, polish, samples_format, force, campaign.rebuild, embedding, method, r.found,
+                   info.get("clues"), in_order)
+
+    count = sum(1 for r in campaign.runs if r.model)
     if planned is not None:
-        planned(len(tasks))
-    results: list[FileResult | Skipped | str]
-    if jobs == 1 or len(tasks) <= 1:
-        results = []
-        for t in tasks:
-            results.append(_judge(t))
-            if progress is not None:
-                progress(1)
-    else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-            results = []
-            for res in pool.map(_judge, tasks, chunksize=max(1, len(tasks) // (8 * jobs))):
-                results.append(res)
-                if progress is not None:
-                    progress(1)
-    for res in results:
-        if isinstance(res, str):
-            raise NonoquboError(res)
-    judged = iter(results)
-    pairs: list[tuple[Run, FileResult]] = []
-    skipped: list[str] = []
-    for run in campaign.runs:
-        res = next(judged) if run.model else Skipped(run.path, "not a sample file")
-        if isinstance(res, Skipped):
-            skipped.append(res.path)
-        elif isinstance(res, FileResult):
-            pairs.append((run, res))
-    if not pairs:
+        planned(count)
+    judged = _judged((job(r) for r in campaign.runs if r.model), count, jobs, progress)
+    fold = _Fold(campaign)
+    try:
+        for index, run in enumerate(campaign.runs):
+            res = next(judged) if run.model else Skipped(run.path, "not a sample file")
+            if isinstance(res, str):  # the first error in plan order: nothing more is judged
+                raise NonoquboError(res)
+            if isinstance(res, Skipped):
+                fold.skipped.append(res.path)
+            else:
+                fold.add(index, run, res)
+    finally:
+        judged.close()  # a pool still judging stops: its queued files are dropped
+    if not fold.groups:
+        skipped = fold.skipped
         raise NonoquboError(f"no sample file to judge: {', '.join(skipped)} "
                             f"{'is' if len(skipped) == 1 else 'are'} not sample files")
-    if skipped and note is not None:
+    if fold.skipped and note is not None:
+        skipped = fold.skipped
         note(f"skipped {len(skipped)} file{'s that are not sample files' if len(skipped) > 1 else ' that is not a sample file'}: "
              f"{', '.join(skipped)}")
-    return Evaluation(_groups(campaign, pairs, seconds))
+    return Evaluation(fold.finish(seconds))
 
 
-def _group_key(campaign: Campaign, run: Run, res: FileResult) -> str:
+#: files a worker judges per task, at most (a task's results travel back together)
+CHUNK = 16
+#: tasks in flight per worker: enough to keep every worker busy, few enough that results never pile up
+IN_FLIGHT = 3
+
+
+def _judge_all(jobs: Sequence[Job]) -> list[FileResult | Skipped | str]:
+    return [_judge(j) for j in jobs]
+
+
+def _judged(tasks: Iterator[Job], count: int, jobs: int,
+            progress: Callable[[int], None] | None) -> Generator[FileResult | Skipped | str, None, None]:
+    """Every task judged, in plan order, with at most ``jobs * IN_FLIGHT`` chunks of :data:`CHUNK` in flight.
+
+    The results stream: one is handed on before the next is asked for, so however many files a
+    campaign has, only that window's results are held (a pool's ``map`` would submit them all).
+    """
+    def tick(res: FileResult | Skipped | str) -> FileResult | Skipped | str:
+        if progress is not None:
+            progress(1)
+        return res
+
+    if jobs == 1 or count <= 1:
+        for t in tasks:
+            yield tick(_judge(t))
+        return
+    size = max(1, min(CHUNK, count // (8 * jobs)))
+    pending: deque[Future[list[FileResult | Skipped | str]]] = deque()
+    with ProcessPoolExecutor(max_workers=min(jobs, count)) as pool:
+        def submit() -> None:
+            chunk = list(islice(tasks, size))
+            if chunk:
+                pending.append(pool.submit(_judge_all, chunk))
+
+        try:
+            for _ in range(jobs * IN_FLIGHT):
+                submit()
+            while pending:
+                results = pending.popleft().result()
+                submit()
+                for res in results:
+                    yield tick(res)
+        finally:
+            for f in pending:
+                f.cancel()
+
+
+def _group_key(campaign: Campaign, run: Run, res: FileResult, setting_key: str | None) -> str:
+    """The key of a file's group; *setting_key* is its setting's (:func:`~nonoqubo.campaign.runs.key_of`), if it records one."""
     if campaign.given_setting is not None:  # --setting pools every file (its models, and runs presolve solved, apart)
         return f"given\0{res.encoding}\0{res.weights}\0{res.solved_by_presolve}"
-    if res.setting is not None:
-        return key_of(res.setting)
+    if setting_key is not None:
+        return setting_key
     return f"folder\0{run.setting}"
 
 
-def _names(campaign: Campaign, pairs: Sequence[tuple[Run, FileResult]]) -> dict[str, str]:
-    """A name per group key (:func:`nonoqubo.campaign.runs.setting_names`)."""
-    recorded: dict[str, dict[str, Any]] = {}
-    folders_of: dict[str, set[str]] = {}
-    settings_in: dict[str, set[str]] = {}
-    names: dict[str, str] = {}
-    for run, res in pairs:
-        key = _group_key(campaign, run, res)
-        if campaign.given_setting is not None:
-            names[key] = campaign.given_setting
-            continue
+@dataclass
+class _Running:
+    """One group's running tallies: what its files add up to so far.  One per group, never one per file."""
+
+    raw: Tally
+    polished: Tally | None
+    #: the first file's: the model as scored, and its setting (the group's record while every file agrees)
+    encoding: str
+    weights: str
+    variables: int
+    setting: dict[str, Any] | None
+    setting_key: str | None
+    same_setting: bool = True
+    files: int = 0
+    reads: int = 0
+    #: sum of seconds per run times reads, over the files that record a time (in plan order)
+    run_seconds: float = 0
+    timed: int = 0
+    sources: set[str] = field(default_factory=set)
+    solved_by_presolve: bool = True
+    record: RecordMerge = field(default_factory=lambda: RecordMerge())
+    #: the plan positions of the group's files (4 bytes each): read again only if their records must be merged again
+    positions: array = field(default_factory=lambda: array("I"))
+
+    def add(self, index: int, res: FileResult, setting_key: str | None) -> None:
+        if self.files:
+            self.raw = self.raw.merge(res.raw)
+            self.polished = None if self.polished is None or res.polished is None else self.polished.merge(res.polished)
+            self.same_setting = self.same_setting and setting_key is not None and setting_key == self.setting_key
+        self.files += 1
+        self.reads += res.reads
+        if res.seconds is not None:
+            self.run_seconds += res.seconds * res.reads
+            self.timed += 1
+        self.sources.add(res.time_source)
+        self.solved_by_presolve = self.solved_by_presolve and res.solved_by_presolve
+        self.record.add(res.run)
+        self.positions.append(index)
+
+    def seconds(self, given: float | None) -> tuple[float | None, str]:
+        """The group's seconds per run (its files' reads-weighted mean, or *given*) and where they came from."""
+        if given is not None:
+            return given, "given"
+        if self.timed < self.files:
+            return None, "none"
+        sources = sorted(self.sources)
+        return self.run_seconds / max(1, self.reads), sources[0] if len(sources) == 1 else "mixed: " + ", ".join(sources)
+
+
+class _Fold:
+    """Each judged file folded into its group's :class:`_Running` as it comes (the module docstring)."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+        self.groups: dict[tuple[str, str], _Running] = {}
+        self.skipped: list[str] = []
+        # for the groups' names (:func:`nonoqubo.campaign.runs.setting_names`): per group key
+        self.names: dict[str, str] = {}
+        self.recorded: dict[str, dict[str, Any]] = {}
+        self.folders_of: dict[str, set[str]] = {}
+        self.settings_in: dict[str, set[str]] = {}
+
+    def add(self, index: int, run: Run, res: FileResult) -> None:
+        setting_key = None if res.setting is None else key_of(res.setting)
+        key = _group_key(self.campaign, run, res, setting_key)
+        running = self.groups.get((run.model, key))
+        if running is None:
+            running = self.groups[(run.model, key)] = _Running(
+                res.raw, res.polished, res.encoding, res.weights, res.variables, res.setting, setting_key,
+                res.setting is not None)
+        running.add(index, res, setting_key)
+        if self.campaign.given_setting is not None:
+            self.names[key] = self.campaign.given_setting
+            return
         if res.setting is not None:
-            recorded[key] = res.setting
+            self.recorded.setdefault(key, res.setting)
         else:
-            names[key] = run.setting
-        folders_of.setdefault(key, set()).add(run.setting)
-        settings_in.setdefault(run.setting, set()).add(key)
-    names.update(setting_names(recorded, folders_of, settings_in))
-    return names
+            self.names[key] = run.setting
+        self.folders_of.setdefault(key, set()).add(run.setting)
+        self.settings_in.setdefault(run.setting, set()).add(key)
 
-
-def _groups(campaign: Campaign, pairs: Sequence[tuple[Run, FileResult]], seconds: float | None) -> list[Group]:
-    acc: dict[tuple[str, str], list[FileResult]] = {}
-    for run, res in pairs:
-        acc.setdefault((run.model, _group_key(campaign, run, res)), []).append(res)
-    names = _names(campaign, pairs)
-    groups = []
-    for (name, key), items in acc.items():
-        raw, polished = items[0].raw, items[0].polished
-        for it in items[1:]:
-            raw = raw.merge(it.raw)
-            polished = None if polished is None or it.polished is None else polished.merge(it.polished)
-        sources = sorted({it.time_source for it in items})
-        if seconds is not None:
-            t: float | None = seconds
-            source = "given"
-        elif len(known := [it.seconds for it in items if it.seconds is not None]) == len(items):
-            t = sum(s * it.reads for s, it in zip(known, items)) / max(1, sum(it.reads for it in items))
-            source = sources[0] if len(sources) == 1 else "mixed: " + ", ".join(sources)
-        else:
-            t = None
-            source = "none"
-        info = {**campaign.models[name], "encoding": items[0].encoding, "weights": items[0].weights,
-                "variables": items[0].variables}
-        lines = ([f"row {i + 1}" for i in range(info["height"])]  # Layout.line_name, without the model
-                 + [f"column {j + 1}" for j in range(info["width"])])
-        first = items[0].setting
-        record = first if first is not None and all(
-            it.setting is not None and key_of(it.setting) == key_of(first) for it in items) else None
-        by = BY_OPTION if campaign.given_setting is not None else BY_RECORD if record is not None else BY_FOLDER
-        groups.append(Group(name, names[key], info, len(items), t, raw, polished, lines, source,
-                            _merged([it.run for it in items]), record, by,
-                            solved_by_presolve=all(it.solved_by_presolve for it in items),
-                            unsolvable=info.get("solutions") == 0 and bool(info.get("solutions_exact"))))
-    best: dict[tuple[str, str, str], int] = {}
-    for g in groups:  # the lowest energy any setting found, per model as scored
-        k = (g.model, g.info["encoding"], g.info["weights"])
-        found = min(t.best_energy for t in (g.raw, g.polished) if t is not None)
-        best[k] = min(best.get(k, found), found)
-    for g in groups:
-        g.best_known_energy = best[(g.model, g.info["encoding"], g.info["weights"])]
-    variants = {(g.info.get("encoding", DEFAULT.name), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
-    if len(variants) > 1:  # an A/B campaign: the variants of a puzzle side by side
-        size: dict[Any, int] = {}
+    def finish(self, given: float | None) -> list[Group]:
+        """The groups, named and sorted (the module docstring)."""
+        campaign = self.campaign
+        names = dict(self.names)
+        if campaign.given_setting is None:
+            names.update(setting_names(self.recorded, self.folders_of, self.settings_in))
+        groups = []
+        for (name, key), acc in self.groups.items():
+            t, source = acc.seconds(given)
+            info = {**campaign.models[name], "encoding": acc.encoding, "weights": acc.weights,
+                    "variables": acc.variables}
+            lines = ([f"row {i + 1}" for i in range(info["height"])]  # Layout.line_name, without the model
+                     + [f"column {j + 1}" for j in range(info["width"])])
+            record = acc.setting if acc.same_setting else None
+            by = BY_OPTION if campaign.given_setting is not None else BY_RECORD if record is not None else BY_FOLDER
+            run = acc.record.value() if not acc.record.mixed else _merged(
+                [recorded_summary(campaign.runs[i].path) for i in acc.positions])
+            groups.append(Group(name, names[key], info, acc.files, t, acc.raw, acc.polished, lines, source, run,
+                                record, by, solved_by_presolve=acc.solved_by_presolve,
+                                unsolvable=info.get("solutions") == 0 and bool(info.get("solutions_exact"))))
+        best = best_known_energies(groups)  # the lowest energy any setting found, per model as scored
         for g in groups:
-            size.setdefault(g.info.get("puzzle", g.model), g.info["width"] * g.info["height"])
-        groups.sort(key=lambda g: (g.setting, size[g.info.get("puzzle", g.model)], g.info.get("puzzle", g.model),
-                                   g.info.get("encoding", DEFAULT.name), g.info.get("weights", ""), g.model))
-    else:
-        groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
-    return groups
+            g.best_known_energy = best[(g.model, g.info["encoding"], g.info["weights"])]
+        variants = {(g.info.get("encoding", DEFAULT.name), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
+        if len(variants) > 1:  # an A/B campaign: the variants of a puzzle side by side
+            size: dict[Any, int] = {}
+            for g in groups:
+                size.setdefault(g.info.get("puzzle", g.model), g.info["width"] * g.info["height"])
+            groups.sort(key=lambda g: (g.setting, size[g.info.get("puzzle", g.model)], g.info.get("puzzle", g.model),
+                                       g.info.get("encoding", DEFAULT.name), g.info.get("weights", ""), g.model))
+        else:
+            groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
+        return groups
 
 
 def scored(groups: Sequence[Group]) -> list[Group]:

@@ -58,10 +58,11 @@ from .._util.atomic import atomic_write
 from ..errors import MissingDependency, NonoquboError
 from ..model.palette import Palette
 from .aggregate import (
-    ClassStat, Point, class_stats, cost_label, cost_metric, describe_time, points, stages_to_draw,
+    MAX_BARS, ClassStat, EnergyPanel, Group, Point, best_pictures, bound_counts, class_places, class_stats,
+    conflict_maps, conflict_scale, cost_label, cost_metric, energy_panels, instance_marks, lowest_p, median_lines,
+    points, stages_to_draw, time_notes, time_sources,
 )
 from ._options import workers
-from .evaluate import Group
 
 __all__ = [
     "PANELS_PER_PAGE", "Plot", "SMALLEST_TEXT", "all_plots", "check_figures_folder", "cost_plot", "count_plots", "drawn_plots", "figure_bytes", "heatmap_plots", "histogram_plots",
@@ -250,13 +251,9 @@ def _wrap(name: str, width: int = 20) -> str:
 
 
 def _class_names(stats: Sequence[ClassStat]) -> list[tuple[str, float]]:
-    """The size classes as the top axis of a size plot names them, with the variable count each is drawn at."""
-    where: dict[str, list[float]] = {}
-    for st in stats:
-        where.setdefault(st.size_class, []).append(st.variables)
-    names = sorted(where, key=lambda label: float(np.median(where[label])))
-    return [(n.removeprefix("random ").replace("other, ", "").replace(" variables", " vars"),
-             float(np.median(where[n]))) for n in names]
+    """The size classes as the top axis of a size plot names them (shortened), at their places (:func:`class_places`)."""
+    return [(n.removeprefix("random ").replace("other, ", "").replace(" variables", " vars"), x)
+            for n, x in class_places(stats)]
 
 
 #: the size classes' names on the top axis are turned by this many degrees
@@ -351,25 +348,12 @@ def _draw_size(ax: Any, pts: Sequence[Point], stats: Sequence[ClassStat], settin
     up = quantity != "p"  # a censored value is a lower bound of the cost, an upper bound of p
     for k, s in enumerate(settings):
         colour, marker = COLOURS[k % len(COLOURS)], MARKERS[k % len(MARKERS)]
-        mine = [pt for pt in pts if pt.setting == s]
-        ok = [pt for pt in mine if not pt.censored]
-        if ok:
-            x = np.array([pt.variables for pt in ok], float) * offs[k]
-            if quantity == "p":
-                y = np.array([pt.p for pt in ok])
-                lo, hi = np.array([pt.p_lo for pt in ok]), np.array([pt.p_hi for pt in ok])
-            else:
-                y = np.array([pt.cost for pt in ok])
-                lo, hi = np.array([pt.cost_lo for pt in ok]), np.array([pt.cost_hi for pt in ok])
-            hi = np.where(np.isfinite(hi), hi, y)  # a p_lo of 0 leaves the cost's top open
-            lo = np.where(lo > 0, lo, y)  # a p_lo of 0 leaves no bottom on a log axis
-            ax.errorbar(x, y, yerr=[y - lo, hi - y], fmt=".", color=colour, alpha=0.3, markersize=3,
+        (x, y, lo, hi), (xb, yb) = instance_marks([pt for pt in pts if pt.setting == s], quantity)
+        if x.size:
+            ax.errorbar(x * offs[k], y, yerr=[y - lo, hi - y], fmt=".", color=colour, alpha=0.3, markersize=3,
                         elinewidth=0.6, capsize=0, zorder=1)
-        cens = [pt for pt in mine if pt.censored]
-        if cens:
-            x = np.array([pt.variables for pt in cens], float) * offs[k]
-            y = np.array([(pt.p_bound if quantity == "p" else pt.cost_bound) or np.nan for pt in cens])
-            _draw_bounds(ax, x, y, colour, marker, up, 3.2, alpha=0.55)
+        if xb.size:
+            _draw_bounds(ax, xb * offs[k], yb, colour, marker, up, 3.2, alpha=0.55)
         cs = [st for st in stats if st.setting == s]
         if cs:
             x = np.array([st.variables for st in cs]) * offs[k]
@@ -377,16 +361,12 @@ def _draw_size(ax: Any, pts: Sequence[Point], stats: Sequence[ClassStat], settin
             exact = np.array([not st.median_bound for st in cs])
             ax.errorbar(x, med, yerr=[med - np.array([st.q25 for st in cs]), np.array([st.q75 for st in cs]) - med],
                         fmt="none", ecolor=colour, elinewidth=1.4, capsize=2.5, zorder=3)
-            # medians joined only within one kind of class: a random family's sizes (one density) solid,
-            # the variable-count bins of the other puzzles dotted; never a random family to another bin,
-            # and never a bound to anything (the line breaks where the median is only a bound)
-            kinds: dict[str, list[int]] = {}
-            for i, st in enumerate(cs):
-                kinds.setdefault(st.size_class.rsplit(" d", 1)[-1] if st.random else "", []).append(i)
-            for kind, idx in kinds.items():
-                if len(idx) > 1:
-                    ax.plot(x[idx], np.where(exact[idx], med[idx], np.nan), color=colour, linewidth=0.9,
-                            linestyle="-" if kind else ":", zorder=3)
+            # medians joined only within one kind of class (median_lines): a random family's sizes (one
+            # density) solid, the variable-count bins of the other puzzles dotted; never a bound to
+            # anything (the line breaks where the median is only a bound)
+            for idx in median_lines(cs):
+                ax.plot(x[idx], np.where(exact[idx], med[idx], np.nan), color=colour, linewidth=0.9,
+                        linestyle="-" if cs[idx[0]].random else ":", zorder=3)
             ax.scatter(x[exact], med[exact], marker=marker, s=28, color=colour, edgecolors="white",
                        linewidths=0.5, zorder=4)
             if (~exact).any():
@@ -465,9 +445,7 @@ def p_plot(groups: Sequence[Group]) -> Plot:
             _draw_size(ax, [pt for pt in pts if pt.stage == stage], [st for st in stats if st.stage == stage],
                        settings, "p")
             ax.set_ylabel("success probability p")
-            candidates = [pt.p_bound if pt.censored else pt.p_lo if pt.p_lo > 0 else pt.p for pt in pts]
-            lows = [v for v in candidates if v is not None and v > 0]
-            ax.set_ylim(min(lows, default=0.01) / 2, 1.5)
+            ax.set_ylim(lowest_p(pts) / 2, 1.5)
         _class_axis(axes[0], stats)
         _legend(fig, settings, "p")
     caption = (
@@ -480,7 +458,7 @@ def p_plot(groups: Sequence[Group]) -> Plot:
         "sign of a better setting. Such an instance enters its class's quantiles at its bound; a median it could "
         "still move is drawn open with a down arrow (an upper bound) and no line joins it." + _bounds_note(pts, stats)
         + _stage_note(groups, stages))
-    censored = sum(pt.censored for pt in pts)
+    censored = bound_counts(pts, stats)[0]
     alt = (f"Log-log plot of success probability against QUBO variables for {len(settings)} settings "
            f"({', '.join(settings)}): class medians with interquartile bars over faint instance points; "
            f"{censored} instance{'s' if censored != 1 else ''} with no success drawn as bounds.")
@@ -490,8 +468,7 @@ def p_plot(groups: Sequence[Group]) -> Plot:
 
 def _bounds_note(pts: Sequence[Point], stats: Sequence[ClassStat]) -> str:
     """How many drawn points are bounds: instances and class medians."""
-    censored = sum(pt.censored for pt in pts)
-    medians = sum(st.median_bound for st in stats)
+    censored, medians = bound_counts(pts, stats)
     return (f" Bounds here: {censored} of {len(pts)} instance points and {medians} of {len(stats)} class medians"
             f"; the other {len(pts) - censored + len(stats) - medians} points are measured values.")
 
@@ -520,21 +497,6 @@ def _rows(header: Sequence[str], pts: Sequence[Point], stats: Sequence[ClassStat
     return rows
 
 
-def _times(groups: Sequence[Group]) -> dict[str, str]:
-    """Per setting, where its time per run came from, in short (the legend's words; the caption says how)."""
-    by: dict[str, set[str]] = {}
-    for g in groups:
-        by.setdefault(g.setting, set()).add(g.time_source if g.seconds is not None else "none")
-    return {s: ", ".join(sorted(v)) for s, v in by.items()}
-
-
-def _time_note(groups: Sequence[Group]) -> str:
-    by: dict[str, set[str]] = {}
-    for g in groups:
-        by.setdefault(g.setting, set()).add(describe_time(g))
-    return "; ".join(f"{s}: {', '.join(sorted(v))}" for s, v in sorted(by.items()))
-
-
 def cost_plot(groups: Sequence[Group]) -> Plot:
     """TTS99 (seconds) or R99 (runs) against size (see the module docstring)."""
     stages = stages_to_draw(groups)
@@ -552,11 +514,11 @@ def cost_plot(groups: Sequence[Group]) -> Plot:
             if metric == "r99":
                 ax.set_ylim(bottom=0.7)
         _class_axis(axes[0], stats)
-        _legend(fig, settings, metric, _times(groups) if metric == "tts99" else None)
+        _legend(fig, settings, metric, time_sources(groups) if metric == "tts99" else None)
     if metric == "tts99":
         what = ("TTS99, the time to reach a valid picture with 99 % probability: TTS99 = t R99 with "
                 "R99 = ln(0.01)/ln(1 - p) runs (at least one run) and t the seconds per run. "
-                f"Where t came from, per setting: {_time_note(groups)}.")
+                f"Where t came from, per setting: {time_notes(groups)}.")
         name, title = "tts-vs-size", "TTS99 against size"
     else:
         missing = sorted({g.setting for g in groups if g.seconds is None})
@@ -580,7 +542,7 @@ def cost_plot(groups: Sequence[Group]) -> Plot:
                + (" The polished TTS99 uses the same time per run: the descent's own time is not counted."
                   if metric == "tts99" and len(stages) > 1 else ""))
     unit = "seconds" if metric == "tts99" else "runs"
-    censored = sum(pt.censored for pt in pts)
+    censored = bound_counts(pts, stats)[0]
     alt = (f"Log-log plot of {cost_label(metric)} in {unit} against QUBO variables for {len(settings)} settings "
            f"({', '.join(settings)}): class medians with interquartile bars over faint instance points; "
            f"{censored} instance{'s' if censored != 1 else ''} with no success drawn as lower bounds.")
@@ -590,11 +552,6 @@ def cost_plot(groups: Sequence[Group]) -> Plot:
 # -- small multiples ---------------------------------------------------------------------------
 def _pages(items: Sequence[Any], per_page: int) -> list[Sequence[Any]]:
     return [items[i:i + per_page] for i in range(0, len(items), per_page)] or [[]]
-
-
-def _ordered(groups: Sequence[Group]) -> list[Group]:
-    """Model-major (by size, then name), settings in order within a model: a row per model."""
-    return sorted(groups, key=lambda g: (g.info["variables"], g.model, g.setting))
 
 
 def _cells(count: int, ncol: int, panel_h: float, panel_w: float, *, title_lines: int, ticks: bool = False,
@@ -676,37 +633,6 @@ def _ncol(groups: Sequence[Group]) -> int:
     return n if 1 <= n <= 4 else 4
 
 
-def _energy_hist(tally: Any, lo: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """(first energy of every bin, weighted counts): bins of *width* integers from *lo* to the maximum.
-
-    Energy 0 (a valid picture) always has a bin of its own: with ``lo = 0`` the wide bins start at 1.
-    """
-    e, w = tally.energies, tally.weights
-    start = 1 if lo == 0 and width > 1 else lo
-    idx = np.where(e < start, 0, (e - start) // width + (start != lo))
-    counts = np.bincount(idx, weights=w, minlength=int(idx.max()) + 1)
-    firsts = start + width * (np.arange(counts.size) - (start != lo))
-    if start != lo:
-        firsts[0] = lo
-    return firsts, counts
-
-
-def _bin_ends(firsts: np.ndarray, lo: int, width: int) -> np.ndarray:
-    """The last energy of every bin (:func:`_energy_hist`'s first energies)."""
-    ends = firsts + width - 1
-    if lo == 0 and width > 1:
-        ends[0] = 0
-    return ends
-
-
-#: most bars in one histogram panel: a wider energy range is binned by whole numbers of integers
-MAX_BARS = 60
-
-
-def _bin_width(low: int, high: int) -> int:
-    return max(1, math.ceil((high - low + 1) / MAX_BARS))
-
-
 def _bars(left: np.ndarray, width: np.ndarray, height: np.ndarray) -> Any:
     """Bars from 0 to *height* as one collection (one artist per panel, not one per bar: drawing is fast)."""
     from matplotlib.collections import PolyCollection
@@ -727,58 +653,35 @@ def histogram_plots(groups: Sequence[Group], only: int | None = None) -> list[Pl
 
     With *only* (a page number, from 1) only that page is made, on the scales of them all (a worker's share).
     """
-    ordered = _ordered(groups)
-    pages = _pages(ordered, PANELS_PER_PAGE)
-    span: dict[str, tuple[int, int]] = {}
-    for g in ordered:
-        tallies = [g.raw] + ([g.polished] if g.polished is not None else [])
-        lo = min(int(t.energies.min()) for t in tallies)
-        hi = max(int(t.energies.max()) for t in tallies)
-        old = span.get(g.model, (lo, hi))
-        span[g.model] = (min(old[0], lo), max(old[1], hi))
-    widths = {m: _bin_width(lo, hi) for m, (lo, hi) in span.items()}
+    ordered = energy_panels(groups)  # every number drawn: bins, counts, shares, the model's span (aggregate)
+    pages: list[Sequence[EnergyPanel]] = _pages(ordered, PANELS_PER_PAGE)
     out = []
     for number, page in enumerate(pages, 1):
         if only is not None and number != only:
             continue
         header = ["model", "setting", "stage", "energy_from", "energy_to", "samples", "share"]
         rows: list[list[Any]] = []
-        bars = []  # per panel: (first energies, last energies, counts, the polished ones where they differ)
-        for g in page:
-            lo, wid = span[g.model][0], widths[g.model]
-            x, c = _energy_hist(g.raw, lo, wid)
-            polished = None
-            if g.polished is not None:
-                px, pc = _energy_hist(g.polished, lo, wid)
-                if not (np.array_equal(px, x) and np.array_equal(pc, c)):  # drawn and listed only where it differs
-                    polished = (px, _bin_ends(px, lo, wid), pc)
-            bars.append((x, _bin_ends(x, lo, wid), c, polished))
-        any_polished = any(b[3] is not None for b in bars)
+        any_polished = any(panel.polished is not None for panel in page)
         with _style():
             from matplotlib.ticker import MaxNLocator
 
-            titles = [f"{_wrap(g.model, 30)}\n{g.setting}" for g in page]
+            titles = [f"{_wrap(panel.group.model, 30)}\n{panel.group.setting}" for panel in page]
             fig, axes = _grid(len(page), _ncol(groups), 1.45, 2.4, title_lines=max((t.count("\n") + 1 for t in titles),
                                                                                     default=1),
                               ticks=True, ylabel=True, xlabel=True, below=16.0 if any_polished else 0.0)
-            for ax, g, title, (x, ends, c, polished) in zip(axes, page, titles, bars):
-                lo, hi = span[g.model]
-                wid = widths[g.model]
-                n = max(1, g.raw.samples)
-                wide = 0.9 * (ends - x + 1)
-                ax.add_collection(_bars((x + ends) / 2 - wide / 2, wide, c / n))
-                rows += [[g.model, g.setting, "raw", int(xi), int(xe), int(ci), ci / n]
-                         for xi, xe, ci in zip(x, ends, c)]
-                top = float(c.max()) / n if c.size else 0.0
+            for ax, panel, title in zip(axes, page, titles):
+                g, raw, polished = panel.group, panel.raw, panel.polished
+                wide = 0.9 * (raw.last - raw.first + 1)
+                ax.add_collection(_bars((raw.first + raw.last) / 2 - wide / 2, wide, raw.share))
+                rows += [[g.model, g.setting, "raw", int(xi), int(xe), int(ci), si]
+                         for xi, xe, ci, si in zip(raw.first, raw.last, raw.samples, raw.share)]
                 if polished is not None:
-                    px, pe, pc = polished
-                    rows += [[g.model, g.setting, "polished", int(xi), int(xe), int(ci), ci / n]
-                             for xi, xe, ci in zip(px, pe, pc)]
-                    edges = np.concatenate((px - 0.5, [pe[-1] + 0.5]))
-                    ax.stairs(pc / n, edges, color="black", linewidth=1.0, label="polished")
-                    top = max(top, float(pc.max()) / n)
-                ax.set_xlim(lo - 0.7 * wid, hi + 0.7 * wid)
-                ax.set_ylim(0, _share_top(top))
+                    rows += [[g.model, g.setting, "polished", int(xi), int(xe), int(ci), si]
+                             for xi, xe, ci, si in zip(polished.first, polished.last, polished.samples, polished.share)]
+                    edges = np.concatenate((polished.first - 0.5, [polished.last[-1] + 0.5]))
+                    ax.stairs(polished.share, edges, color="black", linewidth=1.0, label="polished")
+                ax.set_xlim(panel.low - 0.7 * panel.width, panel.high + 0.7 * panel.width)
+                ax.set_ylim(0, _share_top(panel.tallest))
                 ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
                 ax.set_title(title, fontsize=SMALLEST_TEXT)
             for k, ax in enumerate(axes):
@@ -794,7 +697,8 @@ def histogram_plots(groups: Sequence[Group], only: int | None = None) -> list[Pl
                                     Line2D([], [], color="black", label="after polishing")],
                            loc="lower center", bbox_to_anchor=(0.5, 0.0), borderaxespad=0.2, ncols=2, frameon=False)
         total = len(pages)
-        wide = sorted(m for m in {g.model for g in page} if widths[m] > 1)
+        widths = {panel.group.model: panel.width for panel in page}
+        wide = sorted(m for m in widths if widths[m] > 1)
         caption = (
             f"Residual energy (the energy above the ground state 0; 0 is a valid picture) of the samples, one "
             f"panel per model and setting (page {number} of {total}; {len(ordered)} pairs in all, "
@@ -808,15 +712,11 @@ def histogram_plots(groups: Sequence[Group], only: int | None = None) -> list[Pl
             + (" Black outline: the same samples after steepest-descent polishing (drawn only where it differs)."
                if any_polished else ""))
         alt = (f"Small multiples, page {number} of {total}: bar charts of the share of samples at each residual "
-               f"energy for {len(page)} model and setting pairs, from {page[0].model} to {page[-1].model}."
-               if page else "No samples.")
+               f"energy for {len(page)} model and setting pairs, from {page[0].group.model} to "
+               f"{page[-1].group.model}." if page else "No samples.")
         out.append(Plot(f"energy-{number}", f"Residual energy (page {number} of {total})", caption, alt, fig,
                         header, rows))
     return out
-
-
-def _conflict_share(g: Group) -> np.ndarray:
-    return g.raw.cell_wrong.reshape(g.info["height"], g.info["width"]) / max(1, g.raw.samples)
 
 
 def heatmap_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot]:
@@ -824,10 +724,9 @@ def heatmap_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot
 
     *only*: make that page alone (its number, from 1).
     """
-    ordered = _ordered(groups)
-    top = max((float(_conflict_share(g).max()) for g in ordered), default=0.0)
-    vmax = top if top > 0 else 1.0
-    pages = _pages(ordered, PANELS_PER_PAGE)
+    maps = conflict_maps(groups)  # the shares and their one scale (aggregate)
+    vmax = conflict_scale(maps)
+    pages = _pages(maps, PANELS_PER_PAGE)
     total = len(pages)
     out = []
     for number, page in enumerate(pages, 1):
@@ -839,15 +738,14 @@ def heatmap_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot
             bar_h = 0.6 * (min(PAGE, 2.0 * max(1, min(_ncol(groups), len(page))) + 0.4) - 4 * _PT) / 40 / _PT
             under = _TICK + _lines_high(1, 7) + _LABEL_PAD + _lines_high(1, 8)  # the colour bar's ticks and label
             fig, rects, _ = _cells(len(page), _ncol(groups), 1.45, 2.0, title_lines=max(
-                (_wrap(g.model, 30).count("\n") + 2 for g in page), default=1), below=bar_h + under + 4.0)
+                (_wrap(m.group.model, 30).count("\n") + 2 for m in page), default=1), below=bar_h + under + 4.0)
             board = _board(fig)
             image = None
-            for rect, g in zip(rects, page):
-                share = _conflict_share(g)
-                image = _image_panel(board, rect, share, f"{_wrap(g.model, 30)}\n{g.setting}", cmap="viridis",
+            for rect, m in zip(rects, page):
+                g = m.group
+                image = _image_panel(board, rect, m.share, f"{_wrap(g.model, 30)}\n{g.setting}", cmap="viridis",
                                      vmin=0.0, vmax=vmax)
-                rr, cc = np.nonzero(share >= 0)
-                rows += [[g.model, g.setting, int(r) + 1, int(c) + 1, float(share[r, c])] for r, c in zip(rr, cc)]
+                rows += [[g.model, g.setting, r, c, share] for r, c, share in m.cells()]
             if image is not None:
                 width = fig.get_size_inches()[0] - 4 * _PT  # the colour bar: 60 % of the panels' width, 1/40 as high
                 cax = _place(fig, 2 * _PT + 0.2 * width, under * _PT, 0.6 * width, bar_h * _PT)
@@ -891,12 +789,7 @@ def picture_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot
 
     *only*: make that page alone (its number, from 1).
     """
-    best: dict[str, Group] = {}
-    for g in _ordered(groups):
-        if g.model not in best or g.raw.best_energy < best[g.model].raw.best_energy:
-            best[g.model] = g
-    shown = list(best.values())
-    pages = _pages(shown, PANELS_PER_PAGE)
+    pages = _pages(best_pictures(groups), PANELS_PER_PAGE)
     out = []
     for number, page in enumerate(pages, 1):
         if only is not None and number != only:

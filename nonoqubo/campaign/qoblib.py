@@ -39,7 +39,7 @@ Examples:
     >>> res = write_class([], out, families=[parse_family("4x4:0.5:2:1")])
     >>> sorted(os.listdir(out))
     ['README.md', 'check', 'index.csv', 'index.json', 'instances', 'models', 'solutions', 'submissions']
-    >>> res.instances, res.solved
+    >>> res.built, res.solved
     (2, 2)
 """
 
@@ -53,7 +53,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .. import clues, exports
@@ -66,9 +66,9 @@ from ..pipeline import Models
 from ..solvers.cpsat import TRUTH_TIME
 from . import qoblib_check, qoblib_metrics
 from .generate import Family
-from .suite import INDEX_FIGURES, INDEX_TRUTH, ground_state, plan, write_index
+from .suite import SuiteResult, file_entry, model_columns, plan, truth_columns, write_index
 
-__all__ = ["COMPRESSIONS", "ClassResult", "check_empty_folder", "check_instance_name", "folder_in_place", "pbm_text",
+__all__ = ["COMPRESSIONS", "check_empty_folder", "check_instance_name", "folder_in_place", "pbm_text",
            "write_class", "write_text"]
 
 #: ``--compress``: none, or xz (QOBLIB ships its model files as ``.xz``)
@@ -159,23 +159,14 @@ def folder_in_place(out: str) -> Iterator[str]:
 
 
 @dataclass
-class ClassResult:
-    """What :func:`write_class` wrote: the index entries and counts."""
-
-    entries: list[dict[str, Any]] = field(default_factory=list)
-    instances: int = 0
-    solved: int = 0
-    seconds: float = 0.0
-
-
-@dataclass
 class _Instance:
-    name: str
+    """One instance written: its index entry (the suite's kind, :func:`~nonoqubo.campaign.suite.model_columns`;
+    how its solution is known is the entry's ``solution_source``) and its two metrics rows."""
+
     entry: dict[str, Any]
     qs_row: dict[str, Any]
     lp_row: dict[str, Any]
-    #: how the solution is known ("given", "line logic", "CP-SAT"), or why none is
-    solution_source: str = "unknown"
+    #: a known solution was written (``solutions/NAME.opt.pbm``)
     solved: bool = False
 
 
@@ -212,15 +203,6 @@ def _write(root: str, rel: str, text: str, compress: str = "none") -> str:
     return rel
 
 
-def _file(fmt: str, kind: str, rel: str, root: str, variables: int, offset: int) -> dict[str, Any]:
-    from .suite import file_hash
-
-    ground, convention = ground_state(fmt, kind, offset)
-    path = os.path.join(root, rel)
-    return {"format": fmt, "variant": "full", "path": rel, "sha256": file_hash(path), "bytes": os.path.getsize(path),
-            "variables": variables, "offset": offset, "ground_state": ground, "convention": convention}
-
-
 def _one(name: str, source: str, puzzle: Puzzle, root: str, compress: str, truth: bool, truth_limit: int,
          truth_time: float | None, force: bool) -> _Instance:
     if puzzle.is_colour:
@@ -234,23 +216,13 @@ def _one(name: str, source: str, puzzle: Puzzle, root: str, compress: str, truth
     inst_rel = _write(root, f"instances/{name}.non", str(clues.dumps(bare, "non")))
     qs_rel = _write(root, f"{QS_DIR}/{name}.qs", qs_text, compress)
     lp_rel = _write(root, f"{LP_DIR}/{name}.lp", lp_text, compress)
-    fig, pre = models.figures(), models.presolve_figures()
-    entry: dict[str, Any] = {"name": name, "source": source, **{k: fig[k] for k in INDEX_FIGURES}, "puzzle": name,
-                             "encoding": models.qubo.encoding.name, "weights": models.qubo.weights.as_dict(),
-                             "max_degree": fig["max_degree"], "ground_energy": 0,
-                             "line_solvable": pre["line_solvable"],
-                             **{k: pre[k] for k in ("variables_after_presolve", "terms_after_presolve",
-                                                    "offset_after_presolve")},
-                             "build_seconds": fig["build_seconds"]}
+    entry: dict[str, Any] = {"name": name, "source": source, **model_columns(models, name)}
     n, offset = int(models.qubo.num_vars), int(models.qubo.offset)
-    entry["files"] = [_file("non", "puzzle", inst_rel, root, n, offset),  # first: evaluate builds from the clues
-                      _file("qs", "qubo", qs_rel, root, n, offset),
-                      _file("lp", "constrained", lp_rel, root, int(constrained.num_vars), 0)]
+    entry["files"] = [file_entry(root, inst_rel, "non", "puzzle", n, offset),  # first: evaluate builds from the clues
+                      file_entry(root, qs_rel, "qs", "qubo", n, offset),
+                      file_entry(root, lp_rel, "lp", "constrained", int(constrained.num_vars), 0)]
     if truth:
-        from ..solvers.cpsat import truth as count
-
-        found = count(bare, truth_limit, time_limit=truth_time).to_dict()
-        entry.update({key: found[key] for key in INDEX_TRUTH})
+        entry.update(truth_columns(bare, truth_limit, truth_time))
     grid, how = _known_solution(puzzle, bare, truth_time)
     solved = grid is not None
     if solved:
@@ -260,8 +232,8 @@ def _one(name: str, source: str, puzzle: Puzzle, root: str, compress: str, truth
                pbm_text(grid, f"{name}: a solution ({how}); QUBO energy 0 (optimal: every energy is >= 0)"))
     entry["solution_source"] = how
     entry["status"] = "ok"
-    return _Instance(name, entry, qoblib_metrics.qs_metrics(f"{name}.qs", qs_text),
-                     qoblib_metrics.lp_metrics(f"{name}.lp", constrained), how, solved)
+    return _Instance(entry, qoblib_metrics.qs_metrics(f"{name}.qs", qs_text),
+                     qoblib_metrics.lp_metrics(f"{name}.lp", constrained), solved)
 
 
 def write_class(
@@ -275,8 +247,12 @@ def write_class(
     truth_time: float | None = TRUTH_TIME,
     force: bool = False,
     progress: Callable[[int], None] | None = None,
-) -> ClassResult:
+) -> SuiteResult:
     """Write the puzzles of *inputs* and *families* as a QOBLIB problem class in *out_dir* (module docstring).
+
+    Returns:
+        The index entries written (the suite's kind of entry, in ``index.json``), ``built`` the
+        instances and ``solved`` those with a known solution.
 
     Raises:
         QoblibError: *out_dir* exists and is not empty, an unknown *compress*, a colour puzzle, a
@@ -321,7 +297,8 @@ def write_class(
                 progress(1)
         _write_folders(work, done, compress, truth)
         write_index([d.entry for d in done], work)
-    return ClassResult([d.entry for d in done], len(done), sum(d.solved for d in done), time.perf_counter() - start)
+    return SuiteResult([d.entry for d in done], built=len(done), solved=sum(d.solved for d in done),
+                       seconds=time.perf_counter() - start)
 
 
 def _write_folders(root: str, done: Sequence[_Instance], compress: str, truth: bool) -> None:
@@ -336,8 +313,8 @@ def _write_folders(root: str, done: Sequence[_Instance], compress: str, truth: b
         write_text(root, f"{folder}/README.md", qoblib_metrics.readme_table(rows, links))
     with open(qoblib_check.__file__, encoding="utf-8") as fh:
         write_text(root, CHECKER, fh.read())
-    table = [(d.name, d.entry["width"], d.entry["height"], d.entry["variables"], d.solution_source,
-              d.entry.get("solutions_label") if truth else None, d.entry["source"]) for d in done]
+    table = [(e["name"], e["width"], e["height"], e["variables"], e["solution_source"],
+              e.get("solutions_label") if truth else None, e["source"]) for e in (d.entry for d in done)]
     for rel, text in texts.readmes(table, compress).items():
         write_text(root, rel, text)
 

@@ -88,8 +88,8 @@ from ..solvers.cpsat import TRUTH_TIME
 from ._options import workers
 from .generate import MAX_MEMBERS, Family, Member, draw, unique_mode
 
-__all__ = ["SuiteResult", "Task", "Variant", "ground_state", "plan", "read_index", "run_suite", "variant_name",
-           "variants_of", "write_index"]
+__all__ = ["SuiteResult", "Task", "Variant", "file_entry", "ground_state", "model_columns", "plan", "read_index",
+           "run_suite", "truth_columns", "variant_name", "variants_of", "write_index"]
 
 INDEX_JSON = "index.json"
 INDEX_CSV = "index.csv"
@@ -415,12 +415,7 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options, variant: Va
                         ) -> dict[str, Any]:
     v = variant or Variant()
     models = Models.build(puzzle, encoding=v.encoding, weights=v.weights, presolve=options.presolve_method)
-    fig, pre = models.figures(), models.presolve_figures()  # line logic always (or probing): the index reports it
-    out: dict[str, Any] = {key: fig[key] for key in INDEX_FIGURES}
-    out.update(puzzle=name[: len(name) - len(v.tag) - 1] if variant is not None else name,
-               encoding=v.encoding.name, weights=v.weights.as_dict(), max_degree=fig["max_degree"])
-    out.update(ground_energy=0, line_solvable=pre["line_solvable"],
-               **{key: pre[key] for key in INDEX_PRESOLVE_FIGURES}, build_seconds=fig["build_seconds"])
+    out = model_columns(models, name[: len(name) - len(v.tag) - 1] if variant is not None else name)
     variants: list[tuple[str, str]] = [("full", "")]
     if options.presolve:
         variants.append(("presolved", ".presolved"))
@@ -435,18 +430,13 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options, variant: Va
             rel = f"{name}{infix}.{mod.EXTENSIONS[0]}"
             path = os.path.join(options.out_dir, rel)
             write_files(models, [(path, mod)], variant=form)
-            offset = int(getattr(model, "offset", 0))
-            ground, convention = ground_state(mod.NAME, kind, offset)
-            files.append({"format": mod.NAME, "variant": form, "path": rel, "sha256": file_hash(path),
-                          "bytes": os.path.getsize(path), "variables": int(model.num_vars),
-                          "offset": offset, "ground_state": ground, "convention": convention})
+            files.append(file_entry(options.out_dir, rel, mod.NAME, kind, int(model.num_vars),
+                                    int(getattr(model, "offset", 0)), form))
     out["clues"] = _write_clues(out["puzzle"], puzzle, options.out_dir)
     out["files"] = files
     if options.truth:
-        from ..solvers.cpsat import truth
-
-        found = truth(puzzle, options.truth_limit, time_limit=options.truth_time).to_dict()
-        out.update({key: found[key] for key in INDEX_TRUTH})
+        found = truth_columns(puzzle, options.truth_limit, options.truth_time)
+        out.update(found)
         if found["solutions"] == 0 and found["solutions_exact"]:
             # proven unsolvable: no state has energy 0, and the lowest (> 0) is not known until a run finds it
             out.update(ground_energy=NO_GROUND, best_known_energy=None)
@@ -460,6 +450,44 @@ def _describe_and_write(name: str, puzzle: Puzzle, options: Options, variant: Va
     if options.embed:
         out.update(_embed_columns(models, options))
     return out
+
+
+# -- an index entry's columns (the suite's and a QOBLIB class's: one index) --------------------
+def model_columns(models: Models, puzzle: str) -> dict[str, Any]:
+    """What an index entry says of a built model, after its name and source, in the index's order.
+
+    The size (:data:`INDEX_FIGURES`), the puzzle it is a variant of, its encoding and weights, its
+    largest degree, the ground energy 0, line-solvability and the presolve figures
+    (:data:`INDEX_PRESOLVE_FIGURES`, line logic always, or probing), the build time.  A suite's
+    entries and a QOBLIB class's (:mod:`nonoqubo.campaign.qoblib`) are made here, so both indexes
+    are one kind of entry, which ``evaluate DIR RUNS`` reads.
+    """
+    fig, pre = models.figures(), models.presolve_figures()
+    out: dict[str, Any] = {key: fig[key] for key in INDEX_FIGURES}
+    out.update(puzzle=puzzle, encoding=models.qubo.encoding.name, weights=models.qubo.weights.as_dict(),
+               max_degree=fig["max_degree"])
+    out.update(ground_energy=0, line_solvable=pre["line_solvable"],
+               **{key: pre[key] for key in INDEX_PRESOLVE_FIGURES}, build_seconds=fig["build_seconds"])
+    return out
+
+
+def file_entry(root: str, rel: str, format_name: str, kind: str, variables: int, offset: int,
+               variant: str = "full") -> dict[str, Any]:
+    """An index entry's line for the written file *root/rel*: its format, variant, path, hash, size,
+    variables, offset and the ground state as the format reads it (:func:`ground_state`)."""
+    path = os.path.join(root, rel)
+    ground, convention = ground_state(format_name, kind, offset)
+    return {"format": format_name, "variant": variant, "path": rel, "sha256": file_hash(path),
+            "bytes": os.path.getsize(path), "variables": variables, "offset": offset, "ground_state": ground,
+            "convention": convention}
+
+
+def truth_columns(puzzle: Puzzle, limit: int, time_limit: float | None) -> dict[str, Any]:
+    """The :data:`INDEX_TRUTH` columns of *puzzle*: its solutions counted by CP-SAT up to *limit* (``--truth``)."""
+    from ..solvers.cpsat import truth
+
+    found = truth(puzzle, limit, time_limit=time_limit).to_dict()
+    return {key: found[key] for key in INDEX_TRUTH}
 
 
 #: ``ground_energy`` of a puzzle CP-SAT proved unsolvable: its ground state is above 0 and unknown
@@ -559,7 +587,10 @@ def read_index(out_dir: str) -> dict[str, dict[str, Any]]:
 # -- the run -----------------------------------------------------------------------------------
 @dataclass
 class SuiteResult:
-    """What a run did: the index entries (plan order) and counts."""
+    """What a run wrote: the index entries (plan order; what ``index.json`` holds) and counts.
+
+    :func:`run_suite` and a QOBLIB class (:func:`nonoqubo.campaign.qoblib.write_class`) both return it.
+    """
 
     entries: list[dict[str, Any]] = field(default_factory=list)
     built: int = 0
@@ -568,6 +599,8 @@ class SuiteResult:
     seconds: float = 0.0
     #: puzzles of files ``--unique`` did not keep
     not_kept: int = 0
+    #: instances whose known solution was written beside them (a QOBLIB class's ``solutions/``)
+    solved: int = 0
 
 
 def run_suite(

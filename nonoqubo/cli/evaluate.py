@@ -1,27 +1,19 @@
 """``nonoqubo evaluate``: success probability, TTS99, residual energies and what breaks, per setting.
 
-The command owns the arguments and the text table; judging the samples is
-:mod:`nonoqubo.campaign.evaluate`'s, the figures :mod:`nonoqubo.campaign.plots`' (their numbers
-:mod:`nonoqubo.campaign.aggregate`'s), the HTML report :mod:`nonoqubo.campaign.report_html`'s.
+The command parses its arguments into :class:`~nonoqubo.campaign.outputs.EvaluateOptions`, shows
+progress, and prints what :func:`~nonoqubo.campaign.outputs.write_outputs` returns; the library
+judges the samples (:mod:`nonoqubo.campaign.evaluate`), makes every number
+(:mod:`nonoqubo.campaign.aggregate`), the text table and every file (:mod:`nonoqubo.campaign.outputs`).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import math
-import os
-import shlex
 import sys
-from typing import Any
 
-from .._util.atomic import atomic_write
-from ..campaign.aggregate import CENSORED_NOTE, cost_cell, group_stages, percent, solutions_label
-from ..campaign.evaluate import BY_OPTION, Group, check_options, csv_text, evaluate, records, scored, set_aside, status
-from ..campaign.runs import describe, qpu_words
-from ..campaign.qoblib_submission import check_submission, submission_line, write_submission
 from .._util.progress import steps
-from ._common import add_force_argument, check_output_folder
+from ..campaign.outputs import EvaluateOptions, write_outputs
+from ._common import add_force_argument
 
 ORDER = 65
 
@@ -147,157 +139,21 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
-_pct = percent
-
-
-def _num(x: Any) -> str:
-    if x is None:
-        return "-"
-    if isinstance(x, float) and math.isinf(x):
-        return "inf"
-    return f"{x:.3g}"
-
-
-_solutions = solutions_label
-
-
-def command_line(args: argparse.Namespace) -> str:
-    """The command as it was given (the options that differ from their defaults), for the report."""
-    words = ["nonoqubo", "evaluate", args.model, *args.samples]
-    for flag, value in (("--setting", args.setting), ("--time", args.time), ("--samples-format", args.samples_format),
-                        ("--embedding", args.embedding), ("--chain-break", args.chain_break),
-                        ("--csv", args.csv), ("--report", args.report), ("--figures", args.figures),
-                        ("-j", args.jobs)):
-        if value is not None:
-            words += [flag, str(value)]
-    words += [flag for flag, on in (("--polish", args.polish), ("--json", args.json), ("--force", args.force)) if on]
-    return shlex.join(words)
-
-
-def table(groups: list[Group]) -> str:
-    """The terminal table (one line per model, setting and stage; encoding and weights columns when they vary)."""
-    head: tuple[str, ...] = ("model", "setting", "stage", "samples", "p [95% CI]", "TTS99 s [95% CI]", "E min/med/q90",
-            "walls", "order", "cells", "solutions")
-    variants = {(g.info.get("encoding"), g.info.get("weights")) for g in groups}
-    ab = len(variants) > 1
-    if ab:
-        head = head[:2] + ("encoding", "weights") + head[2:]
-    rows = [head]
-    censored = False
-    for g in groups:
-        for stage in group_stages(g):  # a polished row only where polishing changed an energy
-            f = g.figures(stage)
-            extra = (str(g.info.get("encoding")), str(g.info.get("weights"))) if ab else ()
-            p_text = (f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]" if g.scored
-                      else f"({status(g)}: not scored)")
-            cost_text = cost_cell(f, "tts99", _num) if g.scored else "-"
-            censored = censored or (g.scored and f["tts99_bound"] is not None)
-            rows.append((g.model, g.setting, *extra, stage, str(f["samples"]), p_text, cost_text,
-                         f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
-                         _pct(f["share_broken_walls"]), _pct(f["share_order_violations"]),
-                         _pct(f["share_cell_conflicts"]), _solutions(f)))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    lines = header_lines(groups)
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    if censored:
-        lines.append(CENSORED_NOTE)
-    lines += setting_lines(groups)
-    for g in groups:
-        f = g.figures("raw")
-        if f["worst_lines"] or f["worst_cells"]:
-            worst = ", ".join(f"{x['line']} {_pct(x['share'])}" for x in f["worst_lines"])
-            cells = ", ".join(f"({x['row']},{x['column']}) {_pct(x['share'])}" for x in f["worst_cells"])
-            lines.append(f"{g.model} / {g.setting}: most often wrong lines: {worst}; cells: {cells}")
-    return "\n".join(lines)
-
-
-def header_lines(groups: list[Group]) -> list[str]:
-    """The lines above the table: the groups set aside from p, TTS and the figures, counted and named."""
-    apart = set_aside(groups)
-    out = []
-    if apart["solved_by_presolve"]:
-        pairs = apart["solved_by_presolve"]
-        out.append(f"solved by presolve (0 variables left; not in p, TTS or the figures): {len(pairs)} of "
-                   f"{len(groups)} model/setting pairs: " + ", ".join(f"{x['model']} / {x['setting']}" for x in pairs))
-    if apart["unsolvable"]:
-        pairs = apart["unsolvable"]
-        out.append(f"proven unsolvable (CP-SAT: 0 solutions; ground energy none; not in p, TTS or the figures): "
-                   f"{len(pairs)} of {len(groups)} model/setting pairs: "
-                   + ", ".join(f"{x['model']} / {x['setting']} (best known energy {x['best_known_energy']})"
-                               for x in pairs))
-    return out
-
-
-def setting_lines(groups: list[Group]) -> list[str]:
-    """One line per setting under the table: what it is and where its time per run came from."""
-    out = []
-    seen: dict[str, set[str]] = {}
-    for g in groups:
-        what = (describe(g.setting_record) if g.setting_record is not None
-                else "pooled by --setting" if g.grouped_by == BY_OPTION else "grouped by folder: the files record no run")
-        seen.setdefault(g.setting, set()).add(f"{what}; time per run: {g.time_source}")
-    for name, whats in sorted(seen.items()):
-        out += [f"setting {name}: {w}" for w in sorted(whats)]
-    # what a QPU (or the mock) returned, per model and setting: problem ids, timing, embedding, chain breaks
-    out += [f"QPU {g.model} / {g.setting}: {qpu_words(g.run['qpu'])}"
-            for g in groups if isinstance(g.run, dict) and isinstance(g.run.get("qpu"), dict)]
-    return out
+def options_of(args: argparse.Namespace) -> EvaluateOptions:
+    """The parsed command line as the library's options."""
+    return EvaluateOptions(
+        args.model, tuple(args.samples), setting=args.setting, time=args.time, polish=args.polish,
+        samples_format=args.samples_format, embedding=args.embedding, chain_break=args.chain_break, json=args.json,
+        csv=args.csv, report=args.report, figures=args.figures, jobs=args.jobs, quiet=args.quiet,
+        submission=args.submission, submitter=args.submitter, reference=args.reference, force=args.force)
 
 
 def run(args: argparse.Namespace) -> int:
-    check_options(jobs=args.jobs, seconds=args.time)
-    check_output_folder(args.csv, args.model, *args.samples)  # never over a file it reads
-    if args.report or args.figures:  # a wrong name, a missing folder or matplotlib: say so before judging anything
-        from ..campaign.plots import check_figures_folder, require_matplotlib
-        from ..campaign.report_html import check_report_path
-
-        check_report_path(args.report)
-        check_output_folder(args.report, args.model, *args.samples)
-        check_figures_folder(args.figures)
-        require_matplotlib()
-    check_submission(args.submission, args.submitter, args.model, args.samples, args.setting, args.force)
-    quiet = args.quiet
-    with steps(None, "judging sample files", quiet=quiet, unit=" files") as tick:
-        groups = evaluate(args.model, args.samples, setting=args.setting, seconds=args.time,
-                          polish=args.polish, samples_format=args.samples_format, jobs=args.jobs,
-                          progress=tick, force=args.force, embedding=args.embedding, chain_break=args.chain_break,
-                          # shown even with -q, as warnings are: files of the runs folder were not judged
-                          note=lambda line: print(f"note: {line}", file=sys.stderr),
-                          planned=tick.plan)
-    report = plots = None
-    drawn = scored(groups)  # solved by presolve, proven unsolvable: counted above the table, never drawn
-    if (args.report or args.figures) and not drawn:
-        from ..errors import NonoquboError
-
-        raise NonoquboError("--report/--figures: every model is solved by presolve or proven unsolvable; "
-                            "there is nothing to draw")
-    if args.report or args.figures:
-        from ..campaign.plots import count_plots, drawn_plots, write_figures
-
-        formats = ("svg", "pdf") if args.figures else ("svg",)  # the report and --figures share the SVG
-        with steps(count_plots(drawn), "drawing figures", quiet=quiet, unit=" figures") as tick:
-            plots = drawn_plots(drawn, formats, jobs=args.jobs, progress=tick)
-    if args.report:
-        from ..campaign.report_html import render_report
-
-        assert plots is not None  # made above for --report
-        report = render_report(groups, title=f"nonoqubo evaluate {os.path.basename(args.model.rstrip('/'))}",
-                               command=command_line(args), plots=plots)
-    if args.figures and plots is not None:
-        write_figures(plots, args.figures)
-    if args.csv:
-        with atomic_write(args.csv) as fh:
-            fh.write(csv_text(groups))
-    if report is not None:
-        with atomic_write(args.report) as fh:
-            fh.write(report)
-    if args.submission:
-        written = write_submission(groups, args.submission, submitter=args.submitter,
-                                   from_suite=os.path.isdir(args.model), reference=args.reference)
-        if not args.quiet:
-            print(submission_line(written, args.submission), file=sys.stderr)
-    if args.json:
-        print(json.dumps({**set_aside(groups), "groups": records(groups)}, indent=1, allow_nan=False))
-    elif not (quiet and (args.csv or args.report or args.figures)):  # -q: the files are the output
-        print(table(groups))
+    done = write_outputs(options_of(args), stage=steps,
+                         # shown even with -q, as warnings are: files of the runs folder were not judged
+                         note=lambda line: print(f"note: {line}", file=sys.stderr))
+    for line in done.messages:
+        print(line, file=sys.stderr)
+    if done.stdout is not None:
+        print(done.stdout)
     return 0

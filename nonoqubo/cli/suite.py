@@ -218,6 +218,6 @@ def _qoblib(args: argparse.Namespace, families: list) -> int:
                              truth=args.truth, truth_limit=args.truth_limit, truth_time=args.truth_time,
                              force=args.force, progress=tick)
     if not args.quiet:
-        print(f"{result.instances} instances ({result.solved} with a known solution) in {result.seconds:.1f} s: "
+        print(f"{result.built} instances ({result.solved} with a known solution) in {result.seconds:.1f} s: "
               f"QOBLIB class {args.output}; index: {os.path.join(args.output, INDEX_JSON)}", file=sys.stderr)
     return 0

@@ -118,11 +118,13 @@ def test_one_hot_weighted_runs_score_against_their_own_model_rebuilt_from_the_cl
     puzzle = load_clues(clue_file)
     doc = write_run(tmp_path / "runs" / "picture.json", puzzle, "sa", reads=12, seed=4, encoding="one-hot",
                     weights={"shape": 3, "order": 1, "cell": 2}, sweeps=5)
-    (g,) = evaluate(str(clue_file), [str(tmp_path / "runs")], jobs=1)
+    (g,) = evaluate(str(clue_file), [str(tmp_path / "runs")], jobs=1, in_order=True)
     own = build(puzzle, encoding="one-hot", weights="shape=3,cell=2")
     ss = dimod.SampleSet.from_serializable(doc)
     bits = np.asarray([[s[v] for v in own.labels] for s in ss.samples()], np.int8)
-    assert sorted(g.raw.energies.tolist()) == sorted(own.energy(bits).tolist())  # weighted, not at weights 1
+    expected = sorted(own.energy(bits).tolist())  # weighted, not at weights 1
+    assert sorted(g.raw.energies.tolist()) == expected
+    assert np.repeat(g.raw.values, g.raw.counts).tolist() == expected  # the histogram every figure is made from
     assert (g.info["encoding"], g.info["weights"]) == ("one-hot", "shape=3,order=1,cell=2")
 
 

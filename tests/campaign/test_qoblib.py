@@ -210,7 +210,7 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path):
 
 def test_write_class_in_python_counts_the_known_solutions(tmp_path):
     res = write_class([], tmp_path / "c", families=[parse_family("4x4:0.5:1:9")], compress="xz")
-    assert (res.instances, res.solved) == (1, 1)
+    assert (res.built, res.solved) == (1, 1)
     with pytest.raises(QoblibError, match="--compress"):
         write_class([], tmp_path / "d", families=[parse_family("4x4:0.5:1:9")], compress="zip")
 

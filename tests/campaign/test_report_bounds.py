@@ -167,15 +167,15 @@ def test_size_classes_are_named_on_the_plot_and_time_sources_in_the_legend(group
 
 def test_polished_rows_only_where_polishing_changed_an_energy(groups) -> None:
     import copy
+    import dataclasses
 
     same = copy.copy(groups[0])
     same.polished = same.raw
     assert group_stages(same) == ["raw"]
     changed = copy.copy(groups[0])
-    energies = changed.raw.energies.copy()
-    energies[0] += 1
-    changed.polished = copy.replace(changed.raw, energies=energies) if hasattr(copy, "replace") else \
-        type(changed.raw)(**{**changed.raw.__dict__, "energies": energies})
+    values = changed.raw.values.copy()
+    values[-1] += 1  # the samples of the highest energy one higher: an energy changed
+    changed.polished = dataclasses.replace(changed.raw, values=values)
     assert group_stages(changed) == ["raw", "polished"]
     rows = [r[2] for r in histogram_plots([same])[0].rows]
     assert set(rows) == {"raw"}

@@ -1,0 +1,267 @@
+"""Everything ``nonoqubo evaluate`` makes of a campaign, in order: judge, then draw, write, print.
+
+:func:`write_outputs` is the command's whole work for an :class:`EvaluateOptions` (what the
+command line says): it judges the campaign (:func:`nonoqubo.campaign.evaluate.evaluate`), draws
+the figures once for ``--report`` and ``--figures`` (:mod:`nonoqubo.campaign.plots`), writes the
+HTML page (:mod:`nonoqubo.campaign.report_html`), the figures, the CSV
+(:func:`~nonoqubo.campaign.evaluate.csv_text`) and the QOBLIB submission
+(:mod:`nonoqubo.campaign.qoblib_submission`), and returns what is to be printed: the JSON or the
+text table (:func:`table`) for standard output, the submission's line for standard error.
+:func:`check_outputs` refuses, before any file is judged, everything it would refuse later.  The
+CLI only parses the arguments into the options, shows progress, and prints.
+
+The text table (:func:`table`) prints each group's numbers as :mod:`nonoqubo.campaign.aggregate`
+makes them (:meth:`~nonoqubo.campaign.aggregate.Group.figures`): one row per model, setting and
+stage (a polished row only where polishing changed an energy), encoding and weights columns in a
+campaign of several variants; above it the groups set aside (solved by presolve, proven
+unsolvable), under it the censored note, one line per setting (what it is, where its time per
+run came from), what a QPU returned, and the most often wrong lines and cells.
+
+Examples:
+    >>> command_line(EvaluateOptions("suite", ("runs",), time=0.5, polish=True))
+    'nonoqubo evaluate suite runs --time 0.5 --polish'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ContextManager
+
+from .._util.atomic import atomic_write, check_not_input, check_writable
+from .._util.progress import Steps, steps as progress_steps
+from ..errors import NonoquboError
+from .aggregate import BY_OPTION, CENSORED_NOTE, Group, cost_cell, group_stages, number, percent, solutions_label
+from .evaluate import check_options, csv_text, evaluate, records, scored, set_aside, status
+from .qoblib_submission import check_submission, submission_line, write_submission
+from .runs import describe, qpu_words
+
+__all__ = ["EvaluateOptions", "Outputs", "check_outputs", "command_line", "header_lines", "setting_lines", "table",
+           "write_outputs"]
+
+#: a progress stage: ``stage(total, description, quiet=..., unit=...)`` as :func:`nonoqubo._util.progress.steps`
+Stage = Callable[..., ContextManager[Steps]]
+
+
+@dataclass(frozen=True)
+class EvaluateOptions:
+    """What ``nonoqubo evaluate`` is asked (its options, named as on the command line)."""
+
+    model: str
+    samples: tuple[str, ...]
+    setting: str | None = None
+    time: float | None = None
+    polish: bool = False
+    samples_format: str | None = None
+    embedding: str | None = None
+    chain_break: str | None = None
+    json: bool = False
+    csv: str | None = None
+    report: str | None = None
+    figures: str | None = None
+    jobs: int | None = None
+    quiet: bool = False
+    submission: str | None = None
+    submitter: str | None = None
+    reference: str | None = None
+    force: bool = False
+
+
+@dataclass
+class Outputs:
+    """What :func:`write_outputs` made: the groups, and what is to be printed."""
+
+    groups: list[Group]
+    #: the JSON or the text table for standard output; None when ``-q`` leaves the files as the output
+    stdout: str | None = None
+    #: lines for standard error (the submission written)
+    messages: list[str] = field(default_factory=list)
+
+
+def command_line(options: EvaluateOptions) -> str:
+    """The command as it was given (the options that differ from their defaults), for the report."""
+    words = ["nonoqubo", "evaluate", options.model, *options.samples]
+    for flag, value in (("--setting", options.setting), ("--time", options.time),
+                        ("--samples-format", options.samples_format), ("--embedding", options.embedding),
+                        ("--chain-break", options.chain_break), ("--csv", options.csv), ("--report", options.report),
+                        ("--figures", options.figures), ("-j", options.jobs)):
+        if value is not None:
+            words += [flag, str(value)]
+    words += [flag for flag, on in (("--polish", options.polish), ("--json", options.json),
+                                    ("--force", options.force)) if on]
+    return shlex.join(words)
+
+
+def check_outputs(options: EvaluateOptions) -> None:
+    """Refuse, before any file is judged, what :func:`write_outputs` would refuse.
+
+    Raises:
+        NonoquboError: a bad ``-j`` or ``--time``; an output file in a missing folder or one of the
+            inputs; a ``--report`` not named ``.html``, a ``--figures`` folder that is a file, no
+            matplotlib; what :func:`~nonoqubo.campaign.qoblib_submission.check_submission` refuses.
+    """
+    check_options(jobs=options.jobs, seconds=options.time)
+    inputs = (options.model, *options.samples)
+    _check_output(options.csv, inputs)  # never over a file it reads
+    if options.report or options.figures:  # a wrong name, a missing folder or matplotlib: said before judging
+        from .plots import check_figures_folder, require_matplotlib
+        from .report_html import check_report_path
+
+        check_report_path(options.report)
+        _check_output(options.report, inputs)
+        check_figures_folder(options.figures)
+        require_matplotlib()
+    check_submission(options.submission, options.submitter, options.model, list(options.samples), options.setting,
+                     options.force)
+
+
+def _check_output(path: str | None, inputs: Sequence[str]) -> None:
+    check_writable(path)
+    check_not_input(path, *inputs)
+
+
+@contextlib.contextmanager
+def _silent(total: int | None, desc: str, **kw: Any) -> Iterator[Steps]:
+    with progress_steps(total, desc, quiet=True) as tick:
+        yield tick
+
+
+def write_outputs(options: EvaluateOptions, *, stage: Stage | None = None,
+                  note: Callable[[str], None] | None = None) -> Outputs:
+    """Judge the campaign and write every output asked, in order (the module docstring).
+
+    Args:
+        options: what the command was asked (checked first, :func:`check_outputs`).
+        stage: how a stage's progress is shown (:func:`nonoqubo._util.progress.steps`; default: not shown).
+        note: called with a line naming the files of a runs folder that are no sample files.
+
+    Returns:
+        The groups, and the text to print (:class:`Outputs`).
+
+    Raises:
+        NonoquboError: what :func:`check_outputs` and :func:`~nonoqubo.campaign.evaluate.evaluate`
+            refuse; ``--report``/``--figures`` when every group is set aside (nothing to draw).
+    """
+    check_outputs(options)
+    stage = stage or _silent
+    quiet = options.quiet
+    with stage(None, "judging sample files", quiet=quiet, unit=" files") as tick:
+        groups = evaluate(options.model, list(options.samples), setting=options.setting, seconds=options.time,
+                          polish=options.polish, samples_format=options.samples_format, jobs=options.jobs,
+                          progress=tick, force=options.force, embedding=options.embedding,
+                          chain_break=options.chain_break, note=note, planned=tick.plan,
+                          in_order=bool(options.submission))
+    out = Outputs(groups)
+    draw = bool(options.report or options.figures)
+    drawn = scored(groups)  # solved by presolve, proven unsolvable: counted above the table, never drawn
+    if draw and not drawn:
+        raise NonoquboError("--report/--figures: every model is solved by presolve or proven unsolvable; "
+                            "there is nothing to draw")
+    plots = report = None
+    if draw:
+        from .plots import count_plots, drawn_plots
+
+        formats = ("svg", "pdf") if options.figures else ("svg",)  # the report and --figures share the SVG
+        with stage(count_plots(drawn), "drawing figures", quiet=quiet, unit=" figures") as tick:
+            plots = drawn_plots(drawn, formats, jobs=options.jobs, progress=tick)
+    if options.report:
+        from .report_html import render_report
+
+        assert plots is not None  # drawn above for --report
+        report = render_report(groups, title=f"nonoqubo evaluate {os.path.basename(options.model.rstrip('/'))}",
+                               command=command_line(options), plots=plots)
+    if options.figures and plots is not None:
+        from .plots import write_figures
+
+        write_figures(plots, options.figures)
+    if options.csv:
+        with atomic_write(options.csv) as fh:
+            fh.write(csv_text(groups))
+    if report is not None and options.report:
+        with atomic_write(options.report) as fh:
+            fh.write(report)
+    if options.submission:
+        written = write_submission(groups, options.submission, submitter=options.submitter or "",
+                                   from_suite=os.path.isdir(options.model), reference=options.reference)
+        if not quiet:
+            out.messages.append(submission_line(written, options.submission))
+    if options.json:
+        out.stdout = json.dumps({**set_aside(groups), "groups": records(groups)}, indent=1, allow_nan=False)
+    elif not (quiet and (options.csv or options.report or options.figures)):  # -q: the files are the output
+        out.stdout = table(groups)
+    return out
+
+
+# -- the text table ----------------------------------------------------------------------------
+def table(groups: Sequence[Group]) -> str:
+    """The terminal table (one line per model, setting and stage; encoding and weights columns when they vary)."""
+    head: tuple[str, ...] = ("model", "setting", "stage", "samples", "p [95% CI]", "TTS99 s [95% CI]",
+                             "E min/med/q90", "walls", "order", "cells", "solutions")
+    variants = {(g.info.get("encoding"), g.info.get("weights")) for g in groups}
+    ab = len(variants) > 1
+    if ab:
+        head = head[:2] + ("encoding", "weights") + head[2:]
+    rows = [head]
+    censored = False
+    for g in groups:
+        for stage in group_stages(g):  # a polished row only where polishing changed an energy
+            f = g.figures(stage)
+            extra = (str(g.info.get("encoding")), str(g.info.get("weights"))) if ab else ()
+            p_text = (f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]" if g.scored
+                      else f"({status(g)}: not scored)")
+            cost_text = cost_cell(f, "tts99", number) if g.scored else "-"
+            censored = censored or (g.scored and f["tts99_bound"] is not None)
+            rows.append((g.model, g.setting, *extra, stage, str(f["samples"]), p_text, cost_text,
+                         f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
+                         percent(f["share_broken_walls"]), percent(f["share_order_violations"]),
+                         percent(f["share_cell_conflicts"]), solutions_label(f)))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = header_lines(groups)
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    if censored:
+        lines.append(CENSORED_NOTE)
+    lines += setting_lines(groups)
+    for g in groups:
+        f = g.figures("raw")
+        if f["worst_lines"] or f["worst_cells"]:
+            worst = ", ".join(f"{x['line']} {percent(x['share'])}" for x in f["worst_lines"])
+            cells = ", ".join(f"({x['row']},{x['column']}) {percent(x['share'])}" for x in f["worst_cells"])
+            lines.append(f"{g.model} / {g.setting}: most often wrong lines: {worst}; cells: {cells}")
+    return "\n".join(lines)
+
+
+def header_lines(groups: Sequence[Group]) -> list[str]:
+    """The lines above the table: the groups set aside from p, TTS and the figures, counted and named."""
+    apart = set_aside(groups)
+    out = []
+    if apart["solved_by_presolve"]:
+        pairs = apart["solved_by_presolve"]
+        out.append(f"solved by presolve (0 variables left; not in p, TTS or the figures): {len(pairs)} of "
+                   f"{len(groups)} model/setting pairs: " + ", ".join(f"{x['model']} / {x['setting']}" for x in pairs))
+    if apart["unsolvable"]:
+        pairs = apart["unsolvable"]
+        out.append(f"proven unsolvable (CP-SAT: 0 solutions; ground energy none; not in p, TTS or the figures): "
+                   f"{len(pairs)} of {len(groups)} model/setting pairs: "
+                   + ", ".join(f"{x['model']} / {x['setting']} (best known energy {x['best_known_energy']})"
+                               for x in pairs))
+    return out
+
+
+def setting_lines(groups: Sequence[Group]) -> list[str]:
+    """One line per setting under the table: what it is and where its time per run came from; then what a QPU returned."""
+    out = []
+    seen: dict[str, set[str]] = {}
+    for g in groups:
+        what = (describe(g.setting_record) if g.setting_record is not None
+                else "pooled by --setting" if g.grouped_by == BY_OPTION else "grouped by folder: the files record no run")
+        seen.setdefault(g.setting, set()).add(f"{what}; time per run: {g.time_source}")
+    for name, whats in sorted(seen.items()):
+        out += [f"setting {name}: {w}" for w in sorted(whats)]
+    # what a QPU (or the mock) returned, per model and setting: problem ids, timing, embedding, chain breaks
+    out += [f"QPU {g.model} / {g.setting}: {qpu_words(g.run['qpu'])}"
+            for g in groups if isinstance(g.run, dict) and isinstance(g.run.get("qpu"), dict)]
+    return out
