@@ -198,7 +198,8 @@ def steps(total: int | None, desc: str, *, quiet: bool, stream: TextIO | None = 
         except ImportError:  # pragma: no cover - tqdm is a runtime dependency
             yield Steps(total, desc, None, after, unit)
             return
-        with tqdm(total=total, desc=desc, unit=unit or " steps", unit_scale=True, file=out, leave=False,
+        # whole counts (tasks, files): unit_scale would draw 5 of 54 as "5.00/54.0"
+        with tqdm(total=total, desc=desc, unit=unit or " steps", file=out, leave=False,
                   dynamic_ncols=True) as t:
             yield Steps(total, desc, out, after, unit, bar=t)
         return
