@@ -5,7 +5,13 @@ once, in this order:
 
 1. the chain-break method is checked (:func:`check_chain_break`: only with an embedding, a known
    name, default ``majority``);
-2. the model or puzzle is opened (:func:`nonoqubo.inputs.open_input`, ``what="any"``);
+2. the model or puzzle is opened (:func:`nonoqubo.inputs.open_input`, ``what="any"``), and the
+   model the samples were drawn from is chosen (:func:`model_for`): the run record an answer of
+   ``solve -o`` carries (:func:`nonoqubo.samples.record_of`, :func:`~nonoqubo.samples.recorded_model`:
+   encoding, weights, presolve) is built from a clue file and said in :attr:`Decoded.model_note`; a
+   model file, or an ``encoding``/``weights``/``presolve`` asked, that disagrees with it is refused
+   in one line naming both; an answer with no record is decoded against the model asked
+   (``decode --encoding``/``--weights``/``--presolve``, default the clue file's default model);
 3. with an embedding, the logical model it is for is chosen (a clue file's full or presolved model,
    :func:`nonoqubo.pipeline.logical_model`) and the embedding checked against it;
 4. the :class:`~nonoqubo.answers.decode.Decoder` is built, once, for that model;
@@ -35,15 +41,25 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from .answers.decode import Analysis, Decoder, Report, select
-from .answers.decode import decode as answers_decode
+from .answers.decode import Analysis, Decoder, Report, Reports, select
 from .errors import FormatError, NonoquboError, SampleError
 from .inputs import open_input
-from .pipeline import logical_model
+from .logic.presolve import DEFAULT_PRESOLVE
+from .model.encodings import DEFAULT, encoding_named
+from .model.estimate import check_fits
+from .model.puzzle import Puzzle
+from .model.qubo import Qubo
+from .model.weights import Weights
+from .pipeline import Models, logical_model
 from .qpu.unembed import CHAIN_BREAK_METHODS, chain_breaks_of, physical_batch
-from .samples import RawSamples, SampleBatch, match, parse_raw, read_raw, samples_from
+from .samples import (RawSamples, RecordedModel, SampleBatch, match, parse_raw, read_raw, record_of, recorded_model,
+                      samples_from, the_record)
 
-__all__ = ["Decoded", "check_chain_break", "decode", "decode_samples", "decoder_of", "no_samples"]
+__all__ = ["Asked", "Decoded", "check_chain_break", "decode", "decode_samples", "decoder_of", "model_for",
+           "no_samples"]
+
+#: the class a decoder made already is (``Decoder`` itself is called by name below, once per decode)
+_DECODER_CLASS = Decoder
 
 #: the chain-break method when none is named
 DEFAULT_CHAIN_BREAK = "majority"
@@ -62,6 +78,8 @@ class Decoded:
         chain_breaks: the chain breaks (``decode --json``'s ``"chain_breaks"``): of the unembedding,
             or what an unembedded SampleSet carried; None when there are none to report.
         model_name: how the model is named in the summary (its path, or what was given).
+        model_note: the one line saying that the model was built as the samples' run record names it
+            (``decode`` prints it on standard error); None when no record chose the model.
     """
 
     decoder: Decoder
@@ -71,6 +89,7 @@ class Decoded:
     best: Report
     chain_breaks: dict[str, Any] | None
     model_name: str
+    model_note: str | None = None
 
     @property
     def source(self) -> str:
@@ -129,7 +148,7 @@ def decoder_of(model_or_puzzle: Any, *, force: bool = False) -> Decoder:
     return _named(path, lambda: Decoder(open_input(path, what="any", command="decode", force=force)))
 
 
-def _named(path: str, make: Any) -> Decoder:
+def _named(path: str, make: Any) -> Any:
     try:
         return make()
     except SampleError as exc:  # the file's labels contradict its own clues: name the file
@@ -148,6 +167,109 @@ def no_samples(decoder: Decoder, model: str) -> SampleBatch:
     return samples_from([[]], decoder.labels, fixed=decoder.fixed, source=f"{model} (no variables: no samples needed)")
 
 
+@dataclass(frozen=True)
+class Asked:
+    """The model asked for explicitly (``decode --encoding``/``--weights``/``--presolve``); None: not asked.
+
+    Examples:
+        >>> asked = Asked.of(encoding="one-hot", weights="cell=2")
+        >>> asked.encoding.name, str(asked.weights), asked.presolve, asked.options()
+        ('one-hot', 'shape=1,order=1,cell=2', None, ['--encoding one-hot', '--weights shape=1,order=1,cell=2'])
+    """
+
+    encoding: Any = None
+    weights: Weights | None = None
+    presolve: str | None = None
+
+    @classmethod
+    def of(cls, encoding: Any = None, weights: Any = None, presolve: bool | str | None = None) -> Asked:
+        """The model asked: an encoding (name or :class:`~nonoqubo.model.encodings.Encoding`), weights (text,
+        mapping or :class:`Weights`) and a presolve (``"line"``, ``"probe"``; True is ``"line"``), each checked.
+
+        Raises:
+            UnknownEncoding, WeightsError, NonoquboError: one that is not one (naming the option).
+        """
+        from .logic.presolve import PRESOLVES
+
+        if presolve is True:
+            presolve = DEFAULT_PRESOLVE
+        if presolve not in (None, False) and presolve not in PRESOLVES:
+            raise NonoquboError(f"--presolve takes {' or '.join(PRESOLVES)}, not {presolve!r}")
+        return cls(None if encoding is None else encoding_named(encoding, "--encoding"),
+                   None if weights is None else Weights.of(weights, "--weights"), presolve or None)
+
+    def options(self) -> list[str]:
+        """The options asked, as ``decode`` spells them."""
+        return ([f"--encoding {self.encoding.name}"] if self.encoding is not None else []) + \
+            ([f"--weights {self.weights}"] if self.weights is not None else []) + \
+            ([f"--presolve {self.presolve}"] if self.presolve else [])
+
+    def against(self, recorded: RecordedModel) -> list[str]:
+        """The options asked that differ from the model a run record names."""
+        return ([f"--encoding {self.encoding.name}"] if self.encoding is not None
+                and self.encoding.name != recorded.encoding.name else []) + \
+            ([f"--weights {self.weights}"] if self.weights is not None
+             and tuple(self.weights) != tuple(recorded.weights) else []) + \
+            ([f"--presolve {self.presolve}"] if self.presolve and self.presolve != recorded.presolve else [])
+
+
+def model_for(opened: Any, recorded: RecordedModel | None, asked: Asked = Asked(), *, model_name: str,
+              samples_name: str, force: bool = False) -> tuple[Any, str | None]:
+    """The model samples are decoded against, and the line that says a run record chose it (None otherwise).
+
+    Args:
+        opened: what the model or clue file holds: a :class:`Puzzle`, a :class:`Qubo` or a constrained model.
+        recorded: the model the samples' run record names (:func:`nonoqubo.samples.recorded_model`), or None.
+        asked: the model asked for explicitly.
+        model_name, samples_name: how messages name the model and the samples.
+        force: build a model the memory guard says would not fit.
+
+    A clue file's puzzle is built in the recorded encoding, weights and presolve (or the asked ones, or
+    the defaults); a model file is decoded as it is (presolved when the record or *asked* says so).
+
+    Raises:
+        NonoquboError: options asked that disagree with the record; a model file whose encoding or weights
+            disagree with the record or with the options asked; ``--presolve`` for a constrained model.
+    """
+    if recorded is not None and (conflicts := asked.against(recorded)):
+        raise NonoquboError(
+            f"{samples_name}: its run record says it was drawn from {recorded.words()}, but {', '.join(conflicts)} "
+            f"{'ask' if len(conflicts) > 1 else 'asks'} for another model: leave out {' and '.join(c.split()[0] for c in conflicts)} (decode builds the "
+            "model the record names), or decode the samples of a run of the model asked")
+    presolve = asked.presolve or (recorded.presolve if recorded is not None else None)
+    if not isinstance(opened, Puzzle):  # a model file: as it is
+        encoding, weights = encoding_named(getattr(opened, "encoding", None)), Weights.of(getattr(opened, "weights", None))
+        if recorded is not None and (recorded.encoding.name != encoding.name or tuple(recorded.weights) != tuple(weights)):
+            raise NonoquboError(
+                f"{samples_name}: its run record says it was drawn from the {recorded.encoding.name} model at weights "
+                f"{recorded.weights}, but {model_name} is the {encoding.name} model at weights {weights}: give the "
+                "model file it was drawn from, or its clue file (decode then builds the model the record names)")
+        if (asked.encoding is not None and asked.encoding.name != encoding.name) or \
+                (asked.weights is not None and tuple(asked.weights) != tuple(weights)):
+            raise NonoquboError(f"{model_name}: a model file keeps its own encoding ({encoding.name}, weights {weights}); "
+                                "--encoding and --weights apply to clue files")
+        if not presolve:
+            return opened, None
+        if not isinstance(opened, Qubo) or opened.puzzle is None:
+            if asked.presolve:
+                raise NonoquboError(f"{model_name}: --presolve applies to a clue file or a QUBO model file that carries "
+                                    "its clues, not to this model")
+            return opened, None
+        return Models(opened.puzzle, opened, presolve_method=presolve).presolve(), None
+    built = RecordedModel(asked.encoding if asked.encoding is not None else
+                          recorded.encoding if recorded is not None else DEFAULT,
+                          asked.weights if asked.weights is not None else
+                          recorded.weights if recorded is not None else Weights(), presolve)
+    note = None if recorded is None else \
+        f"{samples_name} records its run's model: decoding against {recorded.words()}, built from {model_name}"
+    if built.encoding is DEFAULT and built.weights.is_default and not presolve:
+        return opened, note  # the clue file's own model: the decoder needs no build
+    check_fits(opened, model_name, force=force, encoding=built.encoding)
+    models = Models.build(opened, encoding=built.encoding, weights=built.weights,
+                          presolve=presolve or DEFAULT_PRESOLVE)
+    return (models.presolve() if presolve else models.qubo), note
+
+
 def decode_samples(
     model_or_puzzle: Any,
     samples: Any = None,
@@ -159,11 +281,14 @@ def decode_samples(
     chain_break: str | None = None,
     seed: int | None = None,
     force: bool = False,
+    encoding: Any = None,
+    weights: Any = None,
+    presolve: bool | str | None = None,
 ) -> Decoded:
     """Decode *samples* of *model_or_puzzle*, every step once (see the module docstring).
 
     Args:
-        model_or_puzzle: a model file or clue file (a path), a :class:`Puzzle`, or a model.
+        model_or_puzzle: a model file or clue file (a path), a :class:`Puzzle`, a model, or a :class:`Decoder`.
         samples: a samples file (a path: ``str`` or ``os.PathLike``), ``"-"`` for standard input,
             None for a model with no variables, or any in-memory form
             :meth:`Decoder.batch` takes (without *embedding*).
@@ -175,42 +300,52 @@ def decode_samples(
             default majority); only with *embedding*.
         seed: makes ``chain_break="weighted"`` repeatable.
         force: read a model (or take a puzzle) the memory guard says would not fit.
+        encoding, weights, presolve: the model asked (:class:`Asked`), for samples that record no run;
+            a run record's model is built without them, and one that differs is refused.
 
     Returns:
         The :class:`Decoded` result.
 
     Raises:
         NonoquboError: a bad option, a file that cannot be read (``OSError`` for a missing one,
-            naming it), samples that do not fit the model.
+            naming it), samples that do not fit the model, a model asked or given that is not the
+            one the samples' run record names.
     """
     method = check_chain_break(chain_break, embedding)
+    asked = Asked.of(encoding, weights, presolve)
     name = os.fspath(model_or_puzzle) if isinstance(model_or_puzzle, (str, os.PathLike)) else \
         getattr(getattr(model_or_puzzle, "puzzle", model_or_puzzle), "name", None) or "<model>"
     if embedding is not None and samples is None:
         raise NonoquboError("--embedding: give the qubit samples (SAMPLES)")
-    if embedding is None:
-        decoder = decoder_of(model_or_puzzle, force=force)
-        opened = None
-    else:
-        opened = open_input(name, what="any", command="decode", force=force) \
-            if isinstance(model_or_puzzle, (str, os.PathLike)) else model_or_puzzle
+    if embedding is not None and asked.options():
+        raise NonoquboError(f"{', '.join(o.split()[0] for o in asked.options())}: with --embedding the model is the one "
+                            "the embedding was made for; give that model's file as MODEL")
+    stdin_text = sys.stdin.read() if samples is not None and _is_stdin(samples) else None
+    samples_name, record = _record(samples, stdin_text)
+    recorded = recorded_model(record, samples_name)
+    note = None
     emb = None
-    if opened is not None:
-        assert embedding is not None
-        qubo, emb = logical_model(opened, os.fspath(embedding))
-        decoder = _named(name, lambda: Decoder(qubo))
+    if isinstance(model_or_puzzle, _DECODER_CLASS):  # made already (the library's decode of a Decoder)
+        decoder = model_or_puzzle
+    else:
+        opened = _named(name, lambda: open_input(name, what="any", command="decode", force=force)) \
+            if isinstance(model_or_puzzle, (str, os.PathLike)) else model_or_puzzle
+        if embedding is not None:
+            opened, emb = logical_model(opened, os.fspath(embedding))
+        model, note = model_for(opened, recorded, asked, model_name=name, samples_name=samples_name, force=force)
+        decoder = _named(name, lambda: Decoder(model))
     breaks: dict[str, Any] | None = None
     if samples is None:
         batch = no_samples(decoder, name)
     elif isinstance(samples, (str, os.PathLike)):
-        raw, source = _parse(samples, format, empty_ok=not decoder.labels)
+        raw, source = _parse(samples, format, stdin_text, empty_ok=not decoder.labels)
         if emb is not None:
             batch, unembedded = physical_batch(decoder, raw, emb, method, source, spin, seed)
             breaks = unembedded.summary()
         else:
             batch = match(raw, decoder.labels, spin=spin, fixed=decoder.fixed, source=source, puzzle=decoder.puzzle,
                           encoding=decoder.encoding)
-            breaks = chain_breaks_of(raw)
+            breaks = chain_breaks_of(raw, source)
     elif emb is not None:
         raise NonoquboError("--embedding: give the qubit samples as a file or standard input")
     else:
@@ -219,26 +354,53 @@ def decode_samples(
     reports = decoder.reports(analysis, select(analysis, which), batch)
     best_index = int(select(analysis, "best")[0])
     best = next((r for r in reports if r.index == best_index), None) or decoder.report(analysis, best_index, batch)
-    return Decoded(decoder, batch, analysis, reports, best, breaks, name)
+    return Decoded(decoder, batch, analysis, reports, best, breaks, name, note)
 
 
-def _parse(samples: str | os.PathLike[str], format: str | None, *, empty_ok: bool) -> tuple[RawSamples, str]:
-    """The samples of a file, or of standard input for ``"-"``, parsed once."""
-    if os.fspath(samples) == "-":
-        return parse_raw(sys.stdin.read(), format=format, source="<stdin>", empty_ok=empty_ok)
+def _is_stdin(samples: Any) -> bool:
+    return isinstance(samples, (str, os.PathLike)) and os.fspath(samples) == "-"
+
+
+def _record(samples: Any, stdin_text: str | None) -> tuple[str, dict[str, Any] | None]:
+    """How messages name the samples, and the run record they carry (None: none, or no samples)."""
+    if samples is None:
+        return "<no samples>", None
+    if stdin_text is not None:
+        return "<stdin>", the_record(stdin_text, "<stdin>")
+    if isinstance(samples, (str, os.PathLike)):
+        path = os.fspath(samples)  # a missing file is the samples reader's to name
+        return path, record_of(path) if os.path.isfile(path) else None
+    return "the samples", record_of(samples)
+
+
+def _parse(samples: str | os.PathLike[str], format: str | None, stdin_text: str | None, *,
+           empty_ok: bool) -> tuple[RawSamples, str]:
+    """The samples of a file, or of standard input's text (read once, for ``"-"``), parsed once."""
+    if stdin_text is not None:
+        return parse_raw(stdin_text, format=format, source="<stdin>", empty_ok=empty_ok)
     return read_raw(samples, format=format, empty_ok=empty_ok)
 
 
 def decode(model_or_puzzle: Any, samples: Any, *, which: str = "all", format: str | None = None,
-           spin: bool | None = None) -> list[Report]:
+           spin: bool | None = None, encoding: Any = None, weights: Any = None,
+           presolve: bool | str | None = None) -> Reports:
     """Decode samples into one :class:`Report` per sample shown (``nonoqubo.decode``).
 
     :func:`nonoqubo.answers.decode.decode`, whose arguments it takes, except that
-    *model_or_puzzle* may also be a path (an exported model or a clue file, opened once).
+    *model_or_puzzle* may also be a path (an exported model or a clue file, opened once), and that
+    samples which record their run (a SampleSet ``solve`` returned or wrote) are decoded against the
+    model the record names (its encoding, weights and presolve; :func:`model_for`): the run's own
+    energies.  *encoding*, *weights* and *presolve* ask for a model when the samples record none.
+
+    Returns:
+        :class:`~nonoqubo.answers.decode.Reports`: a list of the reports in sample order, that Jupyter
+        shows as their pictures and verdicts.
 
     Examples:
         >>> from nonoqubo.model.puzzle import Puzzle
         >>> [r.valid for r in decode(Puzzle.from_picture(["#.", ".#"]), [[0, 1, 0, 1], [1, 1, 0, 1]])]
         [True, False]
     """
-    return answers_decode(decoder_of(model_or_puzzle), samples, which=which, format=format, spin=spin)
+    result = decode_samples(model_or_puzzle, samples, which=which, format=format, spin=spin,
+                            encoding=encoding, weights=weights, presolve=presolve)
+    return Reports(result.reports)

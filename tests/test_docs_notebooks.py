@@ -58,6 +58,9 @@ def test_the_logo_notebook_runs_and_draws(monkeypatch):
     assert _mimes(nb).count("image/svg+xml") >= 5  # puzzle, best, wrong, check, solved
     text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
     assert "437 2756 120" in text
+    htmls = [o["data"]["text/html"] for c in nb.cells if c.cell_type == "code" for o in c.outputs
+             if "text/html" in o.get("data", {})]
+    assert any('class="nonoqubo-reports"' in h and h.count("<svg") == 10 for h in htmls)  # every sample's picture
 
 
 @pytest.mark.slow
@@ -93,6 +96,19 @@ def test_a_report_draws_what_decode_image_writes(tmp_path):
     subprocess.run([sys.executable, "-m", "nonoqubo", "decode", str(model), str(samples), "--image",
                     str(tmp_path / "cli.svg")], env=env, capture_output=True)
     assert (tmp_path / "cli.svg").read_text() == svg
+
+
+def test_the_reports_of_a_decode_draw_each_report_under_its_verdict():
+    import nonoqubo
+
+    qubo = nonoqubo.build(_logo())
+    reports = nonoqubo.decode(qubo, np.vstack([np.zeros((1, qubo.num_vars), np.int8), np.ones((1, qubo.num_vars), np.int8)]))
+    page = reports._repr_html_()
+    assert page.startswith('<div class="nonoqubo-reports"><p>2 samples, 0 valid')
+    for k, r in enumerate(reports):  # each one's picture is the one its own _repr_svg_ (decode --image) draws
+        assert f"sample {k}: INVALID, energy {r.energy}" in page
+        assert r._repr_svg_().replace('"title"', f'"title-{k}"').replace('"desc"', f'"desc-{k}"') \
+            .replace('"title desc"', f'"title-{k} desc-{k}"') in page
 
 
 def test_a_check_result_draws_what_check_image_writes(tmp_path):

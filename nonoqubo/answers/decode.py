@@ -86,7 +86,7 @@ from ..samples import SampleBatch, read_samples, samples_from
 
 __all__ = [
     "Analysis", "BrokenWall", "CellConflict", "Decoder", "OrderViolation", "PositionCount", "Report",
-    "decode",
+    "Reports", "decode",
 ]
 
 INT = np.int64
@@ -314,6 +314,32 @@ class Report:
         if self.violated_constraints is not None:
             out["violated_constraints"] = list(self.violated_constraints)
         return out
+
+
+class Reports(list[Report]):
+    """The reports of a decode of several samples: a list (indexing, ``len``, iteration, ``==`` with a list
+    of the same reports) that Jupyter shows as each report's picture and verdict (:meth:`_repr_html_`).
+
+    Examples:
+        >>> from nonoqubo.model.puzzle import Puzzle
+        >>> reports = decode(Puzzle.from_picture(["#.", ".#"]), [[0, 1, 0, 1], [1, 1, 0, 1]])
+        >>> type(reports).__name__, len(reports), reports == list(reports), [r.valid for r in reports]
+        ('Reports', 2, True, [True, False])
+        >>> reports.summary()
+        '2 samples, 1 valid, best energy 0'
+    """
+
+    __slots__ = ()
+
+    def summary(self) -> str:
+        """One line: how many reports, how many valid, the best energy (what the pictures' heading says)."""
+        n, k = len(self), sum(1 for r in self if r.valid)
+        best = f", best energy {min(r.energy for r in self)}" if self else ""
+        return f"{n} sample{'s' * (n != 1)}, {k} valid{best}"
+
+    def _repr_html_(self) -> str | None:
+        """Jupyter's picture: every report's grid (as ``decode --image`` draws it) under its verdict."""
+        return notebook.show(self, "html")
 
 
 @dataclass
@@ -639,8 +665,8 @@ def decode(
     which: str = "all",
     format: str | None = None,
     spin: bool | None = None,
-) -> list[Report]:
-    """Decode samples into one :class:`Report` per sample shown.
+) -> Reports:
+    """Decode samples into one :class:`Report` per sample shown (a :class:`Reports` list).
 
     Args:
         model_or_puzzle: a :class:`Puzzle`, a ``Qubo``/constrained model carrying its
@@ -662,4 +688,4 @@ def decode(
     decoder = model_or_puzzle if isinstance(model_or_puzzle, Decoder) else Decoder(model_or_puzzle)
     batch = decoder.batch(samples, format=format, spin=spin)
     analysis = decoder.analyse(batch.bits)
-    return decoder.reports(analysis, select(analysis, which), batch)
+    return Reports(decoder.reports(analysis, select(analysis, which), batch))

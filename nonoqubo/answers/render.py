@@ -44,11 +44,12 @@ import numpy as np
 from .._util import notebook
 from ..logic.check import CheckResult
 from ..model.palette import BW, Colour, Palette
-from .decode import Report
+from .decode import Report, Reports
 from ..model.puzzle import Puzzle
 from ._css_colours import CSS_COLOURS
 
-__all__ = ["check_svg", "column_values", "contrast", "luminance", "puzzle_svg", "report_svg", "svg_picture", "text_on",
+__all__ = ["HTML_REPORTS", "check_svg", "column_values", "contrast", "luminance", "puzzle_svg", "report_svg", "reports_html",
+           "svg_picture", "text_on",
            "text_picture"]
 
 CELL = 20
@@ -475,6 +476,30 @@ def puzzle_svg(puzzle: Puzzle) -> str:
     return svg_picture(puzzle, grid, title=_titled(puzzle, f"{words}, {puzzle.width}x{puzzle.height}"))
 
 
+#: the reports :func:`reports_html` draws; the rest are counted under them (a decode may hold thousands)
+HTML_REPORTS = 24
+
+
+def reports_html(reports: Reports) -> str | None:
+    """The notebook picture of a decode's :class:`~nonoqubo.answers.decode.Reports`: a heading (how many
+    samples, how many valid, the best energy), then each report's verdict over its picture
+    (:func:`report_svg`, what ``decode --image`` writes), the first :data:`HTML_REPORTS` of them.
+    None (the text ``repr``) when a report carries no puzzle to draw."""
+    if any(r.puzzle is None for r in reports):
+        return None
+    def own_ids(svg: str, k: int) -> str:  # one page holds them all: each SVG's title and desc ids its own
+        return svg.replace('id="title"', f'id="title-{k}"').replace('id="desc"', f'id="desc-{k}"') \
+            .replace('aria-labelledby="title desc"', f'aria-labelledby="title-{k} desc-{k}"')
+
+    items = [f'<figure style="display:inline-block;vertical-align:top;margin:0 1em 1em 0">'
+             f'<figcaption>sample {r.index}: {escape(r.verdict)}</figcaption>{own_ids(report_svg(r), k)}</figure>'
+             for k, r in enumerate(reports[:HTML_REPORTS])]
+    more = len(reports) - HTML_REPORTS
+    tail = f"<p>... and {more} more (index the list to see one)</p>" if more > 0 else ""
+    return f'<div class="nonoqubo-reports"><p>{escape(reports.summary())}</p>{"".join(items)}{tail}</div>'
+
+
 notebook.register(Puzzle, "svg", puzzle_svg)
 notebook.register(Report, "svg", report_svg)
+notebook.register(Reports, "html", reports_html)
 notebook.register(CheckResult, "svg", check_svg)

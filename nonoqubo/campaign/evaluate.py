@@ -121,7 +121,7 @@ from .._util import notebook
 from ..answers.decode import Decoder
 from ..inputs import load_model
 from ..errors import FormatError, MissingDependency, NonoquboError, SampleError, UnsupportedFormat
-from ..model.encodings import DEFAULT, Encoding, encoding_named
+from ..model.encodings import DEFAULT
 from ..model.palette import BW
 from ..model.puzzle import Puzzle
 from ..model.weights import DEFAULT_WEIGHTS, Weights
@@ -132,6 +132,7 @@ from .aggregate import (
     figures, runs_to_solution, weighted_quantiles, wilson,
 )
 from .runtime import recorded_time, time_per_run
+from ..samples import recorded_model
 from .runs import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
 
 __all__ = [
@@ -216,17 +217,6 @@ def _decoder(model_path: str, force: bool = False, embedding: str | None = None)
     return _DECODERS[key]
 
 
-def _recorded_model(record: dict[str, Any] | None, source: str) -> tuple[Encoding, Weights] | None:
-    """The encoding and weights a run record says its model had (None: the record does not say)."""
-    model = record.get("model") if record is not None else None
-    if not isinstance(model, dict) or "encoding" not in model:
-        return None
-    try:
-        return encoding_named(model["encoding"]), Weights.of(model.get("weights"), source=f"{source}: run record weights")
-    except NonoquboError as exc:
-        raise SampleError(f"{source}: run record: {exc}") from None
-
-
 def scoring_decoder(job: Job, record: dict[str, Any] | None) -> tuple[Decoder, str]:
     """The decoder of the model a run was drawn from, and its key (for the polisher).
 
@@ -239,10 +229,10 @@ def scoring_decoder(job: Job, record: dict[str, Any] | None) -> tuple[Decoder, s
     """
     base = _decoder(job.model_path, job.force, job.embedding)
     base_key = job.model_path if job.embedding is None else f"{job.model_path}\0{job.embedding}"
-    wanted = _recorded_model(record, job.samples_path)
-    if wanted is None or (wanted[0].name == base.encoding.name and tuple(wanted[1]) == tuple(base.weights)):
+    wanted = recorded_model(record, job.samples_path)
+    if wanted is None or (wanted.encoding.name == base.encoding.name and tuple(wanted.weights) == tuple(base.weights)):
         return base, base_key
-    encoding, weights = wanted
+    encoding, weights = wanted.encoding, wanted.weights
     if job.embedding is not None or not (job.rebuild or isinstance(base.model, Puzzle)):
         raise SampleError(
             f"{job.samples_path}: its run record says it was drawn from the {encoding.name} model at weights "

@@ -18,6 +18,10 @@ groups runs by what that record says, never by the folder a file lies in:
 * a file that records no run (a SampleSet made by hand, a bit-string file, qbsolv's output) has
   no setting of its own: its folder names it, as before (``runs/qbsolv/*.txt`` is ``qbsolv``).
 
+The reading of a record (:func:`searched_text`, :func:`run_records`, :func:`the_record`) and a
+setting's key (:func:`setting_of`, :func:`key_of`) are the samples layer's (``samples/_record``,
+which ``decode`` reads a run's model with too), re-exported here.
+
 A setting's **name** (:func:`setting_names`) is the folder's when that folder holds exactly that
 setting (so ``runs/sa-1000/`` stays ``sa-1000``); otherwise it is made from the record: the
 sampler, then the parameters, encoding and weights that tell it apart from the campaign's other
@@ -38,70 +42,13 @@ Examples:
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import SampleError
-from ..solvers.request import RUN_IDENTITY
+from ..samples import RUN_IDENTITY, key_of, run_records, searched_text, setting_of, the_record
 
 __all__ = ["RUN_IDENTITY", "describe", "key_of", "qpu_of", "qpu_words", "run_records", "searched_text",
            "setting_names", "setting_of", "summary", "the_record"]
-
-
-_RUN_KEY = re.compile(r'"nonoqubo"\s*:\s*\{')
-
-
-def searched_text(data: bytes) -> str:
-    """The text a samples file's timing and run record are searched in.
-
-    Not the samples: the samples registry reads those (with each format's own bytes-to-text
-    step).  The keys searched for are ASCII, so any byte may stand around them: undecodable bytes
-    of a text file become U+FFFD, and a binary file (an archive) is read byte for byte.
-    """
-    if b"\x00" in data[:4096]:
-        return data.decode("latin-1")
-    return data.decode("utf-8-sig", errors="replace")
-
-
-def run_records(text: str) -> list[dict[str, Any]]:
-    """Every run record (an ``info["nonoqubo"]`` object with a ``sampler``) in a file's *text*.
-
-    Only those objects are parsed (found by their key), not the whole file again.
-    """
-    out = []
-    decoder = json.JSONDecoder()
-    for m in _RUN_KEY.finditer(text):
-        try:
-            record, _ = decoder.raw_decode(text, m.end() - 1)
-        except ValueError:
-            continue
-        if isinstance(record, dict) and "sampler" in record:
-            out.append(record)
-    return out
-
-
-def the_record(text: str, source: str) -> dict[str, Any] | None:
-    """The one run record of a file, or None when it records none.
-
-    Raises:
-        SampleError: the file holds records of different settings (one line naming *source*).
-    """
-    found = run_records(text)
-    if not found:
-        return None
-    kinds = {key_of(setting_of(r, *_model_words(r))) for r in found}
-    if len(kinds) > 1:
-        names = sorted({str(r.get("sampler")) for r in found})
-        raise SampleError(f"{source}: holds {len(found)} run records of {len(kinds)} different settings "
-                          f"(samplers {', '.join(names)}); one file is the runs of one setting: split it")
-    return found[0]
-
-
-def _model_words(record: Mapping[str, Any]) -> tuple[str | None, str | None]:
-    model: Mapping[str, Any] = given if isinstance(given := record.get("model"), dict) else {}
-    weights = model.get("weights")
-    return model.get("encoding"), None if weights is None else json.dumps(weights, sort_keys=True)
 
 
 def summary(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -188,28 +135,6 @@ def _flat(value: Any) -> list[Any]:
     if isinstance(value, list):
         return [x for v in value for x in _flat(v)]
     return [] if value is None else [value]
-
-
-def setting_of(record: Mapping[str, Any], encoding: str | None, weights: str | None) -> dict[str, Any]:
-    """The setting of a run record (the module docstring), scored in *encoding* at *weights*."""
-    params = given if isinstance(given := record.get("parameters"), dict) else {}
-    return {"sampler": record.get("sampler"),
-            "parameters": {k: params[k] for k in sorted(params) if k not in RUN_IDENTITY and not _unset(params[k])},
-            "encoding": encoding, "weights": weights}
-
-
-def _unset(value: Any) -> bool:
-    """A parameter recorded as not set (None, an empty dict or list): the same as one not recorded.
-
-    A file of an older nonoqubo that did not know a knob and a newer one that records it unset
-    (``"beta_range": null``, ``"schedule": {}``) ran the same setting, the sampler's default.
-    """
-    return value is None or (isinstance(value, (dict, list)) and not value)
-
-
-def key_of(setting: Mapping[str, Any]) -> str:
-    """A setting as one comparable string (its canonical JSON)."""
-    return json.dumps(setting, sort_keys=True, default=str)
 
 
 def _value(v: Any) -> str:

@@ -114,7 +114,7 @@ class _Presolve(OneOf):
         namespace.presolve_method = self.checked(values)
 
 
-def add_presolve_argument(parser: argparse.ArgumentParser, what: str) -> None:
+def add_presolve_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup, what: str) -> None:
     """``--presolve [line|probe]`` (*what* it does): bare, line logic (as it always was); ``probe``, probing on top.
 
     ``args.presolve`` stays the switch every command read before (False without the option) and
@@ -146,8 +146,8 @@ def add_force_argument(parser: argparse.ArgumentParser) -> None:
                              "in memory")
 
 
-def add_encoding_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--encoding`` and ``--weights``: which QUBO of the puzzle (``build``, ``info``, ``solve``).
+def add_encoding_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--encoding`` and ``--weights``: which QUBO of the puzzle (``build``, ``info``, ``solve``, ``decode``).
 
     Neither has a value when not given, so a command can tell a model file's own encoding from an
     asked one; :func:`encoding_options` gives the defaults (the default encoding, weights 1).
@@ -252,8 +252,9 @@ def emit(puzzle: Puzzle, reports: list[Report], summary: dict[str, Any], which: 
     n, k = summary["num_samples"], summary["num_valid"]
     print(f"{source}: {n} sample{'s' * (n != 1)}, {k} valid, best energy {summary['best_energy']}"
           + (" (samples numbered from 0, as in --json)" if n > 1 else ""))
-    for r in reports:
-        print()
+    for k, r in enumerate(reports):
+        if k:  # a blank line between two reports, none under the summary
+            print()
         label = f"sample {r.index}" + (" (best)" if r is best else "")
         print("\n".join(report_lines(puzzle, r, label)))
 

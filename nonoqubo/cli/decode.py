@@ -15,8 +15,9 @@ from ..campaign.tournament import check_answers, is_answer_file, is_multi_puzzle
 from ..decoding import decode_samples
 from ..qpu.unembed import CHAIN_BREAK_METHODS
 from ..samples import formats as sample_formats
-from ._common import (add_force_argument, add_image_argument, chain_break_lines, check_image_path, emit,
-                      print_tournament, progress_enabled, refuse_in_tournament)
+from ._common import (add_encoding_arguments, add_force_argument, add_image_argument, add_presolve_argument,
+                      chain_break_lines, check_image_path, emit, print_tournament, progress_enabled,
+                      refuse_in_tournament)
 
 ORDER = 50
 
@@ -56,6 +57,16 @@ number, as 'nonoqubo check QUESTIONS ANSWERS' does: a line per failing puzzle,
 the files' located problems, the total (exit 0 all solved, 1 not, 2 a problem
 of a file).  Against one puzzle, its answers are pictures, decoded as samples.
 
+The model: samples that 'solve -o' (or 'nonoqubo run') wrote record the
+model they were drawn from (the encoding, the weights, the presolve).  Against
+a clue file, decode builds that model, says so in one line on standard error
+(-q: not), and reports the run's own energies.  A model file, or an
+--encoding, --weights or --presolve given, that is not the recorded model is
+refused in one line naming both.  Samples that record no run (another
+solver's answer) are decoded against the model file, or against the clue
+file's model in --encoding at --weights (build's options; default the
+domain wall at weights 1).
+
 exit status: 0 when the shown sample (with --all: the best sample) is valid,
 1 when it is not, 2 on bad input or a model too large for the memory.
 
@@ -66,6 +77,8 @@ examples:
   nonoqubo decode logo.ommx openjij-answer.pb
   nonoqubo decode logo.mzn minizinc-answer.txt
   nonoqubo decode taai2011.taai taai2011-answers.txt
+  nonoqubo decode logo.yaml run.json            (the model run.json's record names)
+  nonoqubo decode logo.yaml qbsolv-answer.txt --encoding one-hot --weights cell=2
 
 samples of the physical problem (on qubits, e.g. a QPU's answer to
 'nonoqubo build ... --embedding EMB.json -o phys.json'):
@@ -113,8 +126,13 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                           "majority_vote, discard, weighted_random, MinimizeEnergy)")
     qpu.add_argument("--seed", type=int, default=None, metavar="S",
                      help="seed of --chain-break weighted's random choices, for repeatable decodes")
+    model = parser.add_argument_group("the model of a clue file (for samples that record no run)")
+    add_encoding_arguments(model)
+    add_presolve_argument(model, "decode against the presolved model (a run's record says so itself)")
     add_image_argument(parser)
     add_force_argument(parser)
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no notes on standard error (the model a run record names, how labels were read)")
     parser.set_defaults(run=run, which="best", spin=None)
     return parser
 
@@ -122,14 +140,19 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     if is_answer_file(args.samples) and is_multi_puzzle(args.model):  # a tournament's answers, puzzle by puzzle
         refuse_in_tournament(args, "a tournament answer file", {"image": "--image", "embedding": "--embedding",
-                                                                "samples_format": "--samples-format"})
+                                                                "samples_format": "--samples-format",
+                                                                "encoding": "--encoding", "weights": "--weights",
+                                                                "presolve": "--presolve"})
         return print_tournament(check_answers(args.model, args.samples), args.json)
     check_image_path(args.image, args.model, args.samples, args.embedding)  # never over a file it reads
     with spinner(f"reading {args.model}", enabled=progress_enabled(args)):
         result = decode_samples(args.model, args.samples, which=args.which, format=args.samples_format,
                                 spin=args.spin, embedding=args.embedding, chain_break=args.chain_break,
-                                seed=args.seed, force=args.force)
-    if result.notes:  # labels read another program's way (positions, y_0_0_0) or ignored: one line says how
+                                seed=args.seed, force=args.force, encoding=args.encoding, weights=args.weights,
+                                presolve=args.presolve_method if args.presolve else None)
+    if result.model_note and not args.quiet:  # the model a run record names, built: one line says so
+        print(f"nonoqubo: note: {result.model_note}", file=sys.stderr)
+    if result.notes and not args.quiet:  # labels read another program's way (positions, y_0_0_0) or ignored
         print("nonoqubo: note: " + "; ".join(result.notes), file=sys.stderr)
     emit(result.decoder.puzzle, result.reports, result.summary(), args.which, as_json=args.json,
          source=result.source, image=args.image, best=result.best)

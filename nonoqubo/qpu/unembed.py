@@ -54,7 +54,7 @@ from ..errors import MissingDependency, NonoquboError, PhysicalError
 from ..model.qubo import Qubo
 from ..samples import RawSamples, checked_occurrences
 
-__all__ = ["CHAIN_BREAK_METHODS", "Unembedded", "chain_break_column", "chain_breaks_of",
+__all__ = ["CHAIN_BREAK_METHODS", "Unembedded", "chain_break_column", "chain_breaks_of", "read_back_from",
            "physical_batch", "qubit_spins", "unembed"]
 
 #: --chain-break NAME -> the dwave.embedding.chain_breaks function it uses
@@ -288,17 +288,19 @@ def chain_break_column(path: str | Path) -> dict[str, Any] | None:
         data = Path(path).read_bytes()
         if not get_format("sampleset").detect(data[:1 << 20]):
             return None
-        raw, _ = read_raw(path, format="sampleset")
+        raw, source = read_raw(path, format="sampleset")
     except (OSError, NonoquboError):  # the samples reader reports a damaged file
         return None
-    return chain_breaks_of(raw)
+    return chain_breaks_of(raw, source)
 
 
-def chain_breaks_of(raw: RawSamples) -> dict[str, Any] | None:
+def chain_breaks_of(raw: RawSamples, source: str | None = None) -> dict[str, Any] | None:
     """The ``"chain_breaks"`` report of samples that ``FixedEmbeddingComposite`` already unembedded.
 
     What a dimod SampleSet's ``chain_break_fraction`` column and ``embedding_context`` say
     (:attr:`RawSamples.info`, read with the samples); None for samples without that column.
+    The QPU call's record read back from the file *source* says where its embedding came from as
+    read back (:func:`read_back_from`): the file's record of the run, not the run's "now cached".
     """
     fractions = raw.info.get("chain_break_fraction")
     if fractions is None:
@@ -319,7 +321,25 @@ def chain_breaks_of(raw: RawSamples) -> dict[str, Any] | None:
     qpu = raw.info.get("qpu")
     if isinstance(qpu, dict):
         out["qpu"] = qpu_summary(qpu)
+        found = out["qpu"]["embedding"].get("from")
+        if source is not None and found:
+            out["qpu"]["embedding"]["from"] = read_back_from(str(found), source)
     return out
+
+
+def read_back_from(found: str, source: str) -> str:
+    """Where an embedding came from, as a run file read back says it: the file's run record, and how the run
+    got it (the run's own words, ``minorminer (now cached)``, ``cache`` or the embedding file, were true then).
+
+    Examples:
+        >>> read_back_from("minorminer (now cached)", "mock.json")
+        "mock.json's run record (the run found it with minorminer)"
+        >>> read_back_from("cache", "mock.json"), read_back_from("emb.json", "mock.json")
+        ("mock.json's run record (the run took it from the embedding cache)", "mock.json's run record (the run read it from emb.json)")
+    """
+    how = ("found it with minorminer" if found.startswith("minorminer") else
+           "took it from the embedding cache" if found == "cache" else f"read it from {found}")
+    return f"{source}'s run record (the run {how})"
 
 
 def qpu_summary(record: dict[str, Any]) -> dict[str, Any]:

@@ -54,6 +54,9 @@ re-exported here (the rest of nonoqubo imports this package, not them):
 * ``_labels``: every program's spelling of a label, read as the model's column;
 * ``_batch``: :class:`SampleBatch`, what every answer becomes;
 * ``_in_memory``: :func:`samples_from`, samples from objects in memory (SampleSets, dicts, vectors);
+* ``_record``: the run record an answer carries (``solve -o``'s ``info["nonoqubo"]``): :func:`the_record`,
+  :func:`record_of`, and :func:`recorded_model`, the model it names (``decode`` builds it, ``evaluate``
+  scores against it);
 * ``_grid``: pictures as the layout's variables; ``_mip``: what the MIP solution readers share;
   ``_defaults``: the protocol values most formats share.
 
@@ -80,11 +83,14 @@ from ._in_memory import raw_from_object, samples_from
 from ._labels import AUXILIARY
 from ._match import match
 from ._raw import RawSamples, checked_occurrences, loads_json  # loads_json: for readers written against the old layout
+from ._record import (RUN_IDENTITY, RecordedModel, key_of, record_of, recorded_model, run_records, searched_text,
+                      setting_of, the_record)
 from ..errors import SampleError, UnsupportedFormat
 
-__all__ = ["AUXILIARY", "SNIFF", "RawSamples", "SampleBatch", "checked_occurrences", "formats", "get_format",
-           "loads_json", "match", "parse_raw", "parse_samples", "raw_from_object", "read_raw", "read_samples",
-           "samples_from"]
+__all__ = ["AUXILIARY", "RUN_IDENTITY", "SNIFF", "RawSamples", "RecordedModel", "SampleBatch", "checked_occurrences",
+           "formats", "get_format", "key_of", "loads_json", "match", "parse_raw", "parse_samples", "raw_from_object",
+           "read_raw", "read_samples", "record_of", "recorded_model", "run_records", "samples_from", "searched_text",
+           "setting_of", "the_record"]
 
 
 # -- the registry ------------------------------------------------------------------------------

@@ -49,6 +49,7 @@ from ..errors import SolverError
 from ..logic.presolve import PRESOLVES
 from ..model.encodings import Encoding, EncodingLike, encoding_named
 from ..model.weights import Weights
+from ..samples import RUN_IDENTITY  # the run record's reading owns it
 from .base import KNOBS, SampleOptions
 from .options import parse_value, split_given
 from .qpu import QPU_OPTIONS
@@ -56,10 +57,6 @@ from .samplers import SamplerSpec, check_options, sampler_spec
 from .schedule import format_beta_range, parse_beta_range, parse_beta_schedule
 
 __all__ = ["RUN_IDENTITY", "SolveRequest", "presolve_name"]
-
-#: the parameters that say which runs were made and how many, not how one run is made: runs that differ
-#: only in these are runs of one setting
-RUN_IDENTITY = ("seed", "reads")
 
 #: the SampleOptions fields a request is given (``states`` and ``step`` are made when it runs)
 _SAMPLING = tuple(f.name for f in fields(SampleOptions) if f.name not in ("states", "step"))
