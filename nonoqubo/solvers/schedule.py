@@ -38,10 +38,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
+from .._util.stream import read_bytes
 from ..errors import SolverError
 
 __all__ = ["SCHEDULE_TYPES", "betas_from_text", "format_beta_range", "parse_beta_range", "parse_beta_schedule", "read_betas",
@@ -126,11 +126,8 @@ def _numbers(text: str, source: str, option: str) -> list[list[float]]:
 
 
 def _read(path: str, option: str) -> str:
-    try:
-        size = Path(path).stat().st_size
-        if size > _MAX_BYTES:
-            raise SolverError(f"{option} {path}: {size} bytes; a schedule file is at most {_MAX_BYTES}")
-        return Path(path).read_text(encoding="utf-8-sig")
+    try:  # a FIFO or <(...) is read once, as a stream, and kept: the check and the run read the same betas
+        return read_bytes(path, f"{option} {path}", limit=_MAX_BYTES).decode("utf-8-sig")
     except OSError as exc:
         raise SolverError(f"{option} {path}: cannot read it ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
