@@ -176,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
             f"{len(qubo.fixed)} fixed, offset {qubo.offset}")
         if models.probe is not None:
             say(probe_summary(models.probe, models.presolve_seconds))
+    qubo.check_solvable(args.puzzle)  # no variables and an energy that is not 0: no solution, nothing written
     if qubo.num_vars == 0:  # a warning, shown even with -q: these files crash qbsolv and stop MQLib
         print(empty_model_note(args.output, plan.presolve_method), file=sys.stderr)
     if plan.physical:
