@@ -373,7 +373,7 @@ def check_bounds(values: Mapping[str, Any]) -> None:
     for name, value in values.items():
         entry = OPTIONS.get(name)
         if entry is None or entry.most is None or isinstance(value, bool) or not isinstance(value, (int, float)) \
-                or not math.isfinite(value):  # inf and nan: the option's own check refuses them
+                or (isinstance(value, float) and not math.isfinite(value)):  # inf, nan: the option's check refuses
             continue
         if value > entry.most:
             digits = len(str(int(value)))
