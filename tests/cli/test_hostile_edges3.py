@@ -361,3 +361,23 @@ def test_class7_the_cases_stay_inside_the_fuzz_contract(unsolvable):
     kind, detail = run_case(["solve", str(unsolvable)], [str(unsolvable)])
     assert kind == "invalid", detail
     assert Path(unsolvable).exists()
+
+
+# -- what the fuzz families found on their first runs --------------------------------------------------
+@pytest.mark.parametrize("brk", ["\n", "\x0c", "\x1c", "\u2028", "\r"])
+def test_fuzz_a_line_break_in_an_output_name_stays_on_one_line(tmp_path, run_cli, brk):
+    line = one_line(run_cli("solve", SMALL, "-o", tmp_path / f"no-such-folder{brk}x" / "a.json"))
+    assert "cannot write" in line and repr(brk)[1:-1] in line
+
+
+def test_fuzz_a_count_of_a_thousand_digits_in_a_sweep(tmp_path, run_cli):
+    line = one_line(run_cli("solve", SMALL, "--sweep", "sweeps=10:" + "2" * 1000, "-o", tmp_path / "runs"))
+    assert "--sweeps must be at most 100,000,000, not a number of 1,000 digits" in line
+
+
+@pytest.mark.parametrize("number, says", [("9" * 5000, "5000 digits"), ("1" + "0" * 400, "401 digits")])
+def test_fuzz_huge_integers_in_a_json_list_of_betas(tmp_path, run_cli, number, says):
+    betas = tmp_path / "betas.json"
+    betas.write_text(f"[0.5, {number}]")
+    line = one_line(run_cli("solve", SMALL, "--beta-schedule", "custom", betas))
+    assert f"--beta-schedule custom {betas}" in line and says in line
