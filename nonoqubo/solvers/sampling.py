@@ -104,6 +104,7 @@ from ..model.qubo import Qubo
 from ..pipeline import Models, Step
 from ..samples import SampleBatch
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, machine
+from .dwave import SA_DEFAULT_SWEEPS
 from .initial import initial_states
 from .request import SolveRequest
 from .samplers import SAMPLER_TIMING, WALL_CLOCK
@@ -217,8 +218,6 @@ def check_memory(qubo: Qubo, request: SolveRequest, memory: int | None = None) -
     Raises:
         SolverError: the run would not fit (one line: the figures, and which options to lower).
     """
-    from .dwave import SA_DEFAULT_SWEEPS
-
     opts, spec = request.options, request.spec
     anneals = "sweeps" in spec.takes  # sa, openjij: a beta schedule, and sa's restarts are anneals kept at once
     rows = (opts.count or opts.reads) * ((opts.restarts or 1) if anneals else 1)
