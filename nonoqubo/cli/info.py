@@ -78,6 +78,11 @@ that none was found, or that presolve left nothing to embed.  Embeddings come
 from and go to the cache 'nonoqubo embed' uses.  In --json: the object
 "embedding": {"topology": {...}, "raw": {...}, "presolved": {...}}.
 
+A model with no variables whose one assignment has an energy that is not 0
+(the clues place every block, and cells disagree) proves that the puzzle has
+no solution: info adds "solutions:   none: ..." (in --json: "no_solution")
+and exits 1.
+
 examples:
   nonoqubo info examples/qbpp-logo.yaml --presolve
   nonoqubo info examples/qbpp-logo.yaml --encoding one-hot
