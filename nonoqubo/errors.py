@@ -33,6 +33,7 @@ __all__ = [
     "QpuParameterError",
     "SampleError",
     "SolverError",
+    "StreamError",
     "Terminated",
     "TimeLimit",
     "TopologyError",
@@ -124,6 +125,11 @@ class EncodingError(NonoquboError, ValueError):
 class UnknownEncoding(EncodingError):
     """An encoding name that is not in :data:`nonoqubo.model.encodings.REGISTRY` (``--encoding``, a file's
     ``encoding`` metadata, ``build(encoding=...)``): ``SOURCE: unknown encoding 'x'; known: ...``."""
+
+
+class StreamError(NonoquboError):
+    """An input file that is a stream (a FIFO, ``/dev/fd/N``) sent nothing for the timeout, or more than its limit
+    (:mod:`nonoqubo._util.stream`)."""
 
 
 class WriteError(NonoquboError, OSError):

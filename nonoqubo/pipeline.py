@@ -377,7 +377,7 @@ class BuildPlan:
                 format, ``UnknownEncoding`` for the encoding, ``WeightsError`` for the weights, ``PhysicalError`` for the
                 physical problem).
         """
-        from ._util.atomic import check_not_input, check_writable
+        from ._util.atomic import check_distinct_outputs, check_not_input, check_writable
         from .inputs import is_model_input
         from .model.encodings import encoding_named, encodings
         from .model.weights import parse_weights
@@ -429,11 +429,7 @@ class BuildPlan:
         for out in outs:
             check_writable(out)
             check_not_input(out, source, embedding)  # every file build reads: the clues or model, the embedding
-        if outs.count("-") > 1:
-            raise NonoquboError("standard output is named twice (-o -): it can take one model")
-        files = [o for o in outs if o != "-"]
-        if len({os.path.abspath(o) for o in files}) < len(files):
-            raise NonoquboError("the same output file is named twice")
+        check_distinct_outputs(*(("-o", out) for out in outs))  # standard output or one file named twice
         if embedding is not None and is_model_input(source, from_format):
             if encoding is not None or weights is not None or presolve:
                 raise NonoquboError(f"{source}: a model file is embedded as it is; --encoding, --weights and "

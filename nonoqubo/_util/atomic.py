@@ -32,7 +32,7 @@ from typing import IO, Any
 
 from ..errors import Terminated, WriteError
 
-__all__ = ["TEMP_MARK", "atomic_write", "check_not_input", "check_writable"]
+__all__ = ["TEMP_MARK", "atomic_write", "check_distinct_outputs", "check_not_input", "check_writable"]
 
 #: what every temporary file's name carries after the target's name
 TEMP_MARK = ".nonoqubo-tmp-"
@@ -140,6 +140,66 @@ def check_not_input(output: str | os.PathLike[str] | None, *sources: str | os.Pa
         if same:
             raise WriteError(f"cannot write {os.fspath(output)}: it is the input file {os.fspath(source)}; "
                              "name another output")
+
+
+def check_distinct_outputs(*outputs: tuple[str, str | os.PathLike[str] | None]) -> None:
+    """Refuse two outputs of one command that name the same file, whatever the spelling.
+
+    *outputs* are ``(option, path)`` pairs, every file (or folder) the command will write, e.g.
+    ``("-o", "x.svg"), ("--image", "./x.svg")``; None is skipped.  Two paths are the same when
+    :func:`os.path.samefile` says so (both exist: a hard link, a symbolic link, another spelling)
+    or when their normalised real paths are equal (``a/../x.svg`` and ``x.svg``, a name that does
+    not exist yet, reached through a linked folder).  ``-`` (standard output) counts too: it can
+    take one output.  A device or a FIFO that exists (``/dev/null``) may take several: it is not
+    overwritten, only written to.  A command checks this before any work, so nothing is written.
+
+    Raises:
+        WriteError: two options name one path (one line naming both options and the path).
+
+    Examples:
+        >>> check_distinct_outputs(("-o", "a.json"), ("--image", "a.svg"), ("--csv", None))
+        >>> check_distinct_outputs(("-o", "x.svg"), ("--image", "./x.svg"))
+        Traceback (most recent call last):
+        nonoqubo.errors.WriteError: -o and --image both name x.svg: one output would overwrite the other; name two files
+    """
+    seen: list[tuple[str, str, str]] = []  # (option, path as given, its normalised real path)
+    for option, given in outputs:
+        if given is None or os.fspath(given) == "":
+            continue
+        name = os.fspath(given)
+        if name != "-" and _shared_sink(name):
+            continue
+        key = name if name == "-" else os.path.normcase(os.path.realpath(name))
+        for other, other_name, other_key in seen:
+            if key == other_key or (name != "-" and other_name != "-" and _same_file(name, other_name)):
+                raise WriteError(_twice(other, other_name, option, name))
+        seen.append((option, name, key))
+
+
+def _twice(first: str, first_name: str, second: str, name: str) -> str:
+    """The message of two outputs on one path (``-o`` twice, or two options)."""
+    if name == "-":
+        options = f"{first} -" if first == second else f"{first} - and {second} -"
+        return f"standard output is named twice ({options}): it can take one output"
+    shown = first_name if os.path.normpath(name) == os.path.normpath(first_name) else f"{first_name} ({name})"
+    who = f"{first} names {shown} twice" if first == second else f"{first} and {second} both name {shown}"
+    return f"{who}: one output would overwrite the other; name two files"
+
+
+def _shared_sink(name: str) -> bool:
+    """An existing device or FIFO (``/dev/null``): written to, never replaced, so several outputs may share it."""
+    try:
+        mode = os.stat(name).st_mode
+    except (OSError, ValueError):
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # one does not exist (or cannot: a NUL byte): the real paths decided
+        return False
 
 
 def _under_a_file(folder: str) -> bool:

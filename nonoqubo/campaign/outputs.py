@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ContextManager
 
-from .._util.atomic import atomic_write, check_not_input, check_writable
+from .._util.atomic import atomic_write, check_distinct_outputs, check_not_input, check_writable
 from .._util.progress import Steps, steps as progress_steps
 from ..errors import NonoquboError
 from .aggregate import BY_OPTION, CENSORED_NOTE, Group, cost_cell, group_stages, number, percent, solutions_label
@@ -106,6 +106,8 @@ def check_outputs(options: EvaluateOptions) -> None:
     """
     check_options(jobs=options.jobs, seconds=options.time)
     inputs = (options.model, *options.samples)
+    check_distinct_outputs(("--csv", options.csv), ("--report", options.report), ("--figures", options.figures),
+                           ("--submission", options.submission))  # no output over another
     _check_output(options.csv, inputs)  # never over a file it reads
     if options.report or options.figures:  # a wrong name, a missing folder or matplotlib: said before judging
         from .plots import check_figures_folder, require_matplotlib

@@ -221,18 +221,28 @@ def _run_command(args: argparse.Namespace) -> int:
             print(f"nonoqubo: time limit: {exc}", file=sys.stderr)
         return TIME_LIMIT
     except NonoquboError as exc:
-        print(f"nonoqubo: error: {exc}", file=sys.stderr)
+        print(f"nonoqubo: error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # a model or file written to standard output (build -o - | head): cut short
         _stdout_to_devnull(sys.stdout)
         return CLOSED_PIPE
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"nonoqubo: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(f"nonoqubo: error: {_one_line(f'{where}{exc.strerror or exc}')}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("nonoqubo: interrupted", file=sys.stderr)
         return 130
+
+
+#: every character that breaks a line (``str.splitlines``), and how a one-line message writes it
+_BREAKS = {c: repr(chr(c))[1:-1] for c in (0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029)}
+
+
+def _one_line(message: str) -> str:
+    """*message* on one line: a line break inside it (a file name given with one: ``-o $'a\\nb'``) written as
+    its escape (``\\n``, ``\\x0c``...)."""
+    return message.translate(_BREAKS)
 
 
 if __name__ == "__main__":  # pragma: no cover

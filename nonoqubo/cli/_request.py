@@ -34,9 +34,9 @@ def add_option(target: argparse.ArgumentParser | argparse._ArgumentGroup, entry:
     """One table entry as an argparse option of *target*."""
     if entry.kind == "switch":
         action: Any = argparse.BooleanOptionalAction if entry.negatable else "store_true"
-        target.add_argument(entry.flag, action=action, default=None, help=entry.help)
+        target.add_argument(entry.flag, action=action, default=None, help=entry.help_text)
         return
-    keywords: dict[str, Any] = {"default": entry.default, "help": entry.help}
+    keywords: dict[str, Any] = {"default": entry.default, "help": entry.help_text}  # with its bound, if any
     if entry.metavar:
         keywords["metavar"] = entry.metavar
     if entry.kind in KIND_TYPES:

@@ -33,7 +33,10 @@ several times to write several formats from one build; '-o -' writes to
 standard output (name the format with -f).  Every file carries the clues, the
 labels (or the rule that gives them), the counts and the offset, so a
 solver's samples can be decoded from the file alone.  Files are written
-atomically: a failed run leaves no file behind.
+atomically: a failed run leaves no file behind, and two -o that name one file
+(by any spelling or link) are refused.  A model with no variables whose one
+assignment has an energy that is not 0 proves that the puzzle has no
+solution: build says so in one line, writes nothing and exits 1.
 
 --encoding one-hot builds the one-hot model instead (one variable per
 possible shift of every block) and --weights shape=A,order=B,cell=C weighs the
@@ -176,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
             f"{len(qubo.fixed)} fixed, offset {qubo.offset}")
         if models.probe is not None:
             say(probe_summary(models.probe, models.presolve_seconds))
+    qubo.check_solvable(args.puzzle)  # no variables and an energy that is not 0: no solution, nothing written
     if qubo.num_vars == 0:  # a warning, shown even with -q: these files crash qbsolv and stop MQLib
         print(empty_model_note(args.output, plan.presolve_method), file=sys.stderr)
     if plan.physical:

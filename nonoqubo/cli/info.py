@@ -78,6 +78,11 @@ that none was found, or that presolve left nothing to embed.  Embeddings come
 from and go to the cache 'nonoqubo embed' uses.  In --json: the object
 "embedding": {"topology": {...}, "raw": {...}, "presolved": {...}}.
 
+A model with no variables whose one assignment has an energy that is not 0
+(the clues place every block, and cells disagree) proves that the puzzle has
+no solution: info adds "solutions:   none: ..." (in --json: "no_solution")
+and exits 1.
+
 examples:
   nonoqubo info examples/qbpp-logo.yaml --presolve
   nonoqubo info examples/qbpp-logo.yaml --encoding one-hot
@@ -311,6 +316,7 @@ def run(args: argparse.Namespace) -> int:
                 with no_solution_names(args.puzzle):
                     reduced, _ = qubo_to_embed(qubo, presolve=True, source=args.puzzle)
             figures_["embedding"] = _fit(args, topology, qubo, reduced)
+        none = _no_solution(model, figures_)
         if args.json:
             print(json.dumps(figures_, indent=2))
         else:
@@ -321,7 +327,8 @@ def run(args: argparse.Namespace) -> int:
                 print_truth(found)
             if topology is not None:
                 print_fit(figures_["embedding"])
-        return 0
+            _print_no_solution(none)
+        return 1 if none else 0
     if puzzle is None:
         puzzle = load_puzzle(args)
     est = check_fits(puzzle, args.puzzle, force=args.force, encoding=options["encoding"])
@@ -342,9 +349,10 @@ def run(args: argparse.Namespace) -> int:
         with no_solution_names(args.puzzle):
             reduced = models.presolve()
         info["embedding"] = _fit(args, topology, models.qubo, reduced)
+    none = _no_solution(models.qubo, info)
     if args.json:
         print(json.dumps(info, indent=2))
-        return 0
+        return 1 if none else 0
     title = f" {info['name']!r}" if info["name"] else ""
     print(f"puzzle{title}: {info['width']} x {info['height']} (width x height)")
     if puzzle.is_colour:
@@ -363,4 +371,19 @@ def run(args: argparse.Namespace) -> int:
         print_truth(found)
     if topology is not None:
         print_fit(info["embedding"])
-    return 0
+    _print_no_solution(none)
+    return 1 if none else 0
+
+
+def _no_solution(model: Any, figures: dict[str, Any]) -> str | None:
+    """Why the model proves that its puzzle has no solution (:attr:`Qubo.no_solution`), also put in *figures*
+    as ``no_solution``; None when it does not."""
+    why = getattr(model, "no_solution", None) if isinstance(model, Qubo) else None
+    if why is not None:
+        figures["no_solution"] = why
+    return why
+
+
+def _print_no_solution(why: str | None) -> None:
+    if why is not None:
+        print(f"solutions:   none: the puzzle has no solution: {why}")

@@ -13,7 +13,7 @@ import os
 import sys
 
 from .._util import progress
-from .._util.atomic import atomic_write, check_not_input
+from .._util.atomic import atomic_write, check_distinct_outputs, check_not_input
 from ..errors import MissingDependency, NonoquboError, SolverError
 from ..inputs import is_model_input
 from ..model.puzzle import Puzzle
@@ -210,6 +210,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = _files_read(args, request)  # no output over a file it reads
     check_image_path(args.image, *inputs)
     check_output_folder(args.output, *inputs)
+    check_distinct_outputs(("-o", args.output), ("--image", args.image))  # neither overwrites the other
     puzzle = read_for_solve(args.puzzle, request, from_format=args.from_format, options=input_options(args),
                             force=args.force)
     prepared = prepare(puzzle, request, source=_solve_source(args, puzzle))

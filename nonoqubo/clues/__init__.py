@@ -34,6 +34,7 @@ from typing import IO, Any
 
 from .._util import text as _textio
 from .._util.discover import find, registry
+from .._util.stream import read_bytes
 from ..errors import FormatError, NonoquboError, PuzzleError, UnsupportedFormat
 from ..model.puzzle import Puzzle
 from ._lines import Read, attempt
@@ -128,8 +129,7 @@ def load(
     else:
         path = os.fspath(path_or_fp)
         source = path
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = read_bytes(path, path)  # a FIFO or <(...) read once, as a stream
     _refuse_empty(data, str(source))
     mod = get_format(format) if format else format_for(path, data)
     return mod.loads(_as_input(mod, data, str(source)), source=str(source), **options)
@@ -152,7 +152,7 @@ def members(path: str | os.PathLike[str], format: str | None = None) -> list[tup
     """
     source = os.fspath(path)
     try:
-        data = Path(source).read_bytes()
+        data = read_bytes(source, source)
         mod = get_format(format) if format else format_for(source, data)
         listing = getattr(mod, "members", None)
         if listing is not None:
@@ -188,8 +188,7 @@ def read_all(path: str | os.PathLike[str], format: str | None = None) -> list[Re
         >>> os.remove(fh.name)
     """
     source = os.fspath(path)
-    with open(source, "rb") as fh:
-        data = fh.read()
+    data = read_bytes(source, source)
     _refuse_empty(data, source)
     mod = get_format(format) if format else format_for(source, data)
     text = _as_input(mod, data, source)

@@ -54,8 +54,9 @@ from ..errors import ModelTooLarge  # defined in errors.py; importable from here
 from .puzzle import Puzzle
 from .weights import Weights
 
-__all__ = ["BYTES_PER_TERM", "EXACT_VARIABLES", "READ_BYTES_PER_FILE_BYTE", "Estimate", "ModelTooLarge",
-           "available_memory", "check_file_fits", "check_fits", "check_random_fits", "estimate", "estimate_random"]
+__all__ = ["BYTES_PER_TERM", "EXACT_VARIABLES", "READ_BYTES_PER_FILE_BYTE", "SAMPLE_BYTES_PER_ROW",
+           "SAMPLE_BYTES_PER_VARIABLE", "Estimate", "ModelTooLarge", "available_memory", "check_file_fits", "check_fits",
+           "check_random_fits", "estimate", "estimate_random", "estimate_samples", "size_text"]
 
 #: peak bytes per term of a build and a write (peak RSS of ``nonoqubo build -o`` on the 512x512
 #: cauldron, 48 M terms, 2026-11-30: `info` 1.00 GB, .coo 0.73, .csv 1.06, .qubo.json 1.11, .bqm 1.36,
@@ -67,6 +68,11 @@ BYTES_PER_TERM = 40
 #: random 100x100, 55 MB, 2026-12-01: 0.45 GB peak RSS, 8 bytes a byte; more for files that pack
 #: their numbers tighter, so with room); a compressed file counts its uncompressed size
 READ_BYTES_PER_FILE_BYTE = 10
+#: bytes a sample holds per variable while a run's samples are in memory: dimod's int8 record and its
+#: copy, nonoqubo's int8 bits and the decoded block shifts (int32) of the best samples, with room
+SAMPLE_BYTES_PER_VARIABLE = 8
+#: bytes a sample holds besides its values: its energy, its count, its index (float64, int64, int64)
+SAMPLE_BYTES_PER_ROW = 32
 #: terms past which the estimate is worth printing before the build
 LONG_WORK_TERMS = 5_000_000
 
@@ -189,6 +195,19 @@ def check_file_fits(path: str, *, force: bool = False, memory: int | None = None
     return need
 
 
+def estimate_samples(rows: int, variables: int, schedule: int = 0) -> int:
+    """Bytes a sampler's run takes beside the model: *rows* samples of *variables* values each
+    (:data:`SAMPLE_BYTES_PER_VARIABLE` a value, :data:`SAMPLE_BYTES_PER_ROW` a row) and a beta
+    schedule of *schedule* float64 values, reckoned before anything is allocated (``solve``
+    refuses a run that would not fit, rather than die in NumPy's ``_ArrayMemoryError``).
+
+    Examples:
+        >>> estimate_samples(1_000_000, 1_900)  # a million reads of a 25x25 puzzle's model: about 15 GB
+        15232000000
+    """
+    return int(rows) * (int(variables) * SAMPLE_BYTES_PER_VARIABLE + SAMPLE_BYTES_PER_ROW) + 8 * int(schedule)
+
+
 def _per_term(est: Estimate, write_bytes_per_term: int) -> Estimate:
     per_term = max(BYTES_PER_TERM, write_bytes_per_term)
     return est if per_term == BYTES_PER_TERM else est._replace(bytes=int(est.terms * per_term))
@@ -198,6 +217,11 @@ def _refuse(need: int, memory: int | None, force: bool, what: str, verb: str) ->
     limit = available_memory() if memory is None else memory
     if not force and limit is not None and need > limit:
         raise ModelTooLarge(f"{what}, more than the {_size(limit)} of memory available; add --force to {verb} anyway")
+
+
+def size_text(n: int) -> str:
+    """*n* bytes as a message says them (``1.4 GB``)."""
+    return _size(n)
 
 
 def _size(n: int) -> str:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ..errors import MissingDependency, SampleError
+from ..errors import MissingDependency, NoSolution, SampleError
 from .encodings import DEFAULT, Encoding, EncodingLike, encoding_named
 from .puzzle import Puzzle
 from .weights import DEFAULT_WEIGHTS, Weights
@@ -222,6 +222,30 @@ class Qubo:
         return self.row[order], self.col[order], groups
 
     # -- transformations -----------------------------------------------------------------
+    @property
+    def no_solution(self) -> str | None:
+        """Why the puzzle has no solution, when the model alone proves it; else None.
+
+        A model with no variables has one assignment, the empty one, and its energy is the offset.
+        A solution of a puzzle's model has energy 0, so a puzzle's model with no variables and an
+        offset that is not 0 says the puzzle has none (rows ``[2], []`` and columns ``[], [2]``: every
+        block is placed, and two cells disagree).  ``build``, ``info`` and ``solve`` ask this (a model
+        without clues is anyone's: None).
+
+        Examples:
+            >>> Qubo.from_terms([], [], offset=2, puzzle=Puzzle(rows=[[2], []], cols=[[], [2]])).no_solution
+            'its model has no variables and its one assignment has energy 2, not 0'
+        """
+        if self.num_vars or not self.offset or self.puzzle is None:
+            return None
+        return f"its model has no variables and its one assignment has energy {self.offset:g}, not 0"
+
+    def check_solvable(self, source: str | None = None) -> None:
+        """Raise :class:`~nonoqubo.errors.NoSolution` (naming *source*, a file or the puzzle's name, when there
+        is one) when :attr:`no_solution` says why."""
+        if (why := self.no_solution) is not None:
+            raise NoSolution(f"{source + ': ' if source else ''}the puzzle has no solution: {why}")
+
     def fix(self, assignments: Mapping[str, int]) -> Qubo:
         """Substitute fixed values for some variables and drop them.
 

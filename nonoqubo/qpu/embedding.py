@@ -497,9 +497,10 @@ def load_embedding(path: str | os.PathLike[str], *, qubo: Qubo | None = None,
             topology: one line naming the file and the variable or qubit.
     """
     where = os.fspath(path)
+    from .._util.stream import read_bytes
+
     try:
-        with open(where, "rb") as handle:
-            data = handle.read()
+        data = read_bytes(where, where)  # a FIFO or <(...) read once, as a stream (checked, then used)
     except OSError as exc:
         raise EmbeddingError(f"{where}: cannot read the embedding ({exc.strerror or exc})") from None
     try:

@@ -49,12 +49,12 @@ Examples:
 from __future__ import annotations
 
 import math
-import os
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from .._util.guard import json_loads
+from .._util.stream import is_file_like, read_bytes
 from ..errors import FormatError, QpuParameterError, TopologyError
 
 __all__ = ["ANSWER_MODES", "DEFAULT_PROPERTIES", "PROPERTY_RANGES", "SOLVER_NAMES", "check_schedule",
@@ -182,11 +182,10 @@ def parse_schedule(text: str | list[Any], option: str = "--anneal-schedule") -> 
         pairs: Any = text
     else:
         raw = str(text).strip()
-        if os.path.isfile(raw):
+        if is_file_like(raw):  # a regular file, or a FIFO or <(...) read once, as a stream
             where = f"{option} {raw}"
             try:
-                with open(raw, "rb") as handle:
-                    data = handle.read(1 << 20)
+                data = read_bytes(raw, where, limit=1 << 20)
             except OSError as exc:
                 raise QpuParameterError(f"{where}: cannot read it ({exc.strerror or exc})") from None
             if data.lstrip().startswith(b"["):

@@ -180,9 +180,10 @@ def read_chain_strengths(path: str, labels: Sequence[str], option: str = "--chai
     from .._util.guard import json_loads
     from ..errors import FormatError
 
+    from .._util.stream import read_bytes
+
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_bytes(path, f"{option} {path}")  # a FIFO or <(...) read once, as a stream
         doc = json_loads(data, path)
     except OSError as exc:
         raise PhysicalError(f"{option} {path}: cannot read it ({exc.strerror or exc})") from None
@@ -575,8 +576,13 @@ def is_physical(path: str) -> bool:
 
     Inside a JSON string a quote is escaped, so the mark is JSON structure, never part of a label.
     """
+    from .._util.stream import is_stream, read_bytes
+
     keep = len(PHYSICAL_MARK) - 1  # the mark may straddle two reads
     try:
+        if is_stream(path):  # a FIFO or <(...): read once, whole, and kept for its reader
+            data = read_bytes(path, path)
+            return data.lstrip().startswith((b"{", b"DIMODBQM")) and PHYSICAL_MARK in data
         with open(path, "rb") as handle:
             buf = handle.read(max(_CHUNK, 64))  # the BQM header length is in bytes 10..14
             if buf.startswith(b"DIMODBQM"):

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._util.guard import json_loads
+from .._util.stream import is_file_like, read_bytes
 from ..errors import FormatError, MissingDependency, TopologyError
 
 if TYPE_CHECKING:
@@ -164,7 +164,7 @@ def parse_topology(text: str, option: str = "--topology") -> Topology:
         return _ideal(match.group(1).lower(), match.group(2), f"{option} {_shown(raw)!r}")
     if raw.lower().startswith("file:"):
         raw = raw[5:]
-    if raw.lower().endswith(".json") or os.path.isfile(raw):
+    if raw.lower().endswith(".json") or is_file_like(raw):  # a FIFO or <(...) too
         return _from_file(raw, option)
     raise TopologyError(
         f"{option} {_shown(text)!r}: not a topology; give chimera:M[,N,T], pegasus:M, zephyr:M[,T] "
@@ -259,8 +259,7 @@ def _range(props: dict[str, Any], key: str, where: str) -> tuple[float, float] |
 
 def _from_file(path: str, option: str = "--topology") -> Topology:
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_bytes(path, f"{option} {path}")  # a FIFO or <(...) read once, as a stream
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
         name = path if path.isprintable() else repr(_shown(path))  # a newline in the name stays on the one line
         raise TopologyError(f"{option} {name}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None

@@ -367,4 +367,4 @@ def physical_batch(decoder: Any, raw: RawSamples, embedding: Any, method: str = 
     result = unembed(raw, embedding.chains, decoder.model, method, source, spin, seed=seed)
     batch = samples_from(result.bits, decoder.labels, spin=False, fixed=decoder.fixed, source=source)
     batch.num_occurrences = result.num_occurrences[result.kept]
-    return batch, result
+    return batch.counted(), result  # a read counted 0 times is no sample

@@ -78,6 +78,7 @@ from typing import Any
 
 from .._util import text as _textio
 from .._util.discover import find, registry
+from .._util.stream import read_bytes
 from ._batch import SampleBatch
 from ._in_memory import raw_from_object, samples_from
 from ._labels import AUXILIARY
@@ -211,7 +212,7 @@ def read_raw(path: str | os.PathLike[str], *, format: str | None = None, source:
     """
     path = os.fspath(path)
     src = source or path
-    data = Path(path).read_bytes()
+    data = read_bytes(path, src)  # a FIFO or <(...) read once, as a stream
     binary = _binary_format(data, format)
     if binary is not None:
         return binary.loads(data, source=src), src

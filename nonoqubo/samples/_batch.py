@@ -18,10 +18,12 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+
+from ..errors import SampleError
 
 __all__ = ["SampleBatch"]
 
@@ -49,3 +51,33 @@ class SampleBatch:
 
     def __len__(self) -> int:
         return int(self.bits.shape[0])
+
+    def counted(self) -> SampleBatch:
+        """This batch without the rows counted 0 times (``num_occurrences`` 0), with a note saying how many.
+
+        A row a solver saw 0 times was never a sample: it has no energy to count, no picture, no
+        solution to find.  :func:`~nonoqubo.samples.match` and every other maker of a batch end here,
+        so no reader of a batch meets one.
+
+        Raises:
+            SampleError: every row is counted 0 times: there is no sample.
+
+        Examples:
+            >>> b = SampleBatch(bits=np.array([[1, 0], [0, 1]], np.int8), labels=["a", "b"],
+            ...                 num_occurrences=np.array([0, 3]))
+            >>> b.counted().bits.tolist(), b.counted().extra["notes"]
+            ([[0, 1]], ['1 row counted 0 times (num_occurrences 0) left out: it is no sample'])
+        """
+        if self.num_occurrences is None:
+            return self
+        keep = np.asarray(self.num_occurrences) != 0
+        if keep.all():
+            return self
+        if not keep.any():
+            raise SampleError(f"{self.source}: every sample is counted 0 times (num_occurrences): there is no sample")
+        dropped = int(keep.size - keep.sum())
+        note = (f"{dropped} row{'s' if dropped > 1 else ''} counted 0 times (num_occurrences 0) left out: "
+                f"{'they are' if dropped > 1 else 'it is'} no sample")
+        return replace(self, bits=self.bits[keep], energies=None if self.energies is None else self.energies[keep],
+                       num_occurrences=np.asarray(self.num_occurrences)[keep],
+                       extra={**self.extra, "notes": [*self.extra.get("notes", []), note]})

@@ -53,7 +53,7 @@ def samples_from(
             raw = RawSamples(values=obj.bits, labels=list(obj.labels), energies=obj.energies,
                              num_occurrences=obj.num_occurrences, vartype="BINARY")
             return match(raw, labels, spin=False, fixed=fixed, source=obj.source)
-        return obj
+        return obj.counted()  # a row counted 0 times is no sample
     return match(raw_from_object(obj, source), labels, spin=spin, fixed=fixed, source=source)
 
 

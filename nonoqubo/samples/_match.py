@@ -101,7 +101,7 @@ def match(raw: RawSamples, labels: Sequence[str], *, spin: bool | None = None,
         spin=is_spin, source=source,
         extra={**({"offset_excluded": True} if raw.offset_excluded else {}),
                **({"notes": list(dict.fromkeys(notes))} if notes else {})},
-    )
+    ).counted()  # a row counted 0 times is no sample
 
 
 def _from_grids(raw: RawSamples, puzzle: Any, source: str, encoding: Any = None) -> RawSamples:
@@ -165,9 +165,15 @@ def _from_maps(maps: list[Mapping[Any, Any]], labels: list[str], index: dict[str
     return values
 
 
+#: NumPy's kinds of value that are no samples, what a message calls them (strings and objects are read as text)
+_NOT_NUMBERS = {"c": "complex numbers", "m": "time spans", "M": "dates", "V": "raw records"}
+
+
 def _number(v: Any) -> float:
-    if isinstance(v, bool):
+    if isinstance(v, (bool, np.bool_)):
         return float(v)
+    if isinstance(v, numbers.Complex) and not isinstance(v, numbers.Real):  # float() would drop the imaginary part
+        raise ValueError(f"{v!r} is a complex number, not 0 or 1")
     if isinstance(v, numbers.Number):
         return float(v)  # type: ignore[arg-type]
     if isinstance(v, str):
@@ -202,6 +208,9 @@ def _to_bits(values: np.ndarray, labels: list[str], vartype: str | None, spin: b
         raise SampleError(f"{source}: no samples")
     if values.dtype == bool:
         values = values.astype(np.int8)
+    if values.dtype.kind in _NOT_NUMBERS:  # complex (its imaginary part would be dropped), dates, raw bytes
+        raise SampleError(f"{source}: sample values must be 0 or 1 (or spins -1/+1): integers, booleans or floats, "
+                          f"not {_NOT_NUMBERS[values.dtype.kind]} ({values.dtype})")
     if values.dtype.kind not in "iuf":
         try:
             values = values.astype(np.float64)

@@ -81,27 +81,38 @@ class AnswerFile:
 
 
 def detect(head: bytes) -> bool:
-    """True when the first line that is not blank is a ``$N`` header and the lines up to the next header are
-    rows of one cell a token, as many in each, nearly all 0 or 1 (a question file's clue lines, under the
-    same header, differ in length).
+    """True when the first line that is not blank is a ``$N`` header and what follows the headers is rows of
+    cells: one character a token, nearly all 0 or 1.
+
+    The ``$N`` headers say the format; a question file (the same headers over clue lines) is told
+    apart by its lines.  An answer row holds a ``0`` beside other cells (a white cell), a clue line
+    never does (a clue 0 stands alone, for an empty line), and a clue of 10 or more has two
+    characters.  So a file is answers when the first answer's tokens are single characters, nearly
+    all 0 or 1, and its rows have one length (the tournaments' own files) or any row of the head has
+    a ``0`` among other cells: a short or long row in the first answer is then that answer's located
+    error, not a sign of another format.
 
     Examples:
         >>> detect(b"$1\\n0\\t1\\n1\\t1\\n$2\\n"), detect(b"$1\\n1\\n1 1\\n0\\n$2\\n")
         (True, False)
+        >>> detect(b"$1\\n0\\t1\\n1\\t1\\t0\\n$2\\n1\\t0\\n0\\t0\\n")  # a long row in answer 1
+        True
     """
     lines = [line.strip() for line in head_text(head).lstrip("\ufeff").splitlines() if line.strip()]
     if len(lines) < 2 or not _HEADER.fullmatch(lines[0]):
         return False
-    rows = []
+    rows = [line.split() for line in lines[1:] if not line.startswith("$")]
+    first = []
     for line in lines[1:]:
         if line.startswith("$"):
             break
-        rows.append(line)
-    tokens = [r.split() for r in rows]
-    cells = [t for row in tokens for t in row]
-    if not rows or len({len(row) for row in tokens}) != 1 or any(len(t) != 1 for t in cells):
+        first.append(line.split())
+    cells = [t for row in first for t in row]
+    if not cells or any(len(t) != 1 for t in cells):
         return False
-    return sum(t in "01" for t in cells) >= 0.9 * len(cells)  # a stray digit is the answer's error, not another format
+    if sum(t in "01" for t in cells) < 0.9 * len(cells):  # a stray digit is the answer's error, not another format
+        return False
+    return len({len(row) for row in first}) == 1 or any(len(row) > 1 and "0" in row for row in rows)
 
 
 def _mixed_endings(raw: list[str], source: str) -> str | None:

@@ -28,12 +28,12 @@ Examples:
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .._util.stream import is_file_like
 from ..answers.decode import Decoder
 from ..errors import FormatError, NonoquboError, SampleError, UnsupportedFormat
 from ..logic.presolve import fixings
@@ -79,7 +79,7 @@ def initial_states(qubo: Qubo, spec: str, reads: int, seed: int | None = None, *
 
 def _file_states(qubo: Qubo, path: str, decoder: Decoder | None) -> np.ndarray:
     """The states of the file *path*, matched to *qubo*: as samples, else as a picture."""
-    if not os.path.isfile(path):
+    if not is_file_like(path):  # a FIFO or <(...) too: the samples reader reads it once, as a stream
         raise SampleError(f"--initial-states {path}: no such file (give a samples file, a picture, or 'line')")
     if qubo.puzzle is None:
         raise SampleError(f"--initial-states {path}: the model carries no clues to match the states to")

@@ -229,7 +229,7 @@ def sample(
 
     merged = results[0] if len(results) == 1 else dimod.concatenate(results)  # Response is a SampleSet
     batch = samples_from(merged, qubo.labels, spin=False, source=f"{sampler} sampler")
-    times = [t for r in results for t in (r.info.get("list_exec_times") or [])]
+    times = [t for r in results for t in _listed(r.info.get("list_exec_times"))]
     if len(times) == reads:  # OpenJij times in microseconds: list_exec_times per read
         batch.extra[READ_SECONDS] = [float(t) / 1e6 for t in times]
     info = dict(results[0].info)
@@ -262,3 +262,8 @@ def runner(sampler: str, *, knobs: bool = False):
         return batch
 
     return run
+
+
+def _listed(value: Any) -> list[Any]:
+    """OpenJij's ``list_exec_times`` as a list (a list, a NumPy array under an SQA schedule, or absent)."""
+    return [] if value is None else list(value)

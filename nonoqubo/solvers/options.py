@@ -34,6 +34,7 @@ Examples:
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -42,7 +43,8 @@ from ..errors import SolverError
 from ..logic.presolve import PRESOLVES
 from ..qpu.parameters import ANSWER_MODES
 
-__all__ = ["CLI_GROUPS", "KIND_TYPES", "OPTIONS", "SWEEPABLE", "SolveOption", "option_named", "parse_value", "split_given"]
+__all__ = ["CLI_GROUPS", "KIND_TYPES", "OPTIONS", "SWEEPABLE", "SolveOption", "bounded_values", "check_bounds", "option_named", "parse_value",
+           "split_given"]
 
 #: the kinds of value an option takes
 KINDS = ("whole", "number", "text", "switch", "presolve", "choice")
@@ -70,6 +72,10 @@ class SolveOption:
         two_words: a first word after which the value takes one more on the command line
             (``beta-schedule``'s ``custom``: ``--beta-schedule custom FILE``); the value is the two words
             joined by a space, as a sweep or a plan spells it (``cli/_parser.TwoWords``).
+        most: the largest value a count or a time may take (None: no bound here; the seed's is its
+            own, the QPU's times are the solver's ranges).  A number past it would not run in a day or
+            fit in memory (``--sweeps 10000000000`` is a 74.5 GiB beta schedule); the request's check
+            refuses it in one line (:func:`check_bounds`) and ``--help`` says it (:attr:`help_text`).
     """
 
     name: str
@@ -83,6 +89,7 @@ class SolveOption:
     default: Any = None
     negatable: bool = False
     two_words: str = ""
+    most: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -92,6 +99,11 @@ class SolveOption:
     def flag(self) -> str:
         """``--beta-range``."""
         return f"--{self.name}"
+
+    @property
+    def help_text(self) -> str:
+        """:attr:`help` with the bound, as ``--help`` shows it: ``...; at most 1,000,000``."""
+        return self.help if self.most is None else f"{self.help}; at most {self.most:,}"
 
 
 #: the groups of ``solve --help``, in order: key -> title
@@ -103,6 +115,17 @@ CLI_GROUPS = {
     "search": "embedding search (mock-dwave, dwave, without --embedding)",
 }
 
+#: the bounds of the counts and times (:attr:`SolveOption.most`): past them a run would not end in a day or
+#: would not fit in memory (a million reads of a 25x25 puzzle's 1,900 variables is 1.9 GB of samples; 10^8
+#: sweeps a read is minutes on the smallest model, and its beta schedule 800 MB)
+MOST_READS = 1_000_000
+MOST_SWEEPS = 100_000_000
+MOST_RESTARTS = 1_000_000
+MOST_TROTTER = 10_000
+MOST_THREADS = 1024
+#: a day, in seconds (``--time-limit``)
+MOST_SECONDS = 86_400
+
 _CHAIN_STRENGTH = ("the coupling that holds each chain's qubits together, in the logical model's units (a broken "
                    "chain coupler costs 2X): a positive number, or 'uniform-torque' (Ocean's default, "
                    "uniform_torque_compensation with prefactor 1.414; the default), 'uniform-torque:PREFACTOR' "
@@ -110,18 +133,20 @@ _CHAIN_STRENGTH = ("the coupling that holds each chain's qubits together, in the
 
 _ENTRIES = (
     SolveOption("sampler", "sampler", "choice", None, "the local solver (default: sa)", default="sa"),
-    SolveOption("reads", "reads", "whole", "N", "number of samples, at least 1 (default: 10)", default=10),
+    SolveOption("reads", "reads", "whole", "N", "number of samples, at least 1 (default: 10)", default=10,
+                most=MOST_READS),
     SolveOption("seed", "seed", "whole", "S", "random seed 0..4294967295, for repeatable runs (read r uses S + r)"),
     SolveOption("sweeps", "sweeps", "whole", "N",
-                "annealing sweeps per read, at least 1 (sa, openjij-sa, openjij-sqa; default 1000)"),
+                "annealing sweeps per read, at least 1 (sa, openjij-sa, openjij-sqa; default 1000)", most=MOST_SWEEPS),
     SolveOption("time-limit", "time_limit", "number", "SECONDS",
-                "seconds per read, more than 0 (tabu, qbpp; qbpp default 1); cpsat: the whole search"),
+                "seconds per read, more than 0 (tabu, qbpp; qbpp default 1); cpsat: the whole search",
+                most=MOST_SECONDS),
     SolveOption("workers", "workers", "whole", "N",
                 "cpsat: search workers, at least 1 (default: CP-SAT's, every core; --count uses one)",
-                sweepable=False),
+                sweepable=False, most=MOST_THREADS),
     SolveOption("count", "count", "whole", "N",
                 "cpsat: enumerate up to N solutions and say how many there are (exact when fewer than N exist; "
-                "--count 2 decides uniqueness)", sweepable=False),
+                "--count 2 decides uniqueness)", sweepable=False, most=MOST_READS),
     SolveOption("presolve", "presolve", "presolve", "line|probe",
                 "fix the variables the presolve decides before sampling (as 'build --presolve')", group=""),
     SolveOption("encoding", "encoding", "text", "NAME", "the encoding of the block shifts", group="",
@@ -138,10 +163,10 @@ _ENTRIES = (
                 "openjij-sa's linear needs --beta-range", group="anneal", two_words="custom"),
     SolveOption("sweeps-per-beta", "sweeps_per_beta", "whole", "N",
                 "sa, openjij-sa: sweeps held at each beta (default 1; --sweeps must be a multiple of it; "
-                "openjij-sa needs --beta-range with it)", group="anneal"),
+                "openjij-sa needs --beta-range with it)", group="anneal", most=MOST_SWEEPS),
     SolveOption("restarts", "restarts", "whole", "R",
                 "sa: R independent anneals per read, the read keeping the best (its time is all R); tabu: the "
-                "most restarts of one read (TabuSampler's num_restarts)", group="anneal"),
+                "most restarts of one read (TabuSampler's num_restarts)", group="anneal", most=MOST_RESTARTS),
     SolveOption("tenure", "tenure", "whole", "N",
                 "tabu: the tabu list's length, 0 <= N < variables (default min(20, variables/4))", group="anneal"),
     SolveOption("initial-states", "initial_states", "text", "line|FILE",
@@ -159,7 +184,7 @@ _ENTRIES = (
     SolveOption("gamma", "schedule.gamma", "number", "G",
                 "openjij-sqa: initial transverse field, lowered to 0 (default 1)", group="openjij"),
     SolveOption("trotter", "schedule.trotter", "whole", "N", "openjij-sqa: Trotter slices (default 4)",
-                group="openjij"),
+                group="openjij", most=MOST_TROTTER),
     SolveOption("sqa-schedule", "schedule.sqa_schedule", "text", "FILE",
                 "openjij-sqa: the whole schedule, rows 's sweeps' or 's beta sweeps' (s from 0, all transverse "
                 "field, to 1, none; never decreasing); no --sweeps then", group="openjij"),
@@ -191,7 +216,7 @@ _ENTRIES = (
                 "the previous read's answer", group="qpu", negatable=True),
     SolveOption("num-spin-reversal-transforms", "qpu.num_spin_reversal_transforms", "whole", "N",
                 "gauge transforms; the reads are split evenly among N problems (--reads a multiple of N)",
-                group="qpu"),
+                group="qpu", most=MOST_READS),
     SolveOption("readout-thermalization", "qpu.readout_thermalization", "number", "US",
                 "microseconds waited after each read (the solver's readout_thermalization_range)", group="qpu"),
     SolveOption("programming-thermalization", "qpu.programming_thermalization", "number", "US",
@@ -207,9 +232,9 @@ _ENTRIES = (
     # minorminer's search knobs (SampleOptions.qpu, for a search without --embedding)
     SolveOption("chainlength-patience", "qpu.chainlength_patience", "whole", "N",
                 "minorminer: rounds without a shorter chain before it stops improving (its default 10)",
-                group="search", sweepable=False),
+                group="search", sweepable=False, most=MOST_RESTARTS),
     SolveOption("threads", "qpu.threads", "whole", "N", "minorminer: threads of one search (default 1)",
-                group="search", sweepable=False),
+                group="search", sweepable=False, most=MOST_THREADS),
     SolveOption("clique", "qpu.clique", "switch", None,
                 "a clique embedding (minorminer.busclique): chains for a complete graph on the model's variables, "
                 "in one quick deterministic pass; Pegasus and Zephyr only; longer chains than a search's",
@@ -316,3 +341,42 @@ def split_given(values: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         else:
             out["options"][field] = value
     return out
+
+
+def bounded_values(options: Any) -> dict[str, Any]:
+    """The values of the options with a bound (:attr:`SolveOption.most`) in *options* (a
+    :class:`~nonoqubo.solvers.base.SampleOptions`: its fields, its ``schedule`` and ``qpu`` dicts), by name."""
+    out: dict[str, Any] = {}
+    for name, entry in OPTIONS.items():
+        if entry.most is None:
+            continue
+        where, _, key = entry.key.rpartition(".")
+        out[name] = getattr(options, key, None) if not where else (getattr(options, where, None) or {}).get(key)
+    return out
+
+
+def check_bounds(values: Mapping[str, Any]) -> None:
+    """Refuse a count or a time past its option's bound (:attr:`SolveOption.most`), in one line that says it.
+
+    *values* are option name -> value (None: not given), as :func:`split_given` takes them; a value that
+    is not a number is another check's to refuse.
+
+    Raises:
+        SolverError: ``--sweeps must be at most 100,000,000, not 10,000,000,000``.
+
+    Examples:
+        >>> check_bounds({"reads": 100, "sweeps": None})
+        >>> check_bounds({"sweeps": 10**10})
+        Traceback (most recent call last):
+        nonoqubo.errors.SolverError: --sweeps must be at most 100,000,000, not 10,000,000,000
+    """
+    for name, value in values.items():
+        entry = OPTIONS.get(name)
+        if entry is None or entry.most is None or isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or (isinstance(value, float) and not math.isfinite(value)):  # inf, nan: the option's check refuses
+            continue
+        if value > entry.most:
+            digits = len(str(int(value)))
+            shown = f"{value:g}" if isinstance(value, float) else f"{value:,}" if digits <= 30 else \
+                f"a number of {digits:,} digits"
+            raise SolverError(f"{entry.flag} must be at most {entry.most:,}, not {shown}")

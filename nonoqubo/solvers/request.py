@@ -51,7 +51,7 @@ from ..model.encodings import Encoding, EncodingLike, encoding_named
 from ..model.weights import Weights
 from ..samples import RUN_IDENTITY  # the run record's reading owns it
 from .base import KNOBS, SampleOptions
-from .options import parse_value, split_given
+from .options import bounded_values, check_bounds, parse_value, split_given
 from .qpu import QPU_OPTIONS
 from .samplers import SamplerSpec, check_options, sampler_spec
 from .schedule import format_beta_range, parse_beta_range, parse_beta_schedule
@@ -178,7 +178,9 @@ class SolveRequest:
 
     def check(self) -> SolveRequest:
         """Refuse, in one line and before any model is read, a bad value or an option the sampler does not
-        take (:func:`~nonoqubo.solvers.samplers.check_options`); the request itself when it is good."""
+        take (:func:`~nonoqubo.solvers.samplers.check_options`), a count or a time past its bound
+        (:func:`~nonoqubo.solvers.options.check_bounds`); the request itself when it is good."""
+        check_bounds(bounded_values(self.options))  # first: no count that would not run in a day or fit in memory
         check_options(self.options, self.sampler)
         presolve_name(self.presolve)
         return self

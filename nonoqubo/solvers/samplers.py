@@ -19,11 +19,11 @@ Examples:
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
+from .._util.stream import is_file_like
 from ..errors import SolverError
 from ..model.qubo import Qubo
 from ..qpu.physical import parse_chain_strength
@@ -264,7 +264,7 @@ def _check_knobs(options: SampleOptions) -> None:
     if options.tenure is not None:
         _whole(options.tenure, "--tenure", 0)
     given = options.initial_states
-    if given is not None and given != LINE and not os.path.isfile(given):
+    if given is not None and given != LINE and not is_file_like(given):  # a FIFO or <(...) is a file too
         raise SolverError(f"--initial-states {given}: no such file (give a samples file, a picture, or 'line')")
 
 

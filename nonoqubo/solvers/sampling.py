@@ -93,7 +93,7 @@ import numpy as np
 
 from .._util.plain import json_safe
 from ..inputs import open_input
-from ..model.estimate import check_fits
+from ..model.estimate import available_memory, check_fits, estimate_samples, size_text
 from .._version import __version__
 from ..answers.decode import Analysis, Decoder, Report, select
 from ..errors import FormatError, SampleError, SolverError
@@ -104,11 +104,12 @@ from ..model.qubo import Qubo
 from ..pipeline import Models, Step
 from ..samples import SampleBatch
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, machine
+from .dwave import SA_DEFAULT_SWEEPS
 from .initial import initial_states
 from .request import SolveRequest
 from .samplers import SAMPLER_TIMING, WALL_CLOCK
 
-__all__ = ["RUN", "Prepared", "SolveRequest", "SolveResult", "checked_models", "model_record", "models_of", "prepare",
+__all__ = ["RUN", "Prepared", "SolveRequest", "SolveResult", "check_memory", "checked_models", "model_record", "models_of", "prepare",
            "read_for_solve", "request_of", "run_record", "sample", "sampleset_document", "sampleset_json", "solve"]
 
 #: the ``batch.extra`` key of the run's record (:func:`run_record`)
@@ -200,12 +201,36 @@ def _ready(qubo: Qubo, request: SolveRequest, decoder: Decoder | None = None) ->
         SolverError, QpuParameterError, EmbeddingError: an option this model (or solver) cannot take.
     """
     opts = request.options
+    check_memory(qubo, request)  # the samples and the schedule reckoned before anything is allocated
     if opts.initial_states is not None and qubo.num_vars:  # matched to the model before any sampling
         opts = replace(opts, states=initial_states(qubo, opts.initial_states, opts.reads, opts.seed, decoder=decoder))
     check_model = request.spec.check_model
     if check_model is not None and qubo.num_vars:
         check_model(qubo, opts)
     return opts
+
+
+def check_memory(qubo: Qubo, request: SolveRequest, memory: int | None = None) -> int:
+    """The bytes *request*'s run on *qubo* takes beside the model (:func:`~nonoqubo.model.estimate.estimate_samples`:
+    its samples, counted solutions or restarts, and its beta schedule); refused past *memory* (default: what
+    this machine has available), before anything is allocated.
+
+    Raises:
+        SolverError: the run would not fit (one line: the figures, and which options to lower).
+    """
+    opts, spec = request.options, request.spec
+    anneals = "sweeps" in spec.takes  # sa, openjij: a beta schedule, and sa's restarts are anneals kept at once
+    rows = (opts.count or opts.reads) * ((opts.restarts or 1) if anneals else 1)
+    schedule = (opts.sweeps or SA_DEFAULT_SWEEPS) // (opts.sweeps_per_beta or 1) if anneals else 0
+    need = estimate_samples(rows, qubo.num_vars, schedule)
+    limit = available_memory() if memory is None else memory
+    if limit is not None and need > limit:
+        asked = ", ".join(f"{flag} {value:,}" for flag, value in (("--reads", opts.reads), ("--count", opts.count),
+                                                                    ("--restarts", opts.restarts), ("--sweeps", opts.sweeps))
+                          if value)
+        raise SolverError(f"{asked} on the model's {qubo.num_vars:,} variables would take about {size_text(need)} of "
+                          f"memory, more than the {size_text(limit)} available; ask for fewer")
+    return need
 
 
 def _sample_ready(qubo: Qubo, request: SolveRequest, opts: SampleOptions, tick: Tick | None = None) -> SampleBatch:
@@ -222,7 +247,8 @@ def _sample_ready(qubo: Qubo, request: SolveRequest, opts: SampleOptions, tick: 
 
     date = datetime.now(timezone.utc)
     start = time.perf_counter()
-    if qubo.num_vars == 0 and opts.count is None:
+    if qubo.num_vars == 0 and opts.count is None and not spec.ground_truth:  # CP-SAT solves the clues: it says
+        qubo.check_solvable(_named(qubo))  # no variables, an energy that is not 0: no solution, nothing to sample
         batch = SampleBatch(bits=np.zeros((1, 0), np.int8), labels=list(qubo.labels),
                             energies=np.array([float(qubo.offset)]), source=f"{sampler} sampler (nothing to sample)")
     else:
@@ -231,6 +257,11 @@ def _sample_ready(qubo: Qubo, request: SolveRequest, opts: SampleOptions, tick: 
     read_wall = [b - a for a, b in zip([start, *stamps], stamps)] if len(stamps) == len(batch) > 1 else None
     batch.extra[RUN] = run_record(request, batch, wall, read_wall, date)
     return batch
+
+
+def _named(qubo: Qubo) -> str | None:
+    """The puzzle as a message names it (its name, as CP-SAT's verdict does), or None when it has none."""
+    return (qubo.puzzle.name if qubo.puzzle is not None else None) or None
 
 
 def run_record(request: SolveRequest, batch: SampleBatch, wall: float, read_wall: list[float] | None,

@@ -35,14 +35,14 @@ Examples:
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
-from ..errors import SolverError
+from .._util.stream import read_bytes
+from .._util.guard import json_loads
+from ..errors import FormatError, SolverError
 
 __all__ = ["SCHEDULE_TYPES", "betas_from_text", "format_beta_range", "parse_beta_range", "parse_beta_schedule", "read_betas",
            "read_sqa_schedule", "sqa_schedule_from_text"]
@@ -103,14 +103,14 @@ def _numbers(text: str, source: str, option: str) -> list[list[float]]:
     if not stripped:
         raise SolverError(f"{option} {source}: the file is empty")
     if stripped.startswith("["):
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise SolverError(f"{option} {source}: not a JSON list ({exc.msg}, line {exc.lineno})") from None
+        try:  # the guarded reader: no integer of thousands of digits, no nesting past its limit
+            data = json_loads(stripped, source)
+        except FormatError as exc:
+            raise SolverError(f"{option} {exc}") from None
         rows = [row if isinstance(row, list) else [row] for row in data] if isinstance(data, list) else None
         if not rows or not all(all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in r) for r in rows):
             raise SolverError(f"{option} {source}: a JSON schedule is a non-empty list of numbers (or of rows of numbers)")
-        return [[float(v) for v in r] for r in rows]
+        return [[_float(v) for v in r] for r in rows]
     rows = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].replace(",", " ").strip()
@@ -125,12 +125,17 @@ def _numbers(text: str, source: str, option: str) -> list[list[float]]:
     return rows
 
 
-def _read(path: str, option: str) -> str:
+def _float(value: int | float) -> float:
+    """*value* as a float; an integer past the floats (``10**400``) is infinite, which the checks refuse."""
     try:
-        size = Path(path).stat().st_size
-        if size > _MAX_BYTES:
-            raise SolverError(f"{option} {path}: {size} bytes; a schedule file is at most {_MAX_BYTES}")
-        return Path(path).read_text(encoding="utf-8-sig")
+        return float(value)
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+def _read(path: str, option: str) -> str:
+    try:  # a FIFO or <(...) is read once, as a stream, and kept: the check and the run read the same betas
+        return read_bytes(path, f"{option} {path}", limit=_MAX_BYTES).decode("utf-8-sig")
     except OSError as exc:
         raise SolverError(f"{option} {path}: cannot read it ({exc.strerror or exc})") from None
     except UnicodeDecodeError:

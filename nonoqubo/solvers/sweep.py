@@ -30,8 +30,8 @@ import json
 import os
 import re
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
+from .._util.stream import is_file_like, read_bytes
 from ..errors import SolverError
 
 __all__ = ["MAX_SETTINGS", "parse_sweep", "read_sweep_file", "setting_name", "settings"]
@@ -47,7 +47,7 @@ def _name(option: str) -> str:
 def read_sweep_file(path: str) -> dict[str, list[str]]:
     """The grid in the JSON or YAML file *path*: a mapping of option to a list of values (or one value)."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = read_bytes(path, f"--sweep {path}", limit=1 << 20).decode("utf-8-sig")  # a FIFO read once
     except OSError as exc:
         raise SolverError(f"--sweep {path}: cannot read it ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
@@ -88,10 +88,10 @@ def parse_sweep(specs: Sequence[str], sweepable: Iterable[str]) -> dict[str, lis
     allowed = sorted(sweepable)
     grid: dict[str, list[str]] = {}
     for spec in specs:
-        if "=" in spec and not os.path.isfile(spec):
+        if "=" in spec and not is_file_like(spec):
             option, _, given = spec.partition("=")
             part = {_name(option): [v.strip() for v in given.split(":")]}
-        elif os.path.isfile(spec):
+        elif is_file_like(spec):
             part = read_sweep_file(spec)
         else:
             raise SolverError(f"--sweep takes OPTION=V1:V2... or a JSON/YAML file of option -> values, not {spec!r}")

@@ -69,4 +69,4 @@ def test_a_long_model_into_head_stops_quietly(fmt, unbuffered):
 def test_standard_output_named_twice_is_refused(run_cli):
     status, out, err = run_cli("build", GECODE, "--name", "heart", "-o", "-", "-o", "-", "-f", "coo")
     assert (status, out) == (2, "")
-    assert err == "nonoqubo: error: standard output is named twice (-o -): it can take one model\n"
+    assert err == "nonoqubo: error: standard output is named twice (-o -): it can take one output\n"

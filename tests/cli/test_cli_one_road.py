@@ -151,7 +151,7 @@ def test_the_plan_is_made_before_the_input_is_read(tmp_path):
 
 @pytest.mark.parametrize(("outputs", "formats", "options", "error", "message"), [
     (["a.qubo", "b.qubo"], ["qubo", "coo", "bqm"], {}, NonoquboError, "-f was given 3 times for 2 outputs"),
-    (["a.qubo", "./a.qubo"], None, {}, NonoquboError, "the same output file is named twice"),
+    (["a.qubo", "./a.qubo"], None, {}, NonoquboError, "-o names a.qubo twice: one output would overwrite the other"),
     (["-", "-"], ["coo"], {}, NonoquboError, "standard output is named twice"),
     (["-"], None, {}, UnsupportedFormat, "'-o -' needs a format"),
     (["a.qubo"], None, {"ising": True}, UnsupportedFormat, "cannot carry an Ising model"),

@@ -110,6 +110,9 @@ class Reader:
     #: what an error line may name instead of the mutant's path (the command's other inputs; for an
     #: option's value, the option): mutant path -> names; None: the path only
     names: Callable[[str], list[str]] | None = None
+    #: exit status 2 may come with a report on standard output instead of one error line, each of its lines
+    #: but the last (the total) naming the file (``check`` of a tournament answer file: problems by line)
+    report: bool = False
 
 
 @dataclass
@@ -126,7 +129,7 @@ def _alarm(signum, frame):  # pragma: no cover - only on a hang
     raise _Timeout()
 
 
-def run_case(argv: list[str], names: list[str]) -> tuple[str, str]:
+def run_case(argv: list[str], names: list[str], report: bool = False) -> tuple[str, str]:
     """Run ``nonoqubo.cli.main(argv)``; the outcome (``ok``/``invalid``/``error``) or a failure kind, and detail."""
     from nonoqubo.cli import main
 
@@ -159,7 +162,12 @@ def run_case(argv: list[str], names: list[str]) -> tuple[str, str]:
         return "status", f"exit status {status}"
     if len(lines) > 1:
         return "multi-line", " | ".join(lines[:3])[:300]
-    if status == 2 and not (lines and any(n in lines[0] for n in names)):
+    if status == 2 and report and not lines:  # a report of problems: every line but the total names the file
+        shown = out.getvalue().splitlines()
+        unnamed = [line for line in shown[:-1] if not any(n in line for n in names)]
+        if not shown or unnamed:
+            return "unnamed", (unnamed[0] if unnamed else "(no report)")[:300]
+    elif status == 2 and not (lines and any(n in lines[0] for n in names)):
         return "unnamed", (lines[0] if lines else "(no message)")[:300]
     if seconds > LIMIT:
         return "slow", f"{seconds:.1f} s"
@@ -178,7 +186,7 @@ def fuzz(reader: Reader, cases: int, seed: int = 0, workdir: str | None = None) 
             with open(path, "wb") as fh:
                 fh.write(mutant)
             argv = reader.argv(path)
-            kind, detail = run_case(argv, reader.names(path) if reader.names else [path])
+            kind, detail = run_case(argv, reader.names(path) if reader.names else [path], reader.report)
             outcome.counts[kind] += 1
             if kind not in ("ok", "invalid", "error"):
                 keep = os.path.join(KEEP, f"{reader.name}-seed{seed}-case{case}-{name}")
@@ -424,6 +432,116 @@ def _annealer_readers(workdir: str) -> dict[str, Reader]:
     }
 
 
+# -- issue 45 ("Edges 3"): one family per class ----------------------------------------------------
+#: pipes handed out by the ``streams`` family, closed when the next case asks for one (the case is over)
+_OPEN_PIPES: list[int] = []
+#: the most bytes a ``streams`` mutant puts in a pipe: what a pipe holds without a reader (64 KiB), so
+#: writing it never waits
+PIPE_BYTES = 60_000
+
+
+def pipe_path(data: bytes) -> str:
+    """``/dev/fd/N`` of a pipe holding *data* (cut at :data:`PIPE_BYTES`), its writer closed: a shell's ``<(...)``."""
+    while _OPEN_PIPES:
+        with contextlib.suppress(OSError):
+            os.close(_OPEN_PIPES.pop())
+    read, write = os.pipe()
+    os.write(write, data[:PIPE_BYTES])
+    os.close(write)
+    _OPEN_PIPES.append(read)
+    return f"/dev/fd/{read}"
+
+
+def _value(path: str) -> str:
+    """A mutant as a command-line word: :func:`option_value` without NUL bytes (no command line carries one)."""
+    return option_value(path).replace("\x00", "")
+
+
+#: issue 45's seeds: two output names (class 1), sweep grammars of the bounded counts (class 2), clue specs
+#: whose model has no variables (class 7: unsolvable, then solvable)
+OUTPUT_PAIRS = ("x.svg\nx.svg", "x.svg\n./x.svg", "a.json\nsub/../a.json", "a.json\nb.svg", "m.qubo\nm.qubo")
+COUNT_SWEEPS = ("reads=1:3", "sweeps=10:20", "restarts=1:2", "sweeps-per-beta=1:2", "reads=2,sweeps=10",
+                "beta-range=1,10:2,20")
+EMPTY_MODELS = ({"rows": [[2], []], "cols": [[], [2]]}, {"rows": [[2], []], "cols": [[1], [1]]},
+                {"rows": [[1], [1]], "cols": [[2], []]}, {"rows": [[3], [], [3]], "cols": [[1, 1]] * 3})
+
+
+def _edges3_readers(workdir: str) -> dict[str, Reader]:
+    """The families of issue 45, one per class: outputs, counts, streams, occurrences, sample types,
+    tournament answers, empty models."""
+    import dimod
+    import numpy as np
+
+    from nonoqubo import clues
+    from nonoqubo.model.encoding import Layout
+
+    puzzle = clues.load(SMALL)
+    layout = Layout.of(puzzle)
+    labels = layout.labels()
+    grid = np.array([[c == "#" for c in row] for row in puzzle.solution], np.int8)
+    bits = [int(b) for b in np.asarray(layout.encode(grid)).ravel()]
+    flipped = [1 - b for b in bits]
+    out = os.path.join(workdir, "edges3")
+    os.makedirs(out, exist_ok=True)
+    fast = ["--reads", "2", "--sweeps", "20", "--seed", "1", "-q"]
+
+    def outputs(p: str) -> list[str]:  # class 1: two outputs of one command, maybe on one path
+        first, _, second = _value(p).partition("\n")
+        first, second = (os.path.join(out, n) for n in (first or "a", second or "b"))
+        if len(p) % 2:
+            return ["build", str(SMALL), "-o", first, "-o", second, "-f", "qubo-json", "-q"]
+        return ["solve", str(SMALL), "-o", first, "--image", second, *fast]
+
+    def streams(p: str) -> list[str]:  # class 3: option files as pipes
+        data = Path(p).read_bytes()
+        if p.endswith(".betas"):
+            return ["solve", str(SMALL), "--beta-schedule", "custom", pipe_path(data), "--reads", "2", "-q"]
+        return ["solve", str(SMALL), "--initial-states", pipe_path(data), *fast]
+
+    answer = json.dumps(dimod.SampleSet.from_samples([dict(zip(labels, bits))], "BINARY", energy=[0])
+                        .to_serializable(pack_samples=False))
+    typed = []
+    for kind in ("int8", "float64", "bool", "complex128", "datetime64[D]", "timedelta64[s]"):
+        doc = json.loads(answer)
+        doc["sample_data"]["data_type"] = doc["sample_type"] = kind
+        typed.append((f"{kind.split('[')[0]}.sampleset.json", json.dumps(doc).encode()))
+    counted = dimod.SampleSet.from_samples([dict(zip(labels, bits)), dict(zip(labels, flipped))], "BINARY",
+                                           energy=[0, 30], num_occurrences=[0, 5])
+    questions = os.path.join(workdir, "edges3-questions.taai")
+    question = "\n".join("\t".join(map(str, c)) or "0" for c in (*puzzle.cols, *puzzle.rows))
+    Path(questions).write_text(f"$1\n{question}\n$2\n{question}\n")
+    rows = ["\t".join("1" if c == "#" else "0" for c in r) for r in puzzle.solution]
+    short = ["1\t0", *rows[1:]]
+    picture = ("\n".join(puzzle.solution) + "\n").encode()
+    return {
+        "outputs": Reader("outputs", [(f"pair{i}.txt", t.encode()) for i, t in enumerate(OUTPUT_PAIRS)], outputs,
+                          names=lambda p: [out, "-o", "--image"]),
+        "counts": Reader("counts", [(f"sweep{i}.txt", t.encode()) for i, t in enumerate(COUNT_SWEEPS)],
+                         # one read of 10 sweeps: a count the mutant leaves small stays quick (restarts=781)
+                         lambda p: ["solve", str(SMALL), f"--sweep={_value(p)}", "--reads", "1", "--sweeps", "10",
+                                    "--seed", "1", "-q", "-o", os.path.join(out, "sweeps")],
+                         names=lambda p: ["--sweep", "--reads", "--sweeps", "--restarts", "--beta-range"]),
+        "streams": Reader("streams", [("b.betas", b"0.1\n1\n5\n"), ("j.betas", b"[0.5, 1, 2, 4]"),
+                                      ("pic.txt", picture), ("answer.json", answer.encode())], streams,
+                          names=lambda p: ["/dev/fd/", "--beta-schedule", "--initial-states"]),
+        "occurrences": Reader("occurrences", [("zero.sampleset.json", json.dumps(counted.to_serializable()).encode()),
+                                              ("zero-map.json", json.dumps({
+                                                  "samples": [dict(zip(labels, bits)), dict(zip(labels, flipped))],
+                                                  "energies": [0, 30], "num_occurrences": [0, 2]}).encode())],
+                              lambda p: ["decode", str(SMALL), p]),
+        "sample-types": Reader("sample-types", typed, lambda p: ["decode", str(SMALL), p]),
+        "tournament-answers": Reader("tournament-answers", [
+            ("answers.txt", ("$1\n" + "\n".join(rows) + "\n$2\n" + "\n".join(rows) + "\n").encode()),
+            ("short1.txt", ("$1\n" + "\n".join(short) + "\n$2\n" + "\n".join(rows) + "\n").encode()),
+            ("short2.txt", ("$2\n" + "\n".join(rows) + "\n$1\n" + "\n".join(short) + "\n").encode())],
+            lambda p: ["check", questions, p], names=lambda p: [p, questions], report=True),
+        "empty-models": Reader("empty-models", [(f"empty{i}.json", json.dumps(spec).encode())
+                                                for i, spec in enumerate(EMPTY_MODELS)],
+                               lambda p: (["solve", p, "--reads", "2", "-q"] if len(p) % 2 else
+                                          ["build", p, "-o", os.path.join(out, "empty.qubo.json"), "-q"])),
+    }
+
+
 def readers(workdir: str) -> dict[str, Reader]:
     """Every reader family; model seeds are written to *workdir* (the samples' model lives there)."""
     model_path = os.path.join(workdir, "logo.qubo")
@@ -455,6 +573,7 @@ def readers(workdir: str) -> dict[str, Reader]:
     for fmt, name, data in models:
         out[fmt] = Reader(fmt, [(name, data)], lambda p: ["decode", p, good_answer], subprocess=fmt in NATIVE)
     out.update(_annealer_readers(workdir))
+    out.update(_edges3_readers(workdir))
     return out
 
 
