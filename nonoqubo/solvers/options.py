@@ -97,7 +97,7 @@ class SolveOption:
 #: the groups of ``solve --help``, in order: key -> title
 CLI_GROUPS = {
     "sampling": "",
-    "anneal": "simulated annealing and tabu knobs (sa, tabu; openjij-sa, openjij-sqa where OpenJij has them)",
+    "anneal": "annealing, tempering and tabu knobs (sa, tabu, pt, pa; openjij-sa, openjij-sqa where OpenJij has them)",
     "openjij": "OpenJij schedules (openjij-sa, openjij-sqa)",
     "qpu": "QPU samplers (mock-dwave, dwave)",
     "search": "embedding search (mock-dwave, dwave, without --embedding)",
@@ -144,11 +144,15 @@ _ENTRIES = (
                 "most restarts of one read (TabuSampler's num_restarts)", group="anneal"),
     SolveOption("tenure", "tenure", "whole", "N",
                 "tabu: the tabu list's length, 0 <= N < variables (default min(20, variables/4))", group="anneal"),
-    SolveOption("initial-states", "initial_states", "text", "line|FILE",
-                "sa, tabu, openjij-sa, openjij-sqa, and the QPU samplers' reverse anneal: warm start: 'line' "
-                "(line logic's fixings, random values elsewhere, from --seed) or a samples file decode reads, or "
-                "a picture (#/.) of the answer; read r starts from state r mod K (SQA keeps it only with an "
-                "--sqa-schedule that starts near s=1)", group="anneal"),
+    SolveOption("initial-states", "initial_states", "text", "line|probe|FILE",
+                "sa, tabu, pt, pa, openjij-sa, openjij-sqa, and the QPU samplers' reverse anneal: warm start: 'line' "
+                "(line logic's fixings, random values elsewhere, from --seed), 'probe' (probing's fixings, the "
+                "same), or a samples file decode reads, or a picture (#/.) of the answer; read r starts from state r "
+                "mod K; sa with --restarts R draws reads x R states, each restart its own (SQA keeps a start only "
+                "with an --sqa-schedule that starts near s=1)", group="anneal"),
+    SolveOption("replicas", "replicas", "whole", "K",
+                "pt: the rungs of its temperature ladder, at least 2 (default 8); pa: its population, at least 1 "
+                "(default 32); every replica is swept --sweeps times, so a read costs K anneals", group="anneal"),
     # OpenJij's schedule options (SampleOptions.schedule)
     SolveOption("beta-min", "schedule.beta_min", "number", "B",
                 "openjij-sa: first inverse temperature (or give --beta-range LO,HI)", group="openjij"),
