@@ -90,7 +90,7 @@ def settings(samplers: list[str], sweeps: list[int], beta_range: tuple[float, fl
             rows += [Setting(f"sa {s:g}", "sa", {"sweeps": s, "beta_range": beta_range}, 32) for s in sweeps]
         elif name == "pt":
             rows += [Setting(f"pt {s:g}, 8 replicas", "pt", {"sweeps": s, "beta_range": beta_range, "replicas": 8},
-                             8) for s in sweeps]
+                             16) for s in sweeps]
         elif name == "pa":
             rows += [Setting(f"pa {s:g}, 32 replicas", "pa", {"sweeps": s, "beta_range": beta_range, "replicas": 32,
                                                               "sweeps_per_beta": 10}, 4) for s in sweeps]

@@ -53,7 +53,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -142,6 +142,10 @@ class _Model:
     coupling: Any  # scipy.sparse.csr_matrix, symmetric, zero diagonal
     blocks: list[tuple[int, int]]
     offset: float
+    rows: list[Any] = field(default_factory=list)  # coupling[a:b] of every block, sliced once
+
+    def __post_init__(self) -> None:
+        self.rows = [self.coupling[a:b] for a, b in self.blocks]
 
     @classmethod
     def of(cls, qubo: Qubo, purpose: str) -> _Model:
@@ -166,11 +170,13 @@ class _Model:
         counts = np.bincount(colour, minlength=int(colour.max()) + 1) if n else np.zeros(0, dtype=np.int64)
         ends = np.cumsum(counts)
         blocks = [(int(e - k), int(e)) for e, k in zip(ends, counts) if k]
-        return cls(order, linear[order], coupling, blocks, float(qubo.offset))
+        return cls(order, linear[order].astype(np.float32), coupling.astype(np.float32), blocks, float(qubo.offset))
 
     def energies(self, state: np.ndarray) -> np.ndarray:
         """The energy of every column of *state* (variables x replicas), offset included."""
-        return self.linear @ state + 0.5 * np.einsum("ij,ij->j", state, self.coupling @ state) + self.offset
+        wide = state.astype(np.float64)
+        return (self.linear.astype(np.float64) @ wide
+                + 0.5 * np.einsum("ij,ij->j", wide, self.coupling.astype(np.float64) @ wide) + self.offset)
 
 
 class _Chain:
@@ -181,25 +187,31 @@ class _Chain:
         n = len(model.order)
         self.model, self.reads, self.replicas, self.rng = model, reads, replicas, rng
         if start is None:
-            self.state = rng.integers(0, 2, size=(n, reads * replicas)).astype(np.float64)
+            self.state = rng.integers(0, 2, size=(n, reads * replicas)).astype(np.float32)
         else:  # every replica of read r from start[r] (the model's order -> the colour order)
-            self.state = np.repeat(start[:, model.order].T.astype(np.float64), replicas, axis=1)
+            self.state = np.repeat(start[:, model.order].T.astype(np.float32), replicas, axis=1)
         self.energy = model.energies(self.state)
         self.best_energy = np.full(reads, np.inf)
         self.best = np.zeros((n, reads))
         self.keep_best()
 
     def sweep(self, beta: np.ndarray) -> None:
-        """One Metropolis sweep of every replica; *beta* its inverse temperature (one per column)."""
-        model, state, rng = self.model, self.state, self.rng
-        for a, b in model.blocks:
+        """One Metropolis sweep of every replica; *beta* its inverse temperature (one per column).
+
+        A flip of energy change ``dE`` is accepted when ``beta * dE <= X`` with ``X`` a standard
+        exponential draw (``-ln U``): the same event as ``U < exp(-beta dE)``, without an ``exp`` per
+        proposal; every draw of the sweep is made in one call.
+        """
+        model, state = self.model, self.state
+        draws = self.rng.standard_exponential(state.shape, dtype=np.float32)
+        for (a, b), rows in zip(model.blocks, model.rows):
             x = state[a:b]
-            local = model.coupling[a:b] @ state
+            local = rows @ state
             local += model.linear[a:b, None]
-            delta = (1.0 - 2.0 * x) * local
-            accept = (delta <= 0) | (rng.random(delta.shape) < np.exp(-np.maximum(delta, 0) * beta))
-            state[a:b] = np.where(accept, 1.0 - x, x)
-            self.energy += np.where(accept, delta, 0.0).sum(axis=0)
+            delta = (1 - 2 * x) * local
+            accept = delta * beta <= draws[a:b]
+            state[a:b] = np.where(accept, 1 - x, x)
+            self.energy += np.where(accept, delta, 0).sum(axis=0, dtype=np.float64)
 
     def keep_best(self) -> None:
         """Remember each read's lowest-energy state so far."""
@@ -220,7 +232,7 @@ class _Chain:
 def _pt_batch(chain: _Chain, betas: np.ndarray, sweeps: int) -> None:
     """*sweeps* sweeps of a ladder, the neighbours' exchanges after each (even pairs, then odd)."""
     reads, k = chain.reads, chain.replicas
-    beta = np.tile(betas, reads)
+    beta = np.tile(betas, reads).astype(np.float32)
     base = np.arange(reads * k).reshape(reads, k)
     for s in range(sweeps):
         chain.sweep(beta)
@@ -250,7 +262,7 @@ def _pa_batch(chain: _Chain, betas: np.ndarray, per_beta: int) -> None:
             index = np.searchsorted((cumulative + np.arange(reads)[:, None]).ravel(),
                                     (points + np.arange(reads)[:, None]).ravel())
             chain.take(np.minimum(index, offsets * k + k - 1))
-        beta = np.full(reads * k, b)
+        beta = np.full(reads * k, b, dtype=np.float32)
         for _ in range(per_beta):
             chain.sweep(beta)
         chain.keep_best()
