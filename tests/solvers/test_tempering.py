@@ -156,3 +156,22 @@ def test_without_scipy_the_message_is_the_install_line(monkeypatch, run_cli, sam
     extras = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert any(req.startswith("scipy") for req in extras["tempering"]) and any(
         req.startswith("scipy") for req in extras["dev"])
+
+
+def test_a_campaign_plan_sweeps_replicas_and_gives_what_solve_gives(run_cli, tmp_path):
+    status, _, err = run_cli("suite", "--random", "5x5:0.5:1:7", "-o", tmp_path / "suite", "-f", "bqm", "-q")
+    assert status == 0, err
+    (tmp_path / "plan.yaml").write_text("suite: suite\nseeds: [3]\nsettings:\n"
+                                        "  pa: {sampler: pa, reads: 3, sweeps: 40, replicas: [2, 4]}\n")
+    status, out, err = run_cli("run", tmp_path / "plan.yaml", "-j", 1, "-q")
+    assert status == 0, out + err
+    ran = sorted((tmp_path / "runs").glob("*/*.json"))
+    assert [p.parent.name for p in ran] == ["pa-replicas=2", "pa-replicas=4"]
+    model = next((tmp_path / "suite").glob("*.bqm"))
+    alone = tmp_path / "alone.json"
+    status, _, err = run_cli("solve", model, "--sampler", "pa", "--reads", 3, "--sweeps", 40, "--replicas", 4,
+                             "--seed", 3, "-q", "-o", alone)
+    assert status in (0, 1), err
+    planned = json.loads(ran[1].read_text())
+    assert planned["info"]["nonoqubo"]["parameters"]["replicas"] == 4
+    assert planned["sample_data"] == json.loads(alone.read_text())["sample_data"]  # the same seed, the same samples
