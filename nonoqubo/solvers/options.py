@@ -113,7 +113,7 @@ _ENTRIES = (
     SolveOption("reads", "reads", "whole", "N", "number of samples, at least 1 (default: 10)", default=10),
     SolveOption("seed", "seed", "whole", "S", "random seed 0..4294967295, for repeatable runs (read r uses S + r)"),
     SolveOption("sweeps", "sweeps", "whole", "N",
-                "annealing sweeps per read, at least 1 (sa, openjij-sa, openjij-sqa; default 1000)"),
+                "annealing sweeps per read, at least 1 (sa, openjij-sa, openjij-sqa; pt, pa: of every replica; default 1000)"),
     SolveOption("time-limit", "time_limit", "number", "SECONDS",
                 "seconds per read, more than 0 (tabu, qbpp; qbpp default 1); cpsat: the whole search"),
     SolveOption("workers", "workers", "whole", "N",
@@ -130,14 +130,14 @@ _ENTRIES = (
                 group="", sweepable=False),
     # the annealing knobs (SampleOptions' KNOBS)
     SolveOption("beta-range", "beta_range", "text", "LO,HI",
-                "sa, openjij-sa: first and last inverse temperature, 0 < LO < HI (default: the sampler's range "
+                "sa, openjij-sa, pt, pa: first and last inverse temperature, 0 < LO < HI (default: the sampler's range "
                 "from the model's biases, about 0.02,23 here; 0.5,10 often does better)", group="anneal"),
     SolveOption("beta-schedule", "beta_schedule", "text", "KIND",
                 "sa, openjij-sa: how beta runs from LO to HI: linear, geometric (the default), or custom FILE (the "
                 "betas, one per line or a JSON list, never decreasing; no --sweeps or --beta-range then); "
                 "openjij-sa's linear needs --beta-range", group="anneal", two_words="custom"),
     SolveOption("sweeps-per-beta", "sweeps_per_beta", "whole", "N",
-                "sa, openjij-sa: sweeps held at each beta (default 1; --sweeps must be a multiple of it; "
+                "sa, openjij-sa, pa: sweeps held at each beta (default 1, pa 10; --sweeps must be a multiple of it; "
                 "openjij-sa needs --beta-range with it)", group="anneal"),
     SolveOption("restarts", "restarts", "whole", "R",
                 "sa: R independent anneals per read, the read keeping the best (its time is all R); tabu: the "

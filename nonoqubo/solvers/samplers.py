@@ -138,11 +138,12 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
         SamplerSpec("pt", "parallel tempering (NumPy; --replicas rungs on a geometric ladder of --beta-range, "
                           "neighbours exchanged after every sweep; --sweeps per replica; --initial-states)",
                     frozenset({"sweeps", "beta_range", "replicas", "initial_states"}), tempering.run_pt,
-                    check=tempering.check_pt, timing=SAMPLER_TIMING),
+                    check=tempering.check_pt, check_model=tempering.check_pt_model, timing=SAMPLER_TIMING),
         SamplerSpec("pa", "population annealing (NumPy; a population of --replicas resampled at each of "
                           "--sweeps/--sweeps-per-beta betas of --beta-range; --initial-states)",
                     frozenset({"sweeps", "beta_range", "sweeps_per_beta", "replicas", "initial_states"}),
-                    tempering.run_pa, check=tempering.check_pa, timing=SAMPLER_TIMING),
+                    tempering.run_pa, check=tempering.check_pa, check_model=tempering.check_pa_model,
+                    timing=SAMPLER_TIMING),
         SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
                              "per line; --count N enumerates and counts solutions",
                     frozenset({"time_limit", "workers", "count"}), cpsat.run, deterministic=True,

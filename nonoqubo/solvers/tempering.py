@@ -63,8 +63,9 @@ from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick
 
-__all__ = ["DEFAULT_PA_REPLICAS", "DEFAULT_PT_REPLICAS", "DEFAULT_SWEEPS", "PA_SWEEPS_PER_BETA", "check_pa",
-           "check_pt", "colour_classes", "default_beta_range", "run_pa", "run_pt"]
+__all__ = ["DEFAULT_PA_REPLICAS", "DEFAULT_PT_REPLICAS", "DEFAULT_SWEEPS", "MEMORY_LIMIT", "PA_SWEEPS_PER_BETA",
+           "check_model", "check_pa", "check_pa_model", "check_pt", "check_pt_model", "colour_classes",
+           "default_beta_range", "run_pa", "run_pt"]
 
 #: sweeps of every replica when ``--sweeps`` is not given (as ``sa``'s)
 DEFAULT_SWEEPS = 1000
@@ -74,7 +75,8 @@ DEFAULT_PT_REPLICAS = 8
 DEFAULT_PA_REPLICAS = 32
 #: ``pa``'s sweeps at each beta when ``--sweeps-per-beta`` is not given
 PA_SWEEPS_PER_BETA = 10
-#: at most this many replicas (all reads together) are swept at once; more reads run in batches
+#: at most this many replicas (all reads together) are swept at once, and no more than fit in
+#: :data:`MEMORY_LIMIT`; more reads run in batches, drawn from the same generator
 BATCH_ROWS = 4096
 
 
@@ -92,6 +94,32 @@ def check_pa(options: SampleOptions) -> None:
     if per_beta > sweeps or sweeps % per_beta:
         raise SolverError(f"--sweeps ({sweeps}) must be a multiple of --sweeps-per-beta ({per_beta}"
                           f"{', the default of pa' if options.sweeps_per_beta is None else ''})")
+
+
+#: the working memory the replicas of one batch may take, in bytes (:func:`check_model`)
+MEMORY_LIMIT = 2**30
+#: bytes per variable per replica: the float32 state, its exponential draws, and a colour's temporaries
+BYTES_PER_SLOT = 24
+
+
+def check_model(qubo: Qubo, options: SampleOptions, default: int) -> None:
+    """``--replicas`` whose state for *qubo* does not fit in :data:`MEMORY_LIMIT` (one read's replicas at least)."""
+    replicas = options.replicas or default
+    most = MEMORY_LIMIT // max(1, BYTES_PER_SLOT * qubo.num_vars)
+    if replicas > most:
+        raise SolverError(f"--replicas {replicas}: the replicas of one read of this model ({qubo.num_vars} "
+                          f"variables) would take {replicas * BYTES_PER_SLOT * qubo.num_vars / 2**30:.1f} GiB; "
+                          f"at most {most} fit in {MEMORY_LIMIT // 2**30} GiB")
+
+
+def check_pt_model(qubo: Qubo, options: SampleOptions) -> None:
+    """``pt``'s model check (:func:`check_model`)."""
+    check_model(qubo, options, DEFAULT_PT_REPLICAS)
+
+
+def check_pa_model(qubo: Qubo, options: SampleOptions) -> None:
+    """``pa``'s model check (:func:`check_model`)."""
+    check_model(qubo, options, DEFAULT_PA_REPLICAS)
 
 
 def colour_classes(row: np.ndarray, col: np.ndarray, n: int, seed: int = 0) -> np.ndarray:
@@ -260,8 +288,8 @@ def _pa_batch(chain: _Chain, betas: np.ndarray, per_beta: int) -> None:
             cumulative /= cumulative[:, -1:]
             points = (chain.rng.random((reads, 1)) + np.arange(k)) / k
             index = np.searchsorted((cumulative + np.arange(reads)[:, None]).ravel(),
-                                    (points + np.arange(reads)[:, None]).ravel())
-            chain.take(np.minimum(index, offsets * k + k - 1))
+                                    (points + np.arange(reads)[:, None]).ravel(), side="right")
+            chain.take(np.clip(index, offsets * k, offsets * k + k - 1))  # within its read, whatever the rounding
         beta = np.full(reads * k, b, dtype=np.float32)
         for _ in range(per_beta):
             chain.sweep(beta)
@@ -280,7 +308,8 @@ def _runner(name: str, replicas_default: int,
         lo, hi = opts.beta_range if opts.beta_range is not None else default_beta_range(qubo)
         betas = ladder(float(lo), float(hi), opts, replicas)
         rng = np.random.default_rng(opts.seed)
-        per_batch = max(1, BATCH_ROWS // replicas)
+        rows = min(BATCH_ROWS, MEMORY_LIMIT // (BYTES_PER_SLOT * max(1, qubo.num_vars)))
+        per_batch = max(1, rows // replicas)
         bits = np.zeros((opts.reads, qubo.num_vars), dtype=np.int8)
         energies = np.zeros(opts.reads)
         seconds: list[float] = []

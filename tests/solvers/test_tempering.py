@@ -131,6 +131,7 @@ def test_cli_sweep_over_replicas(run_cli, tmp_path):
     (["--sampler", "pa", "--sweeps", "100", "--sweeps-per-beta", "30"], "--sweeps (100) must be a multiple of"),
     (["--sampler", "pt", "--sweeps-per-beta", "10"], "--sweeps-per-beta does not apply to the pt sampler"),
     (["--sampler", "pt", "--beta-range", "5,1"], "--beta-range: LO must be below HI"),
+    (["--sampler", "pa", "--replicas", "10000000"], "--replicas 10000000: the replicas of one read of this model"),
 ])
 def test_a_bad_value_is_one_line_and_exit_2(run_cli, tmp_path, args, message):
     out = tmp_path / "s.json"
