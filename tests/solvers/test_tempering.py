@@ -75,7 +75,7 @@ def test_the_same_seed_gives_the_same_samples(sampler):
 
 
 @pytest.mark.parametrize("sampler", ["pt", "pa"])
-def test_reads_past_one_batch_are_drawn_the_same_way(monkeypatch, sampler):
+def test_reads_past_one_batch_run_in_further_batches(monkeypatch, sampler):
     q = build(SMALL)
     whole = sample(q, sampler, reads=6, seed=2, sweeps=20, replicas=4)
     monkeypatch.setattr(tempering, "BATCH_ROWS", 8)  # two reads a batch
