@@ -21,7 +21,7 @@ from ..model.qubo import Qubo
 from ..pipeline import Models, Step
 from ..qpu.sampler import chain_break_report
 from ..solvers.base import SAMPLER_INFO
-from ..solvers.initial import LINE
+from ..solvers.initial import WORDS
 from ..solvers.options import SWEEPABLE
 from ..solvers.request import SolveRequest
 from ..solvers.samplers import SAMPLER_TABLE
@@ -78,6 +78,11 @@ The annealing knobs (see the sampling guide of the docs):
   nonoqubo solve P.non --sampler tabu --time-limit 0.5 --tenure 30 --restarts 100
   nonoqubo solve P.non --initial-states line --beta-range 2,20   (warm start)
   nonoqubo solve P.non --initial-states run.json --presolve      (from an earlier run)
+  nonoqubo solve P.non --presolve probe --restarts 8    (SA restarts that keep probing's fixings)
+  nonoqubo solve P.non --initial-states probe --restarts 8 --beta-range 2,20
+                        (each restart from its own random completion of them)
+  nonoqubo solve P.non --sampler pt --replicas 8 --beta-range 1,20 --sweeps 1000
+  nonoqubo solve P.non --sampler pa --replicas 32 --sweeps 1000 --sweeps-per-beta 10
   nonoqubo solve P.non --sampler openjij-sa --beta-range 0.5,10 --beta-schedule linear --sweeps-per-beta 10
   nonoqubo solve P.non --reads 100 --seed 1 --sweep beta-range=0.1,10:0.5,10:1,10 -o runs/
   nonoqubo evaluate P.non runs/
@@ -186,7 +191,7 @@ def _files_read(args: argparse.Namespace, request: SolveRequest) -> tuple[str | 
     """Every file the command reads, which no output may overwrite."""
     opts = request.options
     return (args.puzzle, *qpu_inputs(args), opts.beta_schedule_file, (opts.schedule or {}).get("sqa_schedule"),
-            opts.initial_states if opts.initial_states != LINE else None)
+            opts.initial_states if opts.initial_states not in WORDS else None)
 
 
 def _step(args: argparse.Namespace, request: SolveRequest) -> Step | None:

@@ -35,7 +35,7 @@ SEED_LIMIT = 2**32
 #: the sampler-specific fields of :class:`SampleOptions` beyond the first eight (the "knobs"), in the
 #: order ``solve --help`` and the run record list them; each is an entry of a sampler's ``takes``
 KNOBS = ("beta_range", "beta_schedule", "beta_schedule_file", "sweeps_per_beta", "restarts", "tenure",
-         "initial_states")
+         "initial_states", "replicas")
 
 #: ``tick(reads_done, energy_of_that_read)``: called after every read
 Tick = Callable[[int, float], None]
@@ -72,6 +72,8 @@ class SampleOptions:
         initial_states: ``"line"`` or a samples or picture file (``sa``, ``tabu``): the
             warm start, resolved into :attr:`states` by :func:`nonoqubo.solvers.sampling.sample`
             through :func:`nonoqubo.solvers.initial.initial_states`.
+        replicas: ``pt``: the rungs of its temperature ladder (default 8); ``pa``: its population (default
+            32): the copies of the state every read moves together (:mod:`nonoqubo.solvers.tempering`).
         states: the ``(reads, N)`` warm-start states themselves (not recorded; the run file
             records ``initial_states``).
         step: ``step(message)``, a context manager around a long step before the sampling itself (the QPU
@@ -93,6 +95,7 @@ class SampleOptions:
     restarts: int | None = None
     tenure: int | None = None
     initial_states: str | None = None
+    replicas: int | None = None
     states: np.ndarray | None = field(default=None, compare=False, repr=False)
     step: Callable[[str], ContextManager[Any]] | None = field(default=None, compare=False, repr=False)
 

@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ..errors import MissingDependency, SolverError
 from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
 from .schedule import read_betas
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, index_bqm, json_safe
 
-__all__ = ["EXACT_LIMIT", "SA_DEFAULT_SWEEPS", "annealer", "check_tenure", "run_exact", "sa_arguments", "tabu_arguments"]
+__all__ = ["EXACT_LIMIT", "SA_DEFAULT_SWEEPS", "anneals_per_read", "annealer", "check_tenure", "run_exact", "sa_arguments", "tabu_arguments"]
 
 #: dimod.ExactSolver enumerates 2**N states
 EXACT_LIMIT = 24
@@ -68,6 +70,11 @@ def check_tenure(qubo: Qubo, opts: SampleOptions) -> None:
                           f"not {opts.tenure}")
 
 
+def anneals_per_read(opts: SampleOptions) -> int:
+    """How many anneals one read of ``sa`` runs (``--restarts``, default 1), each from its own warm start."""
+    return opts.restarts or 1
+
+
 def annealer(sampler: str, cls: str, arguments: Callable[[SampleOptions], dict[str, Any]], *,
              anneals_per_read: bool = False):
     """A run function for a dwave-samplers sampler *cls*, one read per call.
@@ -76,7 +83,9 @@ def annealer(sampler: str, cls: str, arguments: Callable[[SampleOptions], dict[s
     *anneals_per_read* (``sa``), ``restarts`` R makes each read R independent anneals
     (``num_reads=R`` in one call, seed ``seed + r``) of which the read keeps the lowest-energy
     one; the read's time is then the time of all R.  A warm start (``opts.states``) gives read
-    ``r`` the state ``states[r]`` (every anneal of the read starts from it).
+    ``r`` the state ``states[r]``; with R anneals and ``reads * R`` states (what
+    :func:`~nonoqubo.solvers.sampling.sample` hands ``sa``), anneal ``j`` of read ``r`` starts from
+    ``states[j * reads + r]``, each restart from its own state.
     """
 
     def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
@@ -94,8 +103,9 @@ def annealer(sampler: str, cls: str, arguments: Callable[[SampleOptions], dict[s
         positions = list(range(qubo.num_vars))
         parts = []
         for r in range(opts.reads):
+            rows = (np.arange(anneals) * opts.reads + r) % (1 if opts.states is None else len(opts.states))
             start = {} if opts.states is None else {
-                "initial_states": (opts.states[r:r + 1], positions), "initial_states_generator": "tile"}
+                "initial_states": (opts.states[rows], positions), "initial_states_generator": "none"}
             part = solver.sample(bqm, num_reads=anneals, seed=opts.seed_of(r), **kwargs, **start)
             if anneals > 1:
                 part = part.truncate(1)  # the read is the best of its anneals

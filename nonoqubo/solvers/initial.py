@@ -5,6 +5,10 @@ A warm start replaces the random first state of every read.  ``solve --initial-s
 * ``line``: what line logic decides (:func:`nonoqubo.logic.presolve.fixings`), and for every
   variable it leaves open a random 0 or 1 (drawn from ``seed``; each read its own draw).  With
   ``--presolve`` the decided variables are out of the model already, so every state is random;
+* ``probe``: the same with what probing decides (``fixings(..., method="probe")``: line logic, then
+  one-cell probing, then probing of the model's variables; :mod:`nonoqubo.logic.probe`), so every
+  state respects the probe's fixings.  A start is only a start: to keep the fixings for the whole
+  anneal, take the fixed variables out of the model with ``--presolve probe``;
 * a file of samples in any format ``decode`` reads (a SampleSet JSON an earlier ``solve -o``
   wrote, a 0/1 vector file, a MIP solution, MiniZinc's pictures...), matched to the model's
   variables as ``decode`` matches them (:meth:`~nonoqubo.answers.decode.Decoder.batch`): a sample of
@@ -15,7 +19,10 @@ A warm start replaces the random first state of every read.  ``solve --initial-s
   solver's answer is.
 
 Read ``r`` starts from state ``r mod K`` of the file's ``K`` states (a file of one state starts
-every read from it).  :func:`initial_states` is the one function; the QPU samplers' reverse anneal
+every read from it).  A sampler that runs several anneals per read (``sa --restarts R``:
+:attr:`~nonoqubo.solvers.samplers.SamplerSpec.starts_per_read`) is handed ``reads * R`` states,
+anneal ``j`` of read ``r`` starting from state ``j * reads + r`` (so with ``line`` or ``probe``
+every restart is its own random completion of the fixings).  :func:`initial_states` is the one function; the QPU samplers' reverse anneal
 uses it too (``nonoqubo.solvers.initial.initial_states(qubo, spec, reads, seed)``).
 
 Examples:
@@ -40,10 +47,14 @@ from ..logic.presolve import fixings
 from ..model.qubo import Qubo
 from ..samples import RawSamples, match
 
-__all__ = ["LINE", "initial_states"]
+__all__ = ["LINE", "PROBE", "WORDS", "initial_states"]
 
 #: the ``--initial-states`` value that asks for line logic's fixings plus random values
 LINE = "line"
+#: the ``--initial-states`` value that asks for probing's fixings plus random values
+PROBE = "probe"
+#: the values of ``--initial-states`` that are not a file: a presolve's fixings (its name) plus random values
+WORDS = (LINE, PROBE)
 
 
 def initial_states(qubo: Qubo, spec: str, reads: int, seed: int | None = None, *,
@@ -52,7 +63,7 @@ def initial_states(qubo: Qubo, spec: str, reads: int, seed: int | None = None, *
 
     Args:
         qubo: the model sampled (presolved or not); it must carry its puzzle.
-        spec: ``"line"``, or the path of a samples file or a picture.
+        spec: ``"line"``, ``"probe"``, or the path of a samples file or a picture.
         reads: how many reads (rows).
         seed: seeds the random values of ``"line"`` (None: fresh randomness).
         decoder: the model's :class:`Decoder`, when one is made already.
@@ -62,10 +73,10 @@ def initial_states(qubo: Qubo, spec: str, reads: int, seed: int | None = None, *
             it is missing or unreadable, or the model carries no puzzle.
     """
     n = qubo.num_vars
-    if spec == LINE:
+    if spec in WORDS:
         if qubo.puzzle is None:
-            raise SampleError("--initial-states line: the model carries no clues for line logic to read")
-        known = fixings(qubo.puzzle, encoding=qubo.encoding)
+            raise SampleError(f"--initial-states {spec}: the model carries no clues for {spec} logic to read")
+        known = fixings(qubo.puzzle, encoding=qubo.encoding, method=spec)
         fixed = np.array([known.get(str(label), -1) for label in qubo.labels], dtype=np.int8)
         states = np.random.default_rng(seed).integers(0, 2, size=(reads, n), dtype=np.int8)
         decided = fixed >= 0

@@ -3,7 +3,7 @@
 This module owns :data:`SAMPLER_TABLE` (each entry: the name ``--sampler`` takes, a summary for
 ``solve --help``, the options it takes beyond ``reads`` and ``seed``, and its run function from
 :mod:`~nonoqubo.solvers.dwave`, :mod:`~nonoqubo.solvers.qbpp`, :mod:`~nonoqubo.solvers.openjij`,
-:mod:`~nonoqubo.solvers.cpsat` or :mod:`~nonoqubo.solvers.qpu`)
+:mod:`~nonoqubo.solvers.tempering`, :mod:`~nonoqubo.solvers.cpsat` or :mod:`~nonoqubo.solvers.qpu`)
 and :func:`check_options`, which refuses a bad value or an option the chosen sampler does not
 take before anything runs.  What a sampler takes, refuses or needs is read from its entry, never
 from its name, so a new sampler is one more entry.
@@ -28,9 +28,9 @@ from ..errors import SolverError
 from ..model.qubo import Qubo
 from ..qpu.physical import parse_chain_strength
 from ..samples import SampleBatch
-from . import cpsat, dwave, openjij, qbpp, qpu
+from . import cpsat, dwave, openjij, qbpp, qpu, tempering
 from .base import KNOBS, SEED_LIMIT, SampleOptions, Tick
-from .initial import LINE
+from .initial import WORDS
 from .schedule import SCHEDULE_TYPES, parse_beta_range, read_betas
 
 __all__ = ["FLAGS", "QPU_ACCESS", "SAMPLERS", "SAMPLER_TABLE", "SAMPLER_TIMING", "TIMINGS", "WALL_CLOCK", "SampleOptions",
@@ -52,7 +52,7 @@ class SamplerSpec:
             ``"schedule"``, ``"workers"``, ``"count"``, ``"qpu"``: ``--topology``, ``--embedding``,
             ``--chain-strength``; and the knobs of :data:`~nonoqubo.solvers.base.KNOBS`:
             ``"beta_range"``, ``"beta_schedule"``, ``"beta_schedule_file"``, ``"sweeps_per_beta"``,
-            ``"restarts"``, ``"tenure"``, ``"initial_states"``).
+            ``"restarts"``, ``"tenure"``, ``"initial_states"``, ``"replicas"``).
         run: ``run(qubo, options, tick) -> SampleBatch``; calls ``tick`` after every read.
         refuses: options of a family it takes that it still refuses, each with the reason
             (``dwave``: ``--topology``, the QPU's own graph is used).
@@ -76,6 +76,8 @@ class SamplerSpec:
         reads_counted: ``--reads`` is the number of samples (``exact`` gives every state once, whatever it is).
         ground_truth: it solves the puzzle itself, exactly, not its QUBO (``cpsat``: it proves there is no
             solution, counts solutions, and is the sampler a whole collection of puzzles is solved with).
+        starts_per_read: ``starts_per_read(options)``, how many anneals one read runs, each from its own warm-start
+            state (``sa``: ``--restarts``); None: one (:func:`nonoqubo.solvers.initial.initial_states`).
     """
 
     name: str
@@ -92,6 +94,7 @@ class SamplerSpec:
     timing: str = WALL_CLOCK
     reads_counted: bool = True
     ground_truth: bool = False
+    starts_per_read: Callable[[SampleOptions], int] | None = None
 
     def __post_init__(self) -> None:
         if self.timing not in TIMINGS:
@@ -115,7 +118,7 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     frozenset({"sweeps", "beta_range", "beta_schedule", "beta_schedule_file", "sweeps_per_beta",
                                "restarts", "initial_states"}),
                     dwave.annealer("sa", "SimulatedAnnealingSampler", dwave.sa_arguments, anneals_per_read=True),
-                    timing=SAMPLER_TIMING),
+                    timing=SAMPLER_TIMING, starts_per_read=dwave.anneals_per_read),
         SamplerSpec("tabu", "tabu search (dwave-samplers; --time-limit, --tenure, --restarts, --initial-states)",
                     frozenset({"time_limit", "tenure", "restarts", "initial_states"}),
                     dwave.annealer("tabu", "TabuSampler", dwave.tabu_arguments), check_model=dwave.check_tenure),
@@ -131,6 +134,15 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
         SamplerSpec("openjij-sqa", "OpenJij simulated quantum annealing (openjij; --beta, --gamma, --trotter, "
                                    "--sqa-schedule, --initial-states; slow: see the SQA note below)",
                     frozenset({"sweeps", "schedule", "initial_states"}), openjij.runner("openjij-sqa"),
+                    timing=SAMPLER_TIMING),
+        SamplerSpec("pt", "parallel tempering (NumPy; --replicas rungs on a geometric ladder of --beta-range, "
+                          "neighbours exchanged after every sweep; --sweeps per replica; --initial-states)",
+                    frozenset({"sweeps", "beta_range", "replicas", "initial_states"}), tempering.run_pt,
+                    check=tempering.check_pt, check_model=tempering.check_pt_model, timing=SAMPLER_TIMING),
+        SamplerSpec("pa", "population annealing (NumPy; a population of --replicas resampled at each of "
+                          "--sweeps/--sweeps-per-beta betas of --beta-range; --initial-states)",
+                    frozenset({"sweeps", "beta_range", "sweeps_per_beta", "replicas", "initial_states"}),
+                    tempering.run_pa, check=tempering.check_pa, check_model=tempering.check_pa_model,
                     timing=SAMPLER_TIMING),
         SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
                              "per line; --count N enumerates and counts solutions",
@@ -263,9 +275,12 @@ def _check_knobs(options: SampleOptions) -> None:
         _whole(options.restarts, "--restarts", 1)
     if options.tenure is not None:
         _whole(options.tenure, "--tenure", 0)
+    if options.replicas is not None:
+        _whole(options.replicas, "--replicas", 1)
     given = options.initial_states
-    if given is not None and given != LINE and not is_file_like(given):  # a FIFO or <(...) is a file too
-        raise SolverError(f"--initial-states {given}: no such file (give a samples file, a picture, or 'line')")
+    if given is not None and given not in WORDS and not is_file_like(given):  # a FIFO or <(...) is a file too
+        raise SolverError(f"--initial-states {given}: no such file (give a samples file, a picture, 'line' or "
+                          "'probe')")
 
 
 def _given(options: SampleOptions, option: str) -> bool:

@@ -16,6 +16,7 @@ name                               what                                         
 ``exact``                          every assignment (``dimod.ExactSolver``)           ``dwave``
 ``qbpp``                           QUBO++ ``EasySolver`` (pyqbpp), a child process    ``qbpp``
 ``openjij-sa``, ``openjij-sqa``    OpenJij's SA and simulated *quantum* annealing      ``openjij``
+``pt``, ``pa``                     parallel tempering, population annealing (NumPy)   ``tempering``
 ``cpsat``                          CP-SAT: the puzzle solved exactly (``--count``)     ``cpsat``
 =================================  =================================================  ==============
 
@@ -203,7 +204,9 @@ def _ready(qubo: Qubo, request: SolveRequest, decoder: Decoder | None = None) ->
     opts = request.options
     check_memory(qubo, request)  # the samples and the schedule reckoned before anything is allocated
     if opts.initial_states is not None and qubo.num_vars:  # matched to the model before any sampling
-        opts = replace(opts, states=initial_states(qubo, opts.initial_states, opts.reads, opts.seed, decoder=decoder))
+        starts = request.spec.starts_per_read(opts) if request.spec.starts_per_read is not None else 1
+        opts = replace(opts, states=initial_states(qubo, opts.initial_states, opts.reads * starts, opts.seed,
+                                                   decoder=decoder))
     check_model = request.spec.check_model
     if check_model is not None and qubo.num_vars:
         check_model(qubo, opts)

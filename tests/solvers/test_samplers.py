@@ -11,7 +11,7 @@ import pytest
 from nonoqubo.errors import SolverError
 from nonoqubo.model.build import build
 from nonoqubo.model.puzzle import Puzzle
-from nonoqubo.solvers import dwave, openjij, qbpp, qpu
+from nonoqubo.solvers import dwave, openjij, qbpp, qpu, tempering
 from nonoqubo.solvers.base import SampleOptions, index_bqm
 from nonoqubo.solvers.samplers import SAMPLER_TABLE, SAMPLERS, check_options
 from tests.support import SHARED
@@ -20,10 +20,12 @@ SMALL = Puzzle.from_picture(["#.#..", ".###.", "#...#", "##.##"])
 
 
 def test_the_table_names_every_sampler_once_in_help_order():
-    assert SAMPLERS == ("sa", "tabu", "exact", "qbpp", "openjij-sa", "openjij-sqa", "cpsat", "mock-dwave", "dwave")
+    assert SAMPLERS == ("sa", "tabu", "exact", "qbpp", "openjij-sa", "openjij-sqa", "pt", "pa", "cpsat", "mock-dwave",
+                        "dwave")
     assert set(openjij.SAMPLERS) <= set(SAMPLER_TABLE)
     assert SAMPLER_TABLE["exact"].run is dwave.run_exact and SAMPLER_TABLE["qbpp"].run is qbpp.run
     assert SAMPLER_TABLE["mock-dwave"].run is qpu.run_mock and SAMPLER_TABLE["dwave"].run is qpu.run_dwave
+    assert SAMPLER_TABLE["pt"].run is tempering.run_pt and SAMPLER_TABLE["pa"].run is tempering.run_pa
 
 
 def test_index_bqm_is_the_integer_labelled_model_in_variable_order():

@@ -1,0 +1,198 @@
+"""Samplers on hard cores: p, its Wilson interval and TTS99 beside CP-SAT's solve time (issue 43 item 3).
+
+Run: ``python benchmarks/bench_hardcores.py SUITE_OR_PUZZLES... [--budget 40] [--seed 1]
+[--beta-range 1,20] [--samplers sa,tabu,pt,pa,sa-probe-starts] [--sweeps 1000,10000]``.
+
+Each argument is a suite folder (its ``index.json`` names the clue files; ``nonoqubo suite --unique=hard``
+makes one of hard cores) or a clue file (every puzzle of a multi-puzzle file, such as ``.nin``).  For
+every puzzle:
+
+* CP-SAT's solve time, the time to its first solution (:func:`nonoqubo.solvers.cpsat.truth`, which also
+  proves uniqueness), and the time of the probe presolve (:meth:`nonoqubo.pipeline.Models.presolve`
+  with ``probe``: line logic, one-cell probing, probing of the model's variables);
+* for every sampler and setting, on the full model and on the probed one (``--presolve probe``): reads
+  drawn in growing batches (read seeds ``seed + r``, as ``solve``'s) until ``--budget`` seconds of
+  wall clock are spent on that setting; ``p`` is the share of reads of energy 0 with its 95 % Wilson
+  interval, ``TTS99 = t * R99`` with ``t`` the seconds per read as the run record gives it (its
+  ``seconds_per_run``: the sampler's own time per read) and ``R99 = ln 0.01 / ln(1 - p)``; a setting
+  without a success gets the one-sided 95 % bounds (``p <= p_bound``, ``TTS99 >= bound``).  Every
+  number is :mod:`nonoqubo.campaign.aggregate`'s (:func:`wilson`, :func:`runs_to_solution`,
+  :func:`censored_bounds`), the ones ``evaluate`` prints.  With presolve, "TTS99 + presolve" adds the
+  presolve's time once (a run of R99 reads pays it once).
+
+The settings: ``sa`` (dwave-samplers, ``--beta-range``), ``tabu`` (0.1 s per read), ``pt`` (8 replicas)
+and ``pa`` (32 replicas, 10 sweeps per beta), each annealer at every ``--sweeps``; and
+``sa-probe-starts``, sa whose restarts (4 per read) start from probing's fixings with random values
+elsewhere (``--initial-states probe --restarts 4``, a colder range ``2,20`` so the start is kept), on the
+full model only (with ``--presolve probe`` the fixed variables are gone).  ``pt`` and ``pa`` sweep every
+replica ``--sweeps`` times, so a read costs replicas x sweeps; TTS99 counts it.
+
+The targets of issue 43: ``p_lo >= 1 %`` at <= 10^4 sweeps and ``TTS99 <= 10 x`` CP-SAT's solve
+time; the last two columns give each row's distance to them (``p_lo / 1 %`` and ``TTS99 / (10 x CP-SAT)``).
+The table is markdown on stdout; progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from nonoqubo.campaign.aggregate import censored_bounds, runs_to_solution, wilson
+from nonoqubo.clues import load, read_all
+from nonoqubo.model.puzzle import Puzzle
+from nonoqubo.pipeline import Models
+from nonoqubo.solvers.cpsat import truth
+from nonoqubo.solvers.sampling import RUN, sample
+
+#: issue 43's targets: p's lower bound at least this, TTS99 at most this many times CP-SAT's solve time
+P_TARGET, CPSAT_FACTOR = 0.01, 10.0
+
+
+@dataclass
+class Setting:
+    """One row's sampler and its options (``solve``'s keywords), and whether it runs on the probed model too."""
+
+    label: str
+    sampler: str
+    options: dict[str, Any]
+    batch: int
+    presolves: tuple[str | None, ...] = (None, "probe")
+    reads_cap: int = 2000
+
+
+@dataclass
+class Measured:
+    reads: int = 0
+    valid: int = 0
+    seconds: list[float] = field(default_factory=list)
+
+
+def settings(samplers: list[str], sweeps: list[int], beta_range: tuple[float, float]) -> list[Setting]:
+    """The rows, in table order."""
+    rows: list[Setting] = []
+    for name in samplers:
+        if name == "tabu":
+            rows.append(Setting("tabu 0.1 s", "tabu", {"time_limit": 0.1}, 8))
+        elif name == "sa-probe-starts":
+            rows += [Setting(f"sa {s:g}, 4 restarts from probe's fixings", "sa",
+                             {"sweeps": s, "beta_range": (2.0, 20.0), "restarts": 4, "initial_states": "probe"},
+                             16, presolves=(None,)) for s in sweeps]
+        elif name == "sa":
+            rows += [Setting(f"sa {s:g}", "sa", {"sweeps": s, "beta_range": beta_range}, 32) for s in sweeps]
+        elif name == "pt":
+            rows += [Setting(f"pt {s:g}, 8 replicas", "pt", {"sweeps": s, "beta_range": beta_range, "replicas": 8},
+                             16) for s in sweeps]
+        elif name == "pa":
+            rows += [Setting(f"pa {s:g}, 32 replicas", "pa", {"sweeps": s, "beta_range": beta_range, "replicas": 32,
+                                                              "sweeps_per_beta": 10}, 4) for s in sweeps]
+        else:
+            raise SystemExit(f"bench_hardcores: unknown sampler {name!r}")
+    return rows
+
+
+def puzzles_of(paths: list[str]) -> list[tuple[str, Puzzle]]:
+    """Every puzzle of the suites and clue files given, with its name."""
+    found: list[tuple[str, Puzzle]] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            index = json.loads((path / "index.json").read_text())
+            for entry in index["puzzles"]:
+                if entry.get("clues"):  # a member built (a puzzle not kept or failed has no clue file)
+                    found.append((entry["name"], load(path / entry["clues"]["path"])))
+        else:
+            for read in read_all(path):
+                if read.puzzle is not None:
+                    found.append((read.name or f"{path.stem}{'' if read.index is None else f'-{read.index}'}",
+                                  read.puzzle))
+    return found
+
+
+def measure(model, setting: Setting, budget: float, seed: int) -> Measured:
+    """Reads of *setting* on *model* in growing batches until *budget* seconds of wall clock are spent."""
+    out = Measured()
+    start, size = time.perf_counter(), setting.batch
+    while out.reads < setting.reads_cap and (out.reads == 0 or time.perf_counter() - start < budget):
+        batch = sample(model, setting.sampler, reads=size, seed=seed + out.reads, **setting.options)
+        out.valid += int(np.count_nonzero(model.energy(batch.bits) == 0))
+        out.reads += len(batch)  # one, whatever was asked, when the presolve left nothing to sample
+        out.seconds += [batch.extra[RUN]["timing"]["seconds_per_run"]] * len(batch)
+        left = budget - (time.perf_counter() - start)
+        per_read = (time.perf_counter() - start) / out.reads
+        size = max(1, min(setting.batch * 4, int(left / per_read) if per_read > 0 else size))
+    return out
+
+
+def row_cells(m: Measured, cpsat_seconds: float, presolve_seconds: float | None) -> list[str]:
+    """p [CI], t, TTS99, TTS99 + presolve, distance to the p target and to 10x CP-SAT."""
+    t = float(np.mean(m.seconds))
+    p = m.valid / m.reads
+    lo, hi = wilson(m.valid, m.reads)
+    if m.valid:
+        tts = t * runs_to_solution(p)
+        p_text, tts_text, p_lo = f"{p:.3f} [{lo:.3f}, {hi:.3f}]", f"{tts:.3g}", lo
+    else:
+        p_bound, _, tts = censored_bounds(m.reads, t)
+        tts = float(tts or math.inf)
+        p_text, tts_text, p_lo = f"0 (<= {p_bound:.3f})", f">= {tts:.3g}", 0.0
+    with_presolve = "-" if presolve_seconds is None else (
+        f"{'>= ' if not m.valid else ''}{tts + presolve_seconds:.3g}")
+    total = tts + (presolve_seconds or 0.0)
+    p_gap = f"{p_lo / P_TARGET:.2g}x" if p_lo else "0 (no success)"
+    tts_gap = f"{'>= ' if not m.valid else ''}{total / (CPSAT_FACTOR * cpsat_seconds):.3g}x"
+    return [f"{m.valid}/{m.reads}", p_text, f"{t:.3g}", tts_text, with_presolve, p_gap, tts_gap]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("inputs", nargs="+", metavar="SUITE_OR_PUZZLES")
+    ap.add_argument("--budget", type=float, default=40.0, help="wall-clock seconds per setting and model (default 40)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--beta-range", default="1,20", help="LO,HI for sa, pt and pa (default 1,20: issue 43's best)")
+    ap.add_argument("--samplers", default="sa,tabu,pt,pa,sa-probe-starts")
+    ap.add_argument("--sweeps", default="1000,10000")
+    args = ap.parse_args()
+    beta_range = tuple(float(v) for v in args.beta_range.split(","))
+    rows = settings(args.samplers.split(","), [int(s) for s in args.sweeps.split(",")], beta_range)  # type: ignore[arg-type]
+    began = time.perf_counter()
+    load_before = os.getloadavg()
+    print("| puzzle | setting | presolve | variables | solved/reads | p [95% Wilson] | t/read (s) | TTS99 (s) | "
+          "TTS99 + presolve (s) | p_lo / 1 % | TTS99 / (10 x CP-SAT) |")
+    print("|" + "---|" * 11)
+    notes = []
+    for name, puzzle in puzzles_of(args.inputs):
+        fact = truth(puzzle, 2, time_limit=60)
+        models = Models.build(puzzle, presolve="probe")
+        probed = models.presolve()
+        notes.append(f"{name}: {models.qubo.num_vars} variables, {probed.num_vars} after the probe presolve "
+                     f"({models.presolve_seconds:.3g} s); CP-SAT: {fact.solutions} solution(s)"
+                     f"{' (exact)' if fact.exact else ''}, solve {fact.solve_seconds:.3g} s, proof "
+                     f"{fact.proof_seconds:.3g} s")
+        print(f"  {notes[-1]}", file=sys.stderr)
+        for setting in rows:
+            for presolve in setting.presolves:
+                model = probed if presolve else models.qubo
+                print(f"  {name} {setting.label} presolve {presolve or 'none'}", file=sys.stderr, flush=True)
+                m = measure(model, setting, args.budget, args.seed)
+                cells = row_cells(m, fact.solve_seconds, models.presolve_seconds if presolve else None)
+                print(f"| {name} | {setting.label} | {presolve or 'none'} | {model.num_vars} | " + " | ".join(cells)
+                      + " |", flush=True)
+    load_after = os.getloadavg()
+    print()
+    for note in notes:
+        print(f"- {note}")
+    print(f"- {time.perf_counter() - began:.0f} s in all; load average {load_before[0]:.2f} before, "
+          f"{load_after[0]:.2f} after; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+
+
+if __name__ == "__main__":
+    main()
