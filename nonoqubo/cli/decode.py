@@ -15,8 +15,8 @@ from ..campaign.tournament import check_answers, is_answer_file, is_multi_puzzle
 from ..decoding import decode_samples
 from ..qpu.unembed import CHAIN_BREAK_METHODS
 from ..samples import formats as sample_formats
-from ._common import (add_force_argument, add_image_argument, chain_break_lines, check_image_path, emit,
-                      print_tournament, progress_enabled, refuse_in_tournament)
+from ._common import (add_force_argument, add_image_argument, add_quiet_argument, chain_break_lines, check_image_path,
+                      emit, print_tournament, progress_enabled, refuse_in_tournament, say_wrote)
 
 ORDER = 50
 
@@ -114,6 +114,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     qpu.add_argument("--seed", type=int, default=None, metavar="S",
                      help="seed of --chain-break weighted's random choices, for repeatable decodes")
     add_image_argument(parser)
+    add_quiet_argument(parser, "--image")
     add_force_argument(parser)
     parser.set_defaults(run=run, which="best", spin=None)
     return parser
@@ -135,4 +136,6 @@ def run(args: argparse.Namespace) -> int:
          source=result.source, image=args.image, best=result.best)
     if result.chain_breaks is not None and not args.json:
         print("\n" + "\n".join(chain_break_lines(result.chain_breaks, result.best.index)))
+    if args.image:
+        say_wrote(args.image, f"SVG picture of sample {result.best.index}", quiet=args.quiet)
     return 0 if result.best.valid else 1
