@@ -42,8 +42,7 @@ SLOW = {"README.md", "docs/annealer-road.md", "docs/guides/annealer.md", "docs/g
         "docs/campaigns-reports.md", "docs/model.md"}
 #: pages whose examples do not yet print what the tool prints (issue 42, to do): expected to fail,
 #: strictly, so a page that comes right fails here until it is taken off this list
-PENDING = {"docs/guides/campaigns.md", "docs/guides/campaigns-at-scale.md", "docs/guides/qoblib.md",
-           "docs/guides/reports.md", "docs/guides/sampling.md", "docs/guides/tournaments.md"}
+PENDING = {"docs/guides/tournaments.md"}
 #: commands .ci/run runs (in a fresh clone); a test checks that it does; the pages' blocks with them are skipped
 CI_RUNS = ('python -m pip install -e ".[dev]"', "python -m pytest")
 ENVIRONMENT = ("python3 -m venv .venv", ". .venv/bin/activate")
@@ -162,9 +161,20 @@ def test_a_traceback_fails_even_where_elided(tmp_path):
     from tests.support.console import Command, environment
 
     env = environment(tmp_path)
-    problem = run(Command("python -c 'raise SystemExit(__import__(\"x_no_such_module\"))'", 1, ["..."]), tmp_path, env,
-                  may_fail=True)
-    assert problem and "traceback" in problem
+    problem, status = run(Command("python -c 'raise SystemExit(__import__(\"x_no_such_module\"))'", 1, ["..."]),
+                          tmp_path, env, may_fail=True)
+    assert problem and "traceback" in problem and status == 1
+
+
+def test_echo_status_shows_the_exit_status_of_the_command_before(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```console\n$ nonoqubo info nowhere.yaml\nnonoqubo: error: ...\n$ echo $?\n2\n```\n")
+    (work := tmp_path / "work").mkdir()
+    assert run_page(page, work)[0] == []
+    page.write_text("```console\n$ nonoqubo info nowhere.yaml\n...\n$ echo $?\n0\n```\n")
+    (work2 := tmp_path / "work2").mkdir()
+    problems = run_page(page, work2)[0]
+    assert len(problems) == 1 and "Got:\n    2" in problems[0]
 
 
 @pytest.mark.slow

@@ -18,14 +18,17 @@ A console block is a terminal session::
 
 The lines after a ``$`` command, up to the next one, are its output, compared with what the command
 prints by doctest's ``ELLIPSIS`` rule: ``...`` stands for text left out (a line of its own: any
-number of lines; inside a line: part of it).  Two more rules, both for output that varies from one
+number of lines, none too, such as progress lines that only a slow run prints; inside a line:
+part of it).  Two more rules, both for output that varies from one
 run to the next, are applied to both sides before comparing (:func:`normal`):
 
 * a time in seconds (``0.00 s``, ``5.50 s``, ``10.0 s``) is any time: :data:`TIME`;
 * a run of two or more spaces (a table's column gap, whose width follows the widest cell) is one
   gap; trailing spaces and blank lines at the end are dropped.
 
-A command must exit 0, unless its block shows that it fails: an error line (``error:``), a verdict
+Each command runs in a bash of its own, in the page's folder (files carry over, shell variables do
+not); ``echo $?`` shows the exit status of the command before it.  A command must exit 0, unless
+its block shows that it fails: an error line (``error:``), a verdict
 ``INVALID``, or an ``echo $?`` next.  A traceback always fails, even inside an elided part.  A block
 that cannot run here (a real QPU, a cluster) is preceded by Sybil's ``<!-- skip: next "why" -->``;
 the test lists those reasons.
@@ -103,6 +106,16 @@ def normal(text: str) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+def elided(want: str) -> str:
+    """*want* with each ``...`` line joined to the next, so that it stands for any number of lines, none too.
+
+    >>> import doctest
+    >>> doctest.OutputChecker().check_output(elided("...\\nend\\n"), "end\\n", doctest.ELLIPSIS)
+    True
+    """
+    return re.sub(r"(?m)^\.\.\.\n", "...", want)
+
+
 def environment(where: Path) -> dict[str, str]:
     """The environment a page's commands run in: ``nonoqubo`` and ``python`` this checkout's, a cache of its own."""
     bin_dir = where / ".bin"
@@ -122,16 +135,27 @@ def folder(where: Path) -> dict[str, str]:
     return environment(where)
 
 
-def run(command: Command, where: Path, env: dict[str, str], may_fail: bool) -> str | None:
-    """Run one shown command in *where*; what is wrong (None when it printed what the page shows)."""
-    done = subprocess.run(["bash", "-c", command.text], cwd=where, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=COMMAND_TIMEOUT)
+def run(command: Command, where: Path, env: dict[str, str], may_fail: bool, status: int = 0) -> tuple[str | None, int]:
+    """Run one shown command in *where*: (what is wrong, None when it printed what the page shows; its exit status).
+
+    Each command runs in a bash of its own (the files carry over, as in the reader's folder; shell
+    variables do not); ``echo $?`` prints *status*, the exit status of the command before it.
+    """
+    if command.text.strip() == "echo $?":
+        done = subprocess.CompletedProcess(command.text, 0, f"{status}\n")
+    else:
+        done = subprocess.run(["bash", "-c", command.text], cwd=where, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, timeout=COMMAND_TIMEOUT)
+    return _judge(command, done, may_fail), done.returncode
+
+
+def _judge(command: Command, done: subprocess.CompletedProcess, may_fail: bool) -> str | None:
     got = normal(done.stdout)
     if "Traceback (most recent call last)" in got:
         return f"line {command.line}: $ {command.text}\nprints a traceback:\n{done.stdout[-3000:]}"
     if done.returncode != 0 and not may_fail:
         return f"line {command.line}: $ {command.text}\nexits {done.returncode}:\n{done.stdout[-3000:]}"
-    want = normal("\n".join(command.output))
+    want = elided(normal("\n".join(command.output)))
     if not doctest.OutputChecker().check_output(want, got, FLAGS):
         diff = doctest.OutputChecker().output_difference(doctest.Example("", want), got, FLAGS)
         return f"line {command.line}: $ {command.text}\ndoes not print what the page shows:\n{diff}"
@@ -152,10 +176,11 @@ class ConsoleParser(CodeBlockParser):
         line = example.line + 1  # the fence is the example's line
         shown = commands(example.parsed, line)
         problems = []
+        status = 0
         for i, command in enumerate(shown):
             then = shown[i + 1].text if i + 1 < len(shown) else ""
             may_fail = bool(FAILS_ON_PURPOSE.search("\n".join(command.output))) or then == "echo $?"
-            problem = run(command, where, env, may_fail)
+            problem, status = run(command, where, env, may_fail, status)
             if problem:
                 problems.append(problem)
         return "\n\n".join(problems) or None
