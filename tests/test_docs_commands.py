@@ -40,9 +40,6 @@ SLOW = {"README.md", "docs/annealer-road.md", "docs/guides/annealer.md", "docs/g
         "docs/guides/campaigns-at-scale.md", "docs/guides/hard-instances.md", "docs/guides/qoblib.md",
         "docs/guides/reports.md", "docs/guides/sampling.md", "docs/guides/tournaments.md",
         "docs/campaigns-reports.md", "docs/model.md"}
-#: pages whose examples do not yet print what the tool prints (issue 42, to do): expected to fail,
-#: strictly, so a page that comes right fails here until it is taken off this list
-PENDING = {"docs/guides/tournaments.md"}
 #: commands .ci/run runs (in a fresh clone); a test checks that it does; the pages' blocks with them are skipped
 CI_RUNS = ('python -m pip install -e ".[dev]"', "python -m pytest")
 ENVIRONMENT = ("python3 -m venv .venv", ". .venv/bin/activate")
@@ -71,11 +68,7 @@ def run_page(page: Path, where: Path) -> tuple[list[str], list[str]]:
 
 
 def _params() -> list:
-    def marks(name: str) -> list:
-        return ([pytest.mark.slow] if name in SLOW else []) + \
-            ([pytest.mark.xfail(strict=True, reason="issue 42: the page is not yet in line")] if name in PENDING else [])
-
-    return [pytest.param(name, marks=marks(name), id=name) for name in PAGES]
+    return [pytest.param(name, marks=[pytest.mark.slow] if name in SLOW else [], id=name) for name in PAGES]
 
 
 @pytest.mark.parametrize("name", _params())
