@@ -200,3 +200,28 @@ def test_solve_help_names_a_file_the_suite_example_writes(tmp_path):
                           timeout=600)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / model).is_file(), sorted(p.name for p in (tmp_path / "ab").iterdir())[:5]
+
+
+def _page_commands(name: str) -> list[str]:
+    """The ``$`` commands of a page's console blocks, in order."""
+    from tests.support.console import ConsoleParser
+
+    return [c.text for e in parse(PAGES[name]) if isinstance(getattr(e.region.evaluator, "__self__", None), ConsoleParser)
+            for c in commands(e.parsed)]
+
+
+def test_the_readme_tour_reads_gecode_examples_where_the_repository_has_them():
+    """Issue 42: the tour ran ``info nonogram.cpp --name castle``, a file no clone has at its top."""
+    cpp = [c for c in _page_commands("README.md") if "nonogram.cpp" in c]
+    assert cpp == ["nonoqubo info tests/data/puzzles/originals/gecode/nonogram.cpp --name castle"]
+    assert (ROOT / "tests/data/puzzles/originals/gecode/nonogram.cpp").is_file()
+
+
+@pytest.mark.parametrize("made", ["p.txt", "narrow-qpu.json", "pin.json", "unk.json", "embu.json"])
+def test_the_annealer_guide_makes_each_file_before_it_reads_it(made):
+    """Issue 42: docs/guides/annealer.md read p.txt before saying what it was, and narrow-qpu.json,
+    pin.json and unk.json were never made; now a command of the page writes each one first."""
+    page = _page_commands("docs/guides/annealer.md")
+    first_use = next(i for i, c in enumerate(page) if re.search(rf"(^|[\s'\"]){re.escape(made)}([\s'\"]|$)", c))
+    writes = re.compile(rf"(>\s*|cp \S+ |-o |open\('){re.escape(made)}")
+    assert writes.search(page[first_use]), f"the first command that names {made} does not make it: {page[first_use]}"
