@@ -1,162 +1,173 @@
-"""Every command the README and the docs' first pages show runs, and prints what the page shows.
+"""Every example README.md and the docs pages show runs, and prints what the page shows.
 
-A page shows a command as a ``$ `` line of a ```` ```console ```` block, followed by the lines of
-output it shows (a page may show only some of them); README's Quick start also shows its two
-``bash`` lines (``a && b && c``).  :func:`page_commands` reads them in order and
-:func:`run_page` runs them one after another in a fresh folder (``examples/`` and ``tests/``
-linked in, ``nonoqubo`` the working tree's), as a user who copies them would, and checks that
-every output line shown is in the command's output (timings, ``0.01 s``, read as any time).
+Every ```` ```console ```` and ```` ```python ```` block of ``README.md``, ``docs/*.md`` and
+``docs/guides/*.md`` is run, page by page, from top to bottom, in a fresh temporary folder
+(``examples/`` and ``tests/`` linked in, ``nonoqubo`` the working tree's): Sybil finds the blocks
+and :mod:`tests.support.console` says how a console block runs and how its output is compared
+(``...`` where lines or parts of a line are left out; times in seconds and table gaps normalised).
+Nothing is written into the repository.
 
-What a test must not run is mapped, and the mapping checked instead:
+What a test cannot run is mapped, and the mapping checked instead:
 
 * the virtual environment, the install and ``python -m pytest``: ``.ci/run`` runs exactly those
   lines in a fresh clone (the suite cannot install over itself or run itself);
-* the docs build: :func:`test_the_docs_build_with_warnings_as_errors` runs that exact command.
-
-Placeholders (:data:`PLACEHOLDERS`) name files of the repository: Gecode's ``nonogram.cpp``.
+* the docs build: :func:`test_the_docs_build_with_warnings_as_errors` runs that exact command;
+* a block that needs what no test machine has (a D-Wave QPU, a cluster) is preceded by Sybil's
+  ``<!-- skip: next "why" -->``, and :data:`MAY_SKIP` lists every such reason; a block that needs
+  a program CI installs (MiniZinc) says ``<!-- skip: next if(not which("minizinc"), reason="...") -->``,
+  so it runs wherever the program is, as the suite's other live tests do.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shlex
+import shutil
 import subprocess
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
+from unittest import SkipTest
 
 import pytest
+from sybil.example import SybilFailure
 
 from tests.support import ROOT
+from tests.support.console import commands, folder, normal, parse, run
 
-PAGES = {
-    "README.md": ROOT / "README.md",
-    "getting-started": ROOT / "docs" / "getting-started.md",
-    "logo-walkthrough": ROOT / "docs" / "guides" / "logo-walkthrough.md",
-}
-#: a word of a shown command -> the repository file it stands for
-PLACEHOLDERS = {"nonogram.cpp": "tests/data/puzzles/originals/gecode/nonogram.cpp"}
-#: commands .ci/run runs (in a fresh clone); a test checks that it does, and does not run them
+PAGES = {str(p.relative_to(ROOT)): p
+         for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "guides").glob("*.md"))]}
+#: pages whose commands take long (minor embeddings, campaigns): CI runs them, -m "not slow" skips them
+SLOW = {"README.md", "docs/annealer-road.md", "docs/guides/annealer.md", "docs/guides/campaigns.md",
+        "docs/guides/campaigns-at-scale.md", "docs/guides/hard-instances.md", "docs/guides/qoblib.md",
+        "docs/guides/reports.md", "docs/guides/sampling.md", "docs/guides/tournaments.md",
+        "docs/campaigns-reports.md", "docs/model.md"}
+#: commands .ci/run runs (in a fresh clone); a test checks that it does; the pages' blocks with them are skipped
 CI_RUNS = ('python -m pip install -e ".[dev]"', "python -m pytest")
 ENVIRONMENT = ("python3 -m venv .venv", ". .venv/bin/activate")
 DOCS_BUILD = "python -m sphinx -W --keep-going -q -b html docs docs/_build/html"
-TIME = re.compile(r"\d+(?:\.\d+)? s\b")
+#: the only reasons a page may give for a block that does not run here
+MAY_SKIP = ("run by .ci/run", "needs a D-Wave QPU", "needs a Dask cluster", "needs a SLURM cluster",
+            "needs minizinc and fzn-gecode on PATH")
 
 
-@dataclass
-class Shown:
-    """One command a page shows, and the output lines it shows under it."""
-
-    command: str
-    output: list[str] = field(default_factory=list)
-
-
-def page_commands(text: str) -> list[Shown]:
-    """The commands of *text*'s ``console`` blocks (``$ `` lines) and of a Quick start ``bash`` block, in order."""
-    shown: list[Shown] = []
-    for lang, body in re.findall(r"^```(console|bash)\n(.*?)^```", text, re.M | re.S):
-        if lang == "bash":
-            if "## Quick start" not in text[:text.index(body)] or "## A short tour" in text[:text.index(body)]:
-                continue
-            for line in body.splitlines():
-                if line.strip() and not line.startswith("#"):
-                    shown += [Shown(part.strip()) for part in line.split(" && ")]
-            continue
-        for line in body.splitlines():
-            if line.startswith("$ "):
-                shown.append(Shown(line[2:].strip()))
-            elif shown and line.strip():
-                shown[-1].output.append(line)
-    return shown
+def run_page(page: Path, where: Path) -> tuple[list[str], list[str]]:
+    """Run every example *page* shows, in order, in *where*: (the problems found, the reasons of skipped blocks)."""
+    document = parse(page)
+    # which: what a page's "skip: next if(not which(...), reason=...)" asks of the machine
+    document.namespace.update(folder=where, env=folder(where), which=shutil.which)
+    problems, skipped = [], []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(where)  # a Python block opens files where the console blocks wrote them
+        for example in document:
+            try:
+                example.evaluate()
+            except SkipTest as why:
+                skipped.append(str(why))
+            except SybilFailure as failure:
+                problems.append(f"{page.name}:{example.line}: {failure.result}")
+    return problems, skipped
 
 
-def mapped(command: str) -> str | None:
-    """Why *command* is not run here (who runs it instead), or None when it runs."""
-    if command in CI_RUNS:
-        return ".ci/run"
-    if command in ENVIRONMENT:
-        return "the environment"
-    if command == DOCS_BUILD:
-        return "test_the_docs_build_with_warnings_as_errors"
-    return None
+def _params() -> list:
+    return [pytest.param(name, marks=[pytest.mark.slow] if name in SLOW else [], id=name) for name in PAGES]
 
 
-def _folder(tmp: Path) -> dict[str, str]:
-    (tmp / "examples").symlink_to(ROOT / "examples")
-    (tmp / "tests").symlink_to(ROOT / "tests")
-    bin_dir = tmp / ".bin"
-    bin_dir.mkdir()
-    shim = bin_dir / "nonoqubo"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m nonoqubo "$@"\n')
-    shim.chmod(0o755)
-    return dict(os.environ, PYTHONPATH=str(ROOT), PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-                NONOQUBO_CACHE=str(tmp / ".cache"), COLUMNS="200")
+@pytest.mark.parametrize("name", _params())
+def test_every_example_a_page_shows_runs(name, tmp_path):
+    problems, skipped = run_page(PAGES[name], tmp_path)
+    assert not problems, "\n\n".join(problems)
+    assert set(skipped) <= set(MAY_SKIP), f"{name} skips a block for another reason: {skipped}"
 
 
-def _normal(line: str) -> str:
-    return TIME.sub("T s", line.rstrip())
+def test_every_block_of_every_page_is_an_example():
+    """Sybil finds every console block and every python block of every page (none hides from the tests)."""
+    from tests.support.console import ConsoleParser
+
+    for name, page in PAGES.items():
+        text = page.read_text()
+        examples = list(parse(page))
+        console = [e for e in examples if isinstance(getattr(e.region.evaluator, "__self__", None), ConsoleParser)]
+        assert len(console) == len(re.findall(r"^```console\n", text, re.M)), name
+        python = {text.rfind("```python", 0, e.region.start) for e in examples if e not in console
+                  and not isinstance(e.parsed, tuple)}
+        assert len(python) == len(re.findall(r"^```python\n", text, re.M)), name
 
 
-def run_page(page: Path, tmp: Path) -> list[str]:
-    """Run every command *page* shows, in order, in *tmp*; the problems found (empty when all is well)."""
-    env = _folder(tmp)
-    problems = []
-    for shown in page_commands(page.read_text()):
-        if mapped(shown.command):
-            continue
-        words = [PLACEHOLDERS.get(w, w) for w in shlex.split(shown.command)]
-        command = " ".join(shlex.quote(w) if w not in (">", "|") else w for w in words)
-        if shown.command.startswith("for "):
-            command = shown.command
-        done = subprocess.run(["bash", "-c", command], cwd=tmp, env=env, capture_output=True, text=True,
-                              timeout=900)
-        output = {_normal(line) for line in (done.stdout + "\n" + done.stderr).splitlines()}
-        if done.returncode != 0:
-            problems.append(f"{shown.command}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
-        missing = [line for line in shown.output if _normal(line) not in output]
-        if missing:
-            problems.append(f"{shown.command}: does not print {missing[:3]}")
-    return problems
+def test_a_wrong_output_is_caught(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```console\n$ nonoqubo info examples/qbpp-logo.yaml\nvariables:   999\n...\n```\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    problems, _ = run_page(page, work)
+    assert len(problems) == 1 and "variables:  999" in problems[0] and "page.md:1: line 2:" in problems[0]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(PAGES))
-def test_every_command_a_page_shows_runs(name, tmp_path):
-    problems = run_page(PAGES[name], tmp_path)
-    assert not problems, f"{name}:\n" + "\n".join(problems)
+def test_lines_left_out_unmarked_are_caught(tmp_path):
+    """Output shown without an elision marker must be all the output: a dropped line fails."""
+    page = tmp_path / "page.md"
+    page.write_text("```console\n$ nonoqubo info examples/qbpp-logo.yaml\npuzzle 'QUBO++ logo': 15 x 15 (width x height)\n"
+                    "variables:   437 (198 row + 239 column)\n```\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    problems, _ = run_page(page, work)
+    assert len(problems) == 1 and "terms:" in problems[0]
+    page.write_text(page.read_text().replace("column)\n", "column)\n...\n"))
+    (work2 := tmp_path / "work2").mkdir()
+    assert run_page(page, work2)[0] == []
 
 
-def test_the_pages_show_commands_and_outputs():
-    """The reader finds the commands (and the shown output) the pages hold; the test above runs them."""
-    readme = page_commands(PAGES["README.md"].read_text())
-    commands = [s.command for s in readme]
-    assert commands[:3] == ['python -m pip install -e ".[dev]"', "nonoqubo build examples/qbpp-logo.yaml -o logo.qubo",
-                            "head -n 18 logo.qubo"]
-    assert "python -m pytest" in commands
-    build = next(s for s in readme if s.command == "nonoqubo build examples/qbpp-logo.yaml -o logo.qubo" and s.output)
-    assert build.output[0].startswith("built 'QUBO++ logo' 15x15: 437 variables, 2756 terms")
-    start = [s.command for s in page_commands(PAGES["getting-started"].read_text())]
-    assert start[:3] == list(ENVIRONMENT) + [CI_RUNS[0]] and DOCS_BUILD in start
+def test_a_failing_command_is_caught_unless_the_page_shows_it_fails(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```console\n$ nonoqubo info nowhere.yaml\n...\n```\n")
+    (work := tmp_path / "work").mkdir()
+    problems, _ = run_page(page, work)
+    assert len(problems) == 1 and "exits 2" in problems[0]
+    page.write_text("```console\n$ nonoqubo info nowhere.yaml\nnonoqubo: error: ...\n```\n")
+    (work2 := tmp_path / "work2").mkdir()
+    assert run_page(page, work2)[0] == []
+
+
+def test_a_python_block_output_is_compared(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```python\n>>> import nonoqubo\n>>> nonoqubo.build(nonoqubo.load_puzzle('examples/qbpp-logo.yaml'))"
+                    ".num_vars\n436\n```\n")
+    (work := tmp_path / "work").mkdir()
+    problems, _ = run_page(page, work)
+    assert len(problems) == 1 and "437" in problems[0]
+
+
+def test_the_console_reader():
+    shown = commands("$ nonoqubo solve p.txt \\\n    --seed 1\nsa sampler: ...\n$ for a in b; do\n>   echo $a; done\nb\n", 10)
+    assert [(c.text, c.line, c.output) for c in shown] == [
+        ("nonoqubo solve p.txt \\\n    --seed 1", 10, ["sa sampler: ..."]), ("for a in b; do\n  echo $a; done", 13, ["b"])]
+    assert normal("built in 0.00 s\nx   y\n\n") == normal("built in 12.5 s\nx  y\n")
 
 
 def test_what_is_not_run_here_is_run_by_ci():
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     for command in CI_RUNS + (DOCS_BUILD,):
         assert command in ci, f".ci/run does not run {command!r}"
-    for page in PAGES.values():
-        for shown in page_commands(page.read_text()):
-            if shown.command.startswith(("python -m pip", "pip ", "python -m pytest", "python -m sphinx")):
-                assert mapped(shown.command), f"{page.name}: {shown.command!r} would run unmapped"
+    readme = PAGES["README.md"].read_text()
+    assert 'python -m pip install -e ".[dev]" && python -m pytest' in readme
 
 
-def test_a_wrong_output_is_caught(tmp_path):
+def test_a_traceback_fails_even_where_elided(tmp_path):
+    from tests.support.console import Command, environment
+
+    env = environment(tmp_path)
+    problem, status = run(Command("python -c 'raise SystemExit(__import__(\"x_no_such_module\"))'", 1, ["..."]),
+                          tmp_path, env, may_fail=True)
+    assert problem and "traceback" in problem and status == 1
+
+
+def test_echo_status_shows_the_exit_status_of_the_command_before(tmp_path):
     page = tmp_path / "page.md"
-    page.write_text("```console\n$ nonoqubo info examples/qbpp-logo.yaml\nvariables:   999\n```\n")
-    work = tmp_path / "work"
-    work.mkdir()
-    problems = run_page(page, work)
-    assert len(problems) == 1 and "variables:   999" in problems[0]
+    page.write_text("```console\n$ nonoqubo info nowhere.yaml\nnonoqubo: error: ...\n$ echo $?\n2\n```\n")
+    (work := tmp_path / "work").mkdir()
+    assert run_page(page, work)[0] == []
+    page.write_text("```console\n$ nonoqubo info nowhere.yaml\n...\n$ echo $?\n0\n```\n")
+    (work2 := tmp_path / "work2").mkdir()
+    problems = run_page(page, work2)[0]
+    assert len(problems) == 1 and "Got:\n    2" in problems[0]
 
 
 @pytest.mark.slow
@@ -184,8 +195,33 @@ def test_solve_help_names_a_file_the_suite_example_writes(tmp_path):
     lines = [line.strip() for line in DESCRIPTION.splitlines()]
     suite = next(line for line in lines if line.startswith("nonoqubo suite "))
     model = next(w for line in lines if line.startswith("nonoqubo solve ab/") for w in line.split() if w.startswith("ab/"))
-    env = _folder(tmp_path)
+    env = folder(tmp_path)
     done = subprocess.run(["bash", "-c", suite + " -j 1"], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / model).is_file(), sorted(p.name for p in (tmp_path / "ab").iterdir())[:5]
+
+
+def _page_commands(name: str) -> list[str]:
+    """The ``$`` commands of a page's console blocks, in order."""
+    from tests.support.console import ConsoleParser
+
+    return [c.text for e in parse(PAGES[name]) if isinstance(getattr(e.region.evaluator, "__self__", None), ConsoleParser)
+            for c in commands(e.parsed)]
+
+
+def test_the_readme_tour_reads_gecode_examples_where_the_repository_has_them():
+    """Issue 42: the tour ran ``info nonogram.cpp --name castle``, a file no clone has at its top."""
+    cpp = [c for c in _page_commands("README.md") if "nonogram.cpp" in c]
+    assert cpp == ["nonoqubo info tests/data/puzzles/originals/gecode/nonogram.cpp --name castle"]
+    assert (ROOT / "tests/data/puzzles/originals/gecode/nonogram.cpp").is_file()
+
+
+@pytest.mark.parametrize("made", ["p.txt", "narrow-qpu.json", "pin.json", "unk.json", "embu.json"])
+def test_the_annealer_guide_makes_each_file_before_it_reads_it(made):
+    """Issue 42: docs/guides/annealer.md read p.txt before saying what it was, and narrow-qpu.json,
+    pin.json and unk.json were never made; now a command of the page writes each one first."""
+    page = _page_commands("docs/guides/annealer.md")
+    first_use = next(i for i, c in enumerate(page) if re.search(rf"(^|[\s'\"]){re.escape(made)}([\s'\"]|$)", c))
+    writes = re.compile(rf"(>\s*|cp \S+ |-o |open\('){re.escape(made)}")
+    assert writes.search(page[first_use]), f"the first command that names {made} does not make it: {page[first_use]}"

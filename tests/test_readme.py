@@ -11,7 +11,8 @@ and it keeps the line with the suite's test count and time.  The module Layout m
   with no page edit ("nothing else changes", ARCHITECTURE.md);
 * the commands page shows every sub-command, and the README's tour shows them too.
 
-Whether the commands shown *run* is ``tests/test_docs_commands.py``'s.
+Whether the commands and Python shown *run*, and print what the pages show, is
+``tests/test_docs_commands.py``'s (every console and python block of README.md and docs/).
 """
 
 from __future__ import annotations

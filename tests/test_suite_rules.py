@@ -98,3 +98,21 @@ def test_the_slow_guard_fails_an_unmarked_long_test(pytester, monkeypatch):
     result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:doctest")
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(["*test_unmarked took * s (more than 0.05 s) without @pytest.mark.slow*"])
+
+
+@pytest.mark.parametrize("quiet", [[], ["-q"]], ids=["python -m pytest", "python -m pytest -q"])
+def test_the_test_command_prints_its_pass_count(quiet, tmp_path):
+    """``python -m pytest`` and ``python -m pytest -q`` (as people habitually type it) both end with
+    the count of tests passed: pyproject's ``addopts`` must not make ``-q`` a ``-qq``.  Run on a
+    one-test file under the repository's own pytest configuration (its ``pyproject.toml``)."""
+    import re
+    import shutil
+    import subprocess
+    import sys
+
+    shutil.copy(TESTS.parent / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "test_one.py").write_text("def test_one():\n    assert True\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", *quiet, "-p", "no:cacheprovider", "test_one.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert re.search(r"^=* ?1 passed in [\d.]+s", done.stdout.splitlines()[-1]), done.stdout[-500:]

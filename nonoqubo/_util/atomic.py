@@ -32,7 +32,7 @@ from typing import IO, Any
 
 from ..errors import Terminated, WriteError
 
-__all__ = ["TEMP_MARK", "atomic_write", "check_distinct_outputs", "check_not_input", "check_writable"]
+__all__ = ["TEMP_MARK", "atomic_write", "check_distinct_outputs", "check_not_input", "check_writable", "wrote"]
 
 #: what every temporary file's name carries after the target's name
 TEMP_MARK = ".nonoqubo-tmp-"
@@ -200,6 +200,30 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.samefile(a, b)
     except (OSError, ValueError):  # one does not exist (or cannot: a NUL byte): the real paths decided
         return False
+
+
+def wrote(path: str | os.PathLike[str], what: str) -> str:
+    """The line a command prints (on standard error, unless ``-q``) for a file it has written.
+
+    Every command says it the same way: the path, what the file holds, and its size (a folder:
+    how many files; standard output: no size).
+
+    >>> wrote("-", "qbsolv")
+    'wrote standard output (qbsolv)'
+    >>> wrote(__file__, "Python").startswith(f"wrote {__file__} (Python, ") and wrote(__file__, "x").endswith(" bytes)")
+    True
+    """
+    name = os.fspath(path)
+    if name == "-":
+        return f"wrote standard output ({what})"
+    if os.path.isdir(name):
+        count = sum(len(files) for _, _, files in os.walk(name))
+        return f"wrote {name} ({what}, {count} file{'s' * (count != 1)})"
+    try:
+        size = f", {os.path.getsize(name):,} bytes" if os.path.isfile(name) else ""
+    except OSError:
+        size = ""
+    return f"wrote {name} ({what}{size})"
 
 
 def _under_a_file(folder: str) -> bool:

@@ -76,8 +76,9 @@ every parameter but the seed and the reads, and the encoding and weights of the 
 :mod:`nonoqubo.campaign.runs`), wherever the files lie: a flat folder of ``sa`` and ``tabu``
 runs gives two groups, and ``Group.setting_record`` says what each is.  A file that records no
 run is grouped by its folder: a sample folder named on the command line when its files lie
-directly in it, its sub-folders otherwise (``runs/qbsolv/*.txt`` -> ``qbsolv``), a lone file's
-folder.  ``setting=NAME`` pools every file into one setting (``grouped_by`` says which rule
+directly in it, its sub-folders otherwise (``runs/qbsolv/*.txt`` -> ``qbsolv``), a file named
+on the command line by its own name (``qbsolv-out.txt`` -> ``qbsolv-out``); a lone file that records
+its run is named from the record (``sa``), never from whatever folder it sits in.  ``setting=NAME`` pools every file into one setting (``grouped_by`` says which rule
 made a group).  With a suite folder as the model, a sample file belongs to the puzzle whose
 name starts its file name (or one of its folders); ``NAME.presolved...`` files to the presolved
 model.  A file a walk of a runs folder finds that is no sample file (a log, a ``.out``) is
@@ -479,7 +480,7 @@ class Run:
     """One sample file: which model it answers, the folder that names it, and whether a walk found it."""
 
     model: str  # the model's name
-    setting: str  # the folder's name (or --setting): the setting of a file that records no run
+    setting: str  # the folder's name, a lone file's own name, or --setting: the setting of a file that records no run
     path: str
     found: bool = False
 
@@ -519,7 +520,7 @@ def _settings(samples: Sequence[str], setting: str | None) -> list[tuple[str, st
         elif not os.path.exists(item):
             raise NonoquboError(f"{item}: no such file or folder")
         else:
-            pairs.append((setting or os.path.basename(os.path.dirname(os.path.abspath(item))) or ".", item, False))
+            pairs.append((setting or os.path.splitext(os.path.basename(item))[0] or item, item, False))
     return pairs
 
 
@@ -880,8 +881,9 @@ class _Fold:
             self.recorded.setdefault(key, res.setting)
         else:
             self.names[key] = run.setting
-        self.folders_of.setdefault(key, set()).add(run.setting)
-        self.settings_in.setdefault(run.setting, set()).add(key)
+        if run.found or res.setting is None:  # a lone file's folder names nothing; its record names it
+            self.folders_of.setdefault(key, set()).add(run.setting)
+            self.settings_in.setdefault(run.setting, set()).add(key)
 
     def finish(self, given: float | None) -> list[Group]:
         """The groups, named and sorted (the module docstring)."""

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ContextManager
 
-from .._util.atomic import atomic_write, check_distinct_outputs, check_not_input, check_writable
+from .._util.atomic import atomic_write, check_distinct_outputs, check_not_input, check_writable, wrote
 from .._util.progress import Steps, steps as progress_steps
 from ..errors import NonoquboError
 from .aggregate import BY_OPTION, CENSORED_NOTE, Group, cost_cell, group_stages, number, percent, solutions_label
@@ -78,7 +78,7 @@ class Outputs:
     groups: list[Group]
     #: the JSON or the text table for standard output; None when ``-q`` leaves the files as the output
     stdout: str | None = None
-    #: lines for standard error (the submission written)
+    #: lines for standard error: every file written (:func:`nonoqubo._util.atomic.wrote`), the submission; none with ``-q``
     messages: list[str] = field(default_factory=list)
 
 
@@ -176,21 +176,26 @@ def write_outputs(options: EvaluateOptions, *, stage: Stage | None = None,
         assert plots is not None  # drawn above for --report
         report = render_report(groups, title=f"nonoqubo evaluate {os.path.basename(options.model.rstrip('/'))}",
                                command=command_line(options), plots=plots)
+    said = []  # the files written, in the order written
     if options.figures and plots is not None:
         from .plots import write_figures
 
-        write_figures(plots, options.figures)
+        files = write_figures(plots, options.figures)
+        said.append(f"wrote {options.figures} (figures: {len(files)} files, SVG, PDF and CSV)")
     if options.csv:
         with atomic_write(options.csv) as fh:
             fh.write(csv_text(groups))
+        said.append(wrote(options.csv, "CSV table"))
     if report is not None and options.report:
         with atomic_write(options.report) as fh:
             fh.write(report)
+        said.append(wrote(options.report, "HTML report"))
     if options.submission:
         written = write_submission(groups, options.submission, submitter=options.submitter or "",
                                    from_suite=os.path.isdir(options.model), reference=options.reference)
-        if not quiet:
-            out.messages.append(submission_line(written, options.submission))
+        said.append(submission_line(written, options.submission))
+    if not quiet:
+        out.messages += said
     if options.json:
         out.stdout = json.dumps({**set_aside(groups), "groups": records(groups)}, indent=1, allow_nan=False)
     elif not (quiet and (options.csv or options.report or options.figures)):  # -q: the files are the output

@@ -16,14 +16,16 @@ groups runs by what that record says, never by the folder a file lies in:
 * two files of one setting are pooled, wherever they lie; two settings in one folder are two
   groups;
 * a file that records no run (a SampleSet made by hand, a bit-string file, qbsolv's output) has
-  no setting of its own: its folder names it, as before (``runs/qbsolv/*.txt`` is ``qbsolv``).
+  no setting of its own: its folder names it, as before (``runs/qbsolv/*.txt`` is ``qbsolv``), and a
+  file named on the command line its own name (``out.txt`` is ``out``).
 
 The reading of a record (:func:`searched_text`, :func:`run_records`, :func:`the_record`) and a
 setting's key (:func:`setting_of`, :func:`key_of`) are the samples layer's (``samples/_record``,
 which ``decode`` reads a run's model with too), re-exported here.
 
-A setting's **name** (:func:`setting_names`) is the folder's when that folder holds exactly that
-setting (so ``runs/sa-1000/`` stays ``sa-1000``); otherwise it is made from the record: the
+A setting's **name** (:func:`setting_names`) is the folder's when that folder (a runs folder given
+to ``evaluate``, or one of its sub-folders) holds exactly that setting (so ``runs/sa-1000/`` stays
+``sa-1000``); a file named on the command line gives no folder name; otherwise it is made from the record: the
 sampler, then the parameters, encoding and weights that tell it apart from the campaign's other
 settings of that sampler (``sa sweeps=100``, ``sa sweeps=1000``, ``tabu``).  :func:`describe`
 spells a whole setting out for the table and the report.

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .._util.atomic import atomic_write, check_not_input, check_writable
+from .._util.atomic import atomic_write, check_not_input, check_writable, wrote
 from ..answers.decode import Report
 from ..answers.render import report_svg, text_picture
 from ..errors import NonoquboError, PuzzleError
@@ -33,7 +33,7 @@ __all__ = ["add_cache_argument", "add_chain_strength_argument", "add_embed_searc
            "chain_break_lines", "probe_summary",
            "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit", "topology_file",
            "encoding_options", "input_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
-           "verdict", "write_image", "print_tournament", "refuse_in_tournament", "solve_tournament",
+           "verdict", "write_image", "say_wrote", "add_quiet_argument", "print_tournament", "refuse_in_tournament", "solve_tournament",
            "wants_tournament_solve"]
 
 #: items printed per section in text mode (--json lists everything)
@@ -202,6 +202,23 @@ def add_chain_strength_argument(parser: argparse.ArgumentParser | argparse._Argu
                              "(Ocean's default, uniform_torque_compensation with prefactor 1.414; the default), "
                              "'uniform-torque:PREFACTOR' (another prefactor) "
                              "or 'scaled' (the largest |h| or |J| of the logical Ising model)")
+
+
+def say_wrote(path: str, what: str, quiet: bool = False) -> None:
+    """Say on standard error that *path* was written (:func:`nonoqubo._util.atomic.wrote`), unless *quiet*.
+
+    Every command that writes a file says so this way, after what it prints on standard output
+    (flushed first, so the line comes after it in a terminal and in a pipe alike).
+    """
+    if quiet:
+        return
+    sys.stdout.flush()
+    print(wrote(path, what), file=sys.stderr)
+
+
+def add_quiet_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """``-q``/``--quiet``, for a command whose only lines to silence are the files it says it wrote."""
+    parser.add_argument("-q", "--quiet", action="store_true", help=f"no 'wrote FILE' line for {what}")
 
 
 def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture of the best sample") -> None:
@@ -452,7 +469,10 @@ def solve_tournament(args: argparse.Namespace) -> int:
     with progress.steps(None, "cpsat solving", quiet=not progress_enabled(args), unit=" puzzles") as tick:
         outcome = solve_all(args.puzzle, format=args.from_format, time_limit=args.time_limit, workers=args.workers,
                             answers_out=args.tournament_answers, plan=tick.plan, tick=lambda done: tick(1))
-    return print_tournament(outcome, args.json)
+    status = print_tournament(outcome, args.json)
+    if args.tournament_answers:
+        say_wrote(args.tournament_answers, "tournament answers", quiet=args.quiet)
+    return status
 
 
 def wants_tournament_solve(args: argparse.Namespace) -> bool:

@@ -8,10 +8,10 @@ presolving and writing are :mod:`nonoqubo.pipeline`'s too.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
+from .._util.atomic import wrote
 from .._util.progress import spinner
 from ..errors import NonoquboError
 from ..inputs import open_input
@@ -132,8 +132,7 @@ def run_physical(args: argparse.Namespace, plan: BuildPlan, qubo: Any, said: lis
             print(line, file=sys.stderr)
         print(problem.summary(), file=sys.stderr)
         for out, fmt in plan.physical:
-            size = f", {os.path.getsize(out):,} bytes" if out != "-" else ""
-            print(f"wrote {'standard output' if out == '-' else out} (physical problem, {fmt}{size})", file=sys.stderr)
+            print(wrote(out, f"physical problem, {fmt}"), file=sys.stderr)
 
 
 def run_physical_of_model(args: argparse.Namespace, plan: BuildPlan) -> int:
@@ -195,6 +194,5 @@ def run(args: argparse.Namespace) -> int:
     write_files(models, list(plan.targets), variant=plan.variant, ising=plan.ising, progress=show,
                 step=lambda message: spinner(message, enabled=show))
     for out, mod in plan.targets:
-        size = f", {os.path.getsize(out):,} bytes" if out != "-" else ""
-        say(f"wrote {'standard output' if out == '-' else out} ({mod.NAME}{', Ising' if plan.ising else ''}{size})")
+        say(wrote(out, f"{mod.NAME}{', Ising' if plan.ising else ''}"))
     return 0

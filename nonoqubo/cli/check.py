@@ -17,8 +17,8 @@ from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.palette import BLACK_CHARS, WHITE_CHARS
 from ..answers.render import check_svg, text_picture
 from ..campaign.tournament import check_answers, is_answer_file
-from ._common import (add_image_argument, add_puzzle_arguments, check_image_path, load_puzzle, print_tournament,
-                      refuse_in_tournament)
+from ._common import (add_image_argument, add_puzzle_arguments, add_quiet_argument, check_image_path, load_puzzle,
+                      print_tournament, refuse_in_tournament, say_wrote)
 
 ORDER = 60
 
@@ -73,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="print the verdict as JSON (schemas/report.schema.json, kind 'check'; a tournament "
                              "answer file: kind 'tournament-check')")
     add_image_argument(parser, "the grid")
+    add_quiet_argument(parser, "--image")
     parser.set_defaults(run=run)
     return parser
 
@@ -119,4 +120,6 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(text_picture(result.grid, failing_rows=rows, failing_cols=cols, palette=puzzle.palette)))
         for failure in result.failures:
             print(f"  {failure}")
+    if args.image:
+        say_wrote(args.image, "SVG picture of the grid", quiet=args.quiet)
     return 0 if result.valid else 1

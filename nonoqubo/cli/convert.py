@@ -13,7 +13,7 @@ from .._util.atomic import atomic_write
 from ..inputs import load_model
 from ..model.puzzle import Puzzle
 from ..errors import FormatError, PuzzleError, UnsupportedFormat
-from ._common import add_puzzle_arguments, check_output_folder, load_puzzle
+from ._common import add_puzzle_arguments, check_output_folder, load_puzzle, say_wrote
 
 ORDER = 40
 
@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("output", metavar="OUTPUT", help="file to write ('-' writes standard output; give --to)")
     parser.add_argument("--to", dest="to_format", metavar="FORMAT",
                         help="output clue format, when OUTPUT's ending does not tell")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no note when the solution cannot be kept")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no 'wrote FILE' line, and no note when the solution cannot be kept")
     parser.set_defaults(run=run)
     return parser
 
@@ -117,4 +117,5 @@ def run(args: argparse.Namespace) -> int:
     if puzzle.solution is not None and not getattr(mod, "SOLUTION", False) and not args.quiet:
         print(f"nonoqubo: note: the {mod.NAME} format has no place for the known solution; it was left out",
               file=sys.stderr)
+    say_wrote(args.output, f"{mod.NAME} clues", quiet=args.quiet or args.output == "-")  # '-': the output itself
     return 0

@@ -17,7 +17,7 @@ from ..qpu.unembed import CHAIN_BREAK_METHODS
 from ..samples import formats as sample_formats
 from ._common import (add_encoding_arguments, add_force_argument, add_image_argument, add_presolve_argument,
                       chain_break_lines, check_image_path, emit, print_tournament, progress_enabled,
-                      refuse_in_tournament)
+                      refuse_in_tournament, say_wrote)
 
 ORDER = 50
 
@@ -132,7 +132,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_image_argument(parser)
     add_force_argument(parser)
     parser.add_argument("-q", "--quiet", action="store_true",
-                        help="no notes on standard error (the model a run record names, how labels were read)")
+                        help="no notes on standard error (the model a run record names, how labels were read, the "
+                             "'wrote FILE' line of --image)")
     parser.set_defaults(run=run, which="best", spin=None)
     return parser
 
@@ -158,4 +159,6 @@ def run(args: argparse.Namespace) -> int:
          source=result.source, image=args.image, best=result.best)
     if result.chain_breaks is not None and not args.json:
         print("\n" + "\n".join(chain_break_lines(result.chain_breaks, result.best.index)))
+    if args.image:
+        say_wrote(args.image, f"SVG picture of sample {result.best.index}", quiet=args.quiet)
     return 0 if result.best.valid else 1

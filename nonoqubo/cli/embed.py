@@ -19,7 +19,7 @@ from ..qpu.cache import embed
 from ..qpu.embedding import check_search_options, write_embedding
 from ..qpu.topology import Topology, parse_topology
 from ._common import (add_embed_search_arguments, add_puzzle_arguments, check_embed_search_options, check_output_folder,
-                      load_puzzle, no_solution_names, progress_enabled, topology_file)
+                      load_puzzle, no_solution_names, progress_enabled, say_wrote, topology_file)
 from ._qpu_options import add_search_options, search_options
 
 ORDER = 25
@@ -75,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="embed the presolved model: the variables line logic decides fixed first")
     add_embed_search_arguments(parser, short=True)
     add_search_options(parser)
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line and no figures")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line, no figures and no 'wrote FILE' line")
     parser.set_defaults(run=run)
     return parser
 
@@ -123,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{source}: {size}", file=out)
     if model["variables"] == 0:
         print(f"nothing to embed: presolve fixes every variable; {args.output} holds an empty embedding", file=out)
+        say_wrote(args.output, "embedding")
         return 0
     where = (f"from the cache, found in {fig['seconds']:.2f} s" if found.cached
              else f"{fig['seconds']:.2f} s")
@@ -130,4 +131,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"embedding: {fig['qubits']} qubits, longest chain {fig['longest_chain']}, mean chain "
           f"{fig['mean_chain']:.2f} ({where}; best of {fig['tries']} tr{'y' if fig['tries'] == 1 else 'ies'}, "
           f"seed {fig['seed']}, at most {fig.get('timeout', args.embed_timeout):g} s each)", file=out)
+    say_wrote(args.output, "embedding")
     return 0

@@ -89,8 +89,9 @@ must be new or empty; --reference TEXT fills the Reference column.
 
 Progress goes to standard error: a bar on a terminal; in a log or a batch job
 one line per 10 % of the files (and of the figures) once a stage has run 5 s.
--q prints nothing but errors and warnings when --csv, --report or --figures
-hold the output.  Censored points (no success) are drawn as one-sided 95 %
+Every file written is named on standard error after the table ('wrote
+report.html (HTML report, 1,234 bytes)').  -q prints nothing but errors and
+warnings when --csv, --report or --figures hold the output.  Censored points (no success) are drawn as one-sided 95 %
 bounds: open markers with an arrow, never joined to measured points.
 
 examples:
@@ -152,8 +153,8 @@ def run(args: argparse.Namespace) -> int:
     done = write_outputs(options_of(args), stage=steps,
                          # shown even with -q, as warnings are: files of the runs folder were not judged
                          note=lambda line: print(f"note: {line}", file=sys.stderr))
-    for line in done.messages:
-        print(line, file=sys.stderr)
     if done.stdout is not None:
-        print(done.stdout)
+        print(done.stdout, flush=True)
+    for line in done.messages:  # after the table: the files written
+        print(line, file=sys.stderr)
     return 0

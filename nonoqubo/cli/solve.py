@@ -29,7 +29,7 @@ from ..solvers.sampling import Prepared, models_of, prepare, read_for_solve, sam
 from ..solvers.sweep import parse_sweep, setting_name, settings
 from ._common import (add_encoding_arguments, add_force_argument, add_image_argument, add_presolve_argument,
                       add_puzzle_arguments, chain_break_lines, check_image_path, check_output_folder, emit,
-                      input_options, progress_enabled, solve_tournament, wants_tournament_solve, write_image)
+                      input_options, progress_enabled, say_wrote, solve_tournament, wants_tournament_solve, write_image)
 from ._qpu_options import QPU_EXAMPLES, qpu_inputs
 from ._request import add_request_options, given_options, request_of_args
 
@@ -171,8 +171,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true",
                         help="print the report as JSON (schemas/report.schema.json)")
     parser.add_argument("-q", "--quiet", action="store_true",
-                        help="no progress display and no hint; with -o or --image nothing at all but errors (the exit "
-                             "status still says whether the best sample is valid)")
+                        help="no progress display, no hint and no 'wrote FILE' line; with -o or --image nothing at all but "
+                             "errors (the exit status still says whether the best sample is valid)")
     add_image_argument(parser)
     add_force_argument(parser)
     parser.set_defaults(run=run)
@@ -254,6 +254,10 @@ def run(args: argparse.Namespace) -> int:
     if not result.best.valid and not args.quiet:
         sys.stdout.flush()
         print(NO_VALID_HINT, file=sys.stderr)
+    if args.output:
+        say_wrote(args.output, "run file", quiet=args.quiet)
+    if args.image:
+        say_wrote(args.image, f"SVG picture of sample {result.best.index}", quiet=args.quiet)
     return 0 if result.best.valid else 1
 
 

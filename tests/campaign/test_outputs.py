@@ -35,7 +35,9 @@ def test_the_cli_prints_what_the_library_returns(campaign, tmp_path):
     status, out, err = run_cli("evaluate", suite, runs, "-j", 1, "--csv", tmp_path / "cli.csv")
     assert status == 0, err
     done = write_outputs(EvaluateOptions(str(suite), (str(runs),), jobs=1, csv=str(tmp_path / "lib.csv")))
-    assert out == done.stdout + "\n" and done.messages == []
+    assert out == done.stdout + "\n" and done.messages == [f"wrote {tmp_path / 'lib.csv'} (CSV table, "
+                                                            f"{(tmp_path / 'lib.csv').stat().st_size:,} bytes)"]
+    assert err == f"wrote {tmp_path / 'cli.csv'} (CSV table, {(tmp_path / 'cli.csv').stat().st_size:,} bytes)\n"
     assert done.stdout == table(evaluate(str(suite), [str(runs)], jobs=1))
     assert (tmp_path / "cli.csv").read_text() == (tmp_path / "lib.csv").read_text() == csv_text(done.groups)
     status, out, _ = run_cli("evaluate", suite, runs, "-j", 1, "--json")

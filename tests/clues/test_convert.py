@@ -66,10 +66,12 @@ def test_convert_with_explicit_formats_and_index(tmp_path, run_cli):
 def test_convert_notes_a_dropped_solution(tmp_path, run_cli):
     status, _, err = run_cli("convert", ORIGINALS / "non/1.non", tmp_path / "d.nin")
     assert status == 0
-    assert err == "nonoqubo: note: the nin format has no place for the known solution; it was left out\n"
+    size = (tmp_path / "d.nin").stat().st_size
+    assert err == ("nonoqubo: note: the nin format has no place for the known solution; it was left out\n"
+                   f"wrote {tmp_path / 'd.nin'} (nin clues, {size:,} bytes)\n")
     assert run_cli("convert", "-q", ORIGINALS / "non/1.non", tmp_path / "e.nin")[2] == ""
     status, _, err = run_cli("convert", ORIGINALS / "non/1.non", tmp_path / "d.pbm")
-    assert (status, err) == (0, "")
+    assert (status, err) == (0, f"wrote {tmp_path / 'd.pbm'} (pbm clues, {(tmp_path / 'd.pbm').stat().st_size:,} bytes)\n")
     assert clues.load(tmp_path / "d.pbm").solution == clues.load(ORIGINALS / "non/1.non").solution
 
 

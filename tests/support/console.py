@@ -1,0 +1,195 @@
+"""The pages' examples as tests: Sybil finds the blocks, this module runs a ``console`` block.
+
+Every ```` ```console ```` and ```` ```python ```` block of ``README.md`` and ``docs/`` is an
+example that runs (``tests/test_docs_commands.py``).  `Sybil <https://sybil.readthedocs.io>`_
+lexes the Markdown (MyST) pages; Python blocks go to Sybil's own parser (a block that starts with
+``>>>`` is a doctest, its output compared; any other block is executed); a ``console`` block goes to
+:class:`ConsoleParser` below.  A page runs from top to bottom in a fresh folder (:func:`folder`),
+so a later block may use what an earlier one wrote, as a reader who types them in order would.
+
+A console block is a terminal session::
+
+    $ nonoqubo solve p.txt --seed 1 \\
+        --reads 10 -o ps.json            # a line ending in a backslash goes on
+    $ for m in a b; do                   # '> ' lines go on too (bash's second prompt)
+    >   echo $m; done
+    what the command prints (standard error and standard output, as a terminal shows them)
+    ...
+
+The lines after a ``$`` command, up to the next one, are its output, compared with what the command
+prints by doctest's ``ELLIPSIS`` rule: ``...`` stands for text left out (a line of its own: any
+number of lines, none too, such as progress lines that only a slow run prints; inside a line:
+part of it).  Two more rules, both for output that varies from one
+run to the next, are applied to both sides before comparing (:func:`normal`):
+
+* a time in seconds (``0.00 s``, ``5.50 s``, ``10.0 s``) is any time: :data:`TIME`;
+* a run of two or more spaces (a table's column gap, whose width follows the widest cell) is one
+  gap; trailing spaces and blank lines at the end are dropped.
+
+Each command runs in a bash of its own, in the page's folder (files carry over, shell variables do
+not); ``echo $?`` shows the exit status of the command before it.  A command must exit 0, unless
+its block shows that it fails: an error line (``error:``), a verdict
+``INVALID``, or an ``echo $?`` next.  A traceback always fails, even inside an elided part.  A block
+that cannot run here (a real QPU, a cluster) is preceded by Sybil's ``<!-- skip: next "why" -->``;
+the test lists those reasons.
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sybil import Document, Example
+from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser
+
+from tests.support import ROOT
+
+#: a time in seconds, as the commands print it (``in 0.00 s``, ``(5.50 s;``, ``10.0 s``)
+TIME = re.compile(r"\b\d+(?:\.\d+)? s\b")
+#: a table's column gap
+GAP = re.compile(r" {2,}")
+#: what a command that fails on purpose shows in its block
+FAILS_ON_PURPOSE = re.compile(r"error:|INVALID")
+#: the ``-`` of doctest's ELLIPSIS, and the flags output is compared with
+FLAGS = doctest.ELLIPSIS
+#: how long one command may take before the page fails
+COMMAND_TIMEOUT = 600
+
+
+@dataclass
+class Command:
+    """One ``$`` command of a console block, its line in the page, and the output lines shown under it."""
+
+    text: str
+    line: int
+    output: list[str] = field(default_factory=list)
+
+
+def commands(block: str, first_line: int = 1) -> list[Command]:
+    """The commands of a console block's text, each with the output lines shown under it.
+
+    >>> [(c.text, c.output) for c in commands("$ a \\\\\\n  b\\nout\\n$ for x; do\\n> y; done\\n")]
+    [('a \\\\\\n  b', ['out']), ('for x; do\\ny; done', [])]
+    """
+    shown: list[Command] = []
+    going_on = False  # the last command line ended in a backslash, or a '> ' line may follow
+    for number, line in enumerate(block.splitlines(), start=first_line):
+        if line.startswith("$ "):
+            shown.append(Command(line[2:], number))
+            going_on = True
+        elif going_on and shown and shown[-1].text.endswith("\\"):
+            shown[-1].text += "\n" + line
+        elif going_on and shown and line.startswith("> "):
+            shown[-1].text += "\n" + line[2:]
+        else:
+            going_on = False
+            if not shown:
+                raise ValueError(f"line {number}: output before any '$ ' command")
+            shown[-1].output.append(line)
+    return shown
+
+
+def normal(text: str) -> str:
+    """*text* as it is compared: times as ``T s``, column gaps as two spaces, no trailing blanks.
+
+    >>> normal("a    b  in 0.03 s   \\n\\n")
+    'a  b  in T s\\n'
+    """
+    lines = [GAP.sub("  ", TIME.sub("T s", line.rstrip())) for line in text.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "".join(line + "\n" for line in lines)
+
+
+def elided(want: str) -> str:
+    """*want* with each ``...`` line joined to the next, so that it stands for any number of lines, none too.
+
+    >>> import doctest
+    >>> doctest.OutputChecker().check_output(elided("...\\nend\\n"), "end\\n", doctest.ELLIPSIS)
+    True
+    """
+    return re.sub(r"(?m)^\.\.\.\n", "...", want)
+
+
+def environment(where: Path) -> dict[str, str]:
+    """The environment a page's commands run in: ``nonoqubo`` and ``python`` this checkout's, a cache of its own."""
+    bin_dir = where / ".bin"
+    bin_dir.mkdir(exist_ok=True)
+    for name, command in (("nonoqubo", f'"{sys.executable}" -m nonoqubo'), ("python", f'"{sys.executable}"')):
+        shim = bin_dir / name
+        shim.write_text(f'#!/bin/sh\nexec {command} "$@"\n')
+        shim.chmod(0o755)
+    return dict(os.environ, PYTHONPATH=str(ROOT), PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+                NONOQUBO_CACHE=str(where / ".cache"), COLUMNS="200", LC_ALL="C.UTF-8")
+
+
+def folder(where: Path) -> dict[str, str]:
+    """Make *where* a fresh copy of a reader's clone (``examples/`` and ``tests/`` linked in); its environment."""
+    for name in ("examples", "tests"):
+        (where / name).symlink_to(ROOT / name)
+    return environment(where)
+
+
+def run(command: Command, where: Path, env: dict[str, str], may_fail: bool, status: int = 0) -> tuple[str | None, int]:
+    """Run one shown command in *where*: (what is wrong, None when it printed what the page shows; its exit status).
+
+    Each command runs in a bash of its own (the files carry over, as in the reader's folder; shell
+    variables do not); ``echo $?`` prints *status*, the exit status of the command before it.
+    """
+    if command.text.strip() == "echo $?":
+        done = subprocess.CompletedProcess(command.text, 0, f"{status}\n")
+    else:
+        done = subprocess.run(["bash", "-c", command.text], cwd=where, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, timeout=COMMAND_TIMEOUT)
+    return _judge(command, done, may_fail), done.returncode
+
+
+def _judge(command: Command, done: subprocess.CompletedProcess, may_fail: bool) -> str | None:
+    got = normal(done.stdout)
+    if "Traceback (most recent call last)" in got:
+        return f"line {command.line}: $ {command.text}\nprints a traceback:\n{done.stdout[-3000:]}"
+    if done.returncode != 0 and not may_fail:
+        return f"line {command.line}: $ {command.text}\nexits {done.returncode}:\n{done.stdout[-3000:]}"
+    want = elided(normal("\n".join(command.output)))
+    if not doctest.OutputChecker().check_output(want, got, FLAGS):
+        diff = doctest.OutputChecker().output_difference(doctest.Example("", want), got, FLAGS)
+        return f"line {command.line}: $ {command.text}\ndoes not print what the page shows:\n{diff}"
+    return None
+
+
+class ConsoleParser(CodeBlockParser):
+    """Sybil's Markdown code-block parser for ``console`` blocks: each block's commands run in the page's folder.
+
+    The document's namespace holds ``folder`` (a :class:`~pathlib.Path`) and ``env`` (the
+    environment of :func:`folder`); the page's test puts them there.
+    """
+
+    language = "console"
+
+    def evaluate(self, example: Example) -> str | None:
+        where, env = example.namespace["folder"], example.namespace["env"]
+        line = example.line + 1  # the fence is the example's line
+        shown = commands(example.parsed, line)
+        problems = []
+        status = 0
+        for i, command in enumerate(shown):
+            then = shown[i + 1].text if i + 1 < len(shown) else ""
+            may_fail = bool(FAILS_ON_PURPOSE.search("\n".join(command.output))) or then == "echo $?"
+            problem, status = run(command, where, env, may_fail, status)
+            if problem:
+                problems.append(problem)
+        return "\n\n".join(problems) or None
+
+
+#: the parsers of every page: console blocks, Python blocks (doctest or code), skip directives
+PARSERS = (ConsoleParser(), PythonCodeBlockParser(doctest_optionflags=FLAGS), SkipParser())
+
+
+def parse(page: Path) -> Document:
+    """The page's examples, in the order a reader meets them."""
+    return Document.parse(str(page), *PARSERS)
