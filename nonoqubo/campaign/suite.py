@@ -534,7 +534,10 @@ INDEX_PRESOLVE_FIGURES = ("variables_after_presolve", "terms_after_presolve", "o
 INDEX_TRUTH = ("solutions", "solutions_exact", "solutions_label", "solutions_limit", "unique",
                "solve_seconds", "proof_seconds", "timed_out")
 #: the figures of :func:`nonoqubo.logic.hardness.hardness` an index entry keeps (``--truth``, ``--presolve probe``)
-INDEX_HARDNESS = ("hardness", "variables_after_line", "variables_after_probe", "probe_rounds")
+#: (the two counts of the hard core's size: cells open after one-cell probing, cells open after nonoqubo's
+#: probing of the model's variables; the variables it leaves are ``variables_after_probe``)
+INDEX_HARDNESS = ("hardness", "variables_after_line", "variables_after_probe", "probe_rounds",
+                  "cells_open_after_cell_probing", "cells_open_after_variable_probing")
 #: puzzle columns of index.csv, in order (then the file columns)
 CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables", "terms",
               "linear_terms", "quadratic_terms", "offset", "ground_energy", "line_solvable",

@@ -49,7 +49,10 @@ its index entry says "not-kept" and why.  --presolve probe writes probing's resi
 models as NAME.presolved.EXT, and --truth or --presolve probe add each
 puzzle's hardness label to the index (hardness: line-solvable,
 probe-solvable or needs-search; variables_after_line,
-variables_after_probe, probe_rounds).
+variables_after_probe, probe_rounds, and the hard core's size:
+cells_open_after_cell_probing, the cells one-cell probing leaves open, and
+cells_open_after_variable_probing, those left once the model's variables
+are probed too).
 Each CP-SAT proof runs within --truth-time seconds (default 60): a draw
 whose proof the limit stops is not kept (its uniqueness is unknown) and the
 next picture is drawn; the index counts such draws (undecided_draws: the
