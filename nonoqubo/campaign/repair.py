@@ -11,14 +11,14 @@ settle:
 2. CP-SAT looks for two solutions of its puzzle (:func:`nonoqubo.solvers.cpsat.solutions`);
 3. two found: the cells where they differ are where the clues are ambiguous.  Flip one of
    them in the picture (its row's and its column's clues change, and that second solution
-   with them); of up to :data:`TRIES_PER_STEP` such cells, in a random order, keep the first
-   flip after which one-cell probing (:func:`nonoqubo.logic.probe.probe_solve` with
-   ``variables=False``) still leaves at least ``min_open`` cells open, or else the flip that
-   leaves most open; go to 2;
-4. one found, and proven the only one: when one-cell probing leaves at least ``min_open``
-   cells open and nonoqubo's probing (cells, then the model's variables) does not settle the
-   puzzle, it is the member, with its proof; otherwise it is too easy: flip a random cell and
-   go to 2.
+   with them): of up to :data:`TRIES_PER_STEP` such cells in a random order (then as many
+   anywhere), keep the first flip after which one-cell probing
+   (:func:`nonoqubo.logic.probe.probe_solve` with ``variables=False``) still leaves at least
+   ``min_open`` cells open, so every picture kept is still hard; when none does, start again
+   from a new random picture (a *restart*); go to 2;
+4. one found, and proven the only one: it leaves ``min_open`` cells open (every picture kept
+   does); when nonoqubo's probing (cells, then the model's variables) does not settle it
+   either, it is the hard core, with its proof; otherwise flip a random cell and go to 2.
 
 Each step is a CP-SAT count up to 2 and a few probings; :data:`MAX_STEPS` steps without a hard
 core are an error that says how close the search came.  The result is the same on every machine
@@ -49,8 +49,8 @@ __all__ = ["MAX_STEPS", "MAX_UNDECIDED", "TRIES_PER_STEP", "Repaired", "open_aft
 
 #: CP-SAT counts (steps) before the repair of one member gives up
 MAX_STEPS = 1500
-#: cells where the two solutions differ tried per step, each followed by one-cell probing
-TRIES_PER_STEP = 6
+#: cells tried per step where the two solutions differ, then as many anywhere, each followed by one-cell probing
+TRIES_PER_STEP = 10
 #: steps in a row whose CP-SAT count the time limit stopped before repair gives up
 MAX_UNDECIDED = 10
 
@@ -68,6 +68,7 @@ class Repaired:
             ``exact`` true (the search finished), in ``seconds``.
         undecided: steps whose CP-SAT count the time limit stopped (the picture was flipped at random).
         seconds: the whole repair's time.
+        restarts: new random pictures started from, when no flip kept enough cells open.
     """
 
     puzzle: Puzzle
@@ -77,11 +78,12 @@ class Repaired:
     proof: dict[str, Any] = field(default_factory=dict)
     undecided: int = 0
     seconds: float = 0.0
+    restarts: int = 0
 
     def record(self) -> dict[str, Any]:
         """What a suite's index keeps of the repair (:data:`nonoqubo.campaign.suite.INDEX_REPAIR`)."""
         return {"uniqueness_proof": dict(self.proof), "repair_steps": self.steps, "repair_flips": self.flips,
-                "repair_seconds": round(self.seconds, 3)}
+                "repair_restarts": self.restarts, "repair_seconds": round(self.seconds, 3)}
 
 
 def open_after_cell_probing(puzzle: Puzzle) -> int:
@@ -128,6 +130,12 @@ def repair_picture(grid: np.ndarray, rng: np.random.Generator, *, min_open: int 
     height, width = grid.shape
     grid = np.asarray(grid, bool).copy()
     first = grid.copy()
+    density = float(grid.mean()) if grid.size else 0.5
+    restarts = 0
+
+    def _fresh() -> np.ndarray:
+        return rng.random((height, width)) < density
+
     open_now = None
     best_unique = 0
     undecided = in_a_row = 0
@@ -165,22 +173,24 @@ def repair_picture(grid: np.ndarray, rng: np.random.Generator, *, min_open: int 
                 proof = {"solver": "CP-SAT", "limit": 2, "count": 1, "exact": True,
                          "seconds": round(float(stats.get("solve_seconds", 0.0)), 4)}
                 return Repaired(puzzle, step, int(np.count_nonzero(grid != first)), open_now, proof, undecided,
-                                time.perf_counter() - start)
-            grid, open_now = flip_random(grid), None  # too easy: move away
+                                time.perf_counter() - start, restarts)
+            # probing the variables settles it: move away (the next step restores the invariant or restarts)
+            grid, open_now = flip_random(grid), None
             continue
         differ = np.argwhere(found[0] != found[1])
         rng.shuffle(differ)
-        best: tuple[int, np.ndarray] | None = None
-        for i, j in differ[:TRIES_PER_STEP]:
+        anywhere = np.argwhere(np.ones_like(grid))
+        rng.shuffle(anywhere)
+        for i, j in [*differ[:TRIES_PER_STEP], *anywhere[:TRIES_PER_STEP]]:  # where they differ first
             trial = grid.copy()
             trial[i, j] = ~trial[i, j]
             left = open_after_cell_probing(picture(trial))
-            if best is None or left > best[0]:
-                best = (left, trial)
-            if left >= target:
+            if left >= target:  # the invariant: every picture kept leaves >= target cells open
+                grid, open_now = trial, left
                 break
-        assert best is not None  # two different solutions differ somewhere
-        open_now, grid = best
+        else:  # no flip keeps enough open: start again from a new random picture
+            restarts += 1
+            grid, open_now = _fresh(), None
     raise NonoquboError(
         f"{name or 'the picture'}: no hard core (unique by CP-SAT, >= {target} cells open after one-cell probing, not "
         f"settled by probing) after {MAX_STEPS} repair steps; the unique puzzles met had at most {best_unique} "

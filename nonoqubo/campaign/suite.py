@@ -542,7 +542,7 @@ INDEX_HARDNESS = ("hardness", "variables_after_line", "variables_after_probe", "
                   "cells_open_after_cell_probing", "cells_open_after_variable_probing")
 #: what the index keeps of a ``--unique=hard`` random member's making (:meth:`nonoqubo.campaign.repair.Repaired.record`):
 #: its uniqueness proof (CP-SAT's count up to 2: exactly 1) and the repair's steps, flips and time
-INDEX_REPAIR = ("uniqueness_proof", "repair_steps", "repair_flips", "repair_seconds")
+INDEX_REPAIR = ("uniqueness_proof", "repair_steps", "repair_flips", "repair_restarts", "repair_seconds")
 #: puzzle columns of index.csv, in order (then the file columns)
 CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables", "terms",
               "linear_terms", "quadratic_terms", "offset", "ground_energy", "line_solvable",

@@ -37,9 +37,11 @@ def test_a_hard_core_is_kept_as_it_is_with_its_proof():
     assert np.array_equal(core.puzzle.solution_grid() == 1, _difficult())
     assert count_solutions(core.puzzle, 2) == (1, True)  # independently of the repair's own count
     assert reference_open_after_cell_probing(core.puzzle) == 213
-    assert core.record().keys() == {"uniqueness_proof", "repair_steps", "repair_flips", "repair_seconds"}
+    assert core.record().keys() == {"uniqueness_proof", "repair_steps", "repair_flips", "repair_restarts",
+                                    "repair_seconds"}
 
 
+@pytest.mark.slow  # 3 to 15 s on a shared 2-core machine: several CP-SAT counts and probings of a 15x15
 def test_a_flipped_hard_core_is_repaired_into_one():
     """One cell of gecode-difficult flipped: repair ends in a puzzle CP-SAT proves unique with >= 100
     cells open after one-cell probing (both checked here on their own)."""
