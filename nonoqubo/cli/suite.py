@@ -48,11 +48,12 @@ hard cores, so a --random member is made by repair: its random picture is
 changed where CP-SAT's two solutions differ, keeping what one-cell probing
 cannot settle, until CP-SAT proves it unique; --min-open CELLS asks for at
 least CELLS cells open after one-cell probing ('--random 20x20:0.5:6:1
---unique=hard --min-open 100': six 20x20 hard cores, about a minute each).
-Each member's index entry records its uniqueness proof (uniqueness_proof:
-CP-SAT's count up to 2 found exactly 1) and the repair (repair_steps,
-repair_flips, repair_seconds); hard cores are rarer at small sizes (none
-below about 12x12), where repair gives up with a message saying so.  The rule applies
+--unique=hard --min-open 100': six 20x20 hard cores; minutes each, see
+benchmarks/README.md).  Each member's index entry records its uniqueness
+proof (uniqueness_proof: CP-SAT's count up to 2 found exactly 1) and the
+repair (repair_steps, repair_flips, repair_restarts, repair_seconds); hard
+cores are rarer at small sizes (repair found none at 6x6 to 10x10), where
+repair gives up with a message saying so.  The rule applies
 to the puzzles of the files given too: one that fails it is not built, and
 its index entry says "not-kept" and why.  --presolve probe writes probing's residual
 models as NAME.presolved.EXT, and --truth or --presolve probe add each
