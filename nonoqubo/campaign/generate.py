@@ -31,8 +31,8 @@ takes many draws.)  With
 line logic alone settles every cell, which proves the solution unique (the
 criterion puzzle generators such as Simon Tatham's use; it is stricter than
 uniqueness).  With ``unique="hard"`` the member is a
-*hard core* (CP-SAT proves it unique and probing leaves cells open, so neither line logic nor
-lookahead settles it and a solver has real search to do), made by *repair* rather than by
+*hard core* (CP-SAT proves it unique and one-cell probing leaves cells open, so neither line
+logic nor lookahead settles it and a solver has real search to do), made by *repair* rather than by
 drawing: random pictures are almost never hard cores, so the member's random picture is
 changed where CP-SAT's two solutions differ until its puzzle is unique, keeping at every step
 what one-cell probing cannot settle (:mod:`nonoqubo.campaign.repair`).  ``min_open`` (``suite
@@ -124,7 +124,7 @@ class Family:
 
 #: what a member's source says of its uniqueness rule
 _UNIQUE_TEXT = {None: "", "line": " line-solvable", "cpsat": " unique (CP-SAT)",
-                "hard": " unique (CP-SAT), not probe-solvable"}
+                "hard": " unique (CP-SAT), not probe-solvable by one-cell probing"}
 
 
 def unique_mode(unique: bool | str | None) -> str | None:

@@ -308,8 +308,8 @@ def unique_refusal(puzzle: Puzzle, rule: str, time_limit: float | None) -> str |
     """Why *puzzle* fails the ``--unique`` *rule* (None: it passes), as a random family's draws are kept.
 
     ``line``: line logic settles every cell; ``cpsat``: CP-SAT proves it unique (a count within
-    *time_limit*); ``hard``: proven unique and probing (:func:`nonoqubo.logic.probe.probe_solve`)
-    does not settle it.
+    *time_limit*); ``hard``: proven unique and one-cell probing
+    (:func:`nonoqubo.campaign.repair.open_after_cell_probing`) leaves cells open.
 
     Raises:
         TimeLimit: the time limit stopped CP-SAT before its first solution.
@@ -319,9 +319,9 @@ def unique_refusal(puzzle: Puzzle, rule: str, time_limit: float | None) -> str |
     if rule == "line":
         return None if line_solve(puzzle).solved else "not line-solvable (--unique=line)"
     if rule == "hard":
-        from ..logic.probe import probe_solve
+        from .repair import open_after_cell_probing
 
-        if probe_solve(puzzle).solved:  # probe-solvable (line-solvable included): no search left
+        if open_after_cell_probing(puzzle) == 0:  # one-cell probing (line logic included) settles it
             return "not a hard core: probing settles it (--unique=hard)"
     from ..solvers.cpsat import count_solutions
 

@@ -42,8 +42,9 @@ cannot solve, so '--random 30x30:0.5:100 --unique' gives hard unique
 instances.  --unique=line keeps the older, stricter rule: only line-solvable
 pictures (line logic settles every cell, which also proves uniqueness).
 --unique=hard keeps only hard cores: puzzles CP-SAT proves unique that
-probing (cells, then the model's variables) does not settle (what an
-annealing benchmark should be made of).  Random pictures are almost never
+one-cell probing does not settle (the tournament solvers must search them;
+probing the model's variables may still settle some: the index's
+cells_open_after_variable_probing says).  Random pictures are almost never
 hard cores, so a --random member is made by repair: its random picture is
 changed where CP-SAT's two solutions differ, keeping what one-cell probing
 cannot settle, until CP-SAT proves it unique; --min-open CELLS asks for at
@@ -161,7 +162,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="keep generated pictures (and puzzles of the files given) whose puzzle is unique: "
                              "proven by CP-SAT (the default, "
                              "needs ortools), with --unique=line only line-solvable ones, with --unique=hard only "
-                             "hard cores (proven unique and not settled by probing; random members are made "
+                             "hard cores (proven unique and not settled by one-cell probing; random members are made "
                              "by repair)")
     parser.add_argument("--min-open", type=int, default=0, metavar="CELLS",
                         help="with --unique=hard and --random: each member keeps at least CELLS cells open after "

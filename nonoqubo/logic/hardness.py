@@ -31,9 +31,11 @@ two counts that say how big the hard core is, each under its own name because th
     while either learns (:func:`~nonoqubo.logic.probe.probe_solve`); what ``--presolve probe``
     hands a sampler.  It settles at least as much as one-cell probing, often more.
 
-A **hard core** is a puzzle with exactly one solution (CP-SAT's proof) labelled
-``needs-search``: nonoqubo's probing leaves cells open (``cells_open_after_variable_probing``
-above zero), so even ``--presolve probe`` leaves a sampler real search to do.
+A **hard core** (``suite --unique=hard``) is a puzzle with exactly one solution (CP-SAT's
+proof) that one-cell probing does not settle (``cells_open_after_cell_probing`` above zero):
+the tournament solvers must search it.  Its label may still be ``probe-solvable`` when probing
+the model's variables settles it (``cells_open_after_variable_probing`` 0): ``--presolve probe``
+then leaves a sampler nothing, so an annealing study reads both counts.
 
 Examples:
     >>> from nonoqubo.model.puzzle import Puzzle
