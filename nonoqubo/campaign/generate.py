@@ -30,12 +30,16 @@ takes many draws.)  With
 ``unique="line"`` pictures are drawn until their puzzle is *line-solvable*:
 line logic alone settles every cell, which proves the solution unique (the
 criterion puzzle generators such as Simon Tatham's use; it is stricter than
-uniqueness).  With ``unique="hard"`` pictures are drawn until their puzzle is a
-*hard core*: probing (:func:`nonoqubo.logic.probe.probe_solve`, tried first: it is
-cheap) leaves cells open AND CP-SAT proves the solution unique, so neither line
-logic nor one-cell lookahead settles it and a solver has real search to do (rare
-in random pictures below 25x25, see ``benchmarks/README.md``).  A picture that
-needs more than :data:`MAX_TRIES` draws is an error for that puzzle.
+uniqueness).  With ``unique="hard"`` the member is a
+*hard core* (CP-SAT proves it unique and one-cell probing leaves cells open, so neither line
+logic nor lookahead settles it and a solver has real search to do), made by *repair* rather than by
+drawing: random pictures are almost never hard cores, so the member's random picture is
+changed where CP-SAT's two solutions differ until its puzzle is unique, keeping at every step
+what one-cell probing cannot settle (:mod:`nonoqubo.campaign.repair`).  ``min_open`` (``suite
+--min-open``) asks for at least so many cells open after one-cell probing; the uniqueness proof
+and the repair's steps go in the suite's index (:attr:`Drawn.record`).  A picture that
+needs more than :data:`MAX_TRIES` draws (a hard core more than
+:data:`~nonoqubo.campaign.repair.MAX_STEPS` repair steps) is an error for that puzzle.
 
 Examples:
     >>> fam = parse_family("4x3:0.5:2:7")
@@ -51,7 +55,8 @@ Examples:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -87,6 +92,7 @@ class Member:
     seed: int
     number: int  # 1-based within its size
     unique: bool | str = False  # False, "line", "cpsat" or "hard" (True means "cpsat")
+    min_open: int = 0  # ``unique="hard"``: at least so many cells open after one-cell probing (0: at least one)
 
     @property
     def name(self) -> str:
@@ -94,8 +100,10 @@ class Member:
 
     @property
     def source(self) -> str:
+        more = f", >= {self.min_open} cells open after one-cell probing" \
+            if self.min_open and unique_mode(self.unique) == "hard" else ""
         return (f"random {self.width}x{self.height} density {self.density:g} seed {self.seed} "
-                f"#{self.number}{_UNIQUE_TEXT[unique_mode(self.unique)]}")
+                f"#{self.number}{_UNIQUE_TEXT[unique_mode(self.unique)]}{more}")
 
 
 @dataclass(frozen=True)
@@ -107,15 +115,16 @@ class Family:
     count: int
     seed: int = 0
     unique: bool | str = False
+    min_open: int = 0
 
     def members(self) -> list[Member]:
-        return [Member(w, h, self.density, self.seed, i + 1, self.unique)
+        return [Member(w, h, self.density, self.seed, i + 1, self.unique, self.min_open)
                 for w, h in self.sizes for i in range(self.count)]
 
 
 #: what a member's source says of its uniqueness rule
 _UNIQUE_TEXT = {None: "", "line": " line-solvable", "cpsat": " unique (CP-SAT)",
-                "hard": " unique (CP-SAT), not probe-solvable"}
+                "hard": " unique (CP-SAT), not probe-solvable by one-cell probing"}
 
 
 def unique_mode(unique: bool | str | None) -> str | None:
@@ -134,11 +143,12 @@ def unique_mode(unique: bool | str | None) -> str | None:
                         f"unique and not probe-solvable), not {unique!r}")
 
 
-def parse_family(text: str, unique: bool | str = False) -> Family:
-    """Read ``SIZES:DENSITY:COUNT[:SEED]``.
+def parse_family(text: str, unique: bool | str = False, min_open: int = 0) -> Family:
+    """Read ``SIZES:DENSITY:COUNT[:SEED]``; *min_open*: a hard core's cells open after one-cell probing.
 
     Raises:
-        NonoquboError: the text does not follow the grammar (the message says which part).
+        NonoquboError: the text does not follow the grammar (the message says which part), or
+            *min_open* is negative, given without ``unique="hard"`` or above a size's cells.
     """
     parts = text.split(":")
     where = f"--random {text if len(text) <= 60 else text[:57] + '...'!r}"  # a message shows 60 characters
@@ -175,8 +185,14 @@ def parse_family(text: str, unique: bool | str = False) -> Family:
         raise NonoquboError(f"{where}: {len(sizes)} sizes of {numbers[0]:,} puzzles are "
                             f"{numbers[0] * len(sizes):,}, above the {MAX_MEMBERS:,} a family may ask for")
     mode = unique_mode(unique)
+    if min_open:
+        if mode != "hard" or min_open < 0:
+            raise NonoquboError(f"--min-open {min_open}: it applies to --unique=hard only, and counts cells (>= 0)")
+        small = [f"{w}x{h}" for w, h in sizes if w * h < min_open]
+        if small:
+            raise NonoquboError(f"{where}: size {small[0]} has fewer than --min-open {min_open} cells")
     return Family(tuple(sizes), density, numbers[0], numbers[1] if len(numbers) > 1 else 0,
-                  False if mode is None else mode)
+                  False if mode is None else mode, int(min_open) if mode == "hard" else 0)
 
 
 @dataclass(frozen=True)
@@ -184,8 +200,10 @@ class Drawn:
     """A member's puzzle and how it was drawn (:func:`draw`)."""
 
     puzzle: Puzzle
-    draws: int  # pictures drawn, this one included
+    draws: int  # pictures drawn, this one included (``unique="hard"``: CP-SAT counts of the repair)
     undecided: int = 0  # draws skipped because the time limit stopped their proof (``unique="cpsat"``)
+    #: ``unique="hard"``: the uniqueness proof and the repair's figures (:meth:`~nonoqubo.campaign.repair.Repaired.record`)
+    record: dict[str, Any] = field(default_factory=dict)
 
 
 def make(member: Member, time_limit: float | None = None) -> Puzzle:
@@ -203,12 +221,20 @@ def draw(member: Member, time_limit: float | None = None) -> Drawn:
             end the search.
 
     Raises:
-        NonoquboError: ``unique`` and no such picture in :data:`MAX_TRIES` draws.
+        NonoquboError: ``unique`` and no such picture in :data:`MAX_TRIES` draws (``"hard"``: no hard
+            core in :data:`~nonoqubo.campaign.repair.MAX_STEPS` repair steps).
         TimeLimit: ``unique="cpsat"`` and :data:`MAX_UNDECIDED` draws in a row whose proof the time
             limit stopped (uniqueness unknown: the limit is too short for the size).
         MissingDependency: ``unique="cpsat"`` without ortools.
     """
     mode = unique_mode(member.unique)
+    if mode == "hard":  # made by repair, not drawn
+        from .repair import repair
+
+        core = repair(member.height, member.width, member.density,
+                      (member.seed, member.width, member.height, member.number), min_open=member.min_open,
+                      time_limit=time_limit, name=member.name, source=member.source)
+        return Drawn(core.puzzle, core.steps, core.undecided, core.record())
     rng = np.random.default_rng((member.seed, member.width, member.height, member.number))
     undecided = in_a_row = 0
     for tries in range(1, MAX_TRIES + 1):
@@ -222,11 +248,6 @@ def draw(member: Member, time_limit: float | None = None) -> Drawn:
             if line_solve(puzzle).solved:
                 return Drawn(puzzle, tries)
             continue
-        if mode == "hard":
-            from ..logic.probe import probe_solve
-
-            if probe_solve(puzzle).solved:  # settled by lookahead: no search left, not a hard core
-                continue
         from ..solvers.cpsat import UNKNOWN, count_solutions
 
         try:
@@ -244,8 +265,7 @@ def draw(member: Member, time_limit: float | None = None) -> Drawn:
             raise TimeLimit(f"{member.name}: uniqueness {UNKNOWN}: CP-SAT did not finish the proof of "
                             f"{in_a_row} draws in a row within {time_limit:g} s each; none kept "
                             "(raise --truth-time)")
-    what = {"line": "line-solvable", "hard": "hard-core (unique, not probe-solvable)"}.get(mode or "",
-                                                                                          "unique (CP-SAT)")
+    what = "line-solvable" if mode == "line" else "unique (CP-SAT)"
     skipped = f" ({undecided} of them {UNKNOWN})" if undecided else ""
     raise NonoquboError(f"{member.name}: no {what} picture in {MAX_TRIES} draws{skipped}; "
                         "lower the size or raise the density")

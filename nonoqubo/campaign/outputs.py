@@ -237,7 +237,8 @@ def table(groups: Sequence[Group]) -> str:
         if f["worst_lines"] or f["worst_cells"]:
             worst = ", ".join(f"{x['line']} {percent(x['share'])}" for x in f["worst_lines"])
             cells = ", ".join(f"({x['row']},{x['column']}) {percent(x['share'])}" for x in f["worst_cells"])
-            lines.append(f"{g.model} / {g.setting}: most often wrong lines: {worst}; cells: {cells}")
+            lines.append(f"{g.model} / {g.setting}: most often wrong lines: {worst}; cells (row,column, "
+                         f"from 1): {cells}")
     return "\n".join(lines)
 
 

@@ -141,19 +141,20 @@ class Task:
         """The puzzle; *time_limit*: seconds for each CP-SAT proof of a ``--unique`` member."""
         return self.draw(time_limit)[0]
 
-    def draw(self, time_limit: float | None = None) -> tuple[Puzzle, int]:
-        """The puzzle and the draws a ``--unique`` member skipped because *time_limit* stopped their proof."""
+    def draw(self, time_limit: float | None = None) -> tuple[Puzzle, int, dict[str, Any]]:
+        """The puzzle, the draws a ``--unique`` member skipped because *time_limit* stopped their proof,
+        and what the index keeps of how it was made (a hard core's proof and repair, :data:`INDEX_REPAIR`)."""
         if self.member is not None:
             drawn = draw(self.member, time_limit)
-            return drawn.puzzle, drawn.undecided
+            return drawn.puzzle, drawn.undecided, drawn.record
         if self.puzzle is not None:
-            return self.puzzle, 0
+            return self.puzzle, 0, {}
         if self.error is not None:
             raise FormatError(self.error)
         if self.path is None:
             raise NonoquboError(f"{self.name}: the task names neither a file nor a family member")
         options: dict[str, Any] = {} if self.index is None else {"index": self.index}
-        return clues.load(self.path, **options), 0
+        return clues.load(self.path, **options), 0, {}
 
 
 def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
@@ -307,8 +308,8 @@ def unique_refusal(puzzle: Puzzle, rule: str, time_limit: float | None) -> str |
     """Why *puzzle* fails the ``--unique`` *rule* (None: it passes), as a random family's draws are kept.
 
     ``line``: line logic settles every cell; ``cpsat``: CP-SAT proves it unique (a count within
-    *time_limit*); ``hard``: proven unique and probing (:func:`nonoqubo.logic.probe.probe_solve`)
-    does not settle it.
+    *time_limit*); ``hard``: proven unique and one-cell probing
+    (:func:`nonoqubo.campaign.repair.open_after_cell_probing`) leaves cells open.
 
     Raises:
         TimeLimit: the time limit stopped CP-SAT before its first solution.
@@ -318,9 +319,9 @@ def unique_refusal(puzzle: Puzzle, rule: str, time_limit: float | None) -> str |
     if rule == "line":
         return None if line_solve(puzzle).solved else "not line-solvable (--unique=line)"
     if rule == "hard":
-        from ..logic.probe import probe_solve
+        from .repair import open_after_cell_probing
 
-        if probe_solve(puzzle).solved:  # probe-solvable (line-solvable included): no search left
+        if open_after_cell_probing(puzzle) == 0:  # one-cell probing (line logic included) settles it
             return "not a hard core: probing settles it (--unique=hard)"
     from ..solvers.cpsat import count_solutions
 
@@ -382,7 +383,7 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
     """
     entry: dict[str, Any] = {"name": task.name, "source": task.source}
     try:
-        puzzle, undecided = task.draw(options.truth_time)
+        puzzle, undecided, made = task.draw(options.truth_time)
         variant = task.variant
         check_fits(puzzle, task.source, force=options.force,
                    write_bytes_per_term=exports.write_bytes_per_term(options.formats),
@@ -399,6 +400,7 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
         entry["status"] = "ok"
         if undecided:  # --unique draws the time limit left unproven: skipped, so the family leans to fast proofs
             entry["undecided_draws"] = undecided
+        entry.update({key: made[key] for key in INDEX_REPAIR if key in made})  # a repaired hard core's proof
     except KeyboardInterrupt:  # pragma: no cover - the pool is being shut down
         raise
     except Exception as exc:  # noqa: BLE001 - one bad puzzle must not stop the suite
@@ -534,7 +536,13 @@ INDEX_PRESOLVE_FIGURES = ("variables_after_presolve", "terms_after_presolve", "o
 INDEX_TRUTH = ("solutions", "solutions_exact", "solutions_label", "solutions_limit", "unique",
                "solve_seconds", "proof_seconds", "timed_out")
 #: the figures of :func:`nonoqubo.logic.hardness.hardness` an index entry keeps (``--truth``, ``--presolve probe``)
-INDEX_HARDNESS = ("hardness", "variables_after_line", "variables_after_probe", "probe_rounds")
+#: (the two counts of the hard core's size: cells open after one-cell probing, cells open after nonoqubo's
+#: probing of the model's variables; the variables it leaves are ``variables_after_probe``)
+INDEX_HARDNESS = ("hardness", "variables_after_line", "variables_after_probe", "probe_rounds",
+                  "cells_open_after_cell_probing", "cells_open_after_variable_probing")
+#: what the index keeps of a ``--unique=hard`` random member's making (:meth:`nonoqubo.campaign.repair.Repaired.record`):
+#: its uniqueness proof (CP-SAT's count up to 2: exactly 1) and the repair's steps, flips and time
+INDEX_REPAIR = ("uniqueness_proof", "repair_steps", "repair_flips", "repair_restarts", "repair_seconds")
 #: puzzle columns of index.csv, in order (then the file columns)
 CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables", "terms",
               "linear_terms", "quadratic_terms", "offset", "ground_energy", "line_solvable",
@@ -553,7 +561,8 @@ def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     columns = CSV_PUZZLE + (INDEX_TRUTH if any("solutions_label" in e for e in clean) else ()) \
-        + (INDEX_HARDNESS if any("hardness" in e for e in clean) else ())
+        + (INDEX_HARDNESS if any("hardness" in e for e in clean) else ()) \
+        + (INDEX_REPAIR if any("uniqueness_proof" in e for e in clean) else ())
     varied = any(e.get("name") != e.get("puzzle", e.get("name")) for e in clean)
     if varied:
         columns += CSV_VARIANT
@@ -563,7 +572,7 @@ def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
         columns += INDEX_EMBEDDING
     writer.writerow(columns + CSV_FILE)
     for e in clean:
-        head = [e.get(k, "") for k in columns]
+        head = [json.dumps(v, sort_keys=True) if isinstance(v := e.get(k, ""), dict) else v for k in columns]
         if e.get("status") == NOT_KEPT:  # why --unique did not keep it, where an error would be
             head[columns.index("error")] = e.get("reason", "")
         if varied and isinstance(e.get("weights"), dict):

@@ -25,7 +25,9 @@ samples, the success probability p with its 95 % Wilson interval, TTS99 =
 t ln(0.01)/ln(1-p) with its interval (inf when p = 0, t when p >= 0.99), the
 residual energy (min, quantiles, max), the share of samples with broken
 walls / order violations / cell conflicts, and the lines and cells most often
-wrong, and the distinct valid pictures the samples found ("solutions": found
+wrong (rows, columns and cells counted from 1, the top-left cell (1,1), as
+decode and render name them; in --json worst_cells' "row" and "column" too),
+and the distinct valid pictures the samples found ("solutions": found
 of known, e.g. 2/3; the known count comes from a suite indexed with
 'suite --truth', '>=2' when CP-SAT counted only up to its limit, '?' when
 unknown).

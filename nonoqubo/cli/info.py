@@ -61,7 +61,13 @@ label: line-solvable, probe-solvable (probing settles what line logic
 leaves) or needs-search (a hard core: probing stalls too), with the
 variables left after line logic and after probing (in --json: hardness,
 variables_after_line, variables_after_probe, settled_by_line,
-settled_by_probe, probe_rounds).  Each CP-SAT search runs within --truth-time
+settled_by_probe, probe_rounds), and the hard core's size counted two ways,
+each named: the cells one-cell probing leaves open
+(cells_open_after_cell_probing: each open cell tried in each colour with
+line logic, as the tournament solvers' lookahead does) and the cells left
+once nonoqubo also probes the model's variables
+(cells_open_after_variable_probing; variables_after_probe counts its
+variables).  Each CP-SAT search runs within --truth-time
 seconds (default 60); a count it stops is never unique ("unknown (time
 limit)").  A model file that carries its clues is counted too.
 
@@ -233,12 +239,17 @@ def print_truth(found: dict[str, Any]) -> None:
 
 
 def hardness_text(found: dict[str, Any]) -> str:
-    """``probe-solvable (variables 400 -> 212 after line logic -> 0 after probing)``."""
+    """``probe-solvable (variables 400 -> 212 after line logic -> 0 after probing)``, then the open-cells line:
+    ``open cells:  0 of 100 after one-cell probing, 0 after probing the model's variables``."""
     if found["variables_after_line"] is None:
         return f"{found['hardness']} (line logic finds a contradiction)"
     after = "a contradiction" if found["variables_after_probe"] is None else found["variables_after_probe"]
-    return (f"{found['hardness']} (variables {found['variables']} -> {found['variables_after_line']} after line "
+    text = (f"{found['hardness']} (variables {found['variables']} -> {found['variables_after_line']} after line "
             f"logic -> {after} after probing)")
+    if found.get("cells_open_after_cell_probing") is not None:  # the hard core's size, both ways, each named
+        text += (f"\nopen cells:  {found['cells_open_after_cell_probing']} of {found['cells']} after one-cell "
+                 f"probing, {found['cells_open_after_variable_probing']} after probing the model's variables")
+    return text
 
 
 def _topology(args: argparse.Namespace) -> Any:

@@ -63,7 +63,10 @@ enumerates up to N solutions (each one a sample) and prints how many there are
 unique.  A puzzle with no solution prints one line and exits 1; a search the
 time limit stops before a solution prints one line and exits 3 (with --json
 each is a JSON object: "outcome" "no solution" or "time limit").  "at least N"
-says what cut the count: the --count cap or the time limit.
+says what cut the count: the --count cap or the time limit.  --json gives
+CP-SAT's own time for the search as "solve_seconds" (the run record of -o
+keeps it, with its CPU time and status, under "sampler_reported"); the
+command's wall time adds Python's model building and decoding.
 
 On a file of several puzzles (a tournament's question file: 1,000 puzzles),
 cpsat solves every puzzle (--time-limit each) and prints one line per puzzle
@@ -238,6 +241,9 @@ def run(args: argparse.Namespace) -> int:
     if counted is not None:
         summary["solutions"] = {"count": counted["solutions"], "exact": counted["exact"], "limit": counted["limit"],
                                 "cut": counted.get("cut")}
+    reported = result.batch.extra.get(SAMPLER_INFO) or {}
+    if request.spec.ground_truth and "solve_seconds" in reported:  # CP-SAT's own time for its search
+        summary["solve_seconds"] = round(float(reported["solve_seconds"]), 6)
     breaks = chain_break_report(result.batch, result.batch.extra.get(SAMPLER_INFO))
     if breaks is not None:
         summary["chain_breaks"] = breaks

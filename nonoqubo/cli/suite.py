@@ -42,14 +42,28 @@ cannot solve, so '--random 30x30:0.5:100 --unique' gives hard unique
 instances.  --unique=line keeps the older, stricter rule: only line-solvable
 pictures (line logic settles every cell, which also proves uniqueness).
 --unique=hard keeps only hard cores: puzzles CP-SAT proves unique that
-probing (cells, then the model's variables) does not settle (what an
-annealing benchmark should be made of; rare below 25x25).  The rule applies
+one-cell probing does not settle (the tournament solvers must search them;
+probing the model's variables may still settle some: the index's
+cells_open_after_variable_probing says).  Random pictures are almost never
+hard cores, so a --random member is made by repair: its random picture is
+changed where CP-SAT's two solutions differ, keeping what one-cell probing
+cannot settle, until CP-SAT proves it unique; --min-open CELLS asks for at
+least CELLS cells open after one-cell probing ('--random 20x20:0.5:6:1
+--unique=hard --min-open 100': six 20x20 hard cores; minutes each, see
+benchmarks/README.md).  Each member's index entry records its uniqueness
+proof (uniqueness_proof: CP-SAT's count up to 2 found exactly 1) and the
+repair (repair_steps, repair_flips, repair_restarts, repair_seconds); hard
+cores are rarer at small sizes (repair found none at 6x6 to 10x10), where
+repair gives up with a message saying so.  The rule applies
 to the puzzles of the files given too: one that fails it is not built, and
 its index entry says "not-kept" and why.  --presolve probe writes probing's residual
 models as NAME.presolved.EXT, and --truth or --presolve probe add each
 puzzle's hardness label to the index (hardness: line-solvable,
 probe-solvable or needs-search; variables_after_line,
-variables_after_probe, probe_rounds).
+variables_after_probe, probe_rounds, and the hard core's size:
+cells_open_after_cell_probing, the cells one-cell probing leaves open, and
+cells_open_after_variable_probing, those left once the model's variables
+are probed too).
 Each CP-SAT proof runs within --truth-time seconds (default 60): a draw
 whose proof the limit stops is not kept (its uniqueness is unknown) and the
 next picture is drawn; the index counts such draws (undecided_draws: the
@@ -148,7 +162,11 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="keep generated pictures (and puzzles of the files given) whose puzzle is unique: "
                              "proven by CP-SAT (the default, "
                              "needs ortools), with --unique=line only line-solvable ones, with --unique=hard only "
-                             "hard cores (proven unique and not settled by probing)")
+                             "hard cores (proven unique and not settled by one-cell probing; random members are made "
+                             "by repair)")
+    parser.add_argument("--min-open", type=int, default=0, metavar="CELLS",
+                        help="with --unique=hard and --random: each member keeps at least CELLS cells open after "
+                             "one-cell probing (its index entry's cells_open_after_cell_probing; default: at least 1)")
     add_truth_arguments(parser, "record per puzzle the number of solutions (CP-SAT), line-solvability and "
                                 "the solve and proof times in the index", unique=True)
     parser.add_argument("--encoding", default=None, metavar="NAME[,NAME]",
@@ -175,7 +193,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    families = [parse_family(text, unique=args.unique) for text in args.random]
+    if args.min_open and not args.random:
+        raise NonoquboError(f"--min-open {args.min_open}: it applies to --random families with --unique=hard")
+    families = [parse_family(text, unique=args.unique, min_open=args.min_open) for text in args.random]
     if args.layout == "qoblib" or args.compress != "none":
         return _qoblib(args, families)
     encodings = None if args.encoding is None else [e.strip() for e in args.encoding.split(",")]

@@ -16,13 +16,34 @@ presolve hands the annealer an empty model.  The label says how far deduction go
     line logic or probing proves that the clues have no solution.
 
 With the label go the model's variables (in the chosen encoding) before presolve, after
-line logic's fixings and after probing's, the cells each settles and probing's rounds.
+line logic's fixings and after probing's, the cells each settles and probing's rounds, and the
+two counts that say how big the hard core is, each under its own name because they differ
+(on one tournament 25x25, 171 cells against 69):
+
+``cells_open_after_cell_probing``
+    the cells one-cell probing leaves open: line logic, then every open cell tried in each
+    colour with line logic, to a fixpoint (the lookahead the computer-tournament solvers make
+    before they branch): the size of the hard core as the tournaments measure it, the figure
+    ``suite --unique=hard --min-open N`` asks to be at least N;
+``variables_after_probe`` (and ``cells_open_after_variable_probing``)
+    the model's variables (cells) nonoqubo's probing leaves open: one-cell probing, then the
+    domain wall's variables ("block b starts at or after cell j") probed both ways, repeated
+    while either learns (:func:`~nonoqubo.logic.probe.probe_solve`); what ``--presolve probe``
+    hands a sampler.  It settles at least as much as one-cell probing, often more.
+
+A **hard core** (``suite --unique=hard``) is a puzzle with exactly one solution (CP-SAT's
+proof) that one-cell probing does not settle (``cells_open_after_cell_probing`` above zero):
+the tournament solvers must search it.  Its label may still be ``probe-solvable`` when probing
+the model's variables settles it (``cells_open_after_variable_probing`` 0): ``--presolve probe``
+then leaves a sampler nothing, so an annealing study reads both counts.
 
 Examples:
     >>> from nonoqubo.model.puzzle import Puzzle
     >>> h = hardness(Puzzle.from_picture([".##.", ".##.", "#..#"]))
     >>> h.label, h.variables, h.variables_after_line, h.variables_after_probe
     ('probe-solvable', 12, 10, 0)
+    >>> h.cells_open_after_cell_probing, h.cells_open_after_variable_probing
+    (0, 0)
     >>> hardness(Puzzle(rows=[[1], [1]], cols=[[1], [1]])).label
     'needs-search'
 """
@@ -59,6 +80,10 @@ class Hardness:
         cells, settled_by_line, settled_by_probe: the grid's cells and those settled.
         probe_rounds: probing's rounds (0: line logic settled everything).
         hardness_seconds: the time line logic and probing took together.
+        cells_open_after_cell_probing: the cells one-cell probing (on line logic, to its
+            fixpoint) leaves open: the hard core's size in cells.
+        cells_open_after_variable_probing: the cells nonoqubo's probing (cells, then the
+            model's variables) leaves open (``cells - settled_by_probe``).
     """
 
     hardness: str
@@ -70,6 +95,8 @@ class Hardness:
     settled_by_probe: int | None
     probe_rounds: int | None
     hardness_seconds: float
+    cells_open_after_cell_probing: int | None = None
+    cells_open_after_variable_probing: int | None = None
 
     @property
     def label(self) -> str:
@@ -87,7 +114,8 @@ def hardness(puzzle: Puzzle, encoding: EncodingLike = DEFAULT, probed: ProbeResu
     """Line logic, then probing, on *puzzle*: the label and the variables of *encoding* left after each.
 
     *probed* is probing's result when it was made already (a presolve with probing): it is not
-    made again.  Never raises for a puzzle without a solution: that is the label ``no-solution``.
+    made again (made with ``variables=False``, its "after variable probing" figures are cell
+    probing's).  Never raises for a puzzle without a solution: that is the label ``no-solution``.
     """
     start = time.perf_counter()
     geo = geometry_of(puzzle, encoding=encoding)
@@ -103,11 +131,13 @@ def hardness(puzzle: Puzzle, encoding: EncodingLike = DEFAULT, probed: ProbeResu
     after_line = left(line)
     if line.solved:
         return Hardness("line-solvable", geo.num_vars, after_line, after_line, cells, line.settled, line.settled, 0,
-                        time.perf_counter() - start)
+                        time.perf_counter() - start, 0, 0)
     try:
         probed = probe_solve(puzzle, line) if probed is None else probed
     except PuzzleError:
         return Hardness("no-solution", geo.num_vars, after_line, None, cells, line.settled, None, None,
                         time.perf_counter() - start)
+    by_cells = probed.settled if probed.cell_settled is None else probed.cell_settled
     return Hardness("probe-solvable" if probed.solved else "needs-search", geo.num_vars, after_line, left(probed),
-                    cells, line.settled, probed.settled, probed.rounds, time.perf_counter() - start)
+                    cells, line.settled, probed.settled, probed.rounds, time.perf_counter() - start,
+                    cells - by_cells, cells - probed.settled)

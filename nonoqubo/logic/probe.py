@@ -70,6 +70,10 @@ class ProbeResult:
         variable_rounds: passes over the open domain-wall variables (0: cell probing settled
             the puzzle, or ``variables=False``).
         variable_probes: branches tried on variables (a block's start bounded one way and propagated).
+        cell_settled: the cells settled at one-cell probing's fixpoint, before any variable was
+            probed (what the tournament solvers' lookahead settles; :attr:`settled` when
+            ``variables=False``, or when cell probing settled the puzzle).  The hard-core
+            figure "cells open after one-cell probing" is ``cells - cell_settled``.
     """
 
     line: LineSolveResult
@@ -81,6 +85,7 @@ class ProbeResult:
     before: LineSolveResult
     variable_rounds: int = 0
     variable_probes: int = 0
+    cell_settled: int | None = None
 
     @property
     def grid(self) -> np.ndarray:
@@ -411,6 +416,7 @@ def probe_solve(puzzle: Puzzle, line: LineSolveResult | None = None, *, max_roun
     per_batch = _batch_cells(puzzle, tables, puzzle.num_colours)
     rounds = probes = contradictions = var_rounds = var_probes = 0
     lo = hi = None
+    cell_settled: int | None = None
     while True:
         while (max_rounds is None or rounds < max_rounds) and (_popcount(mask) > 1).any():
             rounds += 1
@@ -418,6 +424,8 @@ def probe_solve(puzzle: Puzzle, line: LineSolveResult | None = None, *, max_roun
             probes, contradictions = probes + p, contradictions + c
             if not learnt:
                 break
+        if cell_settled is None:  # one-cell probing's fixpoint, before any variable is probed
+            cell_settled = int(np.count_nonzero(_popcount(mask) == 1))
         if not variables or not (_popcount(mask) > 1).any():
             break
         bounds = line_solve(puzzle, possible=mask)
@@ -441,4 +449,4 @@ def probe_solve(puzzle: Puzzle, line: LineSolveResult | None = None, *, max_roun
         final = dataclasses.replace(final, first_start=first_start, last_start=last_start,
                                     shift_lo=first_start - lay.block_start, shift_hi=last_start - lay.block_start)
     return ProbeResult(final, base.settled, rounds, probes, contradictions, time.perf_counter() - start, base,
-                       var_rounds, var_probes)
+                       var_rounds, var_probes, final.settled if cell_settled is None else cell_settled)

@@ -18,7 +18,10 @@ MiniZinc export writes).  Every solution found is encoded in the model's encodin
 
 A puzzle with no solution is :class:`~nonoqubo.errors.NoSolution` (``solve`` prints it and exits 1);
 a search stopped by the time limit before any solution is a :class:`~nonoqubo.errors.TimeLimit`
-(a :class:`~nonoqubo.errors.SolverError`).
+(a :class:`~nonoqubo.errors.SolverError`).  CP-SAT's own time for the search (:data:`SOLVE_STATS`:
+its wall and CPU seconds and its status) goes in the run record's ``sampler_reported`` and in
+``solve --sampler cpsat --json`` as ``solve_seconds`` (the time a time-to-solution compares with;
+the command's wall time adds Python's model building and decoding).
 
 :func:`truth` is the ground truth of a puzzle (``info --truth``, ``suite --truth``): its solutions
 counted up to a limit, each search within a time limit (:data:`TRUTH_TIME` seconds by default on
@@ -40,9 +43,9 @@ from ..model.automaton import line_automaton
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..samples import SampleBatch
-from .base import SampleOptions, Tick
+from .base import SAMPLER_INFO, SampleOptions, Tick
 
-__all__ = ["TRUTH_TIME", "UNKNOWN", "Truth", "check_truth_options", "count_cut", "count_solutions", "require", "run",
+__all__ = ["SOLVE_STATS", "TRUTH_TIME", "UNKNOWN", "Truth", "check_truth_options", "count_cut", "count_solutions", "require", "run",
            "solutions", "truth"]
 
 
@@ -50,6 +53,9 @@ __all__ = ["TRUTH_TIME", "UNKNOWN", "Truth", "check_truth_options", "count_cut",
 TRUTH_TIME = 60.0
 #: the label of a count the time limit stopped before it could tell unique from not
 UNKNOWN = "unknown (time limit)"
+#: what :func:`solutions` reports of CP-SAT's search (``stats=``), and the ``cpsat`` sampler's run
+#: record keeps under ``sampler_reported`` (``solve --json`` gives ``solve_seconds``)
+SOLVE_STATS = ("solve_seconds", "user_seconds", "status")
 
 
 def _ortools() -> Any:
@@ -73,8 +79,13 @@ def require(purpose: str = "the 'cpsat' sampler (CP-SAT)") -> None:
 
 
 def solutions(puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None, workers: int | None = None,
-              tick: Tick | None = None) -> tuple[list[np.ndarray], bool]:
+              tick: Tick | None = None, stats: dict[str, Any] | None = None) -> tuple[list[np.ndarray], bool]:
     """Up to *limit* solution grids of *puzzle* (colour indices) and whether they are all there are.
+
+    *stats*, when given, is filled with CP-SAT's own account of the search (:data:`SOLVE_STATS`):
+    ``solve_seconds`` (its wall time, model loading and presolve included, Python's model building
+    not), ``user_seconds`` (its CPU time over its workers) and ``status`` (``OPTIMAL``: the search
+    finished; ``FEASIBLE``: stopped early with a solution).
 
     Raises:
         MissingDependency: ortools is not installed.
@@ -114,6 +125,9 @@ def solutions(puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None
     elif workers is not None:
         solver.parameters.num_workers = int(workers)
     status = solver.Solve(model, Collect())
+    if stats is not None:
+        stats.update(solve_seconds=float(solver.WallTime()), user_seconds=float(solver.UserTime()),
+                     status=str(solver.StatusName(status)))
     if status == cp_model.INFEASIBLE:
         raise NoSolution(f"{puzzle.name or 'the puzzle'}: CP-SAT proved that the puzzle has no solution")
     if not found:
@@ -251,11 +265,14 @@ def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
     if puzzle is None:
         raise SolverError("the cpsat sampler solves the puzzle: this model carries no clues")
     limit = opts.count or 1
-    grids, complete = solutions(puzzle, limit=limit, time_limit=opts.time_limit, workers=opts.workers, tick=tick)
+    stats: dict[str, Any] = {}
+    grids, complete = solutions(puzzle, limit=limit, time_limit=opts.time_limit, workers=opts.workers, tick=tick,
+                                stats=stats)
     geo = qubo.encoding.geometry_of(puzzle)  # the model's encoding: grid -> shifts -> its variables
     full = np.array([geo.encode(g) for g in grids], np.int8).reshape(len(grids), geo.num_vars)
     batch = _as_model(full, geo.labels(), qubo)
     batch.energies = np.zeros(len(grids), np.float64)
+    batch.extra[SAMPLER_INFO] = {key: stats[key] for key in SOLVE_STATS}  # CP-SAT's own time (the run record's)
     if opts.count:
         batch.extra["count"] = {"solutions": len(grids), "exact": bool(complete), "limit": int(limit),
                                 "cut": count_cut(len(grids), bool(complete), limit)}

@@ -346,3 +346,15 @@ def test_html_report_draws_a_colour_best_picture_in_its_colours(tmp_path: Path) 
     assert cmap.N == len(puzzle.palette) == 5
     rgba = [tuple(round(v, 3) for v in cmap(k)) for k in range(cmap.N)]
     assert rgba[0] == (1.0, 1.0, 1.0, 1.0) and len(set(rgba)) == 5  # white background, 4 distinct colours
+
+
+def test_the_text_says_its_cells_count_from_1(campaign, run_cli) -> None:
+    """The most often wrong cells are printed 1-based (row, column), as the decode reports count them."""
+    status, out, _ = run_cli("evaluate", campaign["model"], campaign["root"] / "runs", "--time", "1")
+    assert status == 0
+    groups = evaluate(str(campaign["model"]), [str(campaign["root"] / "runs")], jobs=1, seconds=1.0)
+    for g in groups:
+        top = g.figures("raw")["worst_cells"][0]
+        assert f"cells (row,column, from 1): ({top['row']},{top['column']})" in out
+    status, help_text, _ = run_cli("evaluate", "--help")
+    assert status == 0 and "counted from 1" in help_text

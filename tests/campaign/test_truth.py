@@ -107,7 +107,8 @@ def test_info_truth_json_keys_and_text(run_cli, tmp_path):
     assert set(got) == {"solutions", "solutions_exact", "solutions_label", "solutions_limit", "unique",
                         "line_solvable", "solve_seconds", "proof_seconds", "timed_out", "hardness", "variables",
                         "variables_after_line", "variables_after_probe", "cells", "settled_by_line",
-                        "settled_by_probe", "probe_rounds", "hardness_seconds"}
+                        "settled_by_probe", "probe_rounds", "hardness_seconds", "cells_open_after_cell_probing",
+                        "cells_open_after_variable_probing"}
     assert got["timed_out"] is False
     assert (got["solutions"], got["solutions_exact"], got["unique"], got["line_solvable"]) == (6, True, False, False)
     status, out, _ = run_cli("info", tmp_path / "six.json", "--truth")

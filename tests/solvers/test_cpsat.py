@@ -140,3 +140,19 @@ def test_the_solution_is_the_known_one():
     result = solve(puzzle, "cpsat")
     if puzzle.solution_grid() is not None:
         assert np.array_equal(result.best.grid, puzzle.solution_grid())
+
+
+def test_json_reports_cpsat_solve_time_and_the_run_record_keeps_it(run_cli, tmp_path):
+    """solve --sampler cpsat --json gives CP-SAT's own time (its WallTime), within the command's wall time."""
+    logo = DATA / "json" / "qbpp-logo.json"
+    out = tmp_path / "run.json"
+    status, stdout, stderr = run_cli("solve", logo, "--sampler", "cpsat", "--json", "-o", out)
+    assert status == 0, stderr
+    doc = json.loads(stdout)
+    record = json.loads(out.read_text())["info"]["nonoqubo"]
+    reported = record["sampler_reported"]
+    assert set(reported) == {"solve_seconds", "user_seconds", "status"} and reported["status"] == "OPTIMAL"
+    assert 0 < doc["solve_seconds"] == pytest.approx(reported["solve_seconds"], abs=1e-6)
+    assert doc["solve_seconds"] <= record["timing"]["wall_seconds"]
+    status, stdout, _ = run_cli("solve", logo, "--json", "--reads", "2", "--sweeps", "10")
+    assert status in (0, 1) and "solve_seconds" not in json.loads(stdout)  # an annealer's time is its run record's
