@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from ..errors import Terminated, WriteError
+from .stream import is_stream
 
 __all__ = ["TEMP_MARK", "atomic_write", "check_distinct_outputs", "check_not_input", "check_writable", "wrote"]
 
@@ -167,7 +168,7 @@ def check_distinct_outputs(*outputs: tuple[str, str | os.PathLike[str] | None]) 
         if given is None or os.fspath(given) == "":
             continue
         name = os.fspath(given)
-        if name != "-" and _shared_sink(name):
+        if name != "-" and is_stream(name):  # /dev/null, a FIFO: written to, never replaced
             continue
         key = name if name == "-" else os.path.normcase(os.path.realpath(name))
         for other, other_name, other_key in seen:
@@ -184,15 +185,6 @@ def _twice(first: str, first_name: str, second: str, name: str) -> str:
     shown = first_name if os.path.normpath(name) == os.path.normpath(first_name) else f"{first_name} ({name})"
     who = f"{first} names {shown} twice" if first == second else f"{first} and {second} both name {shown}"
     return f"{who}: one output would overwrite the other; name two files"
-
-
-def _shared_sink(name: str) -> bool:
-    """An existing device or FIFO (``/dev/null``): written to, never replaced, so several outputs may share it."""
-    try:
-        mode = os.stat(name).st_mode
-    except (OSError, ValueError):
-        return False
-    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 def _same_file(a: str, b: str) -> bool:
