@@ -15,9 +15,11 @@ once, in this order:
 3. with an embedding, the logical model it is for is chosen (a clue file's full or presolved model,
    :func:`nonoqubo.pipeline.logical_model`) and the embedding checked against it;
 4. the :class:`~nonoqubo.answers.decode.Decoder` is built, once, for that model;
-5. the samples are parsed, once: a file (:func:`nonoqubo.samples.read_raw`; a name that is not a
-   file is "No such file", never taken for text), standard input (``"-"``,
-   :func:`nonoqubo.samples.parse_raw`), or none for a model with no variables; then matched to
+5. the samples are read once (a file's bytes, a FIFO or ``<(...)`` too, or standard input's text:
+   its run record of step 2 and its samples come from the same read) and parsed once: a file
+   (:func:`nonoqubo.samples.raw_from_bytes`; a name that is not a file is "No such file", never
+   taken for text), standard input (``"-"``, :func:`nonoqubo.samples.parse_raw`), or none for a
+   model with no variables; then matched to
    the model's variables, or with an embedding unembedded from qubits
    (:func:`nonoqubo.qpu.unembed.physical_batch`); the chain breaks a SampleSet carries are read
    from the same parse (:func:`nonoqubo.qpu.unembed.chain_breaks_of`);
@@ -52,8 +54,9 @@ from .model.qubo import Qubo
 from .model.weights import Weights
 from .pipeline import Models, logical_model
 from .qpu.unembed import CHAIN_BREAK_METHODS, chain_breaks_of, physical_batch
-from .samples import (RawSamples, RecordedModel, SampleBatch, match, parse_raw, read_raw, record_of, recorded_model,
-                      samples_from, the_record)
+from ._util.stream import read_bytes
+from .samples import (RawSamples, RecordedModel, SampleBatch, match, parse_raw, raw_from_bytes, read_raw, record_of,
+                      recorded_model, samples_from, searched_text, the_record)
 
 __all__ = ["Asked", "Decoded", "check_chain_break", "decode", "decode_samples", "decoder_of", "model_for",
            "no_samples"]
@@ -320,8 +323,8 @@ def decode_samples(
     if embedding is not None and asked.options():
         raise NonoquboError(f"{', '.join(o.split()[0] for o in asked.options())}: with --embedding the model is the one "
                             "the embedding was made for; give that model's file as MODEL")
-    stdin_text = sys.stdin.read() if samples is not None and _is_stdin(samples) else None
-    samples_name, record = _record(samples, stdin_text)
+    given = _samples_given(samples)
+    samples_name, record = _record(samples, given)
     recorded = recorded_model(record, samples_name)
     note = None
     emb = None
@@ -338,7 +341,7 @@ def decode_samples(
     if samples is None:
         batch = no_samples(decoder, name)
     elif isinstance(samples, (str, os.PathLike)):
-        raw, source = _parse(samples, format, stdin_text, empty_ok=not decoder.labels)
+        raw, source = _parse(samples, format, given, empty_ok=not decoder.labels)
         if emb is not None:
             batch, unembedded = physical_batch(decoder, raw, emb, method, source, spin, seed)
             breaks = unembedded.summary()
@@ -361,23 +364,41 @@ def _is_stdin(samples: Any) -> bool:
     return isinstance(samples, (str, os.PathLike)) and os.fspath(samples) == "-"
 
 
-def _record(samples: Any, stdin_text: str | None) -> tuple[str, dict[str, Any] | None]:
+def _samples_given(samples: Any) -> str | bytes | None:
+    """The samples as read, once: standard input's text, or a file's bytes (a FIFO or ``<(...)`` too).
+
+    None for samples that are not a path, and for a file that cannot be read (the samples reader
+    names it, after the model, where ``decode`` always has).
+    """
+    if samples is None or not isinstance(samples, (str, os.PathLike)):
+        return None
+    if _is_stdin(samples):
+        return sys.stdin.read()
+    try:
+        return read_bytes(os.fspath(samples), os.fspath(samples))
+    except OSError:
+        return None
+
+
+def _record(samples: Any, given: str | bytes | None) -> tuple[str, dict[str, Any] | None]:
     """How messages name the samples, and the run record they carry (None: none, or no samples)."""
     if samples is None:
         return "<no samples>", None
-    if stdin_text is not None:
-        return "<stdin>", the_record(stdin_text, "<stdin>")
+    if isinstance(given, str):
+        return "<stdin>", the_record(given, "<stdin>")
     if isinstance(samples, (str, os.PathLike)):
-        path = os.fspath(samples)  # a missing file is the samples reader's to name
-        return path, record_of(path) if os.path.isfile(path) else None
+        path = os.fspath(samples)  # a file that cannot be read is the samples reader's to name
+        return path, None if given is None else the_record(searched_text(given), path)
     return "the samples", record_of(samples)
 
 
-def _parse(samples: str | os.PathLike[str], format: str | None, stdin_text: str | None, *,
+def _parse(samples: str | os.PathLike[str], format: str | None, given: str | bytes | None, *,
            empty_ok: bool) -> tuple[RawSamples, str]:
-    """The samples of a file, or of standard input's text (read once, for ``"-"``), parsed once."""
-    if stdin_text is not None:
-        return parse_raw(stdin_text, format=format, source="<stdin>", empty_ok=empty_ok)
+    """The samples of standard input's text or a file's bytes, read once (:func:`_samples_given`), parsed once."""
+    if isinstance(given, str):
+        return parse_raw(given, format=format, source="<stdin>", empty_ok=empty_ok)
+    if isinstance(given, bytes):
+        return raw_from_bytes(given, format=format, source=os.fspath(samples), empty_ok=empty_ok)
     return read_raw(samples, format=format, empty_ok=empty_ok)
 
 

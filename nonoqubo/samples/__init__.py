@@ -89,9 +89,9 @@ from ._record import (RUN_IDENTITY, RecordedModel, key_of, record_of, recorded_m
 from ..errors import SampleError, UnsupportedFormat
 
 __all__ = ["AUXILIARY", "RUN_IDENTITY", "SNIFF", "RawSamples", "RecordedModel", "SampleBatch", "checked_occurrences",
-           "formats", "get_format", "key_of", "loads_json", "match", "parse_raw", "parse_samples", "raw_from_object",
-           "read_raw", "read_samples", "record_of", "recorded_model", "run_records", "samples_from", "searched_text",
-           "setting_of", "the_record"]
+           "formats", "get_format", "key_of", "loads_json", "match", "parse_raw", "parse_samples", "raw_from_bytes",
+           "raw_from_object", "read_raw", "read_samples", "record_of", "recorded_model", "run_records", "samples_from",
+           "searched_text", "setting_of", "the_record"]
 
 
 # -- the registry ------------------------------------------------------------------------------
@@ -212,7 +212,17 @@ def read_raw(path: str | os.PathLike[str], *, format: str | None = None, source:
     """
     path = os.fspath(path)
     src = source or path
-    data = read_bytes(path, src)  # a FIFO or <(...) read once, as a stream
+    return raw_from_bytes(read_bytes(path, src), format=format, source=src, empty_ok=empty_ok)  # a FIFO read once
+
+
+def raw_from_bytes(data: bytes, *, format: str | None = None, source: str = "<samples>",
+                   empty_ok: bool = False) -> tuple[RawSamples, str]:
+    """The samples in a file's bytes *data*, read as :func:`read_raw` reads a file named *source*.
+
+    For a caller that has the bytes already (``decode`` reads a file once: its run record, then its
+    samples, from the same bytes; a FIFO cannot be read twice).
+    """
+    src = source
     binary = _binary_format(data, format)
     if binary is not None:
         return binary.loads(data, source=src), src

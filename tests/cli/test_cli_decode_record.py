@@ -12,6 +12,8 @@ Answers with no record take build's ``--encoding``/``--weights``.  The library r
 from __future__ import annotations
 
 import json
+import os
+import threading
 
 import numpy as np
 import pytest
@@ -115,6 +117,22 @@ def test_standard_input_carries_its_record_too(clues, tmp_path):
     status, stdout, stderr = run_cli("decode", clues, "-", "--all", "--json", stdin=out.read_text())
     assert [s["energy"] for s in json.loads(stdout)["samples"]] == file_energies(out)
     assert stderr.startswith("nonoqubo: note: <stdin> records its run's model")
+
+
+def test_a_fifo_carries_its_record_too(clues, tmp_path):
+    """A FIFO (or ``<(...)``) is read once: its run record and its samples come from the same bytes."""
+    out = run(clues, tmp_path, "--weights", WEIGHTS)
+    fifo = tmp_path / "answers.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_bytes, args=(out.read_bytes(),))
+    writer.start()
+    try:
+        status, stdout, stderr = run_cli("decode", clues, fifo, "--all", "--json")
+    finally:
+        writer.join(timeout=20)
+    assert status in (0, 1), stderr
+    assert [s["energy"] for s in json.loads(stdout)["samples"]] == file_energies(out)
+    assert "answers.fifo records its run's model" in stderr and WEIGHTS in stderr
 
 
 def test_an_answer_with_no_record_takes_builds_encoding_and_weights(clues, tmp_path):
