@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "Contradiction",
     "EmbeddingError",
     "EncodingError",
     "FormatError",
@@ -51,6 +52,15 @@ class NonoquboError(Exception):
 
 class PuzzleError(NonoquboError, ValueError):
     """The clues do not describe a valid black-and-white nonogram."""
+
+
+class Contradiction(PuzzleError):
+    """Line logic or probing proved that the puzzle has no solution (a cell or line no value fits).
+
+    Raised by presolving (:mod:`nonoqubo.logic`); a command names its clue file around it
+    (``FILE: the puzzle has no solution, line logic proves it: ...``).  A :class:`PuzzleError`
+    (bad clues) is not one.
+    """
 
 
 class FormatError(NonoquboError, ValueError):

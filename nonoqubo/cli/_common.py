@@ -22,7 +22,7 @@ from typing import Any
 from .._util.atomic import atomic_write, check_not_input, check_writable, wrote
 from ..answers.decode import Report
 from ..answers.render import report_svg, text_picture
-from ..errors import NonoquboError, PuzzleError
+from ..errors import Contradiction, NonoquboError, NoSolution, PuzzleError
 from ..inputs import open_input
 from ..logic.presolve import DEFAULT_PRESOLVE, PRESOLVES
 from ..model.puzzle import Puzzle
@@ -93,10 +93,18 @@ def progress_enabled(args: argparse.Namespace) -> bool:
 
 @contextlib.contextmanager
 def no_solution_names(source: str) -> Iterator[None]:
-    """Line logic's "no placement fits" becomes an error naming *source* and saying what it means."""
+    """A presolve's :class:`~nonoqubo.errors.Contradiction` becomes an error naming *source* and saying what it means.
+
+    A solver's verdict (:class:`~nonoqubo.errors.NoSolution`, CP-SAT's proof) stays a verdict, and
+    names *source* too.  Other puzzle errors (bad clues) pass as they are.
+    """
     try:
         yield
-    except PuzzleError as exc:
+    except NoSolution as exc:
+        if str(exc).startswith(f"{source}:"):
+            raise
+        raise NoSolution(f"{source}: {exc}") from None
+    except Contradiction as exc:
         who = "probing" if str(exc).startswith("probing:") else "line logic"
         raise PuzzleError(f"{source}: the puzzle has no solution, {who} proves it: {exc}") from None
 

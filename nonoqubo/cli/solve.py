@@ -14,7 +14,7 @@ import sys
 
 from .._util import progress
 from .._util.atomic import atomic_write, check_distinct_outputs, check_not_input
-from ..errors import MissingDependency, NonoquboError, SolverError
+from ..errors import Contradiction, MissingDependency, NonoquboError, NoSolution, SolverError
 from ..inputs import is_model_input
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
@@ -29,7 +29,8 @@ from ..solvers.sampling import Prepared, models_of, prepare, read_for_solve, sam
 from ..solvers.sweep import parse_sweep, setting_name, settings
 from ._common import (add_encoding_arguments, add_force_argument, add_image_argument, add_presolve_argument,
                       add_puzzle_arguments, chain_break_lines, check_image_path, check_output_folder, emit,
-                      input_options, progress_enabled, say_wrote, solve_tournament, wants_tournament_solve, write_image)
+                      input_options, no_solution_names, progress_enabled, say_wrote, solve_tournament,
+                      wants_tournament_solve, write_image)
 from ._qpu_options import QPU_EXAMPLES, qpu_inputs
 from ._request import add_request_options, given_options, request_of_args
 
@@ -221,10 +222,11 @@ def run(args: argparse.Namespace) -> int:
     check_distinct_outputs(("-o", args.output), ("--image", args.image))  # neither overwrites the other
     puzzle = read_for_solve(args.puzzle, request, from_format=args.from_format, options=input_options(args),
                             force=args.force)
-    prepared = prepare(puzzle, request, source=_solve_source(args, puzzle))
-    with progress.reads(request.spec.progress_total(request.options), f"{request.sampler} sampling",
-                        enabled=progress_enabled(args)) as tick:
-        result = prepared.run(tick, _step(args, request))
+    with no_solution_names(args.puzzle):
+        prepared = prepare(puzzle, request, source=_solve_source(args, puzzle))
+        with progress.reads(request.spec.progress_total(request.options), f"{request.sampler} sampling",
+                            enabled=progress_enabled(args)) as tick:
+            result = prepared.run(tick, _step(args, request))
     if args.output:
         with atomic_write(args.output) as fh:
             fh.write(sampleset_json(result))
@@ -283,8 +285,8 @@ def prepare_settings(args: argparse.Namespace, puzzle: Puzzle | Qubo,
                         and bool(p.request.presolve) == bool(request.presolve)), None)
         try:
             ready.append(prepare(puzzle, request, source=source, models=shared, decoder=earlier))
-        except MissingDependency:
-            raise
+        except (MissingDependency, Contradiction, NoSolution):
+            raise  # not the setting's fault: the puzzle's verdict (named by run_sweep), or a missing package
         except NonoquboError as exc:
             raise SolverError(f"--sweep {name}: {exc}") from None
     return ready
@@ -324,11 +326,12 @@ def run_sweep(args: argparse.Namespace) -> int:
         check_not_input(os.path.join(args.output, name, file_name), *_files_read(args, request))
     puzzle = read_for_solve(args.puzzle, plan[0][1], from_format=args.from_format, options=input_options(args),
                             force=args.force)
-    ready = prepare_settings(args, puzzle, plan)  # every setting's model and inputs, before any sampling
+    with no_solution_names(args.puzzle):
+        ready = prepare_settings(args, puzzle, plan)  # every setting's model and inputs, before any sampling
     lines, any_valid = [], False
     for (name, request), prepared in zip(plan, ready):
-        with progress.reads(request.spec.progress_total(request.options), name,
-                            enabled=progress_enabled(args)) as tick:
+        with no_solution_names(args.puzzle), progress.reads(request.spec.progress_total(request.options), name,
+                                                            enabled=progress_enabled(args)) as tick:
             result = prepared.run(tick, _step(args, request))
         folder = os.path.join(args.output, name)
         os.makedirs(folder, exist_ok=True)

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model.encoding import Layout
-from ..errors import PuzzleError
+from ..errors import Contradiction, PuzzleError
 from ..model.puzzle import Puzzle
 
 __all__ = ["LineSolveResult", "cells_of", "clue_tables", "line_solve", "masks_of", "solve_lines", "solve_masks"]
@@ -419,7 +419,7 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None, *, possible: np.
         start and shift bounds over every placement that fits the final grid.
 
     Raises:
-        PuzzleError: a line has no placement that fits the cells settled so far
+        Contradiction: a line has no placement that fits the cells settled so far
             (the puzzle, with *known*, has no solution); or *known* has the
             wrong shape or values.
 
@@ -432,7 +432,7 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None, *, possible: np.
         >>> line_solve(p, known=np.array([[-1, -1], [-1, 1]]))
         Traceback (most recent call last):
         ...
-        nonoqubo.errors.PuzzleError: column 1: no placement of clue 2 fits the cells settled so far
+        nonoqubo.errors.Contradiction: column 1: no placement of clue 2 fits the cells settled so far
     """
     lay = Layout.of(puzzle)
     h, w = puzzle.height, puzzle.width
@@ -471,7 +471,7 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None, *, possible: np.
                                                      counts[lines])
                 if not ok.all():
                     bad = int(lines[np.flatnonzero(~ok)[0]])
-                    raise PuzzleError(
+                    raise Contradiction(
                         f"{lay.line_name(bad)}: no placement of clue {puzzle.clue_text(bad)} fits the cells "
                         "settled so far"
                     )

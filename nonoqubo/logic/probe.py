@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import PuzzleError
+from ..errors import Contradiction
 from ..model.encoding import Layout
 from ..model.puzzle import Puzzle
 from .linesolve import LineSolveResult, clue_tables, line_solve, solve_masks
@@ -258,7 +258,7 @@ def _probe_variables(puzzle: Puzzle, mask: np.ndarray, lo: np.ndarray, hi: np.nd
         ``(probes, contradictions, learnt)``.
 
     Raises:
-        PuzzleError: both branches of a variable end in a contradiction.
+        Contradiction: both branches of a variable end in a contradiction.
     """
     h, w = puzzle.height, puzzle.width
     counts = tables[2]
@@ -294,7 +294,7 @@ def _probe_variables(puzzle: Puzzle, mask: np.ndarray, lo: np.ndarray, hi: np.nd
         both = alive.reshape(-1, 2)
         if (~both.any(axis=1)).any():
             k = int(np.flatnonzero(~both.any(axis=1))[0])
-            raise PuzzleError(f"probing: block {int(b[k])} can start neither before nor at or after cell {int(j[k])}: "
+            raise Contradiction(f"probing: block {int(b[k])} can start neither before nor at or after cell {int(j[k])}: "
                               "the puzzle has no solution")
         copies[~alive] = 0
         c_lo[~alive] = np.iinfo(c_lo.dtype).max
@@ -314,7 +314,7 @@ def _probe_variables(puzzle: Puzzle, mask: np.ndarray, lo: np.ndarray, hi: np.nd
             lines[h:] |= cells.any(axis=0)
             state, s_lo, s_hi = mask[None].copy(), lo[None].copy(), hi[None].copy()
             if not propagate(state, lines[None, :h].copy(), lines[None, h:].copy(), tables, starts=(s_lo, s_hi))[0]:
-                raise PuzzleError("probing: line logic finds a contradiction in what probing the variables "
+                raise Contradiction("probing: line logic finds a contradiction in what probing the variables "
                                   "settled: the puzzle has no solution")
             mask[...], lo[...], hi[...] = state[0], s_lo[0], s_hi[0]
     return probes, contradictions, learnt
@@ -328,7 +328,7 @@ def _probe_cells(puzzle: Puzzle, mask: np.ndarray, tables: tuple[np.ndarray, np.
         ``(probes, contradictions, learnt)``.
 
     Raises:
-        PuzzleError: every colour of a cell ends in a contradiction.
+        Contradiction: every colour of a cell ends in a contradiction.
     """
     h, w = puzzle.height, puzzle.width
     probes = contradictions = 0
@@ -359,7 +359,7 @@ def _probe_cells(puzzle: Puzzle, mask: np.ndarray, tables: tuple[np.ndarray, np.
         survivors = np.add.reduceat(alive.astype(np.int64), group)
         if (survivors == 0).any():
             cell = int(cells[cell_of[group[np.flatnonzero(survivors == 0)[0]]]])
-            raise PuzzleError(f"probing: every colour of the cell at {_cell_name(puzzle, cell)} leads to a "
+            raise Contradiction(f"probing: every colour of the cell at {_cell_name(puzzle, cell)} leads to a "
                               "contradiction: the puzzle has no solution")
         bound = np.bitwise_and.reduce(np.bitwise_or.reduceat(copies, group, axis=0), axis=0)
         narrowed = mask & bound
@@ -368,7 +368,7 @@ def _probe_cells(puzzle: Puzzle, mask: np.ndarray, tables: tuple[np.ndarray, np.
             learnt = True
             state = narrowed[None].copy()
             if not propagate(state, changed.any(axis=1)[None], changed.any(axis=0)[None], tables)[0]:
-                raise PuzzleError("probing: line logic finds a contradiction in what probing settled: the "
+                raise Contradiction("probing: line logic finds a contradiction in what probing settled: the "
                                   "puzzle has no solution")
             mask[...] = state[0]
     return probes, contradictions, learnt
@@ -398,7 +398,7 @@ def probe_solve(puzzle: Puzzle, line: LineSolveResult | None = None, *, max_roun
         The probed grid with the block bounds on it, and the counts.
 
     Raises:
-        PuzzleError: every colour of some cell (both values of some variable) leads to a
+        Contradiction: every colour of some cell (both values of some variable) leads to a
             contradiction, or line logic finds one: the puzzle has no solution.
 
     Examples:

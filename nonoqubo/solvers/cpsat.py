@@ -129,7 +129,7 @@ def solutions(puzzle: Puzzle, *, limit: int = 1, time_limit: float | None = None
         stats.update(solve_seconds=float(solver.WallTime()), user_seconds=float(solver.UserTime()),
                      status=str(solver.StatusName(status)))
     if status == cp_model.INFEASIBLE:
-        raise NoSolution(f"{puzzle.name or 'the puzzle'}: CP-SAT proved that the puzzle has no solution")
+        raise NoSolution(f"{puzzle.name + ': ' if puzzle.name else ''}CP-SAT proved that the puzzle has no solution")
     if not found:
         if status == cp_model.UNKNOWN:
             within = "" if time_limit is None else f" ({time_limit:g} s)"
