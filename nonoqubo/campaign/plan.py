@@ -472,15 +472,24 @@ def work(plan: Plan, tasks: Sequence[Task]) -> dict[str, dict[str, Any]]:
         model = variables[task.model]
         size = model.variables
         if task.request.presolve and not model.name.endswith(".presolved"):
-            size = int(model.entry.get("variables_after_presolve", size) or 0)
+            size = int(_presolved_size(model.entry, task.request.presolve, size))
         row["tasks"] += 1
         row["reads"] += opts.reads
         spec = task.request.spec
         if "sweeps" in spec.takes:
-            row["spin_updates"] += opts.reads * (opts.sweeps or SA_DEFAULT_SWEEPS) * size
+            row["spin_updates"] += spec.spin_updates(opts, size, SA_DEFAULT_SWEEPS)
         elif opts.time_limit is not None:
             row["search_seconds"] += opts.reads * opts.time_limit if spec.reads_counted else opts.time_limit
     return out
+
+
+def _presolved_size(entry: Mapping[str, Any], method: str, size: int) -> int:
+    """The variables *method*'s presolve leaves, as the suite's index counts them (``variables_after_line``
+    or ``_probe``, else the suite's own ``variables_after_presolve``), else *size*."""
+    for key in (f"variables_after_{method}", "variables_after_presolve"):
+        if entry.get(key) is not None:
+            return int(entry[key])
+    return size
 
 
 def option_names() -> list[str]:

@@ -292,8 +292,8 @@ def dry_run_lines(report: dict[str, Any]) -> list[str]:
     for r in report["settings_work"]:
         lines.append(f"{r['setting']:<{width}}  {r['tasks']:>7,}  {r['done']:>7,}  {r['to_do']:>7,}  "
                      f"{r['reads']:>10,}  {r['spin_updates']:>16,}  {r['search_seconds']:>9.4g}")
-    lines.append(f"work to do: {report['spin_updates']:,} spin updates (reads x sweeps x variables) and "
-                 f"{report['search_seconds']:.4g} s of time-limited search; nothing was written")
+    lines.append(f"work to do: {report['spin_updates']:,} spin updates (reads x sweeps x variables, x restarts or "
+                 f"replicas) and {report['search_seconds']:.4g} s of time-limited search; nothing was written")
     return lines
 
 

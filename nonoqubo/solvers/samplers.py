@@ -78,6 +78,9 @@ class SamplerSpec:
             solution, counts solutions, and is the sampler a whole collection of puzzles is solved with).
         starts_per_read: ``starts_per_read(options)``, how many anneals one read runs, each from its own warm-start
             state (``sa``: ``--restarts``); None: one (:func:`nonoqubo.solvers.initial.initial_states`).
+        states_per_read: ``states_per_read(options)``, how many states one read sweeps ``--sweeps`` times
+            (``sa``: its restarts; ``pt`` and ``pa``: their replicas); None: one.  ``run --dry-run``
+            reckons a plan's work (spin updates) with it.
     """
 
     name: str
@@ -95,6 +98,7 @@ class SamplerSpec:
     reads_counted: bool = True
     ground_truth: bool = False
     starts_per_read: Callable[[SampleOptions], int] | None = None
+    states_per_read: Callable[[SampleOptions], int] | None = None
 
     def __post_init__(self) -> None:
         if self.timing not in TIMINGS:
@@ -104,6 +108,11 @@ class SamplerSpec:
     def qpu_timed(self) -> bool:
         """Its runs' time is QPU time (a real QPU's ``qpu_access_time``)."""
         return self.timing == QPU_ACCESS
+
+    def spin_updates(self, options: SampleOptions, variables: int, default_sweeps: int) -> int:
+        """Reads x sweeps x states swept per read x *variables*: the work of a sweeping sampler's run."""
+        states = self.states_per_read(options) if self.states_per_read is not None else 1
+        return options.reads * (options.sweeps or default_sweeps) * states * variables
 
     def progress_total(self, options: SampleOptions) -> int:
         """How many ticks a run of *options* makes (a progress display's total)."""
@@ -118,7 +127,8 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     frozenset({"sweeps", "beta_range", "beta_schedule", "beta_schedule_file", "sweeps_per_beta",
                                "restarts", "initial_states"}),
                     dwave.annealer("sa", "SimulatedAnnealingSampler", dwave.sa_arguments, anneals_per_read=True),
-                    timing=SAMPLER_TIMING, starts_per_read=dwave.anneals_per_read),
+                    timing=SAMPLER_TIMING, starts_per_read=dwave.anneals_per_read,
+                    states_per_read=dwave.anneals_per_read),
         SamplerSpec("tabu", "tabu search (dwave-samplers; --time-limit, --tenure, --restarts, --initial-states)",
                     frozenset({"time_limit", "tenure", "restarts", "initial_states"}),
                     dwave.annealer("tabu", "TabuSampler", dwave.tabu_arguments), check_model=dwave.check_tenure),
@@ -138,12 +148,13 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
         SamplerSpec("pt", "parallel tempering (NumPy; --replicas rungs on a geometric ladder of --beta-range, "
                           "neighbours exchanged after every sweep; --sweeps per replica; --initial-states)",
                     frozenset({"sweeps", "beta_range", "replicas", "initial_states"}), tempering.run_pt,
-                    check=tempering.check_pt, check_model=tempering.check_pt_model, timing=SAMPLER_TIMING),
+                    check=tempering.check_pt, check_model=tempering.check_pt_model, timing=SAMPLER_TIMING,
+                    states_per_read=tempering.pt_replicas),
         SamplerSpec("pa", "population annealing (NumPy; a population of --replicas resampled at each of "
                           "--sweeps/--sweeps-per-beta betas of --beta-range; --initial-states)",
                     frozenset({"sweeps", "beta_range", "sweeps_per_beta", "replicas", "initial_states"}),
                     tempering.run_pa, check=tempering.check_pa, check_model=tempering.check_pa_model,
-                    timing=SAMPLER_TIMING),
+                    timing=SAMPLER_TIMING, states_per_read=tempering.pa_replicas),
         SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
                              "per line; --count N enumerates and counts solutions",
                     frozenset({"time_limit", "workers", "count"}), cpsat.run, deterministic=True,

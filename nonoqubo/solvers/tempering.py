@@ -65,7 +65,7 @@ from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick
 
 __all__ = ["DEFAULT_PA_REPLICAS", "DEFAULT_PT_REPLICAS", "DEFAULT_SWEEPS", "MEMORY_LIMIT", "PA_SWEEPS_PER_BETA",
            "check_model", "check_pa", "check_pa_model", "check_pt", "check_pt_model", "colour_classes",
-           "default_beta_range", "run_pa", "run_pt"]
+           "default_beta_range", "pa_replicas", "pt_replicas", "run_pa", "run_pt"]
 
 #: sweeps of every replica when ``--sweeps`` is not given (as ``sa``'s)
 DEFAULT_SWEEPS = 1000
@@ -78,6 +78,16 @@ PA_SWEEPS_PER_BETA = 10
 #: at most this many replicas (all reads together) are swept at once, and no more than fit in
 #: :data:`MEMORY_LIMIT`; more reads run in batches, drawn from the same generator
 BATCH_ROWS = 4096
+
+
+def pt_replicas(options: SampleOptions) -> int:
+    """``pt``'s rungs: ``--replicas``, default :data:`DEFAULT_PT_REPLICAS`."""
+    return options.replicas or DEFAULT_PT_REPLICAS
+
+
+def pa_replicas(options: SampleOptions) -> int:
+    """``pa``'s population: ``--replicas``, default :data:`DEFAULT_PA_REPLICAS`."""
+    return options.replicas or DEFAULT_PA_REPLICAS
 
 
 def check_pt(options: SampleOptions) -> None:

@@ -20,6 +20,7 @@ import pytest
 from nonoqubo.campaign.plan import option_names, read_plan, scan
 from nonoqubo.campaign.runner import ModelCache, execute, run_plan
 from nonoqubo.errors import NonoquboError
+from nonoqubo.solvers.tempering import DEFAULT_PA_REPLICAS, DEFAULT_PT_REPLICAS
 
 from tests.support import ROOT
 
@@ -122,6 +123,37 @@ def test_dry_run_counts_and_writes_nothing(tmp_path, suite, run_cli):
     row = {r["setting"]: r for r in report["settings_work"]}
     assert row["sa-sweeps=200"]["spin_updates"] == 2 * 6 * 200 * variables
     assert row["tabu"]["search_seconds"] == pytest.approx(2 * 3 * 3 * 0.005)
+
+
+def test_dry_run_counts_every_state_a_read_sweeps(tmp_path, suite, run_cli):
+    """sa's restarts and pt's and pa's replicas each sweep the model --sweeps times (default replicas too);
+    a presolved setting counts the variables its own presolve leaves, as the index gives them."""
+    plan = campaign(tmp_path, suite, """\
+suite: suite
+seeds: 1
+settings:
+  sa: {sampler: sa, reads: 2, sweeps: 10, restarts: 3}
+  pt: {sampler: pt, reads: 2, sweeps: 10, replicas: [4, 6]}
+  pt-default: {sampler: pt, reads: 2, sweeps: 10}
+  pa-default: {sampler: pa, reads: 2, sweeps: 10}
+  sa-probed: {sampler: sa, reads: 2, sweeps: 10, presolve: probe}
+  sa-lined: {sampler: sa, reads: 2, sweeps: 10, presolve: line}
+""")
+    index_path = tmp_path / "suite" / "index.json"
+    index = json.loads(index_path.read_text())
+    for k, entry in enumerate(index["puzzles"]):  # what 'suite --truth' records: each presolve's count
+        entry.update(variables_after_line=10 + k, variables_after_probe=k)
+    index_path.write_text(json.dumps(index))
+    status, out, err = run_cli("run", plan, "--dry-run", "--json")
+    assert status == 0, err
+    entries = index["puzzles"]
+    variables = sum(e["variables"] for e in entries)
+    row = {r["setting"]: r["spin_updates"] for r in json.loads(out)["settings_work"]}
+    assert row["sa"] == 2 * 10 * 3 * variables
+    assert (row["pt-replicas=4"], row["pt-replicas=6"]) == (2 * 10 * 4 * variables, 2 * 10 * 6 * variables)
+    assert row["pt-default"] == 2 * 10 * DEFAULT_PT_REPLICAS * variables
+    assert row["pa-default"] == 2 * 10 * DEFAULT_PA_REPLICAS * variables
+    assert (row["sa-probed"], row["sa-lined"]) == (2 * 10 * (0 + 1 + 2), 2 * 10 * (10 + 11 + 12))
 
 
 def test_a_second_run_does_only_what_is_missing(tmp_path, suite, run_cli):
