@@ -1,7 +1,8 @@
 """Samplers on hard cores: p, its Wilson interval and TTS99 beside CP-SAT's solve time (issue 43 item 3).
 
 Run: ``python benchmarks/bench_hardcores.py SUITE_OR_PUZZLES... [--budget 40] [--seed 1]
-[--beta-range 1,20] [--samplers sa,tabu,pt,pa,sa-probe-starts] [--sweeps 1000,10000]``.
+[--beta-range 1,20] [--samplers sa,tabu,pt,pa,sa-probe-starts] [--sweeps 1000,10000]
+[--presolves none,line,probe]``.
 
 Each argument is a suite folder (its ``index.json`` names the clue files; ``nonoqubo suite --unique=hard``
 makes one of hard cores) or a clue file (every puzzle of a multi-puzzle file, such as ``.nin``).  For
@@ -10,21 +11,23 @@ every puzzle:
 * CP-SAT's solve time, the time to its first solution (:func:`nonoqubo.solvers.cpsat.truth`, which also
   proves uniqueness), and the time of the probe presolve (:meth:`nonoqubo.pipeline.Models.presolve`
   with ``probe``: line logic, one-cell probing, probing of the model's variables);
-* for every sampler and setting, on the full model and on the probed one (``--presolve probe``): reads
-  drawn in growing batches (read seeds ``seed + r``, as ``solve``'s) until ``--budget`` seconds of
+* for every sampler and setting, on the models ``--presolves`` names (default the full model and the
+  probed one, ``--presolve probe``; ``line`` adds the line-presolved one): reads drawn in growing batches (read seeds ``seed + r``, as ``solve``'s) until ``--budget`` seconds of
   wall clock are spent on that setting; ``p`` is the share of reads of energy 0 with its 95 % Wilson
   interval, ``TTS99 = t * R99`` with ``t`` the seconds per read as the run record gives it (its
   ``seconds_per_run``: the sampler's own time per read) and ``R99 = ln 0.01 / ln(1 - p)``; a setting
   without a success gets the one-sided 95 % bounds (``p <= p_bound``, ``TTS99 >= bound``).  Every
   number is :mod:`nonoqubo.campaign.aggregate`'s (:func:`wilson`, :func:`runs_to_solution`,
   :func:`censored_bounds`), the ones ``evaluate`` prints.  With presolve, "TTS99 + presolve" adds the
-  presolve's time once (a run of R99 reads pays it once).
+  presolve's time once (a run of R99 reads pays it once).  A presolve that settles the puzzle (no
+  variable left) gives one row per setting of one read: p is exactly 1 ("settled by the presolve"),
+  and TTS99 + presolve is the presolve's time.
 
 The settings: ``sa`` (dwave-samplers, ``--beta-range``), ``tabu`` (0.1 s per read), ``pt`` (8 replicas)
 and ``pa`` (32 replicas, 10 sweeps per beta), each annealer at every ``--sweeps``; and
 ``sa-probe-starts``, sa whose restarts (4 per read) start from probing's fixings with random values
 elsewhere (``--initial-states probe --restarts 4``, a colder range ``2,20`` so the start is kept), on the
-full model only (with ``--presolve probe`` the fixed variables are gone).  ``pt`` and ``pa`` sweep every
+full and line-presolved models only (with ``--presolve probe`` the fixed variables are gone).  ``pt`` and ``pa`` sweep every
 replica ``--sweeps`` times, so a read costs replicas x sweeps; TTS99 counts it.
 
 The targets of issue 43: ``p_lo >= 1 %`` at <= 10^4 sweeps and ``TTS99 <= 10 x`` CP-SAT's solve
@@ -65,7 +68,7 @@ class Setting:
     sampler: str
     options: dict[str, Any]
     batch: int
-    presolves: tuple[str | None, ...] = (None, "probe")
+    presolves: tuple[str | None, ...] = (None, "line", "probe")
     reads_cap: int = 2000
 
 
@@ -74,6 +77,7 @@ class Measured:
     reads: int = 0
     valid: int = 0
     seconds: list[float] = field(default_factory=list)
+    settled: bool = False
 
 
 def settings(samplers: list[str], sweeps: list[int], beta_range: tuple[float, float]) -> list[Setting]:
@@ -85,15 +89,15 @@ def settings(samplers: list[str], sweeps: list[int], beta_range: tuple[float, fl
         elif name == "sa-probe-starts":
             rows += [Setting(f"sa {s:g}, 4 restarts from probe's fixings", "sa",
                              {"sweeps": s, "beta_range": (2.0, 20.0), "restarts": 4, "initial_states": "probe"},
-                             16, presolves=(None,)) for s in sweeps]
+                             16, presolves=(None, "line")) for s in sweeps]
         elif name == "sa":
             rows += [Setting(f"sa {s:g}", "sa", {"sweeps": s, "beta_range": beta_range}, 32) for s in sweeps]
         elif name == "pt":
             rows += [Setting(f"pt {s:g}, 8 replicas", "pt", {"sweeps": s, "beta_range": beta_range, "replicas": 8},
-                             16) for s in sweeps]
+                             16 if s <= 1000 else 4) for s in sweeps]
         elif name == "pa":
             rows += [Setting(f"pa {s:g}, 32 replicas", "pa", {"sweeps": s, "beta_range": beta_range, "replicas": 32,
-                                                              "sweeps_per_beta": 10}, 4) for s in sweeps]
+                                                              "sweeps_per_beta": 10}, 4 if s <= 1000 else 2) for s in sweeps]
         else:
             raise SystemExit(f"bench_hardcores: unknown sampler {name!r}")
     return rows
@@ -119,9 +123,10 @@ def puzzles_of(paths: list[str]) -> list[tuple[str, Puzzle]]:
 
 def measure(model, setting: Setting, budget: float, seed: int) -> Measured:
     """Reads of *setting* on *model* in growing batches until *budget* seconds of wall clock are spent."""
-    out = Measured()
+    out = Measured(settled=model.num_vars == 0)
     start, size = time.perf_counter(), setting.batch
-    while out.reads < setting.reads_cap and (out.reads == 0 or time.perf_counter() - start < budget):
+    cap = 1 if model.num_vars == 0 else setting.reads_cap  # the presolve settled it: every read is the same one
+    while out.reads < cap and (out.reads == 0 or time.perf_counter() - start < budget):
         batch = sample(model, setting.sampler, reads=size, seed=seed + out.reads, **setting.options)
         out.valid += int(np.count_nonzero(model.energy(batch.bits) == 0))
         out.reads += len(batch)  # one, whatever was asked, when the presolve left nothing to sample
@@ -137,17 +142,20 @@ def row_cells(m: Measured, cpsat_seconds: float, presolve_seconds: float | None)
     t = float(np.mean(m.seconds))
     p = m.valid / m.reads
     lo, hi = wilson(m.valid, m.reads)
-    if m.valid:
+    if m.settled:  # nothing left to sample: the one read is the presolve's answer, p is exactly 1
+        tts = t
+        p_text, tts_text, p_lo = "1 (settled by the presolve)", f"{tts:.3g}", 1.0
+    elif m.valid:
         tts = t * runs_to_solution(p)
         p_text, tts_text, p_lo = f"{p:.3f} [{lo:.3f}, {hi:.3f}]", f"{tts:.3g}", lo
     else:
-        p_bound, _, tts = censored_bounds(m.reads, t)
-        tts = float(tts or math.inf)
+        p_bound, _, tts_bound = censored_bounds(m.reads, t)
+        tts = float(tts_bound or math.inf)
         p_text, tts_text, p_lo = f"0 (<= {p_bound:.3f})", f">= {tts:.3g}", 0.0
     with_presolve = "-" if presolve_seconds is None else (
         f"{'>= ' if not m.valid else ''}{tts + presolve_seconds:.3g}")
     total = tts + (presolve_seconds or 0.0)
-    p_gap = f"{p_lo / P_TARGET:.2g}x" if p_lo else "0 (no success)"
+    p_gap = "met (p = 1)" if m.settled else f"{p_lo / P_TARGET:.2g}x" if p_lo else "0 (no success)"
     tts_gap = f"{'>= ' if not m.valid else ''}{total / (CPSAT_FACTOR * cpsat_seconds):.3g}x"
     return [f"{m.valid}/{m.reads}", p_text, f"{t:.3g}", tts_text, with_presolve, p_gap, tts_gap]
 
@@ -160,7 +168,10 @@ def main() -> None:
     ap.add_argument("--beta-range", default="1,20", help="LO,HI for sa, pt and pa (default 1,20: issue 43's best)")
     ap.add_argument("--samplers", default="sa,tabu,pt,pa,sa-probe-starts")
     ap.add_argument("--sweeps", default="1000,10000")
+    ap.add_argument("--presolves", default="none,probe",
+                    help="the models each setting runs on: none, line, probe (default none,probe)")
     args = ap.parse_args()
+    asked = [None if name == "none" else name for name in args.presolves.split(",")]
     beta_range = tuple(float(v) for v in args.beta_range.split(","))
     rows = settings(args.samplers.split(","), [int(s) for s in args.sweeps.split(",")], beta_range)  # type: ignore[arg-type]
     began = time.perf_counter()
@@ -171,19 +182,22 @@ def main() -> None:
     notes = []
     for name, puzzle in puzzles_of(args.inputs):
         fact = truth(puzzle, 2, time_limit=60)
-        models = Models.build(puzzle, presolve="probe")
-        probed = models.presolve()
-        notes.append(f"{name}: {models.qubo.num_vars} variables, {probed.num_vars} after the probe presolve "
-                     f"({models.presolve_seconds:.3g} s); CP-SAT: {fact.solutions} solution(s)"
+        presolved: dict[str | None, tuple[Any, float | None]] = {None: (Models.build(puzzle).qubo, None)}
+        for level in filter(None, asked):
+            models = Models.build(puzzle, presolve=level)
+            presolved[level] = (models.presolve(), models.presolve_seconds)
+        sizes = ", ".join(f"{model.num_vars} after the {level} presolve ({seconds:.3g} s)"
+                          for level, (model, seconds) in presolved.items() if level)
+        notes.append(f"{name}: {presolved[None][0].num_vars} variables{', ' + sizes if sizes else ''}; CP-SAT: {fact.solutions} solution(s)"
                      f"{' (exact)' if fact.exact else ''}, solve {fact.solve_seconds:.3g} s, proof "
                      f"{fact.proof_seconds:.3g} s")
         print(f"  {notes[-1]}", file=sys.stderr)
         for setting in rows:
-            for presolve in setting.presolves:
-                model = probed if presolve else models.qubo
+            for presolve in [level for level in asked if level is None or level in setting.presolves]:
+                model, presolve_seconds = presolved[presolve]
                 print(f"  {name} {setting.label} presolve {presolve or 'none'}", file=sys.stderr, flush=True)
                 m = measure(model, setting, args.budget, args.seed)
-                cells = row_cells(m, fact.solve_seconds, models.presolve_seconds if presolve else None)
+                cells = row_cells(m, fact.solve_seconds, presolve_seconds)
                 print(f"| {name} | {setting.label} | {presolve or 'none'} | {model.num_vars} | " + " | ".join(cells)
                       + " |", flush=True)
     load_after = os.getloadavg()
