@@ -72,11 +72,11 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from .. import clues, exports
 from .._util.atomic import atomic_write
+from .._util.names import file_stem
 from ..errors import FormatError, NonoquboError, TimeLimit, WriteError
 from ..model.encodings import DEFAULT, Encoding, EncodingLike, encoding_named
 from ..model.estimate import check_fits, check_random_fits
@@ -211,7 +211,7 @@ def plan(inputs: Sequence[str], families: Sequence[Family] = (), out_dir: str | 
     """
     tasks: list[Task] = []
     for path in _files_of(inputs, out_dir):
-        stem = _safe(Path(path).name.split(".")[0] if not Path(path).name.startswith(".") else Path(path).name)
+        stem = _safe(file_stem(path))  # random-20x20-d0.5-s1-0001.clues.json: random-20x20-d0.5-s1-0001
         try:  # the whole file in one pass: a 1,000-puzzle file is not read again per puzzle
             found = clues.read_all(path)
         except (OSError, NonoquboError):  # a file that cannot be read: its one task loads it and says why

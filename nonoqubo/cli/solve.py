@@ -14,6 +14,7 @@ import sys
 
 from .._util import progress
 from .._util.atomic import atomic_write, check_distinct_outputs, check_not_input
+from .._util.names import file_stem
 from ..errors import Contradiction, MissingDependency, NonoquboError, NoSolution, SolverError
 from ..inputs import is_model_input
 from ..model.puzzle import Puzzle
@@ -298,10 +299,7 @@ def sweep_file_name(path: str) -> str:
     ``random-10x10-0.5-s1-0001.one-hot.qubo.json`` -> ``random-10x10-0.5-s1-0001.one-hot.json``, so
     a suite's ``evaluate`` finds its puzzle by the name's start.
     """
-    name = os.path.basename(path.rstrip("/\\")) or "puzzle"
-    while (stem := os.path.splitext(name))[1][1:].isalpha() and stem[0]:
-        name = stem[0]
-    return name + ".json"
+    return file_stem(path) + ".json"
 
 
 def run_sweep(args: argparse.Namespace) -> int:

@@ -56,3 +56,16 @@ def test_an_empty_folder_is_named(tmp_path: Path, run_cli) -> None:
     assert status == 2
     assert err == f"nonoqubo: error: {empty}: no clue file in this folder\n"
     assert sorted(os.listdir(tmp_path)) == ["empty"]
+
+
+def test_a_dot_inside_a_file_name_is_kept(tmp_path: Path, run_cli) -> None:
+    """Only the format endings come off: a suite member's own clue file keeps its whole name."""
+    src = tmp_path / "in"
+    src.mkdir()
+    for name in ("random-20x20-d0.5-s1-0001.clues.json", "logo.v2.non", "plain.non"):
+        (src / name).write_text(TINY if name.endswith(".non") else json.dumps({"rows": [[1]], "columns": [[1]]}))
+    out = tmp_path / "s"
+    status, _, err = run_cli("suite", src, "-o", out, "-j", "1")
+    assert status == 0, err
+    assert sorted(_names(out)) == ["logo.v2", "plain", "random-20x20-d0.5-s1-0001"]
+    assert (out / "random-20x20-d0.5-s1-0001.qubo.json").is_file()
