@@ -57,10 +57,13 @@ def enabled(quiet: bool = False) -> bool:
 
 
 @contextlib.contextmanager
-def bar(total: int | None, desc: str, enabled: bool = True, unit: str = " terms") -> Iterator[Callable[[int], None]]:
+def bar(total: int | None, desc: str, enabled: bool = True, unit: str = " terms",
+        clock: float = 1.0) -> Iterator[Callable[[int], None]]:
     """A progress bar of *total* steps; yields ``tick(n)`` that advances it by *n*.
 
-    With ``enabled=False`` (or no tqdm installed) ``tick`` does nothing.
+    The bar is redrawn every *clock* seconds even without a tick, so its elapsed time keeps
+    running through a long step (a suite member that takes minutes to repair).  With
+    ``enabled=False`` (or no tqdm installed) ``tick`` does nothing.
     """
     if not enabled:
         yield _nothing
@@ -72,7 +75,19 @@ def bar(total: int | None, desc: str, enabled: bool = True, unit: str = " terms"
         return
     with tqdm(total=total, desc=desc, unit=unit, unit_scale=True, file=sys.stderr, leave=False,
               dynamic_ncols=True) as t:
-        yield t.update
+        stop = threading.Event()
+
+        def redraw() -> None:
+            while not stop.wait(clock):
+                t.refresh()
+
+        thread = threading.Thread(target=redraw, name="nonoqubo-bar-clock", daemon=True)
+        thread.start()
+        try:
+            yield t.update
+        finally:
+            stop.set()
+            thread.join()
 
 
 @contextlib.contextmanager

@@ -32,3 +32,20 @@ def test_build_on_a_terminal_shows_the_stage_not_a_stuck_counter(run_cli, monkey
     status, _, err = run_cli("build", LOGO_JSON, "-o", tmp_path / "m.coo", "--presolve")
     assert status == 0, err
     assert "building QUBO |" in err and "presolving (line logic) |" in err and "steps" not in err
+
+
+def test_a_bar_keeps_its_clock_running_through_a_long_step(monkeypatch):
+    """A step that takes minutes (a suite member's repair) does not freeze the bar's elapsed time."""
+    import io
+    import sys
+    import threading
+
+    from nonoqubo._util.progress import bar
+
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    with bar(3, "puzzles", unit=" puzzles", clock=0.05):
+        drawn = err.getvalue().count("\r")
+        threading.Event().wait(0.6)  # no tick: only the clock redraws
+        assert err.getvalue().count("\r") >= drawn + 3
+    assert not [t for t in threading.enumerate() if t.name == "nonoqubo-bar-clock"]
