@@ -169,7 +169,7 @@ def loads(data: bytes, *, source: str = "<cqm>") -> ConstrainedModel:
     _probe(data, source)
     try:
         cqm = dimod.ConstrainedQuadraticModel.from_file(io.BytesIO(data))
-    except _ZIP_ERRORS as exc:
+    except (*_ZIP_ERRORS, KeyError) as exc:  # KeyError: a header without a key dimod needs
         raise _unreadable(source, exc) from None
     check_cqm(model, cqm, source)
     return model
@@ -180,6 +180,8 @@ _ZIP_ERRORS = (ValueError, zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EO
 
 
 def _unreadable(source: str, exc: BaseException) -> FormatError:
+    if isinstance(exc, KeyError):
+        return FormatError(located(source, None, f"cannot read the CQM: its header has no {str(exc)[:60]} entry"))
     return FormatError(located(source, None, f"cannot read the CQM: {' '.join(str(exc).split())[:200]}"))
 
 

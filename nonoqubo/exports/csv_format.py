@@ -98,7 +98,11 @@ def loads(data: str | bytes, *, source: str = "<csv>") -> Qubo:
     n = _coords.variables(meta, len(text), source)
     rows = body[pos:]
     if '"' in rows:  # quoted labels: the csv module, slower but exact
-        records = list(csv.reader(io.StringIO(rows)))
+        reader = csv.reader(io.StringIO(rows))
+        try:
+            records = list(reader)
+        except csv.Error as exc:  # a lone carriage return or NUL inside a field
+            raise FormatError(located(source, line_no + reader.line_num, f"not a CSV row: {exc}")) from None
         short = next((k for k, r in enumerate(records) if r and len(r) != 5), None)
         if short is not None:
             raise FormatError(located(source, line_no + 1 + short, f"expected 5 fields (i,j,label_i,label_j,bias), "

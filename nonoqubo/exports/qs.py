@@ -64,7 +64,10 @@ def loads(data: str | bytes, *, source: str = "<qs>") -> Qubo:
     for c in comments:  # the format's own offset line wins over the metadata copy
         parts = c.lstrip("#").split()
         if len(parts) == 2 and parts[0] == "ObjectiveOffset":
-            offset = float(parts[1])
+            try:
+                offset = float(parts[1])
+            except ValueError:
+                raise FormatError(located(source, 1, f"ObjectiveOffset {parts[1][:40]!r} is not a number")) from None
             if offset != qubo.offset:
                 raise FormatError(located(source, 1, f"ObjectiveOffset {parts[1]} differs from the metadata offset {qubo.offset}"))
     return qubo

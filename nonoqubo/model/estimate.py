@@ -187,8 +187,8 @@ def check_file_fits(path: str, *, force: bool = False, memory: int | None = None
         try:
             with zipfile.ZipFile(path) as archive:
                 size = max(size, sum(info.file_size for info in archive.infolist()))
-        except (zipfile.BadZipFile, OSError, ValueError):
-            pass
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError):
+            pass  # a damaged archive: its reader names what is wrong; the estimate keeps the file's size
     need = size * READ_BYTES_PER_FILE_BYTE
     _refuse(need, memory, force,
             f"{path}: reading the {_size(size)} model file would take about {_size(need)} of memory", "read it")

@@ -213,7 +213,7 @@ def _json_grid(doc: object, source: str, no: int) -> np.ndarray:
             or len({len(r) for r in grid}) != 1
             or not all(isinstance(v, int) and not isinstance(v, bool) for r in grid for v in r)):
         raise FormatError(located(source, no, 'the JSON solution has no "grid": a list of rows of integers'))
-    return _in_range(np.array(grid, np.int64), source, no)
+    return _in_range(grid, source, no)
 
 
 def _dzn_grid(text: str, source: str, no: int) -> np.ndarray:
@@ -238,10 +238,12 @@ def _dzn_grid(text: str, source: str, no: int) -> np.ndarray:
         raise FormatError(located(source, no, "the dzn grid is not a 2-d array of integers")) from None
     if not rows or not rows[0] or len({len(r) for r in rows}) != 1:
         raise FormatError(located(source, no, "the dzn grid's rows are not all of one length"))
-    return _in_range(np.array(rows, np.int64), source, no)
+    return _in_range(rows, source, no)
 
 
-def _in_range(grid: np.ndarray, source: str, no: int) -> np.ndarray:
-    if grid.size and int(np.abs(grid).max()) > 1 << 30:
+def _in_range(rows: list[list[int]], source: str, no: int) -> np.ndarray:
+    """*rows* as an integer array, refused when a value is past any colour index (checked before NumPy,
+    which cannot hold a 20-digit integer)."""
+    if any(abs(v) > 1 << 30 for row in rows for v in row):
         raise FormatError(located(source, no, "a colour index out of range"))
-    return grid
+    return np.array(rows, np.int64)

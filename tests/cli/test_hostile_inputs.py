@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -438,3 +439,50 @@ def test_class17_the_estimate_counts_the_heaviest_writer(tmp_path, run_cli, monk
     assert status == 2 and "add --force" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "m.cqm").exists()
     assert estimate.check_fits(spec.loads(puzzle.read_text()), "x", write_bytes_per_term=exports.write_bytes_per_term(["cqm"]), force=True).bytes > between
+
+
+# -- stop 48's 20,000-case campaign (seed 48): four readers that let an exception escape ----------------
+def test_stop48_a_huge_colour_index_in_a_minizinc_answer(tmp_path):
+    """A 25-digit value in a dzn or JSON grid was NumPy's OverflowError; now one line, its line named."""
+    dzn = tmp_path / "answer.dzn.txt"
+    dzn.write_text("grid = [| 0, 1, 0, 1, 0 | 1, 1, 1, 1, 1 | 0, 0, 1, 0, 0 | 1, 0, 0, 0, 1 "
+                   "| 0, 1, 1, 1, 10000000000000000000000000 |];\n----------\n")
+    assert one_error("decode", SMALL, dzn).endswith("answer.dzn.txt:1: a colour index out of range")
+
+
+def test_stop48_a_lone_carriage_return_in_a_quoted_csv_row(tmp_path, small_exports):
+    files, _ = small_exports
+    lines = files["csv"].splitlines(keepends=True)
+    at = next(k for k, line in enumerate(lines) if line[:1].isdigit())  # the first term row
+    lines[at] = lines[at].replace(",", ',"a",', 1)  # a quoted field: the csv module reads the rows
+    lines[at + 1] = lines[at + 1].replace(",", ",\r", 1)  # and a bare CR in an unquoted field of the next
+    path = tmp_path / "small.csv"
+    path.write_bytes("".join(lines).encode())
+    assert "small.csv:" in (line := one_error("info", path)) and "not a CSV row" in line
+
+
+def test_stop48_an_objective_offset_that_is_not_a_number_in_a_qs_file(tmp_path, small_exports):
+    files, _ = small_exports
+    path = tmp_path / "small.qs"
+    path.write_text(re.sub(r"# ObjectiveOffset \S+", "# ObjectiveOffset 1,0", files["qs"], count=1))
+    assert one_error("info", path).endswith("small.qs:1: ObjectiveOffset '1,0' is not a number")
+
+
+def _cqm_with(data: bytes, old: bytes, new: bytes, after: bytes = b"") -> bytes:
+    """*data* with the first *old* after *after* replaced by *new* (same length: offsets stay)."""
+    assert len(old) == len(new)
+    at = data.index(old, data.index(after) if after else 0)
+    return data[:at] + new + data[at + len(old):]
+
+
+def test_stop48_a_cqm_archive_of_an_unknown_zip_version_or_header(tmp_path, small_exports):
+    files, _ = small_exports
+    data = files["cqm"]
+    central = data.index(b"PK\x01\x02")  # the central directory's first entry: 'version needed' at +6
+    versions = {"zip": data[:central + 6] + (108).to_bytes(2, "little") + data[central + 8:],
+                "header": _cqm_with(data, b'"num_variables"', b'"num_variablez"')}
+    for name, damaged in versions.items():
+        path = tmp_path / f"{name}.cqm"
+        path.write_bytes(damaged)
+        line = one_error("info", path)
+        assert line.startswith(f"nonoqubo: error: {path}: cannot read the CQM: "), line
