@@ -472,7 +472,7 @@ def work(plan: Plan, tasks: Sequence[Task]) -> dict[str, dict[str, Any]]:
         model = variables[task.model]
         size = model.variables
         if task.request.presolve and not model.name.endswith(".presolved"):
-            size = int(_presolved_size(model.entry, task.request.presolve, size))
+            size = _presolved_size(model.entry, task.request.presolve, size)
         row["tasks"] += 1
         row["reads"] += opts.reads
         spec = task.request.spec

@@ -37,9 +37,9 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from .._util.stream import read_bytes
 from ..errors import NonoquboError, SampleError
 from ..model.encodings import Encoding, encoding_named
 from ..model.weights import Weights
@@ -145,7 +145,8 @@ def record_of(samples: Any, source: str | None = None) -> dict[str, Any] | None:
     if isinstance(samples, (str, os.PathLike)):
         if os.fspath(samples) == "-":
             return None
-        return the_record(searched_text(Path(samples).read_bytes()), source or os.fspath(samples))
+        path = os.fspath(samples)
+        return the_record(searched_text(read_bytes(path, source or path)), source or path)  # a FIFO too
     info = samples.get("info") if isinstance(samples, Mapping) else getattr(samples, "info", None)
     record = info.get("nonoqubo") if isinstance(info, Mapping) else None
     return dict(record) if isinstance(record, Mapping) and "sampler" in record else None

@@ -112,9 +112,10 @@ MEMORY_LIMIT = 2**30
 BYTES_PER_SLOT = 24
 
 
-def check_model(qubo: Qubo, options: SampleOptions, default: int) -> None:
-    """``--replicas`` whose state for *qubo* does not fit in :data:`MEMORY_LIMIT` (one read's replicas at least)."""
-    replicas = options.replicas or default
+def check_model(qubo: Qubo, options: SampleOptions, replicas_of: Callable[[SampleOptions], int]) -> None:
+    """``--replicas`` whose state for *qubo* does not fit in :data:`MEMORY_LIMIT` (one read's replicas at least);
+    *replicas_of* is the sampler's rule for them (:func:`pt_replicas`, :func:`pa_replicas`)."""
+    replicas = replicas_of(options)
     most = MEMORY_LIMIT // max(1, BYTES_PER_SLOT * qubo.num_vars)
     if replicas > most:
         raise SolverError(f"--replicas {replicas}: the replicas of one read of this model ({qubo.num_vars} "
@@ -124,12 +125,12 @@ def check_model(qubo: Qubo, options: SampleOptions, default: int) -> None:
 
 def check_pt_model(qubo: Qubo, options: SampleOptions) -> None:
     """``pt``'s model check (:func:`check_model`)."""
-    check_model(qubo, options, DEFAULT_PT_REPLICAS)
+    check_model(qubo, options, pt_replicas)
 
 
 def check_pa_model(qubo: Qubo, options: SampleOptions) -> None:
     """``pa``'s model check (:func:`check_model`)."""
-    check_model(qubo, options, DEFAULT_PA_REPLICAS)
+    check_model(qubo, options, pa_replicas)
 
 
 def colour_classes(row: np.ndarray, col: np.ndarray, n: int, seed: int = 0) -> np.ndarray:
@@ -307,14 +308,14 @@ def _pa_batch(chain: _Chain, betas: np.ndarray, per_beta: int) -> None:
         previous = b
 
 
-def _runner(name: str, replicas_default: int,
+def _runner(name: str, replicas_of: Callable[[SampleOptions], int],
             walk: Callable[[_Chain, np.ndarray, SampleOptions], None],
             ladder: Callable[[float, float, SampleOptions, int], np.ndarray]):
     """The run function of ``pt`` or ``pa``: the reads in batches of at most :data:`BATCH_ROWS` replicas."""
 
     def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
         model = _Model.of(qubo, f"the '{name}' sampler")
-        replicas = opts.replicas or replicas_default
+        replicas = replicas_of(opts)
         lo, hi = opts.beta_range if opts.beta_range is not None else default_beta_range(qubo)
         betas = ladder(float(lo), float(hi), opts, replicas)
         rng = np.random.default_rng(opts.seed)
@@ -348,10 +349,10 @@ def _geometric(lo: float, hi: float, count: int) -> np.ndarray:
     return np.geomspace(lo, hi, count) if count > 1 else np.array([hi])
 
 
-run_pt = _runner("pt", DEFAULT_PT_REPLICAS,
+run_pt = _runner("pt", pt_replicas,
                  lambda chain, betas, opts: _pt_batch(chain, betas, opts.sweeps or DEFAULT_SWEEPS),
                  lambda lo, hi, opts, k: _geometric(lo, hi, k))
-run_pa = _runner("pa", DEFAULT_PA_REPLICAS,
+run_pa = _runner("pa", pa_replicas,
                  lambda chain, betas, opts: _pa_batch(chain, betas, opts.sweeps_per_beta or PA_SWEEPS_PER_BETA),
                  lambda lo, hi, opts, k: _geometric(
                      lo, hi, (opts.sweeps or DEFAULT_SWEEPS) // (opts.sweeps_per_beta or PA_SWEEPS_PER_BETA)))
