@@ -146,6 +146,11 @@ class WriteError(NonoquboError, OSError):
     """A file cannot be written (``cannot write PATH: reason``); nothing is left behind."""
 
 
+class RecordError(NonoquboError, ValueError):
+    """A file a campaign keeps (a run record, a suite's index, an evaluation's group record) that its format
+    (:mod:`nonoqubo.records`) refuses: an unknown version, a field of the wrong type; one line naming the file."""
+
+
 class QoblibError(NonoquboError, ValueError):
     """A QOBLIB problem class or submission cannot be made as asked (``suite --layout qoblib``,
     ``evaluate --submission``): an instance name no file system and QOBLIB's checker take, a

@@ -44,6 +44,9 @@ def slow_limit() -> float | None:
 def pytest_configure(config):
     """Read the guard's limit once, when the session starts (a test changing the environment cannot move it)."""
     config.stash[SLOW_LIMIT] = slow_limit()
+    from tests.support.record_schemas import install
+
+    install()  # every run record, suite index and group record a test writes is held to its schema
 
 
 @pytest.hookimpl(hookwrapper=True)

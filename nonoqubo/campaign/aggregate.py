@@ -55,8 +55,8 @@ fewer runs has a *higher* (weaker) p bound.  The point is drawn at that bound as
 with an arrow (up on the cost axis, down on the p axis), never as a value, and never joined to
 measured points.
 
-**Size classes** (:func:`size_class`).  A random family of the suite (``random-WxH-dD-sS-NNNN``)
-is one class: every instance has the same grid and density.  Every other puzzle falls in a bin
+**Size classes** (:func:`size_class`).  A random family of the suite (its index entry's ``family``,
+written by the generator) is one class: every instance has the same grid and density.  Every other puzzle falls in a bin
 of its variable count, ``2^k <= variables < 2^(k+1)`` (e.g. "other, 256-511 variables").  A
 class is placed at the median variable count of its instances (:func:`class_places`).
 
@@ -79,9 +79,9 @@ Examples:
     (0.0, 0.7634)
     >>> runs_to_solution(0.0), runs_to_solution(1.0), round(runs_to_solution(0.5), 4)
     (inf, 1.0, 6.6439)
-    >>> size_class("random-10x10-d0.5-s0-0003", 160).label
+    >>> size_class({"kind": "random", "width": 10, "height": 10, "density": 0.5}, 160).label
     'random 10x10 d0.5'
-    >>> size_class("qbpp-logo", 437).label
+    >>> size_class(None, 437).label
     'other, 256-511 variables'
     >>> [round(v, 4) for v in censored_bounds(20, 0.5)]
     [0.1391, 30.7449, 15.3724]
@@ -96,8 +96,7 @@ Examples:
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -491,7 +490,8 @@ def cost_label(metric: str) -> str:
 
 
 # -- points and size classes -------------------------------------------------------------------
-_RANDOM = re.compile(r"^random-(\d+)x(\d+)-d([0-9.eE+-]+)-s(\d+)-\d+(?:\.presolved)?$")
+#: the start of a variable-count bin's label (every other class is a random family's)
+_OTHER = "other, "
 
 
 @dataclass(frozen=True, order=True)
@@ -503,15 +503,15 @@ class SizeClass:
     random: bool  # a random family (same grid size and density) rather than a variable-count bin
 
 
-def size_class(model: str, variables: int) -> SizeClass:
-    """The size class of a model: its random family, or its bin of variable counts (module docstring)."""
-    m = _RANDOM.match(model)
-    if m:
-        w, h, d = int(m.group(1)), int(m.group(2)), m.group(3)
-        return SizeClass((w * h, float(d)), f"random {w}x{h} d{d}", True)
+def size_class(family: Mapping[str, Any] | None, variables: int) -> SizeClass:
+    """The size class of a model: its random family (the ``family`` fields the generator wrote into the suite's
+    index, never parsed from a name), or its bin of variable counts (module docstring)."""
+    if family is not None and family.get("kind") == "random":
+        w, h, d = int(family["width"]), int(family["height"]), float(family["density"])
+        return SizeClass((w * h, d), f"random {w}x{h} d{d:g}", True)
     k = max(0, int(variables).bit_length() - 1)  # 2^k <= variables < 2^(k+1)
     lo, hi = (0, 1) if variables <= 0 else (2 ** k, 2 ** (k + 1) - 1)
-    return SizeClass((lo, -1.0), f"other, {lo}-{hi} variables", False)
+    return SizeClass((lo, -1.0), f"{_OTHER}{lo}-{hi} variables", False)
 
 
 @dataclass(frozen=True)
@@ -557,7 +557,7 @@ def points(groups: Sequence[Group], stages: Sequence[str] | None = None, metric:
     metric = metric or cost_metric(groups)
     out = []
     for g in groups:
-        cls = size_class(g.model, g.info["variables"])
+        cls = size_class(g.info.get("family"), g.info["variables"])
         for stage in stages:
             f = g.figures(stage)
             scale = 1.0 if metric == "r99" else float(g.seconds)  # type: ignore[arg-type]
@@ -691,9 +691,7 @@ def class_stats(pts: Sequence[Point], quantity: str) -> list[ClassStat]:
         else:
             vals = [_bound_or(pt.cost_bound, pt.cost, pt.censored) for pt in mine]
             q, bound = censored_quantiles(vals, cens, CLASS_QUANTILES, upper=True)
-        first = mine[0]
-        cls = size_class(first.model, first.variables)
-        out.append(ClassStat(setting, stage, label, cls.random, float(np.median([pt.variables for pt in mine])),
+        out.append(ClassStat(setting, stage, label, not label.startswith(_OTHER), float(np.median([pt.variables for pt in mine])),
                              len(mine), sum(cens), quantity, float(q[0]), float(q[1]), float(q[2]),
                              bool(bound[0]), bool(bound[1]), bool(bound[2])))
     out.sort(key=lambda s: (s.setting, s.stage, s.variables, s.size_class))

@@ -133,6 +133,7 @@ from .aggregate import (
     figures, runs_to_solution, weighted_quantiles, wilson,
 )
 from .runtime import recorded_time, time_per_run
+from ..records import GroupRecord, RunRecord, SuiteIndex
 from ..samples import recorded_model
 from .runs import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
 
@@ -218,7 +219,7 @@ def _decoder(model_path: str, force: bool = False, embedding: str | None = None)
     return _DECODERS[key]
 
 
-def scoring_decoder(job: Job, record: dict[str, Any] | None) -> tuple[Decoder, str]:
+def scoring_decoder(job: Job, record: RunRecord | None) -> tuple[Decoder, str]:
     """The decoder of the model a run was drawn from, and its key (for the polisher).
 
     The model the job names when the record agrees with it (or records no model); the same clues
@@ -285,7 +286,7 @@ def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
     return polish
 
 
-def _batch(decoder: Decoder, job: Job, record: dict[str, Any] | None) -> Any:
+def _batch(decoder: Decoder, job: Job, record: RunRecord | None) -> Any:
     """The file's samples as a batch of *decoder*'s model (qubit samples unembedded with an embedding)."""
     try:
         if job.embedding is None:
@@ -325,9 +326,8 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
         polished = Tally.of(decoder.analyse(polisher(key)(batch.bits)), weights, palette, in_order=job.in_order)
     reads = int(weights.sum())
     seconds, source = time_per_run(text, reads) if record is None else recorded_time(record, text, reads)
-    model: dict[str, Any] = given if record is not None and isinstance(given := record.get("model"), dict) else {}
-    sampled = model.get("variables")
-    variables = int(sampled) if isinstance(sampled, int) and not isinstance(sampled, bool) else len(decoder.labels)
+    sampled = None if record is None or record.model is None else record.model.variables
+    variables = sampled if sampled is not None else len(decoder.labels)
     encoding, weights_text = decoder.encoding.name, str(decoder.weights)
     return FileResult(job.samples_path, reads, seconds, raw, polished, source,
                       None if record is None else summary(record),
@@ -525,32 +525,23 @@ def _settings(samples: Sequence[str], setting: str | None) -> list[tuple[str, st
 
 
 def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
-    from .suite import read_index
-
-    index = read_index(folder)
-    if not index:
+    """The suite's models (:meth:`~nonoqubo.records.SuiteIndex.models`, the one list ``run`` solves), by name."""
+    index = SuiteIndex.read(folder)
+    if index is None or not index.entries:
         raise NonoquboError(f"{folder}: a folder given as MODEL must hold a suite's index.json "
                             "(written by 'nonoqubo suite')")
     models: dict[str, dict[str, Any]] = {}
-    for name, entry in index.items():
-        if entry.get("status") != "ok":
-            continue
-        for variant in ("full", "presolved"):
-            files = [f for f in entry.get("files", []) if f.get("variant") == variant
-                     and not f.get("convention", "").startswith("feasibility")]
-            if files:
-                key = name if variant == "full" else f"{name}.presolved"
-                puzzle = entry.get("puzzle", name)
-                models[key] = {"path": os.path.join(folder, files[0]["path"]), "name": key,
-                               "width": entry["width"], "height": entry["height"],
-                               "variables": files[0]["variables"],
-                               "puzzle": puzzle if variant == "full" else f"{puzzle}.presolved",
-                               "encoding": entry.get("encoding", DEFAULT.name),
-                               **({"clues": os.path.join(folder, entry["clues"]["path"])}
-                                  if isinstance(entry.get("clues"), dict) and "path" in entry["clues"] else {}),
-                               "weights": str(Weights.of(entry.get("weights"))),
-                               **({"solutions": entry["solutions"], "solutions_exact": entry.get("solutions_exact")}
-                                  if isinstance(entry.get("solutions"), int) else {})}
+    for m in index.models():
+        entry = m.entry.fields
+        solutions = entry.get("solutions")
+        models[m.name] = {"path": m.path, "name": m.name, "width": entry.get("width", 0),
+                          "height": entry.get("height", 0), "variables": m.variables, "puzzle": m.puzzle,
+                          "encoding": entry.get("encoding", DEFAULT.name),
+                          **({"clues": m.clues} if m.clues is not None else {}),
+                          "weights": str(Weights.of(entry.get("weights"), f"{folder}: {m.name}: weights")),
+                          **({"family": dict(m.family)} if m.family is not None else {}),
+                          **({"solutions": solutions, "solutions_exact": entry.get("solutions_exact")}
+                             if isinstance(solutions, int) and not isinstance(solutions, bool) else {})}
     return models
 
 
@@ -975,28 +966,19 @@ def _stage(group: Group, stage: str) -> dict[str, Any]:
 
 
 def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
-    """One JSON-safe dict per group: model, setting, files, size, ``raw`` (and ``polished``) figures, ``run``.
+    """One JSON-safe dict per group (:class:`~nonoqubo.records.GroupRecord`'s ``to_dict``, its ``version`` first):
+    model, setting, files, size, ``raw`` (and ``polished``) figures, ``run``.
 
     ``status`` says whether the group is scored or set aside (``"solved by presolve"``,
     ``"unsolvable"``: then its p and TTS figures are None), ``grouped_by`` how its files were put
     together (:data:`BY_RECORD`, :data:`BY_FOLDER`, :data:`BY_OPTION`) and ``setting_record`` what
     the setting is (sampler, parameters, encoding, weights; None when the files record no run).
     """
-    out = []
-    for g in groups:
-        rec: dict[str, Any] = {"model": g.model, "setting": g.setting, "files": g.files,
-                               "variables": g.info["variables"], "width": g.info["width"],
-                               "height": g.info["height"], "puzzle": g.info.get("puzzle", g.model),
-                               "encoding": g.info.get("encoding", DEFAULT.name),
-                               "weights": g.info.get("weights", str(DEFAULT_WEIGHTS)),
-                               "status": status(g), "grouped_by": g.grouped_by,
-                               "setting_record": g.setting_record,
-                               "raw": _stage(g, "raw")}
-        if g.polished is not None:
-            rec["polished"] = _stage(g, "polished")
-        rec["run"] = plain(g.run)
-        out.append(rec)
-    return out
+    return [GroupRecord(g.model, g.setting, g.files, g.info["variables"], g.info["width"], g.info["height"],
+                        g.info.get("puzzle", g.model), g.info.get("encoding", DEFAULT.name),
+                        g.info.get("weights", str(DEFAULT_WEIGHTS)), status(g), g.grouped_by, g.setting_record,
+                        _stage(g, "raw"), None if g.polished is None else _stage(g, "polished"),
+                        plain(g.run)).to_dict() for g in groups]
 
 
 def csv_text(groups: Sequence[Group]) -> str:

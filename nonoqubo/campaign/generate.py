@@ -98,6 +98,11 @@ class Member:
     def name(self) -> str:
         return f"random-{self.width}x{self.height}-d{self.density:g}-s{self.seed}-{self.number:04d}"
 
+    def fields(self) -> dict[str, Any]:
+        """The family fields a suite's index keeps of the member (``family``): what the report groups by."""
+        return {"kind": "random", "width": self.width, "height": self.height, "density": self.density,
+                "seed": self.seed, "number": self.number}
+
     @property
     def source(self) -> str:
         more = f", >= {self.min_open} cells open after one-cell probing" \

@@ -54,17 +54,23 @@ import json
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._util.stream import read_bytes
 from ..errors import NonoquboError
+from ..model.encodings import DEFAULT
+from ..model.weights import DEFAULT_WEIGHTS, Weights
+from ..records import RunIdentity, RunRecord, SuiteIndex, SuiteModel
+from ..samples import searched_text, the_record
 from ..solvers.base import SEED_LIMIT
 from ..solvers.options import OPTIONS, option_named
 from ..solvers.request import SolveRequest
 from ..solvers.sweep import setting_name
 
-__all__ = ["KEYS", "Model", "Plan", "Scan", "Task", "expansions", "option_names", "read_plan", "scan", "work"]
+__all__ = ["CONFLICT_POLICIES", "KEYS", "Model", "Plan", "Scan", "Task", "check_digests", "expansions", "option_names",
+           "read_plan", "scan", "work"]
 
 #: the keys a plan has
 KEYS = ("suite", "runs", "seeds", "settings", "models")
@@ -78,23 +84,8 @@ FILE_OPTIONS = ("initial-states", "sqa-schedule", "embedding", "chain-strengths"
 NOT_SETTINGS = ("seed",)
 
 
-@dataclass(frozen=True)
-class Model:
-    """One model of the suite a plan names.
-
-    Attributes:
-        name: ``NAME`` (the full model) or ``NAME.presolved``, as ``evaluate`` names it.
-        path: the model file a task solves (absolute), or the clue file when the entry has no QUBO file.
-        clues: the entry's clue file (absolute), or None.
-        variables: the variables of the model file (for ``--dry-run``'s work).
-        entry: the suite's index entry.
-    """
-
-    name: str
-    path: str
-    clues: str | None
-    variables: int
-    entry: Mapping[str, Any]
+#: one model of the suite a plan names (:class:`~nonoqubo.records.SuiteModel`, from the index's one list)
+Model = SuiteModel
 
 
 @dataclass(frozen=True)
@@ -107,6 +98,8 @@ class Task:
         setting: the expansion's name (the run file's folder).
         request: the expansion's request at the task's seed.
         output: the run file (absolute).
+        digest: the sha256 the suite's index records of *source*.
+        encoding, weights: the model's (the model file's own, or the request's for a clue file).
     """
 
     model: str
@@ -114,6 +107,14 @@ class Task:
     setting: str
     request: SolveRequest
     output: str
+    digest: str | None = None
+    encoding: str = DEFAULT.name
+    weights: Weights = DEFAULT_WEIGHTS
+
+    @property
+    def identity(self) -> RunIdentity:
+        """What the task's run file must record, whole (:meth:`SolveRequest.identity`)."""
+        return self.request.identity(self.digest, self.encoding, self.weights)
 
     @property
     def seed(self) -> int | None:
@@ -142,16 +143,36 @@ class Plan:
         out = []
         for model in self.models:
             for name, request in self.settings.items():
-                source = model.clues if _builds(self.options[name]) and model.clues else model.path
+                encoding, weights = _model_options(model, request, _builds(self.options[name]))
+                source, digest = model.path, model.digest
+                if _builds(self.options[name]) and model.clues:
+                    source, digest = model.clues, _clue_digest(model)
                 for seed in self.seeds:
                     out.append(Task(model.name, source, name, request.with_seed(seed),
-                                    os.path.join(self.runs, name, f"{model.name}.seed{seed}.json")))
+                                    os.path.join(self.runs, name, f"{model.name}.seed{seed}.json"),
+                                    digest, encoding, weights))
         return out
 
     @property
     def log(self) -> str:
         """The campaign log, beside the runs folder (``runs.log`` for ``runs/``)."""
         return os.path.normpath(self.runs) + ".log"
+
+
+def _model_options(model: SuiteModel, request: SolveRequest, builds: bool) -> tuple[str, Weights]:
+    """The encoding and weights of the model a task samples: the request's for a model built from clues, else the
+    index entry's (a model file keeps its own)."""
+    if builds or model.path == model.clues:
+        return (request.encoding or DEFAULT).name, request.weights or DEFAULT_WEIGHTS
+    fields = model.entry.fields
+    return str(fields.get("encoding", DEFAULT.name)), Weights.of(fields.get("weights"), f"{model.name}: weights")
+
+
+def _clue_digest(model: SuiteModel) -> str | None:
+    entry = model.entry
+    if entry.clues is not None:
+        return entry.clues.sha256
+    return next((f.sha256 for f in entry.files if f.kind == "puzzle"), None)
 
 
 def _builds(options: Mapping[str, Any]) -> bool:
@@ -299,42 +320,41 @@ def _settings(value: Any, where: str, base: str) -> tuple[dict[str, SolveRequest
     return requests, given
 
 
-def _suite_models(suite: str, where: str) -> list[Model]:
-    """The models of the suite (the module docstring), in the index's order."""
-    from .. import exports
-    from .suite import read_index
-
+def _suite_models(suite: str, where: str) -> list[SuiteModel]:
+    """The models of the suite (:meth:`~nonoqubo.records.SuiteIndex.models`), in the index's order."""
     if not os.path.isdir(suite):
         raise NonoquboError(f"{where}: suite: {suite}: no such folder (a folder 'nonoqubo suite' wrote)")
-    index = read_index(suite)
-    if not index:
+    index = SuiteIndex.read(suite)
+    if index is None or not index.entries:
         raise NonoquboError(f"{where}: suite: {suite} has no index.json of a suite (write one with 'nonoqubo suite')")
-    models = []
-    for name, entry in index.items():
-        if entry.get("status") != "ok":
-            continue
-        clues = entry.get("clues")
-        clue_path = os.path.join(suite, clues["path"]) if isinstance(clues, dict) and clues.get("path") else None
-        for variant in ("full", "presolved"):
-            files = [f for f in entry.get("files", []) if f.get("variant") == variant
-                     and not str(f.get("convention", "")).startswith("feasibility") and _qubo_format(exports, f)]
-            if files:
-                models.append(Model(name if variant == "full" else f"{name}.presolved",
-                                    os.path.join(suite, files[0]["path"]), clue_path,
-                                    int(files[0].get("variables") or 0), entry))
-            elif variant == "full" and clue_path is not None:
-                models.append(Model(name, clue_path, clue_path, int(entry.get("variables") or 0), entry))
+    models = index.models()
     if not models:
         raise NonoquboError(f"{where}: suite: {suite} holds no model that was built (status ok)")
     return models
 
 
-def _qubo_format(exports: Any, file: Mapping[str, Any]) -> bool:
-    """A file of a QUBO format (the ones ``solve`` samples), not a constrained model or a MiniZinc puzzle."""
-    try:
-        return getattr(exports.get_format(str(file.get("format"))), "KIND", "qubo") == "qubo"
-    except NonoquboError:
-        return False
+def check_digests(models: Sequence[SuiteModel]) -> None:
+    """Refuse a model file (or clue file) whose sha256 is not the one the suite's index records.
+
+    Raises:
+        NonoquboError: the first such file, in one line naming it and both digests.
+    """
+    from ..solvers.sampling import file_digest
+
+    seen: set[str] = set()
+    for m in models:
+        for path, digest in ((m.path, m.digest), (m.clues, _clue_digest(m))):
+            if path is None or digest is None or path in seen:
+                continue
+            seen.add(path)
+            try:
+                found = file_digest(path)
+            except OSError as exc:
+                raise NonoquboError(f"{path}: cannot read the suite's file ({exc.strerror or exc})") from None
+            if found != digest:
+                raise NonoquboError(f"{path}: its sha256 is {found[:16]}..., the suite's index records "
+                                    f"{digest[:16]}...: the file changed after 'nonoqubo suite' wrote it; "
+                                    "build the suite again (or restore the file)")
 
 
 def _select(models: list[Model], value: Any, where: str) -> list[Model]:
@@ -354,11 +374,11 @@ def _select(models: list[Model], value: Any, where: str) -> list[Model]:
         def keep(m: Model) -> bool:
             for field, wanted in value.items():
                 allowed = wanted if isinstance(wanted, list) else [wanted]
-                if m.entry.get(str(field)) not in allowed:
+                if m.entry.fields.get(str(field)) not in allowed:
                     return False
             return True
 
-        unknown = [f for f in value if all(str(f) not in m.entry for m in models)]
+        unknown = [f for f in value if all(str(f) not in m.entry.fields for m in models)]
         if unknown:
             raise NonoquboError(f"{where}: models: {unknown[0]!r} is not a field of the suite's index")
         chosen = [m for m in models if keep(m)]
@@ -394,6 +414,7 @@ def read_plan(path: str | os.PathLike[str]) -> Plan:
     seeds = _seeds(doc.get("seeds"), where)
     settings, options = _settings(doc["settings"], where, base)
     models = _select(_suite_models(suite, where), doc.get("models"), where)
+    check_digests(models)
     for name, given in options.items():
         if _builds(given):
             without = [m.name for m in models if m.name.endswith(".presolved") or m.clues is None]
@@ -407,56 +428,69 @@ def read_plan(path: str | os.PathLike[str]) -> Plan:
     return Plan(where, suite, runs, seeds, settings, options, models)
 
 
+#: what ``run`` does with a conflict (a run file that records another run): stop (None), run the task again
+#: over it (``rerun``), or leave the file and count the task not done (``keep``)
+CONFLICT_POLICIES = ("rerun", "keep")
+
+
 @dataclass
 class Scan:
     """What a plan's runs folder holds already: the tasks done (their run files record their runs), the ones
-    to do, and the conflicts (a run file that records another run, or that cannot be read)."""
+    to do, the conflicts (a run file that records another run, or that cannot be read), and the conflicts
+    kept (left as they are, not done: :meth:`resolved` with ``keep``)."""
 
     done: list[Task]
     todo: list[Task]
     conflicts: list[tuple[Task, str]]
+    kept: list[Task] = field(default_factory=list)
+
+    def resolved(self, policy: str | None) -> Scan:
+        """This scan with its conflicts settled by *policy* (:data:`CONFLICT_POLICIES`; None: left as they are)."""
+        if policy is None or not self.conflicts:
+            return self
+        if policy not in CONFLICT_POLICIES:
+            raise NonoquboError(f"conflicts: {policy!r} is not one of {', '.join(CONFLICT_POLICIES)}")
+        tasks = [t for t, _ in self.conflicts]
+        if policy == "rerun":
+            return Scan(self.done, self.todo + tasks, [], self.kept)
+        return Scan(self.done, self.todo, [], self.kept + tasks)
 
 
-def _recorded(path: str) -> dict[str, Any] | None:
-    """The run record of the run file *path* (None: the file is not a run file nonoqubo wrote)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
-    except (OSError, ValueError):
-        return None
-    info = doc.get("info") if isinstance(doc, dict) else None
-    record = info.get("nonoqubo") if isinstance(info, dict) else None
-    return record if isinstance(record, dict) else None
+def _recorded(path: str) -> RunRecord | None:
+    """The run record of the run file *path* (None: the file records no run).
+
+    Raises:
+        RecordError, SampleError: a record its format refuses; OSError: the file cannot be read.
+    """
+    return the_record(searched_text(read_bytes(path, path)), path)
 
 
 def scan(plan: Plan, tasks: Sequence[Task] | None = None) -> Scan:
-    """Sort *tasks* (default every task of *plan*) into done, to do and conflicts, by their run files."""
+    """Sort *tasks* (default every task of *plan*) into done, to do and conflicts, by their run files.
+
+    A task is done only when its run file's record has the task's identity, whole (:attr:`Task.identity`: the
+    model file's digest, encoding, weights and presolve, the sampler, every parameter, the seed).
+    """
     done, todo, conflicts = [], [], []
     for task in plan.tasks() if tasks is None else tasks:
-        if not os.path.exists(task.output):
+        if not os.path.lexists(task.output):
             todo.append(task)
             continue
-        record = _recorded(task.output)
+        try:
+            record = _recorded(task.output)
+        except (NonoquboError, OSError) as exc:
+            conflicts.append((task, f"is not a run file nonoqubo can read ({str(exc).splitlines()[0]})"))
+            continue
         if record is None:
             conflicts.append((task, "is not a run file nonoqubo wrote (no info[\"nonoqubo\"] record)"))
-        elif task.request.matches(record):
+            continue
+        found = record.identity()
+        if found == task.identity:
             done.append(task)
         else:
-            conflicts.append((task, f"records another run ({_difference(task.request, record)})"))
+            conflicts.append((task, f"records another run than the plan's {task.key} "
+                                    f"({found.difference(task.identity)})"))
     return Scan(done, todo, conflicts)
-
-
-def _difference(request: SolveRequest, record: Mapping[str, Any]) -> str:
-    """The first parameter a run file's record has otherwise than the plan's request."""
-    if record.get("sampler") != request.sampler:
-        return f"sampler {record.get('sampler')}, the plan's {request.sampler}"
-    given = record.get("parameters")
-    recorded: Mapping[str, Any] = given if isinstance(given, dict) else {}
-    wanted = request.parameters()
-    for key in sorted(set(recorded) | set(wanted)):
-        if json.dumps(recorded.get(key), sort_keys=True) != json.dumps(wanted.get(key), sort_keys=True):
-            return f"{key} {recorded.get(key)!r}, the plan's {wanted.get(key)!r}"
-    return "another model"
 
 
 def work(plan: Plan, tasks: Sequence[Task]) -> dict[str, dict[str, Any]]:
@@ -472,7 +506,7 @@ def work(plan: Plan, tasks: Sequence[Task]) -> dict[str, dict[str, Any]]:
         model = variables[task.model]
         size = model.variables
         if task.request.presolve and not model.name.endswith(".presolved"):
-            size = _presolved_size(model.entry, task.request.presolve, size)
+            size = _presolved_size(model.entry.fields, task.request.presolve, size)
         row["tasks"] += 1
         row["reads"] += opts.reads
         spec = task.request.spec

@@ -289,6 +289,8 @@ def write_class(
             try:
                 puzzle = t.load(truth_time)
                 done.append(_one(t.name, t.source, puzzle, work, compress, truth, truth_limit, truth_time, force))
+                if t.member is not None:  # the family's fields, as the generator knows them
+                    done[-1].entry["family"] = t.member.fields()
             except NonoquboError as exc:  # one line that names the puzzle (the class is refused whole)
                 if str(exc).startswith(t.source) or (t.path and str(exc).startswith(t.path)):
                     raise

@@ -138,7 +138,7 @@ class ModelCache:
             earlier = entry.decoders.get((method, bool(request.presolve)))
             if earlier is None and not request.presolve:
                 earlier = entry.checker
-            ready = prepare(entry.read, request, source=task.source, models=shared, decoder=earlier)
+            ready = prepare(entry.read, request, source=task.source, models=shared, decoder=earlier, digest=task.digest)
             entry.decoders[(method, bool(request.presolve))] = ready.decoder
         return ready
 
@@ -426,8 +426,9 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
     if found.conflicts:
         task, why = found.conflicts[0]
         more = f" (and {len(found.conflicts) - 1} more)" if len(found.conflicts) > 1 else ""
-        raise NonoquboError(f"{task.output}: {why}{more}; the plan would write over it: move the runs away or "
-                            "give the plan another runs folder")
+        raise NonoquboError(f"{task.output}: {why}{more}; the plan would write over it: --rerun-conflicts runs "
+                            "such tasks again, --keep-conflicts leaves their files (not done), or give the plan "
+                            "another runs folder")
     jobs = workers(jobs) if scheduler is None else None
     client = _client(scheduler) if scheduler is not None and found.todo else None  # reached before anything is written
     start = time.perf_counter()

@@ -31,11 +31,11 @@ settings of that sampler (``sa sweeps=100``, ``sa sweeps=1000``, ``tabu``).  :fu
 spells a whole setting out for the table and the report.
 
 Examples:
-    >>> rec = {"sampler": "sa", "parameters": {"reads": 10, "seed": 3, "sweeps": 100}}
+    >>> rec = RunRecord("sa", {"reads": 10, "seed": 3, "sweeps": 100})
     >>> setting_of(rec, "domain-wall", "shape=1,order=1,cell=1")["parameters"]
     {'sweeps': 100}
     >>> a = setting_of(rec, "domain-wall", "shape=1,order=1,cell=1")
-    >>> b = setting_of({"sampler": "tabu", "parameters": {"seed": 1}}, "domain-wall", "shape=1,order=1,cell=1")
+    >>> b = setting_of(RunRecord("tabu", {"seed": 1}), "domain-wall", "shape=1,order=1,cell=1")
     >>> sorted(setting_names({key_of(a): a, key_of(b): b}, {key_of(a): {"runs"}, key_of(b): {"runs"}},
     ...                      {"runs": {key_of(a), key_of(b)}}).values())
     ['sa', 'tabu']
@@ -47,28 +47,24 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..records import RunRecord
 from ..samples import RUN_IDENTITY, key_of, run_records, searched_text, setting_of, the_record
 
 __all__ = ["RUN_IDENTITY", "describe", "key_of", "qpu_of", "qpu_words", "run_records", "searched_text",
            "setting_names", "setting_of", "summary", "the_record"]
 
 
-def summary(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The part of a record ``evaluate`` reports as ``run``: without the per-read lists.
-
-    A QPU (or mock) call's record adds ``qpu`` (:func:`qpu_of`).
-    """
-    timing = given if isinstance(given := record.get("timing"), dict) else {}
-    out = {"sampler": record.get("sampler"), "parameters": record.get("parameters"),
-           "model": record.get("model"), "version": record.get("version"), "machine": record.get("machine"),
-           "timing": {k: timing.get(k) for k in ("seconds_per_run", "time_source", "per_run", "wall_seconds")}}
+def summary(record: RunRecord) -> dict[str, Any]:
+    """The part of a record ``evaluate`` reports as ``run`` (:meth:`RunRecord.summary`: without the per-read
+    lists); a QPU (or mock) call's record adds ``qpu`` (:func:`qpu_of`)."""
+    out = record.summary()
     qpu = qpu_of(record)
     if qpu is not None:
         out["qpu"] = qpu
     return out
 
 
-def qpu_of(record: Mapping[str, Any]) -> dict[str, Any] | None:
+def qpu_of(record: RunRecord) -> dict[str, Any] | None:
     """What a QPU call returned, as ``evaluate`` reports it, or None for another sampler.
 
     The record's ``sampler_reported.qpu`` (:mod:`nonoqubo.solvers.qpu`) as ``decode`` shows it
@@ -77,21 +73,20 @@ def qpu_of(record: Mapping[str, Any]) -> dict[str, Any] | None:
     the chain strength and the chain-break fractions beside.
 
     Examples:
-        >>> qpu_of({"sampler": "sa"}) is None
+        >>> qpu_of(RunRecord("sa")) is None
         True
-        >>> q = qpu_of({"sampler_reported": {"qpu": {"solver": "Advantage_system4.1", "problem_ids": ["p1"],
+        >>> q = qpu_of(RunRecord("dwave", sampler_reported={"qpu": {"solver": "Advantage_system4.1", "problem_ids": ["p1"],
         ...         "timing": {"qpu_access_time": 9289.0}, "embedding": {"qubits": 68, "longest_chain": 3},
-        ...         "chain_breaks": {"mean": 0.01, "max": 0.1, "reads_with_a_break": 2}}}})
+        ...         "chain_breaks": {"mean": 0.01, "max": 0.1, "reads_with_a_break": 2}}}))
         >>> q["embedding"], q["timing"], q["chain_breaks"]["reads_with_a_break"]
         ({'qubits': 68, 'longest_chain': 3}, {'qpu_access_time': 9289.0}, 2)
     """
     from ..qpu.unembed import qpu_summary
 
-    reported = record.get("sampler_reported")
-    qpu = reported.get("qpu") if isinstance(reported, Mapping) else None
-    if not isinstance(qpu, dict):
+    qpu = record.qpu_reported()
+    if qpu is None:
         return None
-    return {**qpu_summary(qpu), "chain_strength": qpu.get("chain_strength"), "chain_breaks": qpu.get("chain_breaks")}
+    return {**qpu_summary(dict(qpu)), "chain_strength": qpu.get("chain_strength"), "chain_breaks": qpu.get("chain_breaks")}
 
 
 def qpu_words(qpu: Mapping[str, Any]) -> str:

@@ -64,7 +64,7 @@ Examples:
     (None, 'none')
     >>> time_per_run('{"timing": {"qpu_access_time": 16000.0, "qpu_anneal_time_per_sample": 20.0}}', reads=100)
     (0.00016, 'QPU access time')
-    >>> recorded_time({"sampler": "sa", "timing": {"seconds_per_run": 0.002, "time_source": "sampler timing"}}, "", 5)
+    >>> recorded_time(RunRecord("sa", timing={"seconds_per_run": 0.002, "time_source": "sampler timing"}), "", 5)
     (0.002, 'sampler timing')
 """
 
@@ -74,8 +74,8 @@ import math
 import re
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
+from ..records import RunRecord
 from ..solvers.samplers import QPU_ACCESS, SAMPLER_TIMING, WALL_CLOCK, known_sampler
 
 __all__ = ["QPU_ACCESS", "SAMPLER_TIMING", "WALL_CLOCK", "qpu_timed", "recorded_time", "seconds_per_run",
@@ -147,16 +147,15 @@ def time_per_run(text: str, reads: int) -> tuple[float | None, str]:
     return None, "none"
 
 
-def _recorded_access_time(record: Mapping[str, Any]) -> float | None:
+def _recorded_access_time(record: RunRecord) -> float | None:
     """The ``qpu_access_time`` (µs) the run record summed over every problem of the call, or None.
 
     With spin-reversal transforms one call is several QPU problems; the SampleSet's own ``info``
     then holds at most one problem's timing, and the record's ``sampler_reported.qpu.timing`` the
     sum of all of them (:mod:`nonoqubo.solvers.qpu`).
     """
-    reported = record.get("sampler_reported")
-    qpu = reported.get("qpu") if isinstance(reported, Mapping) else None
-    timing = qpu.get("timing") if isinstance(qpu, Mapping) else None
+    qpu = record.qpu_reported()
+    timing = qpu.get("timing") if qpu is not None else None
     value = timing.get("qpu_access_time") if isinstance(timing, Mapping) else None
     if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
         return float(value)
@@ -176,7 +175,7 @@ def qpu_timed(sampler: object) -> bool:
     return spec is not None and spec.qpu_timed
 
 
-def recorded_time(record: Mapping[str, Any], text: str, reads: int) -> tuple[float | None, str]:
+def recorded_time(record: RunRecord, text: str, reads: int) -> tuple[float | None, str]:
     """The time per run of a file with a run record (the module docstring), and its source.
 
     Args:
@@ -184,16 +183,14 @@ def recorded_time(record: Mapping[str, Any], text: str, reads: int) -> tuple[flo
         text: the whole file (searched for a real QPU's ``qpu_access_time``).
         reads: the runs the file holds.
     """
-    if qpu_timed(record.get("sampler")):
+    if qpu_timed(record.sampler):
         summed = _recorded_access_time(record)
         if summed is not None:
             return summed / 1e6 / max(1, reads), QPU_ACCESS
         m = _ACCESS.search(text)
         if m is not None and float(m.group(1)) >= 0:
             return float(m.group(1)) / 1e6 / max(1, reads), QPU_ACCESS
-    timing = given if isinstance(given := record.get("timing"), Mapping) else {}
-    value = timing.get("seconds_per_run")
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
-        source = timing.get("time_source")
-        return float(value), source if isinstance(source, str) and source else "recorded"
+    seconds, source = record.seconds_per_run()
+    if seconds is not None:
+        return seconds, source or "recorded"
     return time_per_run(text, reads)

@@ -77,7 +77,9 @@ from typing import Any
 from .. import clues, exports
 from .._util.atomic import atomic_write
 from .._util.names import file_stem
-from ..errors import FormatError, NonoquboError, TimeLimit, WriteError
+from ..records import SuiteIndex
+from ..solvers.sampling import file_digest
+from ..errors import RecordError, FormatError, NonoquboError, TimeLimit, WriteError
 from ..model.encodings import DEFAULT, Encoding, EncodingLike, encoding_named
 from ..model.estimate import check_fits, check_random_fits
 from ..logic.presolve import check_presolve
@@ -187,6 +189,7 @@ def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
 
 #: characters no file name should hold on some system (controls, separators, Windows' reserved), and spaces
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|\s]+')
+_DOTS = re.compile(r"\.{2,}")  # no ``..`` in a name: an index's names are checked for it (records.safe_name)
 #: bytes of a name's UTF-8 kept (file systems allow 255, and the model's extension follows)
 _NAME_BYTES = 200
 
@@ -198,7 +201,7 @@ def _safe(name: str) -> str:
         >>> _safe("café"), _safe("猫"), _safe("a/b: c?"), _safe(".hidden")
         ('café', '猫', 'a_b_c', 'hidden')
     """
-    safe = _UNSAFE.sub("_", unicodedata.normalize("NFC", name)).strip("._")
+    safe = _DOTS.sub(".", _UNSAFE.sub("_", unicodedata.normalize("NFC", name))).strip("._")
     safe = safe.encode("utf-8")[:_NAME_BYTES].decode("utf-8", "ignore")
     return safe or "puzzle"
 
@@ -353,13 +356,8 @@ def _key(puzzle: Puzzle, options: Options, variant: Variant | None = None) -> st
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def file_hash(path: str) -> str:
-    """SHA-256 of a file's bytes (hex)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+#: SHA-256 of a file's bytes (hex): the one reading of a digest (:func:`nonoqubo.solvers.sampling.file_digest`)
+file_hash = file_digest
 
 
 def _up_to_date(previous: dict[str, Any], key: str, out_dir: str) -> bool:
@@ -401,6 +399,8 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
         if undecided:  # --unique draws the time limit left unproven: skipped, so the family leans to fast proofs
             entry["undecided_draws"] = undecided
         entry.update({key: made[key] for key in INDEX_REPAIR if key in made})  # a repaired hard core's proof
+        if task.member is not None:  # the family's fields, as the generator knows them (never parsed from a name)
+            entry["family"] = task.member.fields()
     except KeyboardInterrupt:  # pragma: no cover - the pool is being shut down
         raise
     except Exception as exc:  # noqa: BLE001 - one bad puzzle must not stop the suite
@@ -479,7 +479,7 @@ def file_entry(root: str, rel: str, format_name: str, kind: str, variables: int,
     variables, offset and the ground state as the format reads it (:func:`ground_state`)."""
     path = os.path.join(root, rel)
     ground, convention = ground_state(format_name, kind, offset)
-    return {"format": format_name, "variant": variant, "path": rel, "sha256": file_hash(path),
+    return {"format": format_name, "kind": kind, "variant": variant, "path": rel, "sha256": file_hash(path),
             "bytes": os.path.getsize(path), "variables": variables, "offset": offset, "ground_state": ground,
             "convention": convention}
 
@@ -553,10 +553,12 @@ CSV_FILE = ("format", "variant", "path", "sha256", "bytes", "ground_state", "con
 
 
 def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
-    """Write ``index.json`` and ``index.csv`` atomically."""
+    """Write ``index.json`` (:meth:`SuiteIndex.to_dict <nonoqubo.records.SuiteIndex.to_dict>`, every entry checked
+    as it will be read) and ``index.csv`` atomically."""
     clean = [{k: v for k, v in e.items() if k != "skipped"} for e in entries]
+    doc = SuiteIndex.of(clean, out_dir).to_dict()
     with atomic_write(os.path.join(out_dir, INDEX_JSON)) as fh:
-        json.dump({"puzzles": clean}, fh, indent=1)
+        json.dump(doc, fh, indent=1)
         fh.write("\n")
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -584,13 +586,20 @@ def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
 
 
 def read_index(out_dir: str) -> dict[str, dict[str, Any]]:
-    """The entries of a previous run's ``index.json`` by name ({} when there is none or it is damaged)."""
+    """The entries of a previous run's ``index.json`` by name ({} when there is none).
+
+    Raises:
+        NonoquboError: an ``index.json`` no suite wrote (or damaged past reading): one line, before anything
+            is written; the suite does not replace it.
+    """
     try:
-        with open(os.path.join(out_dir, INDEX_JSON), encoding="utf-8") as fh:
-            doc = json.load(fh)
-        return {e["name"]: e for e in doc.get("puzzles", []) if isinstance(e, dict) and "name" in e}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+        index = SuiteIndex.read(out_dir)
+    except RecordError as exc:
+        raise NonoquboError(f"{exc}; not the index of a suite: -o {out_dir} would replace it, so nothing is "
+                            "written (move it away or choose another folder)") from None
+    except OSError as exc:
+        raise NonoquboError(f"{os.path.join(out_dir, INDEX_JSON)}: cannot read it ({exc.strerror or exc})") from None
+    return {} if index is None else {e.name: dict(e.fields) for e in index.entries}
 
 
 # -- the run -----------------------------------------------------------------------------------
@@ -610,6 +619,8 @@ class SuiteResult:
     not_kept: int = 0
     #: instances whose known solution was written beside them (a QOBLIB class's ``solutions/``)
     solved: int = 0
+    #: entries of the folder's index this run did not build, kept in it (the suite merged into the folder's)
+    kept: int = 0
 
 
 def run_suite(
@@ -758,6 +769,7 @@ def run_suite(
         failed=sum(1 for e in entries if e.get("status") not in ("ok", NOT_KEPT)),
         not_kept=sum(1 for e in entries if e.get("status") == NOT_KEPT),
         seconds=time.perf_counter() - start,
+        kept=sum(1 for name in previous if name not in {t.name for t in tasks}),
     )
 
 
@@ -770,4 +782,6 @@ def _save(tasks: Sequence[Task], done: dict[int, dict[str, Any]], previous: dict
             entries.append(done[i])
         elif t.name in previous:
             entries.append(previous[t.name])
+    names = {t.name for t in tasks}
+    entries.extend(e for name, e in previous.items() if name not in names)  # an earlier suite's entries stay
     write_index(entries, out)

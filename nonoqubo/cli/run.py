@@ -42,9 +42,14 @@ naming the plan file and the key (exit status 2), and nothing is written.
 
 Resumable: a task whose run file is there and records its run is done, so
 running the plan again after a crash, Ctrl-C or a killed process does only
-what is missing (a killed run's temporary files are removed).  A run file
-that records another run (the plan changed) stops the plan before anything
-runs.  A task that fails (a broken model file, an option the model cannot
+what is missing (a killed run's temporary files are removed).  A run is its
+task's only when its record names the same model (the model file's sha256,
+encoding, weights, presolve), the same options and the same seed.  A run
+file that records another run (the plan or the suite changed) stops the plan
+before anything runs, naming both; --rerun-conflicts runs such tasks again
+(their files replaced), --keep-conflicts leaves the files and counts their
+tasks as not done.  A model file whose sha256 is not the one the suite's
+index records, or an index name that would leave the runs folder, is refused.  A task that fails (a broken model file, an option the model cannot
 take) is logged with its reason and the others finish; a worker that dies is
 replaced and its tasks run again.  The campaign log is RUNS.log, beside the
 runs folder.
@@ -84,6 +89,12 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--dry-run", action="store_true",
                         help="print the tasks in all, done and to do, and the work they stand for (reads x sweeps "
                              "x variables); write nothing")
+    conflicts = parser.add_mutually_exclusive_group()
+    conflicts.add_argument("--rerun-conflicts", dest="conflicts", action="store_const", const="rerun",
+                           help="run again every task whose run file records another run (another model file, "
+                                "encoding, weights, presolve, option or seed), replacing that file")
+    conflicts.add_argument("--keep-conflicts", dest="conflicts", action="store_const", const="keep",
+                           help="leave such run files as they are and count their tasks as not done")
     parser.add_argument("--json", action="store_true", help="print the summary (or the dry run) as JSON")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress display and no summary; errors only")
     parser.set_defaults(run=run)
@@ -92,7 +103,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     plan = read_plan(args.plan)  # the whole plan checked first: one line, exit 2, nothing written
-    found = scan(plan)
+    found = scan(plan).resolved(args.conflicts)  # a conflict stops the run unless an option settles it
     if args.dry_run:
         report = dry_run(plan, found)
         if found.conflicts:

@@ -26,7 +26,7 @@ from ..solvers.initial import WORDS
 from ..solvers.options import SWEEPABLE
 from ..solvers.request import SolveRequest
 from ..solvers.samplers import SAMPLER_TABLE
-from ..solvers.sampling import Prepared, models_of, prepare, read_for_solve, sampleset_json
+from ..solvers.sampling import Prepared, file_digest, models_of, prepare, read_for_solve, sampleset_json
 from ..solvers.sweep import parse_sweep, setting_name, settings
 from ._common import (add_encoding_arguments, add_force_argument, add_image_argument, add_presolve_argument,
                       add_puzzle_arguments, chain_break_lines, check_image_path, check_output_folder, emit,
@@ -224,7 +224,8 @@ def run(args: argparse.Namespace) -> int:
     puzzle = read_for_solve(args.puzzle, request, from_format=args.from_format, options=input_options(args),
                             force=args.force)
     with no_solution_names(args.puzzle):
-        prepared = prepare(puzzle, request, source=_solve_source(args, puzzle))
+        prepared = prepare(puzzle, request, source=_solve_source(args, puzzle),
+                           digest=file_digest(args.puzzle) if os.path.isfile(args.puzzle) else None)
         with progress.reads(request.spec.progress_total(request.options), f"{request.sampler} sampling",
                             enabled=progress_enabled(args)) as tick:
             result = prepared.run(tick, _step(args, request))

@@ -213,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{len(result.entries)} puzzles: {result.built} built, {result.skipped} up to date, "
               f"{result.failed} failed, "
               + (f"{result.not_kept} not kept (--unique), " if result.not_kept else "")
+              + (f"{result.kept} entries of the folder's index kept, " if result.kept else "")
               + f"in {result.seconds:.1f} s; index: "
               f"{os.path.join(args.output, INDEX_JSON)}, {os.path.join(args.output, INDEX_CSV)}",
               file=sys.stderr)

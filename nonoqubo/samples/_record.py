@@ -4,7 +4,8 @@
 ``info["nonoqubo"]`` (:func:`nonoqubo.solvers.sampling.run_record`): the sampler, its
 ``parameters`` (:meth:`~nonoqubo.solvers.request.SolveRequest.parameters`, ``presolve`` among
 them) and the ``model`` sampled (its encoding, weights and how many variables presolve fixed).
-This module is the one reading of it, shared by everything that reads answers back:
+The record's format is :class:`nonoqubo.records.RunRecord`'s (its version and every field checked);
+this module finds it in an answer, shared by everything that reads answers back:
 
 * :func:`searched_text` and :func:`run_records` find the records in a file's text (only those
   objects are parsed, by their key, not the whole file again); :func:`the_record` is a file's one
@@ -21,7 +22,7 @@ This module is the one reading of it, shared by everything that reads answers ba
 Examples:
     >>> text = '{"info": {"nonoqubo": {"sampler": "sa", "parameters": {"seed": 1, "presolve": "probe"}, '\\
     ...        '"model": {"encoding": "one-hot", "weights": {"shape": 1, "order": 1, "cell": 5}}}}}'
-    >>> model = recorded_model(the_record(text, "w.json"), "w.json")
+    >>> model = recorded_model(the_record(text, "w.json"), "w.json")  # a version 1 record: no version
     >>> model.encoding.name, str(model.weights), model.presolve
     ('one-hot', 'shape=1,order=1,cell=5', 'probe')
     >>> model.words()
@@ -36,20 +37,14 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from .._util.stream import read_bytes
-from ..errors import NonoquboError, SampleError
-from ..model.encodings import Encoding, encoding_named
-from ..model.weights import Weights
+from ..errors import RecordError, SampleError
+from ..records import RUN_IDENTITY, RecordedModel, RunRecord, decode_at
 
 __all__ = ["RUN_IDENTITY", "RecordedModel", "key_of", "record_of", "recorded_model", "run_records", "searched_text",
            "setting_of", "the_record"]
-
-#: the parameters that say which runs were made and how many, not how one run is made: runs that differ
-#: only in these are runs of one setting
-RUN_IDENTITY = ("seed", "reads")
 
 _RUN_KEY = re.compile(r'"nonoqubo"\s*:\s*\{')
 
@@ -66,62 +61,50 @@ def searched_text(data: bytes) -> str:
     return data.decode("utf-8-sig", errors="replace")
 
 
-def run_records(text: str) -> list[dict[str, Any]]:
+def run_records(text: str, source: str = "<samples>") -> list[RunRecord]:
     """Every run record (an ``info["nonoqubo"]`` object with a ``sampler``) in a file's *text*.
 
-    Only those objects are parsed (found by their key), not the whole file again.
+    Only those objects are parsed (found by their key), not the whole file again, each bounded
+    (nesting, number sizes) and read by :meth:`RunRecord.from_dict`.
+
+    Raises:
+        RecordError: a record nested too deep, or one its format refuses (one line naming *source*).
     """
     out = []
-    decoder = json.JSONDecoder()
     for m in _RUN_KEY.finditer(text):
         try:
-            record, _ = decoder.raw_decode(text, m.end() - 1)
+            record, _ = decode_at(text, m.end() - 1, source)
+        except RecordError:
+            raise
         except ValueError:
             continue
         if isinstance(record, dict) and "sampler" in record:
-            out.append(record)
+            out.append(RunRecord.from_dict(record, source))
     return out
 
 
-def the_record(text: str, source: str) -> dict[str, Any] | None:
+def the_record(text: str, source: str) -> RunRecord | None:
     """The one run record of a file, or None when it records none.
 
     Raises:
         SampleError: the file holds records of different settings (one line naming *source*).
+        RecordError: a record its format refuses.
     """
-    found = run_records(text)
+    found = run_records(text, source)
     if not found:
         return None
-    kinds = {key_of(setting_of(r, *_model_words(r))) for r in found}
+    kinds = {key_of(setting_of(r, *r.model_words())) for r in found}
     if len(kinds) > 1:
-        names = sorted({str(r.get("sampler")) for r in found})
+        names = sorted({r.sampler for r in found})
         raise SampleError(f"{source}: holds {len(found)} run records of {len(kinds)} different settings "
                           f"(samplers {', '.join(names)}); one file is the runs of one setting: split it")
     return found[0]
 
 
-def _model_words(record: Mapping[str, Any]) -> tuple[str | None, str | None]:
-    model: Mapping[str, Any] = given if isinstance(given := record.get("model"), dict) else {}
-    weights = model.get("weights")
-    return model.get("encoding"), None if weights is None else json.dumps(weights, sort_keys=True)
-
-
-def setting_of(record: Mapping[str, Any], encoding: str | None, weights: str | None) -> dict[str, Any]:
-    """The setting of a run record (:mod:`nonoqubo.campaign.runs`), scored in *encoding* at *weights*:
-    the sampler, every parameter but :data:`RUN_IDENTITY` and the unset ones, the encoding and weights."""
-    params = given if isinstance(given := record.get("parameters"), dict) else {}
-    return {"sampler": record.get("sampler"),
-            "parameters": {k: params[k] for k in sorted(params) if k not in RUN_IDENTITY and not _unset(params[k])},
-            "encoding": encoding, "weights": weights}
-
-
-def _unset(value: Any) -> bool:
-    """A parameter recorded as not set (None, an empty dict or list): the same as one not recorded.
-
-    A file of an older nonoqubo that did not know a knob and a newer one that records it unset
-    (``"beta_range": null``, ``"schedule": {}``) ran the same setting, the sampler's default.
-    """
-    return value is None or (isinstance(value, (dict, list)) and not value)
+def setting_of(record: RunRecord, encoding: str | None, weights: str | None) -> dict[str, Any]:
+    """The setting of a run record (:mod:`nonoqubo.campaign.runs`, :meth:`RunRecord.setting`), scored in
+    *encoding* at *weights*."""
+    return record.setting(encoding, weights)
 
 
 def key_of(setting: Mapping[str, Any]) -> str:
@@ -129,7 +112,7 @@ def key_of(setting: Mapping[str, Any]) -> str:
     return json.dumps(setting, sort_keys=True, default=str)
 
 
-def record_of(samples: Any, source: str | None = None) -> dict[str, Any] | None:
+def record_of(samples: Any, source: str | None = None) -> RunRecord | None:
     """The run record of what ``decode`` is handed, or None when it records none.
 
     Args:
@@ -140,6 +123,7 @@ def record_of(samples: Any, source: str | None = None) -> dict[str, Any] | None:
 
     Raises:
         SampleError: a file holding the runs of different settings (:func:`the_record`).
+        RecordError: a record its format refuses.
         OSError: the file cannot be read.
     """
     if isinstance(samples, (str, os.PathLike)):
@@ -149,51 +133,21 @@ def record_of(samples: Any, source: str | None = None) -> dict[str, Any] | None:
         return the_record(searched_text(read_bytes(path, source or path)), source or path)  # a FIFO too
     info = samples.get("info") if isinstance(samples, Mapping) else getattr(samples, "info", None)
     record = info.get("nonoqubo") if isinstance(info, Mapping) else None
-    return dict(record) if isinstance(record, Mapping) and "sampler" in record else None
+    if isinstance(record, Mapping) and "sampler" in record:
+        return RunRecord.from_dict(dict(record), source or "the samples")
+    return None
 
 
-@dataclass(frozen=True)
-class RecordedModel:
-    """The model a run record says its samples were drawn from.
-
-    Attributes:
-        encoding: the model's encoding.
-        weights: its penalty weights.
-        presolve: the presolve the run applied before sampling (``"line"``, ``"probe"``), or None.
-    """
-
-    encoding: Encoding
-    weights: Weights
-    presolve: str | None = None
-
-    def words(self) -> str:
-        """The model in words: ``the one-hot model at weights shape=1,order=1,cell=5, presolve line``."""
-        return (f"the {self.encoding.name} model at weights {self.weights}"
-                + (f", presolve {self.presolve}" if self.presolve else ""))
-
-
-def recorded_model(record: Mapping[str, Any] | None, source: str) -> RecordedModel | None:
-    """The model *record* says its samples were drawn from; None when the record names no model.
-
-    The encoding and weights are the record's ``model``; the presolve its ``parameters.presolve``
-    (``false``: none, ``true``: line logic, or the presolve's name).
+def recorded_model(record: RunRecord | None, source: str) -> RecordedModel | None:
+    """The model *record* says its samples were drawn from (:meth:`RunRecord.recorded_model`); None when it
+    names none.
 
     Raises:
-        SampleError: a record whose model cannot be read (an unknown encoding, bad weights), naming *source*.
+        SampleError: a record whose model cannot be read (an unknown encoding), naming *source*.
     """
-    from ..logic.presolve import PRESOLVES
-
-    model = record.get("model") if record is not None else None
-    if record is None or not isinstance(model, Mapping) or "encoding" not in model:
+    if record is None:
         return None
-    params = given if isinstance(given := record.get("parameters"), Mapping) else {}
-    presolve = params.get("presolve")
     try:
-        if presolve not in (None, False, True) and presolve not in PRESOLVES:
-            raise NonoquboError(f"presolve {presolve!r} is not one of {', '.join(PRESOLVES)}")
-        return RecordedModel(encoding_named(model["encoding"]),
-                             Weights.of(model.get("weights"), source=f"{source}: run record weights"),
-                             "line" if presolve is True else presolve or None)
-    except NonoquboError as exc:
-        raise SampleError(f"{source}: run record: {exc}") from None
-
+        return record.recorded_model()
+    except RecordError as exc:
+        raise SampleError(f"{source}: {exc}") from None

@@ -22,8 +22,9 @@ model, a warm start matched to it) is checked by :func:`nonoqubo.solvers.samplin
 (``reads``, ``seed``, ``sweeps``, ``time_limit``, ``workers``, ``count`` always, then the OpenJij
 options, the QPU options and the knobs that were given, and ``presolve``), which ``evaluate``
 groups a *setting* by, all but :data:`RUN_IDENTITY` (the seed and the number of reads, which say
-which runs and how many).  :meth:`~SolveRequest.matches` tells whether a run file's record is this
-request's run (a campaign skips a task whose file is there and matches).
+which runs and how many).  :meth:`~SolveRequest.identity` is the identity of its run on a model (the
+model file's digest, encoding, weights, presolve, and every parameter), and :meth:`~SolveRequest.matches`
+tells whether a run file's record has that identity, whole (a campaign skips a task whose file matches).
 
 Examples:
     >>> request = SolveRequest.from_options({"sampler": "sa", "reads": "20", "beta-range": "0.5,10",
@@ -39,7 +40,6 @@ Examples:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -49,7 +49,8 @@ from ..errors import SolverError
 from ..logic.presolve import PRESOLVES
 from ..model.encodings import Encoding, EncodingLike, encoding_named
 from ..model.weights import Weights
-from ..samples import RUN_IDENTITY  # the run record's reading owns it
+from ..records import RUN_IDENTITY, RunIdentity, RunRecord  # the run record owns it
+from ..records.run import canonical
 from .base import KNOBS, SampleOptions
 from .options import bounded_values, check_bounds, parse_value, split_given
 from .qpu import QPU_OPTIONS
@@ -213,19 +214,15 @@ class SolveRequest:
         """:meth:`parameters` but the ones that say which runs and how many (:data:`RUN_IDENTITY`)."""
         return {k: v for k, v in self.parameters().items() if k not in RUN_IDENTITY}
 
-    def matches(self, record: Mapping[str, Any], *, encoding: str | None = None,
-                weights: Mapping[str, int] | None = None) -> bool:
-        """Whether a run file's record (its ``info["nonoqubo"]``) is this request's run: the same sampler and
-        parameters (the seed and reads too), and, when given, the model sampled in *encoding* at *weights*."""
-        if not isinstance(record, Mapping) or record.get("sampler") != self.sampler:
-            return False
-        if _canonical(record.get("parameters")) != _canonical(self.parameters()):
-            return False
-        given = record.get("model")
-        model: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
-        if encoding is not None and model.get("encoding") != encoding:
-            return False
-        return weights is None or _canonical(model.get("weights")) == _canonical(dict(weights))
+    def identity(self, digest: str | None, encoding: str, weights: Weights) -> RunIdentity:
+        """The identity (:class:`~nonoqubo.records.RunIdentity`) of this request's run on the model file of sha256
+        *digest*, in *encoding* at *weights*: what its run file must record to be this run."""
+        return RunIdentity(digest, encoding, str(weights), self.presolve, self.sampler, canonical(self.parameters()))
+
+    def matches(self, record: RunRecord, digest: str | None, encoding: str, weights: Weights) -> bool:
+        """Whether a run file's record is this request's run on that model: the two identities, compared whole
+        (the model's digest, encoding, weights and presolve, the sampler, every parameter, the seed too)."""
+        return record.identity() == self.identity(digest, encoding, weights)
 
     def describe(self) -> str:
         """The request in ``solve``'s words: ``sa --reads 20 --seed 3 --beta-range 0.5,10 --presolve probe``."""
@@ -243,5 +240,3 @@ class SolveRequest:
         return " ".join(words)
 
 
-def _canonical(value: Any) -> str:
-    return json.dumps(json_safe(value), sort_keys=True)

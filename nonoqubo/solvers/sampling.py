@@ -33,7 +33,8 @@ Every batch :func:`sample` returns carries the record of its run in ``batch.extr
 (:func:`run_record`), and :func:`sampleset_document` writes it, with the time of the whole
 solve, into the SampleSet's ``info["nonoqubo"]``::
 
-    {"version": "0.1.0",                      # nonoqubo's
+    {"version": 2,                            # the record's format (nonoqubo.records.RunRecord)
+     "nonoqubo": "0.1.0",                     # the nonoqubo that wrote it
      "date": "2026-12-01T11:40:00Z",          # when the sampling started (UTC)
      "sampler": "sa",
      "parameters": {"reads": 10, "seed": 1, "sweeps": 1000, "time_limit": null,
@@ -49,7 +50,8 @@ solve, into the SampleSet's ``info["nonoqubo"]``::
                 "wall_seconds": 0.031,        # the sampler call, all reads
                 "solve_seconds": 0.052},      # build + presolve + sampling + decoding
      "model": {"encoding": "domain-wall", "weights": {"shape": 1, "order": 1, "cell": 1},
-               "variables": 437, "full_variables": 437, "fixed": 0},   # model_record
+               "variables": 437, "full_variables": 437, "fixed": 0,    # model_record
+               "digest": "9f2c..."},                  # the sha256 of the file solved
      "machine": {"platform": ..., "processor": ..., "cpu_count": 2, ...}}
 
 ``parameters`` are the values given (``null``: the sampler's default, which
@@ -83,7 +85,9 @@ Examples:
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -103,6 +107,7 @@ from ..model.encodings import DEFAULT
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..pipeline import Models, Step
+from ..records import RunModel, RunRecord
 from ..samples import SampleBatch
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, machine
 from .dwave import SA_DEFAULT_SWEEPS
@@ -110,7 +115,7 @@ from .initial import initial_states
 from .request import SolveRequest
 from .samplers import SAMPLER_TIMING, WALL_CLOCK
 
-__all__ = ["RUN", "Prepared", "SolveRequest", "SolveResult", "check_memory", "checked_models", "model_record", "models_of", "prepare",
+__all__ = ["RUN", "Prepared", "SolveRequest", "SolveResult", "check_memory", "checked_models", "file_digest", "model_record", "models_of", "prepare",
            "read_for_solve", "request_of", "run_record", "sample", "sampleset_document", "sampleset_json", "solve"]
 
 #: the ``batch.extra`` key of the run's record (:func:`run_record`)
@@ -287,28 +292,24 @@ def run_record(request: SolveRequest, batch: SampleBatch, wall: float, read_wall
     else:
         per_run, source = wall / max(1, len(batch)), WALL_CLOCK
         how = "wall time of the whole call / samples"
-    return {
-        "version": __version__,
-        "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "sampler": request.sampler,
-        "parameters": request.parameters(),
-        "sampler_reported": batch.extra.get(SAMPLER_INFO, {}),
-        "timing": {"seconds_per_run": per_run, "time_source": source, "per_run": how,
-                   "read_seconds": own, "read_wall_seconds": read_wall, "wall_seconds": wall},
-        "machine": machine(),
-    }
+    return RunRecord(request.sampler, request.parameters(), None,
+                     {"seconds_per_run": per_run, "time_source": source, "per_run": how, "read_seconds": own,
+                      "read_wall_seconds": read_wall, "wall_seconds": wall},
+                     machine(), batch.extra.get(SAMPLER_INFO, {}), date.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                     __version__).to_dict()
 
 
-def model_record(qubo: Qubo, full_variables: int) -> dict[str, Any]:
+def model_record(qubo: Qubo, full_variables: int, digest: str | None = None) -> dict[str, Any]:
     """What a run record says of the model sampled (``info["nonoqubo"]["model"]``), so a run is scored against it.
 
     ``evaluate`` rebuilds this model from the clues when it is handed only those, and refuses a
     model file of another encoding or weights: ``encoding`` (its name), ``weights`` (per family),
     ``variables`` (those sampled: 0 when presolve decided every one), ``full_variables`` (before
-    presolve) and ``fixed`` (how many presolve fixed; the samples written are completed with them).
+    presolve), ``fixed`` (how many presolve fixed; the samples written are completed with them) and
+    ``digest``, the sha256 of the file solved (a campaign's identity of the model), when known.
     """
-    return {"encoding": qubo.encoding.name, "weights": qubo.weights.as_dict(), "variables": int(qubo.num_vars),
-            "full_variables": int(full_variables), "fixed": len(qubo.fixed)}
+    return RunModel(qubo.encoding.name, qubo.weights, int(qubo.num_vars), int(full_variables), len(qubo.fixed),
+                    digest).to_dict()
 
 
 def solve(puzzle: Puzzle | Qubo, request: SolveRequest | str = "sa", *, tick: Tick | None = None,
@@ -354,6 +355,7 @@ class Prepared:
         request: what was asked.
         options: the request's options made ready for the model (the warm start's states matched).
         prepare_seconds: the time the preparing took (build, presolve, matching), part of ``solve_seconds``.
+        digest: the sha256 of the file solved, which the run record names (None: not a file).
     """
 
     puzzle: Puzzle
@@ -363,6 +365,7 @@ class Prepared:
     request: SolveRequest
     options: SampleOptions
     prepare_seconds: float
+    digest: str | None = None
 
     @property
     def sampler(self) -> str:
@@ -379,9 +382,10 @@ class Prepared:
         batch = _sample_ready(self.qubo, self.request, options, tick)
         analysis = self.decoder.analyse(batch.bits)
         best = self.decoder.reports(analysis, select(analysis, "best"), batch)[0]
-        record = batch.extra[RUN]
-        record["model"] = model_record(self.qubo, self.models.qubo.num_vars)
-        record["timing"]["solve_seconds"] = self.prepare_seconds + time.perf_counter() - start
+        record = RunRecord.from_dict(batch.extra[RUN], "the run")
+        batch.extra[RUN] = replace(record, model=RunModel.from_dict(
+            model_record(self.qubo, self.models.qubo.num_vars, self.digest), "the run"),
+            timing={**record.timing, "solve_seconds": self.prepare_seconds + time.perf_counter() - start}).to_dict()
         return SolveResult(self.puzzle, self.qubo, batch, analysis, self.decoder, best)
 
 
@@ -440,13 +444,15 @@ def checked_models(puzzle: Puzzle | Qubo, request: SolveRequest, source: str | N
 
 
 def prepare(puzzle: Puzzle | Qubo, request: SolveRequest | str = "sa", *, source: str | None = None,
-            models: Models | None = None, decoder: Decoder | None = None, **options: Any) -> Prepared:
+            models: Models | None = None, decoder: Decoder | None = None, digest: str | None = None,
+            **options: Any) -> Prepared:
     """Everything :func:`solve` does before sampling, as a :class:`Prepared` whose ``run`` does the rest.
 
     Args: as :func:`solve`'s; *models*, the puzzle's models when they are made already (a sweep makes
     them once per presolve method, a campaign's worker once per model; their ``presolve_method`` must be
     the request's), else made by :func:`models_of`; *decoder*, the sampled model's decoder when one is made
-    already (used when it is that model's).
+    already (used when it is that model's); *digest*, the sha256 of the file solved (default: *source*'s, when
+    it is a regular file), which the run record names.
 
     Raises:
         SolverError, QpuParameterError, EmbeddingError: a bad option (checked before the model is built),
@@ -465,7 +471,18 @@ def prepare(puzzle: Puzzle | Qubo, request: SolveRequest | str = "sa", *, source
     qubo = models.presolve() if request.presolve else models.qubo
     decoder = decoder if decoder is not None and decoder.model is qubo else Decoder(qubo)
     opts = _ready(qubo, request, decoder)
-    return Prepared(models.puzzle, models, qubo, decoder, request, opts, time.perf_counter() - start)
+    if digest is None and source is not None and os.path.isfile(source):
+        digest = file_digest(source)
+    return Prepared(models.puzzle, models, qubo, decoder, request, opts, time.perf_counter() - start, digest)
+
+
+def file_digest(path: str) -> str:
+    """The sha256 of a file's bytes (hex), read in pieces."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def sampleset_json(result: SolveResult) -> str:

@@ -13,6 +13,7 @@ import pytest
 
 from nonoqubo import exports
 from nonoqubo.campaign.evaluate import evaluate, records, scored
+from nonoqubo.records import RunRecord
 from nonoqubo.campaign.runtime import recorded_time, time_per_run
 from nonoqubo.campaign.suite import run_suite
 from nonoqubo.clues import load as load_clues
@@ -313,9 +314,9 @@ def test_qpu_access_time_is_preferred_and_a_mock_run_is_timed_by_its_record():
     text = '{"timing": {"qpu_anneal_time_per_sample": 20.0, "qpu_access_time": 15000.0}}'
     assert time_per_run(text, 10) == (pytest.approx(0.0015), "QPU access time")
     record = {"sampler": "dwave", "timing": {"seconds_per_run": 0.9, "time_source": "wall clock"}}
-    assert recorded_time(record, text, 10) == (pytest.approx(0.0015), "QPU access time")
+    assert recorded_time(RunRecord.from_dict(record, "run.json"), text, 10) == (pytest.approx(0.0015), "QPU access time")
     mock = {"sampler": "mock-dwave", "timing": {"seconds_per_run": 0.004, "time_source": "wall clock"}}
-    assert recorded_time(mock, text, 10) == (0.004, "wall clock")  # never dwave-system's demonstration timing
+    assert recorded_time(RunRecord.from_dict(mock, "run.json"), text, 10) == (0.004, "wall clock")  # never dwave-system's demonstration timing
 
 
 def test_a_spin_reversal_qpu_call_is_timed_by_the_access_time_summed_over_its_problems():
@@ -325,7 +326,7 @@ def test_a_spin_reversal_qpu_call_is_timed_by_the_access_time_summed_over_its_pr
     record = {"sampler": "dwave", "timing": {"seconds_per_run": 0.9, "time_source": "wall clock"},
               "sampler_reported": {"qpu": {"timing": {"qpu_access_time": 16000.0, "problems": 4},
                                            "num_spin_reversal_transforms": 4}}}
-    assert recorded_time(record, text, 20) == (pytest.approx(16000e-6 / 20), "QPU access time")
+    assert recorded_time(RunRecord.from_dict(record, "run.json"), text, 20) == (pytest.approx(16000e-6 / 20), "QPU access time")
     # a record without the summed figure falls back to the SampleSet's own
     bare = {"sampler": "dwave", "sampler_reported": {"qpu": {"timing": {}}}}
-    assert recorded_time(bare, text, 20) == (pytest.approx(4000e-6 / 20), "QPU access time")
+    assert recorded_time(RunRecord.from_dict(bare, "run.json"), text, 20) == (pytest.approx(4000e-6 / 20), "QPU access time")

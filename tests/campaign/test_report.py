@@ -152,11 +152,12 @@ def test_class_quantiles_equal_independent_values(campaign, groups) -> None:
 
 
 def test_size_classes() -> None:
-    assert size_class("random-6x6-d0.5-s3-0002", 51).label == "random 6x6 d0.5"
-    assert size_class("random-6x6-d0.5-s3-0002.presolved", 20).random
+    family = {"kind": "random", "width": 6, "height": 6, "density": 0.5, "seed": 3, "number": 2}
+    assert size_class(family, 51).label == "random 6x6 d0.5"
+    assert size_class(family, 20).random
     for n in (1, 2, 3, 64, 127, 128, 437, 1000):
         k = math.floor(math.log2(n))
-        assert size_class("gecode-heart", n).label == f"other, {2 ** k}-{2 ** (k + 1) - 1} variables"
+        assert size_class(None, n).label == f"other, {2 ** k}-{2 ** (k + 1) - 1} variables"
 
 
 def test_a_campaign_without_times_draws_finite_r99(groups) -> None:

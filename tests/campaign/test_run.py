@@ -6,6 +6,7 @@ The Dask cluster's tests are in ``test_run_dask.py``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -174,13 +175,20 @@ def test_a_run_file_of_another_run_stops_the_plan_before_anything_runs(tmp_path,
     plan.write_text(PLAN.replace("reads: 6", "reads: 7"))
     before = sorted(p.stat().st_mtime_ns for p in (tmp_path / "runs").rglob("*.json"))
     status, _, err = run_cli("run", plan, "-j", 1)
-    assert status == 2 and "records another run (reads 6, the plan's 7)" in err and err.count("\n") == 1
+    assert status == 2 and "(reads 6 in the file, 7 in the plan)" in err and err.count("\n") == 1
     assert sorted(p.stat().st_mtime_ns for p in (tmp_path / "runs").rglob("*.json")) == before
 
 
 def test_a_broken_model_fails_its_tasks_and_the_others_finish(tmp_path, suite, run_cli):
     plan = campaign(tmp_path, suite)
     (tmp_path / "suite" / f"{NAMES[1]}.bqm").write_bytes(b"not a model")
+    index = tmp_path / "suite" / "index.json"  # the index agrees (a swapped file is refused: test_run_identity)
+    doc = json.loads(index.read_text())
+    for entry in doc["puzzles"]:
+        for f in entry.get("files", []):
+            if f["path"] == f"{NAMES[1]}.bqm":
+                f["sha256"] = hashlib.sha256(b"not a model").hexdigest()
+    index.write_text(json.dumps(doc))
     status, out, err = run_cli("run", plan, "-j", 2)
     assert status == 1
     assert "18 tasks: 0 done before, 12 run, 6 failed" in out

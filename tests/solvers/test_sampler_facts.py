@@ -16,6 +16,7 @@ import json
 
 import pytest
 
+from nonoqubo.records import RunRecord
 from nonoqubo.campaign.runtime import WALL_CLOCK, qpu_timed, recorded_time
 from nonoqubo.solvers.samplers import QPU_ACCESS, SAMPLER_TABLE, SAMPLERS, known_sampler
 
@@ -98,7 +99,7 @@ def test_a_mock_qpu_run_is_never_called_qpu_time(tmp_path, run_cli):
     text = run.read_text()
     record = json.loads(text)["info"]["nonoqubo"]
     assert "qpu_access_time" in text  # the mock's estimated QPU timing is in the file ...
-    assert recorded_time(record, text, 5)[1] == WALL_CLOCK  # ... and never its time
+    assert recorded_time(RunRecord.from_dict(record, "run.json"), text, 5)[1] == WALL_CLOCK  # ... and never its time
     out = cls / "submissions" / "20261204_mock_Tester"
     status, _, err = run_cli("evaluate", cls, runs, "-q", "-j", 1, "--submission", out, "--submitter", "T. Tester")
     assert status == 0, err
@@ -111,4 +112,4 @@ def test_a_mock_qpu_run_is_never_called_qpu_time(tmp_path, run_cli):
 def test_a_real_qpus_run_record_is_qpu_time():
     record = {"sampler": "dwave", "timing": {"seconds_per_run": 0.5, "time_source": WALL_CLOCK},
               "sampler_reported": {"qpu": {"timing": {"qpu_access_time": 20000.0}}}}
-    assert recorded_time(record, "", 10) == (0.002, QPU_ACCESS)
+    assert recorded_time(RunRecord.from_dict(record, "run.json"), "", 10) == (0.002, QPU_ACCESS)

@@ -34,6 +34,7 @@ import random
 import re
 import signal
 import sys
+import shutil
 import tempfile
 import time
 import warnings
@@ -541,6 +542,66 @@ def _edges3_readers(workdir: str) -> dict[str, Reader]:
                                           ["build", p, "-o", os.path.join(out, "empty.qubo.json"), "-q"])),
     }
 
+def _records_readers(workdir: str) -> dict[str, Reader]:
+    """The families of the campaign's kept files (issue 50; issue 54 classes 2, 6, 7, 8, 9): a run file's record
+    (``decode``), a suite's index under ``suite -o`` and under ``run --dry-run``."""
+    from nonoqubo.cli import main
+
+    out = os.path.join(workdir, "records")
+    suite = os.path.join(out, "suite")
+    run_file = os.path.join(out, "run.json")
+    if not os.path.exists(run_file):
+        os.makedirs(out, exist_ok=True)
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            main(["solve", str(SMALL), "--reads", "2", "--sweeps", "5", "--seed", "1", "-q", "-o", run_file])
+            main(["suite", str(SMALL), "-o", suite, "-f", "bqm", "-j", "1", "-q"])
+    run = Path(run_file).read_bytes()
+    doc = json.loads(run)
+
+    def changed(**fields: object) -> bytes:
+        changed_doc = json.loads(run)
+        record = changed_doc["info"]["nonoqubo"]
+        for key, value in fields.items():
+            where, _, name = key.rpartition("__")
+            (record[where] if where else record)[name] = value
+        return json.dumps(changed_doc).encode()
+
+    records = [("run.json", run), ("weight.json", changed(model__weights={"cell": 10 ** 400})),  # class 6
+               ("deep.json", changed(machine={"x": []}).replace(b'"x": []', b'"x": ' + b"[" * 2000 + b"]" * 2000)),
+               ("presolve.json", changed(parameters__presolve=1)),  # class 8
+               ("long.json", changed(sampler="s" * 100_000)),  # class 9
+               ("version.json", changed(version=3))]
+    index = Path(suite, "index.json").read_bytes()
+    indexes = [("index.json", index), ("deep-index.json", index.replace(b'"puzzles": [', b'"puzzles": [' + b"[" * 2000
+                                                                          + b"]" * 2000 + b",", 1)),
+               ("name-index.json", index.replace(b'"name": "', b'"name": "../../', 1)),
+               ("foreign-index.json", b'{"experiment": 1}\n')]
+    del doc
+
+    def folder(p: str) -> str:
+        """A suite folder of the built suite's files with the mutant as its index.json."""
+        d = p + ".d"
+        os.makedirs(d, exist_ok=True)
+        for name in os.listdir(suite):
+            if name != "index.json" and not os.path.lexists(os.path.join(d, name)):
+                os.symlink(os.path.join(suite, name), os.path.join(d, name))
+        shutil.copyfile(p, os.path.join(d, "index.json"))
+        return d
+
+    def planned(p: str) -> list[str]:
+        d = folder(p)
+        plan = os.path.join(d, "plan.yaml")
+        Path(plan).write_text("suite: .\nsettings: {sa: {sampler: sa, reads: 1}}\n")
+        return ["run", plan, "--dry-run"]
+
+    return {
+        "run-records": Reader("run-records", records, lambda p: ["decode", str(SMALL), p]),
+        "suite-index": Reader("suite-index", indexes,
+                              lambda p: ["suite", str(SMALL), "-o", folder(p), "-j", "1", "-q"],
+                              names=lambda p: [p + ".d"]),
+        "plan-index": Reader("plan-index", indexes, planned, names=lambda p: [p + ".d"]),
+    }
+
 
 def readers(workdir: str) -> dict[str, Reader]:
     """Every reader family; model seeds are written to *workdir* (the samples' model lives there)."""
@@ -574,6 +635,7 @@ def readers(workdir: str) -> dict[str, Reader]:
         out[fmt] = Reader(fmt, [(name, data)], lambda p: ["decode", p, good_answer], subprocess=fmt in NATIVE)
     out.update(_annealer_readers(workdir))
     out.update(_edges3_readers(workdir))
+    out.update(_records_readers(workdir))
     return out
 
 

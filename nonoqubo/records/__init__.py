@@ -1,0 +1,25 @@
+"""The files a campaign keeps, each owned by one class: its format, its version, its reading.
+
+* :mod:`~nonoqubo.records.run`: the run record a run file carries (:class:`RunRecord`), the model it
+  names (:class:`RecordedModel`) and a run's identity (:class:`RunIdentity`, compared whole);
+* :mod:`~nonoqubo.records.index`: a suite's ``index.json`` (:class:`SuiteIndex`) and its models
+  (:meth:`SuiteIndex.models`, the one list ``run``, ``evaluate`` and the QOBLIB writer use);
+* :mod:`~nonoqubo.records.group`: the group record ``evaluate --json`` writes (:class:`GroupRecord`).
+
+Each is a frozen dataclass with ``to_dict`` / ``from_dict``; ``from_dict`` checks the ``version``
+and every field's type, and refuses in one line naming the file (values quoted short:
+:func:`~nonoqubo.records._fields.quoted`).  Their JSON Schemas are in ``schemas/``
+(``run-record``, ``suite-index``, ``evaluation``).  The package sits above ``samples`` in the
+layer table: ``samples`` reads a run record when it reads an answer.
+"""
+
+from __future__ import annotations
+
+from ._fields import decode_at, quoted
+from .group import GROUP_RECORD_VERSION, GroupRecord
+from .index import INDEX_JSON, SUITE_INDEX_VERSION, IndexEntry, IndexFile, SuiteIndex, SuiteModel, safe_name
+from .run import RUN_IDENTITY, RUN_RECORD_VERSION, RecordedModel, RunIdentity, RunModel, RunRecord
+
+__all__ = ["GROUP_RECORD_VERSION", "INDEX_JSON", "RUN_IDENTITY", "RUN_RECORD_VERSION", "SUITE_INDEX_VERSION",
+           "GroupRecord", "IndexEntry", "IndexFile", "RecordedModel", "RunIdentity", "RunModel", "RunRecord",
+           "SuiteIndex", "SuiteModel", "decode_at", "quoted", "safe_name"]

@@ -1,0 +1,175 @@
+"""The strict field reading every record of this package shares: types checked, values quoted short.
+
+A record's ``from_dict`` takes each field through :class:`Fields`, which refuses a value of the
+wrong type (``true`` is not a number, ``1`` is not ``true``) in one line naming the file, the
+record and the field, and quotes the value with :func:`quoted` (at most :data:`MAX_QUOTED`
+characters: a 10 MB value is not echoed into a 10 MB error line).  :func:`loads` is the one JSON
+reading of a record file (:func:`nonoqubo._util.guard.json_loads`: nesting, huge integers and
+non-finite numbers refused before anything walks the value).
+
+Examples:
+    >>> quoted("x" * 1000)[:20], len(quoted("x" * 1000)) < 120
+    ("'xxxxxxxxxxxxxxxxxxx", True)
+    >>> Fields({"a": 1}, "f.json: run record").integer("a")
+    1
+    >>> Fields({"a": True}, "f.json: run record").integer("a")
+    Traceback (most recent call last):
+    nonoqubo.errors.RecordError: f.json: run record: a: a whole number, not True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .._util.guard import MAX_DEPTH, MAX_DIGITS, json_loads
+from ..errors import FormatError, RecordError
+
+__all__ = ["MAX_QUOTED", "Fields", "check_version", "decode_at", "loads", "quoted"]
+
+#: the longest quotation of a value in an error line (then ``... (N characters)``)
+MAX_QUOTED = 60
+#: a whole number a record may hold (a count, a seed, a weight): below 10**18, as every reader's
+MAX_WHOLE = 10 ** 18
+
+
+def quoted(value: Any) -> str:
+    """*value* as an error line shows it: its ``repr`` (JSON for a dict or list), cut to :data:`MAX_QUOTED`."""
+    try:
+        text = json.dumps(value) if isinstance(value, (dict, list)) else repr(value)
+    except (TypeError, ValueError, RecursionError):
+        text = f"<{type(value).__name__}>"
+    except Exception:  # noqa: BLE001 - an int of more digits than Python prints
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= MAX_QUOTED else f"{text[:MAX_QUOTED]}... ({len(text):,} characters)"
+
+
+def loads(text: str | bytes, source: str) -> Any:
+    """The JSON document of a record file (bounded: :func:`~nonoqubo._util.guard.json_loads`).
+
+    Raises:
+        RecordError: invalid JSON, nesting too deep, a number too large; one line naming *source*.
+    """
+    try:
+        return json_loads(text, source)
+    except FormatError as exc:
+        raise RecordError(str(exc)) from None
+
+
+def _whole(token: str) -> int:
+    if len(token.lstrip("-").lstrip("0")) > MAX_DIGITS:
+        raise RecordError(f"a number of {len(token.lstrip('-'))} digits is too large")
+    return int(token)
+
+
+def _constant(token: str) -> float:
+    raise RecordError(f"{token} is not a number JSON allows")
+
+
+_DECODER = json.JSONDecoder(parse_int=_whole, parse_constant=_constant)
+
+
+def depth(value: Any) -> int:
+    """How deep the lists and objects of a parsed JSON *value* nest (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            if level > MAX_DEPTH:
+                break
+            stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def decode_at(text: str, start: int, source: str) -> tuple[Any, int]:
+    """The JSON value that starts at *start* in *text* (``raw_decode``), bounded as :func:`loads` is.
+
+    Raises:
+        ValueError: no JSON value starts there.
+        RecordError: one nested deeper than :data:`MAX_DEPTH` levels, or a number too large (naming *source*).
+    """
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except RecursionError:
+        raise RecordError(f"{source}: run record: nesting deeper than {MAX_DEPTH} levels") from None
+    except RecordError as exc:
+        raise RecordError(f"{source}: run record: {exc}") from None
+    if depth(value) > MAX_DEPTH:
+        raise RecordError(f"{source}: run record: nesting deeper than {MAX_DEPTH} levels")
+    return value, end
+
+
+def check_version(doc: Mapping[str, Any], key: str, known: tuple[int, ...], where: str) -> int:
+    """The format version *doc* records under *key* (an integer of *known*).
+
+    Raises:
+        RecordError: another version: one line naming the file and the versions this nonoqubo reads.
+    """
+    version = doc.get(key)
+    if isinstance(version, bool) or not isinstance(version, int) or version not in known:
+        raise RecordError(f"{where}: version {quoted(version)} is not one this nonoqubo reads "
+                          f"({', '.join(map(str, known))}); read it with the nonoqubo that wrote it, or write it again")
+    return version
+
+
+class Fields:
+    """The fields of one record's dict, read with their types checked (the module docstring).
+
+    Args:
+        doc: the record's dict (refused when it is not one).
+        where: what names it in an error: ``FILE: run record`` .
+    """
+
+    def __init__(self, doc: Any, where: str) -> None:
+        if not isinstance(doc, Mapping):
+            raise RecordError(f"{where}: a JSON object, not {quoted(doc)}")
+        self.doc, self.where = doc, where
+
+    def fail(self, key: str, what: str, value: Any) -> RecordError:
+        return RecordError(f"{self.where}: {key}: {what}, not {quoted(value)}")
+
+    def _get(self, key: str, optional: bool) -> tuple[bool, Any]:
+        if key not in self.doc or (optional and self.doc[key] is None):
+            if not optional:
+                raise RecordError(f"{self.where}: {key}: missing")
+            return False, None
+        return True, self.doc[key]
+
+    def text(self, key: str, optional: bool = False) -> Any:
+        found, value = self._get(key, optional)
+        if found and not isinstance(value, str):
+            raise self.fail(key, "text", value)
+        return value
+
+    def integer(self, key: str, optional: bool = False, low: int = 0) -> Any:
+        found, value = self._get(key, optional)
+        if found and (isinstance(value, bool) or not isinstance(value, int) or not low <= value < MAX_WHOLE):
+            raise self.fail(key, "a whole number" if low <= 0 else f"a whole number from {low}", value)
+        return value
+
+    def number(self, key: str, optional: bool = False) -> Any:
+        found, value = self._get(key, optional)
+        if found and (isinstance(value, bool) or not isinstance(value, (int, float)) or value != value
+                      or value in (float("inf"), float("-inf")) or abs(value) >= MAX_WHOLE):
+            raise self.fail(key, "a finite number", value)
+        return value
+
+    def boolean(self, key: str, optional: bool = False) -> Any:
+        found, value = self._get(key, optional)
+        if found and not isinstance(value, bool):
+            raise self.fail(key, "true or false", value)
+        return value
+
+    def mapping(self, key: str, optional: bool = False) -> Any:
+        found, value = self._get(key, optional)
+        if found and not isinstance(value, Mapping):
+            raise self.fail(key, "a JSON object", value)
+        return value
+
+    def items(self, key: str, optional: bool = False) -> Any:
+        found, value = self._get(key, optional)
+        if found and not isinstance(value, list):
+            raise self.fail(key, "a list", value)
+        return value

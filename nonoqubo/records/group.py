@@ -1,0 +1,80 @@
+"""The group record ``evaluate --json`` writes: one (model, setting) of a campaign and its figures.
+
+``evaluate`` makes one :class:`GroupRecord` per group (:func:`nonoqubo.campaign.evaluate.records`)
+and writes its :meth:`~GroupRecord.to_dict` into the ``groups`` list of its JSON; a script (or a
+later nonoqubo) reads one back with :meth:`GroupRecord.from_dict`.  Its JSON Schema is
+``schemas/evaluation.schema.json``::
+
+    {"version": 1, "model": "logo", "setting": "sa", "files": 4, "variables": 120, "width": 8, "height": 7,
+     "puzzle": "logo", "encoding": "domain-wall", "weights": "shape=1,order=1,cell=1", "status": "scored",
+     "grouped_by": "run record", "setting_record": {...} | null,
+     "raw": {"p": 0.5, ...}, "polished": {...} (with --polish), "run": {...} | null}
+
+Examples:
+    >>> g = GroupRecord("logo", "sa", 4, 120, 8, 7, "logo", "domain-wall", "shape=1,order=1,cell=1", "scored",
+    ...                 "run record", None, {"p": 0.5})
+    >>> GroupRecord.from_dict(g.to_dict(), "e.json") == g
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ._fields import Fields, check_version
+
+__all__ = ["GROUP_RECORD_VERSION", "GroupRecord"]
+
+GROUP_RECORD_VERSION = 1
+#: the statuses a group has
+STATUSES = ("scored", "solved by presolve", "unsolvable")
+
+
+@dataclass(frozen=True)
+class GroupRecord:
+    """One group of an evaluation (the module docstring)."""
+
+    model: str
+    setting: str
+    files: int
+    variables: int
+    width: int
+    height: int
+    puzzle: str
+    encoding: str
+    weights: str
+    status: str
+    grouped_by: str
+    setting_record: Mapping[str, Any] | None
+    raw: Mapping[str, Any]
+    polished: Mapping[str, Any] | None = None
+    run: Mapping[str, Any] | None = None
+    version: int = GROUP_RECORD_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"version": self.version, "model": self.model, "setting": self.setting,
+                               "files": self.files, "variables": self.variables, "width": self.width,
+                               "height": self.height, "puzzle": self.puzzle, "encoding": self.encoding,
+                               "weights": self.weights, "status": self.status, "grouped_by": self.grouped_by,
+                               "setting_record": None if self.setting_record is None else dict(self.setting_record),
+                               "raw": dict(self.raw)}
+        if self.polished is not None:
+            out["polished"] = dict(self.polished)
+        out["run"] = None if self.run is None else dict(self.run)
+        return out
+
+    @classmethod
+    def from_dict(cls, doc: Any, source: str) -> GroupRecord:
+        """The group of *doc*, every field checked (:class:`~nonoqubo.errors.RecordError`, one line naming *source*)."""
+        where = f"{source}: group record"
+        f = Fields(doc, where)
+        check_version(doc, "version", (GROUP_RECORD_VERSION,), where)
+        status = f.text("status")
+        if status not in STATUSES:
+            raise f.fail("status", " or ".join(STATUSES), status)
+        return cls(f.text("model"), f.text("setting"), f.integer("files"), f.integer("variables"),
+                   f.integer("width"), f.integer("height"), f.text("puzzle"), f.text("encoding"), f.text("weights"),
+                   status, f.text("grouped_by"), f.mapping("setting_record", True), f.mapping("raw"),
+                   f.mapping("polished", True), f.mapping("run", True))

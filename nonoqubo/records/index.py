@@ -1,0 +1,250 @@
+"""A suite's index (``index.json``): its entries, and the one list of the models a campaign solves.
+
+``nonoqubo suite`` and a QOBLIB class (``suite --layout qoblib``) write it through
+:meth:`SuiteIndex.to_dict`; ``run`` (:mod:`nonoqubo.campaign.plan`), ``evaluate`` and the QOBLIB
+writer read it with :meth:`SuiteIndex.read` and take its models from :meth:`SuiteIndex.models`, the
+one derivation.  Its JSON Schema is ``schemas/suite-index.schema.json``::
+
+    {"version": 2, "suite": "nonoqubo",
+     "puzzles": [{"name": "logo", "source": "logo.non", "status": "ok", "width": 8, ...,
+                  "family": {"kind": "random", "width": 5, "height": 5, "density": 0.5, "seed": 1, "number": 1},
+                  "clues": {"path": "logo.clues.json", "format": "spec", "sha256": "..."},
+                  "files": [{"format": "bqm", "kind": "qubo", "variant": "full", "path": "logo.bqm",
+                             "sha256": "...", "variables": 120, ...}]}]}
+
+An index with no ``version`` is version 1 (written before this format had one; a file's ``kind`` is
+then read from its ``convention``).  Every entry's ``name`` is a file name (no folder separator, no
+``..``, no NUL, not absolute) and every file path stays inside the suite: ``run`` names run files
+after them.
+
+The **models** of a suite (:class:`SuiteModel`) are, per entry whose status is ``ok``: its full model
+(``NAME``: its first QUBO file, else its clue file, so a suite of any export format, LP or MPS
+included, can be run and evaluated) and, where the suite wrote one, its presolved QUBO file
+(``NAME.presolved``).
+
+Examples:
+    >>> doc = {"version": 2, "suite": "nonoqubo", "puzzles": [{"name": "a", "status": "ok", "width": 2,
+    ...        "height": 1, "clues": {"path": "a.clues.json", "format": "spec", "sha256": "0" * 64},
+    ...        "files": [{"format": "lp", "kind": "constrained", "variant": "full", "path": "a.lp",
+    ...                   "sha256": "1" * 64, "variables": 3}]}]}
+    >>> [(m.name, m.path) for m in SuiteIndex.from_dict(doc, "s/index.json", "s").models()]
+    [('a', 's/a.clues.json')]
+    >>> SuiteIndex.from_dict({"puzzles": [{"name": "../x", "status": "ok"}]}, "s/index.json", "s")
+    Traceback (most recent call last):
+    nonoqubo.errors.RecordError: s/index.json: puzzles[0]: name: a file name (no folder, no '..', no NUL), not '../x'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._util.stream import read_bytes
+from ..errors import RecordError
+from ._fields import Fields, check_version, loads, quoted
+
+__all__ = ["INDEX_JSON", "SUITE_INDEX_VERSION", "IndexEntry", "IndexFile", "SuiteIndex", "SuiteModel", "safe_name"]
+
+INDEX_JSON = "index.json"
+#: the version of the index this nonoqubo writes, and the ones it reads
+SUITE_INDEX_VERSION = 2
+SUITE_INDEX_VERSIONS = (1, 2)
+#: the ``suite`` key: which program wrote the index (an index.json without it is not a suite's)
+WRITER = "nonoqubo"
+
+
+def safe_name(name: str) -> bool:
+    """Whether *name* is one file name: not empty, no folder separator, not ``.``/``..``, no ``..``, no NUL."""
+    return (bool(name) and "/" not in name and "\\" not in name and "\0" not in name and ".." not in name
+            and name != "." and not os.path.isabs(name))
+
+
+def _inside(rel: str) -> bool:
+    """Whether the relative path *rel* stays inside its folder (no absolute path, no ``..`` part, no NUL)."""
+    parts = rel.replace("\\", "/").split("/")
+    return bool(rel) and "\0" not in rel and not os.path.isabs(rel) and ".." not in parts
+
+
+def _kind(doc: Mapping[str, Any]) -> str:
+    """A file's kind: recorded, or (version 1) read from its convention."""
+    kind = doc.get("kind")
+    if isinstance(kind, str):
+        return kind
+    convention = str(doc.get("convention", ""))
+    return "constrained" if convention.startswith("feasibility") else \
+        "puzzle" if convention.startswith("satisfaction") else "qubo"
+
+
+@dataclass(frozen=True)
+class IndexFile:
+    """A file an entry wrote: its path (relative to the suite), format, kind, variant, sha256, variables."""
+
+    path: str
+    format: str
+    sha256: str | None
+    kind: str = "qubo"
+    variant: str = "full"
+    variables: int | None = None
+
+    @classmethod
+    def from_dict(cls, doc: Any, where: str) -> IndexFile:
+        f = Fields(doc, where)
+        path = f.text("path")
+        if not _inside(path):
+            raise f.fail("path", "a path inside the suite's folder", path)
+        return cls(path, f.text("format", True) or "", f.text("sha256", True), _kind(doc),
+                   f.text("variant", True) or "full", f.integer("variables", True))
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One entry of the index: a puzzle (or a variant of one) and what the suite wrote of it.
+
+    Attributes:
+        name: the entry's name (a file name: :func:`safe_name`).
+        status: ``ok``, ``error``, ``not-kept``.
+        clues: its clue file, or None.
+        files: its model files.
+        family: the random family it was drawn from (``kind``, ``width``, ``height``, ``density``, ``seed``,
+            ``number``), as the generator wrote it; None for a puzzle of a file.
+        fields: the whole entry as the index holds it (its figures: width, variables, solutions, ...).
+    """
+
+    name: str
+    status: str
+    clues: IndexFile | None
+    files: tuple[IndexFile, ...]
+    family: Mapping[str, Any] | None
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, doc: Any, where: str) -> IndexEntry:
+        f = Fields(doc, where)
+        name = f.text("name")
+        if not safe_name(name):
+            raise f.fail("name", "a file name (no folder, no '..', no NUL)", name)
+        clues = f.mapping("clues", True)
+        files = f.items("files", True) or []
+        family = f.mapping("family", True)
+        if family is not None:
+            fam = Fields(family, f"{where}: family")
+            fam.integer("width", True, 1)
+            fam.integer("height", True, 1)
+            fam.number("density", True)
+        return cls(name, f.text("status", True) or "ok",
+                   None if clues is None else IndexFile.from_dict(clues, f"{where}: clues"),
+                   tuple(IndexFile.from_dict(x, f"{where}: files[{i}]") for i, x in enumerate(files)),
+                   family, dict(doc))
+
+
+@dataclass(frozen=True)
+class SuiteModel:
+    """One model of a suite (the module docstring).
+
+    Attributes:
+        name: ``NAME`` or ``NAME.presolved``.
+        puzzle: the puzzle it is a model of (``NAME`` of the puzzle, ``.presolved`` kept).
+        path: the file solved: its QUBO file, or the clue file (absolute or relative to the working folder).
+        clues: the entry's clue file, or None.
+        digest: the sha256 the index records of *path*.
+        variables: the variables of the file (0 when the index does not say).
+        entry: the index entry.
+    """
+
+    name: str
+    puzzle: str
+    path: str
+    clues: str | None
+    digest: str | None
+    variables: int
+    entry: IndexEntry
+
+    @property
+    def family(self) -> Mapping[str, Any] | None:
+        return self.entry.family
+
+
+@dataclass(frozen=True)
+class SuiteIndex:
+    """A suite's index (the module docstring): its entries in order, and the folder it lies in."""
+
+    entries: tuple[IndexEntry, ...]
+    folder: str = ""
+    version: int = SUITE_INDEX_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        """The document ``index.json`` holds."""
+        return {"version": self.version, "suite": WRITER, "puzzles": [dict(e.fields) for e in self.entries]}
+
+    @classmethod
+    def of(cls, entries: list[dict[str, Any]], folder: str = "") -> SuiteIndex:
+        """The index of entries as the suite makes them (each checked as it will be read)."""
+        return cls.from_dict({"version": SUITE_INDEX_VERSION, "suite": WRITER, "puzzles": entries},
+                             os.path.join(folder, INDEX_JSON), folder)
+
+    @classmethod
+    def from_dict(cls, doc: Any, source: str, folder: str) -> SuiteIndex:
+        """The index of *doc*, every entry checked.
+
+        Raises:
+            RecordError: an unknown version, a name that leaves the folder, a field of the wrong type;
+                one line naming *source*.
+        """
+        f = Fields(doc, source)
+        version = 1 if "version" not in doc else check_version(doc, "version", SUITE_INDEX_VERSIONS, source)
+        suite = doc.get("suite", WRITER)
+        if suite != WRITER:
+            raise f.fail("suite", f"{WRITER!r} (an index nonoqubo suite wrote)", suite)
+        puzzles = f.items("puzzles")
+        entries = tuple(IndexEntry.from_dict(e, f"{source}: puzzles[{i}]") for i, e in enumerate(puzzles))
+        seen: set[str] = set()
+        for e in entries:
+            if e.name in seen:
+                raise RecordError(f"{source}: the name {quoted(e.name)} is given twice")
+            seen.add(e.name)
+        return cls(entries, folder, version)
+
+    @classmethod
+    def read(cls, folder: str) -> SuiteIndex | None:
+        """The index in *folder* (None when it has no ``index.json``).
+
+        Raises:
+            RecordError: an index.json that is not a suite's index (one line naming it).
+            OSError: it cannot be read.
+        """
+        path = os.path.join(folder, INDEX_JSON)
+        if not os.path.lexists(path):
+            return None
+        return cls.from_dict(loads(read_bytes(path, path), path), path, folder)
+
+    def by_name(self) -> dict[str, IndexEntry]:
+        return {e.name: e for e in self.entries}
+
+    def models(self) -> list[SuiteModel]:
+        """The models of the suite (the module docstring), in the index's order."""
+        out = []
+        for entry in self.entries:
+            if entry.status != "ok":
+                continue
+            puzzle = str(entry.fields.get("puzzle", entry.name))
+            clue = None if entry.clues is None else os.path.join(self.folder, entry.clues.path)
+            if clue is None:  # a QOBLIB class lists the instance's clue file among its files
+                given = next((f for f in entry.files if f.kind == "puzzle"), None)
+                clue = None if given is None else os.path.join(self.folder, given.path)
+                clue_digest = None if given is None else given.sha256
+            else:
+                clue_digest = entry.clues.sha256 if entry.clues is not None else None
+            for variant in ("full", "presolved"):
+                qubo = next((f for f in entry.files if f.variant == variant and f.kind == "qubo"), None)
+                name = entry.name if variant == "full" else f"{entry.name}.presolved"
+                shown = puzzle if variant == "full" else f"{puzzle}.presolved"
+                if qubo is not None:
+                    out.append(SuiteModel(name, shown, os.path.join(self.folder, qubo.path), clue, qubo.sha256,
+                                          qubo.variables or 0, entry))
+                elif variant == "full" and clue is not None:
+                    variables = entry.fields.get("variables")
+                    out.append(SuiteModel(name, shown, clue, clue, clue_digest,
+                                          variables if isinstance(variables, int) else 0, entry))
+        return out
