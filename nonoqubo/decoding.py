@@ -55,6 +55,7 @@ from .model.weights import Weights
 from .pipeline import Models, logical_model
 from .qpu.unembed import CHAIN_BREAK_METHODS, chain_breaks_of, physical_batch
 from ._util.stream import read_bytes
+from .records import RunRecord
 from .samples import (RawSamples, RecordedModel, SampleBatch, match, parse_raw, raw_from_bytes, read_raw, record_of,
                       recorded_model, samples_from, searched_text, the_record)
 
@@ -380,7 +381,7 @@ def _samples_given(samples: Any) -> str | bytes | None:
         return None
 
 
-def _record(samples: Any, given: str | bytes | None) -> tuple[str, dict[str, Any] | None]:
+def _record(samples: Any, given: str | bytes | None) -> tuple[str, RunRecord | None]:
     """How messages name the samples, and the run record they carry (None: none, or no samples)."""
     if samples is None:
         return "<no samples>", None

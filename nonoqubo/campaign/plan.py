@@ -62,14 +62,14 @@ from .._util.stream import read_bytes
 from ..errors import NonoquboError
 from ..model.encodings import DEFAULT
 from ..model.weights import DEFAULT_WEIGHTS, Weights
-from ..records import RunIdentity, RunRecord, SuiteIndex, SuiteModel
+from ..records import RunIdentity, RunRecord, SuiteIndex, SuiteModel, check_digests
 from ..samples import searched_text, the_record
 from ..solvers.base import SEED_LIMIT
 from ..solvers.options import OPTIONS, option_named
 from ..solvers.request import SolveRequest
 from ..solvers.sweep import setting_name
 
-__all__ = ["CONFLICT_POLICIES", "KEYS", "Model", "Plan", "Scan", "Task", "check_digests", "expansions", "option_names",
+__all__ = ["CONFLICT_POLICIES", "KEYS", "Model", "Plan", "Scan", "Task", "expansions", "option_names",
            "read_plan", "scan", "work"]
 
 #: the keys a plan has
@@ -143,10 +143,11 @@ class Plan:
         out = []
         for model in self.models:
             for name, request in self.settings.items():
-                encoding, weights = _model_options(model, request, _builds(self.options[name]))
-                source, digest = model.path, model.digest
-                if _builds(self.options[name]) and model.clues:
-                    source, digest = model.clues, _clue_digest(model)
+                builds = _builds(self.options[name])
+                asked = request.encoding.name if request.encoding else None
+                encoding, weights = model.model_options(asked, request.weights, builds)
+                source, digest = (model.clues, model.clue_digest) if builds and model.clues else \
+                    (model.path, model.digest)
                 for seed in self.seeds:
                     out.append(Task(model.name, source, name, request.with_seed(seed),
                                     os.path.join(self.runs, name, f"{model.name}.seed{seed}.json"),
@@ -157,22 +158,6 @@ class Plan:
     def log(self) -> str:
         """The campaign log, beside the runs folder (``runs.log`` for ``runs/``)."""
         return os.path.normpath(self.runs) + ".log"
-
-
-def _model_options(model: SuiteModel, request: SolveRequest, builds: bool) -> tuple[str, Weights]:
-    """The encoding and weights of the model a task samples: the request's for a model built from clues, else the
-    index entry's (a model file keeps its own)."""
-    if builds or model.path == model.clues:
-        return (request.encoding or DEFAULT).name, request.weights or DEFAULT_WEIGHTS
-    fields = model.entry.fields
-    return str(fields.get("encoding", DEFAULT.name)), Weights.of(fields.get("weights"), f"{model.name}: weights")
-
-
-def _clue_digest(model: SuiteModel) -> str | None:
-    entry = model.entry
-    if entry.clues is not None:
-        return entry.clues.sha256
-    return next((f.sha256 for f in entry.files if f.kind == "puzzle"), None)
 
 
 def _builds(options: Mapping[str, Any]) -> bool:
@@ -333,30 +318,6 @@ def _suite_models(suite: str, where: str) -> list[SuiteModel]:
     return models
 
 
-def check_digests(models: Sequence[SuiteModel]) -> None:
-    """Refuse a model file (or clue file) whose sha256 is not the one the suite's index records.
-
-    Raises:
-        NonoquboError: the first such file, in one line naming it and both digests.
-    """
-    from ..solvers.sampling import file_digest
-
-    seen: set[str] = set()
-    for m in models:
-        for path, digest in ((m.path, m.digest), (m.clues, _clue_digest(m))):
-            if path is None or digest is None or path in seen:
-                continue
-            seen.add(path)
-            try:
-                found = file_digest(path)
-            except OSError as exc:
-                raise NonoquboError(f"{path}: cannot read the suite's file ({exc.strerror or exc})") from None
-            if found != digest:
-                raise NonoquboError(f"{path}: its sha256 is {found[:16]}..., the suite's index records "
-                                    f"{digest[:16]}...: the file changed after 'nonoqubo suite' wrote it; "
-                                    "build the suite again (or restore the file)")
-
-
 def _select(models: list[Model], value: Any, where: str) -> list[Model]:
     if value is None:
         return models
@@ -506,7 +467,7 @@ def work(plan: Plan, tasks: Sequence[Task]) -> dict[str, dict[str, Any]]:
         model = variables[task.model]
         size = model.variables
         if task.request.presolve and not model.name.endswith(".presolved"):
-            size = _presolved_size(model.entry.fields, task.request.presolve, size)
+            size = model.variables_after(task.request.presolve)
         row["tasks"] += 1
         row["reads"] += opts.reads
         spec = task.request.spec
@@ -515,15 +476,6 @@ def work(plan: Plan, tasks: Sequence[Task]) -> dict[str, dict[str, Any]]:
         elif opts.time_limit is not None:
             row["search_seconds"] += opts.reads * opts.time_limit if spec.reads_counted else opts.time_limit
     return out
-
-
-def _presolved_size(entry: Mapping[str, Any], method: str, size: int) -> int:
-    """The variables *method*'s presolve leaves, as the suite's index counts them (``variables_after_line``
-    or ``_probe``, else the suite's own ``variables_after_presolve``), else *size*."""
-    for key in (f"variables_after_{method}", "variables_after_presolve"):
-        if entry.get(key) is not None:
-            return int(entry[key])
-    return size
 
 
 def option_names() -> list[str]:

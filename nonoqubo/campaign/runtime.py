@@ -70,9 +70,7 @@ Examples:
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Mapping
 from datetime import datetime
 
 from ..records import RunRecord
@@ -147,21 +145,6 @@ def time_per_run(text: str, reads: int) -> tuple[float | None, str]:
     return None, "none"
 
 
-def _recorded_access_time(record: RunRecord) -> float | None:
-    """The ``qpu_access_time`` (µs) the run record summed over every problem of the call, or None.
-
-    With spin-reversal transforms one call is several QPU problems; the SampleSet's own ``info``
-    then holds at most one problem's timing, and the record's ``sampler_reported.qpu.timing`` the
-    sum of all of them (:mod:`nonoqubo.solvers.qpu`).
-    """
-    qpu = record.qpu_reported()
-    timing = qpu.get("timing") if qpu is not None else None
-    value = timing.get("qpu_access_time") if isinstance(timing, Mapping) else None
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
-        return float(value)
-    return None
-
-
 def qpu_timed(sampler: object) -> bool:
     """Whether runs of *sampler* (a run record's ``sampler``) are timed by a QPU's access time: asked of its
     entry in the sampler table (only a real QPU's; ``mock-dwave``'s QPU timing is an estimate, so its runs
@@ -184,7 +167,7 @@ def recorded_time(record: RunRecord, text: str, reads: int) -> tuple[float | Non
         reads: the runs the file holds.
     """
     if qpu_timed(record.sampler):
-        summed = _recorded_access_time(record)
+        summed = record.qpu_access_time()  # summed over every problem of the call
         if summed is not None:
             return summed / 1e6 / max(1, reads), QPU_ACCESS
         m = _ACCESS.search(text)

@@ -77,8 +77,7 @@ from typing import Any
 from .. import clues, exports
 from .._util.atomic import atomic_write
 from .._util.names import file_stem
-from ..records import SuiteIndex
-from ..solvers.sampling import file_digest
+from ..records import SuiteIndex, file_digest
 from ..errors import RecordError, FormatError, NonoquboError, TimeLimit, WriteError
 from ..model.encodings import DEFAULT, Encoding, EncodingLike, encoding_named
 from ..model.estimate import check_fits, check_random_fits
@@ -356,7 +355,7 @@ def _key(puzzle: Puzzle, options: Options, variant: Variant | None = None) -> st
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
 
-#: SHA-256 of a file's bytes (hex): the one reading of a digest (:func:`nonoqubo.solvers.sampling.file_digest`)
+#: SHA-256 of a file's bytes (hex): the one reading of a digest (:func:`nonoqubo.records.file_digest`)
 file_hash = file_digest
 
 

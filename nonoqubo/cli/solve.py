@@ -26,7 +26,8 @@ from ..solvers.initial import WORDS
 from ..solvers.options import SWEEPABLE
 from ..solvers.request import SolveRequest
 from ..solvers.samplers import SAMPLER_TABLE
-from ..solvers.sampling import Prepared, file_digest, models_of, prepare, read_for_solve, sampleset_json
+from ..records import file_digest
+from ..solvers.sampling import Prepared, models_of, prepare, read_for_solve, sampleset_json
 from ..solvers.sweep import parse_sweep, setting_name, settings
 from ._common import (add_encoding_arguments, add_force_argument, add_image_argument, add_presolve_argument,
                       add_puzzle_arguments, chain_break_lines, check_image_path, check_output_folder, emit,

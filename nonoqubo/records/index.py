@@ -18,9 +18,10 @@ then read from its ``convention``).  Every entry's ``name`` is a file name (no f
 after them.
 
 The **models** of a suite (:class:`SuiteModel`) are, per entry whose status is ``ok``: its full model
-(``NAME``: its first QUBO file, else its clue file, so a suite of any export format, LP or MPS
-included, can be run and evaluated) and, where the suite wrote one, its presolved QUBO file
-(``NAME.presolved``).
+(``NAME``: its first file that is a QUBO or the puzzle itself, else its clue file, so a suite of any
+export format, LP or MPS included, can be run and evaluated, and a QOBLIB class, which lists each
+instance's clue file first, is solved and scored from its clues) and, where the suite wrote one, its
+presolved QUBO file (``NAME.presolved``).
 
 Examples:
     >>> doc = {"version": 2, "suite": "nonoqubo", "puzzles": [{"name": "a", "status": "ok", "width": 2,
@@ -36,16 +37,20 @@ Examples:
 
 from __future__ import annotations
 
+import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._util.stream import read_bytes
-from ..errors import RecordError
+from ..errors import NonoquboError, RecordError
+from ..model.encodings import DEFAULT
+from ..model.weights import Weights
 from ._fields import Fields, check_version, loads, quoted
 
-__all__ = ["INDEX_JSON", "SUITE_INDEX_VERSION", "IndexEntry", "IndexFile", "SuiteIndex", "SuiteModel", "safe_name"]
+__all__ = ["INDEX_JSON", "SUITE_INDEX_VERSION", "IndexEntry", "IndexFile", "SuiteIndex", "SuiteModel", "check_digests",
+           "file_digest", "safe_name"]
 
 INDEX_JSON = "index.json"
 #: the version of the index this nonoqubo writes, and the ones it reads
@@ -53,6 +58,15 @@ SUITE_INDEX_VERSION = 2
 SUITE_INDEX_VERSIONS = (1, 2)
 #: the ``suite`` key: which program wrote the index (an index.json without it is not a suite's)
 WRITER = "nonoqubo"
+
+
+def file_digest(path: str) -> str:
+    """The sha256 of a file's bytes (hex), read in pieces: the digest an index records and a run record names."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def safe_name(name: str) -> bool:
@@ -165,6 +179,51 @@ class SuiteModel:
     def family(self) -> Mapping[str, Any] | None:
         return self.entry.family
 
+    @property
+    def clue_digest(self) -> str | None:
+        """The sha256 the index records of the clue file."""
+        if self.entry.clues is not None:
+            return self.entry.clues.sha256
+        return next((f.sha256 for f in self.entry.files if f.kind == "puzzle"), None)
+
+    def model_options(self, encoding: str | None, weights: Weights | None, builds: bool) -> tuple[str, Weights]:
+        """The encoding and weights of the model a run of it samples: *encoding* and *weights* (a request's; None:
+        the defaults) when the run builds it from its clues, else the index entry's (a model file keeps its own)."""
+        if builds or self.path == self.clues:
+            return encoding or DEFAULT.name, weights or Weights()
+        fields = self.entry.fields
+        return str(fields.get("encoding", DEFAULT.name)), Weights.of(fields.get("weights"), f"{self.name}: weights")
+
+    def variables_after(self, presolve: str) -> int:
+        """The variables *presolve* (``line``, ``probe``) leaves, as the index counts them, else :attr:`variables`."""
+        for key in (f"variables_after_{presolve}", "variables_after_presolve"):
+            value = self.entry.fields.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+        return self.variables
+
+
+def check_digests(models: Sequence[SuiteModel]) -> None:
+    """Refuse a model file (or clue file) whose sha256 is not the one the suite's index records.
+
+    Raises:
+        NonoquboError: the first such file, in one line naming it and both digests.
+    """
+    seen: set[str] = set()
+    for m in models:
+        for path, digest in ((m.path, m.digest), (m.clues, m.clue_digest)):
+            if path is None or digest is None or path in seen:
+                continue
+            seen.add(path)
+            try:
+                found = file_digest(path)
+            except OSError as exc:
+                raise NonoquboError(f"{path}: cannot read the suite's file ({exc.strerror or exc})") from None
+            if found != digest:
+                raise NonoquboError(f"{path}: its sha256 is {found[:16]}..., the suite's index records "
+                                    f"{digest[:16]}...: the file changed after 'nonoqubo suite' wrote it; "
+                                    "build the suite again (or restore the file)")
+
 
 @dataclass(frozen=True)
 class SuiteIndex:
@@ -237,12 +296,12 @@ class SuiteIndex:
             else:
                 clue_digest = entry.clues.sha256 if entry.clues is not None else None
             for variant in ("full", "presolved"):
-                qubo = next((f for f in entry.files if f.variant == variant and f.kind == "qubo"), None)
+                first = next((f for f in entry.files if f.variant == variant and f.kind in ("qubo", "puzzle")), None)
                 name = entry.name if variant == "full" else f"{entry.name}.presolved"
                 shown = puzzle if variant == "full" else f"{puzzle}.presolved"
-                if qubo is not None:
-                    out.append(SuiteModel(name, shown, os.path.join(self.folder, qubo.path), clue, qubo.sha256,
-                                          qubo.variables or 0, entry))
+                if first is not None and first.kind == "qubo":
+                    out.append(SuiteModel(name, shown, os.path.join(self.folder, first.path), clue, first.sha256,
+                                          first.variables or 0, entry))
                 elif variant == "full" and clue is not None:
                     variables = entry.fields.get("variables")
                     out.append(SuiteModel(name, shown, clue, clue, clue_digest,

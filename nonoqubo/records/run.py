@@ -290,6 +290,17 @@ class RunRecord:
         qpu = self.sampler_reported.get("qpu")
         return qpu if isinstance(qpu, Mapping) else None
 
+    def qpu_access_time(self) -> float | None:
+        """The ``qpu_access_time`` (µs) the record summed over every problem of a QPU call
+        (``sampler_reported.qpu.timing``; with spin-reversal transforms one call is several QPU problems, and the
+        SampleSet's own ``info`` holds at most one problem's timing), or None."""
+        qpu = self.qpu_reported()
+        timing = qpu.get("timing") if qpu is not None else None
+        value = timing.get("qpu_access_time") if isinstance(timing, Mapping) else None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+            return None
+        return float(value)
+
     def summary(self) -> dict[str, Any]:
         """The part ``evaluate`` reports as ``run``: without the per-read lists."""
         timing = self.timing

@@ -85,7 +85,6 @@ Examples:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -107,7 +106,7 @@ from ..model.encodings import DEFAULT
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from ..pipeline import Models, Step
-from ..records import RunModel, RunRecord
+from ..records import RunModel, RunRecord, file_digest
 from ..samples import SampleBatch
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick, machine
 from .dwave import SA_DEFAULT_SWEEPS
@@ -115,7 +114,7 @@ from .initial import initial_states
 from .request import SolveRequest
 from .samplers import SAMPLER_TIMING, WALL_CLOCK
 
-__all__ = ["RUN", "Prepared", "SolveRequest", "SolveResult", "check_memory", "checked_models", "file_digest", "model_record", "models_of", "prepare",
+__all__ = ["RUN", "Prepared", "SolveRequest", "SolveResult", "check_memory", "checked_models", "model_record", "models_of", "prepare",
            "read_for_solve", "request_of", "run_record", "sample", "sampleset_document", "sampleset_json", "solve"]
 
 #: the ``batch.extra`` key of the run's record (:func:`run_record`)
@@ -474,15 +473,6 @@ def prepare(puzzle: Puzzle | Qubo, request: SolveRequest | str = "sa", *, source
     if digest is None and source is not None and os.path.isfile(source):
         digest = file_digest(source)
     return Prepared(models.puzzle, models, qubo, decoder, request, opts, time.perf_counter() - start, digest)
-
-
-def file_digest(path: str) -> str:
-    """The sha256 of a file's bytes (hex), read in pieces."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def sampleset_json(result: SolveResult) -> str:

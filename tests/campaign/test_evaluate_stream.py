@@ -150,12 +150,12 @@ def test_a_record_key_that_stops_being_a_dict_is_merged_again_from_the_files(cam
     for k, f in enumerate(files):
         doc = json.loads(f.read_text())
         if k == 2:
-            del doc["info"]["nonoqubo"]["machine"]  # a hand-made record: no machine
+            del doc["info"]["nonoqubo"]["model"]  # a hand-made record: no model (a dict in the others)
         (tmp_path / "sa-5" / f.name).write_text(json.dumps(doc))
         expected.append(ev.recorded_run(json.dumps(doc)))
     (g,) = evaluate(str(suite), [str(tmp_path / "sa-5")], jobs=1)
     assert g.run == _listed_merge(expected)
-    assert isinstance(g.run["machine"], list) and None in g.run["machine"]
+    assert isinstance(g.run["model"], list) and None in g.run["model"]
 
 
 def test_record_merge_equals_the_listed_merge():
