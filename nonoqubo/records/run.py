@@ -45,8 +45,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._util.plain import json_safe
-from ..errors import NonoquboError, RecordError
+from ..errors import RecordError
 from ..model.encodings import Encoding, encoding_named
+from ..model.encodings import names as encoding_names
 from ..model.weights import FAMILIES, Weights
 from ._fields import Fields, check_version, quoted
 
@@ -251,10 +252,10 @@ class RunRecord:
         """
         if self.model is None:
             return None
-        try:
-            return RecordedModel(encoding_named(self.model.encoding), self.model.weights, self.presolve)
-        except NonoquboError as exc:
-            raise RecordError(f"run record: {exc}") from None
+        if self.model.encoding not in encoding_names():
+            raise RecordError(f"run record: model: encoding {quoted(self.model.encoding)} is not one nonoqubo knows "
+                              f"({', '.join(encoding_names())})")
+        return RecordedModel(encoding_named(self.model.encoding), self.model.weights, self.presolve)
 
     def identity(self) -> RunIdentity:
         """Which run this is (the module docstring)."""

@@ -41,7 +41,7 @@ from typing import Any
 
 from .._util.stream import read_bytes
 from ..errors import RecordError, SampleError
-from ..records import RUN_IDENTITY, RecordedModel, RunRecord, decode_at
+from ..records import RUN_IDENTITY, RecordedModel, RunRecord, decode_at, quoted
 
 __all__ = ["RUN_IDENTITY", "RecordedModel", "key_of", "record_of", "recorded_model", "run_records", "searched_text",
            "setting_of", "the_record"]
@@ -95,7 +95,7 @@ def the_record(text: str, source: str) -> RunRecord | None:
         return None
     kinds = {key_of(setting_of(r, *r.model_words())) for r in found}
     if len(kinds) > 1:
-        names = sorted({r.sampler for r in found})
+        names = sorted({quoted(r.sampler) for r in found})
         raise SampleError(f"{source}: holds {len(found)} run records of {len(kinds)} different settings "
                           f"(samplers {', '.join(names)}); one file is the runs of one setting: split it")
     return found[0]

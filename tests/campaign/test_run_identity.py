@@ -141,3 +141,19 @@ def test_run_then_evaluate_works_on_a_suite_of_any_format(tmp_path, run_cli, fmt
     status, out, err = run_cli("evaluate", tmp_path / "suite", tmp_path / "runs", "-q", "-j", 1, "--json")
     assert status == 0, err
     assert [g["model"] for g in json.loads(out)["groups"]] == ["random-4x4-d0.5-s3-0001"]
+
+
+@pytest.mark.parametrize("change", [
+    lambda text: text.replace('"machine": {', '"machine": {"d": ' + "[" * 100_000 + "]" * 100_000 + ", ", 1),
+    lambda text: text.replace('"presolve": false', '"presolve": 1', 1),
+    lambda text: text.replace('"sampler": "sa"', '"sampler": "' + "s" * 10_000_000 + '"', 1),
+])
+def test_a_hostile_run_file_in_a_tasks_place_stops_run_in_one_short_line(tmp_path, built, run_cli, change):
+    """Issue 54 classes 7, 8, 9 under ``run`` (and ``--dry-run``): the scan refuses the record, names the file."""
+    plan = _plan(tmp_path, built)
+    assert run_cli("run", plan, "-j", 1, "-q")[0] == 0
+    path = tmp_path / "runs" / "sa" / f"{NAMES[0]}.seed1.json"
+    path.write_text(change(path.read_text()))
+    for extra in ((), ("--dry-run",)):
+        status, out, err = run_cli("run", plan, "-j", 1, *extra)
+        assert status == 2 and "Traceback" not in err and len(out) + len(err) < 5000 and str(path) in out + err

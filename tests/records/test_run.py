@@ -88,10 +88,10 @@ def test_a_400_digit_weight_in_memory_is_refused_too():
                                                                        "weights": {"cell": 10 ** 400}}}, "x.json")
 
 
+@pytest.mark.parametrize("where", ['"machine": {', '"info": {'])
 @pytest.mark.parametrize("command", ["decode", "evaluate"])
-def test_a_record_nested_100000_deep_is_refused(solved, tmp_path, run_cli, command):  # class 7
-    text = solved[1].read_text().replace('"machine": {', '"machine": {"deep": ' + "[" * 100_000 + "]" * 100_000
-                                         + ', ', 1)
+def test_a_record_nested_100000_deep_is_refused(solved, tmp_path, run_cli, command, where):  # class 7
+    text = solved[1].read_text().replace(where, where + '"deep": ' + "[" * 100_000 + "]" * 100_000 + ', ', 1)
     path = tmp_path / "deep.json"
     path.write_text(text)
     args = ("decode", solved[0], path) if command == "decode" else ("evaluate", solved[0], path, "-j", 1)
@@ -99,9 +99,11 @@ def test_a_record_nested_100000_deep_is_refused(solved, tmp_path, run_cli, comma
     assert status == 2 and "nesting deeper than" in err and "Traceback" not in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("change", [lambda r: r["parameters"].update(presolve="x" * 10_000_000),
+                                    lambda r: r["model"].update(encoding="x" * 10_000_000)])
 @pytest.mark.parametrize("command", ["decode", "evaluate"])
-def test_a_10_mb_value_is_quoted_short(solved, tmp_path, run_cli, command):  # class 9
-    path = _with_record(solved, tmp_path, lambda r: r["parameters"].update(presolve="x" * 10_000_000))
+def test_a_10_mb_value_is_quoted_short(solved, tmp_path, run_cli, command, change):  # class 9
+    path = _with_record(solved, tmp_path, change)
     args = ("decode", solved[0], path) if command == "decode" else ("evaluate", solved[0], path, "-j", 1)
     status, _, err = run_cli(*args)
     assert status == 2 and len(err) < 1000 and "10,000,002 characters" in err and str(path) in err
