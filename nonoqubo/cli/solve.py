@@ -34,6 +34,7 @@ from ._common import (add_encoding_arguments, add_force_argument, add_image_argu
                       wants_tournament_solve, write_image)
 from ._qpu_options import QPU_EXAMPLES, qpu_inputs
 from ._request import add_request_options, given_options, request_of_args
+from ._options import add
 
 ORDER = 70
 
@@ -163,21 +164,18 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="cpsat on a multi-puzzle file (a tournament's questions): solve every puzzle (--time-limit "
                              "each) and write OUT, the answers ($N, rows of tab-separated 0/1); exit 3 when the time "
                              "limit stopped a puzzle")
-    parser.add_argument("-o", "--output", metavar="SAMPLES.json",
-                        help="also save the samples as a dimod SampleSet JSON of the full model "
-                             "(fixed variables filled in), for 'nonoqubo decode', with the run's sampler, "
-                             "parameters, timing and machine in info[\"nonoqubo\"] (for 'nonoqubo evaluate')")
+    add(parser, "output", "also the samples, as a dimod SampleSet JSON of the full model (fixed variables filled "
+                          "in), for 'nonoqubo decode', with the run's sampler, parameters, timing and machine in "
+                          "info[\"nonoqubo\"] (for 'nonoqubo evaluate'); with --sweep a folder", metavar="SAMPLES.json")
     add_request_options(parser, ["anneal", "openjij"])
     parser.add_argument("--sweep", action="append", metavar="OPTION=V1:V2|FILE",
                         help="run one solve per setting and write each into -o DIR/SETTING/: "
                              "beta-range=0.1,10:0.5,10 (repeat for a grid), or a JSON/YAML file of "
                              "option -> values; then 'nonoqubo evaluate PUZZLE DIR' compares them")
     add_request_options(parser, ["qpu", "search"])
-    parser.add_argument("--json", action="store_true",
-                        help="print the report as JSON (schemas/report.schema.json)")
-    parser.add_argument("-q", "--quiet", action="store_true",
-                        help="no progress display, no hint and no 'wrote FILE' line; with -o or --image nothing at all but "
-                             "errors (the exit status still says whether the best sample is valid)")
+    add(parser, "json", "the report (schemas/report.schema.json)")
+    add(parser, "quiet", "no progress display, no hint and no 'wrote FILE' line; with -o or --image nothing at all "
+                         "but errors (the exit status still says whether the best sample is valid)")
     add_image_argument(parser)
     add_force_argument(parser)
     parser.set_defaults(run=run)
