@@ -439,7 +439,7 @@ def args_puzzle(args: argparse.Namespace) -> str:
 
 
 def print_tournament(outcome: Any, as_json: bool) -> int:
-    """Print a :class:`~nonoqubo.campaign.tournament.TournamentOutcome` (its lines, or its JSON); its exit status."""
+    """Print a :class:`~nonoqubo.solvers.tournament.TournamentOutcome` (its lines, or its JSON); its exit status."""
     if as_json:
         print(json.dumps(outcome.to_dict(), indent=1))
     else:
@@ -449,9 +449,9 @@ def print_tournament(outcome: Any, as_json: bool) -> int:
 
 def solve_tournament(args: argparse.Namespace) -> int:
     """``solve PUZZLES --sampler cpsat [--tournament-answers OUT]``: every puzzle of the file
-    (:func:`nonoqubo.campaign.tournament.solve_all`), one answer file."""
+    (:func:`nonoqubo.solvers.tournament.solve_all`), one answer file."""
     from .._util import progress
-    from ..campaign.tournament import solve_all
+    from ..solvers.tournament import solve_all
 
     refuse_in_tournament(args, "--tournament-answers", {
         "output": "-o", "image": "--image", "count": "--count", "presolve": "--presolve",
@@ -469,9 +469,9 @@ def solve_tournament(args: argparse.Namespace) -> int:
 
 
 def wants_tournament_solve(args: argparse.Namespace) -> bool:
-    """``solve`` on a whole collection (:func:`nonoqubo.campaign.tournament.solves_collection`): ``--tournament-answers``,
+    """``solve`` on a whole collection (:func:`nonoqubo.solvers.tournament.solves_collection`): ``--tournament-answers``,
     or cpsat on a multi-puzzle file with no --index/--name."""
-    from ..campaign.tournament import solves_collection
+    from ..solvers.tournament import solves_collection
 
     return solves_collection(args.puzzle, sampler=args.sampler, format=args.from_format,
                              one_puzzle=args.index is not None or args.spec_name is not None,

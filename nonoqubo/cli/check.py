@@ -16,7 +16,7 @@ from ..logic.check import check, parse_grid
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.palette import BLACK_CHARS, WHITE_CHARS
 from ..answers.render import check_svg, text_picture
-from ..campaign.tournament import check_answers, is_answer_file
+from ..solvers.tournament import check_answers, is_answer_file
 from ._common import (add_image_argument, add_puzzle_arguments, check_image_path, load_puzzle,
                       print_tournament, refuse_in_tournament, say_wrote)
 from ._options import add

@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from .._util.progress import spinner
-from ..campaign.tournament import check_answers, is_answer_file, is_multi_puzzle
+from ..solvers.tournament import check_answers, is_answer_file, is_multi_puzzle
 from ..decoding import decode_samples
 from ..qpu.unembed import CHAIN_BREAK_METHODS
 from ..samples import formats as sample_formats
