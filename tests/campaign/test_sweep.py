@@ -183,3 +183,35 @@ def test_a_qpu_sweep_records_each_settings_parameters_for_evaluate(run_cli, tmp_
     groups = json.loads(stdout)["groups"]
     assert all(g["run"]["qpu"]["solver"] == "mock-dwave" and g["run"]["qpu"]["estimated"] is True for g in groups)
     assert sorted(len(g["run"]["qpu"]["problem_ids"]) for g in groups) == [1, 1, 2, 2]
+
+
+def test_a_sweep_runs_through_the_campaign_runner_in_this_process(run_cli, tmp_path, monkeypatch):
+    """Issue 50 item 5: one runner.  Every setting is a task of ``campaign.runner.run_in_process``, on one
+    model cache that read the puzzle once; its run file is the one ``solve -o`` writes."""
+    from nonoqubo.campaign import runner
+
+    seen: list[tuple[list[str], object]] = []
+    real = runner.run_in_process
+
+    def spy(tasks, deliver, *, cache=None, watch=None, raises=False):
+        seen.append(([task.setting for task in tasks], cache))
+        return real(tasks, deliver, cache=cache, watch=watch, raises=raises)
+
+    monkeypatch.setattr(runner, "run_in_process", spy)
+    monkeypatch.setattr("nonoqubo.campaign.sweep.run_in_process", spy)
+    out = tmp_path / "runs"
+    status, stdout, err = run_cli("solve", LOGO, "--reads", "2", "--seed", "3", "--sweeps", "50", "--json",
+                                  "--sweep", "presolve=false:true:probe", "-o", out)
+    assert status in (0, 1), err
+    (settings, cache), = seen
+    assert settings == ["presolve=false", "presolve=true", "presolve=probe"]
+    assert cache.reads == 1  # the puzzle read and built once for the three settings
+    lines = json.loads(stdout)["sweep"]
+    assert [line["setting"] for line in lines] == settings
+    single = tmp_path / "one.json"
+    assert run_cli("solve", LOGO, "--reads", "2", "--seed", "3", "--sweeps", "50", "--presolve", "probe", "-q",
+                   "-o", single)[0] in (0, 1)
+    swept = json.loads((out / "presolve=probe" / "qbpp-logo.json").read_text())
+    alone = json.loads(single.read_text())
+    assert swept["sample_data"] == alone["sample_data"] and swept["vectors"] == alone["vectors"]
+    assert swept["info"]["nonoqubo"]["parameters"] == alone["info"]["nonoqubo"]["parameters"]
