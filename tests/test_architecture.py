@@ -14,7 +14,10 @@ Every import is counted, the ones inside functions too, from the parsed source
 * at most six modules sit flat beside ``__init__``/``__main__``;
 * a sub-command of ``nonoqubo/cli`` imports the library and ``cli/_common``, never another sub-command;
 * no package binds a name of one of its modules to something else (``nonoqubo.decode`` the
-  function would hide a module ``nonoqubo.decode``).
+  function would hide a module ``nonoqubo.decode``);
+* the page's other checkable statements hold: the CLI helpers and the flat modules its rules name are
+  the real ones, the leaves and model rows say what every module of theirs owns, and every module
+  path, dotted name, test and docs file it shows backticked exists (a moved module is caught).
 """
 
 from __future__ import annotations
@@ -329,3 +332,84 @@ def test_the_table_parser_reads_rows_in_order():
     text = ("## The layers\n\n| layer | package | owns |\n|---|---|---|\n| top | `a`, `b/` | x |\n"
             "| bottom | `__init__` | y |\n\n## Next\n| not | `this` | row |\n")
     assert layer_table(text) == [("top", ("nonoqubo.a", "nonoqubo.b")), ("bottom", ("nonoqubo",))]
+
+
+# -- the page's other statements that the source can check ----------------------------------------
+def _rule(text: str, start: str) -> str:
+    """The bullet of "The rules" that begins with *start*, its lines joined."""
+    section = text.split("The rules:", 1)[1].split("\n## ", 1)[0]
+    bullet = section.split(f"- {start}", 1)[1].split("\n- ", 1)[0]
+    return f"{start}{' '.join(bullet.split())}"
+
+
+def test_the_cli_helpers_the_rules_name_are_the_cli_helpers():
+    """The rule "a CLI command imports ... the CLI's private helpers (...)" names every ``cli/_*`` module."""
+    rule = _rule(ARCHITECTURE.read_text(), "A CLI command imports")
+    named = set(re.findall(r"`cli/(_[a-z_]+)`", rule.split(")", 1)[0]))
+    real = {p.stem for p in (PACKAGE / "cli").glob("_*.py") if p.stem != "__init__"}
+    assert named == real, f"the rule names {sorted(named)}; cli/ holds {sorted(real)}"
+
+
+def test_the_flat_modules_the_rules_name_are_the_flat_modules():
+    rule = _rule(ARCHITECTURE.read_text(), "At most six modules")
+    named = set(re.findall(r"`([a-z_]+)`", rule.split("today", 1)[1]))
+    real = {p.stem for p in PACKAGE.glob("*.py") if p.name not in ("__init__.py", "__main__.py")}
+    assert named == real, f"the rule names {sorted(named)}; nonoqubo/ holds {sorted(real)}"
+
+
+def _row(layer: str) -> str:
+    section = ARCHITECTURE.read_text().split("## The layers", 1)[1].split("\n## ", 1)[0]
+    return next(line for line in section.splitlines() if line.startswith(f"| {layer} |"))
+
+
+@pytest.mark.parametrize("layer, folder", [("leaves", "_util"), ("model", "model")])
+def test_a_layer_row_that_lists_its_modules_lists_them_all(layer, folder):
+    """The leaves and model rows say what each module owns: every module of the folder is named (by its name, or
+    by its one class, ``Puzzle`` for ``puzzle``)."""
+    named = set(re.findall(r"`([A-Za-z_]+)", _row(layer)))
+    modules = {p.stem for p in (PACKAGE / folder).glob("*.py") if p.stem != "__init__"}
+    missing = sorted(m for m in modules if m not in named and m.capitalize() not in named)
+    assert not missing, f"ARCHITECTURE.md's {layer} row does not say what {missing} own"
+
+
+#: a backticked path of the package (``solvers/grid``, ``campaign/runner.execute``, ``model/onehot.py``), or a
+#: dotted name that starts with one of its packages or flat modules (``qpu.cache.embed``, ``pipeline.logical_model``)
+_NAMED = re.compile(r"`((?:_util|model|logic|samples|answers|clues|exports|qpu|solvers|campaign|cli)/[A-Za-z_][\w.]*"
+                    r"|(?:_util|model|logic|samples|answers|clues|exports|qpu|solvers|campaign|cli|pipeline|inputs|"
+                    r"decoding|errors)\.[A-Za-z_][\w.]*)")
+
+
+def stale_names(text: str) -> list[str]:
+    """The paths and dotted names of nonoqubo that *text* shows backticked and the package does not have."""
+    bad = []
+    for name in sorted(set(_NAMED.findall(text))):
+        dotted = name.removesuffix(".py").replace("/", ".").rstrip(".")
+        parts = dotted.split(".")
+        obj: object = importlib.import_module(f"nonoqubo.{parts[0]}")
+        where = f"nonoqubo.{parts[0]}"
+        for part in parts[1:]:
+            if f"{where}.{part}" in _modules():
+                where = f"{where}.{part}"
+                obj = importlib.import_module(where)
+            elif hasattr(obj, part):
+                obj = getattr(obj, part)
+                where = f"{where}.{part}"
+            else:
+                bad.append(name)
+                break
+    return bad
+
+
+def test_every_module_and_name_the_page_shows_exists():
+    assert not stale_names(ARCHITECTURE.read_text())
+
+
+def test_a_moved_module_is_caught():
+    assert stale_names("`solvers/sweep` and `campaign/tournament`, `campaign.runs.recorded_model`; "
+                       "`solvers/grid.expand`, `qpu.cache.embed`, `model/onehot.py`") == [
+        "campaign.runs.recorded_model", "campaign/tournament", "solvers/sweep"]
+
+
+def test_every_test_and_docs_file_the_page_names_exists():
+    named = set(re.findall(r"`((?:tests|docs)/[\w/.-]+\.(?:py|md))`", ARCHITECTURE.read_text()))
+    assert named and not sorted(n for n in named if not (ROOT / n).exists())

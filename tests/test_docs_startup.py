@@ -129,3 +129,35 @@ def test_info_prints_the_logo_figures():
     out = subprocess.run([sys.executable, "-c", PROBE, json.dumps(COMMANDS["info"])], capture_output=True,
                          text=True, env=env, cwd=ROOT, timeout=120)
     assert "437" in out.stdout and "2756" in out.stdout.replace(",", "")
+
+
+#: the commands that judge one puzzle's answer (``decode``) or a grid (``check``): they load no module of
+#: ``nonoqubo.campaign`` (whole tournament collections are ``solvers/tournament``'s)
+JUDGES = {
+    "decode": ["decode", str(ROOT / "examples" / "qbpp-logo.yaml"), str(ROOT / "tests" / "data" / "answers" /
+                                                                         "logo.openjij.json")],
+    "check": ["check", str(ROOT / "examples" / "qbpp-logo.yaml"), str(ROOT / "examples" / "qbpp-logo.answer.txt")],
+}
+
+
+def campaign_in(modules: set[str]) -> list[str]:
+    """The modules of ``nonoqubo.campaign`` among *modules*."""
+    return sorted(m for m in modules if m == "nonoqubo.campaign" or m.startswith("nonoqubo.campaign."))
+
+
+@pytest.mark.parametrize("name", sorted(JUDGES))
+def test_decode_and_check_import_no_campaign_module(name):
+    modules = imported_by(JUDGES[name])
+    assert f"nonoqubo.cli.{name}" in modules and "nonoqubo.logic.check" in modules  # the command ran
+    assert not campaign_in(modules), f"nonoqubo {name} imports {campaign_in(modules)}"
+    assert campaign_in({"nonoqubo.campaign", "nonoqubo.campaigner", "nonoqubo.campaign.plan"}) == [
+        "nonoqubo.campaign", "nonoqubo.campaign.plan"]  # the probe can fail
+
+
+def test_the_campaign_package_imports_none_of_its_modules():
+    """``import nonoqubo.campaign`` loads none of its modules (the notebook renderer is named, not imported)."""
+    script = "import sys, nonoqubo.campaign\nprint(sorted(m for m in sys.modules if m.startswith('nonoqubo.campaign')))"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=ROOT,
+                         timeout=120)
+    assert out.stdout.strip() == "['nonoqubo.campaign']", out.stdout + out.stderr

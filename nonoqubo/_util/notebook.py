@@ -9,8 +9,8 @@ the dependency is turned round: each class's method asks :func:`show`, and the r
 module :func:`register` s its drawing for the class when it is imported.  The classes name no
 renderer.  ``import nonoqubo`` names :mod:`nonoqubo.answers.render` with :func:`renderers`, a
 module :func:`show` imports the first time it finds no drawing (so start-up imports no renderer,
-and a notebook's first picture imports it); ``nonoqubo.campaign`` imports
-:mod:`nonoqubo.campaign.report_html` (neither imports matplotlib until a figure is drawn).
+and a notebook's first picture imports it); ``nonoqubo.campaign`` names
+:mod:`nonoqubo.campaign.report_html` the same way (neither imports matplotlib until a figure is drawn).
 
 A class with no renderer registered shows its text ``repr`` (:func:`show` returns None, which
 Jupyter takes as "no such picture").

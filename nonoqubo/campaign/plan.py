@@ -49,7 +49,6 @@ Examples:
 from __future__ import annotations
 
 import fnmatch
-import itertools
 import json
 import os
 import re
@@ -67,7 +66,7 @@ from ..samples import searched_text, the_record
 from ..solvers.base import SEED_LIMIT
 from ..solvers.options import OPTIONS, option_named
 from ..solvers.request import SolveRequest
-from ..solvers.sweep import setting_name
+from ..solvers.grid import expand
 
 __all__ = ["CONFLICT_POLICIES", "KEYS", "Model", "Plan", "Scan", "Task", "expansions", "option_names",
            "read_plan", "scan", "work"]
@@ -167,23 +166,12 @@ def _builds(options: Mapping[str, Any]) -> bool:
 
 def expansions(name: str, options: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """The expansions of setting *name*: its lists as axes, their Cartesian product, each named
-    ``NAME-OPTION=VALUE_OPTION=VALUE`` (or ``NAME`` without lists)."""
-    axes = [k for k, v in options.items() if isinstance(v, list)]
+    ``NAME-OPTION=VALUE_OPTION=VALUE`` (or ``NAME`` without lists): the grid's one expander
+    (:func:`nonoqubo.solvers.grid.expand`), as ``solve --sweep``'s."""
+    axes = {k: v for k, v in options.items() if isinstance(v, list)}
     if not axes:
         return [(name, dict(options))]
-    out = []
-    for combo in itertools.product(*(options[k] for k in axes)):
-        values = dict(options)
-        values.update(zip(axes, combo))
-        shown = {k: _shown(v) for k, v in zip(axes, combo)}
-        out.append((f"{name}-{setting_name(shown)}", values))
-    return out
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+    return [(f"{name}-{named}", {**options, **values}) for named, values in expand(axes)]
 
 
 def _read(path: str) -> Any:

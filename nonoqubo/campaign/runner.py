@@ -35,6 +35,7 @@ samples, best energy) or failed (its reason), the end.
 from __future__ import annotations
 
 import collections
+import contextlib
 import hashlib
 import os
 import threading
@@ -45,18 +46,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, ContextManager, TextIO
 
 from .._util.atomic import TEMP_MARK, atomic_write
 from .._version import __version__
 from ..errors import MissingDependency, NonoquboError
-from ..pipeline import Models
+from ..pipeline import Models, Step
+from ..solvers.base import Tick
 from ..solvers.sampling import Prepared, checked_models, prepare, read_for_solve, sampleset_json
 from ._options import workers
 from .plan import Plan, Scan, Task, scan, work
 
 __all__ = ["ATTEMPTS", "ModelCache", "ModelData", "Outcome", "TaskResult", "dry_run", "dry_run_lines", "execute",
-           "run_plan"]
+           "run_in_process", "run_plan"]
 
 #: how many times a task is started before a worker death it is part of fails it
 ATTEMPTS = 3
@@ -105,16 +107,34 @@ class _Entry:
 
 
 class ModelCache:
-    """The models a worker keeps between tasks, by file (and its bytes' digest) and encoding and weights."""
+    """The models a worker keeps between tasks, by file (and its bytes' digest) and encoding and weights.
 
-    def __init__(self, size: int = CACHE_MODELS) -> None:
+    *read*: how a task's file is read (default as ``solve`` reads it); ``solve --sweep`` hands the puzzle
+    it read already (``--from``, ``--index``, standard input).
+    """
+
+    def __init__(self, size: int = CACHE_MODELS, read: Callable[[Task], Any] | None = None) -> None:
         self.size = size
         self._entries: collections.OrderedDict[tuple[str, ...], _Entry] = collections.OrderedDict()
         self._lock = threading.Lock()
+        self._read = read
+        self._ready: dict[str, Prepared] = {}
         self.reads = 0  # models read (and built) so far: a test's and the log's count
+
+    def ready(self, task: Task) -> None:
+        """Prepare *task* now and keep it for its run (``solve --sweep`` prepares every setting before the first
+        samples: a bad one stops the sweep before anything is written).
+
+        Raises:
+            NonoquboError: what :func:`~nonoqubo.solvers.sampling.prepare` refuses.
+        """
+        self._ready[task.key] = self.prepared(task)
 
     def prepared(self, task: Task, data: ModelData | None = None) -> Prepared:
         """The task's request prepared on its model (read and built the first time), as ``solve`` prepares it."""
+        kept = self._ready.pop(task.key, None)
+        if kept is not None:
+            return kept
         request = task.request
         key = (task.source, data.digest if data else "",
                request.encoding.name if request.encoding else "", str(request.weights or ""))
@@ -123,7 +143,8 @@ class ModelCache:
             if entry is not None:
                 self._entries.move_to_end(key)
         if entry is None:
-            read = read_for_solve(local_copy(data) if data else task.source, request, command="run")
+            read = self._read(task) if self._read else read_for_solve(local_copy(data) if data else task.source,
+                                                                      request, command="run")
             models, checker = checked_models(read, request, task.source)
             entry = _Entry(read, models, checker)
             with self._lock:
@@ -161,23 +182,29 @@ def local_copy(data: ModelData) -> str:
     return str(path)
 
 
-def execute(task: Task, data: ModelData | None = None, cache: ModelCache | None = None) -> TaskResult:
-    """Run one task (the module docstring): its run file's text, or its failure; never raises.
+def execute(task: Task, data: ModelData | None = None, cache: ModelCache | None = None, *, tick: Tick | None = None,
+            step: Step | None = None, raises: bool = False) -> TaskResult:
+    """Run one task (the module docstring): its run file's text, or its failure; never raises (but with *raises*).
 
-    *data*: the model file's bytes (a Dask worker's), else the file is read at ``task.source``.
+    *data*: the model file's bytes (a Dask worker's), else the file is read at ``task.source``.  *tick*, *step*:
+    the progress of its reads and of a long step before them (``Prepared.run``'s).
     """
     start = time.perf_counter()
     out = TaskResult(task.key, task.output, worker=f"{os.uname().nodename}:{os.getpid()}")
     try:
-        result = (cache or _CACHE).prepared(task, data).run()
+        result = (cache or _CACHE).prepared(task, data).run(tick, step)
         out.text = sampleset_json(result)
         out.samples, out.valid = len(result.analysis), result.num_valid
         out.best_energy = int(result.analysis.energy.min())
     except (NonoquboError, OSError) as exc:
+        if raises:
+            raise
         out.error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if isinstance(exc, OSError) and exc.filename and str(exc.filename) not in out.error:
             out.error = f"{exc.filename}: {exc.strerror or exc}"
     except Exception as exc:  # a defect: the task fails with its reason, the traceback goes to the log
+        if raises:
+            raise
         out.error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no message'}"
         out.detail = traceback.format_exc()
     if data is not None and out.error:  # the file as the user named it, not the worker's copy
@@ -301,9 +328,18 @@ def dry_run_lines(report: dict[str, Any]) -> list[str]:
 Deliver = Callable[[TaskResult], None]
 
 
-def _in_process(tasks: Sequence[Task], deliver: Deliver) -> None:
+def run_in_process(tasks: Sequence[Task], deliver: Deliver, *, cache: ModelCache | None = None,
+                   watch: Callable[[Task], ContextManager[tuple[Tick | None, Step | None]]] | None = None,
+                   raises: bool = False) -> None:
+    """*tasks* one after another in this process, each result handed to *deliver* (``run -j 1``).
+
+    ``solve --sweep`` runs its settings here too: on its own *cache* (the puzzle it read), *watch* giving
+    each task's progress display (``tick``, ``step``) around its run, and *raises*: a failure stops it.
+    """
     for task in tasks:
-        deliver(execute(task))
+        with watch(task) if watch is not None else contextlib.nullcontext((None, None)) as (tick, step):
+            result = execute(task, cache=cache, tick=tick, step=step, raises=raises)
+        deliver(result)
 
 
 def _pool_context() -> Any:
@@ -468,7 +504,7 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
         elif client is not None:
             _dask(found.todo, client, deliver)
         elif jobs == 1:
-            _in_process(found.todo, deliver)
+            run_in_process(found.todo, deliver)
         else:
             _local(found.todo, jobs or 1, deliver)
     except KeyboardInterrupt:

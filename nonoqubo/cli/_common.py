@@ -26,14 +26,15 @@ from ..errors import Contradiction, NonoquboError, NoSolution, PuzzleError
 from ..inputs import open_input
 from ..logic.presolve import DEFAULT_PRESOLVE, PRESOLVES
 from ..model.puzzle import Puzzle
+from ._options import add, add_deprecated
 from ._parser import OneOf
 
-__all__ = ["add_cache_argument", "add_chain_strength_argument", "add_embed_search_arguments", "add_encoding_arguments",
+__all__ = ["add_cache_argument", "add_embed_search_arguments", "add_encoding_arguments",
            "add_force_argument", "add_image_argument", "add_presolve_argument", "add_puzzle_arguments",
            "chain_break_lines", "probe_summary",
            "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit", "topology_file",
            "encoding_options", "input_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
-           "verdict", "write_image", "say_wrote", "add_quiet_argument", "print_tournament", "refuse_in_tournament", "solve_tournament",
+           "verdict", "write_image", "say_wrote", "print_tournament", "refuse_in_tournament", "solve_tournament",
            "wants_tournament_solve"]
 
 #: items printed per section in text mode (--json lists everything)
@@ -163,12 +164,8 @@ def add_encoding_arguments(parser: argparse.ArgumentParser | argparse._ArgumentG
     """
     from ..model.encodings import DEFAULT, encodings
 
-    listed = "; ".join(f"{e.name}{' (default)' if e is DEFAULT else ''}: {e.title}" for e in encodings())
-    parser.add_argument("--encoding", default=None, metavar="NAME",  # None: not given (encoding_options)
-                        help=f"the encoding of the block shifts: {listed}")
-    parser.add_argument("--weights", default=None, metavar="shape=A,order=B,cell=C",
-                        help="positive integer penalty weights: energy = A*shape + B*order + C*cells "
-                             "(default 1 each; any subset, e.g. --weights cell=2)")
+    add(parser, "encoding", "; ".join(f"{e.name}{' (default)' if e is DEFAULT else ''}: {e.title}" for e in encodings()))
+    add(parser, "weights", "any subset, e.g. --weights cell=2")  # None when not given: encoding_options
 
 
 def encoding_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -193,23 +190,13 @@ def add_truth_arguments(parser: argparse.ArgumentParser, what: str, unique: bool
     """
     from ..solvers.cpsat import TRUTH_TIME
 
-    parser.add_argument("--truth", action="store_true", help=what)
+    parser.add_argument("--truth", action="store_true", help=f"count the solutions with CP-SAT: {what}")
     parser.add_argument("--truth-limit", type=int, default=2, metavar="N",
                         help="count solutions up to N (default 2: enough to prove uniqueness)")
     also = ", and of each --unique proof (a draw it stops is not kept)" if unique else ""
     parser.add_argument("--truth-time", type=float, default=TRUTH_TIME, metavar="SECONDS",
                         help=f"CP-SAT time limit per search of --truth{also} (default {TRUTH_TIME:g}); a count "
                              "it stops is never unique: it reads 'unknown (time limit)', or '>= k' after k >= 2")
-
-
-def add_chain_strength_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """``--chain-strength X|uniform-torque|scaled``: the coupling that holds a chain's qubits together."""
-    parser.add_argument("--chain-strength", metavar="X", default=None,
-                        help="the coupling that holds each chain's qubits together, in the logical model's "
-                             "units (a broken chain coupler costs 2X): a positive number, or 'uniform-torque' "
-                             "(Ocean's default, uniform_torque_compensation with prefactor 1.414; the default), "
-                             "'uniform-torque:PREFACTOR' (another prefactor) "
-                             "or 'scaled' (the largest |h| or |J| of the logical Ising model)")
 
 
 def say_wrote(path: str, what: str, quiet: bool = False) -> None:
@@ -222,11 +209,6 @@ def say_wrote(path: str, what: str, quiet: bool = False) -> None:
         return
     sys.stdout.flush()
     print(wrote(path, what), file=sys.stderr)
-
-
-def add_quiet_argument(parser: argparse.ArgumentParser, what: str) -> None:
-    """``-q``/``--quiet``, for a command whose only lines to silence are the files it says it wrote."""
-    parser.add_argument("-q", "--quiet", action="store_true", help=f"no 'wrote FILE' line for {what}")
 
 
 def add_image_argument(parser: argparse.ArgumentParser, what: str = "the picture of the best sample") -> None:
@@ -344,15 +326,18 @@ def add_embed_search_arguments(parser: argparse.ArgumentParser, *, short: bool =
     ``embed``, ``info --topology`` and ``suite --embed``, one definition (the limits are
     :func:`nonoqubo.qpu.embedding.check_search`'s, checked by :func:`check_embed_search_options`).
 
-    *short*: also ``--seed``, ``--tries`` and ``--timeout``, the names ``embed`` has always taken
-    (the same options, two names each).
+    *short*: also ``--tries`` and ``--timeout``, the names ``embed`` has always taken (the same options,
+    two names each), and ``--seed``, a deprecated alias of ``--embed-seed`` (``--seed`` is a solve's
+    random seed: :mod:`nonoqubo.cli._options`).
     """
     from ..qpu.embedding import MAX_TIMEOUT, MAX_TRIES, SEED_LIMIT
 
     def names(word: str) -> list[str]:
         return [f"--embed-{word}", *([f"--{word}"] if short else [])]
 
-    parser.add_argument(*names("seed"), dest="embed_seed", action=_SearchOption, type=int, default=1, metavar="N",
+    if short:
+        add_deprecated(parser, "--seed", "--embed-seed", "embed_seed", why="--seed is a solve's random seed", convert=int)
+    parser.add_argument("--embed-seed", dest="embed_seed", action=_SearchOption, type=int, default=1, metavar="N",
                         help=f"minorminer's random seed of the first try, 0..{SEED_LIMIT - 1}; try i uses N + i "
                              "(default 1)")
     parser.add_argument(*names("tries"), dest="embed_tries", action=_SearchOption, type=int, default=1, metavar="N",
@@ -454,7 +439,7 @@ def args_puzzle(args: argparse.Namespace) -> str:
 
 
 def print_tournament(outcome: Any, as_json: bool) -> int:
-    """Print a :class:`~nonoqubo.campaign.tournament.TournamentOutcome` (its lines, or its JSON); its exit status."""
+    """Print a :class:`~nonoqubo.solvers.tournament.TournamentOutcome` (its lines, or its JSON); its exit status."""
     if as_json:
         print(json.dumps(outcome.to_dict(), indent=1))
     else:
@@ -464,9 +449,9 @@ def print_tournament(outcome: Any, as_json: bool) -> int:
 
 def solve_tournament(args: argparse.Namespace) -> int:
     """``solve PUZZLES --sampler cpsat [--tournament-answers OUT]``: every puzzle of the file
-    (:func:`nonoqubo.campaign.tournament.solve_all`), one answer file."""
+    (:func:`nonoqubo.solvers.tournament.solve_all`), one answer file."""
     from .._util import progress
-    from ..campaign.tournament import solve_all
+    from ..solvers.tournament import solve_all
 
     refuse_in_tournament(args, "--tournament-answers", {
         "output": "-o", "image": "--image", "count": "--count", "presolve": "--presolve",
@@ -484,9 +469,9 @@ def solve_tournament(args: argparse.Namespace) -> int:
 
 
 def wants_tournament_solve(args: argparse.Namespace) -> bool:
-    """``solve`` on a whole collection (:func:`nonoqubo.campaign.tournament.solves_collection`): ``--tournament-answers``,
+    """``solve`` on a whole collection (:func:`nonoqubo.solvers.tournament.solves_collection`): ``--tournament-answers``,
     or cpsat on a multi-puzzle file with no --index/--name."""
-    from ..campaign.tournament import solves_collection
+    from ..solvers.tournament import solves_collection
 
     return solves_collection(args.puzzle, sampler=args.sampler, format=args.from_format,
                              one_puzzle=args.index is not None or args.spec_name is not None,

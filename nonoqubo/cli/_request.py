@@ -20,6 +20,7 @@ from typing import Any
 from ..solvers.options import CLI_GROUPS, KIND_TYPES, OPTIONS, SolveOption
 from ..solvers.request import SolveRequest
 from ..solvers.samplers import SAMPLERS
+from ._options import CLI_OPTIONS, add
 from ._parser import TwoWords
 
 __all__ = ["add_option", "add_request_options", "dest_of", "given_options", "request_of_args"]
@@ -31,7 +32,14 @@ def dest_of(entry: SolveOption) -> str:
 
 
 def add_option(target: argparse.ArgumentParser | argparse._ArgumentGroup, entry: SolveOption) -> None:
-    """One table entry as an argparse option of *target*."""
+    """One table entry as an argparse option of *target*.
+
+    An option other commands take too (``--topology``, ``--embedding``, ``--chain-strength``) is added
+    through the CLI's one definition of it (:func:`nonoqubo.cli._options.add`), the entry's help its detail.
+    """
+    if entry.name in CLI_OPTIONS:
+        add(target, entry.name)
+        return
     if entry.kind == "switch":
         action: Any = argparse.BooleanOptionalAction if entry.negatable else "store_true"
         target.add_argument(entry.flag, action=action, default=None, help=entry.help_text)

@@ -20,8 +20,9 @@ from ..model.estimate import LONG_WORK_TERMS, check_fits
 from ..model.qubo import Qubo
 from ..pipeline import BuildPlan, Models, write_files
 from ..qpu.physical import build_physical, write_physical
-from ._common import (add_chain_strength_argument, add_encoding_arguments, add_force_argument, add_presolve_argument,
+from ._common import (add_encoding_arguments, add_force_argument, add_presolve_argument,
                       add_puzzle_arguments, load_puzzle, no_solution_names, probe_summary, progress_enabled)
+from ._options import add
 
 ORDER = 20
 
@@ -70,22 +71,20 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = sub.add_parser("build", help=HELP, description=DESCRIPTION,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_arguments(parser)
-    parser.add_argument("-o", "--output", action="append", required=True, metavar="OUT",
-                        help="file to write ('-' for standard output); repeat for several formats")
-    parser.add_argument("-f", "--format", action="append", metavar="FORMAT",
-                        help="output format (default: from OUT's extension); once for all outputs or once per -o")
+    add(parser, "output", "a model file ('-' for standard output); repeat for several formats", metavar="OUT",
+        required=True, repeat=True)
+    add(parser, "format", "default from OUT's extension; once for all outputs or once per -o")
     parser.add_argument("--ising", action="store_true",
                         help="write the Ising form (h, J, offset; s = 2x - 1) in formats that can carry it")
     add_presolve_argument(parser, "fix the variables the presolve decides before writing (recorded in the file)")
     parser.add_argument("--constrained", action="store_true",
                         help="write the constrained 0-1 model (formats of kind 'constrained': cqm, lp, mps, ommx)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no summary")
+    add(parser, "quiet", "no progress bars and no summary")
     add_encoding_arguments(parser)
     add_force_argument(parser)
     qpu = parser.add_argument_group("the physical problem (--embedding)")
-    qpu.add_argument("--embedding", metavar="EMB.json",
-                     help="write the problem on qubits through this embedding ('nonoqubo embed'), as .bqm or .json")
-    add_chain_strength_argument(qpu)
+    add(qpu, "embedding", "write the problem on qubits through it, as .bqm or .json")
+    add(qpu, "chain-strength")
     qpu.add_argument("--h-range", metavar="LO,HI", default=None,
                      help="the QPU's h range the biases are scaled into (default: the embedding's topology file's "
                           "h_range, else -4,4, an Advantage system's; e.g. --h-range -2,2)")

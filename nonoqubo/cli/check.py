@@ -16,9 +16,10 @@ from ..logic.check import check, parse_grid
 from ..errors import FormatError, NonoquboError, PuzzleError
 from ..model.palette import BLACK_CHARS, WHITE_CHARS
 from ..answers.render import check_svg, text_picture
-from ..campaign.tournament import check_answers, is_answer_file
-from ._common import (add_image_argument, add_puzzle_arguments, add_quiet_argument, check_image_path, load_puzzle,
+from ..solvers.tournament import check_answers, is_answer_file
+from ._common import (add_image_argument, add_puzzle_arguments, check_image_path, load_puzzle,
                       print_tournament, refuse_in_tournament, say_wrote)
+from ._options import add
 
 ORDER = 60
 
@@ -69,11 +70,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_arguments(parser)
     parser.add_argument("grid", metavar="GRID", help="the grid to check ('-' reads standard input)")
-    parser.add_argument("--json", action="store_true",
-                        help="print the verdict as JSON (schemas/report.schema.json, kind 'check'; a tournament "
-                             "answer file: kind 'tournament-check')")
+    add(parser, "json", "the verdict (schemas/report.schema.json, kind 'check'; a tournament answer file: kind "
+                        "'tournament-check')")
     add_image_argument(parser, "the grid")
-    add_quiet_argument(parser, "--image")
+    add(parser, "quiet", "no 'wrote FILE' line for --image")
     parser.set_defaults(run=run)
     return parser
 

@@ -14,6 +14,7 @@ from ..inputs import load_model
 from ..model.puzzle import Puzzle
 from ..errors import FormatError, PuzzleError, UnsupportedFormat
 from ._common import add_puzzle_arguments, check_output_folder, load_puzzle, say_wrote
+from ._options import add
 
 ORDER = 40
 
@@ -41,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("output", metavar="OUTPUT", help="file to write ('-' writes standard output; give --to)")
     parser.add_argument("--to", dest="to_format", metavar="FORMAT",
                         help="output clue format, when OUTPUT's ending does not tell")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no 'wrote FILE' line, and no note when the solution cannot be kept")
+    add(parser, "quiet", "no 'wrote FILE' line, and no note when the solution cannot be kept")
     parser.set_defaults(run=run)
     return parser
 

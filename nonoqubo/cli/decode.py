@@ -11,13 +11,14 @@ import argparse
 import sys
 
 from .._util.progress import spinner
-from ..campaign.tournament import check_answers, is_answer_file, is_multi_puzzle
+from ..solvers.tournament import check_answers, is_answer_file, is_multi_puzzle
 from ..decoding import decode_samples
 from ..qpu.unembed import CHAIN_BREAK_METHODS
 from ..samples import formats as sample_formats
 from ._common import (add_encoding_arguments, add_force_argument, add_image_argument, add_presolve_argument,
                       chain_break_lines, check_image_path, emit, print_tournament, progress_enabled,
                       refuse_in_tournament, say_wrote)
+from ._options import add, add_deprecated
 
 ORDER = 50
 
@@ -106,34 +107,29 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                       help="show the lowest-energy sample (the default)")
     show.add_argument("--all", dest="which", action="store_const", const="all",
                       help="show every sample")
-    parser.add_argument("--json", action="store_true",
-                        help="print the report as JSON (schemas/report.schema.json)")
-    parser.add_argument("--samples-format", metavar="FORMAT",
-                        help="samples format, when the content does not tell "
-                             f"({', '.join(sample_formats())})")
+    add(parser, "json", "the report (schemas/report.schema.json)")
+    add(parser, "samples-format", ", ".join(sample_formats()))
     spin = parser.add_mutually_exclusive_group()
     spin.add_argument("--spin", dest="spin", action="store_const", const=True,
                       help="values are spins -1/+1 (default: detected)")
     spin.add_argument("--binary", dest="spin", action="store_const", const=False,
                       help="values are 0/1 (default: detected)")
     qpu = parser.add_argument_group("samples on qubits (the physical problem)")
-    qpu.add_argument("--embedding", metavar="EMB.json",
-                     help="the samples are on qubits: map them back through this embedding's chains "
-                          "('nonoqubo embed'; it must be for MODEL, or for its presolved model)")
-    qpu.add_argument("--chain-break", metavar="METHOD", default=None,
-                     help="how a broken chain (qubits that disagree) gives its variable's value: "
-                          + ", ".join(CHAIN_BREAK_METHODS) + " (default majority; dwave.embedding's "
-                          "majority_vote, discard, weighted_random, MinimizeEnergy)")
-    qpu.add_argument("--seed", type=int, default=None, metavar="S",
+    add(qpu, "embedding", "the samples are on qubits: map them back through its chains (it must be for MODEL, "
+                          "or for its presolved model)")
+    add(qpu, "chain-break", ", ".join(CHAIN_BREAK_METHODS) + " (default majority; dwave.embedding's majority_vote, "
+                            "discard, weighted_random, MinimizeEnergy)")
+    qpu.add_argument("--chain-break-seed", type=int, default=None, metavar="S",
                      help="seed of --chain-break weighted's random choices, for repeatable decodes")
+    add_deprecated(qpu, "--seed", "--chain-break-seed", "chain_break_seed", why="--seed is a solve's random seed",
+                   convert=int)
     model = parser.add_argument_group("the model of a clue file (for samples that record no run)")
     add_encoding_arguments(model)
     add_presolve_argument(model, "decode against the presolved model (a run's record says so itself)")
     add_image_argument(parser)
     add_force_argument(parser)
-    parser.add_argument("-q", "--quiet", action="store_true",
-                        help="no notes on standard error (the model a run record names, how labels were read, the "
-                             "'wrote FILE' line of --image)")
+    add(parser, "quiet", "no notes on standard error (the model a run record names, how labels were read, the "
+                         "'wrote FILE' line of --image)")
     parser.set_defaults(run=run, which="best", spin=None)
     return parser
 
@@ -149,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     with spinner(f"reading {args.model}", enabled=progress_enabled(args)):
         result = decode_samples(args.model, args.samples, which=args.which, format=args.samples_format,
                                 spin=args.spin, embedding=args.embedding, chain_break=args.chain_break,
-                                seed=args.seed, force=args.force, encoding=args.encoding, weights=args.weights,
+                                seed=args.chain_break_seed, force=args.force, encoding=args.encoding, weights=args.weights,
                                 presolve=args.presolve_method if args.presolve else None)
     if result.model_note and not args.quiet:  # the model a run record names, built: one line says so
         print(f"nonoqubo: note: {result.model_note}", file=sys.stderr)

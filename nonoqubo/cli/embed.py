@@ -18,9 +18,10 @@ from ..pipeline import qubo_to_embed
 from ..qpu.cache import embed
 from ..qpu.embedding import check_search_options, write_embedding
 from ..qpu.topology import Topology, parse_topology
-from ._common import (add_embed_search_arguments, add_puzzle_arguments, check_embed_search_options, check_output_folder,
+from ._common import (add_embed_search_arguments, add_presolve_argument, add_puzzle_arguments, check_embed_search_options, check_output_folder,
                       load_puzzle, no_solution_names, progress_enabled, say_wrote, topology_file)
 from ._qpu_options import add_search_options, search_options
+from ._options import add
 
 ORDER = 25
 
@@ -49,8 +50,9 @@ Embeddings are cached by (the model's interaction graph, the topology,
 (default ~/.cache/nonoqubo/embeddings): the second embed of the same model with
 the same search is immediate; a longer --embed-timeout searches again.  The
 search options are the ones 'info --topology' and 'suite --embed' take, with
-the same limits; 'embed' also takes them by their short names, --seed,
---tries and --timeout.  Every cached or found
+the same limits; 'embed' also takes two by their short names, --tries and
+--timeout (--seed, its old name of --embed-seed, still works but is
+deprecated: --seed is a solve's random seed).  Every cached or found
 embedding is checked (dwave.embedding.verify_embedding) before it is written.
 
 examples:
@@ -68,14 +70,12 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = sub.add_parser("embed", help=HELP, description=DESCRIPTION,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_arguments(parser, "model_or_puzzle")
-    parser.add_argument("--topology", "-t", required=True, metavar="TOPOLOGY",
-                        help="pegasus:M, zephyr:M[,T], chimera:M[,N[,T]] or a QPU properties .json (see above)")
-    parser.add_argument("-o", "--output", required=True, metavar="EMB.json", help="the embedding file to write")
-    parser.add_argument("--presolve", action="store_true",
-                        help="embed the presolved model: the variables line logic decides fixed first")
+    add(parser, "topology", "the graph to embed on (see above)", metavar="TOPOLOGY", required=True)
+    add(parser, "output", "the embedding file", metavar="EMB.json", required=True)
+    add_presolve_argument(parser, "embed the presolved model: the variables the presolve decides fixed first")
     add_embed_search_arguments(parser, short=True)
     add_search_options(parser)
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line, no figures and no 'wrote FILE' line")
+    add(parser, "quiet", "no progress line, no figures and no 'wrote FILE' line")
     parser.set_defaults(run=run)
     return parser
 
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     topology = parse_topology(args.topology)
     show = progress_enabled(args)
     with spinner("reading and building the model", enabled=show), no_solution_names(source):
-        qubo, presolved = qubo_to_embed(_read(args), presolve=args.presolve, source=source)
+        qubo, presolved = qubo_to_embed(_read(args), presolve=args.presolve and args.presolve_method, source=source)
     found = embed(qubo, topology, seed=args.embed_seed, tries=args.embed_tries, timeout=args.embed_timeout,
                   use_cache=not args.no_cache, presolved=presolved,
                   step=lambda message: status_line(f"{message} (at most {args.embed_timeout:g} s)", show),

@@ -14,6 +14,7 @@ import sys
 from .._util.progress import steps
 from ..campaign.outputs import EvaluateOptions, write_outputs
 from ._common import add_force_argument
+from ._options import add
 
 ORDER = 65
 
@@ -117,21 +118,17 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="seconds per run (overrides what the files record)")
     parser.add_argument("--polish", action="store_true",
                         help="also judge the samples after a steepest-descent pass (dwave-samplers)")
-    parser.add_argument("--samples-format", metavar="FORMAT", help="the samples' format (default: detect per file)")
-    parser.add_argument("--embedding", metavar="EMB.json",
-                        help="the samples are a QPU's, on qubits: unembed them through this embedding (as decode)")
-    parser.add_argument("--chain-break", metavar="METHOD", default=None,
-                        help="with --embedding: how a broken chain gives its variable (default majority)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
+    add(parser, "samples-format", "detected per file")
+    add(parser, "embedding", "the samples are a QPU's, on qubits: unembed them through its chains (as decode)")
+    add(parser, "chain-break", "with --embedding, as decode's (default majority)")
+    add(parser, "json", "the figures, instead of a table")
     parser.add_argument("--csv", metavar="FILE", help="also write the figures as CSV")
     parser.add_argument("--report", metavar="FILE", help="also write a self-contained HTML report with plots")
     parser.add_argument("--figures", metavar="DIR",
                         help="also write every figure as SVG, PDF and the CSV of its numbers into DIR, made if missing (default: none)")
-    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                        help="worker processes (default: the number of CPUs)")
-    parser.add_argument("-q", "--quiet", action="store_true",
-                        help="print nothing but errors: no progress, and no table when --csv, --report or --figures "
-                             "write the figures (--json still prints)")
+    add(parser, "jobs")
+    add(parser, "quiet", "nothing but errors: no progress, and no table when --csv, --report or --figures write "
+                         "the figures (--json still prints)")
     qoblib = parser.add_argument_group("QOBLIB submission")
     qoblib.add_argument("--submission", metavar="DIR", help="also write a QOBLIB submission into DIR (new or empty)")
     qoblib.add_argument("--submitter", metavar="NAME", help="the Submitter column: name(s) and affiliation(s)")

@@ -7,6 +7,7 @@ import json
 
 from .. import clues, exports
 from ..model.encodings import DEFAULT, encodings
+from ._options import add
 
 ORDER = 30
 
@@ -24,7 +25,7 @@ example:
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = sub.add_parser("formats", help=HELP, description=DESCRIPTION,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+    add(parser, "json", "the list")
     parser.set_defaults(run=run)
     return parser
 

@@ -24,6 +24,7 @@ from ..pipeline import Models, model_figures
 from ._common import (add_embed_search_arguments, add_encoding_arguments, add_force_argument, add_presolve_argument,
                       add_puzzle_arguments, add_truth_arguments, check_embed_search_options, encoding_options,
                       load_puzzle, no_solution_names, progress_enabled)
+from ._options import add
 
 ORDER = 10
 
@@ -102,14 +103,13 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = sub.add_parser("info", help=HELP, description=DESCRIPTION,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print the figures as a JSON object")
+    add(parser, "json", "the figures, as one object")
     add_presolve_argument(parser, "also report what the presolve settles and the reduced model's size")
-    add_truth_arguments(parser, "also count the solutions with CP-SAT (is it unique?), say whether line logic "
-                                "solves it, and time the solve and the proof")
+    add_truth_arguments(parser, "is it unique? Also say whether line logic solves it, and time the solve and the "
+                                "proof")
     add_encoding_arguments(parser)
-    parser.add_argument("--topology", metavar="T",
-                        help="also embed the model and the presolved one on this QPU topology and give their qubits "
-                             "and chains (pegasus:16, zephyr:12,4, chimera:16, a properties .json; default none)")
+    add(parser, "topology", "also embed the model and the presolved one on it and give their qubits and chains "
+                            "(default none)")
     add_embed_search_arguments(parser)
     add_force_argument(parser)
     parser.set_defaults(run=run)

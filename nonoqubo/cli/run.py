@@ -14,6 +14,7 @@ import sys
 from .._util.progress import steps
 from ..campaign.plan import read_plan, scan
 from ..campaign.runner import dry_run, dry_run_lines, run_plan
+from ._options import add
 
 ORDER = 62
 
@@ -81,8 +82,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("plan", metavar="PLAN", help="the campaign plan (YAML or JSON)")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                       help="local worker processes, at least 1 (default: every CPU; 1: in this process)")
+    add(where, "jobs", "(local ones; default: every CPU; 1: in this process)")
     where.add_argument("--scheduler", metavar="ADDRESS|FILE",
                        help="run on an existing Dask cluster: its scheduler's address (tcp://host:8786) or "
                             "scheduler file (the 'distributed' extra)")
@@ -95,8 +95,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                 "encoding, weights, presolve, option or seed), replacing that file")
     conflicts.add_argument("--keep-conflicts", dest="conflicts", action="store_const", const="keep",
                            help="leave such run files as they are and count their tasks as not done")
-    parser.add_argument("--json", action="store_true", help="print the summary (or the dry run) as JSON")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress display and no summary; errors only")
+    add(parser, "json", "the summary (or the dry run)")
+    add(parser, "quiet", "no progress display and no summary; errors only")
     parser.set_defaults(run=run)
     return parser
 

@@ -8,33 +8,39 @@ before the puzzle is read) and the hint when no sample is valid; solving is
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from .._util import progress
 from .._util.atomic import atomic_write, check_distinct_outputs, check_not_input
-from .._util.names import file_stem
-from ..errors import Contradiction, MissingDependency, NonoquboError, NoSolution, SolverError
+from ..errors import SolverError
 from ..inputs import is_model_input
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
-from ..pipeline import Models, Step
+from ..pipeline import Step
 from ..qpu.sampler import chain_break_report
 from ..solvers.base import SAMPLER_INFO
 from ..solvers.initial import WORDS
-from ..solvers.options import SWEEPABLE
 from ..solvers.request import SolveRequest
 from ..solvers.samplers import SAMPLER_TABLE
 from ..records import file_digest
-from ..solvers.sampling import Prepared, models_of, prepare, read_for_solve, sampleset_json
-from ..solvers.sweep import parse_sweep, setting_name, settings
+from ..solvers.sampling import prepare, read_for_solve, sampleset_json
 from ._common import (add_encoding_arguments, add_force_argument, add_image_argument, add_presolve_argument,
                       add_puzzle_arguments, chain_break_lines, check_image_path, check_output_folder, emit,
                       input_options, no_solution_names, progress_enabled, say_wrote, solve_tournament,
                       wants_tournament_solve, write_image)
 from ._qpu_options import QPU_EXAMPLES, qpu_inputs
 from ._request import add_request_options, given_options, request_of_args
+from ._options import add
+
+if TYPE_CHECKING:
+    from ..campaign.plan import Task
+    from ..campaign.runner import TaskResult
+    from ..solvers.base import Tick
 
 ORDER = 70
 
@@ -164,21 +170,18 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="cpsat on a multi-puzzle file (a tournament's questions): solve every puzzle (--time-limit "
                              "each) and write OUT, the answers ($N, rows of tab-separated 0/1); exit 3 when the time "
                              "limit stopped a puzzle")
-    parser.add_argument("-o", "--output", metavar="SAMPLES.json",
-                        help="also save the samples as a dimod SampleSet JSON of the full model "
-                             "(fixed variables filled in), for 'nonoqubo decode', with the run's sampler, "
-                             "parameters, timing and machine in info[\"nonoqubo\"] (for 'nonoqubo evaluate')")
+    add(parser, "output", "also the samples, as a dimod SampleSet JSON of the full model (fixed variables filled "
+                          "in), for 'nonoqubo decode', with the run's sampler, parameters, timing and machine in "
+                          "info[\"nonoqubo\"] (for 'nonoqubo evaluate'); with --sweep a folder", metavar="SAMPLES.json")
     add_request_options(parser, ["anneal", "openjij"])
     parser.add_argument("--sweep", action="append", metavar="OPTION=V1:V2|FILE",
                         help="run one solve per setting and write each into -o DIR/SETTING/: "
                              "beta-range=0.1,10:0.5,10 (repeat for a grid), or a JSON/YAML file of "
                              "option -> values; then 'nonoqubo evaluate PUZZLE DIR' compares them")
     add_request_options(parser, ["qpu", "search"])
-    parser.add_argument("--json", action="store_true",
-                        help="print the report as JSON (schemas/report.schema.json)")
-    parser.add_argument("-q", "--quiet", action="store_true",
-                        help="no progress display, no hint and no 'wrote FILE' line; with -o or --image nothing at all but "
-                             "errors (the exit status still says whether the best sample is valid)")
+    add(parser, "json", "the report (schemas/report.schema.json)")
+    add(parser, "quiet", "no progress display, no hint and no 'wrote FILE' line; with -o or --image nothing at all "
+                         "but errors (the exit status still says whether the best sample is valid)")
     add_image_argument(parser)
     add_force_argument(parser)
     parser.set_defaults(run=run)
@@ -272,80 +275,43 @@ def run(args: argparse.Namespace) -> int:
     return 0 if result.best.valid else 1
 
 
-def prepare_settings(args: argparse.Namespace, puzzle: Puzzle | Qubo,
-                     plan: list[tuple[str, SolveRequest]]) -> list[Prepared]:
-    """Every setting of a sweep prepared (:func:`~nonoqubo.solvers.sampling.prepare`): its model built
-    (once per presolve method, shared), its warm start matched to it, its QPU parameters and embedding
-    checked, before the first setting samples.  A bad one is one line naming its setting."""
-    source = _solve_source(args, puzzle)
-    base = models_of(puzzle, plan[0][1], source=source)
-    models: dict[str, Models] = {}
-    ready: list[Prepared] = []
-    for name, request in plan:
-        method = request.presolve or "line"
-        shared = models.setdefault(method, Models(base.puzzle, base.qubo, presolve_method=method))
-        earlier = next((p.decoder for p in ready if p.models is shared
-                        and bool(p.request.presolve) == bool(request.presolve)), None)
-        try:
-            ready.append(prepare(puzzle, request, source=source, models=shared, decoder=earlier))
-        except (MissingDependency, Contradiction, NoSolution):
-            raise  # not the setting's fault: the puzzle's verdict (named by run_sweep), or a missing package
-        except NonoquboError as exc:
-            raise SolverError(f"--sweep {name}: {exc}") from None
-    return ready
-
-
-def sweep_file_name(path: str) -> str:
-    """The run file's name in each setting's folder: PUZZLE's file name without its format endings, ``.json``.
-
-    ``random-10x10-0.5-s1-0001.one-hot.qubo.json`` -> ``random-10x10-0.5-s1-0001.one-hot.json``, so
-    a suite's ``evaluate`` finds its puzzle by the name's start.
-    """
-    return file_stem(path) + ".json"
-
-
 def run_sweep(args: argparse.Namespace) -> int:
-    """``solve --sweep``: every setting checked, the puzzle read once, one run file per setting under -o DIR."""
+    """``solve --sweep``: every setting checked, the puzzle read once, one run file per setting under -o DIR
+    (:func:`nonoqubo.campaign.sweep.run_sweep`: the campaign runner, in this process)."""
+    from ..campaign.sweep import run_sweep as sweep, sweep_tasks
+
     if not args.output:
         raise SolverError("--sweep writes one run file per setting: give -o DIR (a folder)")
     if os.path.exists(args.output) and not os.path.isdir(args.output):
         raise SolverError(f"-o {args.output}: --sweep writes into a folder, and this is a file")
     if args.image:
         raise SolverError("--image shows one picture; with --sweep, decode a setting's run file instead")
-    grid = parse_sweep(args.sweep, SWEEPABLE)
-    file_name = sweep_file_name(args.puzzle)
-    given = given_options(args)
-    plan: list[tuple[str, SolveRequest]] = []
-    for setting in settings(grid):  # every setting checked before anything is read or sampled
-        name = setting_name(setting)
-        try:
-            request = SolveRequest.from_options({**given, **setting}).check()
-        except NonoquboError as exc:
-            raise SolverError(f"--sweep {name}: {exc}") from None
-        plan.append((name, request))
-        check_not_input(os.path.join(args.output, name, file_name), *_files_read(args, request))
-    puzzle = read_for_solve(args.puzzle, plan[0][1], from_format=args.from_format, options=input_options(args),
+    tasks = sweep_tasks(args.puzzle, given_options(args), args.sweep, args.output)  # every setting checked first
+    for task in tasks:
+        check_not_input(task.output, *_files_read(args, task.request))
+    puzzle = read_for_solve(args.puzzle, tasks[0].request, from_format=args.from_format, options=input_options(args),
                             force=args.force)
-    with no_solution_names(args.puzzle):
-        ready = prepare_settings(args, puzzle, plan)  # every setting's model and inputs, before any sampling
-    lines, any_valid = [], False
-    for (name, request), prepared in zip(plan, ready):
-        with no_solution_names(args.puzzle), progress.reads(request.spec.progress_total(request.options), name,
-                                                            enabled=progress_enabled(args)) as tick:
-            result = prepared.run(tick, _step(args, request))
-        folder = os.path.join(args.output, name)
-        os.makedirs(folder, exist_ok=True)
-        path = os.path.join(folder, file_name)
-        with atomic_write(path) as fh:
-            fh.write(sampleset_json(result))
-        any_valid |= result.best.valid
-        lines.append({"setting": name, "file": path, "num_samples": len(result.analysis),
-                      "num_valid": result.num_valid, "best_energy": int(result.analysis.energy.min())})
+
+    @contextlib.contextmanager
+    def watch(task: Task) -> Iterator[tuple[Tick, Step | None]]:
+        request = task.request
+        with progress.reads(request.spec.progress_total(request.options), task.setting,
+                            enabled=progress_enabled(args)) as tick:
+            yield tick, _step(args, request)
+
+    lines: list[dict[str, Any]] = []
+
+    def done(task: Task, result: TaskResult) -> None:
+        lines.append({"setting": task.setting, "file": task.output, "num_samples": result.samples,
+                      "num_valid": result.valid, "best_energy": result.best_energy})
         if not args.json:
-            print(f"{name}: {result.num_valid} of {len(result.analysis)} valid, best energy "
-                  f"{lines[-1]['best_energy']} -> {path}", flush=True)
+            print(f"{task.setting}: {result.valid} of {result.samples} valid, best energy {result.best_energy} "
+                  f"-> {task.output}", flush=True)
+
+    with no_solution_names(args.puzzle):
+        results = sweep(tasks, puzzle, watch=watch, each=done)
     if args.json:
         print(json.dumps({"sweep": lines}, indent=2))
     elif not args.quiet:
         print(f"compare them: nonoqubo evaluate {args.puzzle} {args.output}")
-    return 0 if any_valid else 1
+    return 0 if any(result.valid for result in results) else 1

@@ -16,6 +16,7 @@ from ..model.encodings import DEFAULT, names
 from ._parser import OneOf
 from ._common import (add_embed_search_arguments, add_force_argument, add_presolve_argument, add_truth_arguments,
                       check_embed_search_options, progress_enabled)
+from ._options import add
 
 ORDER = 60
 
@@ -151,9 +152,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("puzzles", nargs="*", metavar="PUZZLES",
                         help="clue files, folders (read recursively) and globs")
-    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write")
-    parser.add_argument("-f", "--format", action="append", metavar="FORMAT",
-                        help="export format, repeat for several (default: qubo-json; see 'nonoqubo formats')")
+    add(parser, "output", "the suite's folder", metavar="DIR", required=True)
+    add(parser, "format", "repeat for several (default: qubo-json)")
     add_presolve_argument(parser, "also write NAME.presolved.EXT, with the variables the presolve decides fixed")
     parser.add_argument("--random", action="append", default=[], metavar="SIZES:DENSITY:COUNT[:SEED]",
                         help="a generated family of random pictures (repeat for several)")
@@ -167,14 +167,11 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--min-open", type=int, default=0, metavar="CELLS",
                         help="with --unique=hard and --random: each member keeps at least CELLS cells open after "
                              "one-cell probing (its index entry's cells_open_after_cell_probing; default: at least 1)")
-    add_truth_arguments(parser, "record per puzzle the number of solutions (CP-SAT), line-solvability and "
-                                "the solve and proof times in the index", unique=True)
-    parser.add_argument("--encoding", default=None, metavar="NAME[,NAME]",
-                        help=f"build each puzzle in these encodings ({', '.join(names())}; comma-separated); "
-                             f"default: {DEFAULT.name} only, files named as without variants")
-    parser.add_argument("--weights", action="append", default=None, metavar="shape=A,order=B,cell=C",
-                        help="penalty weights (positive integers, default 1 each); repeat for several "
-                             "weightings, each combined with every --encoding")
+    add_truth_arguments(parser, "record per puzzle their number, line-solvability and the solve and proof times in "
+                                "the index", unique=True)
+    add(parser, "encoding", f"build each puzzle in these ({', '.join(names())}; comma-separated); default: "
+                            f"{DEFAULT.name} only, files named as without variants", metavar="NAME[,NAME]")
+    add(parser, "weights", "repeat for several weightings, each combined with every --encoding", repeat=True)
     parser.add_argument("--embed", metavar="TOPOLOGY",
                         help="also embed every full and presolved model on this QPU topology (pegasus:16, "
                              "zephyr:12,4, a properties .json; needs the 'dwave' extra) and record the qubits and "
@@ -184,9 +181,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="suite: models and index in DIR (the default); qoblib: a QOBLIB problem class")
     parser.add_argument("--compress", choices=COMPRESSIONS, default="none",
                         help="with --layout qoblib: compress the .qs and .lp files (xz: NAME.qs.xz; default none)")
-    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                        help="worker processes (default: the number of CPUs)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    add(parser, "jobs")
+    add(parser, "quiet", "no progress bar and no summary")
     add_force_argument(parser)
     parser.set_defaults(run=run)
     return parser

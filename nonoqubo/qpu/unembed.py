@@ -10,7 +10,7 @@ physical problem, one value per qubit, are mapped back through the embedding's c
 * ``discard``: samples with any broken chain are dropped (``discard``);
 * ``weighted``: a chain takes the value of one of its qubits chosen at random
   (``weighted_random``: the chance of a value is the share of qubits that have it; as Ocean
-  does it, one qubit per chain for every sample); ``seed`` (``decode --seed``) makes it repeatable;
+  does it, one qubit per chain for every sample); ``seed`` (``decode --chain-break-seed``) makes it repeatable;
 * ``minimize-energy``: broken chains are set one by one to the value that lowers the logical
   energy most (``MinimizeEnergy``).
 
@@ -233,7 +233,7 @@ def unembed(raw: RawSamples, chains: Mapping[str, Sequence[int]], qubo: Qubo, me
         raise PhysicalError(f"--chain-break: unknown method {method!r}; choose one of "
                             f"{', '.join(CHAIN_BREAK_METHODS)}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT):
-        raise PhysicalError(f"--seed {seed if isinstance(seed, int) and abs(seed) < 10**20 else '(out of range)'}: "
+        raise PhysicalError(f"--chain-break-seed {seed if isinstance(seed, int) and abs(seed) < 10**20 else '(out of range)'}: "
                             f"the chain-break seed is a whole number from 0 to {SEED_LIMIT - 1}")
     try:
         import dimod

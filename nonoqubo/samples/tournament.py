@@ -18,7 +18,7 @@ answer is a grid or its located error (a cell that is not 0 or 1, rows of
 different lengths, a header with no rows), and what belongs to no one answer (text
 before the first header, a second header of the same number, a file mixing CRLF and
 LF) is a located *problem*.  Checking the answers against a question file is
-:func:`nonoqubo.campaign.tournament.check_answers` (``nonoqubo check``).
+:func:`nonoqubo.solvers.tournament.check_answers` (``nonoqubo check``).
 
 As a sample format (``decode PUZZLE ANSWERS``) every answer of the file is one
 sample, a picture, encoded through the puzzle's layout; the first broken answer or

@@ -126,8 +126,7 @@ MOST_THREADS = 1024
 #: a day, in seconds (``--time-limit``)
 MOST_SECONDS = 86_400
 
-_CHAIN_STRENGTH = ("the coupling that holds each chain's qubits together, in the logical model's units (a broken "
-                   "chain coupler costs 2X): a positive number, or 'uniform-torque' (Ocean's default, "
+_CHAIN_STRENGTH = ("in the logical model's units (a broken chain coupler costs 2X): a positive number, or 'uniform-torque' (Ocean's default, "
                    "uniform_torque_compensation with prefactor 1.414; the default), 'uniform-torque:PREFACTOR' "
                    "(another prefactor) or 'scaled' (the largest |h| or |J| of the logical Ising model)")
 
@@ -196,13 +195,11 @@ _ENTRIES = (
                 "field, to 1, none; never decreasing); no --sweeps then", group="openjij"),
     # the QPU samplers' options (SampleOptions.qpu)
     SolveOption("topology", "qpu.topology", "text", "T",
-                "mock-dwave: the QPU graph (chimera:M[,N,T], pegasus:M, zephyr:M[,T], a QPU's name: "
-                "Advantage_system4.1, Advantage2_system1.6, advantage, advantage2; or a QPU's properties JSON, "
-                "whose ranges the parameters are checked against); default the --solver's graph, else the "
-                "--embedding's", group="qpu"),
+                "mock-dwave: the QPU graph (a properties JSON: its ranges the parameters are checked "
+                "against); default the --solver's graph, else the --embedding's", group="qpu"),
     SolveOption("embedding", "qpu.embedding", "text", "EMB.json",
-                "the chains to use ('nonoqubo embed'; for the presolved model with --presolve); default found by "
-                "minorminer and cached (as 'nonoqubo embed' caches)", group="qpu"),
+                "the chains to use (for the presolved model with --presolve); default found by minorminer and "
+                "cached (as 'nonoqubo embed' caches)", group="qpu"),
     SolveOption("chain-strength", "qpu.chain_strength", "text", "X", _CHAIN_STRENGTH, group="qpu"),
     SolveOption("chain-strengths", "qpu.chain_strengths", "text", "FILE.json",
                 "per-chain strengths, {\"<variable label>\": strength} in logical units; the variables it does "

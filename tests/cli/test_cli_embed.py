@@ -51,7 +51,7 @@ def _source_graph(qubo):
 
 def test_embed_a_clue_file(run_cli, tmp_path):
     out = tmp_path / "veze.emb.json"
-    status, stdout, err = run_cli("embed", VEZE, "--topology", "pegasus:4", "-o", out, "--seed", "2")
+    status, stdout, err = run_cli("embed", VEZE, "--topology", "pegasus:4", "-o", out, "--embed-seed", "2")
     assert status == 0, err
     qubo = build(load_clues(VEZE))
     topology = parse_topology("pegasus:4")
@@ -78,7 +78,7 @@ def test_a_model_file_embeds_as_its_puzzle_does(run_cli, tmp_path, calls):
 
 
 def test_the_cache_is_hit_the_second_time(run_cli, tmp_path, calls, cache):
-    args = ("embed", VEZE, "-t", "chimera:4", "--tries", "2", "--seed", "5")
+    args = ("embed", VEZE, "-t", "chimera:4", "--tries", "2", "--embed-seed", "5")
     status, first, _ = run_cli(*args, "-o", tmp_path / "1.json")
     assert status == 0 and calls == [5, 6]
     assert len(list(cache.glob("*.json"))) == 1
@@ -88,7 +88,7 @@ def test_the_cache_is_hit_the_second_time(run_cli, tmp_path, calls, cache):
     assert (tmp_path / "1.json").read_text() == (tmp_path / "2.json").read_text()
     run_cli(*args, "-o", tmp_path / "3.json", "--no-cache")
     assert calls == [5, 6, 5, 6]
-    run_cli("embed", VEZE, "-t", "chimera:4", "--tries", "2", "--seed", "7", "-o", tmp_path / "4.json")
+    run_cli("embed", VEZE, "-t", "chimera:4", "--tries", "2", "--embed-seed", "7", "-o", tmp_path / "4.json")
     assert calls[-2:] == [7, 8]  # another seed is another key
 
 

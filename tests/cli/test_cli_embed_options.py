@@ -1,8 +1,9 @@
 """The minorminer search options are one definition, with one name each, in embed, info and suite.
 
 ``--embed-seed``, ``--embed-tries`` and ``--embed-timeout`` (:func:`nonoqubo.cli._common.add_embed_search_arguments`)
-have the same help, defaults and limits everywhere; ``embed`` also takes its older names ``--seed``,
-``--tries`` and ``--timeout``, as the same options; a refusal names the option as it was typed.
+have the same help, defaults and limits everywhere; ``embed`` also takes its older names ``--tries`` and
+``--timeout``, as the same options (and ``--seed``, a deprecated alias that says ``--embed-seed``); a
+refusal names the option as it was typed.
 """
 
 from __future__ import annotations
@@ -37,20 +38,22 @@ def test_the_search_options_are_one_definition_in_every_command():
         shown = {(a.dest, a.type, a.default, a.help, a.metavar) for a in (seen[c][flag] for c in seen)}
         assert len(shown) == 1, f"{flag} differs between embed, info and suite: {shown}"
     embed = seen["embed"]
-    for short, long in (("--seed", "--embed-seed"), ("--tries", "--embed-tries"), ("--timeout", "--embed-timeout")):
+    for short, long in (("--tries", "--embed-tries"), ("--timeout", "--embed-timeout")):
         assert embed[short] is embed[long]  # embed's old names are the same option
         assert short not in seen["info"] and short not in seen["suite"]
+    assert embed["--seed"].help == argparse.SUPPRESS and embed["--seed"].dest == "embed_seed"  # the old name, hidden
 
 
 @pytest.mark.parametrize("argv", [("--seed", "3", "--tries", "2", "--timeout", "5"),
                                   ("--embed-seed", "3", "--embed-tries", "2", "--embed-timeout", "5")])
-def test_embed_takes_both_names(argv):
+def test_embed_takes_both_names(argv, capsys):
     args = parsed("embed", "p.non", "-t", "chimera:2", "-o", "e.json", *argv)
     assert (args.embed_seed, args.embed_tries, args.embed_timeout) == (3, 2, 5.0)
+    said = capsys.readouterr().err
+    assert ("--seed is deprecated here, say --embed-seed" in said) == (argv[0] == "--seed"), said
 
 
 @pytest.mark.parametrize("argv, said", [
-    (("embed", "-o", "e.json", "--seed", "-1"), "--seed -1: give a whole number from 0 to 4294967295"),
     (("embed", "-o", "e.json", "--embed-seed", "-1"), "--embed-seed -1: give a whole number from 0 to 4294967295"),
     (("embed", "-o", "e.json", "--tries", "1001"), "--tries 1001: give a whole number from 1 to 1000"),
     (("info", "--embed-tries", "1001"), "--embed-tries 1001: give a whole number from 1 to 1000"),

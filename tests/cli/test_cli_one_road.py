@@ -57,7 +57,7 @@ def test_a_missing_samples_file_says_no_such_file(files, run_cli, embedding):
     tmp, puzzle, model = files
     emb = tmp / "emb.json"
     if embedding:
-        assert run_cli("embed", puzzle, "--topology", "chimera:4", "--seed", "2", "-o", emb)[0] == 0
+        assert run_cli("embed", puzzle, "--topology", "chimera:4", "--embed-seed", "2", "-o", emb)[0] == 0
     status, out, err = run_cli("decode", model, tmp / "missing.json", *(["--embedding", emb] if embedding else []))
     assert status == 2 and out == ""
     assert err.strip() == f"nonoqubo: error: {tmp / 'missing.json'}: No such file or directory"
@@ -123,13 +123,13 @@ def test_decode_samples_is_the_library_entry(files):
 def test_the_weighted_chain_break_is_repeatable_with_a_seed(files, run_cli):
     tmp, _, model = files
     emb = tmp / "emb.json"
-    assert run_cli("embed", model, "--topology", "chimera:4", "--seed", "2", "-o", emb)[0] == 0
+    assert run_cli("embed", model, "--topology", "chimera:4", "--embed-seed", "2", "-o", emb)[0] == 0
     chains = json.loads(emb.read_text())["embedding"]
     rng = np.random.default_rng(0)
     samples = tmp / "q.json"
     samples.write_text(json.dumps([{str(q): int(rng.choice([-1, 1])) for c in chains.values() for q in c}
                                    for _ in range(8)]))
-    runs = [run_cli("decode", model, samples, "--embedding", emb, "--chain-break", "weighted", "--seed", "7",
+    runs = [run_cli("decode", model, samples, "--embedding", emb, "--chain-break", "weighted", "--chain-break-seed", "7",
                     "--all", "--json") for _ in range(2)]
     assert runs[0][0] in (0, 1) and runs[0] == runs[1]
     state = np.random.get_state()[1].copy()

@@ -25,7 +25,7 @@ def road(tmp_path, run_cli):
     puzzle = tmp_path / "p.txt"
     puzzle.write_text(PICTURE)
     emb = tmp_path / "emb.json"
-    status, _, err = run_cli("embed", puzzle, "--topology", "chimera:4", "--seed", "2", "-o", emb)
+    status, _, err = run_cli("embed", puzzle, "--topology", "chimera:4", "--embed-seed", "2", "-o", emb)
     assert status == 0, err
     return tmp_path, puzzle, emb
 

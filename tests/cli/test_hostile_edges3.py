@@ -177,7 +177,7 @@ def test_class3_initial_states_from_a_pipe(run_cli, tmp_path, small):
 
 def test_class3_an_embedding_and_a_sweep_file_from_pipes(run_cli, tmp_path):
     emb = tmp_path / "e.json"
-    assert run_cli("embed", SMALL, "--topology", "chimera:4", "--seed", "2", "-o", emb, "--no-cache", "-q")[0] == 0
+    assert run_cli("embed", SMALL, "--topology", "chimera:4", "--embed-seed", "2", "-o", emb, "--no-cache", "-q")[0] == 0
     status, _, err = run_cli("solve", SMALL, "--sampler", "mock-dwave", "--embedding", pipe_of(emb.read_bytes()),
                              "--reads", "2", "--seed", "1", "-q", "-o", tmp_path / "run.json")
     assert status in (0, 1), err

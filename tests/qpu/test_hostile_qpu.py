@@ -167,8 +167,8 @@ def test_whole_counts_still_weigh_the_breaks(qubit_road, run_cli):
 
 # -- class 6: seeds ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("argv, words", [
-    (["embed", "--seed", "-1"], "--seed -1"),
-    (["embed", "--seed", str(10**20)], "--seed (a number of more than 20 digits)"),
+    (["embed", "--embed-seed", "-1"], "--embed-seed -1"),
+    (["embed", "--embed-seed", str(10**20)], "--embed-seed (a number of more than 20 digits)"),
     (["embed", "--tries", "1000000"], f"from 1 to {MAX_TRIES}"),
     (["embed", "--timeout", "inf"], "--timeout inf"),
     (["info", "--embed-seed", "-1"], "--embed-seed -1"),

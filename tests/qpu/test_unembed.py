@@ -212,5 +212,5 @@ def test_weighted_is_reproducible_by_its_seed_and_leaves_numpy_alone():
     assert runs[1][0] != runs[2][0]  # 2^-40 that two seeds agree
     result = unembed(raw, chains, q, "weighted", seed=7)
     assert result.summary()["seed"] == 7 and "seed" not in unembed(raw, chains, q, "majority").summary()
-    with pytest.raises(PhysicalError, match="--seed"):
+    with pytest.raises(PhysicalError, match="--chain-break-seed"):
         unembed(raw, chains, q, "weighted", seed=-1)

@@ -364,7 +364,7 @@ def _annealer(workdir: str) -> Annealer:
     phys_json, phys_bqm = os.path.join(workdir, "small.phys.json"), os.path.join(workdir, "small.phys.bqm")
     with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
         for argv in (["build", str(SMALL), "-o", model, "-q"],
-                     ["embed", str(SMALL), "--topology", "chimera:4", "--seed", "2", "-o", emb, "--no-cache", "-q"],
+                     ["embed", str(SMALL), "--topology", "chimera:4", "--embed-seed", "2", "-o", emb, "--no-cache", "-q"],
                      ["build", str(SMALL), "--embedding", emb, "-o", phys_json, "-o", phys_bqm, "-q"]):
             if main(argv) != 0:
                 raise RuntimeError(f"the annealer seeds: nonoqubo {' '.join(argv)} failed")

@@ -9,47 +9,9 @@ import pytest
 
 from nonoqubo.campaign.evaluate import evaluate, records
 from nonoqubo.clues import load
-from nonoqubo.errors import SolverError
-from nonoqubo.solvers.sweep import parse_sweep, setting_name, settings
 from tests.support import SHARED
 
 LOGO = SHARED / "json" / "qbpp-logo.json"
-
-
-def test_a_grid_of_two_options_is_their_product():
-    grid = parse_sweep(["beta-range=0.1,10:1,10", "--restarts=1:2"], {"beta-range", "restarts"})
-    assert [setting_name(s) for s in settings(grid)] == [
-        "beta-range=0.1,10_restarts=1", "beta-range=0.1,10_restarts=2",
-        "beta-range=1,10_restarts=1", "beta-range=1,10_restarts=2"]
-
-
-def test_a_sweep_file_in_yaml_or_json(tmp_path):
-    yaml_file = tmp_path / "grid.yaml"
-    yaml_file.write_text("beta-range: ['0.5,10', '1,10']\nsweeps: [100, 1000]\n")
-    assert parse_sweep([str(yaml_file)], {"beta-range", "sweeps"}) == {"beta-range": ["0.5,10", "1,10"],
-                                                                      "sweeps": ["100", "1000"]}
-    json_file = tmp_path / "grid.json"
-    json_file.write_text('{"presolve": [true, false]}')
-    assert parse_sweep([str(json_file)], {"presolve"}) == {"presolve": ["true", "false"]}
-    json_file.write_text('{"presolve": [true, ')
-    with pytest.raises(SolverError, match="not valid JSON"):
-        parse_sweep([str(json_file)], {"presolve"})
-
-
-@pytest.mark.parametrize("specs, message", [
-    (["beta=1:2"], "no sweepable option 'beta'"),
-    (["sweeps=1:2", "sweeps=3"], "swept twice"),
-    (["sweeps=1::2"], "empty value"),
-    (["sweeps=1:2:1"], "has the value 1 twice"),
-    (["nonsense"], "OPTION=V1:V2"),
-])
-def test_bad_sweeps(specs, message):
-    with pytest.raises(SolverError, match=message):
-        parse_sweep(specs, {"sweeps"})
-
-
-def test_a_file_value_is_named_by_its_file_name():
-    assert setting_name({"initial-states": "/some/where/run.json"}) == "initial-states=run.json"
 
 
 def test_cli_sweep_writes_one_run_per_setting_that_evaluate_compares(run_cli, tmp_path):
@@ -221,3 +183,35 @@ def test_a_qpu_sweep_records_each_settings_parameters_for_evaluate(run_cli, tmp_
     groups = json.loads(stdout)["groups"]
     assert all(g["run"]["qpu"]["solver"] == "mock-dwave" and g["run"]["qpu"]["estimated"] is True for g in groups)
     assert sorted(len(g["run"]["qpu"]["problem_ids"]) for g in groups) == [1, 1, 2, 2]
+
+
+def test_a_sweep_runs_through_the_campaign_runner_in_this_process(run_cli, tmp_path, monkeypatch):
+    """Issue 50 item 5: one runner.  Every setting is a task of ``campaign.runner.run_in_process``, on one
+    model cache that read the puzzle once; its run file is the one ``solve -o`` writes."""
+    from nonoqubo.campaign import runner
+
+    seen: list[tuple[list[str], object]] = []
+    real = runner.run_in_process
+
+    def spy(tasks, deliver, *, cache=None, watch=None, raises=False):
+        seen.append(([task.setting for task in tasks], cache))
+        return real(tasks, deliver, cache=cache, watch=watch, raises=raises)
+
+    monkeypatch.setattr(runner, "run_in_process", spy)
+    monkeypatch.setattr("nonoqubo.campaign.sweep.run_in_process", spy)
+    out = tmp_path / "runs"
+    status, stdout, err = run_cli("solve", LOGO, "--reads", "2", "--seed", "3", "--sweeps", "50", "--json",
+                                  "--sweep", "presolve=false:true:probe", "-o", out)
+    assert status in (0, 1), err
+    (settings, cache), = seen
+    assert settings == ["presolve=false", "presolve=true", "presolve=probe"]
+    assert cache.reads == 1  # the puzzle read and built once for the three settings
+    lines = json.loads(stdout)["sweep"]
+    assert [line["setting"] for line in lines] == settings
+    single = tmp_path / "one.json"
+    assert run_cli("solve", LOGO, "--reads", "2", "--seed", "3", "--sweeps", "50", "--presolve", "probe", "-q",
+                   "-o", single)[0] in (0, 1)
+    swept = json.loads((out / "presolve=probe" / "qbpp-logo.json").read_text())
+    alone = json.loads(single.read_text())
+    assert swept["sample_data"] == alone["sample_data"] and swept["vectors"] == alone["vectors"]
+    assert swept["info"]["nonoqubo"]["parameters"] == alone["info"]["nonoqubo"]["parameters"]

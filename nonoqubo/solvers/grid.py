@@ -1,8 +1,11 @@
-"""Parameter sweeps: one ``solve`` per setting of a grid of options (``solve --sweep``).
+"""Grids of settings: ``solve --sweep``'s grammar, and the one expander of a grid into its settings.
 
-A sweep is a grid: each swept option with its list of values, every combination one *setting*.
-``solve`` writes the samples of each setting into a folder of its own, named by the setting,
-so ``nonoqubo evaluate PUZZLE DIR`` (whose sub-folders are its settings) shows them side by side.
+A sweep is a grid: each swept option with its list of values, every combination one *setting*
+(:func:`expand`, the one grid expander: a campaign plan's setting with lists expands by it too,
+:func:`nonoqubo.campaign.plan.expansions`), named by :func:`setting_name`.  ``solve`` writes the
+samples of each setting into a folder of its own, named by the setting, so ``nonoqubo evaluate
+PUZZLE DIR`` (whose sub-folders are its settings) shows them side by side; the settings run as
+tasks of the campaign runner (:mod:`nonoqubo.campaign.sweep`).
 
 A sweep is given as
 
@@ -16,7 +19,7 @@ Option names are ``solve``'s long options without the dashes (``beta-range``, ``
 
 Examples:
     >>> grid = parse_sweep(["beta-range=0.5,10:1,10", "sweeps=100:1000"], {"beta-range", "sweeps"})
-    >>> [setting_name(s) for s in settings(grid)]
+    >>> [name for name, _ in expand(grid)]
     ['beta-range=0.5,10_sweeps=100', 'beta-range=0.5,10_sweeps=1000', 'beta-range=1,10_sweeps=100', 'beta-range=1,10_sweeps=1000']
     >>> parse_sweep(["beta=1:2"], {"beta-range", "sweeps"})
     Traceback (most recent call last):
@@ -29,12 +32,13 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .._util.stream import is_file_like, read_bytes
 from ..errors import SolverError
 
-__all__ = ["MAX_SETTINGS", "parse_sweep", "read_sweep_file", "setting_name", "settings"]
+__all__ = ["MAX_SETTINGS", "expand", "parse_sweep", "read_sweep_file", "setting_name"]
 
 #: a sweep of more settings than this is refused (a typo, not an experiment)
 MAX_SETTINGS = 1000
@@ -114,10 +118,19 @@ def parse_sweep(specs: Sequence[str], sweepable: Iterable[str]) -> dict[str, lis
     return grid
 
 
-def settings(grid: dict[str, list[str]]) -> list[dict[str, str]]:
-    """Every combination of the grid's values, the first option varying slowest."""
-    options = list(grid)
-    return [dict(zip(options, combo)) for combo in itertools.product(*(grid[o] for o in options))]
+def expand(axes: Mapping[str, Sequence[Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """Every combination of the axes' values, the first axis varying slowest, each with its name
+    (:func:`setting_name` of its values as text: ``sweeps=100_beta-range=1,10``).
+
+    The one grid expander: ``solve --sweep``'s grid and a campaign plan's setting with lists
+    (:func:`nonoqubo.campaign.plan.expansions`, which puts the setting's name before it).
+    """
+    options = list(axes)
+    out = []
+    for combo in itertools.product(*(axes[o] for o in options)):
+        values = dict(zip(options, combo))
+        out.append((setting_name({k: _text(v) for k, v in values.items()}), values))
+    return out
 
 
 def setting_name(setting: dict[str, str]) -> str:
@@ -130,3 +143,4 @@ def setting_name(setting: dict[str, str]) -> str:
         shown = " ".join(os.path.basename(w) if os.sep in w or "/" in w else w for w in value.split())
         parts.append(f"{option}={shown}")
     return re.sub(r"[^A-Za-z0-9=,.+_-]", "-", "_".join(parts))
+

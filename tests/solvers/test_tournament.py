@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nonoqubo.campaign.tournament import check_answers
+from nonoqubo.solvers.tournament import check_answers
 from nonoqubo.clues import taai
 from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.samples import tournament
@@ -201,7 +201,7 @@ def test_tournament_answers_need_cpsat(files, run_cli):
 
 
 def test_solves_collection_says_when_solve_means_every_puzzle(files):
-    from nonoqubo.campaign.tournament import solves_collection
+    from nonoqubo.solvers.tournament import solves_collection
 
     questions, answers, _ = files
     assert solves_collection(questions, sampler="cpsat")
@@ -214,7 +214,7 @@ def test_solves_collection_says_when_solve_means_every_puzzle(files):
 
 
 def test_solve_all_plans_its_total_before_the_first_search(files):
-    from nonoqubo.campaign.tournament import solve_all
+    from nonoqubo.solvers.tournament import solve_all
 
     questions, _, _ = files
     seen: list[tuple[str, int]] = []
