@@ -78,6 +78,7 @@ def test_rerun_conflicts_runs_them_again_and_keep_conflicts_leaves_them(tmp_path
     status, out, err = run_cli("run", plan, "-j", 1, "--keep-conflicts", "--json")
     assert status == 0, err
     assert json.loads(out)["ran"] == 0 and a.read_bytes() == b.read_bytes()  # left as it was
+    assert json.loads(out)["kept_conflicts"] == [str(a)]
     found = scan(read_plan(plan))
     assert len(found.conflicts) == 1 and not found.resolved("keep").conflicts
     assert len(found.resolved("keep").kept) == 1 and len(found.resolved("rerun").todo) == 1
