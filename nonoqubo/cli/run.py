@@ -108,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         report = dry_run(plan, found)
         if found.conflicts:
             report["conflicts"] = [{"file": t.output, "why": why} for t, why in found.conflicts]
+        if found.kept:
+            report["kept_conflicts"] = [t.output for t in found.kept]
         if args.json:
             print(json.dumps(report, indent=1))
         else:
@@ -123,8 +125,11 @@ def run(args: argparse.Namespace) -> int:
 
         outcome = run_plan(plan, jobs=args.jobs, scheduler=args.scheduler, progress=progress, found=found,
                            stream=None if args.quiet else sys.stderr)
+    kept = [t.output for t in found.kept]  # --keep-conflicts: left as they are, not done
     if args.json:
-        print(json.dumps(outcome.to_dict(), indent=1))
+        print(json.dumps({**outcome.to_dict(), **({"kept_conflicts": kept} if kept else {})}, indent=1))
     elif not args.quiet or outcome.failed:
-        print("\n".join(outcome.lines()))
+        print("\n".join(outcome.lines()
+                        + ([f"kept {len(kept)} run files that record other runs (not done): {kept[0]}"
+                            + (" ..." if len(kept) > 1 else "")] if kept else [])))
     return outcome.exit_status

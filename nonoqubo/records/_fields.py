@@ -38,9 +38,7 @@ def quoted(value: Any) -> str:
     """*value* as an error line shows it: its ``repr`` (JSON for a dict or list), cut to :data:`MAX_QUOTED`."""
     try:
         text = json.dumps(value) if isinstance(value, (dict, list)) else repr(value)
-    except (TypeError, ValueError, RecursionError):
-        text = f"<{type(value).__name__}>"
-    except Exception:  # noqa: BLE001 - an int of more digits than Python prints
+    except (TypeError, ValueError, RecursionError):  # not JSON, too deep, an int of more digits than Python prints
         text = f"<{type(value).__name__}>"
     return text if len(text) <= MAX_QUOTED else f"{text[:MAX_QUOTED]}... ({len(text):,} characters)"
 

@@ -18,10 +18,10 @@ then read from its ``convention``).  Every entry's ``name`` is a file name (no f
 after them.
 
 The **models** of a suite (:class:`SuiteModel`) are, per entry whose status is ``ok``: its full model
-(``NAME``: its first file that is a QUBO or the puzzle itself, else its clue file, so a suite of any
-export format, LP or MPS included, can be run and evaluated, and a QOBLIB class, which lists each
-instance's clue file first, is solved and scored from its clues) and, where the suite wrote one, its
-presolved QUBO file (``NAME.presolved``).
+(``NAME``: its first QUBO file, else its clue file, so a suite of any export format, LP, MPS or
+MiniZinc included, can be run and evaluated; a QOBLIB class, which lists each instance's clue file
+among its files, is solved and scored from its clues) and, where the suite wrote one, its presolved
+QUBO file (``NAME.presolved``).
 
 Examples:
     >>> doc = {"version": 2, "suite": "nonoqubo", "puzzles": [{"name": "a", "status": "ok", "width": 2,
@@ -288,20 +288,20 @@ class SuiteIndex:
             if entry.status != "ok":
                 continue
             puzzle = str(entry.fields.get("puzzle", entry.name))
-            clue = None if entry.clues is None else os.path.join(self.folder, entry.clues.path)
-            if clue is None:  # a QOBLIB class lists the instance's clue file among its files
+            clue, clue_digest, listed = None, None, False
+            if entry.clues is not None:
+                clue, clue_digest = os.path.join(self.folder, entry.clues.path), entry.clues.sha256
+            else:  # a QOBLIB class lists the instance's clue file among its files: its model is solved from it
                 given = next((f for f in entry.files if f.kind == "puzzle"), None)
-                clue = None if given is None else os.path.join(self.folder, given.path)
-                clue_digest = None if given is None else given.sha256
-            else:
-                clue_digest = entry.clues.sha256 if entry.clues is not None else None
+                if given is not None:
+                    clue, clue_digest, listed = os.path.join(self.folder, given.path), given.sha256, True
             for variant in ("full", "presolved"):
-                first = next((f for f in entry.files if f.variant == variant and f.kind in ("qubo", "puzzle")), None)
+                qubo = next((f for f in entry.files if f.variant == variant and f.kind == "qubo"), None)
                 name = entry.name if variant == "full" else f"{entry.name}.presolved"
                 shown = puzzle if variant == "full" else f"{puzzle}.presolved"
-                if first is not None and first.kind == "qubo":
-                    out.append(SuiteModel(name, shown, os.path.join(self.folder, first.path), clue, first.sha256,
-                                          first.variables or 0, entry))
+                if qubo is not None and not listed:
+                    out.append(SuiteModel(name, shown, os.path.join(self.folder, qubo.path), clue, qubo.sha256,
+                                          qubo.variables or 0, entry))
                 elif variant == "full" and clue is not None:
                     variables = entry.fields.get("variables")
                     out.append(SuiteModel(name, shown, clue, clue, clue_digest,

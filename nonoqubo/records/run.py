@@ -123,9 +123,11 @@ class RunModel:
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value < _MAX_WEIGHT:
                 raise RecordError(f"{f.where}: weights: {family}: a whole number from 1 to {_MAX_WEIGHT - 1}, "
                                   f"not {quoted(value)}")
+        digest = f.text("digest", True)
+        if digest is not None and (len(digest) != 64 or digest.strip("0123456789abcdef")):
+            raise f.fail("digest", "a sha256 (64 hex digits)", digest)
         return cls(f.text("encoding"), Weights.of(dict(weights)), f.integer("variables", True),
-                   f.integer("full_variables", True), f.integer("fixed", True), f.text("digest", True),
-                   f.text("source", True))
+                   f.integer("full_variables", True), f.integer("fixed", True), digest, f.text("source", True))
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,7 @@ def test_rerun_conflicts_runs_them_again_and_keep_conflicts_leaves_them(tmp_path
     status, out, err = run_cli("run", plan, "-j", 1, "--keep-conflicts", "--json")
     assert status == 0, err
     assert json.loads(out)["ran"] == 0 and a.read_bytes() == b.read_bytes()  # left as it was
+    assert json.loads(out)["kept_conflicts"] == [str(a)]
     found = scan(read_plan(plan))
     assert len(found.conflicts) == 1 and not found.resolved("keep").conflicts
     assert len(found.resolved("keep").kept) == 1 and len(found.resolved("rerun").todo) == 1
@@ -130,9 +131,10 @@ def test_a_run_file_of_a_version_1_record_is_read_and_counted_as_another_model(t
     assert run_cli("evaluate", tmp_path / "suite", tmp_path / "runs", "-q", "-j", 1)[0] == 0
 
 
-@pytest.mark.parametrize("fmt", ["lp", "mps", "qubo-json"])
+@pytest.mark.parametrize("fmt", ["lp", "mps", "minizinc", "qubo-json,lp"])
 def test_run_then_evaluate_works_on_a_suite_of_any_format(tmp_path, run_cli, fmt):
-    status, _, err = run_cli("suite", "--random", "4x4:0.5:1:3", "-o", tmp_path / "suite", "-f", fmt, "-j", 1, "-q")
+    formats = [word for f in fmt.split(",") for word in ("-f", f)]
+    status, _, err = run_cli("suite", "--random", "4x4:0.5:1:3", "-o", tmp_path / "suite", *formats, "-j", 1, "-q")
     assert status == 0, err
     plan = tmp_path / "plan.yaml"
     plan.write_text("suite: suite\nseeds: [1]\nsettings:\n  sa: {sampler: sa, reads: 2, sweeps: 20}\n")

@@ -120,3 +120,16 @@ def test_a_version_1_record_is_read():
            "model": {"encoding": "domain-wall", "weights": {"shape": 1, "order": 1, "cell": 1}}}
     record = RunRecord.from_dict(old, "old.json")
     assert record.version == 1 and record.nonoqubo == "0.1.0" and record.identity().digest is None
+
+
+@pytest.mark.parametrize("change", [
+    lambda r: r.update(version=9), lambda r: r["parameters"].update(presolve=1), lambda r: r.pop("sampler"),
+    lambda r: r["model"]["weights"].update(cell=0), lambda r: r["model"].update(digest="not a digest"),
+    lambda r: r["parameters"].update(seed=-1),
+])
+def test_the_schema_refuses_a_broken_record_and_so_does_from_dict(solved, change):
+    record = json.loads(solved[1].read_text())["info"]["nonoqubo"]
+    change(record)
+    assert not validator("run-record").is_valid(record)
+    with pytest.raises(RecordError):
+        RunRecord.from_dict(record, "run.json")

@@ -13,6 +13,8 @@ import pickle
 
 import pytest
 
+from nonoqubo.model.weights import Weights
+from nonoqubo.records import RunRecord, file_digest
 from nonoqubo.errors import SolverError, UnknownEncoding, WeightsError
 from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.solvers.options import SWEEPABLE, parse_value
@@ -70,12 +72,16 @@ def test_a_request_crosses_to_another_process_unchanged():
 def test_solve_records_exactly_the_requests_parameters_and_matches_it(tmp_path):
     request = SolveRequest.of("sa", reads=3, seed=5, sweeps=30, presolve=True)
     document = sampleset_document(solve(SMALL, request))
-    record = json.loads(json.dumps(document))["info"]["nonoqubo"]
-    assert record["parameters"] == request.parameters()
-    assert request.matches(record, encoding="domain-wall", weights={"shape": 1, "order": 1, "cell": 1})
-    assert not request.with_seed(6).matches(record)
-    assert not request.matches(record, encoding="one-hot")
-    assert not SolveRequest.of("tabu", reads=3, seed=5).matches(record)
+    doc = json.loads(json.dumps(document))["info"]["nonoqubo"]
+    assert doc["parameters"] == request.parameters()
+    record = RunRecord.from_dict(doc, "run.json")
+    model = (None, "domain-wall", Weights())  # solved in memory: no file, no digest
+    assert request.matches(record, *model)
+    assert not request.with_seed(6).matches(record, *model)
+    assert not request.matches(record, None, "one-hot", Weights())
+    assert not request.matches(record, None, "domain-wall", Weights(2, 1, 1))
+    assert not request.matches(record, "0" * 64, "domain-wall", Weights())
+    assert not SolveRequest.of("tabu", reads=3, seed=5).matches(record, *model)
 
 
 def test_the_cli_writes_the_run_file_the_library_writes_for_one_request(tmp_path, run_cli):
@@ -85,9 +91,9 @@ def test_the_cli_writes_the_run_file_the_library_writes_for_one_request(tmp_path
     status, _, err = run_cli("solve", path, "--reads", "4", "--seed", "2", "--sweeps", "40", "--beta-range",
                              "0.5,10", "-q", "-o", out)
     assert status == 0, err
-    record = json.loads(out.read_text())["info"]["nonoqubo"]
+    record = RunRecord.from_dict(json.loads(out.read_text())["info"]["nonoqubo"], str(out))
     request = SolveRequest.from_options({"reads": 4, "seed": 2, "sweeps": 40, "beta-range": "0.5,10"})
-    assert request.matches(record)
+    assert request.matches(record, file_digest(str(path)), "domain-wall", Weights())
     library = sampleset_document(solve(Puzzle.from_picture(["##.", ".#.", "###"]), request))
     written, made = json.loads(out.read_text()), json.loads(json.dumps(library))
     assert written["sample_data"] == made["sample_data"] and written["vectors"] == made["vectors"]

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import nonoqubo
+from nonoqubo.records import RUN_RECORD_VERSION
 from nonoqubo.campaign.evaluate import evaluate, records
 from nonoqubo.campaign.runtime import time_per_run
 from nonoqubo.model.build import build
@@ -36,7 +37,7 @@ def test_sa_records_the_parameters_given_and_its_own_per_read_times(run_cli, tmp
     status, _, err = run_cli("solve", LOGO, "--reads", "4", "--sweeps", "50", "--seed", "7", "-q", "-o", out)
     assert status in (0, 1), err
     rec = record_of(out)
-    assert rec["sampler"] == "sa" and rec["version"] == nonoqubo.__version__
+    assert rec["sampler"] == "sa" and rec["version"] == RUN_RECORD_VERSION and rec["nonoqubo"] == nonoqubo.__version__
     assert rec["parameters"] == {"reads": 4, "seed": 7, "sweeps": 50, "time_limit": None,
                                  "workers": None, "count": None, "presolve": False}
     assert rec["machine"]["cpu_count"] == os.cpu_count() and rec["machine"]["platform"]
