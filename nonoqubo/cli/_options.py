@@ -98,7 +98,7 @@ CLI_OPTIONS: dict[str, CliOption] = {
     "topology": CliOption(("--topology", "-t"), "a QPU topology: pegasus:M, zephyr:M[,T], chimera:M[,N[,T]], a QPU's "
                           "name (Advantage_system4.1, advantage2...) or its properties .json", {"default": None},
                           solve="topology"),
-    "embedding": CliOption(("--embedding",), "an embedding file ('nonoqubo embed'): each variable's chain of qubits",
+    "embedding": CliOption(("--embedding",), "an embedding file ('nonoqubo embed', each variable's chain of qubits)",
                            {"default": None}, solve="embedding"),
     "chain-strength": CliOption(("--chain-strength",), "the coupling that holds each chain's qubits together",
                                 {"default": None}, solve="chain-strength"),
