@@ -58,7 +58,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import NonoquboError
+from .._util.stream import read_regular
+from ..errors import NonoquboError, SolverError
 from ..solvers.base import SEED_LIMIT
 from ..solvers.options import OPTIONS, option_named
 from ..solvers.request import SolveRequest
@@ -420,8 +421,7 @@ class Scan:
 def _recorded(path: str) -> dict[str, Any] | None:
     """The run record of the run file *path* (None: the file is not a run file nonoqubo wrote)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
+        doc = json.loads(read_regular(path).decode("utf-8"))  # a FIFO or a device there: refused, never waited on
     except (OSError, ValueError):
         return None
     info = doc.get("info") if isinstance(doc, dict) else None
@@ -477,6 +477,10 @@ def work(plan: Plan, tasks: Sequence[Task]) -> dict[str, dict[str, Any]]:
         row["reads"] += opts.reads
         spec = task.request.spec
         if "sweeps" in spec.takes:
+            try:  # a task past its sampler's work bound (pt, pa) would be refused when run: said now
+                task.request.check_work(size)
+            except SolverError as exc:
+                raise SolverError(f"{plan.path}: setting {task.setting}, model {task.model}: {exc}") from None
             row["spin_updates"] += spec.spin_updates(opts, size, SA_DEFAULT_SWEEPS)
         elif opts.time_limit is not None:
             row["search_seconds"] += opts.reads * opts.time_limit if spec.reads_counted else opts.time_limit

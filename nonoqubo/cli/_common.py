@@ -29,7 +29,7 @@ from ..model.puzzle import Puzzle
 from ._parser import OneOf
 
 __all__ = ["add_cache_argument", "add_chain_strength_argument", "add_embed_search_arguments", "add_encoding_arguments",
-           "add_force_argument", "add_image_argument", "add_presolve_argument", "add_puzzle_arguments",
+           "add_force_argument", "add_image_argument", "add_jobs_argument", "add_presolve_argument", "add_puzzle_arguments",
            "chain_break_lines", "probe_summary",
            "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit", "topology_file",
            "encoding_options", "input_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
@@ -145,6 +145,18 @@ def probe_summary(probe: Any, seconds: float) -> str:
     return (f"probing:     {probe.line_settled} -> {probe.settled} of {probe.cells} cells settled "
             f"({'solved' if probe.solved else 'not solved'}), {rounds}, {probe.probes} probes{on_vars} "
             f"({probe.contradictions} contradictions), {seconds:.3f} s")
+
+
+def add_jobs_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup, what: str) -> None:
+    """``-j/--jobs N``: worker processes (``suite``, ``evaluate``, ``run``), *what* their help says they are.
+
+    Its bound, 1 to :data:`~nonoqubo.campaign._options.MOST_JOBS`, is checked by
+    :func:`~nonoqubo.campaign._options.workers` before any work, in one line (an argparse type
+    would print the usage too).
+    """
+    from ..campaign._options import MOST_JOBS
+
+    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N", help=f"{what}; at most {MOST_JOBS:,}")
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ import sys
 
 from .._util.progress import steps
 from ..campaign.outputs import EvaluateOptions, write_outputs
-from ._common import add_force_argument
+from ._common import add_force_argument, add_jobs_argument
 
 ORDER = 65
 
@@ -127,8 +127,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--report", metavar="FILE", help="also write a self-contained HTML report with plots")
     parser.add_argument("--figures", metavar="DIR",
                         help="also write every figure as SVG, PDF and the CSV of its numbers into DIR, made if missing (default: none)")
-    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                        help="worker processes (default: the number of CPUs)")
+    add_jobs_argument(parser, "worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print nothing but errors: no progress, and no table when --csv, --report or --figures "
                              "write the figures (--json still prints)")

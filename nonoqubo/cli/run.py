@@ -12,8 +12,10 @@ import json
 import sys
 
 from .._util.progress import steps
+from ..campaign._options import workers
 from ..campaign.plan import read_plan, scan
 from ..campaign.runner import dry_run, dry_run_lines, run_plan
+from ._common import add_jobs_argument
 
 ORDER = 62
 
@@ -76,8 +78,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("plan", metavar="PLAN", help="the campaign plan (YAML or JSON)")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                       help="local worker processes, at least 1 (default: every CPU; 1: in this process)")
+    add_jobs_argument(where, "local worker processes, at least 1 (default: every CPU; 1: in this process)")
     where.add_argument("--scheduler", metavar="ADDRESS|FILE",
                        help="run on an existing Dask cluster: its scheduler's address (tcp://host:8786) or "
                             "scheduler file (the 'distributed' extra)")
@@ -91,6 +92,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    workers(args.jobs)  # -j's bound, before the plan is read: one line, exit 2
     plan = read_plan(args.plan)  # the whole plan checked first: one line, exit 2, nothing written
     found = scan(plan)
     if args.dry_run:

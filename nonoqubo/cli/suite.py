@@ -7,6 +7,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .._util.atomic import INDEX_NAMES, check_not_inputs
+from ..campaign._options import workers
 from ..campaign.generate import parse_family
 from ..campaign.qoblib import COMPRESSIONS, write_class
 from .._util.progress import bar
@@ -14,7 +16,7 @@ from ..campaign.suite import INDEX_CSV, INDEX_JSON, NOT_KEPT, run_suite, variant
 from ..errors import NonoquboError
 from ..model.encodings import DEFAULT, names
 from ._parser import OneOf
-from ._common import (add_embed_search_arguments, add_force_argument, add_presolve_argument, add_truth_arguments,
+from ._common import (add_embed_search_arguments, add_force_argument, add_jobs_argument, add_presolve_argument, add_truth_arguments,
                       check_embed_search_options, progress_enabled)
 
 ORDER = 60
@@ -184,8 +186,7 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="suite: models and index in DIR (the default); qoblib: a QOBLIB problem class")
     parser.add_argument("--compress", choices=COMPRESSIONS, default="none",
                         help="with --layout qoblib: compress the .qs and .lp files (xz: NAME.qs.xz; default none)")
-    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                        help="worker processes (default: the number of CPUs)")
+    add_jobs_argument(parser, "worker processes (default: the number of CPUs)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     add_force_argument(parser)
     parser.set_defaults(run=run)
@@ -193,6 +194,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    workers(args.jobs)  # -j's bound, before any work: one line, exit 2
+    # the index files -o DIR/index.json, index.csv are never a clue file given (suite DIR/index.json -o DIR)
+    check_not_inputs([("-o", os.path.join(args.output, name)) for name in INDEX_NAMES],
+                     [p for p in args.puzzles if os.path.isfile(p)])
     if args.min_open and not args.random:
         raise NonoquboError(f"--min-open {args.min_open}: it applies to --random families with --unique=hard")
     families = [parse_family(text, unique=args.unique, min_open=args.min_open) for text in args.random]
