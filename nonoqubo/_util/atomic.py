@@ -187,6 +187,8 @@ def check_not_inputs(outputs: Sequence[tuple[str, str | os.PathLike[str] | None]
              if path is not None and os.fspath(path) not in ("", "-") and not is_stream(os.fspath(path))]
     if not given:
         return
+    for option, name in given:
+        _check_length(option, name)
     names = [os.fspath(p) for p in inputs if p is not None and os.fspath(p) not in ("", "-")]
     walked_real = {_real(os.fspath(p)) for p in walked if p is not None and os.path.isdir(p)}
     folders = [(name, _real(name)) for name in names if os.path.isdir(name)]
@@ -219,6 +221,23 @@ def check_not_inputs(outputs: Sequence[tuple[str, str | os.PathLike[str] | None]
                 if hit is not None:
                     raise WriteError(f"{hit[0]} {hit[1]}: it is the input file {path} (in the folder {source}); "
                                      "name another output")
+
+
+#: the most bytes of a path the system opens (Linux's PATH_MAX): a longer output cannot be written
+PATH_BYTES = 4096
+
+
+def _check_length(option: str, name: str) -> None:
+    """Refuse an output path no system call takes, before it is resolved: resolving a path of 80,000
+    characters through its 5,000 folders took seconds (one ``lstat`` a folder, each walking the path again).
+
+    Raises:
+        WriteError: the path has more than :data:`PATH_BYTES` bytes (shown cut, with its length).
+    """
+    size = len(name.encode("utf-8", "surrogateescape"))
+    if size > PATH_BYTES:
+        raise WriteError(f"cannot write {option} {name[:60]!r}... ({size:,} bytes): a path may have at most "
+                         f"{PATH_BYTES:,} bytes")
 
 
 def _real(path: str) -> str:
@@ -260,6 +279,7 @@ def check_distinct_outputs(*outputs: tuple[str, str | os.PathLike[str] | None]) 
         if given is None or os.fspath(given) == "":
             continue
         name = os.fspath(given)
+        _check_length(option, name)
         if name != "-" and is_stream(name):  # /dev/null, a FIFO: written to, never replaced
             continue
         key = name if name == "-" else os.path.normcase(os.path.realpath(name))

@@ -150,11 +150,11 @@ def probe_summary(probe: Any, seconds: float) -> str:
 def add_jobs_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup, what: str) -> None:
     """``-j/--jobs N``: worker processes (``suite``, ``evaluate``, ``run``), *what* their help says they are.
 
-    Its bound, 1 to :data:`~nonoqubo.campaign._options.MOST_JOBS`, is checked by
-    :func:`~nonoqubo.campaign._options.workers` before any work, in one line (an argparse type
+    Its bound, 1 to :data:`~nonoqubo._util.jobs.MOST_JOBS`, is checked by
+    :func:`~nonoqubo._util.jobs.workers` before any work, in one line (an argparse type
     would print the usage too).
     """
-    from ..campaign._options import MOST_JOBS
+    from .._util.jobs import MOST_JOBS
 
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N", help=f"{what}; at most {MOST_JOBS:,}")
 

@@ -11,8 +11,8 @@ import argparse
 import json
 import sys
 
+from .._util.jobs import workers
 from .._util.progress import steps
-from ..campaign._options import workers
 from ..campaign.plan import read_plan, scan
 from ..campaign.runner import dry_run, dry_run_lines, run_plan
 from ._common import add_jobs_argument

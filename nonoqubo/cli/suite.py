@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from .._util.atomic import INDEX_NAMES, check_not_inputs
-from ..campaign._options import workers
+from .._util.jobs import workers
 from ..campaign.generate import parse_family
 from ..campaign.qoblib import COMPRESSIONS, write_class
 from .._util.progress import bar

@@ -125,7 +125,7 @@ MOST_TROTTER = 10_000
 MOST_THREADS = 1024
 #: a day, in seconds (``--time-limit``)
 MOST_SECONDS = 86_400
-#: the most spin updates one run of ``pt`` or ``pa`` may ask (:attr:`~nonoqubo.solvers.samplers.SamplerSpec.most_spin_updates`):
+#: the most spin updates one run of ``pt`` or ``pa`` may ask (:attr:`~nonoqubo.solvers.samplers.SamplerSpec.work_bounded`):
 #: reads x replicas x sweeps x variables, the work ``run --dry-run`` counts.  Each count has its bound, but
 #: their product did not (``--replicas 1000000`` alone on a 17-variable puzzle: 1.7e11 updates, hours of the
 #: NumPy kernels, measured at 3e7 updates a second on one core); 1e11 is about an hour of them

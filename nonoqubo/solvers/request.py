@@ -51,7 +51,7 @@ from ..model.encodings import Encoding, EncodingLike, encoding_named
 from ..model.weights import Weights
 from ..samples import RUN_IDENTITY  # the run record's reading owns it
 from .base import KNOBS, SampleOptions
-from .options import bounded_values, check_bounds, parse_value, split_given
+from .options import MOST_SPIN_UPDATES, bounded_values, check_bounds, parse_value, split_given
 from .qpu import QPU_OPTIONS
 from .samplers import SamplerSpec, check_options, sampler_spec
 from .tempering import DEFAULT_SWEEPS
@@ -190,7 +190,8 @@ class SolveRequest:
     def check_work(self, variables: int | None = None) -> None:
         """Refuse a run whose work, reads x replicas x sweeps x *variables* spin updates (as ``run --dry-run``
         counts it: :meth:`~nonoqubo.solvers.samplers.SamplerSpec.spin_updates`), is past the sampler's bound
-        (:attr:`~nonoqubo.solvers.samplers.SamplerSpec.most_spin_updates`; ``pt``, ``pa``).
+        (:data:`~nonoqubo.solvers.options.MOST_SPIN_UPDATES`, for a sampler whose
+        :attr:`~nonoqubo.solvers.samplers.SamplerSpec.work_bounded`: ``pt``, ``pa``).
 
         Without *variables* (before the model is read) the work of one variable is checked: what no
         model can make smaller.
@@ -204,9 +205,9 @@ class SolveRequest:
             nonoqubo.errors.SolverError: --sampler pt: 170,000,000,000 spin updates (10 reads x 1,000,000 replicas x 1,000 sweeps x 17 variables); at most 100,000,000,000 a run: lower --reads, --replicas or --sweeps
         """
         spec = self.spec
-        most = spec.most_spin_updates
-        if most is None:
+        if not spec.work_bounded:
             return
+        most = MOST_SPIN_UPDATES
         options = self.options
         n = max(1, variables or 0)
         work = spec.spin_updates(options, n, DEFAULT_SWEEPS)

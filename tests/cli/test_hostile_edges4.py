@@ -113,6 +113,14 @@ def test_class1_the_shared_helper(tmp_path):
         check_not_inputs([("--csv", tmp_path / "suite" / "index.csv")], [tmp_path / "suite"])
 
 
+def test_class1_an_output_path_past_path_max_is_refused_before_it_is_resolved(work):
+    long = str(work / "runs") + "/x\x80y" * 20_000  # 80,000 bytes through 20,000 folders: resolving it took seconds
+    kind, detail = run_case(["evaluate", str(work / "suite"), str(work / "runs"), f"--figures={long}"], ["--figures"])
+    assert kind == "error", detail
+    line = one_line(support_run_cli("evaluate", work / "suite", work / "runs", f"--figures={long}"))
+    assert "cannot write --figures" in line and "a path may have at most 4,096 bytes" in line and len(line) < 300
+
+
 # -- 3. a FIFO or a device where a run file is ------------------------------------------------------
 def test_class3_evaluate_skips_a_fifo_and_a_device_it_finds(work):
     os.mkfifo(work / "runs" / "sa" / "sgt-pattern-5x5.fifo.json")
@@ -198,6 +206,9 @@ def test_class5_the_work_is_what_the_dry_run_counts():
     from nonoqubo.solvers.options import MOST_SPIN_UPDATES
     from nonoqubo.solvers.request import SolveRequest
 
+    from tests.support.fuzzing import WORK_BOUND
+
+    assert WORK_BOUND == MOST_SPIN_UPDATES  # the fuzz family's oracle
     request = SolveRequest.of("pt", reads=100, replicas=1000, sweeps=1000)
     assert request.spec.spin_updates(request.options, 1000, 1000) == MOST_SPIN_UPDATES
     request.check_work(1000)  # exactly the bound: allowed
