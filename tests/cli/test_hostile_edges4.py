@@ -93,6 +93,16 @@ def test_class1_suite_writes_no_index_over_a_clue_file(tmp_path, run_cli):
     assert clues.read_bytes() == before
 
 
+def test_class1_suite_writes_no_clue_copy_over_a_clue_file(tmp_path, run_cli):
+    clues = tmp_path / "heart.clues.json"
+    shutil.copy(SMALL, clues)  # not the suite's own spec form: rewriting it loses the file as given
+    before = clues.read_bytes()
+    line = one_line(run_cli("suite", clues, "-o", tmp_path, "-j", 1, "-q"))
+    assert f"-o {clues}: it is the input file {clues}" in line
+    assert clues.read_bytes() == before
+    assert run_cli("suite", clues, "-o", tmp_path / "elsewhere", "-j", 1, "-q")[0] == 0
+
+
 def test_class1_the_shared_helper(tmp_path):
     from nonoqubo._util.atomic import check_not_inputs
 
