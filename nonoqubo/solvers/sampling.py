@@ -207,11 +207,11 @@ def _ready(qubo: Qubo, request: SolveRequest, decoder: Decoder | None = None) ->
         starts = request.spec.starts_per_read(opts) if request.spec.starts_per_read is not None else 1
         opts = replace(opts, states=initial_states(qubo, opts.initial_states, opts.reads * starts, opts.seed,
                                                    decoder=decoder))
-    if qubo.num_vars:
-        request.check_work(qubo.num_vars)  # reads x replicas x sweeps x variables: pt's and pa's work bounded
     check_model = request.spec.check_model
     if check_model is not None and qubo.num_vars:
-        check_model(qubo, opts)
+        check_model(qubo, opts)  # first: replicas that do not fit in memory are said so
+    if qubo.num_vars:
+        request.check_work(qubo.num_vars)  # reads x replicas x sweeps x variables: pt's and pa's work bounded
     return opts
 
 
