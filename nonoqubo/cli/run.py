@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from .._util.atomic import check_not_inputs
 from .._util.jobs import workers
 from .._util.progress import steps
 from ..campaign.plan import read_plan, scan
@@ -94,6 +95,8 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     workers(args.jobs)  # -j's bound, before the plan is read: one line, exit 2
     plan = read_plan(args.plan)  # the whole plan checked first: one line, exit 2, nothing written
+    # the campaign log RUNS.log is appended to: never the plan itself (a plan x.log with runs: x), nor a suite file
+    check_not_inputs([("the log of runs:", plan.log)], [args.plan, plan.suite])
     found = scan(plan)
     if args.dry_run:
         report = dry_run(plan, found)

@@ -103,6 +103,15 @@ def test_class1_suite_writes_no_clue_copy_over_a_clue_file(tmp_path, run_cli):
     assert run_cli("suite", clues, "-o", tmp_path / "elsewhere", "-j", 1, "-q")[0] == 0
 
 
+def test_class1_run_appends_no_log_to_its_plan(work):
+    plan = work / "x.log"  # runs: x, so the campaign log is x.log: the plan itself
+    plan.write_text("suite: suite\nruns: x\nseeds: [1]\nsettings:\n  sa: {sampler: sa, reads: 2, sweeps: 10}\n")
+    before = plan.read_bytes()
+    line = one_line(support_run_cli("run", plan, "-j", 1, "-q"))
+    assert f"the log of runs: {plan}: it is the input file {plan}" in line
+    assert plan.read_bytes() == before and not (work / "x").exists()
+
+
 def test_class1_the_shared_helper(tmp_path):
     from nonoqubo._util.atomic import check_not_inputs
 
