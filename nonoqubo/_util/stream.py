@@ -38,7 +38,7 @@ from pathlib import Path
 
 from ..errors import StreamError
 
-__all__ = ["STREAM_LIMIT", "STREAM_SECONDS", "is_file_like", "is_regular", "is_stream", "kind_of", "read_bytes",
+__all__ = ["STREAM_LIMIT", "STREAM_SECONDS", "is_file_like", "is_regular", "is_stream", "file_kind", "read_bytes",
            "read_regular"]
 
 #: seconds a stream may stay silent (no byte, no end) before the read is refused
@@ -59,10 +59,10 @@ def is_stream(path: str | os.PathLike[str]) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
-def kind_of(mode: int) -> str:
+def file_kind(mode: int) -> str:
     """What a file of ``st_mode`` *mode* is, in words: ``"a FIFO"``, ``"a character device"`` ...
 
-    >>> kind_of(os.stat("/dev/null").st_mode), kind_of(os.stat(".").st_mode)
+    >>> file_kind(os.stat("/dev/null").st_mode), file_kind(os.stat(".").st_mode)
     ('a character device', 'a folder')
     """
     for test, words in ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
@@ -110,12 +110,12 @@ def read_regular(path: str | os.PathLike[str], what: str | None = None, *, limit
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         if exc.errno == errno.ENXIO:  # a socket (or a FIFO opened otherwise): nothing to read as a file
-            raise StreamError(f"{shown}: {kind_of(os.stat(name).st_mode)}, not a regular file; it is not read") from None
+            raise StreamError(f"{shown}: {file_kind(os.stat(name).st_mode)}, not a regular file; it is not read") from None
         raise
     with os.fdopen(fd, "rb") as fh:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise StreamError(f"{shown}: {kind_of(info.st_mode)}, not a regular file; it is not read")
+            raise StreamError(f"{shown}: {file_kind(info.st_mode)}, not a regular file; it is not read")
         if info.st_size > limit:
             raise StreamError(f"{shown}: {info.st_size:,} bytes; it may hold at most {limit:,}")
         return fh.read()

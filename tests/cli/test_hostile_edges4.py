@@ -3,7 +3,7 @@
 1. an output on an input of the same command (``evaluate SUITE RUNS --csv runs/sa/X.json``, ``--csv
    suite/index.json``, a link to one; ``suite DIR/index.json -o DIR``);
 3. a FIFO, or a link to ``/dev/zero``, at a run-file path: ``run`` (even ``--dry-run``) and ``evaluate``
-   blocked for ever;
+   blocked for ever (and ``suite``, walking a folder of clue files, waited 10 s or read 1 GiB);
 4. ``-j 10**20``: evaluate looped ``jobs x in-flight`` times before its first file;
 5. pt and pa: every count within its bound, yet their product hours of work (``--replicas 1000000``);
 10. ``evaluate --figures runs/sa``: its PDFs broke the next evaluate.
@@ -161,6 +161,18 @@ def test_class3_run_refuses_a_fifo_at_a_run_file_path(work, dry):
     assert kind == "error", detail
     _, _, err = support_run_cli("run", plan, "--dry-run")
     assert err.strip() == f"nonoqubo: error: {fifo}: a FIFO, not a regular file; it is not read"
+
+
+def test_class3_suite_refuses_a_fifo_in_a_clue_folder_unopened(tmp_path):
+    folder = tmp_path / "clues"
+    folder.mkdir()
+    shutil.copy(SMALL, folder / "a.json")
+    os.mkfifo(folder / "b.non")  # read before: 10 s of waiting, then an error in the index; /dev/zero: 1 GiB read
+    kind, detail = run_case(["suite", str(folder), "-o", str(tmp_path / "out"), "-j", "1", "-q"], [str(folder)])
+    assert kind == "error", detail
+    _, _, err = support_run_cli("suite", folder, "-o", tmp_path / "out", "-j", 1, "-q")
+    assert err.startswith(f"nonoqubo: error: {folder / 'b.non'}: a FIFO in the folder {folder}, not a clue file")
+    assert not (tmp_path / "out").exists()
 
 
 def test_class3_the_reader_never_opens_a_stream_blocking(tmp_path):
