@@ -27,13 +27,14 @@ import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from ..errors import Terminated, WriteError
 from .stream import is_stream
 
-__all__ = ["TEMP_MARK", "atomic_write", "check_distinct_outputs", "check_not_input", "check_writable", "wrote"]
+__all__ = ["INDEX_NAMES", "TEMP_MARK", "atomic_write", "check_distinct_outputs", "check_not_input", "check_not_inputs",
+           "check_writable", "wrote"]
 
 #: what every temporary file's name carries after the target's name
 TEMP_MARK = ".nonoqubo-tmp-"
@@ -143,6 +144,116 @@ def check_not_input(output: str | os.PathLike[str] | None, *sources: str | os.Pa
                              "name another output")
 
 
+#: the index files a folder of models may hold (``suite``'s): inputs of whoever reads that folder, there or not yet
+INDEX_NAMES = ("index.json", "index.csv")
+
+
+def check_not_inputs(outputs: Sequence[tuple[str, str | os.PathLike[str] | None]],
+                     inputs: Sequence[str | os.PathLike[str] | None], *,
+                     walked: Sequence[str | os.PathLike[str] | None] = ()) -> None:
+    """Refuse an output that lands on what the same command reads: a file, a file in a folder, a folder.
+
+    :func:`check_not_input`'s sibling for commands that read folders.  *outputs* are ``(option,
+    path)`` pairs (files or folders; None, ``-`` and a device or FIFO, written to but never
+    replaced, pass); *inputs* are the files and folders the command is given; *walked* are those of
+    the folders whose every file the command reads (``evaluate``'s SAMPLES: a file found there is
+    a run).  Paths are compared through symbolic links (:func:`os.path.realpath`, and the file
+    itself by device and inode, so a link in a folder to a file elsewhere counts).  An output is
+    refused when it is
+
+    * one of the *inputs* (a file), or a file that exists in an input folder or below (a sample
+      file, a suite's model), or a link to one;
+    * a folder's index file (:data:`INDEX_NAMES`), there or not yet: the next reading of the folder
+      would take it for the index;
+    * the same path as an input folder, or inside a *walked* folder (the next run would read
+      what it wrote as input: ``evaluate --figures runs/sa``).
+
+    A new output inside a folder read through its index (a suite folder: ``--submission
+    10-nonogram/submissions/X``, QOBLIB's own layout) is allowed.  A command checks this before any
+    work, so nothing is overwritten.
+
+    Raises:
+        WriteError: one line naming the option, the output and the input it would land on.
+
+    Examples:
+        >>> import tempfile
+        >>> runs = tempfile.mkdtemp()
+        >>> check_not_inputs([("--csv", os.path.join(runs, "..", "table.csv"))], ["model.json", runs], walked=[runs])
+        >>> check_not_inputs([("--figures", os.path.join(runs, "figs"))], [runs], walked=[runs])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        nonoqubo.errors.WriteError: --figures .../figs: it is inside the input folder ..., whose every file is read as input; name a path outside it
+    """
+    given = [(option, os.fspath(path)) for option, path in outputs
+             if path is not None and os.fspath(path) not in ("", "-") and not is_stream(os.fspath(path))]
+    if not given:
+        return
+    for option, name in given:
+        _check_length(option, name)
+    names = [os.fspath(p) for p in inputs if p is not None and os.fspath(p) not in ("", "-")]
+    walked_real = {_real(os.fspath(p)) for p in walked if p is not None and os.path.isdir(p)}
+    folders = [(name, _real(name)) for name in names if os.path.isdir(name)]
+    for option, name in given:
+        real = _real(name)
+        for source in names:
+            if not os.path.isdir(source) and (real == _real(source) or _same_file(name, source)):
+                raise WriteError(f"{option} {name}: it is the input file {source}; name another output")
+        for source, root in folders:
+            inside = real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+            if not inside:
+                continue
+            if real != root and os.path.lexists(name) and not os.path.isdir(name):
+                raise WriteError(f"{option} {name}: it is a file of the input folder {source}; name another output")
+            if real == root or root in walked_real:
+                raise WriteError(f"{option} {name}: it is the input folder {source}; name a folder outside it"
+                                 if real == root else f"{option} {name}: it is inside the input folder {source}, "
+                                 "whose every file is read as input; name a path outside it")
+            if os.path.basename(real) in INDEX_NAMES and os.path.dirname(real) == root:
+                raise WriteError(f"{option} {name}: it would be the index of the input folder {source}; "
+                                 "name another output")
+    existing = {_identity(name): (option, name) for option, name in given if os.path.isfile(name)}
+    existing.pop(None, None)
+    for source, root in folders if existing else ():
+        for top, dirs, files in os.walk(source):
+            dirs.sort()
+            for file in files:
+                path = os.path.join(top, file)
+                hit = existing.get(_identity(path))
+                if hit is not None:
+                    raise WriteError(f"{hit[0]} {hit[1]}: it is the input file {path} (in the folder {source}); "
+                                     "name another output")
+
+
+#: the most bytes of a path the system opens (Linux's PATH_MAX): a longer output cannot be written
+PATH_BYTES = 4096
+
+
+def _check_length(option: str, name: str) -> None:
+    """Refuse an output path no system call takes, before it is resolved: resolving a path of 80,000
+    characters through its 5,000 folders took seconds (one ``lstat`` a folder, each walking the path again).
+
+    Raises:
+        WriteError: the path has more than :data:`PATH_BYTES` bytes (shown cut, with its length).
+    """
+    size = len(name.encode("utf-8", "surrogateescape"))
+    if size > PATH_BYTES:
+        raise WriteError(f"cannot write {option} {name[:60]!r}... ({size:,} bytes): a path may have at most "
+                         f"{PATH_BYTES:,} bytes")
+
+
+def _real(path: str) -> str:
+    """The normalised real path: every symbolic link on the way resolved."""
+    return os.path.normcase(os.path.realpath(path))
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """The file's device and inode (through links), None when it cannot be stat'ed."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return info.st_dev, info.st_ino
+
+
 def check_distinct_outputs(*outputs: tuple[str, str | os.PathLike[str] | None]) -> None:
     """Refuse two outputs of one command that name the same file, whatever the spelling.
 
@@ -168,6 +279,7 @@ def check_distinct_outputs(*outputs: tuple[str, str | os.PathLike[str] | None]) 
         if given is None or os.fspath(given) == "":
             continue
         name = os.fspath(given)
+        _check_length(option, name)
         if name != "-" and is_stream(name):  # /dev/null, a FIFO: written to, never replaced
             continue
         key = name if name == "-" else os.path.normcase(os.path.realpath(name))

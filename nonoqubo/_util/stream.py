@@ -29,6 +29,7 @@ Examples:
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import stat
@@ -37,7 +38,8 @@ from pathlib import Path
 
 from ..errors import StreamError
 
-__all__ = ["STREAM_LIMIT", "STREAM_SECONDS", "is_file_like", "is_stream", "read_bytes"]
+__all__ = ["STREAM_LIMIT", "STREAM_SECONDS", "is_file_like", "is_regular", "is_stream", "file_kind", "read_bytes",
+           "read_regular"]
 
 #: seconds a stream may stay silent (no byte, no end) before the read is refused
 STREAM_SECONDS = 10.0
@@ -55,6 +57,68 @@ def is_stream(path: str | os.PathLike[str]) -> bool:
     except (OSError, ValueError):
         return False
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def file_kind(mode: int) -> str:
+    """What a file of ``st_mode`` *mode* is, in words: ``"a FIFO"``, ``"a character device"`` ...
+
+    >>> file_kind(os.stat("/dev/null").st_mode), file_kind(os.stat(".").st_mode)
+    ('a character device', 'a folder')
+    """
+    for test, words in ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
+                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                        (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+def is_regular(path: str | os.PathLike[str]) -> bool:
+    """True when *path* is a regular file (through links), asked with ``stat``, never opened.
+
+    What a command that walks a folder asks of each file it finds before reading it: a FIFO, a
+    socket or a link to ``/dev/zero`` there is no run and no model (:func:`read_regular`).
+    """
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def read_regular(path: str | os.PathLike[str], what: str | None = None, *, limit: int = STREAM_LIMIT) -> bytes:
+    """The bytes of *path*, a regular file; anything else refused in one line, never read and never waited on.
+
+    The reader of the files a command finds rather than is given (a run file a plan's folder holds, a
+    sample file found by walking a folder): a FIFO there would block an ``open()`` for ever (no writer)
+    and a link to ``/dev/zero`` never ends, so the file is opened without blocking (``O_NONBLOCK``)
+    and checked on its descriptor (``fstat``: the file opened, not a name that may change meanwhile)
+    before one byte is read.
+
+    Raises:
+        StreamError: not a regular file (a FIFO, a device, a socket), or more than *limit* bytes; one
+            line naming *what* (default the path).
+        OSError: it cannot be opened or read.
+
+    Examples:
+        >>> read_regular("/dev/zero")
+        Traceback (most recent call last):
+        nonoqubo.errors.StreamError: /dev/zero: a character device, not a regular file; it is not read
+    """
+    name = os.fspath(path)
+    shown = name if what is None else what
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a socket (or a FIFO opened otherwise): nothing to read as a file
+            raise StreamError(f"{shown}: {file_kind(os.stat(name).st_mode)}, not a regular file; it is not read") from None
+        raise
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise StreamError(f"{shown}: {file_kind(info.st_mode)}, not a regular file; it is not read")
+        if info.st_size > limit:
+            raise StreamError(f"{shown}: {info.st_size:,} bytes; it may hold at most {limit:,}")
+        return fh.read()
 
 
 def is_file_like(path: str | os.PathLike[str]) -> bool:

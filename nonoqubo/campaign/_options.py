@@ -10,24 +10,11 @@ Examples:
 from __future__ import annotations
 
 import math
-import os
 
+from .._util.jobs import MOST_JOBS, workers  # -j's one bound, which the CLI checks too
 from ..errors import NonoquboError
 
-__all__ = ["run_seconds", "workers"]
-
-
-def workers(jobs: int | None) -> int:
-    """The number of worker processes: *jobs*, at least 1, or the CPU count when None.
-
-    Raises:
-        NonoquboError: *jobs* is not a whole number of at least 1.
-    """
-    if jobs is None:
-        return max(1, os.cpu_count() or 1)
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise NonoquboError(f"-j/--jobs must be a whole number of at least 1, not {jobs}")
-    return jobs
+__all__ = ["MOST_JOBS", "run_seconds", "workers"]
 
 
 def run_seconds(seconds: float | None) -> float | None:

@@ -119,6 +119,7 @@ from typing import Any
 import numpy as np
 
 from .._util import notebook
+from .._util.stream import is_regular, read_bytes
 from ..answers.decode import Decoder
 from ..inputs import load_model
 from ..errors import FormatError, MissingDependency, NonoquboError, SampleError, UnsupportedFormat
@@ -313,7 +314,7 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
             its run record contradicts the model given.
     """
     job = job or Job(model_path, samples_path, polish, samples_format, force)
-    text = searched_text(Path(job.samples_path).read_bytes())
+    text = searched_text(read_bytes(job.samples_path, job.samples_path))  # a stream named: bounded, never blocking
     record = the_record(text, job.samples_path)
     decoder, key = scoring_decoder(job, record)
     batch = _batch(decoder, job, record)
@@ -451,7 +452,7 @@ class _Field:
 
 def recorded_summary(path: str) -> dict[str, Any] | None:
     """The run record of the sample file at *path* as :func:`judge_file` reports it (``FileResult.run``)."""
-    return recorded_run(searched_text(Path(path).read_bytes()))
+    return recorded_run(searched_text(read_bytes(path, path)))
 
 
 def _judge(job: Job) -> FileResult | Skipped | str:
@@ -592,6 +593,9 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *,
         runs = []
         for s, path, found in pairs:
             owner = _owner(path, Path(path).parts[:-1], names)
+            if found and _not_a_run(path):  # a figure, a FIFO: skipped with the note, never opened
+                runs.append(Run("", s, path, found))
+                continue
             if owner is None:
                 if found and not _looks_like_samples(path):
                     runs.append(Run("", s, path, found))  # judged as "not a sample file" (skipped with a note)
@@ -606,7 +610,27 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *,
     models = {name: {"path": model, "name": name, "width": decoder.puzzle.width,
                      "height": decoder.puzzle.height, "variables": len(decoder.labels), "puzzle": name,
                      "encoding": str(decoder.encoding), "weights": str(decoder.weights)}}
-    return Campaign(models, [Run(name, s, p, found) for s, p, found in pairs], setting)
+    return Campaign(models, [Run("" if found and _not_a_run(p) else name, s, p, found) for s, p, found in pairs],
+                    setting)
+
+
+#: what evaluate and other commands write that no sampler does: figures (``--figures``), pages (``--report``)
+NOT_RUNS = (".pdf", ".svg", ".png", ".html")
+
+
+def _not_a_run(path: str) -> bool:
+    """A file found in a runs folder that is no run: skipped with the note, never opened.
+
+    * a figure or a page by its name (:data:`NOT_RUNS`; no samples format is named so):
+      ``evaluate --figures`` may no longer write into a runs folder
+      (:func:`~nonoqubo._util.atomic.check_not_inputs`), but a figures folder an older run left
+      there, or one made by hand, holds PDFs that once stopped the next evaluate with a "binary
+      file" error;
+    * not a regular file (:func:`~nonoqubo._util.stream.is_regular`, asked with ``stat``): a FIFO
+      there would block the read for ever, a link to ``/dev/zero`` never end.  A stream named on
+      the command line is read, as every command reads one (:func:`~nonoqubo._util.stream.read_bytes`).
+    """
+    return path.lower().endswith(NOT_RUNS) or not is_regular(path)
 
 
 def _looks_like_samples(path: str) -> bool:
@@ -766,14 +790,15 @@ def _judged(tasks: Iterator[Job], count: int, jobs: int,
         return
     size = max(1, min(CHUNK, count // (8 * jobs)))
     pending: deque[Future[list[FileResult | Skipped | str]]] = deque()
-    with ProcessPoolExecutor(max_workers=min(jobs, count)) as pool:
+    pool_size = min(jobs, count)
+    with ProcessPoolExecutor(max_workers=pool_size) as pool:
         def submit() -> None:
             chunk = list(islice(tasks, size))
             if chunk:
                 pending.append(pool.submit(_judge_all, chunk))
 
         try:
-            for _ in range(jobs * IN_FLIGHT):
+            for _ in range(pool_size * IN_FLIGHT):  # the pool's workers, not -j's: never more tasks than files
                 submit()
             while pending:
                 results = pending.popleft().result()

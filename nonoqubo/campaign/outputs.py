@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ContextManager
 
-from .._util.atomic import atomic_write, check_distinct_outputs, check_not_input, check_writable, wrote
+from .._util.atomic import atomic_write, check_distinct_outputs, check_not_inputs, check_writable, wrote
 from .._util.progress import Steps, steps as progress_steps
 from ..errors import NonoquboError
 from .aggregate import BY_OPTION, CENSORED_NOTE, Group, cost_cell, group_stages, number, percent, solutions_label
@@ -100,30 +100,29 @@ def check_outputs(options: EvaluateOptions) -> None:
     """Refuse, before any file is judged, what :func:`write_outputs` would refuse.
 
     Raises:
-        NonoquboError: a bad ``-j`` or ``--time``; an output file in a missing folder or one of the
-            inputs; a ``--report`` not named ``.html``, a ``--figures`` folder that is a file, no
+        NonoquboError: a bad ``-j`` or ``--time``; an output file in a missing folder, or on what the
+            command reads (:func:`~nonoqubo._util.atomic.check_not_inputs`: an input, a file of an
+            input folder or its index, an output folder inside a SAMPLES folder); a ``--report`` not named ``.html``, a ``--figures`` folder that is a file, no
             matplotlib; what :func:`~nonoqubo.campaign.qoblib_submission.check_submission` refuses.
     """
     check_options(jobs=options.jobs, seconds=options.time)
-    inputs = (options.model, *options.samples)
-    check_distinct_outputs(("--csv", options.csv), ("--report", options.report), ("--figures", options.figures),
-                           ("--submission", options.submission))  # no output over another
-    _check_output(options.csv, inputs)  # never over a file it reads
+    outputs = (("--csv", options.csv), ("--report", options.report), ("--figures", options.figures),
+               ("--submission", options.submission))
+    check_distinct_outputs(*outputs)  # no output over another
+    # never over what it reads: MODEL, a sample file, the embedding, a file of SAMPLES' folders or of the suite
+    # folder, its index; no output folder in a SAMPLES folder (the next evaluate would read its files as runs)
+    check_not_inputs(outputs, (options.model, *options.samples, options.embedding), walked=options.samples)
+    check_writable(options.csv)
     if options.report or options.figures:  # a wrong name, a missing folder or matplotlib: said before judging
         from .plots import check_figures_folder, require_matplotlib
         from .report_html import check_report_path
 
         check_report_path(options.report)
-        _check_output(options.report, inputs)
+        check_writable(options.report)
         check_figures_folder(options.figures)
         require_matplotlib()
     check_submission(options.submission, options.submitter, options.model, list(options.samples), options.setting,
                      options.force)
-
-
-def _check_output(path: str | None, inputs: Sequence[str]) -> None:
-    check_writable(path)
-    check_not_input(path, *inputs)
 
 
 @contextlib.contextmanager

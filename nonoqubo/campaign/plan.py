@@ -57,8 +57,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._util.stream import read_bytes
-from ..errors import NonoquboError
+from .._util.stream import read_regular
+from ..errors import NonoquboError, SolverError
 from ..model.encodings import DEFAULT
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ..records import RunIdentity, RunRecord, SuiteIndex, SuiteModel, check_digests
@@ -409,9 +409,10 @@ def _recorded(path: str) -> RunRecord | None:
     """The run record of the run file *path* (None: the file records no run).
 
     Raises:
-        RecordError, SampleError: a record its format refuses; OSError: the file cannot be read.
+        RecordError, SampleError: a record its format refuses; StreamError: no regular file there;
+            OSError: the file cannot be read.
     """
-    return the_record(searched_text(read_bytes(path, path)), path)
+    return the_record(searched_text(read_regular(path)), path)  # a FIFO or a device there: refused, never waited on
 
 
 def scan(plan: Plan, tasks: Sequence[Task] | None = None) -> Scan:
@@ -460,6 +461,10 @@ def work(plan: Plan, tasks: Sequence[Task]) -> dict[str, dict[str, Any]]:
         row["reads"] += opts.reads
         spec = task.request.spec
         if "sweeps" in spec.takes:
+            try:  # a task past its sampler's work bound (pt, pa) would be refused when run: said now
+                task.request.check_work(size)
+            except SolverError as exc:
+                raise SolverError(f"{plan.path}: setting {task.setting}, model {task.model}: {exc}") from None
             row["spin_updates"] += spec.spin_updates(opts, size, SA_DEFAULT_SWEEPS)
         elif opts.time_limit is not None:
             row["search_seconds"] += opts.reads * opts.time_limit if spec.reads_counted else opts.time_limit

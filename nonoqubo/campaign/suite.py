@@ -77,6 +77,7 @@ from typing import Any
 from .. import clues, exports
 from .._util.atomic import atomic_write
 from .._util.names import file_stem
+from .._util.stream import file_kind, is_stream
 from ..records import SuiteIndex, file_digest
 from ..errors import RecordError, FormatError, NonoquboError, TimeLimit, WriteError
 from ..model.encodings import DEFAULT, Encoding, EncodingLike, encoding_named
@@ -170,8 +171,13 @@ def _files_of(inputs: Iterable[str], skip: str | None = None) -> list[str]:
                                  and os.path.realpath(os.path.join(root, d)) != skip)
                 if os.path.realpath(root) == skip:
                     continue
-                out.extend(os.path.join(root, n) for n in sorted(names)
-                           if not n.startswith(".") and not _NOT_CLUES.match(n))
+                found = [os.path.join(root, n) for n in sorted(names) if not n.startswith(".") and not _NOT_CLUES.match(n)]
+                stream = next((f for f in found if is_stream(f)), None)
+                if stream is not None:  # a FIFO waited 10 s, a link to /dev/zero read 1 GiB: refused, never opened
+                    raise NonoquboError(f"{stream}: {file_kind(os.stat(stream).st_mode)} in the folder {item}, not a "
+                                        "clue file; a folder's files are read only when regular: remove it, or "
+                                        "name it on the command line")
+                out.extend(found)
             if len(out) == before:
                 raise NonoquboError(f"{item}: no clue file in this folder")
         elif os.path.exists(item):

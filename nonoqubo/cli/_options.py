@@ -38,6 +38,8 @@ import argparse
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+
+from .._util.jobs import MOST_JOBS
 from typing import Any
 
 __all__ = ["CLI_OPTIONS", "CliOption", "Deprecated", "add", "add_deprecated"]
@@ -86,8 +88,10 @@ CLI_OPTIONS: dict[str, CliOption] = {
     "output": CliOption(("-o", "--output"), "where to write", {"default": None}),
     "format": CliOption(("-f", "--format"), "the export format (see 'nonoqubo formats')",
                         {"action": "append", "metavar": "FORMAT"}),
-    "jobs": CliOption(("-j", "--jobs"), "worker processes, at least 1", {"type": int, "default": None, "metavar": "N"},
-                      detail="(default: every CPU)"),
+    # its bound (1 to _util.jobs.MOST_JOBS) is checked by _util.jobs.workers before any work, in one line
+    # (an argparse type would print the usage too)
+    "jobs": CliOption(("-j", "--jobs"), f"worker processes, at least 1 and at most {MOST_JOBS:,}",
+                      {"type": int, "default": None, "metavar": "N"}, detail="(default: every CPU)"),
     "samples-format": CliOption(("--samples-format",), "the samples' format, when the content does not tell",
                                 {"metavar": "FORMAT"}),
     "chain-break": CliOption(("--chain-break",), "how a broken chain (qubits that disagree) gives its variable's value",

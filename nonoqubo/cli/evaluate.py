@@ -42,7 +42,16 @@ record (sa sweeps=100); the lines under the table, and "setting_record" in
 --json, say what each setting is.  A file that records no run is grouped by
 its folder (or, in sub-folders, each sub-folder: runs/qbsolv/*.txt).
 --setting NAME pools every file into one setting NAME, whatever they record.
-A runs folder's other files (a log, a .out) are skipped, with one note.
+A runs folder's other files (a log, a .out, figures and pages: .pdf .svg .png
+.html) are skipped, with one note, and so is a FIFO or a device found there
+(never opened: it could block for ever or never end).
+
+No output may land on what the command reads: --csv, --report, --figures and
+--submission are refused, in one line before any work, when they name MODEL,
+a sample file, the embedding, a file in a SAMPLES folder or in the suite
+folder (its index.json and index.csv too), through links or not; and an
+output folder may not be a SAMPLES folder or lie inside one (the next evaluate
+would read its files as runs), nor be the suite folder.
 
 Every run is scored against the model it was drawn from: its record's
 encoding and weights.  Given a clue file or a suite folder, that model is

@@ -11,6 +11,8 @@ import argparse
 import json
 import sys
 
+from .._util.atomic import check_not_inputs
+from .._util.jobs import workers
 from .._util.progress import steps
 from ..campaign.plan import read_plan, scan
 from ..campaign.runner import dry_run, dry_run_lines, run_plan
@@ -102,7 +104,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    workers(args.jobs)  # -j's bound, before the plan is read: one line, exit 2
     plan = read_plan(args.plan)  # the whole plan checked first: one line, exit 2, nothing written
+    # the campaign log RUNS.log is appended to: never the plan itself (a plan x.log with runs: x), nor a suite file
+    check_not_inputs([("the log of runs:", plan.log)], [args.plan, plan.suite])
     found = scan(plan).resolved(args.conflicts)  # a conflict stops the run unless an option settles it
     if args.dry_run:
         report = dry_run(plan, found)

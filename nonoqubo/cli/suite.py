@@ -7,14 +7,16 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .._util.atomic import INDEX_NAMES, check_not_inputs
+from .._util.jobs import workers
 from ..campaign.generate import parse_family
 from ..campaign.qoblib import COMPRESSIONS, write_class
 from .._util.progress import bar
-from ..campaign.suite import INDEX_CSV, INDEX_JSON, NOT_KEPT, run_suite, variants_of
+from ..campaign.suite import CLUES_SUFFIX, INDEX_CSV, INDEX_JSON, NOT_KEPT, run_suite, variants_of
 from ..errors import NonoquboError
 from ..model.encodings import DEFAULT, names
 from ._parser import OneOf
-from ._common import (add_embed_search_arguments, add_force_argument, add_presolve_argument, add_truth_arguments,
+from ._common import (add_embed_search_arguments, add_force_argument, add_jobs_argument, add_presolve_argument, add_truth_arguments,
                       check_embed_search_options, progress_enabled)
 from ._options import add
 
@@ -189,6 +191,12 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    workers(args.jobs)  # -j's bound, before any work: one line, exit 2
+    # no clue file given is where the suite writes: its index files (suite DIR/index.json -o DIR), or a member's
+    # clue copy NAME.clues.json (suite DIR/heart.clues.json -o DIR rewrote the input as the suite's spec file)
+    given = [p for p in args.puzzles if os.path.isfile(p)]
+    written = [*INDEX_NAMES, *(os.path.basename(p) for p in given if p.endswith(CLUES_SUFFIX))]
+    check_not_inputs([("-o", os.path.join(args.output, name)) for name in written], given)
     if args.min_open and not args.random:
         raise NonoquboError(f"--min-open {args.min_open}: it applies to --random families with --unique=hard")
     families = [parse_family(text, unique=args.unique, min_open=args.min_open) for text in args.random]

@@ -43,7 +43,7 @@ from ..errors import SolverError
 from ..logic.presolve import PRESOLVES
 from ..qpu.parameters import ANSWER_MODES
 
-__all__ = ["CLI_GROUPS", "KIND_TYPES", "OPTIONS", "SWEEPABLE", "SolveOption", "bounded_values", "check_bounds", "option_named", "parse_value",
+__all__ = ["CLI_GROUPS", "KIND_TYPES", "MOST_SPIN_UPDATES", "OPTIONS", "SWEEPABLE", "SolveOption", "bounded_values", "check_bounds", "option_named", "parse_value",
            "split_given"]
 
 #: the kinds of value an option takes
@@ -125,6 +125,11 @@ MOST_TROTTER = 10_000
 MOST_THREADS = 1024
 #: a day, in seconds (``--time-limit``)
 MOST_SECONDS = 86_400
+#: the most spin updates one run of ``pt`` or ``pa`` may ask (:attr:`~nonoqubo.solvers.samplers.SamplerSpec.work_bounded`):
+#: reads x replicas x sweeps x variables, the work ``run --dry-run`` counts.  Each count has its bound, but
+#: their product did not (``--replicas 1000000`` alone on a 17-variable puzzle: 1.7e11 updates, hours of the
+#: NumPy kernels, measured at 3e7 updates a second on one core); 1e11 is about an hour of them
+MOST_SPIN_UPDATES = 10**11
 
 _CHAIN_STRENGTH = ("in the logical model's units (a broken chain coupler costs 2X): a positive number, or 'uniform-torque' (Ocean's default, "
                    "uniform_torque_compensation with prefactor 1.414; the default), 'uniform-torque:PREFACTOR' "

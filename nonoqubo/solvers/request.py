@@ -52,9 +52,10 @@ from ..model.weights import Weights
 from ..records import RUN_IDENTITY, RunIdentity, RunRecord  # the run record owns it
 from ..records.run import canonical
 from .base import KNOBS, SampleOptions
-from .options import bounded_values, check_bounds, parse_value, split_given
+from .options import MOST_SPIN_UPDATES, bounded_values, check_bounds, parse_value, split_given
 from .qpu import QPU_OPTIONS
 from .samplers import SamplerSpec, check_options, sampler_spec
+from .tempering import DEFAULT_SWEEPS
 from .schedule import format_beta_range, parse_beta_range, parse_beta_schedule
 
 __all__ = ["RUN_IDENTITY", "SolveRequest", "presolve_name"]
@@ -183,8 +184,41 @@ class SolveRequest:
         (:func:`~nonoqubo.solvers.options.check_bounds`); the request itself when it is good."""
         check_bounds(bounded_values(self.options))  # first: no count that would not run in a day or fit in memory
         check_options(self.options, self.sampler)
+        self.check_work()  # nor a product of counts: the work of one variable already too much
         presolve_name(self.presolve)
         return self
+
+    def check_work(self, variables: int | None = None) -> None:
+        """Refuse a run whose work, reads x replicas x sweeps x *variables* spin updates (as ``run --dry-run``
+        counts it: :meth:`~nonoqubo.solvers.samplers.SamplerSpec.spin_updates`), is past the sampler's bound
+        (:data:`~nonoqubo.solvers.options.MOST_SPIN_UPDATES`, for a sampler whose
+        :attr:`~nonoqubo.solvers.samplers.SamplerSpec.work_bounded`: ``pt``, ``pa``).
+
+        Without *variables* (before the model is read) the work of one variable is checked: what no
+        model can make smaller.
+
+        Raises:
+            SolverError: one line with the work, how it is made and the bound.
+
+        Examples:
+            >>> SolveRequest.of("pt", reads=10, replicas=1_000_000).check_work(17)
+            Traceback (most recent call last):
+            nonoqubo.errors.SolverError: --sampler pt: 170,000,000,000 spin updates (10 reads x 1,000,000 replicas x 1,000 sweeps x 17 variables); at most 100,000,000,000 a run: lower --reads, --replicas or --sweeps
+        """
+        spec = self.spec
+        if not spec.work_bounded:
+            return
+        most = MOST_SPIN_UPDATES
+        options = self.options
+        n = max(1, variables or 0)
+        work = spec.spin_updates(options, n, DEFAULT_SWEEPS)
+        if work <= most:
+            return
+        states = spec.states_per_read(options) if spec.states_per_read is not None else 1
+        made = (f"{options.reads:,} reads x {states:,} replicas x {options.sweeps or DEFAULT_SWEEPS:,} sweeps"
+                + (f" x {n:,} variables" if variables else ", before the model's variables"))
+        raise SolverError(f"--sampler {self.sampler}: {'' if variables else 'at least '}{work:,} spin updates ({made}); "
+                          f"at most {most:,} a run: lower --reads, --replicas or --sweeps")
 
     # -- recorded -------------------------------------------------------------------------------
     def parameters(self) -> dict[str, Any]:

@@ -81,6 +81,10 @@ class SamplerSpec:
         states_per_read: ``states_per_read(options)``, how many states one read sweeps ``--sweeps`` times
             (``sa``: its restarts; ``pt`` and ``pa``: their replicas); None: one.  ``run --dry-run``
             reckons a plan's work (spin updates) with it.
+        work_bounded: its work (:meth:`spin_updates`) is bounded per run, by
+            :data:`~nonoqubo.solvers.options.MOST_SPIN_UPDATES`, checked by
+            :meth:`~nonoqubo.solvers.request.SolveRequest.check_work` (``pt``, ``pa``); else each count's
+            own bound only.
     """
 
     name: str
@@ -99,6 +103,7 @@ class SamplerSpec:
     ground_truth: bool = False
     starts_per_read: Callable[[SampleOptions], int] | None = None
     states_per_read: Callable[[SampleOptions], int] | None = None
+    work_bounded: bool = False
 
     def __post_init__(self) -> None:
         if self.timing not in TIMINGS:
@@ -149,12 +154,13 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                           "neighbours exchanged after every sweep; --sweeps per replica; --initial-states)",
                     frozenset({"sweeps", "beta_range", "replicas", "initial_states"}), tempering.run_pt,
                     check=tempering.check_pt, check_model=tempering.check_pt_model, timing=SAMPLER_TIMING,
-                    states_per_read=tempering.pt_replicas),
+                    states_per_read=tempering.pt_replicas, work_bounded=True),
         SamplerSpec("pa", "population annealing (NumPy; a population of --replicas resampled at each of "
                           "--sweeps/--sweeps-per-beta betas of --beta-range; --initial-states)",
                     frozenset({"sweeps", "beta_range", "sweeps_per_beta", "replicas", "initial_states"}),
                     tempering.run_pa, check=tempering.check_pa, check_model=tempering.check_pa_model,
-                    timing=SAMPLER_TIMING, states_per_read=tempering.pa_replicas),
+                    timing=SAMPLER_TIMING, states_per_read=tempering.pa_replicas,
+                    work_bounded=True),
         SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
                              "per line; --count N enumerates and counts solutions",
                     frozenset({"time_limit", "workers", "count"}), cpsat.run, deterministic=True,

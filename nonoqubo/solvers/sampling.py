@@ -213,7 +213,9 @@ def _ready(qubo: Qubo, request: SolveRequest, decoder: Decoder | None = None) ->
                                                    decoder=decoder))
     check_model = request.spec.check_model
     if check_model is not None and qubo.num_vars:
-        check_model(qubo, opts)
+        check_model(qubo, opts)  # first: replicas that do not fit in memory are said so
+    if qubo.num_vars:
+        request.check_work(qubo.num_vars)  # reads x replicas x sweeps x variables: pt's and pa's work bounded
     return opts
 
 

@@ -13,7 +13,9 @@ fails the contract when:
 * the exit status is not 0, 1 or 2;
 * standard error holds more than one line;
 * an error (status 2) does not name the file it is about;
-* the case takes longer than :data:`LIMIT` seconds (a timer interrupts it).
+* the case takes longer than :data:`LIMIT` seconds (a timer interrupts it);
+* the case breaks its family's own contract (:attr:`Reader.after`: an output landed on an input, a run
+  past its bound was accepted).
 
 Run a campaign from the command line (the summary is the table in FUZZING.md)::
 
@@ -114,6 +116,9 @@ class Reader:
     #: exit status 2 may come with a report on standard output instead of one error line, each of its lines
     #: but the last (the total) naming the file (``check`` of a tournament answer file: problems by line)
     report: bool = False
+    #: the family's own contract, checked after a case that kept the shared one: (mutant path, outcome) -> None,
+    #: or what broke it (kind ``contract``: an input the command's output replaced, a run accepted past its bound)
+    after: Callable[[str, str], str | None] | None = None
 
 
 @dataclass
@@ -188,6 +193,9 @@ def fuzz(reader: Reader, cases: int, seed: int = 0, workdir: str | None = None) 
                 fh.write(mutant)
             argv = reader.argv(path)
             kind, detail = run_case(argv, reader.names(path) if reader.names else [path], reader.report)
+            broken = reader.after(path, kind) if reader.after is not None and kind != "hang" else None
+            if broken is not None:
+                kind, detail = "contract", broken
             outcome.counts[kind] += 1
             if kind not in ("ok", "invalid", "error"):
                 keep = os.path.join(KEEP, f"{reader.name}-seed{seed}-case{case}-{name}")
@@ -600,6 +608,147 @@ def _records_readers(workdir: str) -> dict[str, Reader]:
                               lambda p: ["suite", str(SMALL), "-o", folder(p), "-j", "1", "-q"],
                               names=lambda p: [p + ".d"]),
         "plan-index": Reader("plan-index", indexes, planned, names=lambda p: [p + ".d"]),
+
+
+# -- issue 54 ("Edges 4"), classes 1, 3, 4, 5, 10: one family per class ---------------------------------
+#: output paths (class 1: onto the inputs of evaluate, or beside them) and output folders (class 10), relative
+#: to the family's folder; a mutant that leaves the folder is brought back (the fuzzer writes nowhere else)
+INPUT_OUTPUTS = ("runs/sa/sgt-pattern-5x5.s1.json", "suite/index.json", "suite/index.csv", "link.csv",
+                 "runs/../runs/sa/./sgt-pattern-5x5.s2.json", "suite/sgt-pattern-5x5.qubo.json", "table.csv",
+                 "suite/table.csv", "runs/table.csv")
+OUTPUT_FOLDERS = ("runs/sa", "runs", "runs/sa/figs", "suite", "suite/figs", "figs", "runs/../figs", "link-dir/sa")
+#: -j values (class 4) and pt/pa counts (class 5: replicas, reads, sweeps) the mutants start from
+JOBS = ("1", "2", "1024", "1025", "100000000000000000000", "0", "-3")
+#: the most spin updates a pt or pa task may ask (the value of nonoqubo.solvers.options.MOST_SPIN_UPDATES)
+WORK_BOUND = 10**11
+WORK = ("pt 8 10 1000", "pa 32 10 1000", "pt 1000000 10 1000", "pa 1000 1000 100", "pt 2 1000000 100000000",
+        "pa 100000 100 1000", "pt 10000 1000 1000")
+
+
+def _snapshot(*folders: str) -> dict[str, bytes]:
+    """Every file under *folders* (links followed, FIFOs and devices named, never read), by path."""
+    out = {}
+    for folder in folders:
+        for root, _, files in os.walk(folder):
+            for name in files:
+                path = os.path.join(root, name)
+                out[path] = Path(path).read_bytes() if os.path.isfile(path) else b"(not a regular file)"
+    return out
+
+
+def _inside(folder: str, text: str, fallback: str) -> str:
+    """*text* as a path in *folder* (no NUL, not leaving it: else *fallback* there)."""
+    path = os.path.join(folder, text.replace("\x00", "").strip("\n") or fallback)
+    real, root = os.path.realpath(path), os.path.realpath(folder)
+    return path if real == root or real.startswith(root + os.sep) else os.path.join(folder, fallback)
+
+
+def _edges_readers(workdir: str) -> dict[str, Reader]:
+    """The families of issue 54 this branch closes: input-outputs (1), found-streams (3), jobs (4), work (5),
+    output-folders (10).  One campaign is made once (a suite of the 5x5 puzzle and two sa runs of it), and
+    every case must leave it as it was (:attr:`Reader.after`)."""
+    from nonoqubo.cli import main
+
+    home = os.path.join(workdir, "edges4")
+    suite, runs = os.path.join(home, "suite"), os.path.join(home, "runs")
+    found = os.path.join(home, "found")
+    if not os.path.isdir(suite):
+        os.makedirs(os.path.join(runs, "sa"))
+        os.makedirs(os.path.join(found, "sa"))
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            commands = [["suite", str(SMALL), "-o", suite, "-j", "1", "-q"]]
+            commands += [["solve", str(SMALL), "-o", os.path.join(runs, "sa", f"sgt-pattern-5x5.s{seed}.json"),
+                          "--reads", "4", "--sweeps", "50", "--seed", str(seed), "-q"] for seed in (1, 2)]
+            for argv in commands:
+                if main(argv) != 0:
+                    raise RuntimeError(f"the edges4 seeds: nonoqubo {' '.join(argv)} failed")
+        os.symlink(os.path.join(runs, "sa", "sgt-pattern-5x5.s1.json"), os.path.join(home, "link.csv"))
+        os.symlink(runs, os.path.join(home, "link-dir"))
+        # class 3: a FIFO and a link to /dev/zero at run-file paths (seeds 1, 2), the mutant at seed 3's
+        os.mkfifo(os.path.join(found, "sa", "sgt-pattern-5x5.seed1.json"))
+        os.symlink("/dev/zero", os.path.join(found, "sa", "sgt-pattern-5x5.seed2.json"))
+        for name, seeds in (("plan.yaml", "[3, 1, 2]"), ("plan-zero.yaml", "[2, 3]")):
+            Path(home, name).write_text(f"suite: suite\nruns: found\nseeds: {seeds}\nsettings:\n  sa: {{sampler: sa, reads: 2}}\n")
+    kept = _snapshot(suite, runs)
+    variables = json.loads(Path(suite, "index.json").read_text())["puzzles"][0]["files"][0]["variables"]
+    run_files = [(os.path.basename(p), Path(p).read_bytes()) for p in sorted(kept) if p.endswith(".json")
+                 and os.sep + "runs" + os.sep in p]
+
+    def unchanged(_: str, kind: str) -> str | None:
+        """None when no input changed and nothing landed in the runs folder (a new file in the suite folder,
+        read through its index, may: it is removed); else the first path changed, and the campaign restored."""
+        now = _snapshot(suite, runs)
+        changed = sorted(p for p in kept if now.get(p) != kept[p])
+        changed += sorted(p for p in set(now) - set(kept) if p.startswith(runs + os.sep))
+        for path in set(now) - set(kept):
+            os.unlink(path)
+        for path in changed:
+            if path in kept:
+                Path(path).write_bytes(kept[path])
+        for root, dirs, _ in os.walk(runs, topdown=False):  # a folder an output made there
+            for d in dirs:
+                with contextlib.suppress(OSError):
+                    os.rmdir(os.path.join(root, d))
+        return f"the case changed {changed[0]}" if changed else None
+
+    def outputs(p: str) -> list[str]:  # class 1: --csv onto an input, or beside the inputs
+        target = _inside(home, _value(p), "table.csv")
+        return ["evaluate", suite, runs, f"--csv={target}", "-j", "1", "-q"]
+
+    def folders(p: str) -> list[str]:  # class 10: an output folder in or on an input folder
+        target = _inside(home, _value(p), "figs")
+        if len(p) % 2:  # --submission without --submitter: refused after the folders are checked, before any work
+            return ["evaluate", suite, runs, f"--figures={target}", f"--submission={os.path.join(home, 'sub')}"]
+        return ["evaluate", suite, runs, f"--submission={target}"]
+
+    def streams(p: str) -> list[str]:  # class 3: a FIFO and a link to /dev/zero beside a (mutated) run file
+        Path(found, "sa", "sgt-pattern-5x5.seed3.json").write_bytes(Path(p).read_bytes())
+        if len(p) % 3 < 2:  # the mutant's task scanned first (a conflict, or done), then the FIFO's or the device's
+            return ["run", os.path.join(home, "plan.yaml" if len(p) % 3 else "plan-zero.yaml"), "--dry-run"]
+        return ["evaluate", str(SMALL), found, "-j", "1", "-q", "--json"]
+
+    def jobs(p: str) -> list[str]:  # class 4: -j of any size
+        text = _value(p)
+        digits = "".join(ch for ch in text if ch.isascii() and ch.isdigit())[:400] or "1"
+        value = ("-" if text.lstrip().startswith("-") else "") + digits
+        if len(p) % 3 == 0:
+            return ["run", os.path.join(home, "plan.yaml"), "--dry-run", f"--jobs={value}"]
+        if len(p) % 3 == 1:
+            return ["suite", f"--random=3x3:0.5:1:{len(p)}", "-f", "no-such-format", "-o", os.path.join(home, "s"),
+                    f"--jobs={value}"]
+        return ["evaluate", str(SMALL), runs, "-q", "--json", f"--jobs={value}"]
+
+    def work(p: str) -> list[str]:  # class 5: pt's and pa's counts, their product, as run --dry-run counts it
+        words = _value(p).split()
+        sampler = "pa" if words and words[0].endswith("a") else "pt"
+        numbers = [w for w in (re.sub(r"[^0-9]", "", w)[:400] for w in words[1:]) if w] + ["8", "10", "100"]
+        replicas, reads, sweeps = numbers[:3]
+        plan = os.path.join(home, "work.yaml")
+        Path(plan).write_text(f"suite: suite\nruns: work-runs\nseeds: [1]\nsettings:\n  s: {{sampler: {sampler}, "
+                              f"replicas: {replicas}, reads: {reads}, sweeps: {sweeps}}}\n")
+        return ["run", plan, "--dry-run", "--json"]
+
+    def bounded(p: str, kind: str) -> str | None:
+        """A dry run accepted (status 0) only within the bound: reads x replicas x sweeps x variables."""
+        setting = Path(home, "work.yaml").read_text().split("{", 1)[1]
+        counts = dict(item.strip().split(": ") for item in setting.rstrip("}\n").split(","))
+        spins = int(counts["replicas"]) * int(counts["reads"]) * int(counts["sweeps"]) * variables
+        if kind == "ok" and spins > WORK_BOUND:
+            return f"a plan of {spins:,} spin updates a task was accepted ({setting.strip()})"
+        return unchanged(p, kind)
+
+    named = [home, "-j/--jobs", "no-such-format"]  # suite's -j checked first; a good one meets the unknown format
+    return {
+        "input-outputs": Reader("input-outputs", [(f"out{i}.txt", t.encode()) for i, t in enumerate(INPUT_OUTPUTS)],
+                                outputs, names=lambda p: [home, "--csv"], after=unchanged),
+        "found-streams": Reader("found-streams", run_files, streams, names=lambda p: [found], after=unchanged),
+        "jobs": Reader("jobs", [(f"j{i}.txt", t.encode()) for i, t in enumerate(JOBS)], jobs, names=lambda p: named,
+                       after=unchanged),
+        "work": Reader("work", [(f"w{i}.txt", t.encode()) for i, t in enumerate(WORK)], work,
+                       names=lambda p: [home, "--replicas", "--reads", "--sweeps", "replicas", "reads", "sweeps"],
+                       after=bounded),
+        "output-folders": Reader("output-folders", [(f"dir{i}.txt", t.encode()) for i, t in enumerate(OUTPUT_FOLDERS)],
+                                 folders, names=lambda p: [home, "--figures", "--submission"], after=unchanged),
     }
 
 
@@ -636,6 +785,7 @@ def readers(workdir: str) -> dict[str, Reader]:
     out.update(_annealer_readers(workdir))
     out.update(_edges3_readers(workdir))
     out.update(_records_readers(workdir))
+    out.update(_edges_readers(workdir))
     return out
 
 
