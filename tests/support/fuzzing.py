@@ -608,6 +608,7 @@ def _records_readers(workdir: str) -> dict[str, Reader]:
                               lambda p: ["suite", str(SMALL), "-o", folder(p), "-j", "1", "-q"],
                               names=lambda p: [p + ".d"]),
         "plan-index": Reader("plan-index", indexes, planned, names=lambda p: [p + ".d"]),
+    }
 
 
 # -- issue 54 ("Edges 4"), classes 1, 3, 4, 5, 10: one family per class ---------------------------------
