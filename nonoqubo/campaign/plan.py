@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from .._util.stream import read_regular
-from ..errors import NonoquboError, SolverError
+from ..errors import NonoquboError, SolverError, StreamError
 from ..model.encodings import DEFAULT
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ..records import RunIdentity, RunRecord, SuiteIndex, SuiteModel, check_digests
@@ -428,6 +428,8 @@ def scan(plan: Plan, tasks: Sequence[Task] | None = None) -> Scan:
             continue
         try:
             record = _recorded(task.output)
+        except StreamError:
+            raise  # a FIFO or a device at a run file's path: refused in one line, never a conflict to rerun over
         except (NonoquboError, OSError) as exc:
             conflicts.append((task, f"is not a run file nonoqubo can read ({str(exc).splitlines()[0]})"))
             continue

@@ -148,18 +148,6 @@ def probe_summary(probe: Any, seconds: float) -> str:
             f"({probe.contradictions} contradictions), {seconds:.3f} s")
 
 
-def add_jobs_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup, what: str) -> None:
-    """``-j/--jobs N``: worker processes (``suite``, ``evaluate``, ``run``), *what* their help says they are.
-
-    Its bound, 1 to :data:`~nonoqubo._util.jobs.MOST_JOBS`, is checked by
-    :func:`~nonoqubo._util.jobs.workers` before any work, in one line (an argparse type
-    would print the usage too).
-    """
-    from .._util.jobs import MOST_JOBS
-
-    parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N", help=f"{what}; at most {MOST_JOBS:,}")
-
-
 def add_force_argument(parser: argparse.ArgumentParser) -> None:
     """``--force``: build even when the model's estimated size exceeds the available memory."""
     parser.add_argument("--force", action="store_true",

@@ -16,7 +16,7 @@ from ..campaign.suite import CLUES_SUFFIX, INDEX_CSV, INDEX_JSON, NOT_KEPT, run_
 from ..errors import NonoquboError
 from ..model.encodings import DEFAULT, names
 from ._parser import OneOf
-from ._common import (add_embed_search_arguments, add_force_argument, add_jobs_argument, add_presolve_argument, add_truth_arguments,
+from ._common import (add_embed_search_arguments, add_force_argument, add_presolve_argument, add_truth_arguments,
                       check_embed_search_options, progress_enabled)
 from ._options import add
 

@@ -108,4 +108,4 @@ def test_the_help_teaches_meaning_then_detail(capsys):
         make_parser().parse_args(["suite", "--help"])
     shown = " ".join(capsys.readouterr().out.split())
     assert "-q, --quiet print less: no progress bar and no summary" in shown
-    assert "-j N, --jobs N worker processes, at least 1 (default: every CPU)" in shown
+    assert "-j N, --jobs N worker processes, at least 1 and at most 1,024 (default: every CPU)" in shown
