@@ -13,24 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from nonoqubo.clues import spec
-from nonoqubo.model.puzzle import Puzzle
-
-PICTURE = ["#..#", ".##.", "#..#"]
-
+from tests.support.record_schemas import a_run_file
 
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory) -> tuple[Path, Path]:
-    """A clue file and the run file ``solve -o`` wrote of it."""
-    from tests.support import run_cli
-
-    root = tmp_path_factory.mktemp("record")
-    clues = root / "p.yaml"
-    clues.write_text(spec.dumps(Puzzle.from_picture(PICTURE)))
-    out = root / "run.json"
-    status, _, err = run_cli("solve", clues, "--reads", 3, "--sweeps", 5, "--seed", 1, "-q", "-o", out)
-    assert status in (0, 1), err
-    return clues, out
+    return a_run_file(tmp_path_factory.mktemp("record"))
 
 
 def _with_record(solved, tmp_path: Path, change) -> Path:

@@ -11,28 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from nonoqubo.clues import spec
 from nonoqubo.errors import RecordError
-from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.records import RUN_RECORD_VERSION, RunRecord
 from nonoqubo.records._fields import MAX_QUOTED, quoted
-from nonoqubo.clues import load as clues_load
 from nonoqubo.solvers.request import SolveRequest
-from nonoqubo.solvers.sampling import sampleset_json, solve
-from tests.support.record_schemas import validator
-
-PICTURE = ["#..#", ".##.", "#..#"]
-
+from tests.support.record_schemas import a_run_file, validator
 
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory) -> tuple[Path, Path]:
-    """A clue file and a run file of it, as the library writes them (the record names the file's sha256)."""
-    root = tmp_path_factory.mktemp("record")
-    clues = root / "p.yaml"
-    clues.write_text(spec.dumps(Puzzle.from_picture(PICTURE)))
-    out = root / "run.json"
-    out.write_text(sampleset_json(solve(clues_load(clues), "sa", reads=3, sweeps=5, seed=1, source=str(clues))))
-    return clues, out
+    return a_run_file(tmp_path_factory.mktemp("record"))
 
 
 def test_a_written_record_round_trips_and_its_schema_holds_it(solved):
