@@ -15,6 +15,7 @@ import pytest
 
 from tests.support.record_schemas import a_run_file
 
+
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory) -> tuple[Path, Path]:
     return a_run_file(tmp_path_factory.mktemp("record"))

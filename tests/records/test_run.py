@@ -17,6 +17,7 @@ from nonoqubo.records._fields import MAX_QUOTED, quoted
 from nonoqubo.solvers.request import SolveRequest
 from tests.support.record_schemas import a_run_file, validator
 
+
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory) -> tuple[Path, Path]:
     return a_run_file(tmp_path_factory.mktemp("record"))
