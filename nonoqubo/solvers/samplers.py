@@ -145,12 +145,12 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                                    "--sqa-schedule, --initial-states; slow: see the SQA note below)",
                     frozenset({"sweeps", "schedule", "initial_states"}), openjij.runner("openjij-sqa"),
                     timing=SAMPLER_TIMING),
-        SamplerSpec("pt", "parallel tempering (NumPy; --replicas rungs on a geometric ladder of --beta-range, "
+        SamplerSpec("pt", "parallel tempering (compiled, numba; --replicas rungs on a geometric ladder of --beta-range, "
                           "neighbours exchanged after every sweep; --sweeps per replica; --initial-states)",
                     frozenset({"sweeps", "beta_range", "replicas", "initial_states"}), tempering.run_pt,
                     check=tempering.check_pt, check_model=tempering.check_pt_model, timing=SAMPLER_TIMING,
                     states_per_read=tempering.pt_replicas),
-        SamplerSpec("pa", "population annealing (NumPy; a population of --replicas resampled at each of "
+        SamplerSpec("pa", "population annealing (compiled, numba; a population of --replicas resampled at each of "
                           "--sweeps/--sweeps-per-beta betas of --beta-range; --initial-states)",
                     frozenset({"sweeps", "beta_range", "sweeps_per_beta", "replicas", "initial_states"}),
                     tempering.run_pa, check=tempering.check_pa, check_model=tempering.check_pa_model,
