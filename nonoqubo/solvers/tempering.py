@@ -238,6 +238,8 @@ def _runner(name: str, replicas_of: Callable[[SampleOptions], int],
         energies = np.zeros(opts.reads, dtype=np.int64)
         seconds: list[float] = []
         sweeps_run: list[int] = []
+        target = _NO_TARGET if opts.target_energy is None else int(opts.target_energy)
+        budget = opts.sweeps or DEFAULT_SWEEPS
         for r in range(opts.reads):
             if opts.states is None:
                 state = rng.integers(0, 2, size=(n, replicas), dtype=np.int8)
@@ -248,7 +250,7 @@ def _runner(name: str, replicas_of: Callable[[SampleOptions], int],
             best_energy = np.array([np.iinfo(np.int64).max])
             began = time.perf_counter()
             done = kernel(model.indptr, model.indices, model.weights, model.linear, model.offset, *tail,
-                          np.ascontiguousarray(state), streams, _NO_TARGET, best, best_energy)
+                          np.ascontiguousarray(state), streams, target, best, best_energy)
             seconds.append(time.perf_counter() - began)
             sweeps_run.append(int(done))
             bits[r], energies[r] = best, best_energy[0]
@@ -259,9 +261,31 @@ def _runner(name: str, replicas_of: Callable[[SampleOptions], int],
                                      "replicas": replicas, "sweeps": opts.sweeps or DEFAULT_SWEEPS,
                                      "kernel": f"numba {_numba_version()}", "kernel_load_seconds": round(load_seconds, 4),
                                      "read": "the lowest energy any replica had after a sweep"}
+        if opts.target_energy is not None:
+            batch.extra[SAMPLER_INFO].update(target_record(opts.target_energy, energies, seconds, sweeps_run, budget))
         return batch
 
     return run
+
+
+def target_record(target: int, energies: np.ndarray, seconds: list[float], sweeps_run: list[int],
+                  budget: int) -> dict[str, Any]:
+    """What a run with ``--target-energy`` records of its reads beside their times (``read_seconds``).
+
+    ``target_seconds``: each read's time to target (None for a read that did not reach it and so ran its
+    whole budget); ``sweeps_run``: the sweeps each read ran (the one reaching the target counted whole);
+    ``budget_sweeps``; and ``budget_seconds``, the time of a whole read: the mean of the reads that ran
+    their whole budget, or, when every read stopped early, their time per sweep times the budget.
+    """
+    reached = [bool(e <= target) for e in energies]
+    whole = [t for t, r, s in zip(seconds, reached, sweeps_run) if not r or s >= budget]
+    if whole:
+        budget_seconds = float(np.mean(whole))
+    else:
+        rates = [t / s for t, s in zip(seconds, sweeps_run) if s > 0]
+        budget_seconds = float(np.mean(rates)) * budget if rates else 0.0
+    return {"target_energy": int(target), "target_seconds": [t if r else None for t, r in zip(seconds, reached)],
+            "sweeps_run": list(sweeps_run), "budget_sweeps": budget, "budget_seconds": budget_seconds}
 
 
 def _numba_version() -> str:

@@ -223,3 +223,37 @@ def test_a_campaign_plan_sweeps_replicas_and_gives_what_solve_gives(run_cli, tmp
     planned = json.loads(ran[1].read_text())
     assert planned["info"]["nonoqubo"]["parameters"]["replicas"] == 4
     assert planned["sample_data"] == json.loads(alone.read_text())["sample_data"]  # the same seed, the same samples
+
+
+@pytest.mark.parametrize("sampler", ["pt", "pa"])
+def test_a_target_energy_ends_each_read_at_its_first_state_there_and_records_the_budget(sampler):
+    """Issue 52 item 2: with --target-energy 0 every read that reaches 0 stops there (fewer sweeps than its
+    budget), its time is its time to target, and the record keeps the budget beside it; the same seed gives
+    the same reads."""
+    q = build(MEDIUM)
+    options = {"reads": 4, "seed": 2, "sweeps": 2000, "replicas": 8, "beta_range": (1, 20)}
+    whole = sample(q, sampler, **options)
+    stopped = sample(q, sampler, target_energy=0, **options)
+    assert np.array_equal(stopped.bits, sample(q, sampler, target_energy=0, **options).bits)
+    assert np.array_equal(stopped.energies, q.energy(stopped.bits)) and (stopped.energies == 0).all()
+    reported = stopped.extra[RUN]["sampler_reported"]
+    assert reported["target_energy"] == 0 and reported["budget_sweeps"] == 2000
+    assert all(s < 2000 for s in reported["sweeps_run"])
+    assert reported["target_seconds"] == stopped.extra[RUN]["timing"]["read_seconds"]
+    assert reported["budget_seconds"] > max(reported["target_seconds"])
+    assert stopped.extra[RUN]["parameters"]["target_energy"] == 0
+    assert "target_seconds" not in whole.extra[RUN]["sampler_reported"]
+
+
+def test_a_read_that_misses_the_target_runs_its_whole_budget():
+    q = build(MEDIUM)
+    batch = sample(q, "pt", reads=2, seed=1, sweeps=30, replicas=2, target_energy=-1)  # below the ground energy
+    reported = batch.extra[RUN]["sampler_reported"]
+    assert reported["sweeps_run"] == [30, 30] and reported["target_seconds"] == [None, None]
+    assert reported["budget_seconds"] == pytest.approx(np.mean(batch.extra[RUN]["timing"]["read_seconds"]))
+
+
+def test_target_energy_is_refused_by_a_sampler_that_does_not_stop_at_one(run_cli, tmp_path):
+    status, stdout, err = run_cli("solve", HEART, "--sampler", "sa", "--target-energy", "0", "-q",
+                                  "-o", tmp_path / "s.json")
+    assert status == 2 and "--target-energy does not apply to the sa sampler (it applies to: pt, pa)" in err, err
