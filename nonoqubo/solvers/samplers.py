@@ -126,7 +126,7 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                           "--sweeps-per-beta, --restarts, --initial-states)",
                     frozenset({"sweeps", "beta_range", "beta_schedule", "beta_schedule_file", "sweeps_per_beta",
                                "restarts", "initial_states"}),
-                    dwave.annealer("sa", "SimulatedAnnealingSampler", dwave.sa_arguments, anneals_per_read=True),
+                    dwave.run_sa,
                     timing=SAMPLER_TIMING, starts_per_read=dwave.anneals_per_read,
                     states_per_read=dwave.anneals_per_read),
         SamplerSpec("tabu", "tabu search (dwave-samplers; --time-limit, --tenure, --restarts, --initial-states)",
