@@ -79,7 +79,7 @@ def test_sa_restarts_keep_the_best_of_each_reads_anneals(monkeypatch):
 
 
 def test_custom_beta_schedule_from_a_file(tmp_path, monkeypatch):
-    samplers = pytest.importorskip("dwave.samplers")
+    pytest.importorskip("dwave.samplers")
     betas = tmp_path / "betas.txt"
     betas.write_text("# hot to cold\n0.1\n0.5\n1\n5\n")
     calls: list[dict] = []
