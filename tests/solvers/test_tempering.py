@@ -257,3 +257,18 @@ def test_target_energy_is_refused_by_a_sampler_that_does_not_stop_at_one(run_cli
     status, stdout, err = run_cli("solve", HEART, "--sampler", "sa", "--target-energy", "0", "-q",
                                   "-o", tmp_path / "s.json")
     assert status == 2 and "--target-energy does not apply to the sa sampler (it applies to: pt, pa)" in err, err
+
+
+@pytest.mark.parametrize("sampler", ["pt", "pa"])
+def test_a_model_of_very_large_coefficients_runs_on_int64_fields_and_computed_acceptance(sampler):
+    """Coefficients of 2**33: the local fields are int64 and no acceptance table fits (TABLE_LIMIT), so the
+    kernels compute exp(-beta dE); the energies are still the model's, exactly, and the ground state is found."""
+    from nonoqubo.model.qubo import Qubo
+
+    small = build(SMALL)
+    scale = 2**33
+    q = Qubo.from_terms(list(small.labels), (np.asarray(small.linear) * scale).tolist(),
+                        [(int(r), int(c), int(v) * scale) for r, c, v in zip(small.row, small.col, small.quad)],
+                        offset=int(small.offset) * scale)
+    batch = sample(q, sampler, reads=3, seed=2, sweeps=200, beta_range=(0.5 / scale, 10 / scale))
+    assert np.array_equal(batch.energies, q.energy(batch.bits)) and batch.energies.min() == 0
