@@ -1,4 +1,4 @@
-"""The compiled Metropolis kernels of ``pt`` and ``pa`` (numba): one read per call, every replica a lane.
+"""The compiled Metropolis kernels of ``pt`` and ``pa`` (numba): one read per call, the replicas side by side.
 
 This module imports numba at its top; :mod:`nonoqubo.solvers.tempering` imports it only when a ``pt``
 or ``pa`` run starts (and says how to install numba when it is missing).  The kernels are compiled
@@ -15,12 +15,15 @@ The layout, for a model of ``n`` variables and ``K`` replicas of one read:
   ``-field[i, l]`` (1 -> 0); an accepted flip adds that to the energy and ``+-J_ij`` to its
   neighbours' fields, so nothing is recomputed.
 
-A sweep visits the variables in order; for each it proposes a flip in every lane at once (the
-energy change, a random draw and the acceptance test, without a branch: a loop the compiler
-vectorises), then applies the accepted ones.  Metropolis' acceptance ``min(1, exp(-beta dE))`` of an
-integer ``dE`` is read from a table: ``table[row, d] = floor(exp(-beta d) 2**32)`` (``2**32`` for
-``d <= 0``: always), against the top 32 bits of a 64-bit draw, so ``P(accept)`` is exact to
-``2**-32``; a model whose changes reach past :data:`TABLE_LIMIT` computes the exponential instead.
+A sweep visits the variables in order and, for each, proposes a flip in every lane.  Metropolis'
+acceptance ``min(1, exp(-beta dE))`` of an integer ``dE`` is read from a table: ``table[row, d] =
+floor(exp(-beta d) 2**32)`` (``2**32`` for ``d <= 0``: always), against the top 32 bits of a 64-bit
+draw, so ``P(accept)`` is exact to ``2**-32``; a model whose changes reach past :data:`TABLE_LIMIT`
+computes the exponential instead.  A proposal that does not raise the energy is accepted without a
+draw, and one whose acceptance is below ``2**-32`` (``d >= cut``) is refused without one: at the cold
+end of a ladder most proposals are one or the other.  (A branch-free pass over the lanes, a draw for
+every proposal, then the accepted flips, measured slower here: ``benchmarks/bench_samplers.py`` keeps
+it as its reference kernel.)
 
 The random numbers are SplitMix64 (Steele, Lea and Flood 2014; the generator that seeds
 xoshiro), one stream per lane and one more for the exchanges and the resampling, each seeded from
