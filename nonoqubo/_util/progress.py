@@ -48,7 +48,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
-__all__ = ["Steps", "bar", "enabled", "reads", "spinner", "status_line", "steps"]
+__all__ = ["Steps", "Tick", "bar", "enabled", "reads", "spinner", "status_line", "steps"]
 
 
 def enabled(quiet: bool = False) -> bool:
@@ -56,22 +56,44 @@ def enabled(quiet: bool = False) -> bool:
     return not quiet and sys.stderr.isatty()
 
 
+class Tick:
+    """What :func:`bar` yields: ``tick(n)`` advances the bar by *n*; ``tick.note(line)`` shows *line* beside it
+    (the latest line per name before its first ``": "``, so workers' lines stand side by side)."""
+
+    def __init__(self, bar: Any = None) -> None:
+        self._bar = bar
+        self._notes: dict[str, str] = {}
+
+    def __call__(self, n: int) -> None:
+        if self._bar is not None:
+            self._bar.update(n)
+
+    def note(self, line: str) -> None:
+        if self._bar is None:
+            return
+        who, _, what = line.partition(": ")
+        self._notes[who] = what or who
+        self._bar.set_postfix_str("; ".join(f"{k}: {v}" if v != k else v for k, v in self._notes.items()),
+                                  refresh=False)
+
+
 @contextlib.contextmanager
 def bar(total: int | None, desc: str, enabled: bool = True, unit: str = " terms",
-        clock: float = 1.0) -> Iterator[Callable[[int], None]]:
-    """A progress bar of *total* steps; yields ``tick(n)`` that advances it by *n*.
+        clock: float = 1.0) -> Iterator[Tick]:
+    """A progress bar of *total* steps; yields a :class:`Tick`: ``tick(n)`` advances it by *n*.
 
     The bar is redrawn every *clock* seconds even without a tick, so its elapsed time keeps
-    running through a long step (a suite member that takes minutes to repair).  With
-    ``enabled=False`` (or no tqdm installed) ``tick`` does nothing.
+    running through a long step (a suite member that takes minutes to repair), and so does a
+    ``tick.note(line)`` (the repair's step).  With ``enabled=False`` (or no tqdm installed) ``tick``
+    does nothing.
     """
     if not enabled:
-        yield _nothing
+        yield Tick()
         return
     try:
         from tqdm import tqdm
     except ImportError:  # pragma: no cover - tqdm is a runtime dependency
-        yield _nothing
+        yield Tick()
         return
     with tqdm(total=total, desc=desc, unit=unit, unit_scale=True, file=sys.stderr, leave=False,
               dynamic_ncols=True) as t:
@@ -84,7 +106,7 @@ def bar(total: int | None, desc: str, enabled: bool = True, unit: str = " terms"
         thread = threading.Thread(target=redraw, name="nonoqubo-bar-clock", daemon=True)
         thread.start()
         try:
-            yield t.update
+            yield Tick(t)
         finally:
             stop.set()
             thread.join()
@@ -219,10 +241,6 @@ def steps(total: int | None, desc: str, *, quiet: bool, stream: TextIO | None = 
             yield Steps(total, desc, out, after, unit, bar=t)
         return
     yield Steps(total, desc, out, after, unit)
-
-
-def _nothing(n: int) -> None:
-    return None
 
 
 def _nothing2(done: int, energy: float) -> None:

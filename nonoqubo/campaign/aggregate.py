@@ -113,7 +113,7 @@ __all__ = [
     "class_places", "class_stats", "conflict_maps", "conflict_scale", "cost_cell", "cost_label", "cost_metric",
     "describe_time", "energy_bins", "energy_panels", "figures", "group_stages", "instance_marks", "lowest_p",
     "median_lines", "number", "panel_order", "percent", "points", "runs_to_solution", "size_class",
-    "solutions_label", "stages_to_draw", "time_notes", "time_sources", "weighted_quantiles", "wilson",
+    "solutions_label", "stages_to_draw", "time_notes", "time_sources", "tts_of", "weighted_quantiles", "wilson",
 ]
 
 #: the residual-energy quantiles reported
@@ -308,6 +308,9 @@ class Group:
     unsolvable: bool = False
     #: the lowest energy any setting of the campaign found for this model (an unsolvable one's best known)
     best_known_energy: int | None = None
+    #: runs stopped at a target energy (``--target-energy``): the mean seconds of the successful runs and of
+    #: the others, each its own (:func:`tts_of`); None when not every file of the group had a target
+    split_seconds: tuple[float | None, float | None] | None = None
 
     @property
     def scored(self) -> bool:
@@ -319,7 +322,8 @@ class Group:
         tally = self.raw if stage == "raw" else self.polished
         if tally is None:
             raise ValueError(f"no {stage} figures")
-        out = figures(tally, self.seconds, self.info["width"], self.line_names, self.time_source)
+        split = self.split_seconds if stage == "raw" else None  # polishing changes which runs succeed
+        out = figures(tally, self.seconds, self.info["width"], self.line_names, self.time_source, split)
         out["solutions"] = self.info.get("solutions")
         out["solutions_exact"] = self.info.get("solutions_exact")
         # a proven-unsolvable puzzle has no energy-0 state: its ground energy is unknown and above 0
@@ -328,9 +332,30 @@ class Group:
         return out
 
 
+def tts_of(r99: float, seconds: float | None, split: tuple[float | None, float | None] | None = None) -> float | None:
+    """TTS99 of *r99* runs: ``seconds * r99``; with runs stopped at a target energy, *split* ``(t_s, t_f)``,
+    the mean seconds of a successful run (its time to target) and of an unsuccessful one (its whole budget):
+    ``t_s + (r99 - 1) t_f``, the last of the r99 runs succeeding and every one before it failing, each at its
+    own time (a mean over all runs times r99 would credit the early stop of one success to every run).
+
+    Examples:
+        >>> tts_of(4.0, 2.0), tts_of(4.0, 2.0, (0.5, 3.0)), tts_of(1.0, 2.0, (0.5, None))
+        (8.0, 9.5, 0.5)
+    """
+    if seconds is None:
+        return None
+    if split is None or not math.isfinite(r99):
+        return seconds * r99
+    success, failure = split
+    if success is None:  # no success: every run failed, at its whole budget
+        return seconds * r99
+    return success + (r99 - 1.0) * (failure if failure is not None else success)
+
+
 def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequence[str],
-            time_source: str | None = None) -> dict[str, Any]:
-    """The reported figures of a tally (the module docstring); *time_source* says where *seconds* came from."""
+            time_source: str | None = None, split: tuple[float | None, float | None] | None = None) -> dict[str, Any]:
+    """The reported figures of a tally (the module docstring); *time_source* says where *seconds* came from,
+    *split* the mean seconds of the successful and the other runs of a run stopped at a target (:func:`tts_of`)."""
     n, k = tally.samples, tally.valid
     p = k / n if n else 0.0
     lo, hi = wilson(k, n)
@@ -341,9 +366,9 @@ def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequenc
         "samples": n, "valid": k, "p": p, "p_lo": lo, "p_hi": hi,
         "seconds_per_run": seconds,
         "time_source": time_source or ("none" if seconds is None else "given"), "r99": r99, "r99_lo": r_lo, "r99_hi": r_hi,
-        "tts99": None if seconds is None else seconds * r99,
-        "tts99_lo": None if seconds is None else seconds * r_lo,
-        "tts99_hi": None if seconds is None else seconds * r_hi,
+        "tts99": tts_of(r99, seconds, split),
+        "tts99_lo": tts_of(r_lo, seconds, split),
+        "tts99_hi": tts_of(r_hi, seconds, split),
         # no success: only one-sided 95 % bounds are known (censored_bounds), where the figures draw the point
         **dict(zip(("p_bound", "r99_bound", "tts99_bound"),
                    censored_bounds(n, seconds) if n and not k else (None, None, None))),
@@ -562,12 +587,13 @@ def points(groups: Sequence[Group], stages: Sequence[str] | None = None, metric:
             f = g.figures(stage)
             scale = 1.0 if metric == "r99" else float(g.seconds)  # type: ignore[arg-type]
             censored = f["valid"] == 0
+            cost, cost_lo, cost_hi = ((f["r99"], f["r99_lo"], f["r99_hi"]) if metric == "r99"
+                                      else (f["tts99"], f["tts99_lo"], f["tts99_hi"]))
             out.append(Point(
                 model=g.model, setting=g.setting, stage=stage, size_class=cls.label,
                 variables=int(g.info["variables"]), samples=f["samples"], valid=f["valid"],
                 p=f["p"], p_lo=f["p_lo"], p_hi=f["p_hi"], censored=censored,
-                seconds_per_run=g.seconds, r99=f["r99"], cost=scale * f["r99"],
-                cost_lo=scale * f["r99_lo"], cost_hi=scale * f["r99_hi"],
+                seconds_per_run=g.seconds, r99=f["r99"], cost=cost, cost_lo=cost_lo, cost_hi=cost_hi,
                 p_bound=f["p_bound"] if censored else None,
                 cost_bound=scale * f["r99_bound"] if censored else None,
                 time_source=describe_time(g)))

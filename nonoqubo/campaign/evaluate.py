@@ -168,6 +168,22 @@ class FileResult:
     weights: str = str(DEFAULT_WEIGHTS)
     variables: int = 0
     solved_by_presolve: bool = False
+    #: a run stopped at a target energy: (seconds of its successful reads, how many, of the others, how many)
+    split: tuple[float, int, float, int] | None = None
+
+
+def split_seconds(record: RunRecord | None, energies: np.ndarray) -> tuple[float, int, float, int] | None:
+    """The seconds of a target run's successful reads (energy 0) and of the others, summed, with their counts
+    (:func:`nonoqubo.campaign.aggregate.tts_of`); None for a run without ``target_energy`` or whose per-read
+    times do not match its samples one to one (the caller passes only samples of one occurrence each)."""
+    if record is None or record.parameters.get("target_energy") is None:
+        return None
+    times = record.timing.get("read_seconds")
+    if not isinstance(times, list) or len(times) != len(energies):
+        return None
+    t = np.asarray(times, dtype=np.float64)
+    won = np.asarray(energies) == 0
+    return float(t[won].sum()), int(won.sum()), float(t[~won].sum()), int((~won).sum())
 
 
 @dataclass(frozen=True)
@@ -321,7 +337,8 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
     weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
                else np.asarray(batch.num_occurrences, np.int64))
     palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
-    raw = Tally.of(decoder.analyse(batch.bits), weights, palette, in_order=job.in_order)
+    analysis = decoder.analyse(batch.bits)
+    raw = Tally.of(analysis, weights, palette, in_order=job.in_order)
     polished = None
     if job.polish:
         polished = Tally.of(decoder.analyse(polisher(key)(batch.bits)), weights, palette, in_order=job.in_order)
@@ -333,7 +350,8 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
     return FileResult(job.samples_path, reads, seconds, raw, polished, source,
                       None if record is None else summary(record),
                       None if record is None else setting_of(record, encoding, weights_text),
-                      encoding, weights_text, variables, variables == 0)
+                      encoding, weights_text, variables, variables == 0,
+                      split_seconds(record, analysis.energy) if (weights == 1).all() else None)
 
 
 def recorded_run(text: str) -> dict[str, Any] | None:
@@ -842,6 +860,9 @@ class _Running:
     record: RecordMerge = field(default_factory=lambda: RecordMerge())
     #: the plan positions of the group's files (4 bytes each): read again only if their records must be merged again
     positions: array = field(default_factory=lambda: array("I"))
+    #: summed :attr:`FileResult.split` of the files stopped at a target, and how many such files
+    split: list[float] = field(default_factory=lambda: [0.0, 0, 0.0, 0])
+    split_files: int = 0
 
     def add(self, index: int, res: FileResult, setting_key: str | None) -> None:
         if self.files:
@@ -857,6 +878,16 @@ class _Running:
         self.solved_by_presolve = self.solved_by_presolve and res.solved_by_presolve
         self.record.add(res.run)
         self.positions.append(index)
+        if res.split is not None:
+            self.split = [a + b for a, b in zip(self.split, res.split)]
+            self.split_files += 1
+
+    def split_seconds(self) -> tuple[float | None, float | None] | None:
+        """The mean seconds of a successful and of another read, when every file of the group had a target."""
+        if not self.files or self.split_files < self.files:
+            return None
+        won, n_won, lost, n_lost = self.split
+        return (won / n_won if n_won else None), (lost / n_lost if n_lost else None)
 
     def seconds(self, given: float | None) -> tuple[float | None, str]:
         """The group's seconds per run (its files' reads-weighted mean, or *given*) and where they came from."""
@@ -920,7 +951,8 @@ class _Fold:
                 [recorded_summary(campaign.runs[i].path) for i in acc.positions])
             groups.append(Group(name, names[key], info, acc.files, t, acc.raw, acc.polished, lines, source, run,
                                 record, by, solved_by_presolve=acc.solved_by_presolve,
-                                unsolvable=info.get("solutions") == 0 and bool(info.get("solutions_exact"))))
+                                unsolvable=info.get("solutions") == 0 and bool(info.get("solutions_exact")),
+                                split_seconds=acc.split_seconds() if given is None else None))
         best = best_known_energies(groups)  # the lowest energy any setting found, per model as scored
         for g in groups:
             g.best_known_energy = best[(g.model, g.info["encoding"], g.info["weights"])]

@@ -55,6 +55,7 @@ Examples:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -216,11 +217,12 @@ def make(member: Member, time_limit: float | None = None) -> Puzzle:
     return draw(member, time_limit).puzzle
 
 
-def draw(member: Member, time_limit: float | None = None) -> Drawn:
+def draw(member: Member, time_limit: float | None = None, step: Callable[[str], None] | None = None) -> Drawn:
     """Draw the puzzle of *member*, with the count of draws it took.
 
     Args:
         member: the family member.
+        step: ``unique="hard"``: called with a line after every repair step (:func:`~nonoqubo.campaign.repair.repair`).
         time_limit: seconds for each CP-SAT proof of ``unique="cpsat"`` (None: no limit).  A draw
             whose proof it stops is skipped (``undecided``); :data:`MAX_UNDECIDED` of them in a row
             end the search.
@@ -238,7 +240,7 @@ def draw(member: Member, time_limit: float | None = None) -> Drawn:
 
         core = repair(member.height, member.width, member.density,
                       (member.seed, member.width, member.height, member.number), min_open=member.min_open,
-                      time_limit=time_limit, name=member.name, source=member.source)
+                      time_limit=time_limit, name=member.name, source=member.source, step=step)
         return Drawn(core.puzzle, core.steps, core.undecided, core.record())
     rng = np.random.default_rng((member.seed, member.width, member.height, member.number))
     undecided = in_a_row = 0

@@ -60,7 +60,9 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import functools
 import glob
 import hashlib
 import io
@@ -69,7 +71,7 @@ import os
 import re
 import time
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -143,11 +145,13 @@ class Task:
         """The puzzle; *time_limit*: seconds for each CP-SAT proof of a ``--unique`` member."""
         return self.draw(time_limit)[0]
 
-    def draw(self, time_limit: float | None = None) -> tuple[Puzzle, int, dict[str, Any]]:
+    def draw(self, time_limit: float | None = None,
+             step: Callable[[str], None] | None = None) -> tuple[Puzzle, int, dict[str, Any]]:
         """The puzzle, the draws a ``--unique`` member skipped because *time_limit* stopped their proof,
-        and what the index keeps of how it was made (a hard core's proof and repair, :data:`INDEX_REPAIR`)."""
+        and what the index keeps of how it was made (a hard core's proof and repair, :data:`INDEX_REPAIR`);
+        *step* hears how a hard core's repair goes, step by step."""
         if self.member is not None:
-            drawn = draw(self.member, time_limit)
+            drawn = draw(self.member, time_limit, step)
             return drawn.puzzle, drawn.undecided, drawn.record
         if self.puzzle is not None:
             return self.puzzle, 0, {}
@@ -378,15 +382,17 @@ def _up_to_date(previous: dict[str, Any], key: str, out_dir: str) -> bool:
     return True
 
 
-def build_one(task: Task, options: Options, previous: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Build, write and describe one puzzle; never raises for a bad puzzle (the entry records it).
+def build_one(task: Task, options: Options, previous: dict[str, Any] | None = None,
+              step: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Build, write and describe one puzzle; never raises for a bad puzzle (the entry records it); *step* hears
+    how a hard core's repair goes (:meth:`Task.draw`).
 
     Returns:
         The index entry; ``"skipped": True`` (not stored) when *previous* was up to date.
     """
     entry: dict[str, Any] = {"name": task.name, "source": task.source}
     try:
-        puzzle, undecided, made = task.draw(options.truth_time)
+        puzzle, undecided, made = task.draw(options.truth_time, step)
         variant = task.variant
         check_fits(puzzle, task.source, force=options.force,
                    write_bytes_per_term=exports.write_bytes_per_term(options.formats),
@@ -647,6 +653,7 @@ def run_suite(
     embed_search: tuple[int, int, float, bool] = (1, 1, 1000.0, True),
     presolve_method: str = "line",
     unique: bool | str | None = None,
+    status: Callable[[str], None] | None = None,
 ) -> SuiteResult:
     """Build a suite (see the module docstring).
 
@@ -663,6 +670,8 @@ def run_suite(
             has status :data:`NOT_KEPT` and the ``reason``.
         jobs: worker processes (default ``os.cpu_count()``; 1 builds in this process).
         progress: called with 1 after each puzzle.
+        status: called with a line of where a puzzle's making stands, as it goes (a hard core's repair:
+            ``NAME: repair step K of 1500, R restarts, C cells open``), from the workers too.
         on_total: called once with the number of puzzles, before the first is built.
         truth: also count every puzzle's solutions with CP-SAT (up to *truth_limit*, each search
             within *truth_time* seconds) and record them with the times
@@ -753,10 +762,11 @@ def run_suite(
     try:
         if jobs == 1 or len(tasks) == 1:
             for i, t in enumerate(tasks):
-                record(i, build_one(t, options, previous.get(t.name)))
+                record(i, build_one(t, options, previous.get(t.name), status))
         else:
-            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-                futures = {pool.submit(build_one, t, options, previous.get(t.name)): i for i, t in enumerate(tasks)}
+            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool, _relay(status) as step:
+                futures = {pool.submit(build_one, t, options, previous.get(t.name), step): i
+                           for i, t in enumerate(tasks)}
                 try:
                     for fut in as_completed(futures):
                         record(futures[fut], fut.result())
@@ -776,6 +786,44 @@ def run_suite(
         seconds=time.perf_counter() - start,
         kept=sum(1 for name in previous if name not in {t.name for t in tasks}),
     )
+
+
+@contextlib.contextmanager
+def _relay(status: Callable[[str], None] | None) -> Iterator[Callable[[str], None] | None]:
+    """A *status* callback the pool's workers can call: their lines go through a manager's queue to a thread
+    of this process that hands them to *status* (None: no relay, nothing is started)."""
+    if status is None:
+        yield None
+        return
+    import multiprocessing
+    import queue as queues
+    import threading
+
+    with multiprocessing.Manager() as manager:
+        lines = manager.Queue()
+        stop = threading.Event()
+
+        def pump() -> None:  # until told to stop and every line sent before is passed on
+            while True:
+                try:
+                    status(lines.get(timeout=0.2))
+                except queues.Empty:
+                    if stop.is_set():
+                        return
+                except (EOFError, OSError):  # the manager is gone: the suite is ending
+                    return
+
+        thread = threading.Thread(target=pump, name="nonoqubo-suite-status", daemon=True)
+        thread.start()
+        try:
+            yield functools.partial(_put, lines)
+        finally:
+            stop.set()
+            thread.join()
+
+
+def _put(lines: Any, line: str) -> None:
+    lines.put(line)
 
 
 def _save(tasks: Sequence[Task], done: dict[int, dict[str, Any]], previous: dict[str, dict[str, Any]],

@@ -210,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
     with bar(None, "building suite", enabled=show, unit=" puzzles") as tick:
         result = run_suite(args.puzzles, args.output, formats=args.format or ["qubo-json"],
                            presolve=args.presolve, presolve_method=args.presolve_method, families=families, jobs=args.jobs, progress=tick,
-                           force=args.force, truth=args.truth, truth_limit=args.truth_limit,
+                           status=tick.note if show else None, force=args.force, truth=args.truth, truth_limit=args.truth_limit,
                            truth_time=args.truth_time, variants=variants, embed=args.embed, unique=args.unique,
                            embed_search=(args.embed_seed, args.embed_tries, args.embed_timeout, not args.no_cache))
     if not args.quiet:

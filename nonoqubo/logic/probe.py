@@ -321,8 +321,9 @@ def _probe_variables(puzzle: Puzzle, mask: np.ndarray, lo: np.ndarray, hi: np.nd
 
 
 def _probe_cells(puzzle: Puzzle, mask: np.ndarray, tables: tuple[np.ndarray, np.ndarray, np.ndarray],
-                 per_batch: int) -> tuple[int, int, bool]:
-    """One round over every open cell, each colour it may take; *mask* narrowed in place.
+                 per_batch: int, stop_below: int = 0) -> tuple[int, int, bool]:
+    """One round over every open cell, each colour it may take; *mask* narrowed in place; the round ends
+    early once fewer than *stop_below* cells are open.
 
     Returns:
         ``(probes, contradictions, learnt)``.
@@ -371,11 +372,13 @@ def _probe_cells(puzzle: Puzzle, mask: np.ndarray, tables: tuple[np.ndarray, np.
                 raise Contradiction("probing: line logic finds a contradiction in what probing settled: the "
                                   "puzzle has no solution")
             mask[...] = state[0]
+            if stop_below and np.count_nonzero(_popcount(mask) > 1) < stop_below:
+                break
     return probes, contradictions, learnt
 
 
 def probe_solve(puzzle: Puzzle, line: LineSolveResult | None = None, *, max_rounds: int | None = None,
-                variables: bool = True) -> ProbeResult:
+                variables: bool = True, stop_below: int = 0) -> ProbeResult:
     """Settle every cell one-cell probing on top of line logic settles, to a fixpoint; where that
     leaves cells open, probe the domain wall's variables too.
 
@@ -393,6 +396,9 @@ def probe_solve(puzzle: Puzzle, line: LineSolveResult | None = None, *, max_roun
         line: its :func:`~nonoqubo.logic.linesolve.line_solve` result, when already computed.
         max_rounds: stop after this many rounds of each kind (None: until a round learns nothing).
         variables: also probe the model's variables where cell probing leaves cells open.
+        stop_below: stop as soon as fewer than this many cells are open (after line logic, or after a
+            batch of probes): the result then leaves fewer open than that, but not necessarily as few as
+            probing to the end would (a hard core's repair asks only whether at least so many stay open).
 
     Returns:
         The probed grid with the block bounds on it, and the counts.
@@ -417,10 +423,13 @@ def probe_solve(puzzle: Puzzle, line: LineSolveResult | None = None, *, max_roun
     rounds = probes = contradictions = var_rounds = var_probes = 0
     lo = hi = None
     cell_settled: int | None = None
-    while True:
-        while (max_rounds is None or rounds < max_rounds) and (_popcount(mask) > 1).any():
+    def enough() -> bool:  # fewer than stop_below cells open: nothing more is asked
+        return bool(stop_below) and np.count_nonzero(_popcount(mask) > 1) < stop_below
+
+    while not enough():
+        while (max_rounds is None or rounds < max_rounds) and (_popcount(mask) > 1).any() and not enough():
             rounds += 1
-            p, c, learnt = _probe_cells(puzzle, mask, tables, per_batch)
+            p, c, learnt = _probe_cells(puzzle, mask, tables, per_batch, stop_below)
             probes, contradictions = probes + p, contradictions + c
             if not learnt:
                 break

@@ -35,7 +35,7 @@ SEED_LIMIT = 2**32
 #: the sampler-specific fields of :class:`SampleOptions` beyond the first eight (the "knobs"), in the
 #: order ``solve --help`` and the run record list them; each is an entry of a sampler's ``takes``
 KNOBS = ("beta_range", "beta_schedule", "beta_schedule_file", "sweeps_per_beta", "restarts", "tenure",
-         "initial_states", "replicas")
+         "initial_states", "replicas", "target_energy")
 
 #: ``tick(reads_done, energy_of_that_read)``: called after every read
 Tick = Callable[[int, float], None]
@@ -74,6 +74,8 @@ class SampleOptions:
             through :func:`nonoqubo.solvers.initial.initial_states`.
         replicas: ``pt``: the rungs of its temperature ladder (default 8); ``pa``: its population (default
             32): the copies of the state every read moves together (:mod:`nonoqubo.solvers.tempering`).
+        target_energy: ``pt``, ``pa``: a read ends at its first state of at most this energy (its time is
+            then its time to target; the run record keeps the budget beside it).
         states: the ``(reads, N)`` warm-start states themselves (not recorded; the run file
             records ``initial_states``).
         step: ``step(message)``, a context manager around a long step before the sampling itself (the QPU
@@ -96,6 +98,7 @@ class SampleOptions:
     tenure: int | None = None
     initial_states: str | None = None
     replicas: int | None = None
+    target_energy: int | None = None
     states: np.ndarray | None = field(default=None, compare=False, repr=False)
     step: Callable[[str], ContextManager[Any]] | None = field(default=None, compare=False, repr=False)
 

@@ -184,6 +184,11 @@ _ENTRIES = (
                 "pt: the rungs of its temperature ladder, at least 2 (default 8); pa: its population, at least 1 "
                 "(default 32); every replica is swept --sweeps times, so a read costs K anneals", group="anneal",
                 most=MOST_RESTARTS),
+    SolveOption("target-energy", "target_energy", "whole", "E",
+                "pt, pa: a read ends at its first state of energy E or less (0: a solution), as QUBO++'s "
+                "target_energy; the run record keeps each read's time to target and the whole read's budget, "
+                "and evaluate's TTS99 counts a read that ends early at its time, the others at theirs",
+                group="anneal"),
     # OpenJij's schedule options (SampleOptions.schedule)
     SolveOption("beta-min", "schedule.beta_min", "number", "B",
                 "openjij-sa: first inverse temperature (or give --beta-range LO,HI)", group="openjij"),

@@ -52,7 +52,7 @@ class SamplerSpec:
             ``"schedule"``, ``"workers"``, ``"count"``, ``"qpu"``: ``--topology``, ``--embedding``,
             ``--chain-strength``; and the knobs of :data:`~nonoqubo.solvers.base.KNOBS`:
             ``"beta_range"``, ``"beta_schedule"``, ``"beta_schedule_file"``, ``"sweeps_per_beta"``,
-            ``"restarts"``, ``"tenure"``, ``"initial_states"``, ``"replicas"``).
+            ``"restarts"``, ``"tenure"``, ``"initial_states"``, ``"replicas"``, ``"target_energy"``).
         run: ``run(qubo, options, tick) -> SampleBatch``; calls ``tick`` after every read.
         refuses: options of a family it takes that it still refuses, each with the reason
             (``dwave``: ``--topology``, the QPU's own graph is used).
@@ -131,7 +131,7 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                           "--sweeps-per-beta, --restarts, --initial-states)",
                     frozenset({"sweeps", "beta_range", "beta_schedule", "beta_schedule_file", "sweeps_per_beta",
                                "restarts", "initial_states"}),
-                    dwave.annealer("sa", "SimulatedAnnealingSampler", dwave.sa_arguments, anneals_per_read=True),
+                    dwave.run_sa,
                     timing=SAMPLER_TIMING, starts_per_read=dwave.anneals_per_read,
                     states_per_read=dwave.anneals_per_read),
         SamplerSpec("tabu", "tabu search (dwave-samplers; --time-limit, --tenure, --restarts, --initial-states)",
@@ -150,17 +150,16 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                                    "--sqa-schedule, --initial-states; slow: see the SQA note below)",
                     frozenset({"sweeps", "schedule", "initial_states"}), openjij.runner("openjij-sqa"),
                     timing=SAMPLER_TIMING),
-        SamplerSpec("pt", "parallel tempering (NumPy; --replicas rungs on a geometric ladder of --beta-range, "
-                          "neighbours exchanged after every sweep; --sweeps per replica; --initial-states)",
-                    frozenset({"sweeps", "beta_range", "replicas", "initial_states"}), tempering.run_pt,
+        SamplerSpec("pt", "parallel tempering (compiled, numba; --replicas rungs on a geometric ladder of --beta-range, "
+                          "neighbours exchanged after every sweep; --sweeps per replica; --initial-states, --target-energy)",
+                    frozenset({"sweeps", "beta_range", "replicas", "initial_states", "target_energy"}), tempering.run_pt,
                     check=tempering.check_pt, check_model=tempering.check_pt_model, timing=SAMPLER_TIMING,
                     states_per_read=tempering.pt_replicas, work_bounded=True),
-        SamplerSpec("pa", "population annealing (NumPy; a population of --replicas resampled at each of "
-                          "--sweeps/--sweeps-per-beta betas of --beta-range; --initial-states)",
-                    frozenset({"sweeps", "beta_range", "sweeps_per_beta", "replicas", "initial_states"}),
-                    tempering.run_pa, check=tempering.check_pa, check_model=tempering.check_pa_model,
-                    timing=SAMPLER_TIMING, states_per_read=tempering.pa_replicas,
-                    work_bounded=True),
+        SamplerSpec("pa", "population annealing (compiled, numba; a population of --replicas resampled at each of "
+                          "--sweeps/--sweeps-per-beta betas of --beta-range; --initial-states, --target-energy)",
+                    frozenset({"sweeps", "beta_range", "sweeps_per_beta", "replicas", "initial_states",
+                               "target_energy"}), tempering.run_pa, check=tempering.check_pa, check_model=tempering.check_pa_model,
+                    timing=SAMPLER_TIMING, states_per_read=tempering.pa_replicas, work_bounded=True),
         SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
                              "per line; --count N enumerates and counts solutions",
                     frozenset({"time_limit", "workers", "count"}), cpsat.run, deterministic=True,
@@ -294,6 +293,9 @@ def _check_knobs(options: SampleOptions) -> None:
         _whole(options.tenure, "--tenure", 0)
     if options.replicas is not None:
         _whole(options.replicas, "--replicas", 1)
+    target = options.target_energy
+    if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
+        raise SolverError(f"--target-energy must be a whole number (the model's energies are integers), not {target}")
     given = options.initial_states
     if given is not None and given not in WORDS and not is_file_like(given):  # a FIFO or <(...) is a file too
         raise SolverError(f"--initial-states {given}: no such file (give a samples file, a picture, 'line' or "

@@ -1,17 +1,16 @@
 """Parallel tempering (``pt``) and population annealing (``pa``): many coupled copies of one anneal.
 
 Both samplers keep, for every read, ``replicas`` copies ("replicas") of the model's state and move
-all of them with the same Metropolis sweeps, written in NumPy and vectorised over every replica of
-every read at once:
+all of them with the same Metropolis sweeps, in kernels compiled by numba
+(:mod:`nonoqubo.solvers.metropolis`, one call a read; ``pip install "nonoqubo[tempering]"``):
 
-* **the sweep.** The model's interaction graph is coloured first (:func:`colour_classes`: no two
-  variables of one colour share a term), and the variables are reordered so that each colour is one
-  contiguous block.  A sweep visits the colours in turn; within a colour every variable of every
-  replica is proposed a flip at once (its energy change is its bias plus the sparse product of its
-  couplings with the state, one ``scipy.sparse`` product per colour), and each flip is accepted with
-  Metropolis' probability ``min(1, exp(-beta * dE))``.  Variables of one colour do not interact, so
-  this is an exact Metropolis sweep (a chromatic, or "checkerboard", sweep) and the energies are kept
-  exactly by adding the accepted changes.  There is a Python loop per colour, never per variable.
+* **the sweep.** The variables are visited in order; in every replica a flip is proposed and
+  accepted with Metropolis' probability ``min(1, exp(-beta * dE))``.  Each replica keeps the local
+  field of every variable (its bias plus its couplings to the variables set), so ``dE`` is read,
+  not computed, and an accepted flip updates its neighbours' fields and the energy exactly
+  (integers throughout).  The acceptance of an integer ``dE`` comes from a table per beta; a change
+  whose acceptance is below ``2**-32`` is refused without a random draw, one that lowers the
+  energy is accepted without one.
 * **parallel tempering** (``pt``; Swendsen and Wang 1986, Hukushima and Nemoto 1996): the replicas of a
   read sit on a geometric ladder of fixed inverse temperatures from ``LO`` to ``HI``
   (``--beta-range``); after every sweep, neighbouring rungs (the even pairs, then the odd pairs on
@@ -25,13 +24,21 @@ every read at once:
   kept), which clones the low-energy states and drops the high ones, then sweeps it
   ``sweeps-per-beta`` times at the new ``beta``.
 
-A read's sample is the lowest-energy state any of its replicas visited (both are searches for the
-ground state here, not samplers of the Boltzmann distribution).  The default beta range is the one
-dwave-samplers' ``sa`` takes from the model's biases: the hottest ``ln 2 / (largest change one flip can
-make)``, the coldest ``ln 100 / (smallest nonzero coefficient)``.  The random numbers come from one
-``numpy.random.Generator`` seeded with ``--seed``, so the same seed gives the same samples (for the
-same ``--reads``: all reads are drawn together).  ``--initial-states`` starts every replica of read
-``r`` from state ``r``.  Each read's time is its share of the wall time of the batch it ran in.
+A read's sample is the lowest-energy state any of its replicas had after a sweep (both are
+searches for the ground state here, not samplers of the Boltzmann distribution).  The default beta
+range is the one dwave-samplers' ``sa`` takes from the model's biases: the hottest ``ln 2 / (largest
+change one flip can make)``, the coldest ``ln 100 / (smallest nonzero coefficient)``.  The random
+numbers come from one ``numpy.random.Generator`` seeded with ``--seed``: read by read, it draws the
+read's random start and seeds the kernel's streams (one per replica, one for the exchanges or the
+resampling), so the same seed gives the same samples, and the first reads of a run are the same
+whatever ``--reads`` is.  ``--initial-states`` starts every replica of read ``r`` from state ``r``.
+Each read's time is the time of its kernel call; the kernels are compiled (or loaded from numba's
+cache) before the first read is timed, and the record's ``sampler_info`` says how long that took
+(``kernel_load_seconds``).
+
+Until issue 52 the sweeps were NumPy (a chromatic sweep, one sparse product per colour of the
+interaction graph, for every replica of every read at once); the compiled kernels draw other random
+numbers, so a seed gives other samples than it did then (the same ones on every run since).
 
 Why not dwave-hybrid's reference workflows (``hybrid.reference.pt``, ``hybrid.reference.pa``)?  They
 install and run with this dimod, but take no seed (each replica's ``FixedTemperatureSampler`` and the
@@ -44,8 +51,8 @@ Examples:
     >>> from nonoqubo.model.puzzle import Puzzle
     >>> q = build(Puzzle.from_picture(["#.", "##"]))
     >>> batch = run_pt(q, SampleOptions(reads=3, seed=1, sweeps=50), lambda done, energy: None)
-    >>> len(batch), int(q.energy(batch.bits).min())
-    (3, 0)
+    >>> len(batch), int(q.energy(batch.bits).min()), bool((batch.energies == q.energy(batch.bits)).all())
+    (3, 0, True)
 """
 
 from __future__ import annotations
@@ -53,7 +60,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -64,8 +71,8 @@ from ..samples import SampleBatch, samples_from
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick
 
 __all__ = ["DEFAULT_PA_REPLICAS", "DEFAULT_PT_REPLICAS", "DEFAULT_SWEEPS", "MEMORY_LIMIT", "PA_SWEEPS_PER_BETA",
-           "check_model", "check_pa", "check_pa_model", "check_pt", "check_pt_model", "colour_classes",
-           "default_beta_range", "pa_replicas", "pt_replicas", "run_pa", "run_pt"]
+           "check_model", "check_pa", "check_pa_model", "check_pt", "check_pt_model", "default_beta_range",
+           "pa_replicas", "pt_replicas", "run_pa", "run_pt"]
 
 #: sweeps of every replica when ``--sweeps`` is not given (as ``sa``'s)
 DEFAULT_SWEEPS = 1000
@@ -75,9 +82,6 @@ DEFAULT_PT_REPLICAS = 8
 DEFAULT_PA_REPLICAS = 32
 #: ``pa``'s sweeps at each beta when ``--sweeps-per-beta`` is not given
 PA_SWEEPS_PER_BETA = 10
-#: at most this many replicas (all reads together) are swept at once, and no more than fit in
-#: :data:`MEMORY_LIMIT`; more reads run in batches, drawn from the same generator
-BATCH_ROWS = 4096
 
 
 def pt_replicas(options: SampleOptions) -> int:
@@ -106,10 +110,11 @@ def check_pa(options: SampleOptions) -> None:
                           f"{', the default of pa' if options.sweeps_per_beta is None else ''})")
 
 
-#: the working memory the replicas of one batch may take, in bytes (:func:`check_model`)
+#: the working memory the replicas of one read may take, in bytes (:func:`check_model`)
 MEMORY_LIMIT = 2**30
-#: bytes per variable per replica: the float32 state, its exponential draws, and a colour's temporaries
-BYTES_PER_SLOT = 24
+#: bytes per variable per replica: the int8 state and int32 local field, twice (``pa`` resamples into a copy),
+#: with room for int64 fields
+BYTES_PER_SLOT = 18
 
 
 def check_model(qubo: Qubo, options: SampleOptions, replicas_of: Callable[[SampleOptions], int]) -> None:
@@ -133,30 +138,6 @@ def check_pa_model(qubo: Qubo, options: SampleOptions) -> None:
     check_model(qubo, options, pa_replicas)
 
 
-def colour_classes(row: np.ndarray, col: np.ndarray, n: int, seed: int = 0) -> np.ndarray:
-    """A colour per variable (``0 .. C-1``) such that no term ``(row[k], col[k])`` joins two of one colour.
-
-    Luby's rounds, vectorised: in each round the uncoloured variables whose random priority beats
-    every uncoloured neighbour's take the round's colour.  The priorities come from *seed*, so a
-    model is always coloured the same way.
-    """
-    colour = np.full(n, -1, dtype=np.int64)
-    a = np.concatenate([row, col]).astype(np.int64)
-    b = np.concatenate([col, row]).astype(np.int64)
-    keep = a != b
-    a, b = a[keep], b[keep]
-    priority = np.random.default_rng(seed).permutation(n)
-    current = 0
-    while (open_ := colour < 0).any():
-        live = open_[a] & open_[b]  # edges between uncoloured variables
-        best = np.full(n, -1, dtype=np.int64)
-        np.maximum.at(best, a[live], priority[b[live]])
-        chosen = open_ & (priority > best)
-        colour[chosen] = current
-        current += 1
-    return colour
-
-
 def default_beta_range(qubo: Qubo) -> tuple[float, float]:
     """dwave-samplers' rule for a default range: hottest ``ln 2 / max flip change``, coldest ``ln 100 / min |coefficient|``."""
     n = qubo.num_vars
@@ -172,187 +153,151 @@ def default_beta_range(qubo: Qubo) -> tuple[float, float]:
     return (hot, cold) if hot < cold else (cold / 10, cold)
 
 
-@dataclass
+
+
+def _kernels(purpose: str) -> Any:
+    """The compiled kernels (:mod:`nonoqubo.solvers.metropolis`), or the install line when numba is missing."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        raise MissingDependency("numba", "tempering", purpose) from None
+    from . import metropolis
+
+    return metropolis
+
+
+@dataclass(frozen=True)
 class _Model:
-    """The model reordered by colour: ``coupling[a:b]`` the rows of colour ``k`` for ``(a, b) = blocks[k]``."""
+    """The model as the kernels take it: CSR adjacency both ways, integer biases, the largest change of a flip."""
 
-    order: np.ndarray  # position in the reordered model -> the model's variable
+    indptr: np.ndarray
+    indices: np.ndarray
+    weights: np.ndarray  # int32 when every local field fits, else int64; so are linear's
     linear: np.ndarray
-    coupling: Any  # scipy.sparse.csr_matrix, symmetric, zero diagonal
-    blocks: list[tuple[int, int]]
-    offset: float
-    rows: list[Any] = field(default_factory=list)  # coupling[a:b] of every block, sliced once
-
-    def __post_init__(self) -> None:
-        self.rows = [self.coupling[a:b] for a, b in self.blocks]
+    offset: int
+    reach: int  # max_i |h_i| + sum_j |J_ij|: no flip changes the energy by more
 
     @classmethod
-    def of(cls, qubo: Qubo, purpose: str) -> _Model:
-        try:
-            from scipy import sparse
-        except ImportError:
-            raise MissingDependency("scipy", "tempering", purpose) from None
+    def of(cls, qubo: Qubo) -> _Model:
         n = qubo.num_vars
         row, col = np.asarray(qubo.row, dtype=np.int64), np.asarray(qubo.col, dtype=np.int64)
-        quad = np.asarray(qubo.quad, dtype=np.float64)
-        linear = np.asarray(qubo.linear, dtype=np.float64).copy()
+        quad = np.asarray(qubo.quad, dtype=np.int64)
+        linear = np.asarray(qubo.linear, dtype=np.int64).copy()
         diagonal = row == col  # x*x = x: a diagonal term is linear
         np.add.at(linear, row[diagonal], quad[diagonal])
         row, col, quad = row[~diagonal], col[~diagonal], quad[~diagonal]
-        colour = colour_classes(row, col, n)
-        order = np.argsort(colour, kind="stable")
-        where = np.empty(n, dtype=np.int64)
-        where[order] = np.arange(n)
-        r, c = where[row], where[col]
-        coupling = sparse.csr_matrix((np.concatenate([quad, quad]), (np.concatenate([r, c]), np.concatenate([c, r]))),
-                                     shape=(n, n))
-        counts = np.bincount(colour, minlength=int(colour.max()) + 1) if n else np.zeros(0, dtype=np.int64)
-        ends = np.cumsum(counts)
-        blocks = [(int(e - k), int(e)) for e, k in zip(ends, counts) if k]
-        return cls(order, linear[order].astype(np.float32), coupling.astype(np.float32), blocks, float(qubo.offset))
-
-    def energies(self, state: np.ndarray) -> np.ndarray:
-        """The energy of every column of *state* (variables x replicas), offset included."""
-        wide = state.astype(np.float64)
-        return (self.linear.astype(np.float64) @ wide
-                + 0.5 * np.einsum("ij,ij->j", wide, self.coupling.astype(np.float64) @ wide) + self.offset)
+        a, b, w = np.concatenate([row, col]), np.concatenate([col, row]), np.concatenate([quad, quad])
+        order = np.lexsort((b, a))
+        a, b, w = a[order], b[order], w[order]
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(a, minlength=n), out=indptr[1:])
+        reach_of = np.abs(linear)
+        np.add.at(reach_of, a, np.abs(w))
+        reach = int(reach_of.max()) if n else 0
+        kind = np.int32 if reach < 2**31 else np.int64
+        return cls(indptr, b.astype(np.int32), w.astype(kind), linear.astype(kind), int(qubo.offset), reach)
 
 
-class _Chain:
-    """The replicas of a batch of reads: the state (variables x replicas, float 0/1), energies, best so far."""
-
-    def __init__(self, model: _Model, reads: int, replicas: int, rng: np.random.Generator,
-                 start: np.ndarray | None) -> None:
-        n = len(model.order)
-        self.model, self.reads, self.replicas, self.rng = model, reads, replicas, rng
-        if start is None:
-            self.state = rng.integers(0, 2, size=(n, reads * replicas)).astype(np.float32)
-        else:  # every replica of read r from start[r] (the model's order -> the colour order)
-            self.state = np.repeat(start[:, model.order].T.astype(np.float32), replicas, axis=1)
-        self.energy = model.energies(self.state)
-        self.best_energy = np.full(reads, np.inf)
-        self.best = np.zeros((n, reads))
-        self.keep_best()
-
-    def sweep(self, beta: np.ndarray) -> None:
-        """One Metropolis sweep of every replica; *beta* its inverse temperature (one per column).
-
-        A flip of energy change ``dE`` is accepted when ``beta * dE <= X`` with ``X`` a standard
-        exponential draw (``-ln U``): the same event as ``U < exp(-beta dE)``, without an ``exp`` per
-        proposal; every draw of the sweep is made in one call.
-        """
-        model, state = self.model, self.state
-        draws = self.rng.standard_exponential(state.shape, dtype=np.float32)
-        for (a, b), rows in zip(model.blocks, model.rows):
-            x = state[a:b]
-            local = rows @ state
-            local += model.linear[a:b, None]
-            delta = (1 - 2 * x) * local
-            accept = delta * beta <= draws[a:b]
-            state[a:b] = np.where(accept, 1 - x, x)
-            self.energy += np.where(accept, delta, 0).sum(axis=0, dtype=np.float64)
-
-    def keep_best(self) -> None:
-        """Remember each read's lowest-energy state so far."""
-        energy = self.energy.reshape(self.reads, self.replicas)
-        k = energy.argmin(axis=1)
-        low = energy[np.arange(self.reads), k]
-        better = np.flatnonzero(low < self.best_energy)
-        if better.size:
-            self.best_energy[better] = low[better]
-            self.best[:, better] = self.state[:, better * self.replicas + k[better]]
-
-    def take(self, index: np.ndarray) -> None:
-        """Replace the replicas by the columns *index* (a swap or a resampling)."""
-        self.state = self.state[:, index]
-        self.energy = self.energy[index]
+#: the target of a run that has none: no energy reaches it
+_NO_TARGET = np.iinfo(np.int64).min
 
 
-def _pt_batch(chain: _Chain, betas: np.ndarray, sweeps: int) -> None:
-    """*sweeps* sweeps of a ladder, the neighbours' exchanges after each (even pairs, then odd)."""
-    reads, k = chain.reads, chain.replicas
-    beta = np.tile(betas, reads).astype(np.float32)
-    base = np.arange(reads * k).reshape(reads, k)
-    for s in range(sweeps):
-        chain.sweep(beta)
-        first = np.arange(s % 2, k - 1, 2)
-        if first.size:
-            lo, hi = base[:, first].ravel(), base[:, first + 1].ravel()
-            gain = (beta[hi] - beta[lo]) * (chain.energy[hi] - chain.energy[lo])
-            swap = chain.rng.random(gain.shape) < np.exp(np.minimum(gain, 0))
-            index = np.arange(reads * k)
-            index[lo[swap]], index[hi[swap]] = hi[swap], lo[swap]
-            chain.take(index)
-        chain.keep_best()
-
-
-def _pa_batch(chain: _Chain, betas: np.ndarray, per_beta: int) -> None:
-    """The population walked down the schedule: resample to each colder beta, then sweep at it."""
-    reads, k = chain.reads, chain.replicas
-    offsets = np.repeat(np.arange(reads), k)
-    previous = None
-    for b in betas:
-        if previous is not None:
-            log_weight = (-(b - previous) * chain.energy).reshape(reads, k)
-            weight = np.exp(log_weight - log_weight.max(axis=1, keepdims=True))
-            cumulative = np.cumsum(weight, axis=1)
-            cumulative /= cumulative[:, -1:]
-            points = (chain.rng.random((reads, 1)) + np.arange(k)) / k
-            index = np.searchsorted((cumulative + np.arange(reads)[:, None]).ravel(),
-                                    (points + np.arange(reads)[:, None]).ravel(), side="right")
-            chain.take(np.clip(index, offsets * k, offsets * k + k - 1))  # within its read, whatever the rounding
-        beta = np.full(reads * k, b, dtype=np.float32)
-        for _ in range(per_beta):
-            chain.sweep(beta)
-        chain.keep_best()
-        previous = b
+def _warm(kernel: Callable[..., int], model: _Model, tail: tuple[Any, ...]) -> float:
+    """Compile *kernel* for *model*'s types (or load it from numba's cache) on a one-variable model, before any
+    read is timed; returns the seconds that took (the "first call")."""
+    began = time.perf_counter()
+    kind = model.weights.dtype
+    kernel(np.zeros(2, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, dtype=kind), np.zeros(1, dtype=kind),
+           0, *tail, np.zeros((1, 2), dtype=np.int8), np.zeros(3, dtype=np.uint64), _NO_TARGET,
+           np.zeros(1, dtype=np.int8), np.array([np.iinfo(np.int64).max]))
+    return time.perf_counter() - began
 
 
 def _runner(name: str, replicas_of: Callable[[SampleOptions], int],
-            walk: Callable[[_Chain, np.ndarray, SampleOptions], None],
             ladder: Callable[[float, float, SampleOptions, int], np.ndarray]):
-    """The run function of ``pt`` or ``pa``: the reads in batches of at most :data:`BATCH_ROWS` replicas."""
+    """The run function of ``pt`` or ``pa``: one compiled kernel call per read, each read timed alone."""
 
     def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
-        model = _Model.of(qubo, f"the '{name}' sampler")
+        kernels = _kernels(f"the '{name}' sampler")
+        model = _Model.of(qubo)
         replicas = replicas_of(opts)
         lo, hi = opts.beta_range if opts.beta_range is not None else default_beta_range(qubo)
         betas = ladder(float(lo), float(hi), opts, replicas)
+        if name == "pt":
+            kernel = kernels.pt_read
+            tail: tuple[Any, ...] = (betas, kernels.acceptance_table(betas, model.reach), opts.sweeps or DEFAULT_SWEEPS)
+            warm_tail: tuple[Any, ...] = (betas[:2], kernels.acceptance_table(betas[:2], 1), 1)
+        else:
+            kernel = kernels.pa_read
+            tail = warm_tail = (betas, opts.sweeps_per_beta or PA_SWEEPS_PER_BETA, model.reach)
+            warm_tail = (betas[:1], 1, 1)
+        load_seconds = _warm(kernel, model, warm_tail)
         rng = np.random.default_rng(opts.seed)
-        rows = min(BATCH_ROWS, MEMORY_LIMIT // (BYTES_PER_SLOT * max(1, qubo.num_vars)))
-        per_batch = max(1, rows // replicas)
-        bits = np.zeros((opts.reads, qubo.num_vars), dtype=np.int8)
-        energies = np.zeros(opts.reads)
+        n = qubo.num_vars
+        bits = np.zeros((opts.reads, n), dtype=np.int8)
+        energies = np.zeros(opts.reads, dtype=np.int64)
         seconds: list[float] = []
-        for first in range(0, opts.reads, per_batch):
-            reads = min(per_batch, opts.reads - first)
+        sweeps_run: list[int] = []
+        target = _NO_TARGET if opts.target_energy is None else int(opts.target_energy)
+        budget = opts.sweeps or DEFAULT_SWEEPS
+        for r in range(opts.reads):
+            if opts.states is None:
+                state = rng.integers(0, 2, size=(n, replicas), dtype=np.int8)
+            else:  # every replica of read r from its warm start
+                state = np.repeat(np.asarray(opts.states[r], dtype=np.int8)[:, None], replicas, axis=1)
+            streams = rng.bit_generator.random_raw(replicas + 1).astype(np.uint64)
+            best = np.zeros(n, dtype=np.int8)
+            best_energy = np.array([np.iinfo(np.int64).max])
             began = time.perf_counter()
-            start = None if opts.states is None else opts.states[first:first + reads]
-            chain = _Chain(model, reads, replicas, rng, start)
-            walk(chain, betas, opts)
-            bits[first:first + reads, model.order] = chain.best.T.astype(np.int8)
-            energies[first:first + reads] = chain.best_energy
-            seconds += [(time.perf_counter() - began) / reads] * reads
-            for r in range(reads):
-                tick(first + r + 1, float(chain.best_energy[r]))
+            done = kernel(model.indptr, model.indices, model.weights, model.linear, model.offset, *tail,
+                          np.ascontiguousarray(state), streams, target, best, best_energy)
+            seconds.append(time.perf_counter() - began)
+            sweeps_run.append(int(done))
+            bits[r], energies[r] = best, best_energy[0]
+            tick(r + 1, float(best_energy[0]))
         batch = replace(samples_from(bits, qubo.labels, spin=False, source=f"{name} sampler"), energies=energies)
         batch.extra[READ_SECONDS] = seconds
         batch.extra[SAMPLER_INFO] = {"beta_range": [float(lo), float(hi)], "betas": len(betas),
                                      "replicas": replicas, "sweeps": opts.sweeps or DEFAULT_SWEEPS,
-                                     "colours": len(model.blocks), "read": "the lowest energy any replica visited"}
+                                     "kernel": f"numba {_numba_version()}", "kernel_load_seconds": round(load_seconds, 4),
+                                     "read": "the lowest energy any replica had after a sweep"}
+        if opts.target_energy is not None:
+            batch.extra[SAMPLER_INFO].update(target_record(opts.target_energy, energies, seconds, sweeps_run, budget))
         return batch
 
     return run
+
+
+def target_record(target: int, energies: np.ndarray, seconds: list[float], sweeps_run: list[int],
+                  budget: int) -> dict[str, Any]:
+    """What a run with ``--target-energy`` records of its reads beside their times (``read_seconds``).
+
+    ``target_seconds``: each read's time to target (None for a read that did not reach it and so ran its
+    whole budget); ``sweeps_run``: the sweeps each read ran (the one reaching the target counted whole);
+    ``budget_sweeps``; and ``budget_seconds``, the time of a whole read: the mean of the reads that ran
+    their whole budget, or, when every read stopped early, their time per sweep times the budget.
+    """
+    reached = [bool(e <= target) for e in energies]
+    whole = [t for t, r, s in zip(seconds, reached, sweeps_run) if not r or s >= budget]
+    if whole:
+        budget_seconds = float(np.mean(whole))
+    else:
+        rates = [t / s for t, s in zip(seconds, sweeps_run) if s > 0]
+        budget_seconds = float(np.mean(rates)) * budget if rates else 0.0
+    return {"target_energy": int(target), "target_seconds": [t if r else None for t, r in zip(seconds, reached)],
+            "sweeps_run": list(sweeps_run), "budget_sweeps": budget, "budget_seconds": budget_seconds}
+
+
+def _numba_version() -> str:
+    import numba
+
+    return str(numba.__version__)
 
 
 def _geometric(lo: float, hi: float, count: int) -> np.ndarray:
     return np.geomspace(lo, hi, count) if count > 1 else np.array([hi])
 
 
-run_pt = _runner("pt", pt_replicas,
-                 lambda chain, betas, opts: _pt_batch(chain, betas, opts.sweeps or DEFAULT_SWEEPS),
-                 lambda lo, hi, opts, k: _geometric(lo, hi, k))
-run_pa = _runner("pa", pa_replicas,
-                 lambda chain, betas, opts: _pa_batch(chain, betas, opts.sweeps_per_beta or PA_SWEEPS_PER_BETA),
-                 lambda lo, hi, opts, k: _geometric(
-                     lo, hi, (opts.sweeps or DEFAULT_SWEEPS) // (opts.sweeps_per_beta or PA_SWEEPS_PER_BETA)))
+run_pt = _runner("pt", pt_replicas, lambda lo, hi, opts, k: _geometric(lo, hi, k))
+run_pa = _runner("pa", pa_replicas, lambda lo, hi, opts, k: _geometric(
+    lo, hi, (opts.sweeps or DEFAULT_SWEEPS) // (opts.sweeps_per_beta or PA_SWEEPS_PER_BETA)))

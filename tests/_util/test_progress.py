@@ -49,3 +49,26 @@ def test_a_bar_keeps_its_clock_running_through_a_long_step(monkeypatch):
         threading.Event().wait(0.6)  # no tick: only the clock redraws
         assert err.getvalue().count("\r") >= drawn + 3
     assert not [t for t in threading.enumerate() if t.name == "nonoqubo-bar-clock"]
+
+
+def test_a_bar_shows_each_workers_latest_note_beside_it(monkeypatch):
+    """Issue 52 item 5: a suite member's repair says where it stands; two workers' lines stand side by side,
+    each replaced by its own next one, redrawn by the clock."""
+    import io
+    import sys
+    import threading
+
+    from nonoqubo._util.progress import bar
+
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    with bar(2, "building suite", unit=" puzzles", clock=0.05) as tick:
+        tick.note("m1: repair step 1 of 1500, 0 restarts, a new picture")
+        tick.note("m2: repair step 1 of 1500, 0 restarts, a new picture")
+        tick.note("m1: repair step 2 of 1500, 0 restarts, 119 cells open")
+        threading.Event().wait(0.3)
+        last = err.getvalue().split("\r")[-1]
+    assert "m1: repair step 2 of 1500, 0 restarts, 119 cells open; m2: repair step 1 of 1500" in last, last
+    with bar(1, "quiet", enabled=False) as tick:
+        tick.note("m1: nothing shows")
+        tick(1)

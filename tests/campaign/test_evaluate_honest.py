@@ -330,3 +330,28 @@ def test_a_spin_reversal_qpu_call_is_timed_by_the_access_time_summed_over_its_pr
     # a record without the summed figure falls back to the SampleSet's own
     bare = {"sampler": "dwave", "sampler_reported": {"qpu": {"timing": {}}}}
     assert recorded_time(RunRecord.from_dict(bare, "run.json"), text, 20) == (pytest.approx(4000e-6 / 20), "QPU access time")
+
+
+# -- issue 52 item 2: runs stopped at a target energy -------------------------------------------
+def test_tts99_of_runs_stopped_at_a_target_counts_the_success_at_its_time_and_the_failures_at_theirs(clue_file,
+                                                                                                  tmp_path):
+    """TTS99 = t_success + (R99 - 1) t_failure, each the mean of its own reads' times (read from the record),
+    not the mean over every read times R99 (which would credit each early stop to every run)."""
+    from nonoqubo.campaign.aggregate import runs_to_solution
+
+    pytest.importorskip("numba")
+    puzzle = load_clues(clue_file)
+    runs = tmp_path / "runs"
+    doc = write_run(runs / "picture.pa.json", puzzle, "pa", reads=12, seed=3, sweeps=60, sweeps_per_beta=10,
+                    replicas=2, target_energy=0)
+    record = doc["info"]["nonoqubo"]
+    times = np.array(record["timing"]["read_seconds"])
+    won = np.array([t is not None for t in record["sampler_reported"]["target_seconds"]])
+    assert won.any() and not won.all(), won  # both kinds of read, or the test says nothing
+    (group,) = evaluate(str(clue_file), [str(runs)], jobs=1)
+    f = group.figures("raw")
+    assert f["valid"] == won.sum()
+    r99 = runs_to_solution(won.mean())
+    assert f["tts99"] == pytest.approx(times[won].mean() + (r99 - 1) * times[~won].mean())
+    assert f["tts99"] != pytest.approx(times.mean() * r99)
+    assert group.figures("polished" if group.polished else "raw")["r99"] == f["r99"]

@@ -48,8 +48,13 @@ def test_a_flipped_hard_core_is_repaired_into_one():
     grid = _difficult()
     grid[0, 0] = ~grid[0, 0]
     assert count_solutions(Puzzle.from_picture(grid), 2)[0] == 2  # the flip lets a second solution in
-    core = repair_picture(grid, np.random.default_rng(0), min_open=100)
+    told: list[str] = []
+    core = repair_picture(grid, np.random.default_rng(0), min_open=100, name="d", step=told.append)
     assert core.steps >= 2 and count_solutions(core.puzzle, 2) == (1, True)
+    # issue 52 item 5: every step is told as it starts, and the end
+    assert told[0] == "d: repair step 1 of 1500, 0 restarts, a new picture"
+    assert [line.split(",")[0] for line in told[:-1]] == [f"d: repair step {k} of 1500" for k in range(1, core.steps + 1)]
+    assert told[-1] == f"d: made in {core.steps} repair steps"
     assert core.open_cells == reference_open_after_cell_probing(core.puzzle) >= 100
     assert hardness(core.puzzle).cells_open_after_cell_probing == core.open_cells
     assert core.flips == int(np.count_nonzero((core.puzzle.solution_grid() == 1) != grid))
@@ -94,7 +99,7 @@ def test_min_open_is_checked_before_any_work(run_cli, tmp_path):
 def test_the_index_records_each_members_proof_and_open_cells(run_cli, tmp_path, monkeypatch):
     """The suite's plumbing: a member's repair record and its two open-cell counts reach index.json and
     index.csv (the repair itself replaced by one from a known picture, to stay fast)."""
-    def known(height, width, density, seed, *, min_open=0, time_limit=None, name="", source=""):
+    def known(height, width, density, seed, *, min_open=0, time_limit=None, name="", source="", step=None):
         return repair_picture(_difficult(), np.random.default_rng(0), min_open=min_open, name=name, source=source)
 
     monkeypatch.setattr(repair_module, "repair", known)
@@ -108,6 +113,27 @@ def test_the_index_records_each_members_proof_and_open_cells(run_cli, tmp_path, 
     assert "cells open after one-cell probing" in entry["source"]
     header, row = (tmp_path / "s" / "index.csv").read_text().splitlines()[:2]
     assert "uniqueness_proof" in header and "repair_steps" in header and '""count"": 1' in row
+
+
+def test_the_suite_relays_each_workers_repair_steps(tmp_path, monkeypatch):
+    """Issue 52 item 5: with two workers, the lines each member's repair tells reach run_suite's *status* in this
+    process, while the members are being made (the repair replaced by one from a known picture; the workers
+    are forked, so they run the replacement too)."""
+    from nonoqubo.campaign.suite import run_suite
+
+    def known(height, width, density, seed, *, min_open=0, time_limit=None, name="", source="", step=None):
+        return repair_picture(_difficult(), np.random.default_rng(0), min_open=min_open, name=name, source=source,
+                              step=step)
+
+    monkeypatch.setattr(repair_module, "repair", known)
+    heard: list[str] = []
+    result = run_suite([], tmp_path / "s", families=[parse_family("15x15:0.5:2:1", unique="hard", min_open=100)],
+                       jobs=2, formats=["qbsolv"], status=heard.append)
+    assert result.built == 2
+    names = [e["name"] for e in result.entries]
+    for name in names:
+        assert f"{name}: repair step 1 of 1500, 0 restarts, a new picture" in heard
+        assert f"{name}: made in 1 repair steps" in heard
 
 
 @pytest.mark.slow

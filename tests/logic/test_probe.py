@@ -174,3 +174,20 @@ def test_rounds_stop_and_results_are_the_line_results_of_the_probed_grid():
     assert np.array_equal(again.grid, res.grid) and np.array_equal(again.shift_lo, res.shift_lo)
     assert probe_solve(puzzle, max_rounds=1).rounds == 1
     assert probe_solve(Puzzle.from_picture(["#.", "##"])).rounds == 0
+
+
+def test_stop_below_ends_probing_once_too_few_cells_are_open_and_changes_nothing_above_it():
+    """Issue 52 item 5 (a hard core's repair asks only whether a flip leaves at least so many cells open):
+    with stop_below at or under the cells probing leaves, the result is the full one; above it, probing
+    stops early with fewer probes, leaving fewer open than asked, and line logic alone can already stop it."""
+    puzzle = shared_puzzle("gecode-difficult")
+    full = probe_solve(puzzle, variables=False)
+    left = full.cells - full.settled
+    assert left > 0
+    same = probe_solve(puzzle, variables=False, stop_below=left)
+    assert same.grid.tolist() == full.grid.tolist() and same.probes == full.probes
+    early = probe_solve(puzzle, variables=False, stop_below=left + 1)
+    assert early.cells - early.settled < left + 1 and early.probes < full.probes
+    at_once = probe_solve(puzzle, variables=False, stop_below=puzzle.height * puzzle.width + 1)
+    assert at_once.probes == 0 and at_once.rounds == 0  # line logic already leaves fewer open than that
+    assert at_once.settled == line_solve(puzzle).settled

@@ -19,6 +19,7 @@ from nonoqubo.solvers.request import SolveRequest
 from nonoqubo.solvers.sampling import RUN, sample
 from nonoqubo.solvers.schedule import betas_from_text, parse_beta_range, sqa_schedule_from_text
 from tests.support import SHARED
+from tests.support.sa_kernel import spy_on_sa_kernel
 
 LOGO = SHARED / "json" / "qbpp-logo.json"
 SMALL = Puzzle.from_picture(["#.#..", ".###.", "#...#", "##.##"])
@@ -38,14 +39,14 @@ def spy_on(monkeypatch, cls, calls):
 
 
 def test_sa_knobs_reach_the_sampler_and_the_flat_record(monkeypatch):
-    samplers = pytest.importorskip("dwave.samplers")
+    pytest.importorskip("dwave.samplers")
     calls: list[dict] = []
-    spy_on(monkeypatch, samplers.SimulatedAnnealingSampler, calls)
+    spy_on_sa_kernel(monkeypatch, calls)
     batch = sample(build(SMALL), "sa", reads=3, seed=5, sweeps=40, beta_range=(0.5, 10), beta_schedule="linear",
                    sweeps_per_beta=4)
     assert len(calls) == 3 and [c["seed"] for c in calls] == [5, 6, 7]
-    assert calls[0]["beta_range"] == [0.5, 10.0] and calls[0]["beta_schedule_type"] == "linear"
-    assert calls[0]["num_sweeps"] == 40 and calls[0]["num_sweeps_per_beta"] == 4 and calls[0]["num_reads"] == 1
+    assert np.array_equal(calls[0]["betas"], np.linspace(0.5, 10, 10))  # 40 sweeps, 4 per beta, linear
+    assert calls[0]["sweeps_per_beta"] == 4 and calls[0]["num_reads"] == 1
     params = batch.extra[RUN]["parameters"]
     assert params == {"reads": 3, "seed": 5, "sweeps": 40, "time_limit": None, "workers": None, "count": None,
                       "beta_range": "0.5,10", "beta_schedule": "linear", "sweeps_per_beta": 4, "presolve": False}
@@ -67,7 +68,7 @@ def test_sa_restarts_keep_the_best_of_each_reads_anneals(monkeypatch):
     samplers = pytest.importorskip("dwave.samplers")
     q = build(MEDIUM)
     calls: list[dict] = []
-    spy_on(monkeypatch, samplers.SimulatedAnnealingSampler, calls)
+    spy_on_sa_kernel(monkeypatch, calls)
     batch = sample(q, "sa", reads=3, seed=1, sweeps=5, restarts=4)
     assert len(batch) == 3 and {c["num_reads"] for c in calls} == {4}
     monkeypatch.undo()
@@ -78,15 +79,15 @@ def test_sa_restarts_keep_the_best_of_each_reads_anneals(monkeypatch):
 
 
 def test_custom_beta_schedule_from_a_file(tmp_path, monkeypatch):
-    samplers = pytest.importorskip("dwave.samplers")
+    pytest.importorskip("dwave.samplers")
     betas = tmp_path / "betas.txt"
     betas.write_text("# hot to cold\n0.1\n0.5\n1\n5\n")
     calls: list[dict] = []
-    spy_on(monkeypatch, samplers.SimulatedAnnealingSampler, calls)
+    spy_on_sa_kernel(monkeypatch, calls)
     batch = sample(build(SMALL), "sa", reads=1, seed=1, beta_schedule="custom", beta_schedule_file=str(betas),
                    sweeps_per_beta=10)
-    assert calls[0]["beta_schedule_type"] == "custom" and "num_sweeps" not in calls[0]
-    assert list(calls[0]["beta_schedule"]) == [0.1, 0.5, 1.0, 5.0]
+    assert calls[0]["sweeps_per_beta"] == 10 and list(calls[0]["betas"]) == [0.1, 0.5, 1.0, 5.0]
+    assert batch.extra[RUN]["sampler_reported"]["beta_schedule_type"] == "custom"
     assert batch.extra[RUN]["parameters"]["beta_schedule_file"] == str(betas)
 
 

@@ -28,17 +28,13 @@ def answer_bits(tmp_path, puzzle, q):
 
 @pytest.fixture
 def starts(monkeypatch):
-    """The warm-start states of every SimulatedAnnealingSampler.sample call, as they are handed over."""
-    samplers = pytest.importorskip("dwave.samplers")
-    seen: list[np.ndarray] = []
-    real = samplers.SimulatedAnnealingSampler.sample
+    """The warm-start states of every call of dwave-samplers' SA kernel, as they are handed over (as 0/1)."""
+    pytest.importorskip("dwave.samplers")
+    from tests.support.sa_kernel import spy_on_sa_kernel
 
-    def spy(self, bqm, **kwargs):
-        seen.append(np.asarray(kwargs["initial_states"][0]))
-        return real(self, bqm, **kwargs)
-
-    monkeypatch.setattr(samplers.SimulatedAnnealingSampler, "sample", spy)
-    return seen
+    calls: list[dict] = []
+    spy_on_sa_kernel(monkeypatch, calls)
+    return calls
 
 
 def test_probe_states_hold_what_probing_settles_and_it_is_the_answer(tmp_path):
@@ -63,8 +59,9 @@ def test_each_sa_restart_starts_from_its_own_completion_of_the_fixings(starts):
     values = np.array([known.get(str(label), 0) for label in q.labels])
     assert 0 < decided.sum() < q.num_vars
     batch = sample(q, "sa", reads=3, seed=2, sweeps=10, restarts=4, initial_states="probe", beta_range=(2, 20))
-    assert len(starts) == 3 and all(s.shape == (4, q.num_vars) for s in starts)
-    every = np.concatenate(starts)
+    states = [call["initial_states"] for call in starts]
+    assert len(states) == 3 and all(s.shape == (4, q.num_vars) for s in states)
+    every = np.concatenate(states)
     assert len({row.tobytes() for row in every}) == 12  # every restart its own state
     assert (every[:, decided] == values[decided]).all()  # every start respects probing's fixings
     assert batch.extra[RUN]["parameters"]["initial_states"] == "probe"
@@ -76,7 +73,7 @@ def test_one_state_file_still_starts_every_restart(starts, tmp_path):
     picture = tmp_path / "answer.txt"
     picture.write_text("\n".join(PROBED.solution) + "\n")
     sample(q, "sa", reads=2, seed=2, sweeps=10, restarts=3, initial_states=str(picture))
-    assert all((s == answer_bits(tmp_path, PROBED, q)).all() for s in starts)
+    assert all((call["initial_states"] == answer_bits(tmp_path, PROBED, q)).all() for call in starts)
 
 
 def test_cli_probe_start_is_recorded_and_a_typo_is_one_line(run_cli, tmp_path):

@@ -56,3 +56,33 @@ def test_check_options_is_the_one_check():
 def test_the_qbpp_child_is_its_own_module():
     proc = subprocess.run([sys.executable, "-m", "nonoqubo.solvers.qbpp"], capture_output=True, text=True)
     assert proc.returncode == 2 and "usage: python -m nonoqubo.solvers.qbpp --qbpp-worker" in proc.stderr
+
+
+@pytest.mark.parametrize("options", [
+    {"sweeps": 50},
+    {"sweeps": 40, "restarts": 3, "beta_range": (0.5, 8.0), "sweeps_per_beta": 4},
+    {"sweeps": 30, "beta_schedule": "linear"},
+])
+def test_sa_hands_dwave_samplers_arrays_and_gives_the_samplers_own_samples(options):
+    """Issue 52 item 3: ``sa`` calls dwave-samplers' kernel with the model's arrays and schedule made once a
+    run, and every read is what ``SimulatedAnnealingSampler().sample`` gives for its seed (the best of its
+    restarts, in the order SampleSet.truncate takes)."""
+    import dimod
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    from nonoqubo.model.build import build
+    from nonoqubo.model.puzzle import Puzzle
+    from nonoqubo.solvers.base import SampleOptions, index_bqm
+    from nonoqubo.solvers.dwave import sa_arguments
+    from nonoqubo.solvers.sampling import sample
+
+    q = build(Puzzle.from_picture(["#.##.#..", ".###..##", "#..#.#.#", "##.###..", ".#..####", "###.#..#"]))
+    batch = sample(q, "sa", reads=4, seed=9, **options)
+    opts = SampleOptions(reads=4, seed=9, **options)
+    bqm = index_bqm(q)
+    for r in range(4):
+        theirs = SimulatedAnnealingSampler().sample(bqm, num_reads=options.get("restarts", 1), seed=9 + r,
+                                                    **sa_arguments(opts)).truncate(1)
+        expected = dimod.as_samples(theirs)[0][0]
+        assert np.array_equal(batch.bits[r], expected), r
+    assert np.array_equal(batch.energies, q.energy(batch.bits))

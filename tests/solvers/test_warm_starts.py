@@ -135,9 +135,11 @@ def test_cli_refuses_another_models_states_before_sampling(run_cli, tmp_path):
 
 
 def test_bad_states_stop_before_the_sampler_is_called(tmp_path, monkeypatch):
-    samplers = pytest.importorskip("dwave.samplers")
-    called = []
-    monkeypatch.setattr(samplers.SimulatedAnnealingSampler, "sample", lambda self, bqm, **kw: called.append(kw))
+    pytest.importorskip("dwave.samplers")
+    from tests.support.sa_kernel import spy_on_sa_kernel
+
+    called: list[dict] = []
+    spy_on_sa_kernel(monkeypatch, called, run=False)
     path = tmp_path / "short.txt"
     path.write_text("0101\n")
     with pytest.raises(SampleError, match="has 4 values"):
