@@ -110,7 +110,7 @@ import os
 from array import array
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -119,6 +119,7 @@ from typing import Any
 import numpy as np
 
 from .._util import notebook
+from .._util.workers import pool
 from ..answers.decode import Decoder
 from ..inputs import load_model
 from ..errors import FormatError, MissingDependency, NonoquboError, SampleError, UnsupportedFormat
@@ -775,11 +776,11 @@ def _judged(tasks: Iterator[Job], count: int, jobs: int,
         return
     size = max(1, min(CHUNK, count // (8 * jobs)))
     pending: deque[Future[list[FileResult | Skipped | str]]] = deque()
-    with ProcessPoolExecutor(max_workers=min(jobs, count)) as pool:
+    with pool(min(jobs, count)) as executor:  # workers that die with the command (SIGTERM, SIGKILL)
         def submit() -> None:
             chunk = list(islice(tasks, size))
             if chunk:
-                pending.append(pool.submit(_judge_all, chunk))
+                pending.append(executor.submit(_judge_all, chunk))
 
         try:
             for _ in range(jobs * IN_FLIGHT):

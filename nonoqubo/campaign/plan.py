@@ -153,6 +153,11 @@ class Plan:
         """The campaign log, beside the runs folder (``runs.log`` for ``runs/``)."""
         return os.path.normpath(self.runs) + ".log"
 
+    @property
+    def lock(self) -> str:
+        """The runs folder's lock while a run works in it, beside the runs folder (``runs.lock``)."""
+        return os.path.normpath(self.runs) + ".lock"
+
 
 def _builds(options: Mapping[str, Any]) -> bool:
     """A setting that says how to build the model (its encoding or weights) is run on the clue file."""

@@ -41,6 +41,7 @@ import threading
 import time
 import traceback
 import uuid
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -48,18 +49,22 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .._util.atomic import TEMP_MARK, atomic_write
+from .._util.lock import hold
+from .._util.workers import pool, terminate_as_interrupt
 from .._version import __version__
-from ..errors import MissingDependency, NonoquboError
+from ..errors import MissingDependency, NonoquboError, Note, Terminated
 from ..pipeline import Models
 from ..solvers.sampling import Prepared, checked_models, prepare, read_for_solve, sampleset_json
 from ._options import workers
 from .plan import Plan, Scan, Task, scan, work
 
-__all__ = ["ATTEMPTS", "ModelCache", "ModelData", "Outcome", "TaskResult", "dry_run", "dry_run_lines", "execute",
+__all__ = ["ATTEMPTS", "JOBS_PER_CPU", "ModelCache", "capped_jobs", "ModelData", "Outcome", "TaskResult", "dry_run", "dry_run_lines", "execute",
            "run_plan"]
 
 #: how many times a task is started before a worker death it is part of fails it
 ATTEMPTS = 3
+#: local workers at most per CPU (``-j`` above is capped: more processes than cores only share them)
+JOBS_PER_CPU = 4
 #: models a worker keeps read and built (the least recently used is dropped)
 CACHE_MODELS = 64
 
@@ -197,14 +202,15 @@ class Outcome:
     failed: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
     interrupted: bool = False
+    terminated: bool = False
     runs: str = ""
     log: str = ""
     where: str = ""
 
     @property
     def exit_status(self) -> int:
-        """0 every task done, 1 some failed (the others ran), 130 interrupted."""
-        return 130 if self.interrupted else 1 if self.failed else 0
+        """0 every task done, 1 some failed (the others ran), 130 interrupted (Ctrl-C), 143 stopped by SIGTERM."""
+        return 143 if self.terminated else 130 if self.interrupted else 1 if self.failed else 0
 
     def lines(self) -> list[str]:
         """The summary ``run`` prints."""
@@ -224,7 +230,7 @@ class Outcome:
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "run", "plan": self.plan, "tasks": self.total, "done_before": self.done_before,
                 "ran": self.ran, "failed": [{"task": k, "reason": r} for k, r in self.failed],
-                "seconds": self.seconds, "interrupted": self.interrupted, "runs": self.runs, "log": self.log,
+                "seconds": self.seconds, "interrupted": self.interrupted, "terminated": self.terminated, "runs": self.runs, "log": self.log,
                 "workers": self.where, "exit_status": self.exit_status}
 
 
@@ -315,37 +321,36 @@ def _pool_context() -> Any:
 
 
 def _local(tasks: Sequence[Task], jobs: int, deliver: Deliver) -> None:
-    """*tasks* on *jobs* worker processes; a pool a dead worker broke is replaced, its tasks started again."""
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    """*tasks* on *jobs* worker processes that die with this one (:func:`~nonoqubo._util.workers.pool`); a pool a
+    dead worker broke is replaced, its tasks started again."""
+    from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
     pending = collections.deque(tasks)
     attempts: collections.Counter[str] = collections.Counter()
     while pending:
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context())
-        inflight: dict[Any, Task] = {}
-        try:
-            while pending or inflight:
-                while pending and len(inflight) < 2 * jobs:
-                    task = pending.popleft()
-                    attempts[task.key] += 1
-                    inflight[pool.submit(execute, task)] = task
-                finished, _ = wait(inflight, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    result = future.result()  # a dead worker's BrokenProcessPool, with its task still in flight
-                    del inflight[future]
-                    deliver(result)
-        except BrokenProcessPool:  # a worker died: every task it may have held is started again (or failed)
-            for future, task in inflight.items():
-                if future.done() and future.exception() is None:
-                    deliver(future.result())
-                elif attempts[task.key] >= ATTEMPTS:
-                    deliver(TaskResult(task.key, task.output, error=f"a worker process died {ATTEMPTS} times "
-                                                                    "running it (killed, or out of memory?)"))
-                else:
-                    pending.appendleft(task)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        with pool(jobs, _pool_context()) as executor:
+            inflight: dict[Any, Task] = {}
+            try:
+                while pending or inflight:
+                    while pending and len(inflight) < 2 * jobs:
+                        task = pending.popleft()
+                        attempts[task.key] += 1
+                        inflight[executor.submit(execute, task)] = task
+                    finished, _ = wait(inflight, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        result = future.result()  # a dead worker's BrokenProcessPool, with its task still in flight
+                        del inflight[future]
+                        deliver(result)
+            except BrokenProcessPool:  # a worker died: every task it may have held is started again (or failed)
+                for future, task in inflight.items():
+                    if future.done() and future.exception() is None:
+                        deliver(future.result())
+                    elif attempts[task.key] >= ATTEMPTS:
+                        deliver(TaskResult(task.key, task.output, error=f"a worker process died {ATTEMPTS} times "
+                                                                        "running it (killed, or out of memory?)"))
+                    else:
+                        pending.appendleft(task)
 
 
 def _client(scheduler: str) -> Any:
@@ -406,6 +411,20 @@ def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver) -> None:
         future.release()
 
 
+def capped_jobs(jobs: int | None, todo: int) -> int:
+    """The local workers to start for *todo* tasks: *jobs* (:func:`~nonoqubo.campaign._options.workers`), at most
+    one per task and :data:`JOBS_PER_CPU` per CPU; a cap is said (a ``Note``)."""
+    wanted = workers(jobs)
+    cpus = os.cpu_count() or 1
+    most = max(1, min(todo, JOBS_PER_CPU * cpus)) if todo else 1
+    if wanted > most:
+        if jobs is not None:
+            why = f"{todo} tasks to do" if most == todo else f"{JOBS_PER_CPU} per CPU, {cpus} CPUs"
+            warnings.warn(Note(f"-j {jobs:,} capped at {most} ({why})"), stacklevel=2)
+        return most
+    return wanted
+
+
 def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = None,
              progress: Callable[[int, int], None] | None = None, found: Scan | None = None,
              stream: TextIO | None = None) -> Outcome:
@@ -419,16 +438,38 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
         found: the plan's :func:`~nonoqubo.campaign.plan.scan` (made here when not given).
         stream: where a failure's line goes as it happens (None: nowhere; the log has it).
 
+    The runs folder is locked meanwhile (``RUNS.lock``, :func:`~nonoqubo._util.lock.hold`): a second run on it
+    is refused while this one lives.  SIGTERM stops the run as Ctrl-C does (the tasks done are kept, the
+    workers stopped, the log says "interrupted"), with :attr:`Outcome.terminated` set.
+
     Raises:
-        NonoquboError: run files that record other runs (nothing runs), or a cluster that cannot be reached.
+        NonoquboError: run files that record other runs (nothing runs), a runs folder another run holds
+            (:class:`~nonoqubo.errors.LockHeld`), or a cluster that cannot be reached.
     """
+    with terminate_as_interrupt(), hold(plan.lock, plan.runs):
+        return _run_locked(plan, jobs, scheduler, progress, None if found is None else _rescanned(plan, found), stream)
+
+
+def _rescanned(plan: Plan, found: Scan) -> Scan:
+    """*found* (made before the lock was taken) with the tasks whose run files appeared since scanned again."""
+    appeared = [t for t in found.todo if os.path.exists(t.output)]
+    if not appeared:
+        return found
+    again = scan(plan, appeared)
+    keys = {t.key for t in appeared}
+    return Scan(found.done + again.done, [t for t in found.todo if t.key not in keys],
+                found.conflicts + again.conflicts)
+
+
+def _run_locked(plan: Plan, jobs: int | None, scheduler: str | None, progress: Callable[[int, int], None] | None,
+                found: Scan | None, stream: TextIO | None) -> Outcome:
     found = found if found is not None else scan(plan)
     if found.conflicts:
         task, why = found.conflicts[0]
         more = f" (and {len(found.conflicts) - 1} more)" if len(found.conflicts) > 1 else ""
         raise NonoquboError(f"{task.output}: {why}{more}; the plan would write over it: move the runs away or "
                             "give the plan another runs folder")
-    jobs = workers(jobs) if scheduler is None else None
+    jobs = capped_jobs(jobs, len(found.todo)) if scheduler is None else None
     client = _client(scheduler) if scheduler is not None and found.todo else None  # reached before anything is written
     start = time.perf_counter()
     total = len(found.done) + len(found.todo)
@@ -472,10 +513,17 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
             _local(found.todo, jobs or 1, deliver)
     except KeyboardInterrupt:
         outcome.interrupted = True
+    except Terminated:  # SIGTERM: stopped as Ctrl-C stops it (terminate_as_interrupt)
+        outcome.interrupted = outcome.terminated = True
     finally:
         outcome.seconds = time.perf_counter() - start
-        log(("interrupted" if outcome.interrupted else "end") + f": {outcome.ran} run, {len(outcome.failed)} failed, "
-            f"{outcome.done_before} done before, in {outcome.seconds:.1f} s")
+        counts = f"{outcome.ran} run, {len(outcome.failed)} failed, {outcome.done_before} done before, " \
+                 f"in {outcome.seconds:.1f} s"
+        if outcome.interrupted:
+            log(f"interrupted: {outcome.done_before + outcome.ran} of {total} tasks done "
+                f"({'SIGTERM' if outcome.terminated else 'Ctrl-C'}; {counts})")
+        else:
+            log(f"end: {counts}")
         log.close()
         if client is not None:
             client.close()

@@ -70,13 +70,14 @@ import re
 import time
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import clues, exports
 from .._util.atomic import atomic_write
 from .._util.names import file_stem
+from .._util.workers import pool, terminate_as_interrupt
 from ..errors import FormatError, NonoquboError, TimeLimit, WriteError
 from ..model.encodings import DEFAULT, Encoding, EncodingLike, encoding_named
 from ..model.estimate import check_fits, check_random_fits
@@ -739,8 +740,9 @@ def run_suite(
             for i, t in enumerate(tasks):
                 record(i, build_one(t, options, previous.get(t.name)))
         else:
-            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-                futures = {pool.submit(build_one, t, options, previous.get(t.name)): i for i, t in enumerate(tasks)}
+            with terminate_as_interrupt(), pool(min(jobs, len(tasks))) as executor:  # workers die with the command
+                futures = {executor.submit(build_one, t, options, previous.get(t.name)): i
+                           for i, t in enumerate(tasks)}
                 try:
                     for fut in as_completed(futures):
                         record(futures[fut], fut.result())

@@ -47,7 +47,11 @@ that records another run (the plan changed) stops the plan before anything
 runs.  A task that fails (a broken model file, an option the model cannot
 take) is logged with its reason and the others finish; a worker that dies is
 replaced and its tasks run again.  The campaign log is RUNS.log, beside the
-runs folder.
+runs folder.  While a run works, RUNS.lock (beside it too) names it: a second
+run on the same runs folder is refused, naming the first (pid, host, since);
+the lock of a run that was killed is taken over.  SIGTERM (scancel, timeout,
+docker stop) stops a run as Ctrl-C does, and the workers of a killed run end
+with it, even after SIGKILL.
 
 Workers: -j N local processes (default: every CPU; -j 1 runs in this
 process).  --scheduler sends the tasks to an existing Dask cluster, by its
@@ -59,7 +63,8 @@ return the run files, which this process writes; the files a setting names
 (a warm start, a schedule, an embedding) must be at the same path on them.
 
 exit status: 0 every task done, 1 some task failed (the others ran), 2 a bad
-plan or run files that record other runs, 130 interrupted (run it again).
+plan, run files that record other runs or a runs folder another run holds,
+130 interrupted by Ctrl-C, 143 stopped by SIGTERM (run it again).
 
 examples:
   nonoqubo suite --random 5x5:0.5:10:1 -o suite -f bqm

@@ -309,3 +309,76 @@ def test_run_plan_refuses_a_conflict_in_the_library_too(tmp_path, suite):
     Path(task.output).write_text("{}")
     with pytest.raises(NonoquboError, match="is not a run file nonoqubo wrote"):
         run_plan(plan, jobs=1)
+
+
+def test_a_second_run_on_the_same_runs_folder_refuses_naming_the_first(tmp_path, suite):
+    """Issue 51 item 2: two runs at once never both run a task; the second says who holds the folder."""
+    plan = campaign(tmp_path, suite, SLOW_PLAN)
+    first = _spawn(plan, "-j", "1")
+    _wait_for(lambda: (tmp_path / "runs.lock").exists() or first.poll() is not None)
+    before = {p.name for p in (tmp_path / "runs").rglob("*.json")}
+    second = subprocess.run([sys.executable, "-m", "nonoqubo", "run", str(plan), "-j", "1"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert second.returncode == 2 and second.stdout == ""
+    assert second.stderr.count("\n") == 1 and f"runs.lock: {tmp_path / 'runs'} is in use by another run (pid " \
+        f"{first.pid} on {os.uname().nodename}, since 20" in second.stderr, second.stderr
+    first.send_signal(signal.SIGTERM)
+    first.communicate(timeout=60)
+    assert not (tmp_path / "runs.lock").exists()
+    log = (tmp_path / "runs.log").read_text()
+    assert log.count("start nonoqubo") == 1  # the second wrote nothing, ran nothing
+    assert {p.name for p in (tmp_path / "runs").rglob("*.json")} >= before
+
+
+def test_a_stale_lock_of_a_killed_run_is_taken_over(tmp_path, suite, run_cli):
+    plan = campaign(tmp_path, suite)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # a pid that ran on this host and is gone
+    (tmp_path / "runs.lock").write_text(json.dumps({"pid": dead.pid, "host": os.uname().nodename,
+                                                     "since": "2026-01-01T00:00:00Z", "token": "x"}))
+    status, out, err = run_cli("run", plan, "-j", 1)
+    assert status == 0, err
+    assert "18 run, 0 failed" in out and not (tmp_path / "runs.lock").exists()
+
+
+def test_a_lock_of_another_host_is_refused_with_how_to_clear_it(tmp_path, suite, run_cli):
+    plan = campaign(tmp_path, suite)
+    lock = tmp_path / "runs.lock"
+    lock.write_text(json.dumps({"pid": 1, "host": "node-017", "since": "2026-01-01T00:00:00Z", "token": "y"}))
+    status, out, err = run_cli("run", plan, "-j", 1)
+    assert status == 2 and err.count("\n") == 1
+    assert "(pid 1 on node-017, since 2026-01-01T00:00:00Z)" in err and f"remove {lock}" in err
+    assert lock.exists() and not (tmp_path / "runs").exists()
+
+
+def test_two_takers_of_one_stale_lock_never_both_hold_it(tmp_path):
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from nonoqubo._util.lock import hold
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    path = str(tmp_path / "runs.lock")
+    for _ in range(20):
+        Path(path).write_text(json.dumps({"pid": dead.pid, "host": os.uname().nodename, "since": "s", "token": "z"}))
+        barrier, guard, holding, most = threading.Barrier(4), threading.Lock(), [0], [0]
+
+        def take(_: int) -> bool:
+            barrier.wait()
+            try:
+                with hold(path, "runs"):
+                    with guard:
+                        holding[0] += 1
+                        most[0] = max(most[0], holding[0])
+                    time.sleep(0.02)
+                    with guard:
+                        holding[0] -= 1
+                    return True
+            except NonoquboError:
+                return False
+
+        with ThreadPoolExecutor(4) as threads:
+            winners = list(threads.map(take, range(4)))
+        assert sum(winners) >= 1 and most[0] == 1, (winners, most)
+        assert not os.path.exists(path) and not os.path.exists(path + ".takeover")
