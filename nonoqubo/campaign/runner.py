@@ -37,6 +37,7 @@ from __future__ import annotations
 import collections
 import hashlib
 import os
+import re
 import threading
 import time
 import traceback
@@ -58,7 +59,7 @@ from ..solvers.sampling import Prepared, checked_models, prepare, read_for_solve
 from ._options import workers
 from .plan import Plan, Scan, Task, scan, work
 
-__all__ = ["ATTEMPTS", "JOBS_PER_CPU", "ModelCache", "capped_jobs", "ModelData", "Outcome", "TaskResult", "dry_run", "dry_run_lines", "execute",
+__all__ = ["ATTEMPTS", "JOBS_PER_CPU", "ModelCache", "capped_jobs", "scheduler_address", "ModelData", "Outcome", "TaskResult", "dry_run", "dry_run_lines", "execute",
            "run_plan"]
 
 #: how many times a task is started before a worker death it is part of fails it
@@ -353,21 +354,76 @@ def _local(tasks: Sequence[Task], jobs: int, deliver: Deliver) -> None:
                         pending.appendleft(task)
 
 
-def _client(scheduler: str) -> Any:
-    """A Dask client of the cluster at *scheduler* (an address, or a scheduler file)."""
+#: the address forms of a Dask scheduler ``--scheduler`` takes (``tls://`` needs certificates run does not set up)
+_ADDRESS = re.compile(r"^(?:(tcp|ws|wss|inproc|ucx|tls)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})$")
+
+
+def scheduler_address(scheduler: Any) -> str:
+    """The Dask scheduler's address that *scheduler* gives: an address itself (``tcp://host:8786``, ``host:8786``),
+    or a scheduler file (``dask scheduler --scheduler-file``, JSON with an ``address``), checked.
+
+    Raises:
+        NonoquboError: one line: not text, a file that is no scheduler file, an address of another form.
+    """
+    if not isinstance(scheduler, (str, os.PathLike)):
+        raise NonoquboError(f"--scheduler {scheduler!r}: a scheduler's address (tcp://host:8786) or scheduler "
+                            "file, not a number")
+    given = os.fspath(scheduler)
+    where = f"--scheduler {given[:80]!r}"
+    if "\0" in given:
+        raise NonoquboError(f"{where}: a NUL character; give the scheduler's address or its scheduler file")
+    if os.path.isfile(given):
+        from .._util.guard import json_loads
+
+        try:
+            with open(given, "rb") as fh:
+                raw = fh.read(1_000_001)
+        except OSError as exc:
+            raise NonoquboError(f"{where}: cannot read the scheduler file ({exc.strerror or exc})") from None
+        try:
+            doc = json_loads(raw[:1_000_000], given) if len(raw) <= 1_000_000 else None
+        except NonoquboError:
+            doc = None
+        address = doc.get("address") if isinstance(doc, dict) else None
+        if not isinstance(address, str):
+            raise NonoquboError(f"{where}: not a scheduler file (JSON with the scheduler's \"address\", as 'dask "
+                                "scheduler --scheduler-file FILE' writes)")
+        where = f"{where}: its address {address[:80]!r}"
+    elif os.path.isdir(given):
+        raise NonoquboError(f"{where}: a folder; give the scheduler's address or its scheduler file")
+    else:
+        address = given
+    match = _ADDRESS.match(address.strip())
+    if match is None or not 0 < int(match.group(3)) < 65536:
+        raise NonoquboError(f"{where}: not a scheduler's address (tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786) "
+                            "nor a scheduler file that exists")
+    if match.group(1) == "tls":
+        raise NonoquboError(f"{where}: a tls:// scheduler needs certificates (a Dask security configuration), "
+                            "which nonoqubo run does not set up; give a tcp:// address inside the cluster's network")
+    return address.strip()
+
+
+def _client(scheduler: str, quiet: bool = False) -> Any:
+    """A Dask client of the cluster at *scheduler* (an address, or a scheduler file); *quiet*: Dask's warnings
+    and log lines below errors silenced."""
+    address = scheduler_address(scheduler)
     try:
         from distributed import Client
     except ImportError:
         raise MissingDependency("distributed", "distributed", "nonoqubo run --scheduler") from None
+    if quiet:
+        import logging
+
+        for name in ("distributed", "dask", "tornado", "bokeh"):
+            logging.getLogger(name).setLevel(logging.ERROR)
+        warnings.filterwarnings("ignore", module=r"(distributed|dask|tornado|bokeh)(\..*)?$")
     try:
-        if os.path.isfile(scheduler):
-            return Client(scheduler_file=scheduler, timeout="20s")
-        return Client(scheduler, timeout="20s")
-    except (OSError, TimeoutError, ValueError) as exc:
+        return Client(address, timeout="20s")
+    except Exception as exc:  # any failure to connect (OSError, TimeoutError, a TLS or protocol error): one line
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise NonoquboError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({message}); give its "
-                            "address (tcp://host:8786) or the scheduler file 'dask scheduler --scheduler-file' "
-                            "wrote") from None
+        raise NonoquboError(f"--scheduler {scheduler}: cannot reach the Dask scheduler at {address} ({message}); "
+                            "give its address (tcp://host:8786) or the scheduler file 'dask scheduler "
+                            "--scheduler-file' wrote") from None
 
 
 def _described(client: Any) -> str:
@@ -427,7 +483,7 @@ def capped_jobs(jobs: int | None, todo: int) -> int:
 
 def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = None,
              progress: Callable[[int, int], None] | None = None, found: Scan | None = None,
-             stream: TextIO | None = None) -> Outcome:
+             stream: TextIO | None = None, quiet: bool = False) -> Outcome:
     """Run every task of *plan* that is not done (the module docstring).
 
     Args:
@@ -437,6 +493,7 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
         progress: called as ``progress(done, failed)`` after every task.
         found: the plan's :func:`~nonoqubo.campaign.plan.scan` (made here when not given).
         stream: where a failure's line goes as it happens (None: nowhere; the log has it).
+        quiet: Dask's warnings and log lines below errors silenced (``run -q``).
 
     The runs folder is locked meanwhile (``RUNS.lock``, :func:`~nonoqubo._util.lock.hold`): a second run on it
     is refused while this one lives.  SIGTERM stops the run as Ctrl-C does (the tasks done are kept, the
@@ -446,8 +503,11 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
         NonoquboError: run files that record other runs (nothing runs), a runs folder another run holds
             (:class:`~nonoqubo.errors.LockHeld`), or a cluster that cannot be reached.
     """
+    if scheduler is not None:
+        scheduler_address(scheduler)  # a bad address or scheduler file: refused before anything is written
     with terminate_as_interrupt(), hold(plan.lock, plan.runs):
-        return _run_locked(plan, jobs, scheduler, progress, None if found is None else _rescanned(plan, found), stream)
+        return _run_locked(plan, jobs, scheduler, progress, None if found is None else _rescanned(plan, found), stream,
+                           quiet)
 
 
 def _rescanned(plan: Plan, found: Scan) -> Scan:
@@ -462,7 +522,7 @@ def _rescanned(plan: Plan, found: Scan) -> Scan:
 
 
 def _run_locked(plan: Plan, jobs: int | None, scheduler: str | None, progress: Callable[[int, int], None] | None,
-                found: Scan | None, stream: TextIO | None) -> Outcome:
+                found: Scan | None, stream: TextIO | None, quiet: bool) -> Outcome:
     found = found if found is not None else scan(plan)
     if found.conflicts:
         task, why = found.conflicts[0]
@@ -470,7 +530,7 @@ def _run_locked(plan: Plan, jobs: int | None, scheduler: str | None, progress: C
         raise NonoquboError(f"{task.output}: {why}{more}; the plan would write over it: move the runs away or "
                             "give the plan another runs folder")
     jobs = capped_jobs(jobs, len(found.todo)) if scheduler is None else None
-    client = _client(scheduler) if scheduler is not None and found.todo else None  # reached before anything is written
+    client = _client(scheduler, quiet) if scheduler is not None and found.todo else None  # reached before anything is written
     start = time.perf_counter()
     total = len(found.done) + len(found.todo)
     where = f"{jobs} local worker{'s' if jobs != 1 else ''}" if scheduler is None else \

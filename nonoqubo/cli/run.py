@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
                 tick.bar.set_postfix_str(f"{failed} failed", refresh=False)
 
         outcome = run_plan(plan, jobs=args.jobs, scheduler=args.scheduler, progress=progress, found=found,
-                           stream=None if args.quiet else sys.stderr)
+                           stream=None if args.quiet else sys.stderr, quiet=args.quiet)
     if args.json:
         print(json.dumps(outcome.to_dict(), indent=1))
     elif not args.quiet or outcome.failed:

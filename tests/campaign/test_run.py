@@ -208,7 +208,7 @@ def test_a_broken_model_fails_its_tasks_and_the_others_finish(tmp_path, suite, r
     ("suite: suite\nmodels: {colour: true}\nsettings: {sa: {sampler: sa}}\n", "models: 'colour' is not a field"),
     ("suite: suite\nsettings: {a/b: {sampler: sa}}\n", "'a/b' is not a setting name"),
     ("suite: suite\nsettings: [sa]\n", "settings: a mapping of setting names"),
-    ("suite: suite\nsettings: {sa: {sampler: sa\n", "plan.yaml:3: not valid YAML"),
+    ("suite: suite\nsettings: {sa: {sampler: sa\n", "plan.yaml:3:1: invalid YAML"),
 ])
 def test_a_bad_plan_is_one_line_naming_the_file_and_the_key_and_nothing_is_written(tmp_path, suite, run_cli,
                                                                                   plan_text, message):
@@ -224,7 +224,7 @@ def test_a_json_plan_with_a_syntax_error_names_its_line(tmp_path, suite, run_cli
     bad = tmp_path / "plan.json"
     bad.write_text('{"suite": "suite",\n "settings": {"sa": {"sampler": "sa",}}}\n')
     status, _, err = run_cli("run", bad)
-    assert status == 2 and f"{bad}:2: not valid JSON" in err
+    assert status == 2 and f"{bad}:2:38: invalid JSON" in err
     assert plan.exists()
 
 
@@ -382,3 +382,127 @@ def test_two_takers_of_one_stale_lock_never_both_hold_it(tmp_path):
             winners = list(threads.map(take, range(4)))
         assert sum(winners) >= 1 and most[0] == 1, (winners, most)
         assert not os.path.exists(path) and not os.path.exists(path + ".takeover")
+
+
+# -- issue 51 item 3: every bad plan is one line, exit 2, nothing written, and fast ------------------------------
+HUGE = [
+    # duplicate keys, naming the key and both lines
+    ("suite: suite\nsettings:\n  sa: {sampler: sa, reads: 2}\n  sa: {sampler: sa, reads: 3}\n",
+     "plan.yaml:4:3: key 'sa' is given twice (lines 3 and 4)"),
+    ("suite: suite\nseeds: [1]\nsettings: {sa: {sampler: sa}}\nseeds: [2]\n", "key 'seeds' is given twice (lines 2 and 4)"),
+    # a product of 10^9 tasks, refused before expanding
+    ("suite: suite\nseeds: 1000\nsettings:\n  sa: {sampler: sa, reads: [" + ", ".join(map(str, range(1, 1001)))
+     + "], sweeps: [" + ", ".join(map(str, range(1, 1001))) + "]}\n", "expand to 1,000,000 expansions x 1,000 seeds"),
+    # a 10^6-value axis
+    ("suite: suite\nsettings:\n  sa: {sampler: sa, sweeps: [" + ", ".join(map(str, range(1, 1_000_001))) + "]}\n",
+     "larger than 1 MB: not a plan"),
+    ("{\"suite\": \"suite\", \"settings\": {\"sa\": {\"sampler\": \"sa\", \"sweeps\": ["
+     + ", ".join(map(str, range(1, 100_001))) + "]}}}", "an axis of 100,000 values"),
+    # a 100,001-seed list (100,000 distinct seeds x 30 settings is over the task cap)
+    (json.dumps({"suite": "suite", "seeds": list(range(100_001)), "settings": {"sa": {"sampler": "sa"}}}),
+     "seeds: 100,001 seeds; at most 100,000"),
+    (json.dumps({"suite": "suite", "seeds": list(range(100_000)), "settings": {"sa": {"sampler": "sa",
+                                                                                    "reads": list(range(1, 31))}}}),
+     "expand to 30 expansions x 100,000 seeds = 3,000,000 tasks per model or more"),
+    # nesting and numbers over the bounds
+    ("suite: suite\nsettings: {sa: {sampler: sa, reads: " + "[" * 5000 + "]" * 5000 + "}}\n",
+     "nesting deeper than 100 levels"),
+    ("suite: suite\nsettings: {sa: {sampler: sa, reads: " + "9" * 5000 + "}}\n", "a number of 5000 digits is too large"),
+    # NUL characters, raw or escaped
+    ("suite: suite\nsettings: {sa: {sampler: sa}}\nmodels: \"random\\0x\"\n", "a NUL character"),
+    ("suite: suite\nsettings: {sa: {sampler: sa}}\nmodels: 'random\0x'\n", "plan.yaml:3: a NUL character"),
+]
+
+
+@pytest.mark.parametrize("plan_text, message", HUGE, ids=[
+    "dup-setting", "dup-seeds", "product-1e9", "axis-1e6", "axis-1e5", "seeds-100001", "seeds-x-axis", "deep", "digits",
+    "nul-escaped", "nul-raw"])
+def test_a_huge_or_ambiguous_plan_is_refused_fast_in_one_line(tmp_path, suite, run_cli, plan_text, message):
+    plan = campaign(tmp_path, suite, plan_text)
+    if plan_text.startswith("{"):  # a big plan in JSON: read in milliseconds where PyYAML takes seconds
+        plan = plan.rename(plan.with_suffix(".json"))
+    start = time.perf_counter()
+    status, out, err = run_cli("run", plan, "-j", 1)
+    assert time.perf_counter() - start < 20, "not refused fast"
+    assert status == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err[:500]
+    assert err.startswith(f"nonoqubo: error: {plan}") and message in err, err[:500]
+    assert not (tmp_path / "runs").exists() and not (tmp_path / "runs.log").exists()
+
+
+def test_duplicate_keys_in_a_json_plan_name_both_lines(tmp_path, suite, run_cli):
+    campaign(tmp_path, suite)
+    plan = tmp_path / "plan.json"
+    plan.write_text('{"suite": "suite",\n "settings": {"sa": {"sampler": "sa",\n   "reads": 2,\n   "reads": 3}}}\n')
+    status, _, err = run_cli("run", plan)
+    assert status == 2 and f"{plan}:4: key 'reads' is given twice (lines 3 and 4)" in err
+
+
+def test_a_sampler_whose_package_is_missing_is_refused_before_anything_runs(tmp_path, suite, run_cli, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ortools" else real(name, *a))
+    plan = campaign(tmp_path, suite, "suite: suite\nsettings:\n  exact: {sampler: cpsat}\n")
+    status, _, err = run_cli("run", plan)
+    assert status == 2 and err.count("\n") == 1
+    assert "settings.exact: the 'cpsat' sampler needs the 'ortools' package" in err and 'nonoqubo[cp]' in err
+    assert not (tmp_path / "runs").exists()
+
+
+def test_the_log_is_never_written_onto_the_plan_file(tmp_path, suite, run_cli):
+    campaign(tmp_path, suite)
+    plan = tmp_path / "plan.log"
+    text = "suite: suite\nruns: plan\nsettings: {sa: {sampler: sa, reads: 2}}\n"
+    plan.write_text(text)
+    status, _, err = run_cli("run", plan)
+    assert status == 2 and "the campaign log beside" in err and "the plan file itself" in err
+    assert plan.read_text() == text and not (tmp_path / "plan").exists()
+
+
+def test_j_over_the_tasks_is_capped_and_said(tmp_path, suite, run_cli):
+    plan = campaign(tmp_path, suite, "suite: suite\nsettings: {sa: {sampler: sa, reads: 2, sweeps: 10}}\n")
+    status, out, err = run_cli("run", plan, "-j", 1_000_000)
+    assert status == 0, err
+    assert "nonoqubo: note: -j 1,000,000 capped at 3 (3 tasks to do)" in err and "(3 local workers)" in out
+
+
+@pytest.mark.parametrize("scheduler, message", [
+    ("8786", "not a scheduler's address (tcp://HOST:PORT"),
+    ("tls://127.0.0.1:8786", "a tls:// scheduler needs certificates"),
+    ("tcp://127.0.0.1:99999", "not a scheduler's address"),
+    ("garbage", "not a scheduler file"),
+])
+def test_a_bad_scheduler_is_one_line_and_nothing_is_written(tmp_path, suite, run_cli, scheduler, message):
+    plan = campaign(tmp_path, suite)
+    if scheduler == "garbage":
+        scheduler = str(tmp_path / "scheduler.json")
+        Path(scheduler).write_bytes(b"\x00\xff not json {{{")
+    status, out, err = run_cli("run", plan, "--scheduler", scheduler)
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "runs").exists() and not (tmp_path / "runs.log").exists()
+    assert not (tmp_path / "runs.lock").exists()
+
+
+def test_a_scheduler_given_as_a_number_is_one_line():
+    from nonoqubo.campaign.runner import scheduler_address
+
+    with pytest.raises(NonoquboError, match="not a number"):
+        scheduler_address(8786)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda e: e.update(files="many"), "files: a list of mappings"),
+    (lambda e: e.update(name="../../etc/x"), "is not a file name"),
+    (lambda e: e.update(name="a\0b"), "is not a file name"),
+    (lambda e: e["files"][0].update(variables="lots"), "variables: a whole number"),
+    (lambda e: e["files"][0].update(path=17), "path: a file's path"),
+])
+def test_a_suite_index_with_wrong_typed_fields_is_one_line(tmp_path, suite, run_cli, change, message):
+    plan = campaign(tmp_path, suite, "suite: suite\nsettings: {sa: {sampler: sa}}\n")
+    index_path = tmp_path / "suite" / "index.json"
+    index = json.loads(index_path.read_text())
+    change(index["puzzles"][0])
+    index_path.write_text(json.dumps(index))
+    status, out, err = run_cli("run", plan)
+    assert status == 2 and err.count("\n") == 1 and message in err and "index.json: entry" in err, err
+    assert not (tmp_path / "runs").exists()
