@@ -59,7 +59,8 @@ from ..solvers.sampling import Prepared, checked_models, prepare, read_for_solve
 from ._options import workers
 from .plan import Plan, Scan, Task, scan, work
 
-__all__ = ["ATTEMPTS", "JOBS_PER_CPU", "ModelCache", "capped_jobs", "scheduler_address", "ModelData", "Outcome", "TaskResult", "dry_run", "dry_run_lines", "execute",
+__all__ = ["ATTEMPTS", "JOBS_PER_CPU", "ModelCache", "capped_jobs", "scheduler_address", "ModelData", "Outcome",
+           "SettingTally", "TaskResult", "dry_run", "dry_run_lines", "execute",
            "run_plan"]
 
 #: how many times a task is started before a worker death it is part of fails it
@@ -193,6 +194,24 @@ def execute(task: Task, data: ModelData | None = None, cache: ModelCache | None 
 
 
 @dataclass
+class SettingTally:
+    """One setting's row of the summary: its tasks, those done before (skipped), run and failed now, and the
+    samples of the runs made now and how many of them are valid pictures (the headline success probability)."""
+
+    tasks: int = 0
+    skipped: int = 0
+    ran: int = 0
+    failed: int = 0
+    samples: int = 0
+    valid: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tasks": self.tasks, "skipped": self.skipped, "ran": self.ran, "failed": self.failed,
+                "samples": self.samples, "valid": self.valid,
+                "p_valid": self.valid / self.samples if self.samples else None}
+
+
+@dataclass
 class Outcome:
     """What :func:`run_plan` did."""
 
@@ -207,6 +226,28 @@ class Outcome:
     runs: str = ""
     log: str = ""
     where: str = ""
+    #: per expansion: its tasks, done before (skipped), run, failed, and the samples and valid ones of the runs
+    settings: dict[str, SettingTally] = field(default_factory=dict)
+
+    def tally(self, result: TaskResult) -> None:
+        """Count *result* in its setting's row."""
+        row = self.settings.setdefault(result.key.partition("/")[0], SettingTally())
+        if result.error is None:
+            row.ran += 1
+            row.samples += result.samples
+            row.valid += result.valid
+        else:
+            row.failed += 1
+
+    def table(self) -> list[str]:
+        """The summary's table: a row per setting (``p valid`` is over the samples run now)."""
+        width = max([len("setting")] + [len(name) for name in self.settings])
+        lines = [f"{'setting':<{width}}  {'tasks':>7}  {'skipped':>7}  {'run':>7}  {'failed':>7}  {'p valid':>7}"]
+        for name, row in self.settings.items():
+            p = f"{row.valid / row.samples:.3f}" if row.samples else "-"
+            lines.append(f"{name:<{width}}  {row.tasks:>7,}  {row.skipped:>7,}  {row.ran:>7,}  {row.failed:>7,}  "
+                         f"{p:>7}")
+        return lines
 
     @property
     def exit_status(self) -> int:
@@ -217,7 +258,7 @@ class Outcome:
         """The summary ``run`` prints."""
         head = (f"{self.plan}: {self.total} tasks: {self.done_before} done before, {self.ran} run, "
                 f"{len(self.failed)} failed, in {self.seconds:.1f} s ({self.where})")
-        lines = [head]
+        lines = [head, *self.table()]
         for key, reason in self.failed[:10]:
             lines.append(f"failed: {key}: {reason}")
         if len(self.failed) > 10:
@@ -231,8 +272,9 @@ class Outcome:
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "run", "plan": self.plan, "tasks": self.total, "done_before": self.done_before,
                 "ran": self.ran, "failed": [{"task": k, "reason": r} for k, r in self.failed],
-                "seconds": self.seconds, "interrupted": self.interrupted, "terminated": self.terminated, "runs": self.runs, "log": self.log,
-                "workers": self.where, "exit_status": self.exit_status}
+                "seconds": self.seconds, "interrupted": self.interrupted, "terminated": self.terminated,
+                "runs": self.runs, "log": self.log, "workers": self.where, "exit_status": self.exit_status,
+                "settings": [{"setting": name, **row.to_dict()} for name, row in self.settings.items()]}
 
 
 class _Log:
@@ -535,7 +577,12 @@ def _run_locked(plan: Plan, jobs: int | None, scheduler: str | None, progress: C
     total = len(found.done) + len(found.todo)
     where = f"{jobs} local worker{'s' if jobs != 1 else ''}" if scheduler is None else \
         _described(client) if client is not None else scheduler
-    outcome = Outcome(plan.path, total, len(found.done), runs=plan.runs, log=plan.log, where=where)
+    outcome = Outcome(plan.path, total, len(found.done), runs=plan.runs, log=plan.log, where=where,
+                      settings={name: SettingTally() for name in plan.settings})
+    for task in found.done:
+        outcome.settings[task.setting].skipped += 1
+    for task in (*found.done, *found.todo):
+        outcome.settings[task.setting].tasks += 1
     log = _Log(plan.log)
     removed = _remove_leftovers(found.todo)
     log(f"start nonoqubo {__version__} run {plan.path}: {total} tasks, {len(found.done)} done, "
@@ -544,6 +591,7 @@ def _run_locked(plan: Plan, jobs: int | None, scheduler: str | None, progress: C
     made: set[str] = set()
 
     def deliver(result: TaskResult) -> None:
+        outcome.tally(result)
         if result.error is None and result.text is not None:
             folder = os.path.dirname(result.output)
             if folder not in made:

@@ -506,3 +506,23 @@ def test_a_suite_index_with_wrong_typed_fields_is_one_line(tmp_path, suite, run_
     status, out, err = run_cli("run", plan)
     assert status == 2 and err.count("\n") == 1 and message in err and "index.json: entry" in err, err
     assert not (tmp_path / "runs").exists()
+
+
+def test_the_summary_counts_each_setting_and_gives_its_success_probability(tmp_path, suite, run_cli):
+    """Issue 51 item 5: tasks run, skipped and failed per setting, p valid; --json for it."""
+    plan = campaign(tmp_path, suite)
+    (tmp_path / "suite" / f"{NAMES[1]}.bqm").write_bytes(b"not a model")
+    assert run_cli("run", plan, "-j", 1, "-q")[0] == 1
+    (tmp_path / "runs" / "tabu" / f"{NAMES[0]}.seed1.json").unlink()
+    status, out, _ = run_cli("run", plan, "-j", 1, "--json")
+    doc = json.loads(out)
+    rows = {r["setting"]: r for r in doc["settings"]}
+    assert list(rows) == ["sa-sweeps=50", "sa-sweeps=200", "tabu"]
+    assert (rows["tabu"]["tasks"], rows["tabu"]["skipped"], rows["tabu"]["ran"], rows["tabu"]["failed"]) == (6, 3, 1, 2)
+    assert rows["sa-sweeps=50"]["ran"] == 0 and rows["sa-sweeps=50"]["p_valid"] is None
+    assert rows["tabu"]["samples"] == 3 and 0 <= rows["tabu"]["valid"] <= 3  # the one tabu run of 3 reads
+    assert rows["tabu"]["p_valid"] == rows["tabu"]["valid"] / 3
+    status, out, _ = run_cli("run", plan, "-j", 1)
+    table = out.splitlines()[1:5]
+    assert table[0].split() == ["setting", "tasks", "skipped", "run", "failed", "p", "valid"]
+    assert table[3].split()[:5] == ["tabu", "6", "4", "0", "2"]
