@@ -30,7 +30,7 @@ def workers(jobs: int | None) -> int:
     return jobs
 
 
-def run_seconds(seconds: float | None) -> float | None:
+def run_seconds(seconds: float | None, option: str = "--time") -> float | None:
     """*seconds* (``--time``) when it is a positive finite number of seconds, or None.
 
     Raises:
@@ -40,5 +40,5 @@ def run_seconds(seconds: float | None) -> float | None:
         return None
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
             not (math.isfinite(seconds) and seconds > 0):
-        raise NonoquboError(f"--time must be a positive number of seconds, not {seconds}")
+        raise NonoquboError(f"{option} must be a positive number of seconds, not {seconds}")
     return float(seconds)

@@ -27,6 +27,8 @@ The grammar, key by key:
   a setting without lists is one expansion named ``NAME``.  ``seed`` is not a setting's option (the
   plan's ``seeds`` are).  A file an option names (a warm start, a schedule, an embedding) is
   relative to the plan.
+* ``task-time-limit``: seconds a task may take (``run --task-time-limit`` overrides it); a task past
+  it is stopped by its worker at the sampler's next read and fails with that reason.
 * ``models``: which models, by name or glob (``"random-5x5-*"``, ``"*.presolved"``), a list of them,
   or a mapping of index fields to the value (or list of values) they must have
   (``{width: 25, line_solvable: false}``); default every model.
@@ -68,7 +70,7 @@ from ..solvers.sweep import setting_name
 __all__ = ["KEYS", "Model", "Plan", "Scan", "Task", "expansions", "option_names", "read_plan", "scan", "work"]
 
 #: the keys a plan has
-KEYS = ("suite", "runs", "seeds", "settings", "models")
+KEYS = ("suite", "runs", "seeds", "settings", "models", "task-time-limit")
 #: a plan larger than this is refused (a typo, not an experiment), counted as a product before anything expands
 MAX_TASKS = 1_000_000
 #: expansions of all settings at most (each is a folder of run files)
@@ -147,6 +149,8 @@ class Plan:
     settings: dict[str, SolveRequest]
     options: dict[str, dict[str, Any]]
     models: list[Model]
+    #: seconds a task may take (``task-time-limit``), or None
+    task_time_limit: float | None = None
 
     def tasks(self) -> list[Task]:
         """Every task, model by model (so a worker meets one model's tasks together), then setting, then seed."""
@@ -526,7 +530,11 @@ def read_plan(path: str | os.PathLike[str]) -> Plan:
     total = len(models) * len(settings) * len(seeds)
     if total > MAX_TASKS:
         raise NonoquboError(f"{where}: {total:,} tasks; at most {MAX_TASKS:,} in one plan")
-    return Plan(where, suite, runs, seeds, settings, options, models)
+    limit = doc.get("task-time-limit")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
+                              or not (math.isfinite(limit) and limit > 0)):
+        raise NonoquboError(f"{where}: task-time-limit: a positive number of seconds, not {_short(limit)}")
+    return Plan(where, suite, runs, seeds, settings, options, models, None if limit is None else float(limit))
 
 
 @dataclass

@@ -53,10 +53,10 @@ from .._util.atomic import TEMP_MARK, atomic_write
 from .._util.lock import hold
 from .._util.workers import pool, terminate_as_interrupt
 from .._version import __version__
-from ..errors import MissingDependency, NonoquboError, Note, Terminated
+from ..errors import MissingDependency, NonoquboError, Note, Terminated, TimeLimit
 from ..pipeline import Models
 from ..solvers.sampling import Prepared, checked_models, prepare, read_for_solve, sampleset_json
-from ._options import workers
+from ._options import run_seconds, workers
 from .plan import Plan, Scan, Task, scan, work
 
 __all__ = ["ATTEMPTS", "JOBS_PER_CPU", "ModelCache", "capped_jobs", "scheduler_address", "ModelData", "Outcome",
@@ -168,15 +168,20 @@ def local_copy(data: ModelData) -> str:
     return str(path)
 
 
-def execute(task: Task, data: ModelData | None = None, cache: ModelCache | None = None) -> TaskResult:
+def execute(task: Task, data: ModelData | None = None, cache: ModelCache | None = None,
+            limit: float | None = None) -> TaskResult:
     """Run one task (the module docstring): its run file's text, or its failure; never raises.
 
-    *data*: the model file's bytes (a Dask worker's), else the file is read at ``task.source``.
+    *data*: the model file's bytes (a Dask worker's), else the file is read at ``task.source``.  *limit*: the
+    task's time limit in seconds (the plan's ``task-time-limit``), counted from when sampling starts (reading
+    and building a model, which a worker does once for many tasks, is not the task's): past it the sampler
+    is stopped at its next read (its progress tick) and the task fails with that reason.
     """
     start = time.perf_counter()
     out = TaskResult(task.key, task.output, worker=f"{os.uname().nodename}:{os.getpid()}")
     try:
-        result = (cache or _CACHE).prepared(task, data).run()
+        ready = (cache or _CACHE).prepared(task, data)
+        result = ready.run(tick=None if limit is None else _deadline(time.perf_counter(), limit))
         out.text = sampleset_json(result)
         out.samples, out.valid = len(result.analysis), result.num_valid
         out.best_energy = int(result.analysis.energy.min())
@@ -191,6 +196,16 @@ def execute(task: Task, data: ModelData | None = None, cache: ModelCache | None 
         out.error = out.error.replace(local_copy(data), task.source)
     out.seconds = time.perf_counter() - start
     return out
+
+
+def _deadline(start: float, limit: float) -> Callable[[int, float], None]:
+    """A sampler's progress tick that stops it (:class:`~nonoqubo.errors.TimeLimit`) once *limit* seconds passed
+    since *start*."""
+    def tick(done: int, energy: float) -> None:
+        if time.perf_counter() - start > limit:
+            raise TimeLimit(f"time limit: the task ran past its limit of {limit:g} s (task-time-limit) and was "
+                            f"stopped after {done} reads")
+    return tick
 
 
 @dataclass
@@ -350,9 +365,9 @@ def dry_run_lines(report: dict[str, Any]) -> list[str]:
 Deliver = Callable[[TaskResult], None]
 
 
-def _in_process(tasks: Sequence[Task], deliver: Deliver) -> None:
+def _in_process(tasks: Sequence[Task], deliver: Deliver, limit: float | None) -> None:
     for task in tasks:
-        deliver(execute(task))
+        deliver(execute(task, limit=limit))
 
 
 def _pool_context() -> Any:
@@ -363,7 +378,7 @@ def _pool_context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _local(tasks: Sequence[Task], jobs: int, deliver: Deliver) -> None:
+def _local(tasks: Sequence[Task], jobs: int, deliver: Deliver, limit: float | None) -> None:
     """*tasks* on *jobs* worker processes that die with this one (:func:`~nonoqubo._util.workers.pool`); a pool a
     dead worker broke is replaced, its tasks started again."""
     from concurrent.futures import FIRST_COMPLETED, wait
@@ -379,7 +394,7 @@ def _local(tasks: Sequence[Task], jobs: int, deliver: Deliver) -> None:
                     while pending and len(inflight) < 2 * jobs:
                         task = pending.popleft()
                         attempts[task.key] += 1
-                        inflight[executor.submit(execute, task)] = task
+                        inflight[executor.submit(execute, task, None, None, limit)] = task
                     finished, _ = wait(inflight, return_when=FIRST_COMPLETED)
                     for future in finished:
                         result = future.result()  # a dead worker's BrokenProcessPool, with its task still in flight
@@ -472,7 +487,7 @@ def _described(client: Any) -> str:
     return f"Dask cluster {client.scheduler.address}, {len(client.scheduler_info().get('workers', {}))} workers"
 
 
-def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver) -> None:
+def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver, limit: float | None) -> None:
     """*tasks* on the workers of the Dask cluster *client* is connected to."""
     from distributed import as_completed
 
@@ -489,7 +504,7 @@ def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver) -> None:
 
     def submit(task: Task) -> Any:
         attempts[task.key] += 1
-        future = client.submit(execute, task, scattered(task.source), pure=False,
+        future = client.submit(execute, task, scattered(task.source), None, limit, pure=False,
                                key=f"nonoqubo-run-{run_id}-{attempts[task.key]}-{task.key}")
         by_future[future] = task
         return future
@@ -525,7 +540,7 @@ def capped_jobs(jobs: int | None, todo: int) -> int:
 
 def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = None,
              progress: Callable[[int, int], None] | None = None, found: Scan | None = None,
-             stream: TextIO | None = None, quiet: bool = False) -> Outcome:
+             stream: TextIO | None = None, quiet: bool = False, task_time_limit: float | None = None) -> Outcome:
     """Run every task of *plan* that is not done (the module docstring).
 
     Args:
@@ -536,6 +551,8 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
         found: the plan's :func:`~nonoqubo.campaign.plan.scan` (made here when not given).
         stream: where a failure's line goes as it happens (None: nowhere; the log has it).
         quiet: Dask's warnings and log lines below errors silenced (``run -q``).
+        task_time_limit: seconds a task may take (default: the plan's ``task-time-limit``); a task past it is
+            stopped by its worker and fails with that reason, and the campaign goes on.
 
     The runs folder is locked meanwhile (``RUNS.lock``, :func:`~nonoqubo._util.lock.hold`): a second run on it
     is refused while this one lives.  SIGTERM stops the run as Ctrl-C does (the tasks done are kept, the
@@ -548,8 +565,9 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
     if scheduler is not None:
         scheduler_address(scheduler)  # a bad address or scheduler file: refused before anything is written
     with terminate_as_interrupt(), hold(plan.lock, plan.runs):
+        limit = task_time_limit if task_time_limit is not None else plan.task_time_limit
         return _run_locked(plan, jobs, scheduler, progress, None if found is None else _rescanned(plan, found), stream,
-                           quiet)
+                           quiet, run_seconds(limit, "--task-time-limit"))
 
 
 def _rescanned(plan: Plan, found: Scan) -> Scan:
@@ -564,7 +582,7 @@ def _rescanned(plan: Plan, found: Scan) -> Scan:
 
 
 def _run_locked(plan: Plan, jobs: int | None, scheduler: str | None, progress: Callable[[int, int], None] | None,
-                found: Scan | None, stream: TextIO | None, quiet: bool) -> Outcome:
+                found: Scan | None, stream: TextIO | None, quiet: bool, limit: float | None) -> Outcome:
     found = found if found is not None else scan(plan)
     if found.conflicts:
         task, why = found.conflicts[0]
@@ -614,11 +632,11 @@ def _run_locked(plan: Plan, jobs: int | None, scheduler: str | None, progress: C
         if not found.todo:
             pass
         elif client is not None:
-            _dask(found.todo, client, deliver)
+            _dask(found.todo, client, deliver, limit)
         elif jobs == 1:
-            _in_process(found.todo, deliver)
+            _in_process(found.todo, deliver, limit)
         else:
-            _local(found.todo, jobs or 1, deliver)
+            _local(found.todo, jobs or 1, deliver, limit)
     except KeyboardInterrupt:
         outcome.interrupted = True
     except Terminated:  # SIGTERM: stopped as Ctrl-C stops it (terminate_as_interrupt)

@@ -89,6 +89,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--dry-run", action="store_true",
                         help="print the tasks in all, done and to do, and the work they stand for (reads x sweeps "
                              "x variables); write nothing")
+    parser.add_argument("--task-time-limit", type=float, default=None, metavar="SECONDS",
+                        help="stop a task past this many seconds (its worker stops the sampler at its next read) "
+                             "and count it failed; the campaign goes on (default: the plan's task-time-limit)")
     parser.add_argument("--json", action="store_true", help="print the summary (or the dry run) as JSON")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress display and no summary; errors only")
     parser.set_defaults(run=run)
@@ -116,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
                 tick.bar.set_postfix_str(f"{failed} failed", refresh=False)
 
         outcome = run_plan(plan, jobs=args.jobs, scheduler=args.scheduler, progress=progress, found=found,
-                           stream=None if args.quiet else sys.stderr, quiet=args.quiet)
+                           stream=None if args.quiet else sys.stderr, quiet=args.quiet,
+                           task_time_limit=args.task_time_limit)
     if args.json:
         print(json.dumps(outcome.to_dict(), indent=1))
     elif not args.quiet or outcome.failed:

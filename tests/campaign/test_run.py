@@ -526,3 +526,34 @@ def test_the_summary_counts_each_setting_and_gives_its_success_probability(tmp_p
     table = out.splitlines()[1:5]
     assert table[0].split() == ["setting", "tasks", "skipped", "run", "failed", "p", "valid"]
     assert table[3].split()[:5] == ["tabu", "6", "4", "0", "2"]
+
+
+def test_a_task_past_its_time_limit_is_stopped_and_fails_and_the_campaign_goes_on(tmp_path, suite, run_cli):
+    """Issue 51 item 4: the plan's task-time-limit (and --task-time-limit over it), enforced by the worker."""
+    plan = campaign(tmp_path, suite, """\
+suite: suite
+task-time-limit: 0.3
+settings:
+  slow: {sampler: sa, reads: 1000, sweeps: 20000}
+  quick: {sampler: sa, reads: 2, sweeps: 10}
+""")
+    start = time.perf_counter()
+    status, out, err = run_cli("run", plan, "-j", 2, "--json")
+    assert status == 1, err
+    assert time.perf_counter() - start < 60  # 3 slow tasks of minutes each, each stopped at 0.3 s
+    doc = json.loads(out)
+    rows = {r["setting"]: r for r in doc["settings"]}
+    assert (rows["slow"]["failed"], rows["quick"]["ran"]) == (3, 3)
+    assert all("ran past its limit of 0.3 s (task-time-limit)" in f["reason"] for f in doc["failed"])
+    assert not (tmp_path / "runs" / "slow").exists()
+    log = (tmp_path / "runs.log").read_text()
+    assert log.count("Z failed slow/") == 3 and "time limit: the task ran past its limit" in log
+    status, _, err = run_cli("run", plan, "-j", 1, "--task-time-limit", "-1")
+    assert status == 2 and "--task-time-limit must be a positive number of seconds" in err
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "forever", "[1]"])
+def test_a_bad_task_time_limit_in_the_plan_is_one_line(tmp_path, suite, run_cli, value):
+    plan = campaign(tmp_path, suite, f"suite: suite\ntask-time-limit: {value}\nsettings: {{sa: {{sampler: sa}}}}\n")
+    status, _, err = run_cli("run", plan)
+    assert status == 2 and "task-time-limit: a positive number of seconds" in err and err.count("\n") == 1
