@@ -27,13 +27,15 @@ NAMES = ["clues", "samples", "grids", "qubo-json", "bqm", "bqm-json", "coo", "cs
          "topology-file", "topology-spec", "embedding", "qubit-samples", "physical", "random-family",
          # issue 45: one family per class (outputs, counts, pipes, 0 counts, sample types, tournament answers,
          # models without variables)
-         "outputs", "counts", "streams", "occurrences", "sample-types", "tournament-answers", "empty-models"]
+         "outputs", "counts", "streams", "occurrences", "sample-types", "tournament-answers", "empty-models",
+         "plans", "scheduler-values"]  # issue 51: campaign plans (run --dry-run) and --scheduler values
 #: clue files get a bigger share: eleven formats share that family
 SHARE = {"clues": 4, "samples": 2, "grids": 1}
 #: issue 45's families run a command (a build, a short solve) per case: a fixed share of the CI run (at
 #: NONOQUBO_FUZZ_CASES=2000), a few seconds each, scaled with NONOQUBO_FUZZ_CASES
 CASES = {"outputs": 40, "counts": 60, "streams": 40, "occurrences": 60, "sample-types": 60,
-         "tournament-answers": 80, "empty-models": 60}
+         "tournament-answers": 80, "empty-models": 60,
+         "plans": 60, "scheduler-values": 60}  # issue 51
 #: the readers whose batch took 5-24 s in a loaded suite run (HiGHS reading MPS, OMMX, dimod's CQM)
 SLOW = {"mps", "ommx", "ommx-constrained", "cqm"}
 

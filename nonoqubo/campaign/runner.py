@@ -60,7 +60,7 @@ from ._options import run_seconds, workers
 from .plan import Plan, Scan, Task, scan, work
 
 __all__ = ["ATTEMPTS", "JOBS_PER_CPU", "ModelCache", "capped_jobs", "scheduler_address", "ModelData", "Outcome",
-           "SettingTally", "TaskResult", "dry_run", "dry_run_lines", "execute",
+           "SettingTally", "TaskResult", "dry_run", "dry_run_lines", "execute", "execute_batch",
            "run_plan"]
 
 #: how many times a task is started before a worker death it is part of fails it
@@ -487,8 +487,32 @@ def _described(client: Any) -> str:
     return f"Dask cluster {client.scheduler.address}, {len(client.scheduler_info().get('workers', {}))} workers"
 
 
+def execute_batch(tasks: Sequence[Task], data: ModelData | None = None, limit: float | None = None
+                  ) -> list[TaskResult]:
+    """:func:`execute` of every task of *tasks* (one model's, whose bytes are *data*), in order: what a Dask worker
+    runs, so that one round trip to the scheduler carries several tiny tasks."""
+    return [execute(task, data, None, limit) for task in tasks]
+
+
+#: tasks a Dask batch holds at most (one model's; fewer when there are few tasks per worker)
+BATCH = 64
+
+
+def _batches(tasks: Sequence[Task], workers: int) -> list[list[Task]]:
+    """*tasks* cut into batches of one model each, of at most :data:`BATCH` tasks and small enough that every
+    worker gets several (so a slow or dead worker holds back little)."""
+    size = max(1, min(BATCH, len(tasks) // max(1, 4 * workers)))
+    out: list[list[Task]] = []
+    for task in tasks:
+        if out and len(out[-1]) < size and out[-1][0].source == task.source:
+            out[-1].append(task)
+        else:
+            out.append([task])
+    return out
+
+
 def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver, limit: float | None) -> None:
-    """*tasks* on the workers of the Dask cluster *client* is connected to."""
+    """*tasks* on the workers of the Dask cluster *client* is connected to, in batches (:func:`_batches`)."""
     from distributed import as_completed
 
     data: dict[str, Any] = {}
@@ -500,27 +524,39 @@ def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver, limit: float | N
 
     run_id = uuid.uuid4().hex[:8]
     attempts: collections.Counter[str] = collections.Counter()
-    by_future: dict[Any, Task] = {}
+    by_future: dict[Any, list[Task]] = {}
+    sent = 0
 
-    def submit(task: Task) -> Any:
-        attempts[task.key] += 1
-        future = client.submit(execute, task, scattered(task.source), None, limit, pure=False,
-                               key=f"nonoqubo-run-{run_id}-{attempts[task.key]}-{task.key}")
-        by_future[future] = task
+    def submit(batch: list[Task]) -> Any:
+        nonlocal sent
+        sent += 1
+        for task in batch:
+            attempts[task.key] += 1
+        future = client.submit(execute_batch, batch, scattered(batch[0].source), limit, pure=False,
+                               key=f"nonoqubo-run-{run_id}-{sent}-{batch[0].key}")
+        by_future[future] = batch
         return future
 
-    queue = as_completed([submit(t) for t in tasks])
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    queue = as_completed([submit(b) for b in _batches(tasks, workers)])
     for future in queue:
-        task = by_future.pop(future)
+        batch = by_future.pop(future)
         try:
-            deliver(future.result())
-        except Exception as exc:  # the cluster's, not the task's (execute never raises): a killed worker, lost data
-            if attempts[task.key] >= ATTEMPTS:
-                deliver(TaskResult(task.key, task.output, error=f"the Dask cluster could not run it "
-                                                                f"({type(exc).__name__}: {exc})"))
-            else:
-                data.pop(task.source, None)  # its model's bytes may have gone with the worker: send them again
-                queue.add(submit(task))
+            results = future.result()
+        except Exception as exc:  # the cluster's, not a task's (execute never raises): a killed worker, lost data
+            data.pop(batch[0].source, None)  # its model's bytes may have gone with the worker: send them again
+            again = []
+            for task in batch:
+                if attempts[task.key] >= ATTEMPTS:
+                    deliver(TaskResult(task.key, task.output, error=f"the Dask cluster could not run it "
+                                                                    f"({type(exc).__name__}: {exc})"))
+                else:
+                    again.append(task)
+            for task in again:  # one by one: a batch that failed is not sent whole again
+                queue.add(submit([task]))
+        else:
+            for result in results:
+                deliver(result)
         future.release()
 
 
