@@ -102,6 +102,25 @@ def test_a_killed_suite_leaves_no_worker_repairing_hard_cores(tmp_path, sig):
     _assert_outlived_by_at_most(workers)
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_a_killed_evaluate_leaves_no_worker_judging(tmp_path, suite, sig):  # noqa: F811
+    """``evaluate -j 2`` of 3,000 run files (about 20 s here), signalled while its workers judge them."""
+    import shutil
+
+    plan = campaign(tmp_path, suite, "suite: suite\nseeds: 2\nsettings: {sa: {sampler: sa, reads: 2, sweeps: 10}}\n")
+    assert subprocess.run([sys.executable, "-m", "nonoqubo", "run", str(plan), "-j", "1", "-q"], cwd=ROOT).returncode == 0
+    made = sorted((tmp_path / "runs" / "sa").glob("*.json"))
+    for i in range(3000):
+        shutil.copy(made[i % len(made)], made[i % len(made)].with_suffix(f".c{i}.json"))
+    proc = _spawn("evaluate", tmp_path / "suite", tmp_path / "runs", "-j", 2, "-q", "--json")
+    workers = _workers(proc, 2)
+    time.sleep(0.5)
+    proc.send_signal(sig)
+    proc.communicate(timeout=30)
+    assert proc.returncode in ((143, -signal.SIGTERM) if sig == signal.SIGTERM else (-signal.SIGKILL,))
+    _assert_outlived_by_at_most(workers)
+
+
 def test_a_pool_s_workers_end_when_their_command_is_killed(tmp_path):
     """The pool evaluate and suite use: its workers, asleep in a task, end within seconds of a SIGKILL."""
     script = tmp_path / "command.py"
