@@ -34,11 +34,17 @@ process per task: long-lived workers keep each model they read.
     sa-hot: {sampler: sa, reads: 100, sweeps: 1000, beta-range: "0.1,5"}
     tabu: {sampler: tabu, reads: 20, time-limit: 0.05}
   models: "random-25x25-*"   # optional: names, globs, or {index field: value}
+  task-time-limit: 60     # optional: seconds a task's sampling may take
 
 Lists expand as a Cartesian product (sa above is sa-sweeps=1000 and
 sa-sweeps=10000).  The whole plan is checked before any task runs, every
-option exactly as 'solve' checks it: an unknown key or a bad value is one line
-naming the plan file and the key (exit status 2), and nothing is written.
+option exactly as 'solve' checks it: an unknown key or a bad value, a key
+given twice, a plan of more than 1,000,000 tasks (10,000 expansions, 100,000
+seeds), a sampler whose package is missing, is one line naming the plan file
+and the key (exit status 2), and nothing is written.  A task past the
+task-time-limit (or --task-time-limit) is stopped by its worker and fails; the
+others go on.  The summary gives, per setting, the tasks skipped, run and
+failed and p valid (the share of valid pictures among the samples run now).
 
 Resumable: a task whose run file is there and records its run is done, so
 running the plan again after a crash, Ctrl-C or a killed process does only
