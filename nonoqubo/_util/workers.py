@@ -16,6 +16,8 @@ Three ways a command ends, and what each does to a pool made by :func:`pool`:
   interrupt.  Elsewhere (macOS, a libc without prctl) a daemon thread polls ``os.getppid()`` every
   :data:`WATCH_SECONDS` and ends the worker when it changes (the worker was re-parented to init).
   Both run, on Linux too: the thread also covers a parent that died before ``prctl`` was made.
+  (The kernel's "parent" is the *thread* that forked the worker: make a pool from a thread that outlives
+  it, as every command here does from its main thread.)
 
 Examples:
     >>> with pool(2) as workers:
