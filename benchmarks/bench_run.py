@@ -3,6 +3,13 @@
 Run: ``python benchmarks/bench_run.py [--models 4] [--seeds 3] [--reads 10] [--sweeps 100] [--no-dask]``.
 Prints a markdown table.
 
+``--tiny N [--old REV]`` measures the overhead per task instead (issue 51): N tiny tasks (``sa``, 1 read of
+10 sweeps on a 5x5 model: well under a millisecond of sampling each) run by ``run -j 2`` and on a 2-worker
+Dask cluster, by this checkout and, with ``--old REV``, by that revision of the repository (unpacked with
+``git archive``) side by side: wall seconds and tasks per second of N tasks, and the marginal rate and CPU
+milliseconds per task (every process's: the command, its workers, the cluster's) from N to 3N tasks, which
+leave the fixed start-up out, as ratios to ``-j 2`` of this checkout.
+
 One suite of random 6x6 puzzles (``--models``), one plan of two ``sa`` settings (``--sweeps`` and ten
 times it) and one ``tabu`` setting at ``--seeds`` seeds: models x 3 x seeds tasks, each a few
 milliseconds of sampling.  The same tasks are run five ways, each into a fresh runs folder:
@@ -49,14 +56,100 @@ def samples(path: Path) -> list:
     return json.loads(path.read_text())["sample_data"]["data"]
 
 
+def cpu_of(pids: list[int]) -> float:
+    """CPU seconds so far of the processes *pids* and their children (psutil)."""
+    import psutil
+
+    total = 0.0
+    for pid in pids:
+        try:
+            proc = psutil.Process(pid)
+            for p in [proc, *proc.children(recursive=True)]:
+                times = p.cpu_times()
+                total += times.user + times.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+def timed(argv: list[str], cwd: Path, root: Path, watch: list[int]) -> tuple[float, float]:
+    """Wall and CPU seconds of ``nonoqubo ARGV`` (with *root* on PYTHONPATH), its children's CPU and the CPU of
+    the processes *watch* (a cluster's) counted."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cluster = cpu_of(watch)
+    start = time.perf_counter()
+    done = subprocess.run([*NONOQUBO, *argv], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)}: exit {done.returncode}\n{done.stderr}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime + cpu_of(watch) - cluster
+    return wall, cpu
+
+
+def tiny(count: int, old: str | None) -> None:
+    """The overhead per task (the module docstring's ``--tiny``)."""
+    work = Path(tempfile.mkdtemp(prefix="bench-run-tiny-"))
+    try:
+        roots = [("this checkout", ROOT)]
+        if old:
+            folder = work / "old"
+            folder.mkdir()
+            archive = subprocess.run(["git", "archive", old], cwd=ROOT, capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+            roots.append((f"`{old}`", folder))
+        sh("suite", "--random", "5x5:0.5:3:7", "-o", "suite", "-f", "bqm", "-j", "1", "-q", cwd=work)
+        seeds = max(1, count // 3)
+        plan = {"suite": str(work / "suite"), "seeds": seeds,
+                "settings": {"sa": {"sampler": "sa", "reads": 1, "sweeps": 10}}}
+        from distributed import LocalCluster
+
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=40)
+        watch = [w.pid for w in cluster.workers.values() if getattr(w, "pid", None)]
+        rows = []
+        for label, root in roots:
+            for way, extra in (("-j 2", ["-j", "2"]), ("Dask, 2 workers", ["--scheduler", cluster.scheduler_address])):
+                measured = []
+                for scale in (1, 3):  # N and 3N tasks: the difference is the rate without the fixed start-up
+                    folder = work / f"{len(rows)}-{scale}"
+                    folder.mkdir()
+                    (folder / "plan.json").write_text(json.dumps({**plan, "seeds": scale * seeds}))
+                    wall, cpu = timed(["run", "plan.json", "-q", *extra], folder, root, watch)
+                    measured.append((len(list((folder / "runs").rglob("*.json"))), wall, cpu))
+                (n1, w1, c1), (n3, w3, c3) = measured
+                rows.append((label, way, n1, w1, n1 / w1, (n3 - n1) / (w3 - w1), 1000 * (c3 - c1) / (n3 - n1)))
+        cluster.close()
+        base = rows[0]
+        print(f"{rows[0][2]} and {3 * rows[0][2]} tiny tasks (sa, 1 read of 10 sweeps, 5x5 models), {os.cpu_count()} "
+              f"CPUs, load {os.getloadavg()[0]:.2f}; 'marginal': the extra tasks over the extra seconds (and CPU) "
+              "of the larger run, the start-up (imports, the cluster's connection) left out\n")
+        print("| code | way | wall s (N) | tasks/s (N) | marginal tasks/s | marginal CPU ms per task | "
+              "marginal tasks/s / this -j 2 | CPU / this -j 2 |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
+        for label, way, tasks, wall, rate, marginal, cpu in rows:
+            print(f"| {label} | `{way}` | {wall:.2f} | {rate:.1f} | {marginal:.1f} | {cpu:.1f} | "
+                  f"{marginal / base[5]:.2f} | {cpu / base[6]:.2f} |")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tiny", type=int, default=0, metavar="N", help="measure the overhead per task on N tiny tasks")
+    ap.add_argument("--old", metavar="REV", help="with --tiny: that revision beside this checkout")
     ap.add_argument("--models", type=int, default=4)
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--reads", type=int, default=10)
     ap.add_argument("--sweeps", type=int, default=100)
     ap.add_argument("--no-dask", action="store_true")
     args = ap.parse_args()
+    if args.tiny:
+        tiny(args.tiny, args.old)
+        return
     work = Path(tempfile.mkdtemp(prefix="bench-run-"))
     try:
         sh("suite", "--random", f"6x6:0.5:{args.models}:1", "-o", "suite", "-f", "bqm", "-j", "1", "-q", cwd=work)

@@ -24,6 +24,7 @@ __all__ = [
     "EmbeddingError",
     "EncodingError",
     "FormatError",
+    "LockHeld",
     "MissingDependency",
     "ModelTooLarge",
     "NoSolution",
@@ -140,6 +141,10 @@ class UnknownEncoding(EncodingError):
 class StreamError(NonoquboError):
     """An input file that is a stream (a FIFO, ``/dev/fd/N``) sent nothing for the timeout, or more than its limit
     (:mod:`nonoqubo._util.stream`)."""
+
+
+class LockHeld(NonoquboError, OSError):
+    """A folder another process works in (its lock file names the holder): ``nonoqubo run`` on a runs folder."""
 
 
 class WriteError(NonoquboError, OSError):

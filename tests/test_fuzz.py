@@ -30,7 +30,8 @@ NAMES = ["clues", "samples", "grids", "qubo-json", "bqm", "bqm-json", "coo", "cs
          "outputs", "counts", "streams", "occurrences", "sample-types", "tournament-answers", "empty-models",
          "run-records", "suite-index", "plan-index",  # issue 50/54 (records): run records, a suite's index
          # issue 54, classes 1, 3, 4, 5, 10: outputs on inputs, streams in folders, -j, pt/pa work, output folders
-         "input-outputs", "found-streams", "jobs", "work", "output-folders"]
+         "input-outputs", "found-streams", "jobs", "work", "output-folders",
+         "plans", "scheduler-values"]  # issue 51: campaign plans (run --dry-run) and --scheduler values
 #: clue files get a bigger share: eleven formats share that family
 SHARE = {"clues": 4, "samples": 2, "grids": 1}
 #: issue 45's families run a command (a build, a short solve) per case: a fixed share of the CI run (at
@@ -38,7 +39,8 @@ SHARE = {"clues": 4, "samples": 2, "grids": 1}
 CASES = {"outputs": 40, "counts": 60, "streams": 40, "occurrences": 60, "sample-types": 60,
          "tournament-answers": 80, "empty-models": 60,
          "run-records": 60, "suite-index": 30, "plan-index": 40,  # issue 50/54 (records)
-         "input-outputs": 30, "found-streams": 30, "jobs": 20, "work": 30, "output-folders": 20}  # issue 54
+         "input-outputs": 30, "found-streams": 30, "jobs": 20, "work": 30, "output-folders": 20,  # issue 54
+         "plans": 60, "scheduler-values": 60}  # issue 51
 #: the readers whose batch took 5-24 s in a loaded suite run (HiGHS reading MPS, OMMX, dimod's CQM)
 SLOW = {"mps", "ommx", "ommx-constrained", "cqm"}
 

@@ -49,7 +49,7 @@ import numpy as np
 
 from ..errors import FormatError, RefusedNumber, YamlRefused, located
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "claimed", "finite", "integer", "json_loads", "yaml_load"]
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "claimed", "duplicate_json_key", "finite", "integer", "json_loads", "yaml_load"]
 
 #: digits of the largest integer any reader accepts (int64 has 19)
 MAX_DIGITS = 18
@@ -114,8 +114,42 @@ def _json_constant(token: str) -> float:
     raise RefusedNumber(f"{token} is not a number JSON allows")
 
 
-def json_loads(text: str | bytes, source: str, line: int | None = None) -> Any:
-    """``json.loads`` that refuses deep nesting, huge integers and non-finite numbers.
+def duplicate_json_key(text: str) -> tuple[str, int, int] | None:
+    """The first key given twice in one object of JSON *text*, with the lines of both (linear time; the text
+    is valid JSON), or None.
+
+    Examples:
+        >>> duplicate_json_key('{"a": 1,\\n "b": {"a": 2},\\n "a": 3}')
+        ('a', 1, 3)
+    """
+    stack: list[dict[str, int]] = []
+    line, counted = 1, 0
+    for match in re.finditer(_STRING.pattern + r"|[\[\]{}]", text):
+        token = match.group()
+        if token in "[{":
+            stack.append({})
+        elif token in "]}":
+            stack.pop()
+        elif stack and re.match(r"\s*:", text[match.end():match.end() + 64]):
+            key = json.loads(token)
+            line += text.count("\n", counted, match.start())  # from the last key on: linear in all
+            counted = match.start()
+            if key in stack[-1]:
+                return key, stack[-1][key], line
+            stack[-1][key] = line
+    return None
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise RefusedNumber("")  # a duplicate key: located by duplicate_json_key
+    return out
+
+
+def json_loads(text: str | bytes, source: str, line: int | None = None, unique_keys: bool = False) -> Any:
+    """``json.loads`` that refuses deep nesting, huge integers and non-finite numbers; and, with *unique_keys*, a
+    key given twice in one object (naming the key and both lines: JSON itself takes the last silently).
 
     Raises:
         FormatError: invalid JSON or a refused value, located at *source* (and the line).
@@ -125,18 +159,27 @@ def json_loads(text: str | bytes, source: str, line: int | None = None) -> Any:
     if nesting_depth(text) > MAX_DEPTH:
         raise FormatError(located(source, line, f"nesting deeper than {MAX_DEPTH} levels"))
     try:
-        return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+        return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant,
+                          object_pairs_hook=_unique_pairs if unique_keys else None)
     except json.JSONDecodeError as exc:
         where = f"{source}:{exc.lineno + (line or 1) - 1}:{exc.colno}"
         raise FormatError(f"{where}: invalid JSON: {exc.msg}") from None
     except RefusedNumber as exc:
-        raise FormatError(located(source, line, str(exc))) from None
+        twice = duplicate_json_key(text) if not str(exc) else None
+        if twice is not None:
+            key, first, second = twice
+            shift = (line or 1) - 1
+            raise FormatError(f"{source}:{second + shift}: key {key!r} is given twice (lines {first + shift} and "
+                              f"{second + shift}); a key may appear once in a mapping") from None
+        raise FormatError(located(source, line, str(exc) or "a key is given twice in one object")) from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise FormatError(located(source, line, f"nesting deeper than {MAX_DEPTH} levels")) from None
 
 
-def yaml_load(text: str, source: str) -> Any:
-    """``yaml.safe_load`` with a depth limit, an alias-expansion limit and bounded integers.
+def yaml_load(text: str, source: str, unique_keys: bool = False) -> Any:
+    """``yaml.safe_load`` with a depth limit, an alias-expansion limit and bounded integers; and, with
+    *unique_keys*, no key given twice in one mapping (naming the key and both lines; YAML forbids it, and
+    PyYAML takes the last silently).  A merge key (``<<: *base``) may still be overridden.
 
     Raises:
         FormatError: invalid YAML or a refused document, located at *source*:line:column.
@@ -173,6 +216,24 @@ def yaml_load(text: str, source: str) -> Any:
             if len(digits.lstrip("0")) > MAX_DIGITS:
                 raise YamlRefused(node.start_mark, f"a number of {len(digits)} digits is too large")
             return super().construct_yaml_int(node)
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            if unique_keys and isinstance(node, yaml.MappingNode):
+                seen: dict[Any, int] = {}
+                for key_node, _ in node.value:
+                    if key_node.tag == "tag:yaml.org,2002:merge":
+                        continue
+                    key = self.construct_object(key_node, deep=True)
+                    try:
+                        earlier = seen.get(key)
+                    except TypeError:  # an unhashable key: PyYAML's own message follows
+                        continue
+                    if earlier is not None:
+                        raise YamlRefused(key_node.start_mark, f"key {key!r} is given twice (lines {earlier} and "
+                                                               f"{key_node.start_mark.line + 1}); a key may appear "
+                                                               "once in a mapping")
+                    seen[key] = key_node.start_mark.line + 1
+            return super().construct_mapping(node, deep=deep)
 
     Loader.sizes = {}
     Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)

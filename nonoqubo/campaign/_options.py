@@ -17,7 +17,7 @@ from ..errors import NonoquboError
 __all__ = ["MOST_JOBS", "run_seconds", "workers"]
 
 
-def run_seconds(seconds: float | None) -> float | None:
+def run_seconds(seconds: float | None, option: str = "--time") -> float | None:
     """*seconds* (``--time``) when it is a positive finite number of seconds, or None.
 
     Raises:
@@ -27,5 +27,5 @@ def run_seconds(seconds: float | None) -> float | None:
         return None
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
             not (math.isfinite(seconds) and seconds > 0):
-        raise NonoquboError(f"--time must be a positive number of seconds, not {seconds}")
+        raise NonoquboError(f"{option} must be a positive number of seconds, not {seconds}")
     return float(seconds)

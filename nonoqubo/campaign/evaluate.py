@@ -110,7 +110,7 @@ import os
 from array import array
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -120,6 +120,7 @@ import numpy as np
 
 from .._util import notebook
 from .._util.stream import is_regular, read_bytes
+from .._util.workers import pool
 from ..answers.decode import Decoder
 from ..inputs import load_model
 from ..errors import FormatError, MissingDependency, NonoquboError, SampleError, UnsupportedFormat
@@ -809,11 +810,11 @@ def _judged(tasks: Iterator[Job], count: int, jobs: int,
     size = max(1, min(CHUNK, count // (8 * jobs)))
     pending: deque[Future[list[FileResult | Skipped | str]]] = deque()
     pool_size = min(jobs, count)
-    with ProcessPoolExecutor(max_workers=pool_size) as pool:
+    with pool(pool_size) as executor:  # workers that die with the command (SIGTERM, SIGKILL)
         def submit() -> None:
             chunk = list(islice(tasks, size))
             if chunk:
-                pending.append(pool.submit(_judge_all, chunk))
+                pending.append(executor.submit(_judge_all, chunk))
 
         try:
             for _ in range(pool_size * IN_FLIGHT):  # the pool's workers, not -j's: never more tasks than files

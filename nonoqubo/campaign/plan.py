@@ -27,6 +27,8 @@ The grammar, key by key:
   a setting without lists is one expansion named ``NAME``.  ``seed`` is not a setting's option (the
   plan's ``seeds`` are).  A file an option names (a warm start, a schedule, an embedding) is
   relative to the plan.
+* ``task-time-limit``: seconds a task may take (``run --task-time-limit`` overrides it); a task past
+  it is stopped by its worker at the sampler's next read and fails with that reason.
 * ``models``: which models, by name or glob (``"random-5x5-*"``, ``"*.presolved"``), a list of them,
   or a mapping of index fields to the value (or list of values) they must have
   (``{width: 25, line_solvable: false}``); default every model.
@@ -49,12 +51,11 @@ Examples:
 from __future__ import annotations
 
 import fnmatch
-import json
+import math
 import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .._util.stream import read_regular
@@ -67,14 +68,23 @@ from ..solvers.base import SEED_LIMIT
 from ..solvers.options import OPTIONS, option_named
 from ..solvers.request import SolveRequest
 from ..solvers.grid import expand
+from ..solvers.samplers import missing_package
 
 __all__ = ["CONFLICT_POLICIES", "KEYS", "Model", "Plan", "Scan", "Task", "expansions", "option_names",
            "read_plan", "scan", "work"]
 
 #: the keys a plan has
-KEYS = ("suite", "runs", "seeds", "settings", "models")
-#: a plan or a settings table larger than this is refused (a typo, not an experiment)
-MAX_TASKS = 10_000_000
+KEYS = ("suite", "runs", "seeds", "settings", "models", "task-time-limit")
+#: a plan larger than this is refused (a typo, not an experiment), counted as a product before anything expands
+MAX_TASKS = 1_000_000
+#: expansions of all settings at most (each is a folder of run files)
+MAX_EXPANSIONS = 10_000
+#: seeds at most (``seeds: N`` or a list)
+MAX_SEEDS = 100_000
+#: a plan file's bytes at most (100,000 seeds listed take 600 kB; PyYAML reads 1 MB in seconds)
+MAX_PLAN_BYTES = 1_000_000
+#: characters of a value a message shows
+SHOWN = 60
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+=,-]{0,99}$")
 #: the options whose value may name a file, resolved against the plan's folder
 FILE_OPTIONS = ("initial-states", "sqa-schedule", "embedding", "chain-strengths", "topology", "anneal-schedule",
@@ -136,6 +146,8 @@ class Plan:
     settings: dict[str, SolveRequest]
     options: dict[str, dict[str, Any]]
     models: list[Model]
+    #: seconds a task may take (``task-time-limit``), or None
+    task_time_limit: float | None = None
 
     def tasks(self) -> list[Task]:
         """Every task, model by model (so a worker meets one model's tasks together), then setting, then seed."""
@@ -158,6 +170,11 @@ class Plan:
         """The campaign log, beside the runs folder (``runs.log`` for ``runs/``)."""
         return os.path.normpath(self.runs) + ".log"
 
+    @property
+    def lock(self) -> str:
+        """The runs folder's lock while a run works in it, beside the runs folder (``runs.lock``)."""
+        return os.path.normpath(self.runs) + ".lock"
+
 
 def _builds(options: Mapping[str, Any]) -> bool:
     """A setting that says how to build the model (its encoding or weights) is run on the clue file."""
@@ -175,49 +192,77 @@ def expansions(name: str, options: Mapping[str, Any]) -> list[tuple[str, dict[st
 
 
 def _read(path: str) -> Any:
-    """The plan document (YAML or JSON; YAML read with ``safe_load``)."""
+    """The plan document (YAML or JSON; YAML read safely), refused in one line when it is not one a plan can be:
+    a key given twice in one mapping (naming the key and both lines), nesting or a number over the bounds
+    every reader keeps (:mod:`nonoqubo._util.guard`), a NUL character in any text."""
+    from .._util.guard import json_loads, yaml_load
+
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_PLAN_BYTES + 1)
     except FileNotFoundError:
         raise NonoquboError(f"{path}: no such plan file") from None
     except IsADirectoryError:
         raise NonoquboError(f"{path}: a folder, not a plan file (YAML or JSON)") from None
+    except (OSError, ValueError) as exc:
+        raise NonoquboError(f"{path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    if len(raw) > MAX_PLAN_BYTES:
+        raise NonoquboError(f"{path}: larger than {MAX_PLAN_BYTES // 1_000_000} MB: not a plan (a plan names its "
+                            "seeds and axes, at most 100,000 seeds and 10,000 expansions; seeds: N means 1..N)")
+    try:
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise NonoquboError(f"{path}: not a text file (a plan is YAML or JSON)") from None
-    except OSError as exc:
-        raise NonoquboError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    if path.lower().endswith(".json"):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise NonoquboError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
-    import yaml
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        raise NonoquboError(f"{path}:{line}: a NUL character: a plan is text, and no name or path may hold one")
+    doc = json_loads(text, path, unique_keys=True) if path.lower().endswith(".json") else \
+        yaml_load(text, path, unique_keys=True)
+    _no_nul(doc, path)
+    return doc
 
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark is not None else path
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise NonoquboError(f"{where}: not valid YAML ({problem})") from None
+
+def _no_nul(doc: Any, where: str) -> None:
+    """Refuse a NUL character in any text of *doc* (written as an escape, ``"\\0"`` or ``"\\u0000"``): it
+    would reach a file name.  Each shared (YAML alias) part is looked at once."""
+    seen: set[int] = set()
+    todo = [doc]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            if "\0" in item:
+                raise NonoquboError(f"{where}: {_short(item)}: a NUL character in a text; no name or path may "
+                                    "hold one")
+        elif isinstance(item, (dict, list)) and id(item) not in seen:
+            seen.add(id(item))
+            todo.extend([*item.keys(), *item.values()] if isinstance(item, dict) else item)
 
 
 def _seeds(value: Any, where: str) -> list[int]:
     if value is None:
         return [1]
     if isinstance(value, int) and not isinstance(value, bool):
-        if not 1 <= value <= 100_000:
-            raise NonoquboError(f"{where}: seeds: N means seeds 1..N, from 1 to 100000, not {value}")
+        if not 1 <= value <= MAX_SEEDS:
+            raise NonoquboError(f"{where}: seeds: N means seeds 1..N, from 1 to {MAX_SEEDS}, not {value}")
         return list(range(1, value + 1))
     if not isinstance(value, list) or not value:
-        raise NonoquboError(f"{where}: seeds: a list of whole numbers, or N for 1..N, not {value!r}")
+        raise NonoquboError(f"{where}: seeds: a list of whole numbers, or N for 1..N, not {_short(value)}")
+    if len(value) > MAX_SEEDS:
+        raise NonoquboError(f"{where}: seeds: {len(value):,} seeds; at most {MAX_SEEDS:,}")
+    seen: set[int] = set()
     for seed in value:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
-            raise NonoquboError(f"{where}: seeds: {seed!r} is not a whole number from 0 to {SEED_LIMIT - 1}")
-    twice = next((s for i, s in enumerate(value) if s in value[:i]), None)
-    if twice is not None:
-        raise NonoquboError(f"{where}: seeds: {twice} is given twice (its runs would be one run file)")
+            raise NonoquboError(f"{where}: seeds: {_short(seed)} is not a whole number from 0 to {SEED_LIMIT - 1}")
+        if seed in seen:  # a set: linear in the seeds
+            raise NonoquboError(f"{where}: seeds: {seed} is given twice (its runs would be one run file)")
+        seen.add(seed)
     return list(value)
+
+
+def _short(value: Any) -> str:
+    """*value* for a message: its repr, cut to :data:`SHOWN` characters."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 
 def _folder(value: Any, key: str, where: str, base: str) -> str:
@@ -240,43 +285,24 @@ def _resolved(option: str, value: Any, base: str) -> Any:
     return " ".join(words)
 
 
-def _settings(value: Any, where: str, base: str) -> tuple[dict[str, SolveRequest], dict[str, dict[str, Any]]]:
+def _settings(value: Any, where: str, base: str, seeds: int = 1
+              ) -> tuple[dict[str, SolveRequest], dict[str, dict[str, Any]]]:
+    """The settings' expansions, checked; their count is a product of the axes' lengths, bounded (with the
+    *seeds*) before anything expands."""
     if not isinstance(value, Mapping) or not value:
         raise NonoquboError(f"{where}: settings: a mapping of setting names to options of solve "
                             "(e.g. sa: {sampler: sa, reads: 100})")
+    tables = [(str(name), _options(str(name), options, where, base)) for name, options in value.items()]
+    count = 0
+    for name, checked in tables:
+        count += math.prod(len(v) for v in checked.values() if isinstance(v, list))
+        if count > MAX_EXPANSIONS or count * seeds > MAX_TASKS:
+            raise NonoquboError(f"{where}: settings.{name}: the settings expand to {count:,} expansions x {seeds:,} "
+                                f"seeds = {count * seeds:,} tasks per model or more; at most {MAX_EXPANSIONS:,} "
+                                f"expansions and {MAX_TASKS:,} tasks in one plan")
     requests: dict[str, SolveRequest] = {}
     given: dict[str, dict[str, Any]] = {}
-    for name, options in value.items():
-        name = str(name)
-        if not _NAME.match(name):
-            raise NonoquboError(f"{where}: settings: {name!r} is not a setting name (letters, digits and ._+=,-, "
-                                "at most 100: it names a folder)")
-        if options is None:
-            options = {}
-        if not isinstance(options, Mapping):
-            raise NonoquboError(f"{where}: settings.{name}: a mapping of options of solve, not {options!r}")
-        checked: dict[str, Any] = {}
-        for option, v in options.items():
-            try:
-                entry = option_named(str(option))
-            except NonoquboError as exc:
-                raise NonoquboError(f"{where}: settings.{name}: {exc}") from None
-            if str(option) != entry.name:
-                raise NonoquboError(f"{where}: settings.{name}: {option!r}: write it {entry.name!r}, as solve's "
-                                    f"--{entry.name} without the dashes")
-            if entry.name in NOT_SETTINGS:
-                raise NonoquboError(f"{where}: settings.{name}: {entry.name} is the plan's (seeds: [...]), not a "
-                                    "setting's")
-            if isinstance(v, list):
-                if not v or any(isinstance(x, (list, dict)) for x in v):
-                    raise NonoquboError(f"{where}: settings.{name}: {entry.name}: an axis is a list of values, "
-                                        f"not {v!r}")
-                twice = next((x for i, x in enumerate(v) if x in v[:i]), None)
-                if twice is not None:
-                    raise NonoquboError(f"{where}: settings.{name}: {entry.name}: {twice!r} is given twice")
-                checked[entry.name] = [_resolved(entry.name, x, base) for x in v]
-            else:
-                checked[entry.name] = _resolved(entry.name, v, base)
+    for name, checked in tables:
         for expansion, values in expansions(name, checked):
             if expansion in requests:
                 raise NonoquboError(f"{where}: settings: two settings expand to {expansion!r}")
@@ -289,8 +315,50 @@ def _settings(value: Any, where: str, base: str) -> tuple[dict[str, SolveRequest
                 requests[expansion] = request.check()
             except NonoquboError as exc:
                 raise NonoquboError(f"{place}: {exc}") from None
+            missing = missing_package(request.sampler)
+            if missing is not None:
+                raise NonoquboError(f"{place}: {missing}")
             given[expansion] = values
     return requests, given
+
+
+def _options(name: str, options: Any, where: str, base: str) -> dict[str, Any]:
+    """Setting *name*'s options, each named as solve names it, its axes lists of distinct values (linear time)."""
+    if not _NAME.match(name):
+        raise NonoquboError(f"{where}: settings: {_short(name)} is not a setting name (letters, digits and ._+=,-, "
+                            "at most 100: it names a folder)")
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise NonoquboError(f"{where}: settings.{name}: a mapping of options of solve, not {_short(options)}")
+    checked: dict[str, Any] = {}
+    for option, v in options.items():
+        try:
+            entry = option_named(str(option))
+        except NonoquboError as exc:
+            raise NonoquboError(f"{where}: settings.{name}: {exc}") from None
+        if str(option) != entry.name:
+            raise NonoquboError(f"{where}: settings.{name}: {option!r}: write it {entry.name!r}, as solve's "
+                                f"--{entry.name} without the dashes")
+        if entry.name in NOT_SETTINGS:
+            raise NonoquboError(f"{where}: settings.{name}: {entry.name} is the plan's (seeds: [...]), not a "
+                                "setting's")
+        if isinstance(v, list):
+            if not v or any(isinstance(x, (list, dict)) for x in v):
+                raise NonoquboError(f"{where}: settings.{name}: {entry.name}: an axis is a list of values, "
+                                    f"not {_short(v)}")
+            if len(v) > MAX_EXPANSIONS:
+                raise NonoquboError(f"{where}: settings.{name}: {entry.name}: an axis of {len(v):,} values; at most "
+                                    f"{MAX_EXPANSIONS:,} expansions in one plan")
+            seen: set[Any] = set()
+            for x in v:  # a set: linear in the values (they are scalars, so hashable)
+                if x in seen:
+                    raise NonoquboError(f"{where}: settings.{name}: {entry.name}: {_short(x)} is given twice")
+                seen.add(x)
+            checked[entry.name] = [_resolved(entry.name, x, base) for x in v]
+        else:
+            checked[entry.name] = _resolved(entry.name, v, base)
+    return checked
 
 
 def _suite_models(suite: str, where: str) -> list[SuiteModel]:
@@ -338,6 +406,24 @@ def _select(models: list[Model], value: Any, where: str) -> list[Model]:
                         f"not {value!r}")
 
 
+def _check_beside(where: str, runs: str) -> None:
+    """The campaign log and lock beside *runs* must be neither the plan file (``runs: plan`` beside a plan named
+    ``plan.log``) nor a folder."""
+    for kind, path in (("log", os.path.normpath(runs) + ".log"), ("lock", os.path.normpath(runs) + ".lock")):
+        same = os.path.abspath(path) == os.path.abspath(where)
+        if not same and os.path.exists(path):
+            try:
+                same = os.path.samefile(path, where)
+            except OSError:
+                same = False
+        if same:
+            raise NonoquboError(f"{where}: runs: the campaign {kind} beside {runs} would be {path}, the plan file "
+                                "itself; give the runs folder another name")
+        if os.path.isdir(path):
+            raise NonoquboError(f"{where}: runs: the campaign {kind} beside {runs} would be {path}, which is a "
+                                "folder; give the runs folder another name")
+
+
 def read_plan(path: str | os.PathLike[str]) -> Plan:
     """The plan in file *path*, checked whole: every key, every setting's options as ``solve`` checks them,
     the suite and its models.  Nothing is written.
@@ -360,8 +446,9 @@ def read_plan(path: str | os.PathLike[str]) -> Plan:
     runs = _folder(doc.get("runs", "runs"), "runs", where, base)
     if os.path.exists(runs) and not os.path.isdir(runs):
         raise NonoquboError(f"{where}: runs: {runs} is a file, not a folder")
+    _check_beside(where, runs)
     seeds = _seeds(doc.get("seeds"), where)
-    settings, options = _settings(doc["settings"], where, base)
+    settings, options = _settings(doc["settings"], where, base, len(seeds))
     models = _select(_suite_models(suite, where), doc.get("models"), where)
     check_digests(models)
     for name, given in options.items():
@@ -374,7 +461,11 @@ def read_plan(path: str | os.PathLike[str]) -> Plan:
     total = len(models) * len(settings) * len(seeds)
     if total > MAX_TASKS:
         raise NonoquboError(f"{where}: {total:,} tasks; at most {MAX_TASKS:,} in one plan")
-    return Plan(where, suite, runs, seeds, settings, options, models)
+    limit = doc.get("task-time-limit")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
+                              or not (math.isfinite(limit) and limit > 0)):
+        raise NonoquboError(f"{where}: task-time-limit: a positive number of seconds, not {_short(limit)}")
+    return Plan(where, suite, runs, seeds, settings, options, models, None if limit is None else float(limit))
 
 
 #: what ``run`` does with a conflict (a run file that records another run): stop (None), run the task again

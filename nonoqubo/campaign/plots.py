@@ -871,12 +871,12 @@ def drawn_plots(groups: Sequence[Group], formats: Sequence[str] = ("svg",), jobs
             if progress is not None:
                 progress(1)
         return plots
-    from concurrent.futures import ProcessPoolExecutor
+    from .._util.workers import pool
 
     tasks = _tasks(groups)
     done: dict[tuple[str, int | None], list[Plot]] = {}
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-        futures = {pool.submit(_made_and_drawn, (kind, page, groups, formats)): (kind, page) for kind, page in tasks}
+    with pool(min(jobs, len(tasks))) as executor:  # workers that die with the command
+        futures = {executor.submit(_made_and_drawn, (kind, page, groups, formats)): (kind, page) for kind, page in tasks}
         from concurrent.futures import as_completed
 
         for future in as_completed(futures):

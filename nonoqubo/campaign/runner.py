@@ -38,10 +38,12 @@ import collections
 import contextlib
 import hashlib
 import os
+import re
 import threading
 import time
 import traceback
 import uuid
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -49,19 +51,24 @@ from pathlib import Path
 from typing import Any, ContextManager, TextIO
 
 from .._util.atomic import TEMP_MARK, atomic_write
+from .._util.lock import hold
+from .._util.workers import pool, terminate_as_interrupt
 from .._version import __version__
-from ..errors import MissingDependency, NonoquboError
+from ..errors import MissingDependency, NonoquboError, Note, Terminated, TimeLimit
 from ..pipeline import Models, Step
 from ..solvers.base import Tick
 from ..solvers.sampling import Prepared, checked_models, prepare, read_for_solve, sampleset_json
-from ._options import workers
+from ._options import run_seconds, workers
 from .plan import Plan, Scan, Task, scan, work
 
-__all__ = ["ATTEMPTS", "ModelCache", "ModelData", "Outcome", "TaskResult", "dry_run", "dry_run_lines", "execute",
+__all__ = ["ATTEMPTS", "JOBS_PER_CPU", "ModelCache", "capped_jobs", "scheduler_address", "ModelData", "Outcome",
+           "SettingTally", "TaskResult", "dry_run", "dry_run_lines", "execute", "execute_batch",
            "run_in_process", "run_plan"]
 
 #: how many times a task is started before a worker death it is part of fails it
 ATTEMPTS = 3
+#: local workers at most per CPU (``-j`` above is capped: more processes than cores only share them)
+JOBS_PER_CPU = 4
 #: models a worker keeps read and built (the least recently used is dropped)
 CACHE_MODELS = 64
 
@@ -182,17 +189,22 @@ def local_copy(data: ModelData) -> str:
     return str(path)
 
 
-def execute(task: Task, data: ModelData | None = None, cache: ModelCache | None = None, *, tick: Tick | None = None,
-            step: Step | None = None, raises: bool = False) -> TaskResult:
+def execute(task: Task, data: ModelData | None = None, cache: ModelCache | None = None,
+            limit: float | None = None, *, tick: Tick | None = None, step: Step | None = None,
+            raises: bool = False) -> TaskResult:
     """Run one task (the module docstring): its run file's text, or its failure; never raises (but with *raises*).
 
-    *data*: the model file's bytes (a Dask worker's), else the file is read at ``task.source``.  *tick*, *step*:
+    *data*: the model file's bytes (a Dask worker's), else the file is read at ``task.source``.  *limit*: the
+    task's time limit in seconds (the plan's ``task-time-limit``), counted from when sampling starts (reading
+    and building a model, which a worker does once for many tasks, is not the task's): past it the sampler
+    is stopped at its next read (its progress tick) and the task fails with that reason.  *tick*, *step*:
     the progress of its reads and of a long step before them (``Prepared.run``'s).
     """
     start = time.perf_counter()
     out = TaskResult(task.key, task.output, worker=f"{os.uname().nodename}:{os.getpid()}")
     try:
-        result = (cache or _CACHE).prepared(task, data).run(tick, step)
+        ready = (cache or _CACHE).prepared(task, data)
+        result = ready.run(tick if limit is None else _deadline(time.perf_counter(), limit, tick), step)
         out.text = sampleset_json(result)
         out.samples, out.valid = len(result.analysis), result.num_valid
         out.best_energy = int(result.analysis.energy.min())
@@ -213,6 +225,36 @@ def execute(task: Task, data: ModelData | None = None, cache: ModelCache | None 
     return out
 
 
+def _deadline(start: float, limit: float, then: Tick | None = None) -> Callable[[int, float], None]:
+    """A sampler's progress tick that stops it (:class:`~nonoqubo.errors.TimeLimit`) once *limit* seconds passed
+    since *start*; before that it hands the tick on to *then* (a progress display's), if any."""
+    def tick(done: int, energy: float) -> None:
+        if time.perf_counter() - start > limit:
+            raise TimeLimit(f"time limit: the task ran past its limit of {limit:g} s (task-time-limit) and was "
+                            f"stopped after {done} reads")
+        if then is not None:
+            then(done, energy)
+    return tick
+
+
+@dataclass
+class SettingTally:
+    """One setting's row of the summary: its tasks, those done before (skipped), run and failed now, and the
+    samples of the runs made now and how many of them are valid pictures (the headline success probability)."""
+
+    tasks: int = 0
+    skipped: int = 0
+    ran: int = 0
+    failed: int = 0
+    samples: int = 0
+    valid: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tasks": self.tasks, "skipped": self.skipped, "ran": self.ran, "failed": self.failed,
+                "samples": self.samples, "valid": self.valid,
+                "p_valid": self.valid / self.samples if self.samples else None}
+
+
 @dataclass
 class Outcome:
     """What :func:`run_plan` did."""
@@ -224,20 +266,43 @@ class Outcome:
     failed: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
     interrupted: bool = False
+    terminated: bool = False
     runs: str = ""
     log: str = ""
     where: str = ""
+    #: per expansion: its tasks, done before (skipped), run, failed, and the samples and valid ones of the runs
+    settings: dict[str, SettingTally] = field(default_factory=dict)
+
+    def tally(self, result: TaskResult) -> None:
+        """Count *result* in its setting's row."""
+        row = self.settings.setdefault(result.key.partition("/")[0], SettingTally())
+        if result.error is None:
+            row.ran += 1
+            row.samples += result.samples
+            row.valid += result.valid
+        else:
+            row.failed += 1
+
+    def table(self) -> list[str]:
+        """The summary's table: a row per setting (``p valid`` is over the samples run now)."""
+        width = max([len("setting")] + [len(name) for name in self.settings])
+        lines = [f"{'setting':<{width}}  {'tasks':>7}  {'skipped':>7}  {'run':>7}  {'failed':>7}  {'p valid':>7}"]
+        for name, row in self.settings.items():
+            p = f"{row.valid / row.samples:.3f}" if row.samples else "-"
+            lines.append(f"{name:<{width}}  {row.tasks:>7,}  {row.skipped:>7,}  {row.ran:>7,}  {row.failed:>7,}  "
+                         f"{p:>7}")
+        return lines
 
     @property
     def exit_status(self) -> int:
-        """0 every task done, 1 some failed (the others ran), 130 interrupted."""
-        return 130 if self.interrupted else 1 if self.failed else 0
+        """0 every task done, 1 some failed (the others ran), 130 interrupted (Ctrl-C), 143 stopped by SIGTERM."""
+        return 143 if self.terminated else 130 if self.interrupted else 1 if self.failed else 0
 
     def lines(self) -> list[str]:
         """The summary ``run`` prints."""
         head = (f"{self.plan}: {self.total} tasks: {self.done_before} done before, {self.ran} run, "
                 f"{len(self.failed)} failed, in {self.seconds:.1f} s ({self.where})")
-        lines = [head]
+        lines = [head, *self.table()]
         for key, reason in self.failed[:10]:
             lines.append(f"failed: {key}: {reason}")
         if len(self.failed) > 10:
@@ -251,8 +316,9 @@ class Outcome:
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "run", "plan": self.plan, "tasks": self.total, "done_before": self.done_before,
                 "ran": self.ran, "failed": [{"task": k, "reason": r} for k, r in self.failed],
-                "seconds": self.seconds, "interrupted": self.interrupted, "runs": self.runs, "log": self.log,
-                "workers": self.where, "exit_status": self.exit_status}
+                "seconds": self.seconds, "interrupted": self.interrupted, "terminated": self.terminated,
+                "runs": self.runs, "log": self.log, "workers": self.where, "exit_status": self.exit_status,
+                "settings": [{"setting": name, **row.to_dict()} for name, row in self.settings.items()]}
 
 
 class _Log:
@@ -330,15 +396,16 @@ Deliver = Callable[[TaskResult], None]
 
 def run_in_process(tasks: Sequence[Task], deliver: Deliver, *, cache: ModelCache | None = None,
                    watch: Callable[[Task], ContextManager[tuple[Tick | None, Step | None]]] | None = None,
-                   raises: bool = False) -> None:
+                   raises: bool = False, limit: float | None = None) -> None:
     """*tasks* one after another in this process, each result handed to *deliver* (``run -j 1``).
 
     ``solve --sweep`` runs its settings here too: on its own *cache* (the puzzle it read), *watch* giving
     each task's progress display (``tick``, ``step``) around its run, and *raises*: a failure stops it.
+    *limit*: each task's time limit (:func:`execute`).
     """
     for task in tasks:
         with watch(task) if watch is not None else contextlib.nullcontext((None, None)) as (tick, step):
-            result = execute(task, cache=cache, tick=tick, step=step, raises=raises)
+            result = execute(task, cache=cache, limit=limit, tick=tick, step=step, raises=raises)
         deliver(result)
 
 
@@ -350,63 +417,141 @@ def _pool_context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _local(tasks: Sequence[Task], jobs: int, deliver: Deliver) -> None:
-    """*tasks* on *jobs* worker processes; a pool a dead worker broke is replaced, its tasks started again."""
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+def _local(tasks: Sequence[Task], jobs: int, deliver: Deliver, limit: float | None) -> None:
+    """*tasks* on *jobs* worker processes that die with this one (:func:`~nonoqubo._util.workers.pool`); a pool a
+    dead worker broke is replaced, its tasks started again."""
+    from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
     pending = collections.deque(tasks)
     attempts: collections.Counter[str] = collections.Counter()
     while pending:
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context())
-        inflight: dict[Any, Task] = {}
+        with pool(jobs, _pool_context()) as executor:
+            inflight: dict[Any, Task] = {}
+            try:
+                while pending or inflight:
+                    while pending and len(inflight) < 2 * jobs:
+                        task = pending.popleft()
+                        attempts[task.key] += 1
+                        inflight[executor.submit(execute, task, None, None, limit)] = task
+                    finished, _ = wait(inflight, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        result = future.result()  # a dead worker's BrokenProcessPool, with its task still in flight
+                        del inflight[future]
+                        deliver(result)
+            except BrokenProcessPool:  # a worker died: every task it may have held is started again (or failed)
+                for future, task in inflight.items():
+                    if future.done() and future.exception() is None:
+                        deliver(future.result())
+                    elif attempts[task.key] >= ATTEMPTS:
+                        deliver(TaskResult(task.key, task.output, error=f"a worker process died {ATTEMPTS} times "
+                                                                        "running it (killed, or out of memory?)"))
+                    else:
+                        pending.appendleft(task)
+
+
+#: the address forms of a Dask scheduler ``--scheduler`` takes (``tls://`` needs certificates run does not set up)
+_ADDRESS = re.compile(r"^(?:(tcp|ws|wss|inproc|ucx|tls)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})$")
+
+
+def scheduler_address(scheduler: Any) -> str:
+    """The Dask scheduler's address that *scheduler* gives: an address itself (``tcp://host:8786``, ``host:8786``),
+    or a scheduler file (``dask scheduler --scheduler-file``, JSON with an ``address``), checked.
+
+    Raises:
+        NonoquboError: one line: not text, a file that is no scheduler file, an address of another form.
+    """
+    if not isinstance(scheduler, (str, os.PathLike)):
+        raise NonoquboError(f"--scheduler {scheduler!r}: a scheduler's address (tcp://host:8786) or scheduler "
+                            "file, not a number")
+    given = os.fspath(scheduler)
+    where = f"--scheduler {given[:80]!r}"
+    if "\0" in given:
+        raise NonoquboError(f"{where}: a NUL character; give the scheduler's address or its scheduler file")
+    if os.path.isfile(given):
+        from .._util.guard import json_loads
+
         try:
-            while pending or inflight:
-                while pending and len(inflight) < 2 * jobs:
-                    task = pending.popleft()
-                    attempts[task.key] += 1
-                    inflight[pool.submit(execute, task)] = task
-                finished, _ = wait(inflight, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    result = future.result()  # a dead worker's BrokenProcessPool, with its task still in flight
-                    del inflight[future]
-                    deliver(result)
-        except BrokenProcessPool:  # a worker died: every task it may have held is started again (or failed)
-            for future, task in inflight.items():
-                if future.done() and future.exception() is None:
-                    deliver(future.result())
-                elif attempts[task.key] >= ATTEMPTS:
-                    deliver(TaskResult(task.key, task.output, error=f"a worker process died {ATTEMPTS} times "
-                                                                    "running it (killed, or out of memory?)"))
-                else:
-                    pending.appendleft(task)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            with open(given, "rb") as fh:
+                raw = fh.read(1_000_001)
+        except OSError as exc:
+            raise NonoquboError(f"{where}: cannot read the scheduler file ({exc.strerror or exc})") from None
+        try:
+            doc = json_loads(raw[:1_000_000], given) if len(raw) <= 1_000_000 else None
+        except NonoquboError:
+            doc = None
+        address = doc.get("address") if isinstance(doc, dict) else None
+        if not isinstance(address, str):
+            raise NonoquboError(f"{where}: not a scheduler file (JSON with the scheduler's \"address\", as 'dask "
+                                "scheduler --scheduler-file FILE' writes)")
+        where = f"{where}: its address {address[:80]!r}"
+    elif os.path.isdir(given):
+        raise NonoquboError(f"{where}: a folder; give the scheduler's address or its scheduler file")
+    else:
+        address = given
+    match = _ADDRESS.match(address.strip())
+    if match is None or not 0 < int(match.group(3)) < 65536:
+        raise NonoquboError(f"{where}: not a scheduler's address (tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786) "
+                            "nor a scheduler file that exists")
+    if match.group(1) == "tls":
+        raise NonoquboError(f"{where}: a tls:// scheduler needs certificates (a Dask security configuration), "
+                            "which nonoqubo run does not set up; give a tcp:// address inside the cluster's network")
+    return address.strip()
 
 
-def _client(scheduler: str) -> Any:
-    """A Dask client of the cluster at *scheduler* (an address, or a scheduler file)."""
+def _client(scheduler: str, quiet: bool = False) -> Any:
+    """A Dask client of the cluster at *scheduler* (an address, or a scheduler file); *quiet*: Dask's warnings
+    and log lines below errors silenced."""
+    address = scheduler_address(scheduler)
     try:
         from distributed import Client
     except ImportError:
         raise MissingDependency("distributed", "distributed", "nonoqubo run --scheduler") from None
+    if quiet:
+        import logging
+
+        for name in ("distributed", "dask", "tornado", "bokeh"):
+            logging.getLogger(name).setLevel(logging.ERROR)
+        warnings.filterwarnings("ignore", module=r"(distributed|dask|tornado|bokeh)(\..*)?$")
     try:
-        if os.path.isfile(scheduler):
-            return Client(scheduler_file=scheduler, timeout="20s")
-        return Client(scheduler, timeout="20s")
-    except (OSError, TimeoutError, ValueError) as exc:
+        return Client(address, timeout="20s")
+    except Exception as exc:  # any failure to connect (OSError, TimeoutError, a TLS or protocol error): one line
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise NonoquboError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({message}); give its "
-                            "address (tcp://host:8786) or the scheduler file 'dask scheduler --scheduler-file' "
-                            "wrote") from None
+        raise NonoquboError(f"--scheduler {scheduler}: cannot reach the Dask scheduler at {address} ({message}); "
+                            "give its address (tcp://host:8786) or the scheduler file 'dask scheduler "
+                            "--scheduler-file' wrote") from None
 
 
 def _described(client: Any) -> str:
     return f"Dask cluster {client.scheduler.address}, {len(client.scheduler_info().get('workers', {}))} workers"
 
 
-def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver) -> None:
-    """*tasks* on the workers of the Dask cluster *client* is connected to."""
+def execute_batch(tasks: Sequence[Task], data: ModelData | None = None, limit: float | None = None
+                  ) -> list[TaskResult]:
+    """:func:`execute` of every task of *tasks* (one model's, whose bytes are *data*), in order: what a Dask worker
+    runs, so that one round trip to the scheduler carries several tiny tasks."""
+    return [execute(task, data, None, limit) for task in tasks]
+
+
+#: tasks a Dask batch holds at most (one model's; fewer when there are few tasks per worker)
+BATCH = 64
+
+
+def _batches(tasks: Sequence[Task], workers: int) -> list[list[Task]]:
+    """*tasks* cut into batches of one model each, of at most :data:`BATCH` tasks and small enough that every
+    worker gets several (so a slow or dead worker holds back little)."""
+    size = max(1, min(BATCH, len(tasks) // max(1, 4 * workers)))
+    out: list[list[Task]] = []
+    for task in tasks:
+        if out and len(out[-1]) < size and out[-1][0].source == task.source:
+            out[-1].append(task)
+        else:
+            out.append([task])
+    return out
+
+
+def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver, limit: float | None) -> None:
+    """*tasks* on the workers of the Dask cluster *client* is connected to, in batches (:func:`_batches`)."""
     from distributed import as_completed
 
     data: dict[str, Any] = {}
@@ -418,33 +563,59 @@ def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver) -> None:
 
     run_id = uuid.uuid4().hex[:8]
     attempts: collections.Counter[str] = collections.Counter()
-    by_future: dict[Any, Task] = {}
+    by_future: dict[Any, list[Task]] = {}
+    sent = 0
 
-    def submit(task: Task) -> Any:
-        attempts[task.key] += 1
-        future = client.submit(execute, task, scattered(task.source), pure=False,
-                               key=f"nonoqubo-run-{run_id}-{attempts[task.key]}-{task.key}")
-        by_future[future] = task
+    def submit(batch: list[Task]) -> Any:
+        nonlocal sent
+        sent += 1
+        for task in batch:
+            attempts[task.key] += 1
+        future = client.submit(execute_batch, batch, scattered(batch[0].source), limit, pure=False,
+                               key=f"nonoqubo-run-{run_id}-{sent}-{batch[0].key}")
+        by_future[future] = batch
         return future
 
-    queue = as_completed([submit(t) for t in tasks])
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    queue = as_completed([submit(b) for b in _batches(tasks, workers)])
     for future in queue:
-        task = by_future.pop(future)
+        batch = by_future.pop(future)
         try:
-            deliver(future.result())
-        except Exception as exc:  # the cluster's, not the task's (execute never raises): a killed worker, lost data
-            if attempts[task.key] >= ATTEMPTS:
-                deliver(TaskResult(task.key, task.output, error=f"the Dask cluster could not run it "
-                                                                f"({type(exc).__name__}: {exc})"))
-            else:
-                data.pop(task.source, None)  # its model's bytes may have gone with the worker: send them again
-                queue.add(submit(task))
+            results = future.result()
+        except Exception as exc:  # the cluster's, not a task's (execute never raises): a killed worker, lost data
+            data.pop(batch[0].source, None)  # its model's bytes may have gone with the worker: send them again
+            again = []
+            for task in batch:
+                if attempts[task.key] >= ATTEMPTS:
+                    deliver(TaskResult(task.key, task.output, error=f"the Dask cluster could not run it "
+                                                                    f"({type(exc).__name__}: {exc})"))
+                else:
+                    again.append(task)
+            for task in again:  # one by one: a batch that failed is not sent whole again
+                queue.add(submit([task]))
+        else:
+            for result in results:
+                deliver(result)
         future.release()
+
+
+def capped_jobs(jobs: int | None, todo: int) -> int:
+    """The local workers to start for *todo* tasks: *jobs* (:func:`~nonoqubo.campaign._options.workers`), at most
+    one per task and :data:`JOBS_PER_CPU` per CPU; a cap is said (a ``Note``)."""
+    wanted = workers(jobs)
+    cpus = os.cpu_count() or 1
+    most = max(1, min(todo, JOBS_PER_CPU * cpus)) if todo else 1
+    if wanted > most:
+        if jobs is not None:
+            why = f"{todo} tasks to do" if most == todo else f"{JOBS_PER_CPU} per CPU, {cpus} CPUs"
+            warnings.warn(Note(f"-j {jobs:,} capped at {most} ({why})"), stacklevel=2)
+        return most
+    return wanted
 
 
 def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = None,
              progress: Callable[[int, int], None] | None = None, found: Scan | None = None,
-             stream: TextIO | None = None) -> Outcome:
+             stream: TextIO | None = None, quiet: bool = False, task_time_limit: float | None = None) -> Outcome:
     """Run every task of *plan* that is not done (the module docstring).
 
     Args:
@@ -454,10 +625,39 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
         progress: called as ``progress(done, failed)`` after every task.
         found: the plan's :func:`~nonoqubo.campaign.plan.scan` (made here when not given).
         stream: where a failure's line goes as it happens (None: nowhere; the log has it).
+        quiet: Dask's warnings and log lines below errors silenced (``run -q``).
+        task_time_limit: seconds a task may take (default: the plan's ``task-time-limit``); a task past it is
+            stopped by its worker and fails with that reason, and the campaign goes on.
+
+    The runs folder is locked meanwhile (``RUNS.lock``, :func:`~nonoqubo._util.lock.hold`): a second run on it
+    is refused while this one lives.  SIGTERM stops the run as Ctrl-C does (the tasks done are kept, the
+    workers stopped, the log says "interrupted"), with :attr:`Outcome.terminated` set.
 
     Raises:
-        NonoquboError: run files that record other runs (nothing runs), or a cluster that cannot be reached.
+        NonoquboError: run files that record other runs (nothing runs), a runs folder another run holds
+            (:class:`~nonoqubo.errors.LockHeld`), or a cluster that cannot be reached.
     """
+    if scheduler is not None:
+        scheduler_address(scheduler)  # a bad address or scheduler file: refused before anything is written
+    with terminate_as_interrupt(), hold(plan.lock, plan.runs):
+        limit = task_time_limit if task_time_limit is not None else plan.task_time_limit
+        return _run_locked(plan, jobs, scheduler, progress, None if found is None else _rescanned(plan, found), stream,
+                           quiet, run_seconds(limit, "--task-time-limit"))
+
+
+def _rescanned(plan: Plan, found: Scan) -> Scan:
+    """*found* (made before the lock was taken) with the tasks whose run files appeared since scanned again."""
+    appeared = [t for t in found.todo if os.path.exists(t.output)]
+    if not appeared:
+        return found
+    again = scan(plan, appeared)
+    keys = {t.key for t in appeared}
+    return Scan(found.done + again.done, [t for t in found.todo if t.key not in keys],
+                found.conflicts + again.conflicts)
+
+
+def _run_locked(plan: Plan, jobs: int | None, scheduler: str | None, progress: Callable[[int, int], None] | None,
+                found: Scan | None, stream: TextIO | None, quiet: bool, limit: float | None) -> Outcome:
     found = found if found is not None else scan(plan)
     if found.conflicts:
         task, why = found.conflicts[0]
@@ -465,13 +665,18 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
         raise NonoquboError(f"{task.output}: {why}{more}; the plan would write over it: --rerun-conflicts runs "
                             "such tasks again, --keep-conflicts leaves their files (not done), or give the plan "
                             "another runs folder")
-    jobs = workers(jobs) if scheduler is None else None
-    client = _client(scheduler) if scheduler is not None and found.todo else None  # reached before anything is written
+    jobs = capped_jobs(jobs, len(found.todo)) if scheduler is None else None
+    client = _client(scheduler, quiet) if scheduler is not None and found.todo else None  # reached before anything is written
     start = time.perf_counter()
     total = len(found.done) + len(found.todo)
     where = f"{jobs} local worker{'s' if jobs != 1 else ''}" if scheduler is None else \
         _described(client) if client is not None else scheduler
-    outcome = Outcome(plan.path, total, len(found.done), runs=plan.runs, log=plan.log, where=where)
+    outcome = Outcome(plan.path, total, len(found.done), runs=plan.runs, log=plan.log, where=where,
+                      settings={name: SettingTally() for name in plan.settings})
+    for task in found.done:
+        outcome.settings[task.setting].skipped += 1
+    for task in (*found.done, *found.todo):
+        outcome.settings[task.setting].tasks += 1
     log = _Log(plan.log)
     removed = _remove_leftovers(found.todo)
     log(f"start nonoqubo {__version__} run {plan.path}: {total} tasks, {len(found.done)} done, "
@@ -480,6 +685,7 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
     made: set[str] = set()
 
     def deliver(result: TaskResult) -> None:
+        outcome.tally(result)
         if result.error is None and result.text is not None:
             folder = os.path.dirname(result.output)
             if folder not in made:
@@ -502,17 +708,24 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
         if not found.todo:
             pass
         elif client is not None:
-            _dask(found.todo, client, deliver)
+            _dask(found.todo, client, deliver, limit)
         elif jobs == 1:
-            run_in_process(found.todo, deliver)
+            run_in_process(found.todo, deliver, limit=limit)
         else:
-            _local(found.todo, jobs or 1, deliver)
+            _local(found.todo, jobs or 1, deliver, limit)
     except KeyboardInterrupt:
         outcome.interrupted = True
+    except Terminated:  # SIGTERM: stopped as Ctrl-C stops it (terminate_as_interrupt)
+        outcome.interrupted = outcome.terminated = True
     finally:
         outcome.seconds = time.perf_counter() - start
-        log(("interrupted" if outcome.interrupted else "end") + f": {outcome.ran} run, {len(outcome.failed)} failed, "
-            f"{outcome.done_before} done before, in {outcome.seconds:.1f} s")
+        counts = f"{outcome.ran} run, {len(outcome.failed)} failed, {outcome.done_before} done before, " \
+                 f"in {outcome.seconds:.1f} s"
+        if outcome.interrupted:
+            log(f"interrupted: {outcome.done_before + outcome.ran} of {total} tasks done "
+                f"({'SIGTERM' if outcome.terminated else 'Ctrl-C'}; {counts})")
+        else:
+            log(f"end: {counts}")
         log.close()
         if client is not None:
             client.close()

@@ -72,7 +72,7 @@ import re
 import time
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -82,6 +82,7 @@ from .._util.names import file_stem
 from .._util.stream import file_kind, is_stream
 from ..records import SuiteIndex, file_digest
 from ..errors import RecordError, FormatError, NonoquboError, TimeLimit, WriteError
+from .._util.workers import pool, terminate_as_interrupt
 from ..model.encodings import DEFAULT, Encoding, EncodingLike, encoding_named
 from ..model.estimate import check_fits, check_random_fits
 from ..logic.presolve import check_presolve
@@ -764,8 +765,8 @@ def run_suite(
             for i, t in enumerate(tasks):
                 record(i, build_one(t, options, previous.get(t.name), status))
         else:
-            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool, _relay(status) as step:
-                futures = {pool.submit(build_one, t, options, previous.get(t.name), step): i
+            with terminate_as_interrupt(), pool(min(jobs, len(tasks))) as executor, _relay(status) as step:
+                futures = {executor.submit(build_one, t, options, previous.get(t.name), step): i
                            for i, t in enumerate(tasks)}
                 try:
                     for fut in as_completed(futures):

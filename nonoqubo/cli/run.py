@@ -37,11 +37,17 @@ process per task: long-lived workers keep each model they read.
     sa-hot: {sampler: sa, reads: 100, sweeps: 1000, beta-range: "0.1,5"}
     tabu: {sampler: tabu, reads: 20, time-limit: 0.05}
   models: "random-25x25-*"   # optional: names, globs, or {index field: value}
+  task-time-limit: 60     # optional: seconds a task's sampling may take
 
 Lists expand as a Cartesian product (sa above is sa-sweeps=1000 and
 sa-sweeps=10000).  The whole plan is checked before any task runs, every
-option exactly as 'solve' checks it: an unknown key or a bad value is one line
-naming the plan file and the key (exit status 2), and nothing is written.
+option exactly as 'solve' checks it: an unknown key or a bad value, a key
+given twice, a plan of more than 1,000,000 tasks (10,000 expansions, 100,000
+seeds), a sampler whose package is missing, is one line naming the plan file
+and the key (exit status 2), and nothing is written.  A task past the
+task-time-limit (or --task-time-limit) is stopped by its worker and fails; the
+others go on.  The summary gives, per setting, the tasks skipped, run and
+failed and p valid (the share of valid pictures among the samples run now).
 
 Resumable: a task whose run file is there and records its run is done, so
 running the plan again after a crash, Ctrl-C or a killed process does only
@@ -55,7 +61,11 @@ tasks as not done.  A model file whose sha256 is not the one the suite's
 index records, or an index name that would leave the runs folder, is refused.  A task that fails (a broken model file, an option the model cannot
 take) is logged with its reason and the others finish; a worker that dies is
 replaced and its tasks run again.  The campaign log is RUNS.log, beside the
-runs folder.
+runs folder.  While a run works, RUNS.lock (beside it too) names it: a second
+run on the same runs folder is refused, naming the first (pid, host, since);
+the lock of a run that was killed is taken over.  SIGTERM (scancel, timeout,
+docker stop) stops a run as Ctrl-C does, and the workers of a killed run end
+with it, even after SIGKILL.
 
 Workers: -j N local processes (default: every CPU; -j 1 runs in this
 process).  --scheduler sends the tasks to an existing Dask cluster, by its
@@ -67,7 +77,8 @@ return the run files, which this process writes; the files a setting names
 (a warm start, a schedule, an embedding) must be at the same path on them.
 
 exit status: 0 every task done, 1 some task failed (the others ran), 2 a bad
-plan or run files that record other runs, 130 interrupted (run it again).
+plan, run files that record other runs or a runs folder another run holds,
+130 interrupted by Ctrl-C, 143 stopped by SIGTERM (run it again).
 
 examples:
   nonoqubo suite --random 5x5:0.5:10:1 -o suite -f bqm
@@ -97,6 +108,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                 "encoding, weights, presolve, option or seed), replacing that file")
     conflicts.add_argument("--keep-conflicts", dest="conflicts", action="store_const", const="keep",
                            help="leave such run files as they are and count their tasks as not done")
+    parser.add_argument("--task-time-limit", type=float, default=None, metavar="SECONDS",
+                        help="stop a task past this many seconds (its worker stops the sampler at its next read) "
+                             "and count it failed; the campaign goes on (default: the plan's task-time-limit)")
     add(parser, "json", "the summary (or the dry run)")
     add(parser, "quiet", "no progress display and no summary; errors only")
     parser.set_defaults(run=run)
@@ -129,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
                 tick.bar.set_postfix_str(f"{failed} failed", refresh=False)
 
         outcome = run_plan(plan, jobs=args.jobs, scheduler=args.scheduler, progress=progress, found=found,
-                           stream=None if args.quiet else sys.stderr)
+                           stream=None if args.quiet else sys.stderr, quiet=args.quiet,
+                           task_time_limit=args.task_time_limit)
     kept = [t.output for t in found.kept]  # --keep-conflicts: left as they are, not done
     if args.json:
         print(json.dumps({**outcome.to_dict(), **({"kept_conflicts": kept} if kept else {})}, indent=1))

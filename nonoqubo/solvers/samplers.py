@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
 from .._util.stream import is_file_like
-from ..errors import SolverError
+from ..errors import MissingDependency, SolverError
 from ..model.qubo import Qubo
 from ..qpu.physical import parse_chain_strength
 from ..samples import SampleBatch
@@ -178,6 +178,36 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
     )
 }
 SAMPLERS = tuple(SAMPLER_TABLE)
+
+#: the package (its import name, the name pip knows, the extra that brings it) each sampler needs beyond the
+#: core; asked by :func:`missing_package` before a campaign runs (``nonoqubo run``'s plan check)
+PACKAGES: dict[str, tuple[str, str, str]] = {
+    "sa": ("dwave.samplers", "dwave-samplers", "solvers"), "tabu": ("dwave.samplers", "dwave-samplers", "solvers"),
+    "qbpp": ("pyqbpp", "pyqbpp", "qbpp"),
+    "openjij-sa": ("openjij", "openjij", "openjij"), "openjij-sqa": ("openjij", "openjij", "openjij"),
+    "cpsat": ("ortools", "ortools", "cp"), "mock-dwave": ("dwave.system", "dwave-system", "dwave"),
+    "dwave": ("dwave.system", "dwave-system", "dwave"),
+}
+
+
+def missing_package(sampler: str) -> MissingDependency | None:
+    """The error of *sampler*'s package when it is not installed (found by ``importlib.util.find_spec``, nothing
+    imported), else None.
+
+    Examples:
+        >>> missing_package("pt") is None
+        True
+    """
+    import importlib.util
+
+    if sampler not in PACKAGES:
+        return None
+    module, package, extra = PACKAGES[sampler]
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package that is missing (dwave for dwave.system)
+        found = False
+    return None if found else MissingDependency(package, extra, f"the '{sampler}' sampler")
 
 
 def known_sampler(name: object) -> SamplerSpec | None:

@@ -125,7 +125,9 @@ def test_the_pool_holds_a_bounded_window_of_results(campaign, monkeypatch):
     submitted, folded = [0], [0]
     original_add = ev._Fold.add
 
-    class Counting(ev.ProcessPoolExecutor):
+    from nonoqubo._util import workers  # evaluate's pool (workers that die with the command, issue 51)
+
+    class Counting(workers.ProcessPoolExecutor):
         def submit(self, fn, *args, **kw):
             submitted[0] += len(args[0])
             assert submitted[0] - folded[0] <= 2 * ev.IN_FLIGHT * ev.CHUNK + ev.CHUNK
@@ -135,7 +137,7 @@ def test_the_pool_holds_a_bounded_window_of_results(campaign, monkeypatch):
         folded[0] += 1
         return original_add(self, index, run, res)
 
-    monkeypatch.setattr(ev, "ProcessPoolExecutor", Counting)
+    monkeypatch.setattr(workers, "ProcessPoolExecutor", Counting)
     monkeypatch.setattr(ev._Fold, "add", add)
     groups = evaluate(str(suite), [str(runs)], jobs=2)
     assert submitted[0] == folded[0] == sum(g.files for g in groups) == 6 * COPIES

@@ -216,7 +216,7 @@ def test_a_broken_model_fails_its_tasks_and_the_others_finish(tmp_path, suite, r
     ("suite: suite\nmodels: {colour: true}\nsettings: {sa: {sampler: sa}}\n", "models: 'colour' is not a field"),
     ("suite: suite\nsettings: {a/b: {sampler: sa}}\n", "'a/b' is not a setting name"),
     ("suite: suite\nsettings: [sa]\n", "settings: a mapping of setting names"),
-    ("suite: suite\nsettings: {sa: {sampler: sa\n", "plan.yaml:3: not valid YAML"),
+    ("suite: suite\nsettings: {sa: {sampler: sa\n", "plan.yaml:3:1: invalid YAML"),
 ])
 def test_a_bad_plan_is_one_line_naming_the_file_and_the_key_and_nothing_is_written(tmp_path, suite, run_cli,
                                                                                   plan_text, message):
@@ -232,7 +232,7 @@ def test_a_json_plan_with_a_syntax_error_names_its_line(tmp_path, suite, run_cli
     bad = tmp_path / "plan.json"
     bad.write_text('{"suite": "suite",\n "settings": {"sa": {"sampler": "sa",}}}\n')
     status, _, err = run_cli("run", bad)
-    assert status == 2 and f"{bad}:2: not valid JSON" in err
+    assert status == 2 and f"{bad}:2:38: invalid JSON" in err
     assert plan.exists()
 
 
@@ -317,3 +317,251 @@ def test_run_plan_refuses_a_conflict_in_the_library_too(tmp_path, suite):
     Path(task.output).write_text("{}")
     with pytest.raises(NonoquboError, match="is not a run file nonoqubo wrote"):
         run_plan(plan, jobs=1)
+
+
+def test_a_second_run_on_the_same_runs_folder_refuses_naming_the_first(tmp_path, suite):
+    """Issue 51 item 2: two runs at once never both run a task; the second says who holds the folder."""
+    plan = campaign(tmp_path, suite, SLOW_PLAN)
+    first = _spawn(plan, "-j", "1")
+    _wait_for(lambda: (tmp_path / "runs.lock").exists() or first.poll() is not None)
+    before = {p.name for p in (tmp_path / "runs").rglob("*.json")}
+    second = subprocess.run([sys.executable, "-m", "nonoqubo", "run", str(plan), "-j", "1"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert second.returncode == 2 and second.stdout == ""
+    assert second.stderr.count("\n") == 1 and f"runs.lock: {tmp_path / 'runs'} is in use by another run (pid " \
+        f"{first.pid} on {os.uname().nodename}, since 20" in second.stderr, second.stderr
+    first.send_signal(signal.SIGTERM)
+    first.communicate(timeout=60)
+    assert not (tmp_path / "runs.lock").exists()
+    log = (tmp_path / "runs.log").read_text()
+    assert log.count("start nonoqubo") == 1  # the second wrote nothing, ran nothing
+    assert {p.name for p in (tmp_path / "runs").rglob("*.json")} >= before
+
+
+def test_a_stale_lock_of_a_killed_run_is_taken_over(tmp_path, suite, run_cli):
+    plan = campaign(tmp_path, suite)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # a pid that ran on this host and is gone
+    (tmp_path / "runs.lock").write_text(json.dumps({"pid": dead.pid, "host": os.uname().nodename,
+                                                     "since": "2026-01-01T00:00:00Z", "token": "x"}))
+    status, out, err = run_cli("run", plan, "-j", 1)
+    assert status == 0, err
+    assert "18 run, 0 failed" in out and not (tmp_path / "runs.lock").exists()
+
+
+def test_a_lock_of_another_host_is_refused_with_how_to_clear_it(tmp_path, suite, run_cli):
+    plan = campaign(tmp_path, suite)
+    lock = tmp_path / "runs.lock"
+    lock.write_text(json.dumps({"pid": 1, "host": "node-017", "since": "2026-01-01T00:00:00Z", "token": "y"}))
+    status, out, err = run_cli("run", plan, "-j", 1)
+    assert status == 2 and err.count("\n") == 1
+    assert "(pid 1 on node-017, since 2026-01-01T00:00:00Z)" in err and f"remove {lock}" in err
+    assert lock.exists() and not (tmp_path / "runs").exists()
+
+
+def test_two_takers_of_one_stale_lock_never_both_hold_it(tmp_path):
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from nonoqubo._util.lock import hold
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    path = str(tmp_path / "runs.lock")
+    for _ in range(20):
+        Path(path).write_text(json.dumps({"pid": dead.pid, "host": os.uname().nodename, "since": "s", "token": "z"}))
+        barrier, guard, holding, most = threading.Barrier(4), threading.Lock(), [0], [0]
+
+        def take(_: int) -> bool:
+            barrier.wait()
+            try:
+                with hold(path, "runs"):
+                    with guard:
+                        holding[0] += 1
+                        most[0] = max(most[0], holding[0])
+                    time.sleep(0.02)
+                    with guard:
+                        holding[0] -= 1
+                    return True
+            except NonoquboError:
+                return False
+
+        with ThreadPoolExecutor(4) as threads:
+            winners = list(threads.map(take, range(4)))
+        assert sum(winners) >= 1 and most[0] == 1, (winners, most)
+        assert not os.path.exists(path) and not os.path.exists(path + ".takeover")
+
+
+# -- issue 51 item 3: every bad plan is one line, exit 2, nothing written, and fast ------------------------------
+HUGE = [
+    # duplicate keys, naming the key and both lines
+    ("suite: suite\nsettings:\n  sa: {sampler: sa, reads: 2}\n  sa: {sampler: sa, reads: 3}\n",
+     "plan.yaml:4:3: key 'sa' is given twice (lines 3 and 4)"),
+    ("suite: suite\nseeds: [1]\nsettings: {sa: {sampler: sa}}\nseeds: [2]\n", "key 'seeds' is given twice (lines 2 and 4)"),
+    # a product of 10^9 tasks, refused before expanding
+    ("suite: suite\nseeds: 1000\nsettings:\n  sa: {sampler: sa, reads: [" + ", ".join(map(str, range(1, 1001)))
+     + "], sweeps: [" + ", ".join(map(str, range(1, 1001))) + "]}\n", "expand to 1,000,000 expansions x 1,000 seeds"),
+    # a 10^6-value axis
+    ("suite: suite\nsettings:\n  sa: {sampler: sa, sweeps: [" + ", ".join(map(str, range(1, 1_000_001))) + "]}\n",
+     "larger than 1 MB: not a plan"),
+    ("{\"suite\": \"suite\", \"settings\": {\"sa\": {\"sampler\": \"sa\", \"sweeps\": ["
+     + ", ".join(map(str, range(1, 100_001))) + "]}}}", "an axis of 100,000 values"),
+    # a 100,001-seed list (100,000 distinct seeds x 30 settings is over the task cap)
+    (json.dumps({"suite": "suite", "seeds": list(range(100_001)), "settings": {"sa": {"sampler": "sa"}}}),
+     "seeds: 100,001 seeds; at most 100,000"),
+    (json.dumps({"suite": "suite", "seeds": list(range(100_000)), "settings": {"sa": {"sampler": "sa",
+                                                                                    "reads": list(range(1, 31))}}}),
+     "expand to 30 expansions x 100,000 seeds = 3,000,000 tasks per model or more"),
+    # nesting and numbers over the bounds
+    ("suite: suite\nsettings: {sa: {sampler: sa, reads: " + "[" * 5000 + "]" * 5000 + "}}\n",
+     "nesting deeper than 100 levels"),
+    ("suite: suite\nsettings: {sa: {sampler: sa, reads: " + "9" * 5000 + "}}\n", "a number of 5000 digits is too large"),
+    # NUL characters, raw or escaped
+    ("suite: suite\nsettings: {sa: {sampler: sa}}\nmodels: \"random\\0x\"\n", "a NUL character"),
+    ("suite: suite\nsettings: {sa: {sampler: sa}}\nmodels: 'random\0x'\n", "plan.yaml:3: a NUL character"),
+]
+
+
+@pytest.mark.parametrize("plan_text, message", HUGE, ids=[
+    "dup-setting", "dup-seeds", "product-1e9", "axis-1e6", "axis-1e5", "seeds-100001", "seeds-x-axis", "deep", "digits",
+    "nul-escaped", "nul-raw"])
+def test_a_huge_or_ambiguous_plan_is_refused_fast_in_one_line(tmp_path, suite, run_cli, plan_text, message):
+    plan = campaign(tmp_path, suite, plan_text)
+    if plan_text.startswith("{"):  # a big plan in JSON: read in milliseconds where PyYAML takes seconds
+        plan = plan.rename(plan.with_suffix(".json"))
+    start = time.perf_counter()
+    status, out, err = run_cli("run", plan, "-j", 1)
+    assert time.perf_counter() - start < 20, "not refused fast"
+    assert status == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err[:500]
+    assert err.startswith(f"nonoqubo: error: {plan}") and message in err, err[:500]
+    assert not (tmp_path / "runs").exists() and not (tmp_path / "runs.log").exists()
+
+
+def test_duplicate_keys_in_a_json_plan_name_both_lines(tmp_path, suite, run_cli):
+    campaign(tmp_path, suite)
+    plan = tmp_path / "plan.json"
+    plan.write_text('{"suite": "suite",\n "settings": {"sa": {"sampler": "sa",\n   "reads": 2,\n   "reads": 3}}}\n')
+    status, _, err = run_cli("run", plan)
+    assert status == 2 and f"{plan}:4: key 'reads' is given twice (lines 3 and 4)" in err
+
+
+def test_a_sampler_whose_package_is_missing_is_refused_before_anything_runs(tmp_path, suite, run_cli, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ortools" else real(name, *a))
+    plan = campaign(tmp_path, suite, "suite: suite\nsettings:\n  exact: {sampler: cpsat}\n")
+    status, _, err = run_cli("run", plan)
+    assert status == 2 and err.count("\n") == 1
+    assert "settings.exact: the 'cpsat' sampler needs the 'ortools' package" in err and 'nonoqubo[cp]' in err
+    assert not (tmp_path / "runs").exists()
+
+
+def test_the_log_is_never_written_onto_the_plan_file(tmp_path, suite, run_cli):
+    campaign(tmp_path, suite)
+    plan = tmp_path / "plan.log"
+    text = "suite: suite\nruns: plan\nsettings: {sa: {sampler: sa, reads: 2}}\n"
+    plan.write_text(text)
+    status, _, err = run_cli("run", plan)
+    assert status == 2 and "the campaign log beside" in err and "the plan file itself" in err
+    assert plan.read_text() == text and not (tmp_path / "plan").exists()
+
+
+def test_j_over_the_tasks_is_capped_and_said(tmp_path, suite, run_cli):
+    plan = campaign(tmp_path, suite, "suite: suite\nsettings: {sa: {sampler: sa, reads: 2, sweeps: 10}}\n")
+    status, out, err = run_cli("run", plan, "-j", 1_000_000)
+    assert status == 0, err
+    assert "nonoqubo: note: -j 1,000,000 capped at 3 (3 tasks to do)" in err and "(3 local workers)" in out
+
+
+@pytest.mark.parametrize("scheduler, message", [
+    ("8786", "not a scheduler's address (tcp://HOST:PORT"),
+    ("tls://127.0.0.1:8786", "a tls:// scheduler needs certificates"),
+    ("tcp://127.0.0.1:99999", "not a scheduler's address"),
+    ("garbage", "not a scheduler file"),
+])
+def test_a_bad_scheduler_is_one_line_and_nothing_is_written(tmp_path, suite, run_cli, scheduler, message):
+    plan = campaign(tmp_path, suite)
+    if scheduler == "garbage":
+        scheduler = str(tmp_path / "scheduler.json")
+        Path(scheduler).write_bytes(b"\x00\xff not json {{{")
+    status, out, err = run_cli("run", plan, "--scheduler", scheduler)
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "runs").exists() and not (tmp_path / "runs.log").exists()
+    assert not (tmp_path / "runs.lock").exists()
+
+
+def test_a_scheduler_given_as_a_number_is_one_line():
+    from nonoqubo.campaign.runner import scheduler_address
+
+    with pytest.raises(NonoquboError, match="not a number"):
+        scheduler_address(8786)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda e: e.update(files="many"), "files: a list of mappings"),
+    (lambda e: e.update(name="../../etc/x"), "is not a file name"),
+    (lambda e: e.update(name="a\0b"), "is not a file name"),
+    (lambda e: e["files"][0].update(variables="lots"), "variables: a whole number"),
+    (lambda e: e["files"][0].update(path=17), "path: a file's path"),
+])
+def test_a_suite_index_with_wrong_typed_fields_is_one_line(tmp_path, suite, run_cli, change, message):
+    plan = campaign(tmp_path, suite, "suite: suite\nsettings: {sa: {sampler: sa}}\n")
+    index_path = tmp_path / "suite" / "index.json"
+    index = json.loads(index_path.read_text())
+    change(index["puzzles"][0])
+    index_path.write_text(json.dumps(index))
+    status, out, err = run_cli("run", plan)
+    assert status == 2 and err.count("\n") == 1 and message in err and "index.json: entry" in err, err
+    assert not (tmp_path / "runs").exists()
+
+
+def test_the_summary_counts_each_setting_and_gives_its_success_probability(tmp_path, suite, run_cli):
+    """Issue 51 item 5: tasks run, skipped and failed per setting, p valid; --json for it."""
+    plan = campaign(tmp_path, suite)
+    (tmp_path / "suite" / f"{NAMES[1]}.bqm").write_bytes(b"not a model")
+    assert run_cli("run", plan, "-j", 1, "-q")[0] == 1
+    (tmp_path / "runs" / "tabu" / f"{NAMES[0]}.seed1.json").unlink()
+    status, out, _ = run_cli("run", plan, "-j", 1, "--json")
+    doc = json.loads(out)
+    rows = {r["setting"]: r for r in doc["settings"]}
+    assert list(rows) == ["sa-sweeps=50", "sa-sweeps=200", "tabu"]
+    assert (rows["tabu"]["tasks"], rows["tabu"]["skipped"], rows["tabu"]["ran"], rows["tabu"]["failed"]) == (6, 3, 1, 2)
+    assert rows["sa-sweeps=50"]["ran"] == 0 and rows["sa-sweeps=50"]["p_valid"] is None
+    assert rows["tabu"]["samples"] == 3 and 0 <= rows["tabu"]["valid"] <= 3  # the one tabu run of 3 reads
+    assert rows["tabu"]["p_valid"] == rows["tabu"]["valid"] / 3
+    status, out, _ = run_cli("run", plan, "-j", 1)
+    table = out.splitlines()[1:5]
+    assert table[0].split() == ["setting", "tasks", "skipped", "run", "failed", "p", "valid"]
+    assert table[3].split()[:5] == ["tabu", "6", "4", "0", "2"]
+
+
+def test_a_task_past_its_time_limit_is_stopped_and_fails_and_the_campaign_goes_on(tmp_path, suite, run_cli):
+    """Issue 51 item 4: the plan's task-time-limit (and --task-time-limit over it), enforced by the worker."""
+    plan = campaign(tmp_path, suite, """\
+suite: suite
+task-time-limit: 0.3
+settings:
+  slow: {sampler: sa, reads: 1000, sweeps: 20000}
+  quick: {sampler: sa, reads: 2, sweeps: 10}
+""")
+    start = time.perf_counter()
+    status, out, err = run_cli("run", plan, "-j", 2, "--json")
+    assert status == 1, err
+    assert time.perf_counter() - start < 60  # 3 slow tasks of minutes each, each stopped at 0.3 s
+    doc = json.loads(out)
+    rows = {r["setting"]: r for r in doc["settings"]}
+    assert (rows["slow"]["failed"], rows["quick"]["ran"]) == (3, 3)
+    assert all("ran past its limit of 0.3 s (task-time-limit)" in f["reason"] for f in doc["failed"])
+    assert not (tmp_path / "runs" / "slow").exists()
+    log = (tmp_path / "runs.log").read_text()
+    assert log.count("Z failed slow/") == 3 and "time limit: the task ran past its limit" in log
+    status, _, err = run_cli("run", plan, "-j", 1, "--task-time-limit", "-1")
+    assert status == 2 and "--task-time-limit must be a positive number of seconds" in err
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "forever", "[1]"])
+def test_a_bad_task_time_limit_in_the_plan_is_one_line(tmp_path, suite, run_cli, value):
+    plan = campaign(tmp_path, suite, f"suite: suite\ntask-time-limit: {value}\nsettings: {{sa: {{sampler: sa}}}}\n")
+    status, _, err = run_cli("run", plan)
+    assert status == 2 and "task-time-limit: a positive number of seconds" in err and err.count("\n") == 1

@@ -155,3 +155,25 @@ def test_scheduler_and_jobs_are_one_or_the_other(tmp_path, suite, run_cli):
     plan = campaign(tmp_path, suite, PLAN)
     status, _, err = run_cli("run", plan, "--scheduler", "tcp://127.0.0.1:9", "-j", 2)
     assert status == 2 and "not allowed with argument" in err
+
+
+def test_q_silences_dask_and_batches_give_the_same_files_in_a_subprocess(tmp_path, suite, cluster):
+    """Issue 51 items 6-7: under -q a cluster run prints nothing at all (Dask's log and warnings included);
+    tasks sent in batches still give every run file, each whole."""
+    plan = campaign(tmp_path, suite, PLAN.replace("seeds: [1, 2]", "seeds: 6"))
+    done = subprocess.run([sys.executable, "-m", "nonoqubo", "run", str(plan), "-q", "--scheduler",
+                           cluster.scheduler_address], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "" and done.stderr == "", done.stderr
+    assert len(list((tmp_path / "runs").rglob("*.json"))) == 3 * 3 * 6
+    assert scan(read_plan(plan)).todo == []
+
+
+def test_batches_are_of_one_model_and_leave_every_worker_several():
+    from nonoqubo.campaign.runner import BATCH, _batches
+
+    plan_tasks = [type("T", (), {"source": f"m{k // 100}", "key": str(k)})() for k in range(300)]
+    batches = _batches(plan_tasks, 2)
+    assert [t.key for b in batches for t in b] == [str(k) for k in range(300)]
+    assert all(len({t.source for t in b}) == 1 for b in batches)
+    assert max(len(b) for b in batches) <= min(BATCH, 300 // 8) and len(batches) >= 8
+    assert len(_batches(plan_tasks[:5], 2)) == 5  # few tasks: one each

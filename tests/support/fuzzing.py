@@ -753,6 +753,51 @@ def _edges_readers(workdir: str) -> dict[str, Reader]:
     }
 
 
+#: issue 51's seeds: plans (YAML and JSON; axes, seeds, models by glob and by index field, a time limit) and
+#: scheduler values (addresses and a scheduler file)
+PLANS = (
+    "suite: {suite}\nruns: {runs}\nseeds: [1, 2]\nsettings:\n  sa: {{sampler: sa, reads: 2, sweeps: [10, 20]}}\n"
+    "  tabu: {{sampler: tabu, reads: 2, time-limit: 0.01}}\nmodels: 'random-*'\n",
+    "suite: {suite}\nruns: {runs}\nseeds: 3\ntask-time-limit: 5\nsettings:\n  pt: {{sampler: pt, reads: 1, sweeps: 10, "
+    "replicas: [2, 4]}}\nmodels: {{status: ok}}\n",
+    '{{"suite": "{suite}", "runs": "{runs}", "seeds": [7], "settings": {{"sa": {{"sampler": "sa", "beta-range": '
+    '["0.1,5", "1,10"], "restarts": 2}}}}}}',
+)
+SCHEDULERS = ("tcp://127.0.0.1:8786", "10.0.0.5:8786", "ws://[::1]:8786", "tls://host:8786", "inproc://x:1",
+              '{"type": "Scheduler", "id": "Scheduler-1", "address": "tcp://127.0.0.1:8786", "services": {}}')
+
+
+def _runner_readers(workdir: str) -> dict[str, Reader]:
+    """The families of issue 51: campaign plans (``run PLAN --dry-run``) and ``--scheduler`` values (on a plan
+    whose one task is done, so nothing connects)."""
+    from nonoqubo.cli import main
+
+    out = os.path.join(workdir, "runner")
+    suite = os.path.join(out, "suite")
+    done_plan = os.path.join(out, "done.yaml")
+    if not os.path.exists(done_plan):
+        os.makedirs(out, exist_ok=True)
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            main(["suite", "--random", "5x5:0.5:2:7", "-o", suite, "-f", "bqm", "-j", "1", "-q"])
+            Path(done_plan).write_text(f"suite: {suite}\nmodels: '*0001'\nsettings: {{sa: {{sampler: sa, reads: 1, "
+                                       "sweeps: 10}}\n")
+            main(["run", done_plan, "-j", "1", "-q"])
+    runs = os.path.join(out, "fuzz-runs")
+
+    def scheduler(p: str) -> list[str]:
+        value = p if p.endswith(".json") and len(p) % 2 else _value(p)
+        return ["run", done_plan, "--scheduler", value, "-q"]
+
+    return {
+        "plans": Reader("plans", [(f"plan{i}.{'json' if t.startswith('{') else 'yaml'}",
+                                   t.format(suite=suite, runs=runs).encode()) for i, t in enumerate(PLANS)],
+                        lambda p: ["run", p, "--dry-run", "-q"]),
+        "scheduler-values": Reader("scheduler-values", [(f"scheduler{i}.{'json' if t.startswith('{') else 'txt'}",
+                                                         t.encode()) for i, t in enumerate(SCHEDULERS)],
+                                   scheduler, names=lambda p: ["--scheduler"]),
+    }
+
+
 def readers(workdir: str) -> dict[str, Reader]:
     """Every reader family; model seeds are written to *workdir* (the samples' model lives there)."""
     model_path = os.path.join(workdir, "logo.qubo")
@@ -787,6 +832,7 @@ def readers(workdir: str) -> dict[str, Reader]:
     out.update(_edges3_readers(workdir))
     out.update(_records_readers(workdir))
     out.update(_edges_readers(workdir))
+    out.update(_runner_readers(workdir))
     return out
 
 
