@@ -62,7 +62,7 @@ from ._options import run_seconds, workers
 from .plan import Plan, Scan, Task, scan, work
 
 __all__ = ["ATTEMPTS", "JOBS_PER_CPU", "ModelCache", "capped_jobs", "scheduler_address", "ModelData", "Outcome",
-           "SettingTally", "TaskResult", "dry_run", "dry_run_lines", "execute", "execute_batch",
+           "SettingTally", "TaskResult", "batches", "dry_run", "dry_run_lines", "execute", "execute_batch",
            "run_in_process", "run_plan"]
 
 #: how many times a task is started before a worker death it is part of fails it
@@ -537,7 +537,7 @@ def execute_batch(tasks: Sequence[Task], data: ModelData | None = None, limit: f
 BATCH = 64
 
 
-def _batches(tasks: Sequence[Task], workers: int) -> list[list[Task]]:
+def batches(tasks: Sequence[Task], workers: int) -> list[list[Task]]:
     """*tasks* cut into batches of one model each, of at most :data:`BATCH` tasks and small enough that every
     worker gets several (so a slow or dead worker holds back little)."""
     size = max(1, min(BATCH, len(tasks) // max(1, 4 * workers)))
@@ -551,7 +551,7 @@ def _batches(tasks: Sequence[Task], workers: int) -> list[list[Task]]:
 
 
 def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver, limit: float | None) -> None:
-    """*tasks* on the workers of the Dask cluster *client* is connected to, in batches (:func:`_batches`)."""
+    """*tasks* on the workers of the Dask cluster *client* is connected to, in batches (:func:`batches`)."""
     from distributed import as_completed
 
     data: dict[str, Any] = {}
@@ -577,7 +577,7 @@ def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver, limit: float | N
         return future
 
     workers = max(1, len(client.scheduler_info().get("workers", {})))
-    queue = as_completed([submit(b) for b in _batches(tasks, workers)])
+    queue = as_completed([submit(b) for b in batches(tasks, workers)])
     for future in queue:
         batch = by_future.pop(future)
         try:

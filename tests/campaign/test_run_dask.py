@@ -169,11 +169,11 @@ def test_q_silences_dask_and_batches_give_the_same_files_in_a_subprocess(tmp_pat
 
 
 def test_batches_are_of_one_model_and_leave_every_worker_several():
-    from nonoqubo.campaign.runner import BATCH, _batches
+    from nonoqubo.campaign.runner import BATCH, batches
 
     plan_tasks = [type("T", (), {"source": f"m{k // 100}", "key": str(k)})() for k in range(300)]
-    batches = _batches(plan_tasks, 2)
-    assert [t.key for b in batches for t in b] == [str(k) for k in range(300)]
-    assert all(len({t.source for t in b}) == 1 for b in batches)
-    assert max(len(b) for b in batches) <= min(BATCH, 300 // 8) and len(batches) >= 8
-    assert len(_batches(plan_tasks[:5], 2)) == 5  # few tasks: one each
+    made = batches(plan_tasks, 2)
+    assert [t.key for b in made for t in b] == [str(k) for k in range(300)]
+    assert all(len({t.source for t in b}) == 1 for b in made)
+    assert max(len(b) for b in made) <= min(BATCH, 300 // 8) and len(made) >= 8
+    assert len(batches(plan_tasks[:5], 2)) == 5  # few tasks: one each
