@@ -476,13 +476,15 @@ CONFLICT_POLICIES = ("rerun", "keep")
 @dataclass
 class Scan:
     """What a plan's runs folder holds already: the tasks done (their run files record their runs), the ones
-    to do, the conflicts (a run file that records another run, or that cannot be read), and the conflicts
-    kept (left as they are, not done: :meth:`resolved` with ``keep``)."""
+    to do, the conflicts (a run file that records another run, or that cannot be read), the conflicts
+    kept (left as they are, not done: :meth:`resolved` with ``keep``) and the ones to run again over their
+    files (among the tasks to do: :meth:`resolved` with ``rerun``)."""
 
     done: list[Task]
     todo: list[Task]
     conflicts: list[tuple[Task, str]]
     kept: list[Task] = field(default_factory=list)
+    rerun: list[Task] = field(default_factory=list)
 
     def resolved(self, policy: str | None) -> Scan:
         """This scan with its conflicts settled by *policy* (:data:`CONFLICT_POLICIES`; None: left as they are)."""
@@ -492,8 +494,8 @@ class Scan:
             raise NonoquboError(f"conflicts: {policy!r} is not one of {', '.join(CONFLICT_POLICIES)}")
         tasks = [t for t, _ in self.conflicts]
         if policy == "rerun":
-            return Scan(self.done, self.todo + tasks, [], self.kept)
-        return Scan(self.done, self.todo, [], self.kept + tasks)
+            return Scan(self.done, self.todo + tasks, [], self.kept, self.rerun + tasks)
+        return Scan(self.done, self.todo, [], self.kept + tasks, self.rerun)
 
 
 def _recorded(path: str) -> RunRecord | None:

@@ -646,14 +646,16 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
 
 
 def _rescanned(plan: Plan, found: Scan) -> Scan:
-    """*found* (made before the lock was taken) with the tasks whose run files appeared since scanned again."""
-    appeared = [t for t in found.todo if os.path.exists(t.output)]
+    """*found* (made before the lock was taken) with the tasks whose run files appeared since scanned again (not
+    those the scan already found and ``--rerun-conflicts`` runs again over their files)."""
+    rerun = {t.key for t in found.rerun}
+    appeared = [t for t in found.todo if t.key not in rerun and os.path.exists(t.output)]
     if not appeared:
         return found
     again = scan(plan, appeared)
     keys = {t.key for t in appeared}
     return Scan(found.done + again.done, [t for t in found.todo if t.key not in keys],
-                found.conflicts + again.conflicts)
+                found.conflicts + again.conflicts, found.kept, found.rerun)
 
 
 def _run_locked(plan: Plan, jobs: int | None, scheduler: str | None, progress: Callable[[int, int], None] | None,

@@ -423,8 +423,9 @@ def probe_solve(puzzle: Puzzle, line: LineSolveResult | None = None, *, max_roun
     rounds = probes = contradictions = var_rounds = var_probes = 0
     lo = hi = None
     cell_settled: int | None = None
+
     def enough() -> bool:  # fewer than stop_below cells open: nothing more is asked
-        return bool(stop_below) and np.count_nonzero(_popcount(mask) > 1) < stop_below
+        return bool(stop_below) and bool(np.count_nonzero(_popcount(mask) > 1) < stop_below)
 
     while not enough():
         while (max_rounds is None or rounds < max_rounds) and (_popcount(mask) > 1).any() and not enough():
