@@ -25,13 +25,16 @@ from typing import Any
 
 from .._util.guard import MAX_DEPTH, MAX_DIGITS, json_loads
 from ..errors import FormatError, RecordError
+from ..model.weights import FAMILIES, Weights
 
 __all__ = ["MAX_QUOTED", "Fields", "check_version", "decode_at", "loads", "quoted"]
 
 #: the longest quotation of a value in an error line (then ``... (N characters)``)
 MAX_QUOTED = 60
-#: a whole number a record may hold (a count, a seed, a weight): below 10**18, as every reader's
+#: a whole number a record may hold (a count, a seed): below 10**18, as every reader's
 MAX_WHOLE = 10 ** 18
+#: the largest weight a record holds (the ``--weights`` grammar's: nine digits)
+MAX_WEIGHT = 10 ** 9
 
 
 def quoted(value: Any) -> str:
@@ -165,6 +168,17 @@ class Fields:
         if found and not isinstance(value, Mapping):
             raise self.fail(key, "a JSON object", value)
         return value
+
+    def weights(self, key: str = "weights") -> Weights:
+        """Penalty weights: ``{family: whole number from 1}`` (absent: the default)."""
+        given = self.mapping(key, optional=True) or {}
+        for family, value in given.items():
+            if family not in FAMILIES:
+                raise self.fail(key, f"families {', '.join(FAMILIES)}", dict(given))
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value < MAX_WEIGHT:
+                raise RecordError(f"{self.where}: {key}: {family}: a whole number from 1 to {MAX_WEIGHT - 1}, "
+                                  f"not {quoted(value)}")
+        return Weights.of(dict(given))
 
     def items(self, key: str, optional: bool = False) -> Any:
         found, value = self._get(key, optional)

@@ -141,6 +141,8 @@ class IndexEntry:
             raise f.fail("name", "a file name (no folder, no '..', no NUL)", name)
         clues = f.mapping("clues", True)
         files = f.items("files", True) or []
+        f.weights()  # checked here, so that a bad weight names the index
+        f.text("encoding", True)
         family = f.mapping("family", True)
         if family is not None:
             fam = Fields(family, f"{where}: family")
@@ -192,7 +194,7 @@ class SuiteModel:
         if builds or self.path == self.clues:
             return encoding or DEFAULT.name, weights or Weights()
         fields = self.entry.fields
-        return str(fields.get("encoding", DEFAULT.name)), Weights.of(fields.get("weights"), f"{self.name}: weights")
+        return str(fields.get("encoding", DEFAULT.name)), Weights.of(fields.get("weights"))
 
     def variables_after(self, presolve: str) -> int:
         """The variables *presolve* (``line``, ``probe``) leaves, as the index counts them, else :attr:`variables`."""

@@ -48,7 +48,7 @@ from .._util.plain import json_safe
 from ..errors import RecordError
 from ..model.encodings import Encoding, encoding_named
 from ..model.encodings import names as encoding_names
-from ..model.weights import FAMILIES, Weights
+from ..model.weights import Weights
 from ._fields import Fields, check_version, quoted
 
 __all__ = ["RUN_IDENTITY", "RUN_RECORD_VERSION", "RecordedModel", "RunIdentity", "RunModel", "RunRecord"]
@@ -62,8 +62,6 @@ RUN_RECORD_VERSIONS = (1, 2)
 RUN_IDENTITY = ("seed", "reads")
 #: the presolve names (:data:`nonoqubo.logic.presolve.PRESOLVES`; here so the record needs no line logic)
 _PRESOLVES = ("line", "probe")
-#: the largest weight a record holds (the ``--weights`` grammar's: nine digits)
-_MAX_WEIGHT = 10 ** 9
 
 
 @dataclass(frozen=True)
@@ -116,17 +114,11 @@ class RunModel:
     @classmethod
     def from_dict(cls, doc: Any, where: str) -> RunModel:
         f = Fields(doc, f"{where}: model")
-        weights = f.mapping("weights", optional=True) or {}
-        for family, value in weights.items():
-            if family not in FAMILIES:
-                raise f.fail("weights", f"families {', '.join(FAMILIES)}", dict(weights))
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value < _MAX_WEIGHT:
-                raise RecordError(f"{f.where}: weights: {family}: a whole number from 1 to {_MAX_WEIGHT - 1}, "
-                                  f"not {quoted(value)}")
+        weights = f.weights()
         digest = f.text("digest", True)
         if digest is not None and (len(digest) != 64 or digest.strip("0123456789abcdef")):
             raise f.fail("digest", "a sha256 (64 hex digits)", digest)
-        return cls(f.text("encoding"), Weights.of(dict(weights)), f.integer("variables", True),
+        return cls(f.text("encoding"), weights, f.integer("variables", True),
                    f.integer("full_variables", True), f.integer("fixed", True), digest, f.text("source", True))
 
 

@@ -60,6 +60,7 @@ def test_a_version_1_index_is_read_and_a_constrained_file_is_not_a_qubo_model():
     ({"puzzles": [{"name": "a", "files": [{"path": "../../etc/x"}]}]}, "path: a path inside the suite's folder"),
     ({"puzzles": [{"name": "a"}, {"name": "a"}]}, "given twice"),
     ({"puzzles": [{"name": "a", "family": {"kind": "random", "width": "4"}}]}, "family: width: a whole number"),
+    ({"puzzles": [{"name": "a", "weights": {"cell": 0}}]}, "puzzles.0.: weights: cell: a whole number from 1"),
 ])
 def test_a_broken_index_is_refused_in_one_line(doc, words):
     with pytest.raises(RecordError, match=words.replace("(", r"\(")):
