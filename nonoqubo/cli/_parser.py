@@ -199,6 +199,8 @@ class Commands(_SubParsers):
         super().__init__(*args, **kwargs)
         self.table: dict[str, Command] = {}
         self.package = ""
+        #: called with a command's name and parser once its module registered it (options every command shares)
+        self.on_load: Any = None
 
     def add_table(self, table: Sequence[Command], package: str) -> None:
         """List the commands of *table* (in order, then by name), their modules in the package *package*."""
@@ -228,6 +230,8 @@ class Commands(_SubParsers):
             module.register(self)
             if name not in self._name_parser_map:
                 raise LookupError(f"{module.__name__}.register adds no command {name!r}")
+            if self.on_load is not None:
+                self.on_load(name, self._name_parser_map[name])
         return self._name_parser_map[name]
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,

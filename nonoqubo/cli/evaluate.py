@@ -11,9 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .._util.progress import steps
 from ..campaign.outputs import EvaluateOptions, write_outputs
-from ._common import add_force_argument
+from ._common import add_force_argument, progress_stage
 
 ORDER = 65
 
@@ -152,7 +151,7 @@ def options_of(args: argparse.Namespace) -> EvaluateOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    done = write_outputs(options_of(args), stage=steps,
+    done = write_outputs(options_of(args), stage=progress_stage(args),
                          # shown even with -q, as warnings are: files of the runs folder were not judged
                          note=lambda line: print(f"note: {line}", file=sys.stderr))
     if done.stdout is not None:

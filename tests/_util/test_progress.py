@@ -49,3 +49,40 @@ def test_a_bar_keeps_its_clock_running_through_a_long_step(monkeypatch):
         threading.Event().wait(0.6)  # no tick: only the clock redraws
         assert err.getvalue().count("\r") >= drawn + 3
     assert not [t for t in threading.enumerate() if t.name == "nonoqubo-bar-clock"]
+
+
+def test_captured_output_has_no_progress_however_slow_the_machine(run_cli, monkeypatch, tmp_path):
+    """Progress goes to a terminal only (as git's): a stage slower than any threshold prints nothing to a pipe.
+
+    The clock is made to jump an hour at every reading, so every stage looks slow; the output
+    without ``--progress`` is the same as with ``--no-progress``, and ``--progress`` forces the lines.
+    """
+    import itertools
+    import time
+
+    from tests.support import ROOT
+
+    logo = ROOT / "examples" / "qbpp-logo.yaml"
+    status, _, err = run_cli("solve", logo, "--seed", "1", "-q", "-o", tmp_path / "s.json")
+    assert status == 0, err
+    hours = itertools.count(0.0, 3600.0)
+    monkeypatch.setattr(time, "perf_counter", lambda: next(hours))
+    plain = run_cli("evaluate", logo, tmp_path / "s.json")
+    silenced = run_cli("evaluate", logo, tmp_path / "s.json", "--no-progress")
+    assert plain == silenced and "judging" not in plain[2] and plain[0] == 0
+    forced = run_cli("evaluate", logo, tmp_path / "s.json", "--progress")
+    assert "judging sample files: 100 % (1 of 1 files)" in forced[2]
+    assert forced[1] == plain[1]
+
+
+def test_progress_option_is_defined_once_and_taken_by_the_commands_that_show_progress(run_cli):
+    from nonoqubo.cli import make_parser
+    from nonoqubo.cli._common import PROGRESS_COMMANDS
+
+    parser = make_parser()
+    commands = parser._defaults["_commands"]
+    for name in commands.table:
+        options = commands.load(name)._option_string_actions
+        assert ("--progress" in options and "--no-progress" in options) == (name in PROGRESS_COMMANDS), name
+    status, _, err = run_cli("check", "--progress", "x", "y")
+    assert status == 2 and "unrecognized arguments: --progress" in err
