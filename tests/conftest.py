@@ -44,6 +44,7 @@ def slow_limit() -> float | None:
 def pytest_configure(config):
     """Read the guard's limit once, when the session starts (a test changing the environment cannot move it)."""
     config.stash[SLOW_LIMIT] = slow_limit()
+    config.pluginmanager.import_plugin("tests.support.skips")  # every skip says how to get what it lacks
 
 
 @pytest.hookimpl(hookwrapper=True)
