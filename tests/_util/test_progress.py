@@ -73,16 +73,3 @@ def test_captured_output_has_no_progress_however_slow_the_machine(run_cli, monke
     forced = run_cli("evaluate", logo, tmp_path / "s.json", "--progress")
     assert "judging sample files: 100 % (1 of 1 files)" in forced[2]
     assert forced[1] == plain[1]
-
-
-def test_progress_option_is_defined_once_and_taken_by_the_commands_that_show_progress(run_cli):
-    from nonoqubo.cli import make_parser
-    from nonoqubo.cli._common import PROGRESS_COMMANDS
-
-    parser = make_parser()
-    commands = parser._defaults["_commands"]
-    for name in commands.table:
-        options = commands.load(name)._option_string_actions
-        assert ("--progress" in options and "--no-progress" in options) == (name in PROGRESS_COMMANDS), name
-    status, _, err = run_cli("check", "--progress", "x", "y")
-    assert status == 2 and "unrecognized arguments: --progress" in err

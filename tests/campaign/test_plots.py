@@ -8,14 +8,12 @@ inside the figure.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
 from tests.support import ROOT
 from nonoqubo.campaign.evaluate import evaluate
-from nonoqubo.campaign.plots import _fit_lines, _text_width, all_plots, cost_plot, p_plot
+from nonoqubo.campaign.plots import all_plots, cost_plot, p_plot
 
 pytest.importorskip("matplotlib")
 
@@ -103,13 +101,3 @@ def test_many_settings_fit_their_legend(tour) -> None:
     groups = [dataclasses.replace(tour[0], setting=f"setting-with-a-long-name-{k}") for k in range(5)]
     for plot in (p_plot(groups), cost_plot(groups)):
         assert _outside(plot.figure) == [], plot.name
-
-
-def test_fit_lines_keeps_every_line_within_the_width() -> None:
-    text = "share of samples with the cell in conflict"
-    for width in (60.0, 120.0, 400.0):
-        lines = _fit_lines(text, 8, width).split("\n")
-        assert " ".join(lines) == text
-        assert all(_text_width(line, 8) <= width or " " not in line for line in lines)
-    assert _fit_lines(text, 8, 1e6) == text
-    assert math.isfinite(_text_width(text, 8))

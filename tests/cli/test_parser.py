@@ -46,3 +46,16 @@ def test_a_plan_given_as_a_puzzle_is_said_to_be_a_plan(run_cli):
         assert (status, out) == (2, "")
         assert err == (f"nonoqubo: error: {plan}: this is a campaign plan (it has 'settings' and no 'rows'), "
                        f"not a puzzle: 'nonoqubo run {plan}' runs it\n")
+
+
+def test_progress_option_is_defined_once_and_taken_by_the_commands_that_show_progress(run_cli):
+    from nonoqubo.cli import make_parser
+    from nonoqubo.cli._common import PROGRESS_COMMANDS
+
+    parser = make_parser()
+    commands = parser._defaults["_commands"]
+    for name in commands.table:
+        options = commands.load(name)._option_string_actions
+        assert ("--progress" in options and "--no-progress" in options) == (name in PROGRESS_COMMANDS), name
+    status, _, err = run_cli("check", "--progress", "x", "y")
+    assert status == 2 and "unrecognized arguments: --progress" in err
