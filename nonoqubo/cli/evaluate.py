@@ -88,8 +88,9 @@ misc/check_submission.py accepts with the class's check/check_nonogram.py
 (a class written by 'suite --layout qoblib').  One setting per instance; DIR
 must be new or empty; --reference TEXT fills the Reference column.
 
-Progress goes to standard error: a bar on a terminal; in a log or a batch job
-one line per 10 % of the files (and of the figures) once a stage has run 5 s.
+Progress goes to standard error on a terminal only (a bar), as git's does:
+--progress writes one line per 10 % of the files (and of the figures) into a
+log or a batch job's output too, --no-progress turns the bar off.
 Every file written is named on standard error after the table ('wrote
 report.html (HTML report, 1,234 bytes)').  -q prints nothing but errors and
 warnings when --csv, --report or --figures hold the output.  Censored points (no success) are drawn as one-sided 95 %
