@@ -35,6 +35,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "nonoqubo_registry",
     "nonoqubo_campaign",
+    "nonoqubo_console",
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
@@ -55,5 +56,6 @@ nitpicky = False
 
 html_theme = "alabaster"
 html_title = f"nonoqubo {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["nonoqubo.css"]  # the figures' captions left-aligned
 html_theme_options = {"description": "nonogram clues to QUBO files, and solver answers back to checked pictures"}

@@ -47,6 +47,7 @@ def pytest_configure(config):
     from tests.support.record_schemas import install
 
     install()  # every run record, suite index and group record a test writes is held to its schema
+    config.pluginmanager.import_plugin("tests.support.skips")  # every skip says how to get what it lacks
 
 
 @pytest.hookimpl(hookwrapper=True)

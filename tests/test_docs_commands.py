@@ -39,7 +39,7 @@ PAGES = {str(p.relative_to(ROOT)): p
 SLOW = {"README.md", "docs/annealer-road.md", "docs/guides/annealer.md", "docs/guides/campaigns.md",
         "docs/guides/campaigns-at-scale.md", "docs/guides/hard-instances.md", "docs/guides/qoblib.md",
         "docs/guides/reports.md", "docs/guides/sampling.md", "docs/guides/tournaments.md",
-        "docs/campaigns-reports.md", "docs/model.md"}
+        "docs/campaigns-reports.md", "docs/model.md", "docs/commands.md"}
 #: commands .ci/run runs (in a fresh clone); a test checks that it does; the pages' blocks with them are skipped
 CI_RUNS = ('python -m pip install -e ".[dev]"', "python -m pytest")
 ENVIRONMENT = ("python3 -m venv .venv", ". .venv/bin/activate")
@@ -78,18 +78,59 @@ def test_every_example_a_page_shows_runs(name, tmp_path):
     assert set(skipped) <= set(MAY_SKIP), f"{name} skips a block for another reason: {skipped}"
 
 
+#: the languages of blocks that are not commands: shown, never run (a command block must be console, bash or python)
+NOT_COMMANDS = ("text", "yaml", "json", "toml", "csv", "")
+
+
 def test_every_block_of_every_page_is_an_example():
-    """Sybil finds every console block and every python block of every page (none hides from the tests)."""
-    from tests.support.console import ConsoleParser
+    """Sybil finds every console, bash and python block of every page (none hides from the tests), and
+    no page shows commands in a block of another language (sh, shell, zsh), which nothing would run."""
+    from tests.support.console import BashParser, ConsoleParser
 
     for name, page in PAGES.items():
         text = page.read_text()
         examples = list(parse(page))
         console = [e for e in examples if isinstance(getattr(e.region.evaluator, "__self__", None), ConsoleParser)]
         assert len(console) == len(re.findall(r"^```console\n", text, re.M)), name
-        python = {text.rfind("```python", 0, e.region.start) for e in examples if e not in console
+        bash = [e for e in examples if isinstance(getattr(e.region.evaluator, "__self__", None), BashParser)]
+        assert len(bash) == len(re.findall(r"^```bash\n", text, re.M)), name
+        python = {text.rfind("```python", 0, e.region.start) for e in examples if e not in console and e not in bash
                   and not isinstance(e.parsed, tuple)}
         assert len(python) == len(re.findall(r"^```python\n", text, re.M)), name
+        fences = re.findall(r"^```(\S*)\n(?:.*?\n)*?```$", text, re.M)
+        assert {f for f in fences if not f.startswith("{")} <= {"console", "bash", "python", *NOT_COMMANDS}, (
+            name, set(fences))  # ({eval-rst} and other MyST directives are not code)
+
+
+def _problems(folder: Path, text: str, name: str = "page.md") -> list[str]:
+    """What :func:`run_page` finds wrong in a page of *text*, run in a fresh folder under *folder*."""
+    page = folder / name
+    page.write_text(text)
+    work = folder / f"work-{len(list(folder.glob('work-*')))}"
+    work.mkdir()
+    return run_page(page, work)[0]
+
+
+def test_a_bogus_option_in_a_bash_block_fails_its_page(tmp_path):
+    text = ("text\n\n```bash\nnonoqubo info examples/qbpp-logo.yaml   # fine\n"
+            "nonoqubo formats --bogus             # not an option\nnonoqubo formats\n```\n")
+    problems = _problems(tmp_path, text)
+    assert len(problems) == 1 and problems[0].startswith("page.md:3: line 5: the bash block fails there (exit 2)")
+    assert "unrecognized arguments: --bogus" in problems[0]
+    assert _problems(tmp_path, text.replace(" --bogus", "")) == []
+
+
+def test_a_bogus_option_put_into_the_commands_page_fails_its_test(tmp_path):
+    """Issue 53: ``--bogus`` put into docs/commands.md's block passed, as no bash block ran. The block's first
+    lines (the files it makes) and its first command run; ``--bogus`` there fails the page."""
+    text = PAGES["docs/commands.md"].read_text()
+    start = text.index("```bash\n")
+    block = text[start:text.index("```\n", start + 8) + 4]
+    first = next(line for line in block.splitlines() if line.startswith("nonoqubo info "))
+    bogus = block.replace(first, first.replace("nonoqubo info ", "nonoqubo info --bogus ", 1), 1)
+    cut = bogus[:bogus.index("nonoqubo info --bogus")] + "nonoqubo info --bogus examples/qbpp-logo.yaml\n```\n"
+    problems = _problems(tmp_path, cut, "commands.md")
+    assert len(problems) == 1 and "unrecognized arguments: --bogus" in problems[0], problems
 
 
 def test_a_wrong_output_is_caught(tmp_path):
@@ -185,6 +226,13 @@ def test_the_docs_build_with_warnings_as_errors(tmp_path):
     assert (out / "guides" / "logo-walkthrough.html").is_file()
     campaign = (out / "campaigns-reports.html").read_text()
     assert "campaign-p-vs-size.svg" in campaign and (out / "_images" / "campaign-p-vs-size.svg").is_file()
+    # issue 53: the figures' captions short and left-aligned; a YAML comment a command prints is output
+    captions = re.findall(r'<figure class="nonoqubo-figure[^"]*"[^>]*>.*?<figcaption>(.*?)</figcaption>', campaign, re.S)
+    assert len(captions) >= 5 and all(len(re.sub(r"<[^>]+>", "", c)) < 400 for c in captions), captions
+    assert "nonoqubo.css" in campaign and "text-align: left" in (out / "_static" / "nonoqubo.css").read_text()
+    walk = (out / "guides" / "logo-walkthrough.html").read_text()
+    assert '<span class="gp">$ </span>' in walk and '<span class="gp"># </span>' not in walk
+    assert '<span class="go"># The 15x15 puzzle' in walk
 
 
 @pytest.mark.slow
@@ -225,3 +273,27 @@ def test_the_annealer_guide_makes_each_file_before_it_reads_it(made):
     first_use = next(i for i, c in enumerate(page) if re.search(rf"(^|[\s'\"]){re.escape(made)}([\s'\"]|$)", c))
     writes = re.compile(rf"(>\s*|cp \S+ |-o |open\('){re.escape(made)}")
     assert writes.search(page[first_use]), f"the first command that names {made} does not make it: {page[first_use]}"
+
+
+def _where_next(text: str) -> list[str]:
+    """The items of a page's "Where next" section (each ``- `` line with the lines that continue it)."""
+    part = text.split("\n## Where next\n", 1)[1].split("\n#", 1)[0]
+    return [item.strip() for item in re.split(r"\n- ", "\n" + part.strip())[1:]]
+
+
+@pytest.mark.parametrize("name", [n for n, p in PAGES.items() if "\n## Where next\n" in p.read_text()])
+def test_every_where_next_item_links_to_a_page_that_exists(name):
+    """Issue 53: getting-started's "Where next" named a guide that does not exist and linked nothing."""
+    items = _where_next(PAGES[name].read_text())
+    assert items, name
+    for item in items:
+        links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", item)
+        assert links, f"{name}: a 'Where next' item links nowhere: {item!r}"
+        for link in links:
+            assert (PAGES[name].parent / link).is_file(), f"{name}: {link} does not exist"
+
+
+def test_the_where_next_check_catches_a_missing_page_and_an_unlinked_item():
+    items = _where_next("# P\n\n## Where next\n\n- [The model](model.md): how.\n- The Python API in a notebook.\n\n## Other\n")
+    assert items == ["[The model](model.md): how.", "The Python API in a notebook."]
+    assert not re.findall(r"\]\(([^)#]+)\)", items[1])

@@ -56,6 +56,11 @@ def _mimes(nb) -> list[str]:
 def test_the_logo_notebook_runs_and_draws(monkeypatch):
     nb = _execute(EXAMPLES / "qbpp-logo.ipynb", monkeypatch)
     assert _mimes(nb).count("image/svg+xml") >= 5  # puzzle, best, wrong, check, solved
+    svgs = [o["data"]["image/svg+xml"] for c in nb.cells if c.cell_type == "code" for o in c.outputs
+            if "image/svg+xml" in o.get("data", {})]
+    # the first picture is what its cell says, the clues around an empty grid; the last, the solved puzzle
+    assert "QUBO++ logo: unsolved, 15x15" in svgs[0] and "solution" not in svgs[0].split("</title>")[0]
+    assert "QUBO++ logo: solution, 15x15" in svgs[-1]
     text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
     assert "437 2756 120" in text
     htmls = [o["data"]["text/html"] for c in nb.cells if c.cell_type == "code" for o in c.outputs
@@ -126,6 +131,42 @@ def test_a_check_result_draws_what_check_image_writes(tmp_path):
     assert (tmp_path / "cli.svg").read_text() == svg
     good = nonoqubo.check(puzzle, (EXAMPLES / "qbpp-logo.answer.txt").read_text().split())
     assert good.valid and "VALID: the grid solves the puzzle" in good._repr_svg_()
+
+
+def _title_fill(svg: str) -> str:
+    import re
+
+    return re.search(r'<text class="caption"[^>]* fill="(#[0-9a-f]{6})"', svg).group(1)
+
+
+def test_the_title_colour_is_the_verdict_never_guessed_from_the_marks():
+    """Issue 53: an INVALID sample whose picture has no mark (a broken wall, say) had its title in VALID's
+    green; the colour now follows the verdict: green for VALID, red for INVALID, black for a puzzle's title."""
+    import dataclasses
+
+    import nonoqubo
+    from nonoqubo.answers.render import GOOD, INK, WRONG, puzzle_svg, report_svg
+
+    puzzle = _logo()
+    qubo = nonoqubo.build(puzzle)
+    answer = (EXAMPLES / "qbpp-logo.answer.txt").read_text().split()
+    valid = nonoqubo.decode(qubo, _lowest(qubo))[0]
+    assert valid.valid and _title_fill(report_svg(valid)) == GOOD
+    unmarked = dataclasses.replace(valid, valid=False, energy=2)  # the same clean picture, an INVALID verdict
+    svg = report_svg(unmarked)
+    assert "INVALID" in svg and _title_fill(svg) == WRONG != GOOD
+    assert _title_fill(nonoqubo.check(puzzle, answer)._repr_svg_()) == GOOD
+    assert _title_fill(nonoqubo.check(puzzle, ["." * 15] * 15)._repr_svg_()) == WRONG
+    assert _title_fill(puzzle_svg(puzzle)) == INK
+
+
+def _lowest(qubo):
+    """The lowest-energy of ten annealing reads of *qubo* (seed 1: the logo's is a solution), as a 1-row bit array."""
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    sampleset = SimulatedAnnealingSampler().sample(qubo.to_bqm(), num_reads=10, seed=1)
+    bits = sampleset.record.sample[:, [sampleset.variables.index(v) for v in qubo.labels]].astype(np.int8)
+    return bits[[int(np.argmin(qubo.energy(bits)))]]
 
 
 def test_a_puzzle_draws_its_clues_and_known_solution():

@@ -9,11 +9,14 @@ builds three random 6x6 puzzles (``suite``'s random family, seed 1), samples eac
 annealing (20 reads of 100 sweeps, seed 1), judges them with
 :func:`nonoqubo.campaign.evaluate.evaluate` and draws :func:`nonoqubo.campaign.plots.all_plots`,
 the figures ``evaluate --report`` embeds.  The SVGs go to ``docs/_generated/`` (not in git) and
-each appears with the report's own caption, so the page shows what the code draws today.
+each appears with its title and the first sentence of the report's caption (:func:`short_caption`;
+the report's whole caption runs to 20 lines, which the page says in prose), left-aligned by
+``docs/_static/nonoqubo.css``, so the page shows what the code draws today.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tempfile
@@ -40,6 +43,17 @@ def campaign_plots(work: Path) -> list[Any]:
     return all_plots(evaluate(str(work / "suite"), [str(work / "runs")], jobs=1))
 
 
+def short_caption(title: str, caption: str) -> str:
+    """*title* and the first sentence of *caption*: what a figure on the site says under it.
+
+    Examples:
+        >>> short_caption("Success", "The share of runs that end at 0 (a valid picture). Bold markers: medians.")
+        'Success. The share of runs that end at 0 (a valid picture).'
+    """
+    first = re.match(r"(.+?[.)])\s+(?=[A-Z])", caption + " X")
+    return f"{title}. {first.group(1) if first else caption}"
+
+
 class CampaignFigures(Directive):
     """``{nonoqubo-campaign-figures}``: the figures of a small campaign, drawn now."""
 
@@ -57,9 +71,9 @@ class CampaignFigures(Directive):
         for plot in plots:
             name = f"campaign-{plot.name}.svg"
             (out / name).write_bytes(figure_bytes(plot, "svg"))
-            figure = nodes.figure()
+            figure = nodes.figure(classes=["nonoqubo-figure"])
             figure += nodes.image(uri=f"/_generated/{name}", alt=plot.alt)
-            figure += nodes.caption(text=f"{plot.title}. {plot.caption}")
+            figure += nodes.caption(text=short_caption(plot.title, plot.caption))
             result.append(figure)
         return result
 

@@ -14,9 +14,13 @@ Three shapes, by what can be counted:
   by a background thread, erased when the stage ends.
 * :func:`status_line`: a stage that holds the GIL (minorminer's search), so no
   thread could redraw a clock: its message, written once, erased when it ends.
-* :func:`steps`: a long stage of counted steps that reports on a terminal *and* in a log:
-  a tqdm bar on a terminal, else one line per 10 % done (``judging sample files: 30 % (16 of
-  54)``), but only once the stage has run for *after* seconds (a short run stays silent).
+* :func:`steps`: a long stage of counted steps: a tqdm bar on a terminal; in a log or a pipe
+  nothing, unless progress is *forced* (``--progress``, as git's), then one line per 10 % done
+  (``judging sample files: 30 % (16 of 54)``).
+
+Progress is for a person at a terminal, as git's is: what a command prints to a file or a pipe
+is the same on a fast machine and a slow one.  ``--progress`` forces it anyway (a batch job's
+log), ``--no-progress`` silences it on a terminal (:func:`nonoqubo.cli._common.add_progress_argument`).
 
 Examples:
     >>> with bar(10, "writing", enabled=False) as tick:
@@ -29,7 +33,11 @@ Examples:
     ...     pass
     >>> import io
     >>> log = io.StringIO()
-    >>> with steps(4, "judging", quiet=False, stream=log, after=0.0) as tick:
+    >>> with steps(4, "judging", quiet=False, stream=log) as tick:  # not a terminal: nothing
+    ...     tick(4)
+    >>> log.getvalue()
+    ''
+    >>> with steps(4, "judging", quiet=False, stream=log, forced=True) as tick:
     ...     for _ in range(4):
     ...         tick(1)
     >>> print(log.getvalue(), end="")
@@ -51,8 +59,11 @@ from typing import Any, TextIO
 __all__ = ["Steps", "Tick", "bar", "enabled", "reads", "spinner", "status_line", "steps"]
 
 
-def enabled(quiet: bool = False) -> bool:
-    """True when progress should show: stderr is a terminal and not *quiet*."""
+def enabled(quiet: bool = False, forced: bool | None = None) -> bool:
+    """True when progress should show: *forced* when given (``--progress``, ``--no-progress``), else
+    when standard error is a terminal and not *quiet*."""
+    if forced is not None:
+        return forced
     return not quiet and sys.stderr.isatty()
 
 
@@ -177,8 +188,8 @@ def status_line(message: str, enabled: bool) -> Iterator[None]:
         sys.stderr.flush()
 
 
-#: seconds a stage runs before :func:`steps` reports it in a log (a short command prints nothing)
-LOG_AFTER = 5.0
+#: seconds a stage runs before :func:`steps` reports it in a forced log (a short command prints nothing)
+LOG_AFTER = 0.0
 
 
 class Steps:
@@ -218,15 +229,15 @@ class Steps:
 
 @contextlib.contextmanager
 def steps(total: int | None, desc: str, *, quiet: bool, stream: TextIO | None = None, after: float = LOG_AFTER,
-          unit: str = "") -> Iterator[Steps]:
+          unit: str = "", forced: bool = False) -> Iterator[Steps]:
     """Progress of *total* counted steps (None: given later with ``tick.plan``); yields a :class:`Steps`.
 
     Nothing with *quiet*.  On a terminal (*stream*, default standard error, is a TTY) a tqdm
-    bar; elsewhere (a log, a pipe, a batch job) one line per 10 % of the steps, written only once
-    the stage has run *after* seconds, so that a short stage prints nothing.
+    bar; elsewhere (a log, a pipe, a batch job) nothing, unless *forced*: then one line per 10 %
+    of the steps, once the stage has run *after* seconds.
     """
     out = sys.stderr if stream is None else stream
-    if quiet:
+    if quiet or not (forced or out.isatty()):
         yield Steps(total, desc, None, after, unit)
         return
     if out.isatty():

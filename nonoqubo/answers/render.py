@@ -218,6 +218,7 @@ def svg_picture(
     failing_cols: Iterable[int] = (),
     title: str | None = None,
     column_grid: np.ndarray | None = None,
+    valid: bool | None = None,
 ) -> str:
     """An SVG drawing of *grid* with *puzzle*'s clues around it and a key (see the module docstring).
 
@@ -230,6 +231,8 @@ def svg_picture(
         column_grid: the columns' value of every conflict cell, shown as a small square
             (:func:`column_values`); without it black and white shows the other value and colour
             shows none.
+        valid: the verdict the title states: its colour is the valid green when True, the wrong red
+            when False, black when None (a title that is no verdict, such as a puzzle's).
 
     Returns:
         The SVG document as a string.
@@ -275,10 +278,11 @@ def svg_picture(
     top = caption + PAD + top_rows * LINE + 2
     bottom = top + h * CELL
     body: list[str] = [f'<rect x="0" y="0" width="{width}" height="{{height}}" fill="{WHITE}"/>']
-    invalid = bool(bad_rows or bad_cols or conf.any())
+    # the title's colour says its verdict, never guessed from the marks (a broken wall can leave none)
+    title_ink = INK if valid is None else GOOD if valid else WRONG
     for k, line in enumerate(title_lines):
         body.append(f'<text class="caption" x="{PAD}" y="{PAD + (k + 1) * (TITLE_FONT + 4) - 4}" font-size="{TITLE_FONT}" '
-                    f'font-weight="bold" fill="{WRONG if invalid else GOOD}">{escape(line)}</text>')
+                    f'font-weight="bold" fill="{title_ink}">{escape(line)}</text>')
     # bands behind failing lines' clues
     for i in bad_rows:
         body.append(f'<rect class="band" x="0" y="{top + i * CELL}" width="{_num(left - 2)}" height="{CELL}" fill="{BAND}"/>')
@@ -445,7 +449,7 @@ def report_svg(report: Report, puzzle: Puzzle | None = None) -> str:
         puzzle, report.grid, conflicts=report.conflicts,
         failing_rows=[t for t in report.failing_line_index if t < h],
         failing_cols=[t - h for t in report.failing_line_index if t >= h],
-        title=_titled(puzzle, report.verdict), column_grid=column_values(report),
+        title=_titled(puzzle, report.verdict), column_grid=column_values(report), valid=bool(report.valid),
     )
 
 
@@ -459,7 +463,7 @@ def check_svg(result: CheckResult, puzzle: Puzzle | None = None) -> str:
     if puzzle is None:
         raise ValueError("check_svg needs the puzzle: this result carries none")
     return svg_picture(puzzle, result.grid, failing_rows=result.failing_rows, failing_cols=result.failing_cols,
-                       title=_titled(puzzle, result.verdict))
+                       title=_titled(puzzle, result.verdict), valid=bool(result.valid))
 
 
 def puzzle_svg(puzzle: Puzzle) -> str:

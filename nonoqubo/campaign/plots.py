@@ -177,6 +177,17 @@ def _text_width(text: str, points: float) -> float:
     return float(font.get_width_height()[0]) / 64
 
 
+def _fit_lines(text: str, points: float, width: float) -> str:
+    """*text* broken at spaces into lines no wider than *width* points (a word longer than that keeps its line)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and _text_width(f"{lines[-1]} {word}", points) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return "\n".join(lines)
+
+
 def _lines_high(lines: int, points: float) -> float:
     """Points taken by *lines* lines of text at *points*."""
     return lines * points * _LINE
@@ -260,11 +271,13 @@ def _class_names(stats: Sequence[ClassStat]) -> list[tuple[str, float]]:
 _CLASS_ANGLE = 35.0
 
 
-def _size_axes(fig: Any, stages: Sequence[str], stats: Sequence[ClassStat], legend_rows: int) -> list[Any]:
+def _size_axes(fig: Any, stages: Sequence[str], stats: Sequence[ClassStat], legend_rows: int,
+               span: tuple[float, float]) -> list[Any]:
     """The axes of a size plot, one per stage, stacked, on rectangles computed from the texts around them.
 
     Above the first: the size classes' names (turned, :data:`SMALLEST_TEXT`); below the last: the
     x axis label and the legend of *legend_rows* rows; on the left the y tick labels and label.
+    The x axis runs over *span* (:func:`_x_span`), set here, never left to autoscaling.
     """
     from matplotlib.ticker import LogLocator, NullFormatter, StrMethodFormatter
 
@@ -279,7 +292,7 @@ def _size_axes(fig: Any, stages: Sequence[str], stats: Sequence[ClassStat], lege
     tick_w = _TICK + max(_text_width(t, 7) for t in ("0.0001", "1e+05"))
     left = 2.0 + _lines_high(1, 8) + _LABEL_PAD + tick_w
     # the last class name leans out to the right of its tick: room for what passes the axes' end
-    right = 6.0 + max((_text_width(n, SMALLEST_TEXT) * cos - (1 - _log_place(x, stats)) * (width * 72 - left - 40)
+    right = 6.0 + max((_text_width(n, SMALLEST_TEXT) * cos - (1 - _log_place(x, span)) * (width * 72 - left - 40)
                        for n, x in names[-1:]), default=0.0)
     right = max(right, 6.0)
     gap = title + 6.0  # between two stages: the lower one's title
@@ -292,6 +305,7 @@ def _size_axes(fig: Any, stages: Sequence[str], stats: Sequence[ClassStat], lege
         axes.append(ax)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.set_xlim(*span)
         ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
         ax.xaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
         ax.xaxis.set_minor_formatter(NullFormatter())
@@ -309,14 +323,33 @@ def _size_axes(fig: Any, stages: Sequence[str], stats: Sequence[ClassStat], lege
     return axes
 
 
-def _log_place(x: float, stats: Sequence[ClassStat]) -> float:
-    """Where *x* falls along a size plot's log x axis (0 its left end, 1 its right), as matplotlib's 5 % margins put it."""
-    xs = [st.variables for st in stats if st.variables > 0]
-    if not xs or min(xs) == max(xs):
-        return 0.5
-    lo, hi = math.log(min(xs) / 1.1), math.log(max(xs) * 1.1)  # (the instances spread a little beyond the classes)
-    pad = 0.05 * (hi - lo)
-    return min(1.0, max(0.0, (math.log(x) - lo + pad) / (hi - lo + 2 * pad)))
+def _x_span(pts: Sequence[Point], stats: Sequence[ClassStat], settings: int) -> tuple[float, float]:
+    """The x range of a size plot, from its data: every instance and class, the settings' sideways shifts, a margin.
+
+    One size (a single model, or one size class) still gets a range: a factor of at least 3 either
+    side of it (matplotlib's autoscaling gives a log axis of zero width there, which draws nothing).
+    """
+    xs = [float(v) for v in [*(pt.variables for pt in pts), *(st.variables for st in stats)] if v > 0]
+    if not xs:
+        return 1.0, 10.0
+    lo, hi = min(xs), max(xs)
+    shift = max(_offsets(max(settings, 1)))
+    pad = max(1.15 * shift, (hi / lo) ** 0.06, math.sqrt(9.0 * lo / hi))
+    return lo / pad, hi * pad
+
+
+def _log_place(x: float, span: tuple[float, float]) -> float:
+    """Where *x* falls along a size plot's log x axis over *span* (0 its left end, 1 its right)."""
+    lo, hi = math.log(span[0]), math.log(span[1])
+    return min(1.0, max(0.0, (math.log(x) - lo) / (hi - lo)))
+
+
+def _y_room(ax: Any) -> None:
+    """Widen a log y axis that autoscaling left narrower than a decade (no labelled tick, or one) to a factor of 16."""
+    lo, hi = ax.get_ylim()
+    if lo > 0 and hi / lo < 10.0:
+        mid = math.sqrt(lo * hi)
+        ax.set_ylim(min(lo, mid / 4), max(hi, mid * 4))
 
 
 def _arrow_marker(up: bool) -> Any:
@@ -388,30 +421,46 @@ def _class_axis(ax: Any, stats: Sequence[ClassStat]) -> None:
     top.xaxis.set_label_coords(0.5, 1.0)  # no label: nothing to measure and move at drawing
 
 
+def _legend_labels(settings: Sequence[str], quantity: str, times: dict[str, str] | None = None) -> list[str]:
+    """The texts of :func:`_legend`: a setting an entry, then the instances and the bounds."""
+    up = quantity != "p"
+    return ([s + (f" (t: {times[s]})" if times and s in times else "") for s in settings]
+            + ["instance (95 % Wilson bar)", "no success: " + ("lower" if up else "upper") + " bound (open, arrow)"])
+
+
+def _legend_columns(labels: Sequence[str], width: float) -> int:
+    """Two columns when two of the widest entries fit side by side in *width* inches, else one.
+
+    An entry is its marker (2 em), a pad (0.8 em) and its text at 7 pt; the columns are 2 em apart
+    and the frame pads 0.4 em on each side (matplotlib's legend defaults).
+    """
+    em = 7.0
+    entry = 2.8 * em + max((_text_width(t, 7) for t in labels), default=0.0)
+    return 2 if 2 * entry + 2.0 * em + 0.8 * em + 4.0 <= width * 72 else 1
+
+
 def _legend(fig: Any, settings: Sequence[str], quantity: str, times: dict[str, str] | None = None) -> None:
     """One entry per setting (with where its time per run came from, on a cost plot), the instances, the bounds."""
     from matplotlib.legend_handler import HandlerTuple
     from matplotlib.lines import Line2D
 
     up = quantity != "p"
+    labels = _legend_labels(settings, quantity, times)
     handles: list[Any] = [Line2D([], [], color=COLOURS[k % len(COLOURS)], marker=MARKERS[k % len(MARKERS)],
-                                 markersize=5, label=s + (f" (t: {times[s]})" if times and s in times else ""))
-                          for k, s in enumerate(settings)]
-    labels = [h.get_label() for h in handles]
+                                 markersize=5) for k in range(len(settings))]
     handles.append(Line2D([], [], color="0.3", marker=".", linestyle="none", alpha=0.6))
-    labels.append("instance (95 % Wilson bar)")
     bound = (Line2D([], [], color="0.2", marker="o", markersize=5, markerfacecolor="white", linestyle="none"),
              Line2D([], [], color="0.2", marker=_arrow_marker(up), markersize=13, markerfacecolor="none",
                     linestyle="none"))
     handles.append(bound)
-    labels.append("no success: " + ("lower" if up else "upper") + " bound (open, arrow)")
     fig.legend(handles=handles, labels=labels, loc="lower center", bbox_to_anchor=(0.5, 0.0), borderaxespad=0.2,
-               ncols=1 if times else 2, frameon=False, handler_map={tuple: HandlerTuple(ndivide=1)})
+               ncols=_legend_columns(labels, fig.get_size_inches()[0]), frameon=False,
+               handler_map={tuple: HandlerTuple(ndivide=1)})
 
 
-def _legend_rows(settings: Sequence[str], times: bool) -> int:
-    """The rows of :func:`_legend`: a setting an entry, then the instances and the bounds."""
-    return math.ceil((len(settings) + 2) / (1 if times else 2))
+def _legend_rows(labels: Sequence[str], width: float) -> int:
+    """The rows of :func:`_legend` with *labels* in a figure *width* inches wide."""
+    return math.ceil(len(labels) / _legend_columns(labels, width))
 
 
 def _classes_note(stats: Sequence[ClassStat]) -> str:
@@ -440,7 +489,8 @@ def p_plot(groups: Sequence[Group]) -> Plot:
     settings = _settings(groups)
     with _style():
         fig = _figure(COLUMN, 2.2 * len(stages) + 0.9)
-        axes = _size_axes(fig, stages, stats, _legend_rows(settings, False))
+        axes = _size_axes(fig, stages, stats, _legend_rows(_legend_labels(settings, "p"), COLUMN),
+                          _x_span(pts, stats, len(settings)))
         for ax, stage in zip(axes, stages):
             _draw_size(ax, [pt for pt in pts if pt.stage == stage], [st for st in stats if st.stage == stage],
                        settings, "p")
@@ -504,17 +554,20 @@ def cost_plot(groups: Sequence[Group]) -> Plot:
     pts = points(groups, stages, metric)
     stats = class_stats(pts, metric)
     settings = _settings(groups)
+    times = time_sources(groups) if metric == "tts99" else None
     with _style():
         fig = _figure(COLUMN, 2.2 * len(stages) + 0.9)
-        axes = _size_axes(fig, stages, stats, _legend_rows(settings, metric == "tts99"))
+        axes = _size_axes(fig, stages, stats, _legend_rows(_legend_labels(settings, metric, times), COLUMN),
+                          _x_span(pts, stats, len(settings)))
         for ax, stage in zip(axes, stages):
             _draw_size(ax, [pt for pt in pts if pt.stage == stage], [st for st in stats if st.stage == stage],
                        settings, metric)
             ax.set_ylabel(cost_label(metric))
             if metric == "r99":
                 ax.set_ylim(bottom=0.7)
+            _y_room(ax)
         _class_axis(axes[0], stats)
-        _legend(fig, settings, metric, time_sources(groups) if metric == "tts99" else None)
+        _legend(fig, settings, metric, times)
     if metric == "tts99":
         what = ("TTS99, the time to reach a valid picture with 99 % probability: TTS99 = t R99 with "
                 "R99 = ln(0.01)/ln(1 - p) runs (at least one run) and t the seconds per run. "
@@ -735,8 +788,11 @@ def heatmap_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot
         header = ["model", "setting", "row", "column", "share"]
         rows: list[list[Any]] = []
         with _style():
-            bar_h = 0.6 * (min(PAGE, 2.0 * max(1, min(_ncol(groups), len(page))) + 0.4) - 4 * _PT) / 40 / _PT
-            under = _TICK + _lines_high(1, 7) + _LABEL_PAD + _lines_high(1, 8)  # the colour bar's ticks and label
+            fig_w = min(PAGE, 2.0 * max(1, min(_ncol(groups), len(page))) + 0.4)
+            bar_h = 0.6 * (fig_w - 4 * _PT) / 40 / _PT
+            # the colour bar's label in as many lines as the figure's width needs (the caption says the rest)
+            label = _fit_lines("share of samples with the cell in conflict", 8, (fig_w - 8 * _PT) * 72)
+            under = _TICK + _lines_high(1, 7) + _LABEL_PAD + _lines_high(label.count("\n") + 1, 8)
             fig, rects, _ = _cells(len(page), _ncol(groups), 1.45, 2.0, title_lines=max(
                 (_wrap(m.group.model, 30).count("\n") + 2 for m in page), default=1), below=bar_h + under + 4.0)
             board = _board(fig)
@@ -751,8 +807,7 @@ def heatmap_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot
                 cax = _place(fig, 2 * _PT + 0.2 * width, under * _PT, 0.6 * width, bar_h * _PT)
                 bar = fig.colorbar(image, cax=cax, orientation="horizontal")
                 _label_at(cax, x_points=_TICK + _lines_high(1, 7) + _LABEL_PAD - 3.0)
-                bar.set_label("share of samples with the cell in conflict (row and column views disagree)",
-                              fontfeatures=["-liga"])  # "fl" as two glyphs: no second font subset in the PDF
+                bar.set_label(label, fontfeatures=["-liga"], linespacing=_LINE, va="top")  # "fl" as two glyphs: no second font subset in the PDF
         caption = (
             f"How often each cell is in conflict: the share of samples whose row view and column view of the cell "
             f"disagree, one panel per model and setting (page {number} of {total}, raw samples). Every panel "

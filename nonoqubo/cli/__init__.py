@@ -112,8 +112,17 @@ def make_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=Commands)
     assert isinstance(sub, Commands)
     sub.add_table(COMMANDS, __name__)
+    sub.on_load = _shared_options
     parser.set_defaults(_commands=sub)
     return parser
+
+
+def _shared_options(name: str, parser: argparse.ArgumentParser) -> None:
+    """The options defined once for many commands, added to command *name*'s parser when it loads: ``--progress``."""
+    from ._common import PROGRESS_COMMANDS, add_progress_argument
+
+    if name in PROGRESS_COMMANDS:
+        add_progress_argument(parser)
 
 
 def _stdout_to_devnull(stream: Any) -> None:

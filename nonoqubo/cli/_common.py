@@ -33,7 +33,8 @@ __all__ = ["add_cache_argument", "add_embed_search_arguments", "add_encoding_arg
            "add_force_argument", "add_image_argument", "add_presolve_argument", "add_puzzle_arguments",
            "chain_break_lines", "probe_summary",
            "check_embed_search_options", "check_image_path", "check_output_folder", "document", "emit", "topology_file",
-           "encoding_options", "input_options", "load_puzzle", "no_solution_names", "progress_enabled", "report_lines",
+           "encoding_options", "input_options", "load_puzzle", "no_solution_names", "progress_enabled",
+           "PROGRESS_COMMANDS", "add_progress_argument", "progress_stage", "report_lines",
            "verdict", "write_image", "say_wrote", "print_tournament", "refuse_in_tournament", "solve_tournament",
            "wants_tournament_solve"]
 
@@ -87,9 +88,34 @@ def check_output_folder(path: str | None, *inputs: str | None) -> None:
     check_not_input(path, *inputs)
 
 
+#: the commands that show progress, and so take ``--progress`` / ``--no-progress`` (:func:`add_progress_argument`)
+PROGRESS_COMMANDS = ("build", "decode", "embed", "evaluate", "info", "run", "solve", "suite")
+
+
+def add_progress_argument(parser: argparse.ArgumentParser) -> None:
+    """``--progress`` / ``--no-progress``: progress shows on a terminal only, as git's does, unless forced either way."""
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="show progress even when standard error is not a terminal (a log), or never "
+                             "(default: on a terminal, without -q)")
+
+
 def progress_enabled(args: argparse.Namespace) -> bool:
-    """Show progress bars only on a terminal and without --quiet."""
-    return not getattr(args, "quiet", False) and sys.stderr.isatty()
+    """Show progress as ``--progress`` / ``--no-progress`` say; else only on a terminal and without --quiet."""
+    from .._util.progress import enabled
+
+    return enabled(getattr(args, "quiet", False), getattr(args, "progress", None))
+
+
+def progress_stage(args: argparse.Namespace) -> Any:
+    """A counted stage's progress as the command line asks (:func:`nonoqubo._util.progress.steps`):
+    ``stage(total, desc, unit=..., after=...)``, its lines written to a log only with ``--progress``."""
+    from .._util.progress import steps
+
+    def stage(total: int | None, desc: str, **kw: Any) -> Any:
+        kw["quiet"] = not progress_enabled(args)
+        return steps(total, desc, forced=getattr(args, "progress", None) is True, **kw)
+
+    return stage
 
 
 @contextlib.contextmanager
@@ -450,7 +476,6 @@ def print_tournament(outcome: Any, as_json: bool) -> int:
 def solve_tournament(args: argparse.Namespace) -> int:
     """``solve PUZZLES --sampler cpsat [--tournament-answers OUT]``: every puzzle of the file
     (:func:`nonoqubo.solvers.tournament.solve_all`), one answer file."""
-    from .._util import progress
     from ..solvers.tournament import solve_all
 
     refuse_in_tournament(args, "--tournament-answers", {
@@ -459,7 +484,7 @@ def solve_tournament(args: argparse.Namespace) -> int:
         "sweep": "--sweep"})
     if args.tournament_answers:
         check_output_folder(args.tournament_answers, args.puzzle)
-    with progress.steps(None, "cpsat solving", quiet=not progress_enabled(args), unit=" puzzles") as tick:
+    with progress_stage(args)(None, "cpsat solving", unit=" puzzles") as tick:
         outcome = solve_all(args.puzzle, format=args.from_format, time_limit=args.time_limit, workers=args.workers,
                             answers_out=args.tournament_answers, plan=tick.plan, tick=lambda done: tick(1))
     status = print_tournament(outcome, args.json)

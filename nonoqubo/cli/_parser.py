@@ -45,12 +45,13 @@ Examples:
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 __all__ = ["Command", "Commands", "NEGATIVE_NUMBER", "OneOf", "Parser", "ReadsWords", "TwoWords"]
 
@@ -161,7 +162,70 @@ class Parser(argparse.ArgumentParser):
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                          namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
         words = sys.argv[1:] if args is None else [str(a) for a in args]
+        self.check_spelling(words)
         return super().parse_known_args(self.joined(words), namespace)
+
+    def check_spelling(self, words: Sequence[str]) -> None:
+        """Refuse a ``--long`` option this parser does not know but one of its own resembles, naming that one.
+
+        argparse would report it last, after a missing required option (``--ouput x`` for
+        ``--output x`` read as "-o/--output is required"); this says "did you mean --output?" first.
+        A parser with sub-commands leaves the words to them.
+
+        Examples:
+            >>> p = Parser(prog="demo", add_help=False)
+            >>> _ = p.add_argument("-o", "--output", required=True)
+            >>> p.check_spelling(["p.yaml", "--ouput", "x"])
+            Traceback (most recent call last):
+            ...
+            SystemExit: 2
+        """
+        if any(isinstance(a, argparse._SubParsersAction) for a in self._actions):
+            return
+        known = [o for o in self._option_string_actions if o.startswith("--")]
+        for word in words:
+            if word == "--":
+                return
+            name = word.split("=", 1)[0]
+            if not name.startswith("--") or name in self._option_string_actions \
+                    or any(o.startswith(name) for o in known):  # argparse's abbreviations
+                continue
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+            if close:
+                self.error(f"unrecognized argument {name}: did you mean {close[0]}?")
+
+    def short_usage(self) -> str:
+        """The usage in one line: the program, ``[options]`` and the positional arguments (``--help`` has the rest)."""
+        words = [self.prog] + (["[options]"] if any(a.option_strings for a in self._actions) else [])
+        for action in self._actions:
+            if action.option_strings:
+                continue
+            if isinstance(action, argparse._SubParsersAction):
+                words.append(f"{action.metavar or 'COMMAND'} ...")
+                continue
+            name = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
+            words.append({"?": f"[{name}]", "*": f"[{name} ...]", "+": f"{name} [{name} ...]"}.get(
+                str(action.nargs), name))
+        return " ".join(words)
+
+    def error(self, message: str) -> NoReturn:
+        """Two lines on standard error, exit status 2: the usage in one line, then what is wrong.
+
+        argparse prints the whole usage first (26 lines for ``solve``), which pushed the one line
+        that matters off the screen.
+
+        Examples:
+            >>> import contextlib, io
+            >>> p = Parser(prog="demo")
+            >>> _ = p.add_argument("puzzle")
+            >>> err = io.StringIO()
+            >>> with contextlib.redirect_stderr(err), contextlib.suppress(SystemExit):
+            ...     p.parse_args([])
+            >>> print(err.getvalue(), end="")
+            usage: demo [options] PUZZLE (demo --help lists the options)
+            demo: error: the following arguments are required: puzzle
+        """
+        self.exit(2, f"usage: {self.short_usage()} ({self.prog} --help lists the options)\n{self.prog}: error: {message}\n")
 
 
 @dataclass(frozen=True)
@@ -199,6 +263,8 @@ class Commands(_SubParsers):
         super().__init__(*args, **kwargs)
         self.table: dict[str, Command] = {}
         self.package = ""
+        #: called with a command's name and parser once its module registered it (options every command shares)
+        self.on_load: Any = None
 
     def add_table(self, table: Sequence[Command], package: str) -> None:
         """List the commands of *table* (in order, then by name), their modules in the package *package*."""
@@ -228,6 +294,8 @@ class Commands(_SubParsers):
             module.register(self)
             if name not in self._name_parser_map:
                 raise LookupError(f"{module.__name__}.register adds no command {name!r}")
+            if self.on_load is not None:
+                self.on_load(name, self._name_parser_map[name])
         return self._name_parser_map[name]
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,

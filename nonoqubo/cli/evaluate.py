@@ -11,9 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .._util.progress import steps
 from ..campaign.outputs import EvaluateOptions, write_outputs
-from ._common import add_force_argument
+from ._common import add_force_argument, progress_stage
 from ._options import add
 
 ORDER = 65
@@ -99,8 +98,9 @@ misc/check_submission.py accepts with the class's check/check_nonogram.py
 (a class written by 'suite --layout qoblib').  One setting per instance; DIR
 must be new or empty; --reference TEXT fills the Reference column.
 
-Progress goes to standard error: a bar on a terminal; in a log or a batch job
-one line per 10 % of the files (and of the figures) once a stage has run 5 s.
+Progress goes to standard error on a terminal only (a bar), as git's does:
+--progress writes one line per 10 % of the files (and of the figures) into a
+log or a batch job's output too, --no-progress turns the bar off.
 Every file written is named on standard error after the table ('wrote
 report.html (HTML report, 1,234 bytes)').  -q prints nothing but errors and
 warnings when --csv, --report or --figures hold the output.  Censored points (no success) are drawn as one-sided 95 %
@@ -158,7 +158,7 @@ def options_of(args: argparse.Namespace) -> EvaluateOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    done = write_outputs(options_of(args), stage=steps,
+    done = write_outputs(options_of(args), stage=progress_stage(args),
                          # shown even with -q, as warnings are: files of the runs folder were not judged
                          note=lambda line: print(f"note: {line}", file=sys.stderr))
     if done.stdout is not None:

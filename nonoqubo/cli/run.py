@@ -13,10 +13,10 @@ import sys
 
 from .._util.atomic import check_not_inputs
 from .._util.jobs import workers
-from .._util.progress import steps
 from ..campaign.plan import read_plan, scan
 from ..campaign.runner import dry_run, dry_run_lines, run_plan
 from ._options import add
+from ._common import progress_stage
 
 ORDER = 62
 
@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
             for task, why in found.conflicts[:10]:
                 print(f"conflict: {task.output}: {why}")
         return 2 if found.conflicts else 0
-    with steps(len(found.todo), "tasks", quiet=args.quiet, unit=" tasks", after=2.0) as tick:
+    with progress_stage(args)(len(found.todo), "tasks", unit=" tasks", after=2.0) as tick:
         def progress(done: int, failed: int) -> None:
             tick(1)
             if failed and tick.bar is not None:

@@ -127,6 +127,9 @@ def from_dict(doc: Any, *, source: str = "<spec>", text: str | None = None) -> P
     if "cols" in doc and "columns" in doc:
         raise fail(["columns"], "give either 'cols' or 'columns', not both")
     col_key = "cols" if "cols" in doc else "columns"
+    if "rows" not in doc and "settings" in doc:  # a campaign plan (campaign/plan.py's KEYS) read as a puzzle
+        raise fail([], "this is a campaign plan (it has 'settings' and no 'rows'), not a puzzle: "
+                       f"'nonoqubo run {source}' runs it")
     for key in ("rows", col_key):
         if key not in doc:
             raise fail([], f"the '{key if key == 'rows' else 'cols'}' key is missing")

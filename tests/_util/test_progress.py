@@ -72,3 +72,27 @@ def test_a_bar_shows_each_workers_latest_note_beside_it(monkeypatch):
     with bar(1, "quiet", enabled=False) as tick:
         tick.note("m1: nothing shows")
         tick(1)
+
+
+def test_captured_output_has_no_progress_however_slow_the_machine(run_cli, monkeypatch, tmp_path):
+    """Progress goes to a terminal only (as git's): a stage slower than any threshold prints nothing to a pipe.
+
+    The clock is made to jump an hour at every reading, so every stage looks slow; the output
+    without ``--progress`` is the same as with ``--no-progress``, and ``--progress`` forces the lines.
+    """
+    import itertools
+    import time
+
+    from tests.support import ROOT
+
+    logo = ROOT / "examples" / "qbpp-logo.yaml"
+    status, _, err = run_cli("solve", logo, "--seed", "1", "-q", "-o", tmp_path / "s.json")
+    assert status == 0, err
+    hours = itertools.count(0.0, 3600.0)
+    monkeypatch.setattr(time, "perf_counter", lambda: next(hours))
+    plain = run_cli("evaluate", logo, tmp_path / "s.json")
+    silenced = run_cli("evaluate", logo, tmp_path / "s.json", "--no-progress")
+    assert plain == silenced and "judging" not in plain[2] and plain[0] == 0
+    forced = run_cli("evaluate", logo, tmp_path / "s.json", "--progress")
+    assert "judging sample files: 100 % (1 of 1 files)" in forced[2]
+    assert forced[1] == plain[1]

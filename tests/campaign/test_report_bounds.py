@@ -231,34 +231,25 @@ def test_build_quiet_prints_nothing(tmp_path: Path) -> None:
     assert (status, out, err) == (0, "", "")
 
 
-def test_progress_in_a_log_is_a_line_per_ten_percent() -> None:
+def test_forced_progress_in_a_log_is_a_line_per_ten_percent() -> None:
     log = io.StringIO()
-    with steps(None, "judging sample files", quiet=False, stream=log, after=0.0, unit=" files") as tick:
+    with steps(None, "judging sample files", quiet=False, stream=log, unit=" files", forced=True) as tick:
         tick.plan(54)
         for _ in range(54):
             tick(1)
     lines = log.getvalue().splitlines()
     assert len(lines) == 10 and lines[-1] == "judging sample files: 100 % (54 of 54 files)"
     assert [int(line.split(": ")[1].split(" %")[0]) // 10 for line in lines] == list(range(1, 11))
-    quiet, short = io.StringIO(), io.StringIO()
-    with steps(54, "x", quiet=True, stream=quiet, after=0.0) as tick:
+    quiet, unforced = io.StringIO(), io.StringIO()
+    with steps(54, "x", quiet=True, stream=quiet, forced=True) as tick:
         tick(54)
-    with steps(54, "x", quiet=False, stream=short) as tick:  # a stage shorter than LOG_AFTER says nothing
+    with steps(54, "x", quiet=False, stream=unforced, after=0.0) as tick:  # not a terminal, not forced: nothing
         tick(54)
-    assert quiet.getvalue() == short.getvalue() == ""
+    assert quiet.getvalue() == unforced.getvalue() == ""
 
 
-def test_evaluate_reports_progress_in_a_log(campaign, monkeypatch) -> None:
-    from nonoqubo._util import progress
-
-    original = progress.steps
-
-    def immediate(total, desc, **kw):
-        kw["after"] = 0.0
-        return original(total, desc, **kw)
-
-    monkeypatch.setattr("nonoqubo.cli.evaluate.steps", immediate)
-    status, out, err = run_cli("evaluate", campaign / "suite", campaign / "runs", "-j", "1")
+def test_evaluate_reports_progress_in_a_log_only_when_forced(campaign) -> None:
+    status, out, err = run_cli("evaluate", campaign / "suite", campaign / "runs", "-j", "1", "--progress")
     assert status == 0 and out.startswith("model")
     judged = [line for line in err.splitlines() if line.startswith("judging sample files:")]
     assert judged[-1] == "judging sample files: 100 % (9 of 9 files)" and len(judged) == 9

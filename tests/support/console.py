@@ -18,7 +18,7 @@ A console block is a terminal session::
 
 The lines after a ``$`` command, up to the next one, are its output, compared with what the command
 prints by doctest's ``ELLIPSIS`` rule: ``...`` stands for text left out (a line of its own: any
-number of lines, none too, such as progress lines that only a slow run prints; inside a line:
+number of lines, none too; inside a line:
 part of it).  Two more rules, both for output that varies from one
 run to the next, are applied to both sides before comparing (:func:`normal`):
 
@@ -32,6 +32,9 @@ its block shows that it fails: an error line (``error:``), a verdict
 ``INVALID``, or an ``echo $?`` next.  A traceback always fails, even inside an elided part.  A block
 that cannot run here (a real QPU, a cluster) is preceded by Sybil's ``<!-- skip: next "why" -->``;
 the test lists those reasons.
+
+A ``bash`` block is commands alone, for a reader to copy whole: it runs as one script
+(:class:`BashParser`), every command of it must succeed, and its output is not compared.
 """
 
 from __future__ import annotations
@@ -186,8 +189,37 @@ class ConsoleParser(CodeBlockParser):
         return "\n\n".join(problems) or None
 
 
-#: the parsers of every page: console blocks, Python blocks (doctest or code), skip directives
-PARSERS = (ConsoleParser(), PythonCodeBlockParser(doctest_optionflags=FLAGS), SkipParser())
+#: the lines put before a ``bash`` block: stop at the first command that fails, and say which line it was
+BASH_PROLOGUE = "set -eo pipefail\ntrap 'echo \"bash block line $((LINENO - 2)) exits $?\" >&2' ERR\n"
+
+
+class BashParser(CodeBlockParser):
+    """Sybil's Markdown code-block parser for ``bash`` blocks: each block runs as one script in the page's folder.
+
+    A ``bash`` block shows commands without their output (a reader copies it whole): it runs as a
+    bash script with ``set -eo pipefail``, so every command in it must succeed (an unknown option,
+    a missing file, a failing stage of a pipe all fail the page) and none may print a traceback.
+    A block that needs what a test machine lacks is skipped with a reason, as a console block is.
+    """
+
+    language = "bash"
+
+    def evaluate(self, example: Example) -> str | None:
+        where, env = example.namespace["folder"], example.namespace["env"]
+        done = subprocess.run(["bash", "-c", BASH_PROLOGUE + example.parsed], cwd=where, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=COMMAND_TIMEOUT)
+        first = example.line + 1  # the block's first line in the page (the fence is the example's line)
+        if "Traceback (most recent call last)" in done.stdout:
+            return f"line {first}: the bash block prints a traceback:\n{done.stdout[-3000:]}"
+        if done.returncode != 0:
+            failed = re.search(r"bash block line (\d+) exits (\d+)", done.stdout)
+            where_line = first + int(failed.group(1)) - 1 if failed else first
+            return f"line {where_line}: the bash block fails there (exit {done.returncode}):\n{done.stdout[-3000:]}"
+        return None
+
+
+#: the parsers of every page: console and bash blocks, Python blocks (doctest or code), skip directives
+PARSERS = (ConsoleParser(), BashParser(), PythonCodeBlockParser(doctest_optionflags=FLAGS), SkipParser())
 
 
 def parse(page: Path) -> Document:
