@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from nonoqubo import exports
+
 from nonoqubo.campaign.plan import read_plan, scan
 
 NAMES = [f"random-4x4-d0.5-s3-000{i}" for i in (1, 2)]
@@ -131,8 +133,11 @@ def test_a_run_file_of_a_version_1_record_is_read_and_counted_as_another_model(t
     assert run_cli("evaluate", tmp_path / "suite", tmp_path / "runs", "-q", "-j", 1)[0] == 0
 
 
-@pytest.mark.parametrize("fmt", ["lp", "mps", "minizinc", "qubo-json,lp"])
+@pytest.mark.parametrize("fmt", [m.NAME for m in exports.formats()] + ["qubo-json,lp", "lp,bqm"])
 def test_run_then_evaluate_works_on_a_suite_of_any_format(tmp_path, run_cli, fmt):
+    """Issue 50's "done when": a suite of every export format (the registry's, each alone, and a QUBO file beside
+    a constrained one in either order) runs and evaluates; a format ``solve`` cannot sample is solved from the
+    entry's clue file."""
     formats = [word for f in fmt.split(",") for word in ("-f", f)]
     status, _, err = run_cli("suite", "--random", "4x4:0.5:1:3", "-o", tmp_path / "suite", *formats, "-j", 1, "-q")
     assert status == 0, err
