@@ -603,8 +603,10 @@ def capped_jobs(jobs: int | None, todo: int) -> int:
     """The local workers to start for *todo* tasks: *jobs* (:func:`~nonoqubo.campaign._options.workers`), at most
     one per task and :data:`JOBS_PER_CPU` per CPU; a cap is said (a ``Note``)."""
     wanted = workers(jobs)
+    if not todo:
+        return 1  # nothing to run: no worker starts, and there is no cap to speak of
     cpus = os.cpu_count() or 1
-    most = max(1, min(todo, JOBS_PER_CPU * cpus)) if todo else 1
+    most = max(1, min(todo, JOBS_PER_CPU * cpus))
     if wanted > most:
         if jobs is not None:
             why = f"{todo} tasks to do" if most == todo else f"{JOBS_PER_CPU} per CPU, {cpus} CPUs"
