@@ -38,9 +38,9 @@ import argparse
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .._util.jobs import MOST_JOBS
-from typing import Any
 
 __all__ = ["CLI_OPTIONS", "CliOption", "Deprecated", "add", "add_deprecated"]
 
