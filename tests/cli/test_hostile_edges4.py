@@ -108,7 +108,7 @@ def test_class1_run_appends_no_log_to_its_plan(work):
     plan.write_text("suite: suite\nruns: x\nseeds: [1]\nsettings:\n  sa: {sampler: sa, reads: 2, sweeps: 10}\n")
     before = plan.read_bytes()
     line = one_line(support_run_cli("run", plan, "-j", 1, "-q"))
-    assert f"the log of runs: {plan}: it is the input file {plan}" in line
+    assert f"{plan}: runs: the campaign log beside" in line and "the plan file itself" in line  # plan.read_plan
     assert plan.read_bytes() == before and not (work / "x").exists()
 
 
