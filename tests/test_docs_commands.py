@@ -164,6 +164,21 @@ def test_a_bogus_option_put_into_the_commands_page_fails_its_test(tmp_path):
     assert len(problems) == 1 and "unrecognized arguments: --bogus" in problems[0], problems
 
 
+def test_a_step_picked_alone_runs_the_steps_before_it_and_a_wrong_output_fails_its_step_only(tmp_path):
+    """A page's steps share its folder: the third step, run first (``-k``), finds the file the first made;
+    a wrong output fails the step that prints it, and the later steps still run and pass."""
+    page = tmp_path / "page.md"
+    page.write_text("```bash\nprintf 'a\\n' > made.txt\ncat made.txt\n```\n\n"
+                    "```console\n$ cat made.txt\nb\n$ wc -l < made.txt\n1\n```\n")
+    (work := tmp_path / "work").mkdir()
+    run = PageRun(page, work)
+    assert [step.line for step in run.steps] == [2, 3, 7, 9]
+    assert run.run(3) == ([], []) and run.done == 4  # the steps before it ran first: made.txt is there
+    assert run.failed == [7]  # (the third step, run on the way, printed 'a')
+    problems, _ = run.run(2)
+    assert len(problems) == 1 and "page.md:6: line 7: $ cat made.txt" in problems[0] and run.failed == [7]
+
+
 def test_a_wrong_output_is_caught(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("```console\n$ nonoqubo info examples/qbpp-logo.yaml\nvariables:   999\n...\n```\n")

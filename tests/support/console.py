@@ -374,14 +374,16 @@ class PageRun:
     def run(self, index: int) -> tuple[list[str], list[str]]:
         """Run step *index* (and the earlier ones not run yet): (the problems of step *index*, the skip reasons)."""
         while self.done < index:
-            if self._run(self.done)[0]:
-                self.failed.append(self.steps[self.done].line)
+            self._note(self.done, self._run(self.done)[0])
             self.done += 1
         problems, skipped = self._run(index)
-        if problems:
-            self.failed.append(self.steps[index].line)
+        self._note(index, problems)
         self.done = max(self.done, index + 1)
         return problems, skipped
+
+    def _note(self, index: int, problems: list[str]) -> None:
+        if problems and self.steps[index].line not in self.failed:
+            self.failed.append(self.steps[index].line)
 
     def _run(self, index: int) -> tuple[list[str], list[str]]:
         problems, skipped = [], []
