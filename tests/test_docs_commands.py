@@ -5,7 +5,10 @@ Every ```` ```console ```` and ```` ```python ```` block of ``README.md``, ``doc
 (``examples/`` and ``tests/`` linked in, ``nonoqubo`` the working tree's): Sybil finds the blocks
 and :mod:`tests.support.console` says how a console block runs and how its output is compared
 (``...`` where lines or parts of a line are left out; times in seconds and table gaps normalised).
-Nothing is written into the repository.
+Nothing is written into the repository.  Each step of a page (a console command with its ``echo $?``,
+a bash statement, a Python block) is a test of its own, so that no test takes minutes: the steps of
+a page share its folder, in the page's order (:class:`tests.support.console.PageRun`; a step picked
+alone with ``-k`` runs the steps before it first).
 
 What a test cannot run is mapped, and the mapping checked instead:
 
@@ -21,17 +24,15 @@ What a test cannot run is mapped, and the mapping checked instead:
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from unittest import SkipTest
 
 import pytest
-from sybil.example import SybilFailure
 
 from tests.support import ROOT
-from tests.support.console import commands, folder, normal, parse, run
+from tests.support.console import PageRun, commands, folder, normal, parse, run, statements, steps
 
 PAGES = {str(p.relative_to(ROOT)): p
          for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "guides").glob("*.md"))]}
@@ -51,31 +52,61 @@ MAY_SKIP = ("run by .ci/run", "needs a D-Wave QPU", "needs a Dask cluster", "nee
 
 def run_page(page: Path, where: Path) -> tuple[list[str], list[str]]:
     """Run every example *page* shows, in order, in *where*: (the problems found, the reasons of skipped blocks)."""
-    document = parse(page)
-    # which: what a page's "skip: next if(not which(...), reason=...)" asks of the machine
-    document.namespace.update(folder=where, env=folder(where), which=shutil.which)
-    problems, skipped = [], []
-    with pytest.MonkeyPatch.context() as mp:
-        mp.chdir(where)  # a Python block opens files where the console blocks wrote them
-        for example in document:
-            try:
-                example.evaluate()
-            except SkipTest as why:
-                skipped.append(str(why))
-            except SybilFailure as failure:
-                problems.append(f"{page.name}:{example.line}: {failure.result}")
-    return problems, skipped
+    return PageRun(page, where).run_all()
 
 
 def _params() -> list:
-    return [pytest.param(name, marks=[pytest.mark.slow] if name in SLOW else [], id=name) for name in PAGES]
+    """A test per step of every page (a console command, a bash statement, a Python block): each takes seconds, not minutes."""
+    return [pytest.param(name, index, marks=[pytest.mark.slow] if name in SLOW else [], id=f"{name}:{step.line}")
+            for name, page in PAGES.items() for index, step in enumerate(steps(parse(page)))]
 
 
-@pytest.mark.parametrize("name", _params())
-def test_every_example_a_page_shows_runs(name, tmp_path):
-    problems, skipped = run_page(PAGES[name], tmp_path)
-    assert not problems, "\n\n".join(problems)
+@pytest.fixture(scope="module")
+def page_runs(tmp_path_factory) -> Callable[[str], PageRun]:
+    """Each page's run, in a folder of its own that its steps share (module-wide, so later steps find earlier files)."""
+    runs: dict[str, PageRun] = {}
+
+    def page_run(name: str) -> PageRun:
+        if name not in runs:
+            runs[name] = PageRun(PAGES[name], tmp_path_factory.mktemp(re.sub(r"\W", "-", name)))
+        return runs[name]
+
+    return page_run
+
+
+@pytest.mark.parametrize(("name", "index"), _params())
+def test_every_example_a_page_shows_runs(name, index, page_runs):
+    """One step of a page runs and prints what the page shows (the steps before it ran first, in the same folder)."""
+    page = page_runs(name)
+    problems, skipped = page.run(index)
+    earlier = [line for line in page.failed if line < page.steps[index].line]
+    assert not problems, "\n\n".join(problems) + (f"\n\n(earlier steps of {name} failed too, at lines {earlier})"
+                                                   if earlier else "")
     assert set(skipped) <= set(MAY_SKIP), f"{name} skips a block for another reason: {skipped}"
+
+
+def test_every_page_is_cut_into_steps_that_cover_its_commands():
+    """The steps of a page hold every example of it once, in the page's order: a console block a step per
+    command (its ``echo $?`` with it), a bash block a step per statement, with every line of the block."""
+    from tests.support.console import BashParser, ConsoleParser
+
+    for name, page in PAGES.items():
+        document = parse(page)
+        found = steps(document)
+        assert [step.line for step in found] == sorted(step.line for step in found), name
+        pieces = [(e, part) for step in found for e, _, part in step.pieces]
+        starts = [e.start for e in {id(e): e for e, _ in pieces}.values()]
+        assert starts == sorted(starts) and len(starts) == len(list(document)), name
+        for example in document:  # (a new Example each time the document is read: the same by its start)
+            parser = getattr(example.region.evaluator, "__self__", None)
+            parts = [part.line for e, part in pieces if e.start == example.start and part]
+            if isinstance(parser, ConsoleParser):
+                shown = commands(example.parsed, example.line + 1)
+                assert parts == [c.line for c in shown if c.text.strip() != "echo $?"], (name, example.line)
+            elif isinstance(parser, BashParser):
+                texts = [text for _, text in statements(example.parsed)]
+                assert "\n".join(texts).split() == example.parsed.split(), (name, example.line)
+                assert len(parts) == len(texts), (name, example.line)
 
 
 #: the languages of blocks that are not commands: shown, never run (a command block must be console, bash or python)
@@ -131,6 +162,21 @@ def test_a_bogus_option_put_into_the_commands_page_fails_its_test(tmp_path):
     cut = bogus[:bogus.index("nonoqubo info --bogus")] + "nonoqubo info --bogus examples/qbpp-logo.yaml\n```\n"
     problems = _problems(tmp_path, cut, "commands.md")
     assert len(problems) == 1 and "unrecognized arguments: --bogus" in problems[0], problems
+
+
+def test_a_step_picked_alone_runs_the_steps_before_it_and_a_wrong_output_fails_its_step_only(tmp_path):
+    """A page's steps share its folder: the third step, run first (``-k``), finds the file the first made;
+    a wrong output fails the step that prints it, and the later steps still run and pass."""
+    page = tmp_path / "page.md"
+    page.write_text("```bash\nprintf 'a\\n' > made.txt\ncat made.txt\n```\n\n"
+                    "```console\n$ cat made.txt\nb\n$ wc -l < made.txt\n1\n```\n")
+    (work := tmp_path / "work").mkdir()
+    run = PageRun(page, work)
+    assert [step.line for step in run.steps] == [2, 3, 7, 9]
+    assert run.run(3) == ([], []) and run.done == 4  # the steps before it ran first: made.txt is there
+    assert run.failed == [7]  # (the third step, run on the way, printed 'a')
+    problems, _ = run.run(2)
+    assert len(problems) == 1 and "page.md:6: line 7: $ cat made.txt" in problems[0] and run.failed == [7]
 
 
 def test_a_wrong_output_is_caught(tmp_path):
