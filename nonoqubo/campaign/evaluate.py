@@ -127,8 +127,9 @@ from ..errors import FormatError, MissingDependency, NonoquboError, SampleError,
 from ..model.encodings import DEFAULT
 from ..model.palette import BW
 from ..model.puzzle import Puzzle
-from ..model.weights import DEFAULT_WEIGHTS, Weights
-from ._options import run_seconds, workers
+from ..model.weights import DEFAULT_WEIGHTS
+from .._util.jobs import workers
+from ._options import run_seconds
 # the numbers' one home; imported here for the callers that take them from evaluate
 from .aggregate import (
     BOUND_CONFIDENCE, BY_FOLDER, BY_OPTION, BY_RECORD, QUANTILES, Group, Tally, best_known_energies, censored_bounds,
@@ -550,19 +551,7 @@ def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
     if index is None or not index.entries:
         raise NonoquboError(f"{folder}: a folder given as MODEL must hold a suite's index.json "
                             "(written by 'nonoqubo suite')")
-    models: dict[str, dict[str, Any]] = {}
-    for m in index.models():
-        entry = m.entry.fields
-        solutions = entry.get("solutions")
-        models[m.name] = {"path": m.path, "name": m.name, "width": entry.get("width", 0),
-                          "height": entry.get("height", 0), "variables": m.variables, "puzzle": m.puzzle,
-                          "encoding": entry.get("encoding", DEFAULT.name),
-                          **({"clues": m.clues} if m.clues is not None else {}),
-                          "weights": str(Weights.of(entry.get("weights"), f"{folder}: {m.name}: weights")),
-                          **({"family": dict(m.family)} if m.family is not None else {}),
-                          **({"solutions": solutions, "solutions_exact": entry.get("solutions_exact")}
-                             if isinstance(solutions, int) and not isinstance(solutions, bool) else {})}
-    return models
+    return {m.name: m.described() for m in index.models()}
 
 
 def _owner(path: str, root_parts: Sequence[str], names: set[str]) -> str | None:

@@ -62,7 +62,7 @@ from .aggregate import (
     conflict_maps, conflict_scale, cost_label, cost_metric, energy_panels, instance_marks, lowest_p, median_lines,
     points, stages_to_draw, time_notes, time_sources,
 )
-from ._options import workers
+from .._util.jobs import workers
 
 __all__ = [
     "PANELS_PER_PAGE", "Plot", "SMALLEST_TEXT", "all_plots", "check_figures_folder", "cost_plot", "count_plots", "drawn_plots", "figure_bytes", "heatmap_plots", "histogram_plots",

@@ -87,7 +87,7 @@ from ..model.puzzle import Puzzle
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ..pipeline import Models, kind_of, write_files
 from ..solvers.cpsat import TRUTH_TIME
-from ._options import workers
+from .._util.jobs import workers
 from .generate import MAX_MEMBERS, Family, Member, draw, unique_mode
 
 __all__ = ["SuiteResult", "Task", "Variant", "file_entry", "ground_state", "model_columns", "plan", "read_index",

@@ -53,8 +53,8 @@ from ..model.encodings import DEFAULT
 from ..model.weights import Weights
 from ._fields import Fields, check_version, loads, quoted
 
-__all__ = ["INDEX_CSV", "INDEX_JSON", "NOT_KEPT", "SUITE_INDEX_VERSION", "IndexEntry", "IndexFile", "SuiteIndex", "SuiteModel", "check_digests",
-           "file_digest", "safe_name"]
+__all__ = ["INDEX_CSV", "INDEX_JSON", "NOT_KEPT", "SUITE_INDEX_VERSION", "IndexEntry", "IndexFile", "SuiteIndex",
+           "SuiteModel", "check_digests", "file_digest", "safe_name"]
 
 INDEX_JSON = "index.json"
 #: the index's table for a spreadsheet: one row per file, its entry's columns repeated (:meth:`SuiteIndex.write`)
@@ -210,6 +210,21 @@ class SuiteModel:
             return encoding or DEFAULT.name, weights or Weights()
         fields = self.entry.fields
         return str(fields.get("encoding", DEFAULT.name)), Weights.of(fields.get("weights"))
+
+    def described(self) -> dict[str, Any]:
+        """What ``evaluate`` keeps of the model (a group's ``info``): its path, name, size, variables, puzzle,
+        encoding and weights (spelt as ``--weights`` takes them), and where the index has them its clue file,
+        family and CP-SAT's count of its solutions (``solutions``, ``solutions_exact``)."""
+        fields = self.entry.fields
+        solutions = fields.get("solutions")
+        return {"path": self.path, "name": self.name, "width": fields.get("width", 0),
+                "height": fields.get("height", 0), "variables": self.variables, "puzzle": self.puzzle,
+                "encoding": fields.get("encoding", DEFAULT.name),
+                **({"clues": self.clues} if self.clues is not None else {}),
+                "weights": str(Weights.of(fields.get("weights"))),
+                **({"family": dict(self.family)} if self.family is not None else {}),
+                **({"solutions": solutions, "solutions_exact": fields.get("solutions_exact")}
+                   if isinstance(solutions, int) and not isinstance(solutions, bool) else {})}
 
     def variables_after(self, presolve: str) -> int:
         """The variables *presolve* (``line``, ``probe``) leaves, as the index counts them, else :attr:`variables`."""
