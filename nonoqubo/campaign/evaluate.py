@@ -946,13 +946,10 @@ class _Fold:
         best = best_known_energies(groups)  # the lowest energy any setting found, per model as scored
         for g in groups:
             g.best_known_energy = best[(g.model, g.info["encoding"], g.info["weights"])]
-        variants = {(g.info.get("encoding", DEFAULT.name), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
-        if len(variants) > 1:  # an A/B campaign: the variants of a puzzle side by side
-            size: dict[Any, int] = {}
-            for g in groups:
-                size.setdefault(g.info.get("puzzle", g.model), g.info["width"] * g.info["height"])
-            groups.sort(key=lambda g: (g.setting, size[g.info.get("puzzle", g.model)], g.info.get("puzzle", g.model),
-                                       g.info.get("encoding", DEFAULT.name), g.info.get("weights", ""), g.model))
+        if len({(g.info["encoding"], g.info["weights"]) for g in groups}) > 1:  # an A/B campaign: a puzzle's
+            # variants side by side (every model made from one puzzle has its size)
+            groups.sort(key=lambda g: (g.setting, g.info["width"] * g.info["height"], g.info["puzzle"],
+                                       g.info["encoding"], g.info["weights"], g.model))
         else:
             groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
         return groups

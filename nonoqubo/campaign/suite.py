@@ -91,7 +91,7 @@ from .._util.jobs import workers
 from .generate import MAX_MEMBERS, Family, Member, draw, unique_mode
 
 __all__ = ["SuiteResult", "Task", "Variant", "file_entry", "ground_state", "model_columns", "plan", "read_index",
-           "run_suite", "truth_columns", "variant_name", "variants_of", "write_index"]
+           "run_suite", "truth_columns", "variants_of", "write_index"]
 
 #: seconds between rewrites of the index during a run
 SAVE_EVERY = 5.0
@@ -280,13 +280,7 @@ def variants_of(encodings: Sequence[EncodingLike] | None, weights: Sequence[Weig
         return None
     names = [encoding_named(e, "--encoding") for e in (encodings or [DEFAULT])]
     ws = [Weights.of(w, "--weights") for w in (weights or [DEFAULT_WEIGHTS])]
-    out = list(dict.fromkeys(Variant(e, w) for e in names for w in ws))
-    return out
-
-
-def variant_name(name: str, variant: Variant | None) -> str:
-    """The entry (and file) name of puzzle *name* in *variant*."""
-    return name if variant is None else f"{name}.{variant.tag}"
+    return list(dict.fromkeys(Variant(e, w) for e in names for w in ws))
 
 
 # -- one puzzle --------------------------------------------------------------------------------
@@ -688,7 +682,7 @@ def run_suite(
     out = os.fspath(out_dir)
     tasks = plan(inputs, families, out)
     if variants:
-        tasks = [replace(t, name=variant_name(t.name, v), variant=v) for t in tasks for v in variants]
+        tasks = [replace(t, name=f"{t.name}.{v.tag}", variant=v) for t in tasks for v in variants]
     if not tasks:
         raise NonoquboError("no puzzle to build: name clue files, folders, globs or a --random family")
     try:
