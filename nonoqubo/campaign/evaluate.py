@@ -1018,34 +1018,28 @@ def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
     together (:data:`BY_RECORD`, :data:`BY_FOLDER`, :data:`BY_OPTION`) and ``setting_record`` what
     the setting is (sampler, parameters, encoding, weights; None when the files record no run).
     """
+    return [r.to_dict() for r in _group_records(groups)]
+
+
+def _group_records(groups: Sequence[Group]) -> list[GroupRecord]:
     return [GroupRecord(g.model, g.setting, g.files, g.info["variables"], g.info["width"], g.info["height"],
                         g.info.get("puzzle", g.model), g.info.get("encoding", DEFAULT.name),
                         g.info.get("weights", str(DEFAULT_WEIGHTS)), status(g), g.grouped_by, g.setting_record,
                         _stage(g, "raw"), None if g.polished is None else _stage(g, "polished"),
-                        plain(g.run)).to_dict() for g in groups]
+                        plain(g.run)) for g in groups]
 
 
 def csv_text(groups: Sequence[Group]) -> str:
-    """The figures as CSV: one row per (model, setting, stage); lists as ``name:share;...``."""
+    """The figures as CSV: a row per (model, setting, stage) (:meth:`GroupRecord.csv_rows
+    <nonoqubo.records.GroupRecord.csv_rows>`), with the setting in words (:func:`~nonoqubo.campaign.runs.describe`)."""
     import csv
     import io
 
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     header: list[str] | None = None
-    for rec in records(groups):
-        for stage in ("raw", "polished"):
-            if stage not in rec:
-                continue
-            f = dict(rec[stage])
-            f.pop("best_picture")
-            f["worst_lines"] = ";".join(f"{x['line']}:{x['share']:.4g}" for x in f["worst_lines"])
-            f["worst_cells"] = ";".join(f"{x['row']},{x['column']}:{x['share']:.4g}" for x in f["worst_cells"])
-            row = {"model": rec["model"], "setting": rec["setting"], "stage": stage, "files": rec["files"],
-                   "variables": rec["variables"], "width": rec["width"], "height": rec["height"],
-                   "puzzle": rec["puzzle"], "encoding": rec["encoding"], "weights": rec["weights"], **f,
-                   "status": rec["status"],
-                   "setting_is": "" if rec["setting_record"] is None else describe(rec["setting_record"])}
+    for rec in _group_records(groups):
+        for row in rec.csv_rows("" if rec.setting_record is None else describe(rec.setting_record)):
             if header is None:
                 header = list(row)
                 writer.writerow(header)
