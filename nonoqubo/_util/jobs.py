@@ -1,8 +1,7 @@
 """``-j N``: how many worker processes a command may start, and its one bound (``suite``, ``evaluate``, ``run``).
 
 A leaf, so that the command line checks ``-j`` before any work (``cli/_options' jobs option``
-defines the option, the commands call :func:`workers` first) and the library checks it again
-(:mod:`nonoqubo.campaign._options` re-exports it).
+defines the option, the commands call :func:`workers` first) and the library checks it again.
 
 Examples:
     >>> workers(None) >= 1, workers(2)

@@ -1,8 +1,7 @@
-"""The checks of the numeric options suite and evaluate share, made before any work (as ``solve`` does).
+"""The check of a number of seconds evaluate and run share, made before any work (as ``solve`` does);
+``-j``'s is :func:`nonoqubo._util.jobs.workers`.
 
 Examples:
-    >>> workers(None) >= 1, workers(2)
-    (True, 2)
     >>> run_seconds(0.5)
     0.5
 """
@@ -11,10 +10,9 @@ from __future__ import annotations
 
 import math
 
-from .._util.jobs import MOST_JOBS, workers  # -j's one bound, which the CLI checks too
 from ..errors import NonoquboError
 
-__all__ = ["MOST_JOBS", "run_seconds", "workers"]
+__all__ = ["run_seconds"]
 
 
 def run_seconds(seconds: float | None, option: str = "--time") -> float | None:

@@ -127,8 +127,9 @@ from ..errors import FormatError, MissingDependency, NonoquboError, SampleError,
 from ..model.encodings import DEFAULT
 from ..model.palette import BW
 from ..model.puzzle import Puzzle
-from ..model.weights import DEFAULT_WEIGHTS, Weights
-from ._options import run_seconds, workers
+from ..model.weights import DEFAULT_WEIGHTS
+from .._util.jobs import workers
+from ._options import run_seconds
 # the numbers' one home; imported here for the callers that take them from evaluate
 from .aggregate import (
     BOUND_CONFIDENCE, BY_FOLDER, BY_OPTION, BY_RECORD, QUANTILES, Group, Tally, best_known_energies, censored_bounds,
@@ -550,19 +551,7 @@ def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
     if index is None or not index.entries:
         raise NonoquboError(f"{folder}: a folder given as MODEL must hold a suite's index.json "
                             "(written by 'nonoqubo suite')")
-    models: dict[str, dict[str, Any]] = {}
-    for m in index.models():
-        entry = m.entry.fields
-        solutions = entry.get("solutions")
-        models[m.name] = {"path": m.path, "name": m.name, "width": entry.get("width", 0),
-                          "height": entry.get("height", 0), "variables": m.variables, "puzzle": m.puzzle,
-                          "encoding": entry.get("encoding", DEFAULT.name),
-                          **({"clues": m.clues} if m.clues is not None else {}),
-                          "weights": str(Weights.of(entry.get("weights"), f"{folder}: {m.name}: weights")),
-                          **({"family": dict(m.family)} if m.family is not None else {}),
-                          **({"solutions": solutions, "solutions_exact": entry.get("solutions_exact")}
-                             if isinstance(solutions, int) and not isinstance(solutions, bool) else {})}
-    return models
+    return {m.name: m.described() for m in index.models()}
 
 
 def _owner(path: str, root_parts: Sequence[str], names: set[str]) -> str | None:
@@ -957,13 +946,10 @@ class _Fold:
         best = best_known_energies(groups)  # the lowest energy any setting found, per model as scored
         for g in groups:
             g.best_known_energy = best[(g.model, g.info["encoding"], g.info["weights"])]
-        variants = {(g.info.get("encoding", DEFAULT.name), g.info.get("weights", str(DEFAULT_WEIGHTS))) for g in groups}
-        if len(variants) > 1:  # an A/B campaign: the variants of a puzzle side by side
-            size: dict[Any, int] = {}
-            for g in groups:
-                size.setdefault(g.info.get("puzzle", g.model), g.info["width"] * g.info["height"])
-            groups.sort(key=lambda g: (g.setting, size[g.info.get("puzzle", g.model)], g.info.get("puzzle", g.model),
-                                       g.info.get("encoding", DEFAULT.name), g.info.get("weights", ""), g.model))
+        if len({(g.info["encoding"], g.info["weights"]) for g in groups}) > 1:  # an A/B campaign: a puzzle's
+            # variants side by side (every model made from one puzzle has its size)
+            groups.sort(key=lambda g: (g.setting, g.info["width"] * g.info["height"], g.info["puzzle"],
+                                       g.info["encoding"], g.info["weights"], g.model))
         else:
             groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
         return groups
@@ -1032,34 +1018,28 @@ def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
     together (:data:`BY_RECORD`, :data:`BY_FOLDER`, :data:`BY_OPTION`) and ``setting_record`` what
     the setting is (sampler, parameters, encoding, weights; None when the files record no run).
     """
+    return [r.to_dict() for r in _group_records(groups)]
+
+
+def _group_records(groups: Sequence[Group]) -> list[GroupRecord]:
     return [GroupRecord(g.model, g.setting, g.files, g.info["variables"], g.info["width"], g.info["height"],
                         g.info.get("puzzle", g.model), g.info.get("encoding", DEFAULT.name),
                         g.info.get("weights", str(DEFAULT_WEIGHTS)), status(g), g.grouped_by, g.setting_record,
                         _stage(g, "raw"), None if g.polished is None else _stage(g, "polished"),
-                        plain(g.run)).to_dict() for g in groups]
+                        plain(g.run)) for g in groups]
 
 
 def csv_text(groups: Sequence[Group]) -> str:
-    """The figures as CSV: one row per (model, setting, stage); lists as ``name:share;...``."""
+    """The figures as CSV: a row per (model, setting, stage) (:meth:`GroupRecord.csv_rows
+    <nonoqubo.records.GroupRecord.csv_rows>`), with the setting in words (:func:`~nonoqubo.campaign.runs.describe`)."""
     import csv
     import io
 
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     header: list[str] | None = None
-    for rec in records(groups):
-        for stage in ("raw", "polished"):
-            if stage not in rec:
-                continue
-            f = dict(rec[stage])
-            f.pop("best_picture")
-            f["worst_lines"] = ";".join(f"{x['line']}:{x['share']:.4g}" for x in f["worst_lines"])
-            f["worst_cells"] = ";".join(f"{x['row']},{x['column']}:{x['share']:.4g}" for x in f["worst_cells"])
-            row = {"model": rec["model"], "setting": rec["setting"], "stage": stage, "files": rec["files"],
-                   "variables": rec["variables"], "width": rec["width"], "height": rec["height"],
-                   "puzzle": rec["puzzle"], "encoding": rec["encoding"], "weights": rec["weights"], **f,
-                   "status": rec["status"],
-                   "setting_is": "" if rec["setting_record"] is None else describe(rec["setting_record"])}
+    for rec in _group_records(groups):
+        for row in rec.csv_rows("" if rec.setting_record is None else describe(rec.setting_record)):
             if header is None:
                 header = list(row)
                 writer.writerow(header)

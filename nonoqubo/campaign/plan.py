@@ -62,7 +62,7 @@ from .._util.stream import read_regular
 from ..errors import NonoquboError, SolverError, StreamError
 from ..model.encodings import DEFAULT
 from ..model.weights import DEFAULT_WEIGHTS, Weights
-from ..records import RunIdentity, RunRecord, SuiteIndex, SuiteModel, check_digests
+from ..records import RunIdentity, RunRecord, SuiteIndex, SuiteModel, check_digests, quoted
 from ..samples import searched_text, the_record
 from ..solvers.base import SEED_LIMIT
 from ..solvers.options import OPTIONS, option_named
@@ -83,8 +83,6 @@ MAX_EXPANSIONS = 10_000
 MAX_SEEDS = 100_000
 #: a plan file's bytes at most (100,000 seeds listed take 600 kB; PyYAML reads 1 MB in seconds)
 MAX_PLAN_BYTES = 1_000_000
-#: characters of a value a message shows
-SHOWN = 60
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+=,-]{0,99}$")
 #: the options whose value may name a file, resolved against the plan's folder
 FILE_OPTIONS = ("initial-states", "sqa-schedule", "embedding", "chain-strengths", "topology", "anneal-schedule",
@@ -231,7 +229,7 @@ def _no_nul(doc: Any, where: str) -> None:
         item = todo.pop()
         if isinstance(item, str):
             if "\0" in item:
-                raise NonoquboError(f"{where}: {_short(item)}: a NUL character in a text; no name or path may "
+                raise NonoquboError(f"{where}: {quoted(item)}: a NUL character in a text; no name or path may "
                                     "hold one")
         elif isinstance(item, (dict, list)) and id(item) not in seen:
             seen.add(id(item))
@@ -246,23 +244,17 @@ def _seeds(value: Any, where: str) -> list[int]:
             raise NonoquboError(f"{where}: seeds: N means seeds 1..N, from 1 to {MAX_SEEDS}, not {value}")
         return list(range(1, value + 1))
     if not isinstance(value, list) or not value:
-        raise NonoquboError(f"{where}: seeds: a list of whole numbers, or N for 1..N, not {_short(value)}")
+        raise NonoquboError(f"{where}: seeds: a list of whole numbers, or N for 1..N, not {quoted(value)}")
     if len(value) > MAX_SEEDS:
         raise NonoquboError(f"{where}: seeds: {len(value):,} seeds; at most {MAX_SEEDS:,}")
     seen: set[int] = set()
     for seed in value:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
-            raise NonoquboError(f"{where}: seeds: {_short(seed)} is not a whole number from 0 to {SEED_LIMIT - 1}")
+            raise NonoquboError(f"{where}: seeds: {quoted(seed)} is not a whole number from 0 to {SEED_LIMIT - 1}")
         if seed in seen:  # a set: linear in the seeds
             raise NonoquboError(f"{where}: seeds: {seed} is given twice (its runs would be one run file)")
         seen.add(seed)
     return list(value)
-
-
-def _short(value: Any) -> str:
-    """*value* for a message: its repr, cut to :data:`SHOWN` characters."""
-    text = repr(value)
-    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 
 def _folder(value: Any, key: str, where: str, base: str) -> str:
@@ -325,12 +317,12 @@ def _settings(value: Any, where: str, base: str, seeds: int = 1
 def _options(name: str, options: Any, where: str, base: str) -> dict[str, Any]:
     """Setting *name*'s options, each named as solve names it, its axes lists of distinct values (linear time)."""
     if not _NAME.match(name):
-        raise NonoquboError(f"{where}: settings: {_short(name)} is not a setting name (letters, digits and ._+=,-, "
+        raise NonoquboError(f"{where}: settings: {quoted(name)} is not a setting name (letters, digits and ._+=,-, "
                             "at most 100: it names a folder)")
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise NonoquboError(f"{where}: settings.{name}: a mapping of options of solve, not {_short(options)}")
+        raise NonoquboError(f"{where}: settings.{name}: a mapping of options of solve, not {quoted(options)}")
     checked: dict[str, Any] = {}
     for option, v in options.items():
         try:
@@ -346,14 +338,14 @@ def _options(name: str, options: Any, where: str, base: str) -> dict[str, Any]:
         if isinstance(v, list):
             if not v or any(isinstance(x, (list, dict)) for x in v):
                 raise NonoquboError(f"{where}: settings.{name}: {entry.name}: an axis is a list of values, "
-                                    f"not {_short(v)}")
+                                    f"not {quoted(v)}")
             if len(v) > MAX_EXPANSIONS:
                 raise NonoquboError(f"{where}: settings.{name}: {entry.name}: an axis of {len(v):,} values; at most "
                                     f"{MAX_EXPANSIONS:,} expansions in one plan")
             seen: set[Any] = set()
             for x in v:  # a set: linear in the values (they are scalars, so hashable)
                 if x in seen:
-                    raise NonoquboError(f"{where}: settings.{name}: {entry.name}: {_short(x)} is given twice")
+                    raise NonoquboError(f"{where}: settings.{name}: {entry.name}: {quoted(x)} is given twice")
                 seen.add(x)
             checked[entry.name] = [_resolved(entry.name, x, base) for x in v]
         else:
@@ -464,7 +456,7 @@ def read_plan(path: str | os.PathLike[str]) -> Plan:
     limit = doc.get("task-time-limit")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
                               or not (math.isfinite(limit) and limit > 0)):
-        raise NonoquboError(f"{where}: task-time-limit: a positive number of seconds, not {_short(limit)}")
+        raise NonoquboError(f"{where}: task-time-limit: a positive number of seconds, not {quoted(limit)}")
     return Plan(where, suite, runs, seeds, settings, options, models, None if limit is None else float(limit))
 
 

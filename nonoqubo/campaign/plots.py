@@ -62,7 +62,7 @@ from .aggregate import (
     conflict_maps, conflict_scale, cost_label, cost_metric, energy_panels, instance_marks, lowest_p, median_lines,
     points, stages_to_draw, time_notes, time_sources,
 )
-from ._options import workers
+from .._util.jobs import workers
 
 __all__ = [
     "PANELS_PER_PAGE", "Plot", "SMALLEST_TEXT", "all_plots", "check_figures_folder", "cost_plot", "count_plots", "drawn_plots", "figure_bytes", "heatmap_plots", "histogram_plots",
@@ -537,14 +537,9 @@ SIZE_HEADER = ("level", *Point.__dataclass_fields__,
 
 
 def _rows(header: Sequence[str], pts: Sequence[Point], stats: Sequence[ClassStat]) -> list[list[Any]]:
-    rows = []
-    for pt in pts:
-        d = {"level": "instance", **pt.row()}
-        rows.append([d.get(h) for h in header])
-    for st in stats:
-        d = {"level": "class", **st.row()}
-        rows.append([d.get(h) for h in header])
-    return rows
+    """The CSV rows of a size plot: an instance's row per point, then a class's per statistic."""
+    rows = [{"level": "instance", **pt.row()} for pt in pts] + [{"level": "class", **st.row()} for st in stats]
+    return [[row.get(h) for h in header] for row in rows]
 
 
 def cost_plot(groups: Sequence[Group]) -> Plot:

@@ -58,7 +58,8 @@ from ..errors import MissingDependency, NonoquboError, Note, Terminated, TimeLim
 from ..pipeline import Models, Step
 from ..solvers.base import Tick
 from ..solvers.sampling import Prepared, checked_models, prepare, read_for_solve, sampleset_json
-from ._options import run_seconds, workers
+from .._util.jobs import workers
+from ._options import run_seconds
 from .plan import Plan, Scan, Task, scan, work
 
 __all__ = ["ATTEMPTS", "JOBS_PER_CPU", "ModelCache", "capped_jobs", "scheduler_address", "ModelData", "Outcome",
@@ -600,7 +601,7 @@ def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver, limit: float | N
 
 
 def capped_jobs(jobs: int | None, todo: int) -> int:
-    """The local workers to start for *todo* tasks: *jobs* (:func:`~nonoqubo.campaign._options.workers`), at most
+    """The local workers to start for *todo* tasks: *jobs* (:func:`~nonoqubo._util.jobs.workers`), at most
     one per task and :data:`JOBS_PER_CPU` per CPU; a cap is said (a ``Note``)."""
     wanted = workers(jobs)
     if not todo:

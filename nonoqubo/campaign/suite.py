@@ -61,11 +61,9 @@ Examples:
 from __future__ import annotations
 
 import contextlib
-import csv
 import functools
 import glob
 import hashlib
-import io
 import json
 import os
 import re
@@ -77,10 +75,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import clues, exports
-from .._util.atomic import atomic_write
 from .._util.names import file_stem
 from .._util.stream import file_kind, is_stream
-from ..records import SuiteIndex, file_digest
+from ..records import INDEX_JSON, NOT_KEPT, SuiteIndex, file_digest
 from ..errors import RecordError, FormatError, NonoquboError, TimeLimit, WriteError
 from .._util.workers import pool, terminate_as_interrupt
 from ..model.encodings import DEFAULT, Encoding, EncodingLike, encoding_named
@@ -90,14 +87,12 @@ from ..model.puzzle import Puzzle
 from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ..pipeline import Models, kind_of, write_files
 from ..solvers.cpsat import TRUTH_TIME
-from ._options import workers
+from .._util.jobs import workers
 from .generate import MAX_MEMBERS, Family, Member, draw, unique_mode
 
 __all__ = ["SuiteResult", "Task", "Variant", "file_entry", "ground_state", "model_columns", "plan", "read_index",
-           "run_suite", "truth_columns", "variant_name", "variants_of", "write_index"]
+           "run_suite", "truth_columns", "variants_of", "write_index"]
 
-INDEX_JSON = "index.json"
-INDEX_CSV = "index.csv"
 #: seconds between rewrites of the index during a run
 SAVE_EVERY = 5.0
 #: names of files a folder holds beside its puzzles (never read as clues)
@@ -285,13 +280,7 @@ def variants_of(encodings: Sequence[EncodingLike] | None, weights: Sequence[Weig
         return None
     names = [encoding_named(e, "--encoding") for e in (encodings or [DEFAULT])]
     ws = [Weights.of(w, "--weights") for w in (weights or [DEFAULT_WEIGHTS])]
-    out = list(dict.fromkeys(Variant(e, w) for e in names for w in ws))
-    return out
-
-
-def variant_name(name: str, variant: Variant | None) -> str:
-    """The entry (and file) name of puzzle *name* in *variant*."""
-    return name if variant is None else f"{name}.{variant.tag}"
+    return list(dict.fromkeys(Variant(e, w) for e in names for w in ws))
 
 
 # -- one puzzle --------------------------------------------------------------------------------
@@ -311,10 +300,6 @@ class Options:
     presolve_method: str = "line"
     #: ``--unique`` for the puzzles of files: ``"cpsat"``, ``"line"`` or ``"hard"``; one that fails is not kept
     unique: str | None = None
-
-
-#: the status of a file's puzzle that ``--unique`` does not keep (not built; its ``reason`` says why)
-NOT_KEPT = "not-kept"
 
 
 def unique_refusal(puzzle: Puzzle, rule: str, time_limit: float | None) -> str | None:
@@ -366,10 +351,6 @@ def _key(puzzle: Puzzle, options: Options, variant: Variant | None = None) -> st
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
 
-#: SHA-256 of a file's bytes (hex): the one reading of a digest (:func:`nonoqubo.records.file_digest`)
-file_hash = file_digest
-
-
 def _up_to_date(previous: dict[str, Any], key: str, out_dir: str) -> bool:
     if previous.get("status") != "ok" or previous.get("key") != key:
         return False
@@ -378,7 +359,7 @@ def _up_to_date(previous: dict[str, Any], key: str, out_dir: str) -> bool:
         return False
     for f in [*previous.get("files", []), given]:
         path = os.path.join(out_dir, f["path"])
-        if not os.path.isfile(path) or file_hash(path) != f["sha256"]:
+        if not os.path.isfile(path) or file_digest(path) != f["sha256"]:
             return False
     return True
 
@@ -491,7 +472,7 @@ def file_entry(root: str, rel: str, format_name: str, kind: str, variables: int,
     variables, offset and the ground state as the format reads it (:func:`ground_state`)."""
     path = os.path.join(root, rel)
     ground, convention = ground_state(format_name, kind, offset)
-    return {"format": format_name, "kind": kind, "variant": variant, "path": rel, "sha256": file_hash(path),
+    return {"format": format_name, "kind": kind, "variant": variant, "path": rel, "sha256": file_digest(path),
             "bytes": os.path.getsize(path), "variables": variables, "offset": offset, "ground_state": ground,
             "convention": convention}
 
@@ -522,7 +503,7 @@ def _write_clues(puzzle_name: str, puzzle: Puzzle, out_dir: str) -> dict[str, An
     rel = f"{puzzle_name}{CLUES_SUFFIX}"
     path = os.path.join(out_dir, rel)
     clues.dump(puzzle, path, format="spec")
-    return {"path": rel, "format": "spec", "sha256": file_hash(path)}
+    return {"path": rel, "format": "spec", "sha256": file_digest(path)}
 
 
 def _embed_columns(models: Models, options: Options) -> dict[str, Any]:
@@ -555,46 +536,12 @@ INDEX_HARDNESS = ("hardness", "variables_after_line", "variables_after_probe", "
 #: what the index keeps of a ``--unique=hard`` random member's making (:meth:`nonoqubo.campaign.repair.Repaired.record`):
 #: its uniqueness proof (CP-SAT's count up to 2: exactly 1) and the repair's steps, flips and time
 INDEX_REPAIR = ("uniqueness_proof", "repair_steps", "repair_flips", "repair_restarts", "repair_seconds")
-#: puzzle columns of index.csv, in order (then the file columns)
-CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables", "terms",
-              "linear_terms", "quadratic_terms", "offset", "ground_energy", "line_solvable",
-              "variables_after_presolve", "terms_after_presolve", "offset_after_presolve")
-#: the variant columns of index.csv (after the puzzle's), in a suite built with variants
-CSV_VARIANT = ("puzzle", "encoding", "weights", "max_degree")
-CSV_FILE = ("format", "variant", "path", "sha256", "bytes", "ground_state", "convention")
-
-
 def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
-    """Write ``index.json`` (:meth:`SuiteIndex.to_dict <nonoqubo.records.SuiteIndex.to_dict>`, every entry checked
-    as it will be read) and ``index.csv`` atomically."""
-    clean = [{k: v for k, v in e.items() if k != "skipped"} for e in entries]
-    doc = SuiteIndex.of(clean, out_dir).to_dict()
-    with atomic_write(os.path.join(out_dir, INDEX_JSON)) as fh:
-        json.dump(doc, fh, indent=1)
-        fh.write("\n")
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    columns = CSV_PUZZLE + (INDEX_TRUTH if any("solutions_label" in e for e in clean) else ()) \
-        + (INDEX_HARDNESS if any("hardness" in e for e in clean) else ()) \
-        + (INDEX_REPAIR if any("uniqueness_proof" in e for e in clean) else ())
-    varied = any(e.get("name") != e.get("puzzle", e.get("name")) for e in clean)
-    if varied:
-        columns += CSV_VARIANT
-    if any("embed_topology" in e for e in clean):
-        from ..qpu.cache import INDEX_EMBEDDING
+    """Write ``index.json`` and ``index.csv`` (:meth:`SuiteIndex.write <nonoqubo.records.SuiteIndex.write>`,
+    every entry checked as it will be read), with the truth, hardness, repair and embedding columns it holds."""
+    from ..qpu.cache import INDEX_EMBEDDING
 
-        columns += INDEX_EMBEDDING
-    writer.writerow(columns + CSV_FILE)
-    for e in clean:
-        head = [json.dumps(v, sort_keys=True) if isinstance(v := e.get(k, ""), dict) else v for k in columns]
-        if e.get("status") == NOT_KEPT:  # why --unique did not keep it, where an error would be
-            head[columns.index("error")] = e.get("reason", "")
-        if varied and isinstance(e.get("weights"), dict):
-            head[columns.index("weights")] = str(Weights.of(e["weights"]))
-        for f in e.get("files") or [{}]:
-            writer.writerow(head + [f.get(k, "") for k in CSV_FILE])
-    with atomic_write(os.path.join(out_dir, INDEX_CSV)) as fh:
-        fh.write(buf.getvalue())
+    SuiteIndex.of(entries, out_dir).write((INDEX_TRUTH, INDEX_HARDNESS, INDEX_REPAIR, INDEX_EMBEDDING))
 
 
 def read_index(out_dir: str) -> dict[str, dict[str, Any]]:
@@ -668,7 +615,7 @@ def run_suite(
         families: generated families (:func:`nonoqubo.campaign.generate.parse_family`).
         unique: ``--unique`` for the puzzles of *inputs* (``True``/``"cpsat"``, ``"line"``, ``"hard"``;
             a family carries its own): a puzzle that fails it is not built, and its index entry
-            has status :data:`NOT_KEPT` and the ``reason``.
+            has status :data:`~nonoqubo.records.NOT_KEPT` and the ``reason``.
         jobs: worker processes (default ``os.cpu_count()``; 1 builds in this process).
         progress: called with 1 after each puzzle.
         status: called with a line of where a puzzle's making stands, as it goes (a hard core's repair:
@@ -735,7 +682,7 @@ def run_suite(
     out = os.fspath(out_dir)
     tasks = plan(inputs, families, out)
     if variants:
-        tasks = [replace(t, name=variant_name(t.name, v), variant=v) for t in tasks for v in variants]
+        tasks = [replace(t, name=f"{t.name}.{v.tag}", variant=v) for t in tasks for v in variants]
     if not tasks:
         raise NonoquboError("no puzzle to build: name clue files, folders, globs or a --random family")
     try:

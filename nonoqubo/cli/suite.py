@@ -12,8 +12,9 @@ from .._util.jobs import workers
 from ..campaign.generate import parse_family
 from ..campaign.qoblib import COMPRESSIONS, write_class
 from .._util.progress import bar
-from ..campaign.suite import CLUES_SUFFIX, INDEX_CSV, INDEX_JSON, NOT_KEPT, run_suite, variants_of
+from ..campaign.suite import CLUES_SUFFIX, run_suite, variants_of
 from ..errors import NonoquboError
+from ..records import INDEX_CSV, INDEX_JSON, NOT_KEPT
 from ..model.encodings import DEFAULT, names
 from ._parser import OneOf
 from ._common import (add_embed_search_arguments, add_force_argument, add_presolve_argument, add_truth_arguments,

@@ -65,6 +65,23 @@ class GroupRecord:
         out["run"] = None if self.run is None else dict(self.run)
         return out
 
+    def csv_rows(self, setting_is: str = "") -> list[dict[str, Any]]:
+        """The rows ``evaluate --csv`` writes of the group: one per stage (``raw``, then ``polished``), the
+        group's fields beside that stage's figures, its lists as ``line:share;...`` and ``row,column:share;...``
+        (the best picture left out); *setting_is*: the setting in words (``setting_is``, after ``status``)."""
+        rows = []
+        for stage, figures in (("raw", self.raw), ("polished", self.polished)):
+            if figures is None:
+                continue
+            f = {k: v for k, v in figures.items() if k != "best_picture"}
+            f["worst_lines"] = ";".join(f"{x['line']}:{x['share']:.4g}" for x in f["worst_lines"])
+            f["worst_cells"] = ";".join(f"{x['row']},{x['column']}:{x['share']:.4g}" for x in f["worst_cells"])
+            rows.append({"model": self.model, "setting": self.setting, "stage": stage, "files": self.files,
+                         "variables": self.variables, "width": self.width, "height": self.height,
+                         "puzzle": self.puzzle, "encoding": self.encoding, "weights": self.weights, **f,
+                         "status": self.status, "setting_is": setting_is})
+        return rows
+
     @classmethod
     def from_dict(cls, doc: Any, source: str) -> GroupRecord:
         """The group of *doc*, every field checked (:class:`~nonoqubo.errors.RecordError`, one line naming *source*)."""

@@ -37,22 +37,37 @@ Examples:
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
+import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._util.atomic import atomic_write
 from .._util.stream import read_bytes
 from ..errors import NonoquboError, RecordError
 from ..model.encodings import DEFAULT
 from ..model.weights import Weights
 from ._fields import Fields, check_version, loads, quoted
 
-__all__ = ["INDEX_JSON", "SUITE_INDEX_VERSION", "IndexEntry", "IndexFile", "SuiteIndex", "SuiteModel", "check_digests",
-           "file_digest", "safe_name"]
+__all__ = ["INDEX_CSV", "INDEX_JSON", "NOT_KEPT", "SUITE_INDEX_VERSION", "IndexEntry", "IndexFile", "SuiteIndex",
+           "SuiteModel", "check_digests", "file_digest", "safe_name"]
 
 INDEX_JSON = "index.json"
+#: the index's table for a spreadsheet: one row per file, its entry's columns repeated (:meth:`SuiteIndex.write`)
+INDEX_CSV = "index.csv"
+#: puzzle columns of index.csv, in order (then the optional ones, the variant's, the file's)
+CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables", "terms",
+              "linear_terms", "quadratic_terms", "offset", "ground_energy", "line_solvable",
+              "variables_after_presolve", "terms_after_presolve", "offset_after_presolve")
+#: the variant columns of index.csv (after the puzzle's), in a suite built with variants
+CSV_VARIANT = ("puzzle", "encoding", "weights", "max_degree")
+CSV_FILE = ("format", "variant", "path", "sha256", "bytes", "ground_state", "convention")
+#: the status of a puzzle ``suite --unique`` does not keep (not built; its ``reason`` says why)
+NOT_KEPT = "not-kept"
 #: the version of the index this nonoqubo writes, and the ones it reads
 SUITE_INDEX_VERSION = 2
 SUITE_INDEX_VERSIONS = (1, 2)
@@ -196,6 +211,21 @@ class SuiteModel:
         fields = self.entry.fields
         return str(fields.get("encoding", DEFAULT.name)), Weights.of(fields.get("weights"))
 
+    def described(self) -> dict[str, Any]:
+        """What ``evaluate`` keeps of the model (a group's ``info``): its path, name, size, variables, puzzle,
+        encoding and weights (spelt as ``--weights`` takes them), and where the index has them its clue file,
+        family and CP-SAT's count of its solutions (``solutions``, ``solutions_exact``)."""
+        fields = self.entry.fields
+        solutions = fields.get("solutions")
+        return {"path": self.path, "name": self.name, "width": fields.get("width", 0),
+                "height": fields.get("height", 0), "variables": self.variables, "puzzle": self.puzzle,
+                "encoding": fields.get("encoding", DEFAULT.name),
+                **({"clues": self.clues} if self.clues is not None else {}),
+                "weights": str(Weights.of(fields.get("weights"))),
+                **({"family": dict(self.family)} if self.family is not None else {}),
+                **({"solutions": solutions, "solutions_exact": fields.get("solutions_exact")}
+                   if isinstance(solutions, int) and not isinstance(solutions, bool) else {})}
+
     def variables_after(self, presolve: str) -> int:
         """The variables *presolve* (``line``, ``probe``) leaves, as the index counts them, else :attr:`variables`."""
         for key in (f"variables_after_{presolve}", "variables_after_presolve"):
@@ -240,10 +270,43 @@ class SuiteIndex:
         return {"version": self.version, "suite": WRITER, "puzzles": [dict(e.fields) for e in self.entries]}
 
     @classmethod
-    def of(cls, entries: list[dict[str, Any]], folder: str = "") -> SuiteIndex:
-        """The index of entries as the suite makes them (each checked as it will be read)."""
-        return cls.from_dict({"version": SUITE_INDEX_VERSION, "suite": WRITER, "puzzles": entries},
+    def of(cls, entries: Sequence[Mapping[str, Any]], folder: str = "") -> SuiteIndex:
+        """The index of entries as the suite makes them (each checked as it will be read; the mark
+        ``skipped`` of an entry this run did not build again is not kept)."""
+        kept = [{k: v for k, v in e.items() if k != "skipped"} for e in entries]
+        return cls.from_dict({"version": SUITE_INDEX_VERSION, "suite": WRITER, "puzzles": kept},
                              os.path.join(folder, INDEX_JSON), folder)
+
+    def write(self, optional: Sequence[Sequence[str]] = ()) -> None:
+        """Write ``index.json`` (:meth:`to_dict`) and ``index.csv`` into the folder, each atomically.
+
+        The CSV has one row per file, the entry's columns repeated (a failed entry one row with its error,
+        a not-kept one its ``reason`` there): :data:`CSV_PUZZLE`, each group of *optional* columns some
+        entry holds (the suite's truth, hardness, repair and embedding figures), :data:`CSV_VARIANT` when an
+        entry is a variant of its puzzle (weights as ``--weights`` spells them), then :data:`CSV_FILE`.
+        """
+        with atomic_write(os.path.join(self.folder, INDEX_JSON)) as fh:
+            json.dump(self.to_dict(), fh, indent=1)
+            fh.write("\n")
+        entries = [e.fields for e in self.entries]
+        columns = CSV_PUZZLE + tuple(c for group in optional if any(k in e for e in entries for k in group)
+                                     for c in group)
+        varied = any(e.name != e.fields.get("puzzle", e.name) for e in self.entries)
+        if varied:
+            columns += CSV_VARIANT
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(columns + CSV_FILE)
+        for e in entries:
+            head = [json.dumps(v, sort_keys=True) if isinstance(v := e.get(k, ""), dict) else v for k in columns]
+            if e.get("status") == NOT_KEPT:  # why --unique did not keep it, where an error would be
+                head[columns.index("error")] = e.get("reason", "")
+            if varied and isinstance(e.get("weights"), dict):
+                head[columns.index("weights")] = str(Weights.of(e["weights"]))
+            for f in e.get("files") or [{}]:
+                writer.writerow(head + [f.get(k, "") for k in CSV_FILE])
+        with atomic_write(os.path.join(self.folder, INDEX_CSV)) as fh:
+            fh.write(buf.getvalue())
 
     @classmethod
     def from_dict(cls, doc: Any, source: str, folder: str) -> SuiteIndex:
