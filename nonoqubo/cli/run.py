@@ -8,6 +8,7 @@ this module parses, shows progress and prints.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 
@@ -122,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
     plan = read_plan(args.plan)  # the whole plan checked first: one line, exit 2, nothing written
     # the campaign log RUNS.log is appended to: never the plan itself (a plan x.log with runs: x), nor a suite file
     check_not_inputs([("the log of runs:", plan.log)], [args.plan, plan.suite])
+    if args.task_time_limit is not None:  # the limit a failed run file is weighed against (plan.scan)
+        plan = dataclasses.replace(plan, task_time_limit=args.task_time_limit)
     found = scan(plan).resolved(args.conflicts)  # a conflict stops the run unless an option settles it
     if args.dry_run:
         report = dry_run(plan, found)
