@@ -135,3 +135,41 @@ def test_the_schemas_take_a_failed_run_and_a_groups_failed_runs():
     assert not run.is_valid({"version": 3, "sampler": "sa", "failed": {"seconds": 1.0}})
     group = validator("evaluation").schema["$defs"]["group"]["properties"]
     assert group["failed_runs"]["type"] == "integer"
+
+
+#: many short reads: the sampler's tick comes often, so the limit stops it there (no kill needed)
+TICKING = """\
+suite: suite
+seeds: [1]
+task-time-limit: 0.3
+settings:
+  slow: {sampler: sa, reads: 100000, sweeps: 2000}
+"""
+
+
+def _failed_files(runs) -> list:
+    return [RunRecord.from_dict(json.loads(p.read_text())["info"]["nonoqubo"], str(p)).failed
+            for p in sorted(runs.glob("*.json"))]
+
+
+def test_in_process_the_tick_stops_a_task_and_leaves_a_failed_run_file(tmp_path, suite, run_cli):  # noqa: F811
+    plan = campaign(tmp_path, suite, TICKING)
+    status, out, err = run_cli("run", plan, "-j", 1, "--json")
+    assert status == 1, err
+    failed = _failed_files(tmp_path / "runs" / "slow")
+    assert len(failed) == 3 and all(f is not None and "was stopped after" in f.reason and f.limit == 0.3
+                                    for f in failed)
+
+
+def test_on_dask_the_tick_stops_a_task_and_leaves_a_failed_run_file(tmp_path, suite, run_cli):  # noqa: F811
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    plan = campaign(tmp_path, suite, TICKING)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=40) as cluster:
+        status, out, err = run_cli("run", plan, "--scheduler", cluster.scheduler_address, "-q")
+    assert status == 1, out + err
+    failed = _failed_files(tmp_path / "runs" / "slow")
+    assert len(failed) == 3 and all(f is not None and f.limit == 0.3 for f in failed)
+    assert len(scan(read_plan(plan)).done) == 3
