@@ -26,6 +26,10 @@ every task whose run file is not there yet:
   logged with its reason and the others finish; a worker process that dies (killed, out of memory)
   is replaced and its tasks run again, up to :data:`ATTEMPTS` times; on Dask the scheduler moves a dead
   worker's tasks to the others, and a task whose data went with it is sent again.
+* **a time limit per task** (``task-time-limit``): a task past it is stopped at the sampler's next read (its
+  progress tick), or with ``-j N``, inside a read, by killing its worker :data:`KILL_GRACE` s later
+  (:func:`_kill_late`); it fails, and its run file is a *failed run file* (:func:`failed_run_text`: no samples,
+  the record's ``failed``), which ``scan`` counts done and ``evaluate`` counts as a failed run.
 
 The campaign log (:attr:`Plan.log <nonoqubo.campaign.plan.Plan.log>`, ``runs.log`` beside ``runs/``)
 gets one line per event: the start (tasks, done, to do, where), each task done (its seconds, valid

@@ -110,8 +110,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     conflicts.add_argument("--keep-conflicts", dest="conflicts", action="store_const", const="keep",
                            help="leave such run files as they are and count their tasks as not done")
     parser.add_argument("--task-time-limit", type=float, default=None, metavar="SECONDS",
-                        help="stop a task past this many seconds (its worker stops the sampler at its next read) "
-                             "and count it failed; the campaign goes on (default: the plan's task-time-limit)")
+                        help="stop a task past this many seconds (at the sampler's next read; with -j N its "
+                             "worker is killed 1 s later if it is inside one read) and count it failed: its run "
+                             "file records the failure, evaluate counts it as a failed run; the campaign goes on "
+                             "(default: the plan's task-time-limit)")
     add(parser, "json", "the summary (or the dry run)")
     add(parser, "quiet", "no progress display and no summary; errors only")
     parser.set_defaults(run=run)
