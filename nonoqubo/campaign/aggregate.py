@@ -187,6 +187,10 @@ def _histogram(energies: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
     return values, counts
 
 
+#: the best energy of a tally of no samples (:meth:`Tally.empty`): above any sample's
+NO_ENERGY = 2**62
+
+
 @dataclass
 class Tally:
     """What a batch of samples contributes to its group; tallies add up (:meth:`merge`) and stay one size.
@@ -235,6 +239,16 @@ class Tally:
             best_energy=int(analysis.energy[best]), best_grid=analysis.grid[best].astype(np.int8),
             palette=palette, found=found, sequence=(energies, w) if in_order else None,
         )
+
+    @classmethod
+    def empty(cls, height: int, width: int, lines: int, palette: Palette = BW, *, in_order: bool = False) -> Tally:
+        """The tally of no samples (a failed run's): it adds nothing to a group's figures, and any sample's best beats
+        its best energy."""
+        none = np.zeros(0, np.int64)
+        return cls(values=none, counts=none, broken=0, order=0, conflict=0,
+                   cell_wrong=np.zeros(height * width, np.int64), line_wrong=np.zeros(lines, np.int64),
+                   best_energy=NO_ENERGY, best_grid=np.zeros((height, width), np.int8), palette=palette,
+                   sequence=(none, none) if in_order else None)
 
     def merge(self, other: Tally) -> Tally:
         """The tally of both batches (this one's samples first); as large as either."""
@@ -311,6 +325,9 @@ class Group:
     #: runs stopped at a target energy (``--target-energy``): the mean seconds of the successful runs and of
     #: the others, each its own (:func:`tts_of`); None when not every file of the group had a target
     split_seconds: tuple[float | None, float | None] | None = None
+    #: runs that left no samples: campaign tasks their time limit stopped (a run record's ``failed``); their
+    #: seconds are in ``seconds`` (spent without a success), their samples nowhere
+    failed_runs: int = 0
 
     @property
     def scored(self) -> bool:
@@ -361,7 +378,8 @@ def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequenc
     lo, hi = wilson(k, n)
     r99, r_lo, r_hi = runs_to_solution(p), runs_to_solution(hi), runs_to_solution(lo)
     e, w = tally.values, tally.counts
-    qs = weighted_quantiles(e, w, (0.0, *QUANTILES, 1.0))
+    # no samples (a group of failed runs only): no energies to give
+    qs: Any = weighted_quantiles(e, w, (0.0, *QUANTILES, 1.0)) if n else [None] * (len(QUANTILES) + 2)
     out: dict[str, Any] = {
         "samples": n, "valid": k, "p": p, "p_lo": lo, "p_hi": hi,
         "seconds_per_run": seconds,
@@ -372,9 +390,9 @@ def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequenc
         # no success: only one-sided 95 % bounds are known (censored_bounds), where the figures draw the point
         **dict(zip(("p_bound", "r99_bound", "tts99_bound"),
                    censored_bounds(n, seconds) if n and not k else (None, None, None))),
-        "energy_min": int(qs[0]),
-        **{f"energy_q{round(q * 100):02d}": int(v) for q, v in zip(QUANTILES, qs[1:-1])},
-        "energy_max": int(qs[-1]), "energy_mean": float(w @ e / n) if n else 0.0,
+        "energy_min": _whole(qs[0]),
+        **{f"energy_q{round(q * 100):02d}": _whole(v) for q, v in zip(QUANTILES, qs[1:-1])},
+        "energy_max": _whole(qs[-1]), "energy_mean": float(w @ e / n) if n else None,
         "share_broken_walls": tally.broken / n if n else 0.0,
         "share_order_violations": tally.order / n if n else 0.0,
         "share_cell_conflicts": tally.conflict / n if n else 0.0,
@@ -386,9 +404,13 @@ def figures(tally: Tally, seconds: float | None, width: int, line_names: Sequenc
     out["worst_cells"] = [{"row": int(c) // width + 1, "column": int(c) % width + 1,
                            "share": float(tally.cell_wrong[c] / n)} for c in cells if tally.cell_wrong[c] > 0]
     out["distinct_solutions"] = len(tally.found)
-    out["best_energy"] = tally.best_energy
+    out["best_energy"] = tally.best_energy if n else None
     out["best_picture"] = list(tally.palette.picture(tally.best_grid))
     return out
+
+
+def _whole(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 def best_known_energies(groups: Sequence[Group]) -> dict[tuple[str, str, str], int]:

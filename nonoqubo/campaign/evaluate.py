@@ -172,6 +172,8 @@ class FileResult:
     solved_by_presolve: bool = False
     #: a run stopped at a target energy: (seconds of its successful reads, how many, of the others, how many)
     split: tuple[float, int, float, int] | None = None
+    #: a failed run (its record's ``failed``: a campaign task its time limit stopped): the seconds it spent, no samples
+    failed: float | None = None
 
 
 def split_seconds(record: RunRecord | None, energies: np.ndarray) -> tuple[float, int, float, int] | None:
@@ -335,6 +337,8 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
     text = searched_text(read_bytes(job.samples_path, job.samples_path))  # a stream named: bounded, never blocking
     record = the_record(text, job.samples_path)
     decoder, key = scoring_decoder(job, record)
+    if record is not None and record.failed is not None:
+        return _failed_file(job, record, decoder)
     batch = _batch(decoder, job, record)
     weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
                else np.asarray(batch.num_occurrences, np.int64))
@@ -354,6 +358,18 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
                       None if record is None else setting_of(record, encoding, weights_text),
                       encoding, weights_text, variables, variables == 0,
                       split_seconds(record, analysis.energy) if (weights == 1).all() else None)
+
+
+def _failed_file(job: Job, record: RunRecord, decoder: Decoder) -> FileResult:
+    """A failed run's file (:class:`~nonoqubo.records.RunFailure`): no samples, its setting and the seconds it spent."""
+    palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
+    layout = decoder.layout
+    empty = Tally.empty(layout.height, layout.width, layout.height + layout.width, palette, in_order=job.in_order)
+    encoding, weights_text = decoder.encoding.name, str(decoder.weights)
+    variables = len(decoder.labels) if record.model is None or record.model.variables is None else record.model.variables
+    return FileResult(job.samples_path, 0, None, empty, empty if job.polish else None, "none", None,
+                      setting_of(record, encoding, weights_text), encoding, weights_text, variables, False,
+                      failed=record.failed.seconds if record.failed is not None else 0.0)
 
 
 def recorded_run(text: str) -> dict[str, Any] | None:
@@ -853,8 +869,16 @@ class _Running:
     #: summed :attr:`FileResult.split` of the files stopped at a target, and how many such files
     split: list[float] = field(default_factory=lambda: [0.0, 0, 0.0, 0])
     split_files: int = 0
+    #: failed runs (a time limit stopped them: no samples) and the seconds they spent
+    failed: int = 0
+    failed_seconds: float = 0.0
 
     def add(self, index: int, res: FileResult, setting_key: str | None) -> None:
+        if res.failed is not None:  # no samples, no record to merge; its seconds spent go into the group's time
+            self.failed += 1
+            self.failed_seconds += res.failed
+            self.same_setting = self.same_setting and setting_key is not None and setting_key == self.setting_key
+            return
         if self.files:
             self.raw = self.raw.merge(res.raw)
             self.polished = None if self.polished is None or res.polished is None else self.polished.merge(res.polished)
@@ -883,10 +907,12 @@ class _Running:
         """The group's seconds per run (its files' reads-weighted mean, or *given*) and where they came from."""
         if given is not None:
             return given, "given"
-        if self.timed < self.files:
+        if self.timed < self.files or not self.reads:
             return None, "none"
         sources = sorted(self.sources)
-        return self.run_seconds / max(1, self.reads), sources[0] if len(sources) == 1 else "mixed: " + ", ".join(sources)
+        # the failed runs spent their seconds without a success: charged to the reads that were made
+        spent = self.run_seconds + self.failed_seconds
+        return spent / self.reads, sources[0] if len(sources) == 1 else "mixed: " + ", ".join(sources)
 
 
 class _Fold:
@@ -909,7 +935,10 @@ class _Fold:
         if running is None:
             running = self.groups[(run.model, key)] = _Running(
                 res.raw, res.polished, res.encoding, res.weights, res.variables, res.setting, setting_key,
-                res.setting is not None)
+                res.setting is not None, solved_by_presolve=res.failed is None)
+        elif running.files == 0 and res.failed is None:  # the first file with samples after failed runs
+            running.raw, running.polished, running.variables = res.raw, res.polished, res.variables
+            running.solved_by_presolve = True
         running.add(index, res, setting_key)
         if self.campaign.given_setting is not None:
             self.names[key] = self.campaign.given_setting
@@ -942,7 +971,8 @@ class _Fold:
             groups.append(Group(name, names[key], info, acc.files, t, acc.raw, acc.polished, lines, source, run,
                                 record, by, solved_by_presolve=acc.solved_by_presolve,
                                 unsolvable=info.get("solutions") == 0 and bool(info.get("solutions_exact")),
-                                split_seconds=acc.split_seconds() if given is None else None))
+                                split_seconds=acc.split_seconds() if given is None else None,
+                                failed_runs=acc.failed))
         best = best_known_energies(groups)  # the lowest energy any setting found, per model as scored
         for g in groups:
             g.best_known_energy = best[(g.model, g.info["encoding"], g.info["weights"])]
@@ -1026,7 +1056,7 @@ def _group_records(groups: Sequence[Group]) -> list[GroupRecord]:
                         g.info.get("puzzle", g.model), g.info.get("encoding", DEFAULT.name),
                         g.info.get("weights", str(DEFAULT_WEIGHTS)), status(g), g.grouped_by, g.setting_record,
                         _stage(g, "raw"), None if g.polished is None else _stage(g, "polished"),
-                        plain(g.run)) for g in groups]
+                        plain(g.run), failed_runs=g.failed_runs) for g in groups]
 
 
 def csv_text(groups: Sequence[Group]) -> str:

@@ -211,6 +211,10 @@ def table(groups: Sequence[Group]) -> str:
     ab = len(variants) > 1
     if ab:
         head = head[:2] + ("encoding", "weights") + head[2:]
+    failed = any(g.failed_runs for g in groups)  # runs a time limit stopped: a column only when there are some
+    if failed:
+        at = head.index("samples") + 1
+        head = head[:at] + ("failed runs",) + head[at:]
     rows = [head]
     censored = False
     for g in groups:
@@ -221,8 +225,9 @@ def table(groups: Sequence[Group]) -> str:
                       else f"({status(g)}: not scored)")
             cost_text = cost_cell(f, "tts99", number) if g.scored else "-"
             censored = censored or (g.scored and f["tts99_bound"] is not None)
-            rows.append((g.model, g.setting, *extra, stage, str(f["samples"]), p_text, cost_text,
-                         f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
+            rows.append((g.model, g.setting, *extra, stage, str(f["samples"]),
+                         *((str(g.failed_runs),) if failed else ()), p_text, cost_text,
+                         f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}" if f["samples"] else "-",
                          percent(f["share_broken_walls"]), percent(f["share_order_violations"]),
                          percent(f["share_cell_conflicts"]), solutions_label(f)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]

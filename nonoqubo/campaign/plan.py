@@ -504,7 +504,10 @@ def scan(plan: Plan, tasks: Sequence[Task] | None = None) -> Scan:
     """Sort *tasks* (default every task of *plan*) into done, to do and conflicts, by their run files.
 
     A task is done only when its run file's record has the task's identity, whole (:attr:`Task.identity`: the
-    model file's digest, encoding, weights and presolve, the sampler, every parameter, the seed).
+    model file's digest, encoding, weights and presolve, the sampler, every parameter, the seed).  A task its
+    time limit stopped left a failed run file of its identity (:class:`~nonoqubo.records.RunFailure`): done too
+    (running it again under the same limit would fail again), unless the plan's ``task-time-limit`` is now
+    longer than the one it ran past (or gone): then it is to do, and its file is written over.
     """
     done, todo, conflicts = [], [], []
     for task in plan.tasks() if tasks is None else tasks:
@@ -522,12 +525,19 @@ def scan(plan: Plan, tasks: Sequence[Task] | None = None) -> Scan:
             conflicts.append((task, "is not a run file nonoqubo wrote (no info[\"nonoqubo\"] record)"))
             continue
         found = record.identity()
-        if found == task.identity:
+        if found == task.identity and record.failed is not None and _longer(plan.task_time_limit, record.failed.limit):
+            todo.append(task)  # stopped by a time limit shorter than the plan's now: given its chance again
+        elif found == task.identity:
             done.append(task)
         else:
             conflicts.append((task, f"records another run than the plan's {task.key} "
                                     f"({found.difference(task.identity)})"))
     return Scan(done, todo, conflicts)
+
+
+def _longer(now: float | None, then: float | None) -> bool:
+    """Whether the time limit *now* (None: none) gives a task more time than *then*, the one it ran past."""
+    return then is not None and (now is None or now > then)
 
 
 def work(plan: Plan, tasks: Sequence[Task]) -> dict[str, dict[str, Any]]:

@@ -26,6 +26,10 @@ every task whose run file is not there yet:
   logged with its reason and the others finish; a worker process that dies (killed, out of memory)
   is replaced and its tasks run again, up to :data:`ATTEMPTS` times; on Dask the scheduler moves a dead
   worker's tasks to the others, and a task whose data went with it is sent again.
+* **a time limit per task** (``task-time-limit``): a task past it is stopped at the sampler's next read (its
+  progress tick), or with ``-j N``, inside a read, by killing its worker :data:`KILL_GRACE` s later
+  (:func:`_kill_late`); it fails, and its run file is a *failed run file* (:func:`failed_run_text`: no samples,
+  the record's ``failed``), which ``scan`` counts done and ``evaluate`` counts as a failed run.
 
 The campaign log (:attr:`Plan.log <nonoqubo.campaign.plan.Plan.log>`, ``runs.log`` beside ``runs/``)
 gets one line per event: the start (tasks, done, to do, where), each task done (its seconds, valid
@@ -102,6 +106,8 @@ class TaskResult:
     valid: int = 0
     best_energy: int | None = None
     worker: str = ""
+    #: the task ran past its time limit: ``text`` is its failed run file (:func:`failed_run_text`)
+    timed_out: bool = False
 
 
 class _Entry:
@@ -203,13 +209,20 @@ def execute(task: Task, data: ModelData | None = None, cache: ModelCache | None 
     """
     start = time.perf_counter()
     out = TaskResult(task.key, task.output, worker=f"{os.uname().nodename}:{os.getpid()}")
+    deadline: _Deadline | None = None
     try:
         ready = (cache or _CACHE).prepared(task, data)
-        result = ready.run(tick if limit is None else _deadline(time.perf_counter(), limit, tick), step)
+        if limit is not None:
+            deadline = _Deadline(time.perf_counter(), limit, tick)
+            _started(task.key, deadline.start)
+        result = ready.run(tick if deadline is None else deadline, step)
         out.text = sampleset_json(result)
         out.samples, out.valid = len(result.analysis), result.num_valid
         out.best_energy = int(result.analysis.energy.min())
     except (NonoquboError, OSError) as exc:
+        if deadline is not None and deadline.fired and isinstance(exc, TimeLimit) and not raises:
+            out.error, out.timed_out = str(exc), True
+            out.text = failed_run_text(task, out.error, time.perf_counter() - deadline.start, limit)
         if raises:
             raise
         out.error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -220,22 +233,66 @@ def execute(task: Task, data: ModelData | None = None, cache: ModelCache | None 
             raise
         out.error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no message'}"
         out.detail = traceback.format_exc()
+    finally:
+        if deadline is not None:
+            _started(task.key, None)
     if data is not None and out.error:  # the file as the user named it, not the worker's copy
         out.error = out.error.replace(local_copy(data), task.source)
     out.seconds = time.perf_counter() - start
     return out
 
 
-def _deadline(start: float, limit: float, then: Tick | None = None) -> Callable[[int, float], None]:
+class _Deadline:
     """A sampler's progress tick that stops it (:class:`~nonoqubo.errors.TimeLimit`) once *limit* seconds passed
-    since *start*; before that it hands the tick on to *then* (a progress display's), if any."""
-    def tick(done: int, energy: float) -> None:
-        if time.perf_counter() - start > limit:
-            raise TimeLimit(f"time limit: the task ran past its limit of {limit:g} s (task-time-limit) and was "
-                            f"stopped after {done} reads")
-        if then is not None:
-            then(done, energy)
-    return tick
+    since *start*; before that it hands the tick on to *then* (a progress display's), if any.  *fired*: it
+    stopped the sampler (the task's failure is its time limit, recorded in a failed run file)."""
+
+    def __init__(self, start: float, limit: float, then: Tick | None = None) -> None:
+        self.start, self.limit, self.then, self.fired = start, limit, then, False
+
+    def __call__(self, done: int, energy: float) -> None:
+        if time.perf_counter() - self.start > self.limit:
+            self.fired = True
+            raise TimeLimit(f"time limit: the task ran past its limit of {self.limit:g} s (task-time-limit) and "
+                            f"was stopped after {done} reads")
+        if self.then is not None:
+            self.then(done, energy)
+
+
+def failed_run_text(task: Task, reason: str, seconds: float, limit: float | None) -> str:
+    """The run file of *task* stopped by its time limit: a SampleSet of no samples whose record is the task's run
+    (its identity whole: :meth:`~nonoqubo.records.RunRecord.identity`) with ``failed`` saying why
+    (:class:`~nonoqubo.records.RunFailure`).  ``scan`` counts it done, ``evaluate`` a failed run of its group."""
+    import json
+
+    import dimod
+    import numpy as np
+
+    from .._util.plain import json_safe
+    from ..records import RunFailure, RunModel, RunRecord
+    from ..solvers.base import machine
+
+    record = RunRecord(task.request.sampler, task.request.parameters(),
+                       RunModel(task.encoding, task.weights, digest=task.digest, source=task.source),
+                       {"seconds_per_run": None, "wall_seconds": seconds}, machine(), {},
+                       datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), __version__,
+                       failed=RunFailure(reason, seconds, limit))
+    empty = dimod.SampleSet.from_samples((np.zeros((0, 0), dtype=np.int8), []), dimod.BINARY,
+                                         energy=np.zeros(0, dtype=np.int64), info={"source": task.source})
+    document = empty.to_serializable()
+    document["info"]["nonoqubo"] = json_safe(record.to_dict())
+    return json.dumps(document)
+
+
+#: where a local worker says which task it samples and since when (``run -j N`` with a time limit; None elsewhere)
+_STARTS: Any = None
+
+
+def _started(key: str, since: float | None) -> None:
+    """Tell the pool's parent that this worker samples *key* since *since* (None: it stopped), when it listens."""
+    if _STARTS is not None:
+        with contextlib.suppress(Exception):
+            _STARTS.put((os.getpid(), key, since))
 
 
 @dataclass
@@ -418,37 +475,93 @@ def _pool_context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
+#: seconds past its time limit a local worker may go on (in a read, where the limit is not looked at) before it is
+#: killed (``run -j N``)
+KILL_GRACE = 1.0
+
+
 def _local(tasks: Sequence[Task], jobs: int, deliver: Deliver, limit: float | None) -> None:
     """*tasks* on *jobs* worker processes that die with this one (:func:`~nonoqubo._util.workers.pool`); a pool a
-    dead worker broke is replaced, its tasks started again."""
+    dead worker broke is replaced, its tasks started again.
+
+    With a time limit, each worker says which task it samples and since when (:func:`_started`, through a pipe the
+    forked workers inherit); a worker still in one task :data:`KILL_GRACE` seconds past its limit (inside a read,
+    where the sampler's tick never comes) is killed: that task is timed out (its failed run file written here),
+    the pool replaced, and the other tasks it held started again without counting the attempt.
+    """
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
+    global _STARTS
+    context = _pool_context()
+    watch = limit is not None and context.get_start_method() == "fork"
     pending = collections.deque(tasks)
     attempts: collections.Counter[str] = collections.Counter()
     while pending:
-        with pool(jobs, _pool_context()) as executor:
-            inflight: dict[Any, Task] = {}
-            try:
-                while pending or inflight:
-                    while pending and len(inflight) < 2 * jobs:
-                        task = pending.popleft()
-                        attempts[task.key] += 1
-                        inflight[executor.submit(execute, task, None, None, limit)] = task
-                    finished, _ = wait(inflight, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        result = future.result()  # a dead worker's BrokenProcessPool, with its task still in flight
-                        del inflight[future]
-                        deliver(result)
-            except BrokenProcessPool:  # a worker died: every task it may have held is started again (or failed)
-                for future, task in inflight.items():
-                    if future.done() and future.exception() is None:
-                        deliver(future.result())
-                    elif attempts[task.key] >= ATTEMPTS:
-                        deliver(TaskResult(task.key, task.output, error=f"a worker process died {ATTEMPTS} times "
-                                                                        "running it (killed, or out of memory?)"))
-                    else:
-                        pending.appendleft(task)
+        starts = context.SimpleQueue() if watch else None
+        _STARTS = starts  # inherited by the workers this pool forks
+        running: dict[int, tuple[str, float]] = {}  # worker pid -> (task key, sampling since)
+        killed: dict[str, float] = {}  # task key -> seconds it had run when its worker was killed
+        try:
+            with pool(jobs, context) as executor:
+                inflight: dict[Any, Task] = {}
+                try:
+                    while pending or inflight:
+                        while pending and len(inflight) < 2 * jobs:
+                            task = pending.popleft()
+                            attempts[task.key] += 1
+                            inflight[executor.submit(execute, task, None, None, limit)] = task
+                        finished, _ = wait(inflight, timeout=0.2 if starts is not None else None,
+                                           return_when=FIRST_COMPLETED)
+                        if starts is not None and limit is not None:
+                            _kill_late(starts, running, killed, limit)
+                        for future in finished:
+                            result = future.result()  # a dead worker's BrokenProcessPool, its task still in flight
+                            del inflight[future]
+                            deliver(result)
+                except BrokenProcessPool:  # a worker died: every task it may have held is started again (or failed)
+                    for future, task in inflight.items():
+                        if future.done() and future.exception() is None:
+                            deliver(future.result())
+                        elif task.key in killed:
+                            reason = (f"time limit: the task ran past its limit of {limit:g} s (task-time-limit) "
+                                      f"inside a read and its worker was killed after {killed[task.key]:.1f} s")
+                            deliver(TaskResult(task.key, task.output, error=reason, seconds=killed[task.key],
+                                               timed_out=True,
+                                               text=failed_run_text(task, reason, killed[task.key], limit)))
+                        elif killed:  # the pool broke because a late task's worker was killed: not this one's fault
+                            attempts[task.key] -= 1
+                            pending.appendleft(task)
+                        elif attempts[task.key] >= ATTEMPTS:
+                            deliver(TaskResult(task.key, task.output, error=f"a worker process died {ATTEMPTS} "
+                                                                            "times running it (killed, or out of "
+                                                                            "memory?)"))
+                        else:
+                            pending.appendleft(task)
+        finally:
+            _STARTS = None
+            if starts is not None:
+                starts.close()
+
+
+def _kill_late(starts: Any, running: dict[int, tuple[str, float]], killed: dict[str, float], limit: float) -> None:
+    """Read what the workers said (:func:`_started`) into *running*, and SIGKILL each worker whose task has run
+    :data:`KILL_GRACE` seconds past *limit*; its task goes into *killed* with the seconds it ran."""
+    import signal
+
+    while not starts.empty():
+        pid, key, since = starts.get()
+        if since is None:
+            running.pop(pid, None)
+        else:
+            running[pid] = (key, since)
+    now = time.perf_counter()
+    for pid, (key, since) in list(running.items()):
+        if now - since > limit + KILL_GRACE and key not in killed:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            killed[key] = now - since
+            del running[pid]
 
 
 #: the address forms of a Dask scheduler ``--scheduler`` takes (``tls://`` needs certificates run does not set up)
@@ -657,7 +770,7 @@ def _rescanned(plan: Plan, found: Scan) -> Scan:
         return found
     again = scan(plan, appeared)
     keys = {t.key for t in appeared}
-    return Scan(found.done + again.done, [t for t in found.todo if t.key not in keys],
+    return Scan(found.done + again.done, [t for t in found.todo if t.key not in keys] + again.todo,
                 found.conflicts + again.conflicts, found.kept, found.rerun)
 
 
@@ -691,19 +804,21 @@ def _run_locked(plan: Plan, jobs: int | None, scheduler: str | None, progress: C
 
     def deliver(result: TaskResult) -> None:
         outcome.tally(result)
-        if result.error is None and result.text is not None:
+        if result.text is not None:  # a run's file, or the failed run file of a task past its time limit
             folder = os.path.dirname(result.output)
             if folder not in made:
                 os.makedirs(folder, exist_ok=True)
                 made.add(folder)
             with atomic_write(result.output) as fh:
                 fh.write(result.text)
+        if result.error is None and result.text is not None:
             outcome.ran += 1
             log(f"done {result.key} in {result.seconds:.3f} s on {result.worker}: {result.valid} of "
                 f"{result.samples} valid, best energy {result.best_energy}")
         else:
             outcome.failed.append((result.key, result.error or "no run file"))
-            log(f"failed {result.key}: {result.error}" + (f"\n{result.detail}" if result.detail else ""))
+            log(f"failed {result.key}: {result.error}" + (f"\n{result.detail}" if result.detail else "")
+                + (f" (its failed run file: {result.output})" if result.timed_out else ""))
             if stream is not None:
                 print(f"nonoqubo: failed: {result.key}: {result.error}", file=stream)
         if progress is not None:

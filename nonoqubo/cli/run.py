@@ -8,6 +8,7 @@ this module parses, shows progress and prints.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 
@@ -109,8 +110,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     conflicts.add_argument("--keep-conflicts", dest="conflicts", action="store_const", const="keep",
                            help="leave such run files as they are and count their tasks as not done")
     parser.add_argument("--task-time-limit", type=float, default=None, metavar="SECONDS",
-                        help="stop a task past this many seconds (its worker stops the sampler at its next read) "
-                             "and count it failed; the campaign goes on (default: the plan's task-time-limit)")
+                        help="stop a task past this many seconds (at the sampler's next read; with -j N its "
+                             "worker is killed 1 s later if it is inside one read) and count it failed: its run "
+                             "file records the failure, evaluate counts it as a failed run; the campaign goes on "
+                             "(default: the plan's task-time-limit)")
     add(parser, "json", "the summary (or the dry run)")
     add(parser, "quiet", "no progress display and no summary; errors only")
     parser.set_defaults(run=run)
@@ -122,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
     plan = read_plan(args.plan)  # the whole plan checked first: one line, exit 2, nothing written
     # the campaign log RUNS.log is appended to: never the plan itself (a plan x.log with runs: x), nor a suite file
     check_not_inputs([("the log of runs:", plan.log)], [args.plan, plan.suite])
+    if args.task_time_limit is not None:  # the limit a failed run file is weighed against (plan.scan)
+        plan = dataclasses.replace(plan, task_time_limit=args.task_time_limit)
     found = scan(plan).resolved(args.conflicts)  # a conflict stops the run unless an option settles it
     if args.dry_run:
         report = dry_run(plan, found)

@@ -19,8 +19,8 @@ from ._fields import decode_at, quoted
 from .group import GROUP_RECORD_VERSION, GroupRecord
 from .index import (INDEX_CSV, INDEX_JSON, NOT_KEPT, SUITE_INDEX_VERSION, IndexEntry, IndexFile, SuiteIndex, SuiteModel, check_digests,
                     file_digest, safe_name)
-from .run import RUN_IDENTITY, RUN_RECORD_VERSION, RecordedModel, RunIdentity, RunModel, RunRecord
+from .run import RUN_IDENTITY, RUN_RECORD_VERSION, RecordedModel, RunFailure, RunIdentity, RunModel, RunRecord
 
 __all__ = ["GROUP_RECORD_VERSION", "INDEX_JSON", "RUN_IDENTITY", "RUN_RECORD_VERSION", "SUITE_INDEX_VERSION",
-           "GroupRecord", "INDEX_CSV", "IndexEntry", "IndexFile", "NOT_KEPT", "RecordedModel", "RunIdentity", "RunModel", "RunRecord",
+           "GroupRecord", "INDEX_CSV", "IndexEntry", "IndexFile", "NOT_KEPT", "RecordedModel", "RunFailure", "RunIdentity", "RunModel", "RunRecord",
            "SuiteIndex", "SuiteModel", "check_digests", "decode_at", "file_digest", "quoted", "safe_name"]

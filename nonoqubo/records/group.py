@@ -8,7 +8,10 @@ later nonoqubo) reads one back with :meth:`GroupRecord.from_dict`.  Its JSON Sch
     {"version": 1, "model": "logo", "setting": "sa", "files": 4, "variables": 120, "width": 8, "height": 7,
      "puzzle": "logo", "encoding": "domain-wall", "weights": "shape=1,order=1,cell=1", "status": "scored",
      "grouped_by": "run record", "setting_record": {...} | null,
-     "raw": {"p": 0.5, ...}, "polished": {...} (with --polish), "run": {...} | null}
+     "raw": {"p": 0.5, ...}, "polished": {...} (with --polish), "run": {...} | null, "failed_runs": 0}
+
+``failed_runs``: the group's runs that left no samples (campaign tasks their time limit stopped; a group
+record without it, written before, had none).
 
 Examples:
     >>> g = GroupRecord("logo", "sa", 4, 120, 8, 7, "logo", "domain-wall", "shape=1,order=1,cell=1", "scored",
@@ -52,6 +55,7 @@ class GroupRecord:
     polished: Mapping[str, Any] | None = None
     run: Mapping[str, Any] | None = None
     version: int = GROUP_RECORD_VERSION
+    failed_runs: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"version": self.version, "model": self.model, "setting": self.setting,
@@ -63,6 +67,7 @@ class GroupRecord:
         if self.polished is not None:
             out["polished"] = dict(self.polished)
         out["run"] = None if self.run is None else dict(self.run)
+        out["failed_runs"] = self.failed_runs
         return out
 
     def csv_rows(self, setting_is: str = "") -> list[dict[str, Any]]:
@@ -77,7 +82,7 @@ class GroupRecord:
             f["worst_lines"] = ";".join(f"{x['line']}:{x['share']:.4g}" for x in f["worst_lines"])
             f["worst_cells"] = ";".join(f"{x['row']},{x['column']}:{x['share']:.4g}" for x in f["worst_cells"])
             rows.append({"model": self.model, "setting": self.setting, "stage": stage, "files": self.files,
-                         "variables": self.variables, "width": self.width, "height": self.height,
+                         "failed_runs": self.failed_runs, "variables": self.variables, "width": self.width, "height": self.height,
                          "puzzle": self.puzzle, "encoding": self.encoding, "weights": self.weights, **f,
                          "status": self.status, "setting_is": setting_is})
         return rows
@@ -94,4 +99,4 @@ class GroupRecord:
         return cls(f.text("model"), f.text("setting"), f.integer("files"), f.integer("variables"),
                    f.integer("width"), f.integer("height"), f.text("puzzle"), f.text("encoding"), f.text("weights"),
                    status, f.text("grouped_by"), f.mapping("setting_record", True), f.mapping("raw"),
-                   f.mapping("polished", True), f.mapping("run", True))
+                   f.mapping("polished", True), f.mapping("run", True), failed_runs=f.integer("failed_runs", True) or 0)

@@ -5,7 +5,7 @@
 scan and a QOBLIB submission read it back with :meth:`RunRecord.from_dict`, and nothing else walks
 its dict.  Its JSON Schema is ``schemas/run-record.schema.json``::
 
-    {"version": 2,                               # this format's (RUN_RECORD_VERSION)
+    {"version": 3,                               # this format's (RUN_RECORD_VERSION)
      "nonoqubo": "0.1.0",                        # the nonoqubo that wrote it
      "date": "2026-12-01T11:40:00Z",
      "sampler": "sa",
@@ -14,6 +14,12 @@ its dict.  Its JSON Schema is ``schemas/run-record.schema.json``::
      "model": {"encoding": "domain-wall", "weights": {"shape": 1, "order": 1, "cell": 1},
                "variables": 437, "full_variables": 437, "fixed": 0,
                "digest": "9f2c...", "source": "suite/logo.bqm"}}     # the sha256 of the file solved
+
+A **failed** run (version 3): a campaign task its per-task time limit stopped (``run --task-time-limit``)
+leaves a run file of no samples whose record has ``"failed": {"reason": "...", "seconds": 2.1, "limit": 2}``
+(:class:`RunFailure`): the run is the task's (its identity is whole), so a campaign counts it done and
+``evaluate`` counts it as a failed run of its group, never as samples.  Records of versions 1 and 2 have no
+``failed`` and are read as they were.
 
 A record of version 1 (nonoqubo 0.1.0 before this format had its own version: ``"version"`` was
 nonoqubo's, a text) is read as such: it names no model digest, so a campaign counts it as a run of
@@ -51,12 +57,13 @@ from ..model.encodings import names as encoding_names
 from ..model.weights import Weights
 from ._fields import Fields, check_version, quoted
 
-__all__ = ["RUN_IDENTITY", "RUN_RECORD_VERSION", "RecordedModel", "RunIdentity", "RunModel", "RunRecord"]
+__all__ = ["RUN_IDENTITY", "RUN_RECORD_VERSION", "RecordedModel", "RunFailure", "RunIdentity", "RunModel",
+           "RunRecord"]
 
-#: the version of the run record this nonoqubo writes
-RUN_RECORD_VERSION = 2
+#: the version of the run record this nonoqubo writes (3: the optional ``failed``)
+RUN_RECORD_VERSION = 3
 #: the versions it reads
-RUN_RECORD_VERSIONS = (1, 2)
+RUN_RECORD_VERSIONS = (1, 2, 3)
 #: the parameters that say which runs were made and how many, not how one run is made: runs that differ
 #: only in these are runs of one setting
 RUN_IDENTITY = ("seed", "reads")
@@ -123,6 +130,35 @@ class RunModel:
 
 
 @dataclass(frozen=True)
+class RunFailure:
+    """Why a run left no samples (a record's ``failed``, version 3): a campaign task stopped by its time limit.
+
+    Attributes:
+        reason: the failure in one line (the campaign log's).
+        seconds: how long the task ran before it was stopped (sampling, not the model's reading).
+        limit: the per-task time limit it ran past (``task-time-limit``), seconds.
+    """
+
+    reason: str
+    seconds: float
+    limit: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"reason": self.reason, "seconds": self.seconds, "limit": self.limit}
+
+    @classmethod
+    def from_dict(cls, doc: Any, where: str) -> RunFailure:
+        f = Fields(doc, f"{where}: failed")
+        seconds, limit = doc.get("seconds"), doc.get("limit")
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < float("inf"):
+            raise f.fail("seconds", "a number of seconds (0 or more)", seconds)
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
+                                  or not 0 < limit < float("inf")):
+            raise f.fail("limit", "a positive number of seconds or null", limit)
+        return cls(f.text("reason"), float(seconds), None if limit is None else float(limit))
+
+
+@dataclass(frozen=True)
 class RunIdentity:
     """Which run a run is (the module docstring): compared whole, never a part of it."""
 
@@ -180,6 +216,7 @@ class RunRecord:
         date: when the sampling started (UTC).
         nonoqubo: the nonoqubo that wrote it.
         version: this format's version (:data:`RUN_RECORD_VERSION`).
+        failed: why the run left no samples (:class:`RunFailure`), or None: a run that sampled.
     """
 
     sampler: str
@@ -191,6 +228,7 @@ class RunRecord:
     date: str | None = None
     nonoqubo: str | None = None
     version: int = RUN_RECORD_VERSION
+    failed: RunFailure | None = None
 
     # -- its format -----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -201,6 +239,8 @@ class RunRecord:
                                "machine": dict(self.machine)}
         if self.model is not None:
             out["model"] = self.model.to_dict()
+        if self.failed is not None:
+            out["failed"] = self.failed.to_dict()
         return out
 
     @classmethod
@@ -225,11 +265,16 @@ class RunRecord:
         if presolve is not None and not isinstance(presolve, bool) and presolve not in _PRESOLVES:
             raise p.fail("presolve", "true, false, " + " or ".join(_PRESOLVES), presolve)
         model = doc.get("model")
+        failed = f.mapping("failed", True)
+        if failed is not None and version < 3:
+            raise f.fail("failed", f"absent from a version {version} record (a failed run's record is version 3)",
+                         failed)
         return cls(f.text("sampler"), dict(params),
                    None if model is None or (isinstance(model, Mapping) and "encoding" not in model)
                    else RunModel.from_dict(model, where),
                    f.mapping("timing", True) or {}, f.mapping("machine", True) or {},
-                   f.mapping("sampler_reported", True) or {}, f.text("date", True), software, version)
+                   f.mapping("sampler_reported", True) or {}, f.text("date", True), software, version,
+                   None if failed is None else RunFailure.from_dict(failed, where))
 
     # -- what it says ---------------------------------------------------------------------------
     @property

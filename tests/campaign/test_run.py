@@ -561,7 +561,9 @@ settings:
     rows = {r["setting"]: r for r in doc["settings"]}
     assert (rows["slow"]["failed"], rows["quick"]["ran"]) == (3, 3)
     assert all("ran past its limit of 0.3 s (task-time-limit)" in f["reason"] for f in doc["failed"])
-    assert not (tmp_path / "runs" / "slow").exists()
+    failed = sorted((tmp_path / "runs" / "slow").glob("*.json"))  # each a failed run file (test_run_limits.py)
+    assert len(failed) == 3 and all(json.loads(f.read_text())["info"]["nonoqubo"]["failed"]["limit"] == 0.3
+                                    for f in failed)
     log = (tmp_path / "runs.log").read_text()
     assert log.count("Z failed slow/") == 3 and "time limit: the task ran past its limit" in log
     status, _, err = run_cli("run", plan, "-j", 1, "--task-time-limit", "-1")
