@@ -31,6 +31,28 @@ from numba import njit
 __all__ = ["solve_lines_compiled"]
 
 
+@njit(cache=True, inline="always")
+def _fits_left(mask: np.ndarray, colour: np.ndarray, pre: np.ndarray, k: int, s: int) -> bool:  # pragma: no cover
+    """Blocks ``0 .. k-1`` fit before block ``k`` starting at ``s`` (a background cell between two blocks
+    of one colour)."""
+    if k == 0:
+        return bool(pre[0, s])
+    if colour[k - 1] == colour[k]:
+        return s >= 1 and (mask[s - 1] & np.uint64(1)) != 0 and bool(pre[k, s - 1])
+    return bool(pre[k, s])
+
+
+@njit(cache=True, inline="always")
+def _fits_right(mask: np.ndarray, colour: np.ndarray, suf: np.ndarray, m: int, k: int,
+                e: int) -> bool:  # pragma: no cover
+    """Blocks ``k+1 .. m-1`` fit after block ``k`` ending at ``e``."""
+    if k == m - 1:
+        return bool(suf[m, e])
+    if colour[k + 1] == colour[k]:
+        return e < mask.size and (mask[e] & np.uint64(1)) != 0 and bool(suf[k + 1, e + 1])
+    return bool(suf[k + 1, e])
+
+
 @njit(cache=True)
 def _solve_one(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, m: int,
                pre: np.ndarray, suf: np.ndarray, out: np.ndarray,
@@ -44,20 +66,13 @@ def _solve_one(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, m: int,
     for k in range(1, m + 1):
         r = clue[k - 1]
         bit = one << np.uint64(colour[k - 1])
-        gap = 1 if k >= 2 and colour[k - 2] == colour[k - 1] else 0
         pre[k, 0] = False
         run = 0  # cells ending at j-1 that may take the block's colour
         for j in range(1, n + 1):
             run = run + 1 if (mask[j - 1] & bit) != 0 else 0
             ok = pre[k, j - 1] and (mask[j - 1] & one) != 0
-            if not ok and run >= r:
-                s = j - r
-                if k == 1:
-                    ok = pre[0, s]
-                elif gap == 1:
-                    ok = s >= 1 and (mask[s - 1] & one) != 0 and pre[k - 1, s - 1]
-                else:
-                    ok = pre[k - 1, s]
+            if not ok and run >= r:  # block k-1 ends at j
+                ok = _fits_left(mask, colour, pre, k - 1, j - r)
             pre[k, j] = ok
     # suf[k][j], k = 0..m, j = 0..n
     suf[m, n] = True
@@ -66,20 +81,13 @@ def _solve_one(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, m: int,
     for k in range(m - 1, -1, -1):
         r = clue[k]
         bit = one << np.uint64(colour[k])
-        gap = 1 if k + 1 < m and colour[k + 1] == colour[k] else 0
         suf[k, n] = False
         run = 0  # cells from j on that may take the block's colour
         for j in range(n - 1, -1, -1):
             run = run + 1 if (mask[j] & bit) != 0 else 0
             ok = suf[k, j + 1] and (mask[j] & one) != 0
-            if not ok and run >= r:
-                e = j + r
-                if k == m - 1:
-                    ok = suf[m, e]
-                elif gap == 1:
-                    ok = e < n and (mask[e] & one) != 0 and suf[k + 1, e + 1]
-                else:
-                    ok = suf[k + 1, e]
+            if not ok and run >= r:  # block k starts at j
+                ok = _fits_right(mask, colour, suf, m, k, j + r)
             suf[k, j] = ok
     if not pre[m, n]:
         return False
@@ -94,8 +102,6 @@ def _solve_one(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, m: int,
     for k in range(m):
         r = clue[k]
         bit = one << np.uint64(colour[k])
-        gap_l = 1 if k >= 1 and colour[k - 1] == colour[k] else 0
-        gap_r = 1 if k + 1 < m and colour[k + 1] == colour[k] else 0
         first[k] = -1
         last[k] = -1
         covered = -1  # cells before it are painted already
@@ -107,22 +113,8 @@ def _solve_one(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, m: int,
                     break
             if not fits:
                 continue
-            if k == 0:
-                left = pre[0, s]
-            elif gap_l == 1:
-                left = s >= 1 and (mask[s - 1] & one) != 0 and pre[k, s - 1]
-            else:
-                left = pre[k, s]
-            if not left:
-                continue
             e = s + r
-            if k == m - 1:
-                right = suf[m, e]
-            elif gap_r == 1:
-                right = e < n and (mask[e] & one) != 0 and suf[k + 1, e + 1]
-            else:
-                right = suf[k + 1, e]
-            if not right:
+            if not _fits_left(mask, colour, pre, k, s) or not _fits_right(mask, colour, suf, m, k, e):
                 continue
             if first[k] < 0:
                 first[k] = s

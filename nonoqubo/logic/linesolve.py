@@ -53,8 +53,8 @@ from ..model.encoding import Layout
 from ..errors import Contradiction, PuzzleError
 from ..model.puzzle import Puzzle
 
-__all__ = ["LINES", "LineCache", "LineSolveResult", "cells_of", "clue_tables", "line_solve", "masks_of", "solve_lines",
-           "solve_masks"]
+__all__ = ["LINES", "LineCache", "LineSolveResult", "cells_of", "clue_tables", "compiled", "line_solve", "masks_of",
+           "solve_lines", "solve_masks"]
 
 INT = np.int64
 UNKNOWN, WHITE, BLACK = -1, 0, 1
@@ -320,6 +320,17 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
     return np.where(ok[:, None], can & mask, mask), ok, first, last
 
 
+def compiled() -> bool:
+    """Whether the compiled line solver (:mod:`nonoqubo.logic.linekernel`, numba) is there: then a batch
+    of lines costs no set-up, and callers hand over every dirty line at once instead of grouping them by
+    clue length for NumPy."""
+    try:
+        from . import linekernel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def _solve_fresh(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray,
                  counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`solve_masks` without block bounds: by the compiled kernel
@@ -569,7 +580,7 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None, *, possible: np.
             todo = np.flatnonzero(dirty[side])
             dirty[side][:] = False
             base = 0 if side == 0 else h
-            for part in _batches(counts[base:], todo):
+            for part in [todo] if compiled() else _batches(counts[base:], todo):
                 lines = part + base
                 width = max(int(counts[lines].max()), 1)
                 cells, ok, first, last = LINES.solve(view[part], clue[lines, :width], colour[lines, :width],

@@ -45,7 +45,7 @@ import numpy as np
 from ..errors import Contradiction
 from ..model.encoding import Layout
 from ..model.puzzle import Puzzle
-from .linesolve import LINES, LineCache, LineSolveResult, clue_tables, line_solve, solve_masks
+from .linesolve import LINES, LineCache, LineSolveResult, clue_tables, compiled, line_solve, solve_masks
 
 __all__ = ["BATCH_BYTES", "ProbeResult", "probe_solve", "propagate"]
 
@@ -196,7 +196,9 @@ def propagate(mask: np.ndarray, dirty_rows: np.ndarray, dirty_cols: np.ndarray,
             lines_at = lines + (0 if side == 0 else h)
             n_blocks = counts[lines_at]
             # lines grouped by clue length (at most 2x padding), as line_solve groups them
-            bucket = np.where(n_blocks > 0, np.ceil(np.log2(np.maximum(n_blocks, 1))).astype(np.int64) + 1, 0)
+            # (compiled, one batch: padding costs it nothing)
+            bucket = np.zeros(n_blocks.size, np.int64) if starts is None and compiled() else \
+                np.where(n_blocks > 0, np.ceil(np.log2(np.maximum(n_blocks, 1))).astype(np.int64) + 1, 0)
             for b in np.unique(bucket):
                 at = np.flatnonzero(bucket == b)
                 cp, ln, ln_at = which[at], lines[at], lines_at[at]
