@@ -364,9 +364,12 @@ class LineCache:
     Examples:
         >>> cache = LineCache()
         >>> masks = np.array([[3, 3, 3], [3, 3, 3]], np.uint8)
-        >>> out, ok, first, last = cache.solve(masks, np.array([[2], [2]]), np.array([[1], [1]]), np.array([1, 1]))
-        >>> out.tolist(), ok.tolist(), first.tolist(), cache.hits, cache.misses   # the second line is the first's
-        ([[3, 2, 3], [3, 2, 3]], [True, True], [[0], [0]], 1, 1)
+        >>> clue, colour, counts = np.array([[2], [2]]), np.array([[1], [1]]), np.array([1, 1])
+        >>> out, ok, first, last = cache.solve(masks, clue, colour, counts)
+        >>> out.tolist(), ok.tolist(), first.tolist(), cache.hits, cache.misses
+        ([[3, 2, 3], [3, 2, 3]], [True, True], [[0], [0]], 0, 2)
+        >>> cache.solve(masks, clue, colour, counts)[0].tolist(), cache.hits, len(cache)   # asked again: from memory
+        ([[3, 2, 3], [3, 2, 3]], 2, 1)
     """
 
     def __init__(self, limit: int = 1 << 18) -> None:
