@@ -95,6 +95,7 @@ def _numpy_only(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _same(a: probe.ProbeResult, b: probe.ProbeResult) -> None:
+    assert a.possible is not None and b.possible is not None
     assert np.array_equal(a.grid, b.grid) and np.array_equal(a.possible, b.possible)
     assert np.array_equal(a.shift_lo, b.shift_lo) and np.array_equal(a.shift_hi, b.shift_hi)
     assert (a.rounds, a.probes, a.contradictions, a.settled, a.cell_settled) == \
@@ -129,7 +130,8 @@ def test_probing_random_colour_puzzles_is_unchanged(monkeypatch: pytest.MonkeyPa
         slow_lines = [line_solve(p) for p in puzzles]
     for a, b in zip(fast, slow):
         _same(a, b)
-    for a, b in zip(lines, slow_lines):
-        assert np.array_equal(a.possible, b.possible) and np.array_equal(a.first_start, b.first_start)
-        assert np.array_equal(a.last_start, b.last_start) and (a.iterations, a.line_solves) == \
-            (b.iterations, b.line_solves)
+    for la, lb in zip(lines, slow_lines):
+        assert la.possible is not None and lb.possible is not None
+        assert np.array_equal(la.possible, lb.possible) and np.array_equal(la.first_start, lb.first_start)
+        assert np.array_equal(la.last_start, lb.last_start) and (la.iterations, la.line_solves) == \
+            (lb.iterations, lb.line_solves)
