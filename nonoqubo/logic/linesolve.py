@@ -53,7 +53,8 @@ from ..model.encoding import Layout
 from ..errors import Contradiction, PuzzleError
 from ..model.puzzle import Puzzle
 
-__all__ = ["LineSolveResult", "cells_of", "clue_tables", "line_solve", "masks_of", "solve_lines", "solve_masks"]
+__all__ = ["LINES", "LineCache", "LineSolveResult", "cells_of", "clue_tables", "compiled", "line_solve", "masks_of",
+           "solve_lines", "solve_masks"]
 
 INT = np.int64
 UNKNOWN, WHITE, BLACK = -1, 0, 1
@@ -319,6 +320,124 @@ def solve_masks(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray, counts: 
     return np.where(ok[:, None], can & mask, mask), ok, first, last
 
 
+def compiled() -> bool:
+    """Whether the compiled line solver (:mod:`nonoqubo.logic.linekernel`, numba) is there: then a batch
+    of lines costs no set-up, and callers hand over every dirty line at once instead of grouping them by
+    clue length for NumPy."""
+    try:
+        from . import linekernel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _solve_fresh(mask: np.ndarray, clue: np.ndarray, colour: np.ndarray,
+                 counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`solve_masks` without block bounds: by the compiled kernel
+    (:mod:`nonoqubo.logic.linekernel`) when numba is installed, else by NumPy; the same answers."""
+    try:
+        from .linekernel import solve_lines_compiled
+    except ImportError:  # numba missing: the NumPy solver
+        return solve_masks(mask, clue, colour, counts)
+    n_lines, n = mask.shape
+    out = np.empty((n_lines, n), np.uint64)
+    ok = np.empty(n_lines, bool)
+    first = np.empty(clue.shape, INT)
+    last = np.empty(clue.shape, INT)
+    solve_lines_compiled(mask.astype(np.uint64), np.ascontiguousarray(clue, dtype=INT),
+                         np.ascontiguousarray(colour, dtype=INT), np.ascontiguousarray(counts, dtype=INT),
+                         out, ok, first, last)
+    return out.astype(mask.dtype), ok, first, last
+
+
+class LineCache:
+    """Line solves remembered by what they depend on: the clue, its colours and the line's masks.
+
+    :func:`solve_masks` without block bounds is a function of one line's clue and cell masks, and
+    probing asks the same questions again and again (every probe of a grid re-solves lines in the
+    states the other probes met, and a repair's next flipped picture keeps all but two clues), so
+    each answer is kept once: :meth:`solve` looks every line up and solves only the ones never
+    seen, in one vectorised call.  The answers are those of :func:`solve_masks` (the narrowed masks
+    whether the line fits, the first and last start of every block), bit for bit.  The cache forgets everything when it holds
+    :attr:`limit` lines (a bounded memory, a few hundred bytes a line).
+
+    Examples:
+        >>> cache = LineCache()
+        >>> masks = np.array([[3, 3, 3], [3, 3, 3]], np.uint8)
+        >>> clue, colour, counts = np.array([[2], [2]]), np.array([[1], [1]]), np.array([1, 1])
+        >>> out, ok, first, last = cache.solve(masks, clue, colour, counts)
+        >>> out.tolist(), ok.tolist(), first.tolist(), cache.hits, cache.misses
+        ([[3, 2, 3], [3, 2, 3]], [True, True], [[0], [0]], 0, 2)
+        >>> cache.solve(masks, clue, colour, counts)[0].tolist(), cache.hits, len(cache)   # asked again: from memory
+        ([[3, 2, 3], [3, 2, 3]], 2, 1)
+    """
+
+    def __init__(self, limit: int = 1 << 18) -> None:
+        self.limit = limit
+        self.hits = 0
+        self.misses = 0
+        self._known: dict[tuple[bytes, bytes], tuple[bytes, bytes, bytes]] = {}
+
+    def __len__(self) -> int:
+        return len(self._known)
+
+    def solve(self, mask: np.ndarray, clue: np.ndarray, colour: np.ndarray,
+              counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`solve_masks` ``(mask, feasible, first, last)`` of a batch of lines of equal length, from
+        memory where the same (clue, colours, masks) was solved before; the arguments are
+        :func:`solve_masks`'s (without block bounds)."""
+        mask = np.ascontiguousarray(mask)
+        clue = np.asarray(clue, dtype=INT)
+        colour = np.asarray(colour, dtype=INT)
+        counts = np.asarray(counts, dtype=INT)
+        n_lines, n = mask.shape
+        if n_lines == 0:
+            empty = np.full((0, clue.shape[1]), -1, INT)
+            return mask.copy(), np.ones(0, bool), empty, empty.copy()
+        real = np.arange(clue.shape[1])[None, :] < counts[:, None]
+        # one key per line: its length and mask width, its blocks (lengths and colours, padding zeroed), its masks
+        shape = np.broadcast_to(np.array([n, mask.itemsize], INT), (n_lines, 2))
+        clue_key = np.ascontiguousarray(np.column_stack([shape, counts, np.where(real, clue, 0),
+                                                         np.where(real, colour, 0)]))
+        ck, raw = clue_key.tobytes(), mask.tobytes()
+        cw, mw = clue_key.shape[1] * 8, n * mask.itemsize
+        keys = [(ck[i * cw:(i + 1) * cw], raw[i * mw:(i + 1) * mw]) for i in range(n_lines)]
+        known = self._known
+        found = [known.get(key) for key in keys]
+        missing = [i for i, v in enumerate(found) if v is None]
+        self.misses += len(missing)
+        self.hits += n_lines - len(missing)
+        m_max = clue.shape[1]
+        if missing:
+            at = np.array(missing)
+            out, ok, first, last = _solve_fresh(mask[at], clue[at], colour[at], counts[at])
+            # a line that does not fit keeps its masks (solve_masks's convention); the last byte says whether it fits
+            solved = np.ascontiguousarray(np.column_stack([out.view(np.uint8).reshape(len(missing), -1),
+                                                           ok.astype(np.uint8)])).tobytes()
+            starts = np.ascontiguousarray(np.column_stack([first, last]), dtype=INT).tobytes()
+            width, sw = mw + 1, 2 * m_max * 8
+            if len(known) + len(missing) > self.limit:
+                known.clear()
+            for r, i in enumerate(missing):
+                c = int(counts[i]) * 8  # each line keeps the starts of its own blocks
+                row = starts[r * sw:(r + 1) * sw]
+                value = (solved[r * width:(r + 1) * width], row[:c], row[m_max * 8:m_max * 8 + c])
+                found[i] = value
+                known[keys[i]] = value
+        done = [v for v in found if v is not None]
+        table = np.frombuffer(b"".join(v[0] for v in done), np.uint8).reshape(n_lines, mw + 1)
+        out_all = np.ascontiguousarray(table[:, :mw]).view(mask.dtype).reshape(n_lines, n)
+        pad = b"\xff" * (m_max * 8)  # -1 past a line's clue
+        first_all = np.frombuffer(b"".join(v[1] + pad[len(v[1]):] for v in done), INT).reshape(n_lines, m_max)
+        last_all = np.frombuffer(b"".join(v[2] + pad[len(v[2]):] for v in done), INT).reshape(n_lines, m_max)
+        return out_all, table[:, mw].astype(bool), first_all.copy(), last_all.copy()
+
+
+#: the line solves remembered in this process, shared by line logic and probing on every puzzle (probing
+#: re-solves lines in states other probes met; a repair's flipped pictures keep all but two clues)
+LINES = LineCache()
+
+
 def solve_lines(known: np.ndarray, clue: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One exact line solve of a batch of black-and-white lines of equal length.
 
@@ -464,10 +583,10 @@ def line_solve(puzzle: Puzzle, known: np.ndarray | None = None, *, possible: np.
             todo = np.flatnonzero(dirty[side])
             dirty[side][:] = False
             base = 0 if side == 0 else h
-            for part in _batches(counts[base:], todo):
+            for part in [todo] if compiled() else _batches(counts[base:], todo):
                 lines = part + base
                 width = max(int(counts[lines].max()), 1)
-                cells, ok, first, last = solve_masks(view[part], clue[lines, :width], colour[lines, :width],
+                cells, ok, first, last = LINES.solve(view[part], clue[lines, :width], colour[lines, :width],
                                                      counts[lines])
                 if not ok.all():
                     bad = int(lines[np.flatnonzero(~ok)[0]])

@@ -45,7 +45,7 @@ import numpy as np
 from ..errors import Contradiction
 from ..model.encoding import Layout
 from ..model.puzzle import Puzzle
-from .linesolve import LineSolveResult, clue_tables, line_solve, solve_masks
+from .linesolve import LINES, LineCache, LineSolveResult, clue_tables, compiled, line_solve, solve_masks
 
 __all__ = ["BATCH_BYTES", "ProbeResult", "probe_solve", "propagate"]
 
@@ -155,7 +155,7 @@ def _distinct_rows(line: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.
 
 def propagate(mask: np.ndarray, dirty_rows: np.ndarray, dirty_cols: np.ndarray,
               tables: tuple[np.ndarray, np.ndarray, np.ndarray],
-              starts: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+              starts: tuple[np.ndarray, np.ndarray] | None = None, cache: LineCache | None = None) -> np.ndarray:
     """Line logic to a fixpoint on a stack of grids at once; *mask* is narrowed in place.
 
     Args:
@@ -166,6 +166,8 @@ def propagate(mask: np.ndarray, dirty_rows: np.ndarray, dirty_cols: np.ndarray,
         starts: ``(lo, hi)``, each ``(P, blocks)`` (Layout order): the cells each block may start
             at, in every copy; every line solve keeps to them and narrows them in place (what
             probing the model's variables works on).  None: the masks alone.
+        cache: where the line solves without *starts* are remembered (None: :data:`~nonoqubo.logic.linesolve.LINES`,
+            the process's); the answers are the same either way, only their cost differs.
 
     Returns:
         ``(P,)`` bools: the grids line logic found no contradiction in (a grid with one is
@@ -194,7 +196,9 @@ def propagate(mask: np.ndarray, dirty_rows: np.ndarray, dirty_cols: np.ndarray,
             lines_at = lines + (0 if side == 0 else h)
             n_blocks = counts[lines_at]
             # lines grouped by clue length (at most 2x padding), as line_solve groups them
-            bucket = np.where(n_blocks > 0, np.ceil(np.log2(np.maximum(n_blocks, 1))).astype(np.int64) + 1, 0)
+            # (compiled, one batch: padding costs it nothing)
+            bucket = np.zeros(n_blocks.size, np.int64) if starts is None and compiled() else \
+                np.where(n_blocks > 0, np.ceil(np.log2(np.maximum(n_blocks, 1))).astype(np.int64) + 1, 0)
             for b in np.unique(bucket):
                 at = np.flatnonzero(bucket == b)
                 cp, ln, ln_at = which[at], lines[at], lines_at[at]
@@ -204,7 +208,7 @@ def propagate(mask: np.ndarray, dirty_rows: np.ndarray, dirty_cols: np.ndarray,
                     # copies share most of their lines: each distinct (line, masks) is solved once
                     first, back = _distinct_rows(ln_at, before)
                     u = ln_at[first]
-                    solved, fits, _, _ = solve_masks(before[first], clue[u, :width], colour[u, :width], counts[u])
+                    solved, fits, _, _ = (LINES if cache is None else cache).solve(before[first], clue[u, :width], colour[u, :width], counts[u])
                 else:
                     real = np.arange(width)[None, :] < counts[ln_at][:, None]
                     blk = np.where(real, first_block[ln_at][:, None] + np.arange(width)[None, :], 0)
