@@ -37,7 +37,7 @@ Examples:
     'the one-hot model at weights shape=1,order=1,cell=5, presolve probe'
     >>> RunRecord.from_dict({"version": 9, "sampler": "sa"}, "w.json")
     Traceback (most recent call last):
-    nonoqubo.errors.RecordError: w.json: run record: version 9 is not one this nonoqubo reads (1, 2); read it with the nonoqubo that wrote it, or write it again
+    nonoqubo.errors.RecordError: w.json: run record: version 9 is not one this nonoqubo reads (1, 2, 3); read it with the nonoqubo that wrote it, or write it again
     >>> RunRecord.from_dict({"version": 2, "sampler": "sa", "parameters": {"presolve": 1}}, "w.json")
     Traceback (most recent call last):
     nonoqubo.errors.RecordError: w.json: run record: parameters: presolve: true, false, line or probe, not 1
