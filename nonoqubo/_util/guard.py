@@ -49,7 +49,8 @@ import numpy as np
 
 from ..errors import FormatError, RefusedNumber, YamlRefused, located
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "claimed", "duplicate_json_key", "finite", "integer", "json_loads", "yaml_load"]
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "claimed", "duplicate_json_key", "finite", "integer", "json_loads", "json_value_at",
+           "yaml_load"]
 
 #: digits of the largest integer any reader accepts (int64 has 19)
 MAX_DIGITS = 18
@@ -112,6 +113,38 @@ def _json_float(token: str) -> float:
 
 def _json_constant(token: str) -> float:
     raise RefusedNumber(f"{token} is not a number JSON allows")
+
+
+#: the decoder of :func:`json_value_at`: the number rules of :func:`json_loads`
+_BOUNDED = json.JSONDecoder(parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+
+
+def json_value_at(text: str, start: int, source: str) -> tuple[Any, int]:
+    """The JSON value that starts at *start* in *text*, and where it ends (``raw_decode``), bounded as
+    :func:`json_loads` is: a value inside a larger text (a run record found in a samples file) is parsed
+    alone, never the whole text.
+
+    Raises:
+        json.JSONDecodeError: no JSON value starts there (a ``ValueError``).
+        FormatError: the value nests deeper than :data:`MAX_DEPTH` levels, or holds a number it refuses;
+            one line naming *source*.
+
+    Examples:
+        >>> json_value_at('x = {"a": [1, 2]} ...', 4, "f.json")
+        ({'a': [1, 2]}, 17)
+        >>> json_value_at('{"a": ' + "9" * 30 + '}', 0, "f.json")
+        Traceback (most recent call last):
+        nonoqubo.errors.FormatError: f.json: a number of 30 digits is too large
+    """
+    try:
+        value, end = _BOUNDED.raw_decode(text, start)
+    except RecursionError:
+        raise FormatError(located(source, None, f"nesting deeper than {MAX_DEPTH} levels")) from None
+    except RefusedNumber as exc:
+        raise FormatError(located(source, None, str(exc))) from None
+    if nesting_depth(text[start:end]) > MAX_DEPTH:
+        raise FormatError(located(source, None, f"nesting deeper than {MAX_DEPTH} levels"))
+    return value, end
 
 
 def duplicate_json_key(text: str) -> tuple[str, int, int] | None:

@@ -23,7 +23,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .._util.guard import MAX_DEPTH, MAX_DIGITS, json_loads
+from .._util.guard import json_loads, json_value_at
 from ..errors import FormatError, RecordError
 from ..model.weights import FAMILIES, Weights
 
@@ -58,48 +58,19 @@ def loads(text: str | bytes, source: str) -> Any:
         raise RecordError(str(exc)) from None
 
 
-def _whole(token: str) -> int:
-    if len(token.lstrip("-").lstrip("0")) > MAX_DIGITS:
-        raise RecordError(f"a number of {len(token.lstrip('-'))} digits is too large")
-    return int(token)
-
-
-def _constant(token: str) -> float:
-    raise RecordError(f"{token} is not a number JSON allows")
-
-
-_DECODER = json.JSONDecoder(parse_int=_whole, parse_constant=_constant)
-
-
-def depth(value: Any) -> int:
-    """How deep the lists and objects of a parsed JSON *value* nest (without recursion)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, level)
-            if level > MAX_DEPTH:
-                break
-            stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
-    return deepest
-
-
 def decode_at(text: str, start: int, source: str) -> tuple[Any, int]:
-    """The JSON value that starts at *start* in *text* (``raw_decode``), bounded as :func:`loads` is.
+    """The JSON value that starts at *start* in *text* (``raw_decode``), bounded as :func:`loads` is
+    (:func:`~nonoqubo._util.guard.json_value_at`).
 
     Raises:
         ValueError: no JSON value starts there.
-        RecordError: one nested deeper than :data:`MAX_DEPTH` levels, or a number too large (naming *source*).
+        RecordError: one nested deeper than :data:`~nonoqubo._util.guard.MAX_DEPTH` levels, or a number
+            refused (naming *source*).
     """
     try:
-        value, end = _DECODER.raw_decode(text, start)
-    except RecursionError:
-        raise RecordError(f"{source}: run record: nesting deeper than {MAX_DEPTH} levels") from None
-    except RecordError as exc:
-        raise RecordError(f"{source}: run record: {exc}") from None
-    if depth(value) > MAX_DEPTH:
-        raise RecordError(f"{source}: run record: nesting deeper than {MAX_DEPTH} levels")
-    return value, end
+        return json_value_at(text, start, f"{source}: run record")
+    except FormatError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def check_version(doc: Mapping[str, Any], key: str, known: tuple[int, ...], where: str) -> int:
