@@ -309,8 +309,12 @@ def model_record(qubo: Qubo, full_variables: int, digest: str | None = None) -> 
     presolve), ``fixed`` (how many presolve fixed; the samples written are completed with them) and
     ``digest``, the sha256 of the file solved (a campaign's identity of the model), when known.
     """
-    return RunModel(qubo.encoding.name, qubo.weights, int(qubo.num_vars), int(full_variables), len(qubo.fixed),
-                    digest).to_dict()
+    return _run_model(qubo, full_variables, digest).to_dict()
+
+
+def _run_model(qubo: Qubo, full_variables: int, digest: str | None) -> RunModel:
+    """:func:`model_record` as the record's typed part (:class:`~nonoqubo.records.RunModel`)."""
+    return RunModel(qubo.encoding.name, qubo.weights, int(qubo.num_vars), int(full_variables), len(qubo.fixed), digest)
 
 
 def solve(puzzle: Puzzle | Qubo, request: SolveRequest | str = "sa", *, tick: Tick | None = None,
@@ -384,9 +388,9 @@ class Prepared:
         analysis = self.decoder.analyse(batch.bits)
         best = self.decoder.reports(analysis, select(analysis, "best"), batch)[0]
         record = RunRecord.from_dict(batch.extra[RUN], "the run")
-        batch.extra[RUN] = replace(record, model=RunModel.from_dict(
-            model_record(self.qubo, self.models.qubo.num_vars, self.digest), "the run"),
-            timing={**record.timing, "solve_seconds": self.prepare_seconds + time.perf_counter() - start}).to_dict()
+        batch.extra[RUN] = replace(record, model=_run_model(self.qubo, self.models.qubo.num_vars, self.digest),
+                                   timing={**record.timing,
+                                           "solve_seconds": self.prepare_seconds + time.perf_counter() - start}).to_dict()
         return SolveResult(self.puzzle, self.qubo, batch, analysis, self.decoder, best)
 
 
