@@ -135,11 +135,7 @@ def check_not_input(output: str | os.PathLike[str] | None, *sources: str | os.Pa
     for source in sources:
         if source is None or os.fspath(source) in ("", "-"):
             continue
-        try:
-            same = os.path.samefile(output, source)
-        except (OSError, ValueError):  # one of them does not exist (or cannot: a NUL byte): not the same file
-            continue
-        if same:
+        if _same_file(os.fspath(output), os.fspath(source)):  # a missing one (or a NUL byte): not the same file
             raise WriteError(f"cannot write {os.fspath(output)}: it is the input file {os.fspath(source)}; "
                              "name another output")
 
@@ -282,7 +278,7 @@ def check_distinct_outputs(*outputs: tuple[str, str | os.PathLike[str] | None]) 
         _check_length(option, name)
         if name != "-" and is_stream(name):  # /dev/null, a FIFO: written to, never replaced
             continue
-        key = name if name == "-" else os.path.normcase(os.path.realpath(name))
+        key = name if name == "-" else _real(name)
         for other, other_name, other_key in seen:
             if key == other_key or (name != "-" and other_name != "-" and _same_file(name, other_name)):
                 raise WriteError(_twice(other, other_name, option, name))
