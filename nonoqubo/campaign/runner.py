@@ -584,15 +584,13 @@ def scheduler_address(scheduler: Any) -> str:
         raise NonoquboError(f"{where}: a NUL character; give the scheduler's address or its scheduler file")
     if os.path.isfile(given):
         from .._util.guard import json_loads
+        from .._util.stream import read_regular
 
         try:
-            with open(given, "rb") as fh:
-                raw = fh.read(1_000_001)
+            doc = json_loads(read_regular(given, limit=1_000_000), given)
         except OSError as exc:
             raise NonoquboError(f"{where}: cannot read the scheduler file ({exc.strerror or exc})") from None
-        try:
-            doc = json_loads(raw[:1_000_000], given) if len(raw) <= 1_000_000 else None
-        except NonoquboError:
+        except NonoquboError:  # over 1 MB, or not JSON: not a scheduler file
             doc = None
         address = doc.get("address") if isinstance(doc, dict) else None
         if not isinstance(address, str):
