@@ -187,6 +187,7 @@ PACKAGES: dict[str, tuple[str, str, str]] = {
     "openjij-sa": ("openjij", "openjij", "openjij"), "openjij-sqa": ("openjij", "openjij", "openjij"),
     "cpsat": ("ortools", "ortools", "cp"), "mock-dwave": ("dwave.system", "dwave-system", "dwave"),
     "dwave": ("dwave.system", "dwave-system", "dwave"),
+    "pt": ("numba", "numba", "tempering"), "pa": ("numba", "numba", "tempering"),
 }
 
 
@@ -195,7 +196,7 @@ def missing_package(sampler: str) -> MissingDependency | None:
     imported), else None.
 
     Examples:
-        >>> missing_package("pt") is None
+        >>> missing_package("exact") is None
         True
     """
     import importlib.util

@@ -445,15 +445,19 @@ def test_duplicate_keys_in_a_json_plan_name_both_lines(tmp_path, suite, run_cli)
     assert status == 2 and f"{plan}:4: key 'reads' is given twice (lines 3 and 4)" in err
 
 
-def test_a_sampler_whose_package_is_missing_is_refused_before_anything_runs(tmp_path, suite, run_cli, monkeypatch):
+@pytest.mark.parametrize("sampler, module, extra", [("cpsat", "ortools", "cp"), ("pt", "numba", "tempering"),
+                                                     ("pa", "numba", "tempering")])
+def test_a_sampler_whose_package_is_missing_is_refused_before_anything_runs(tmp_path, suite, run_cli, monkeypatch,
+                                                                          sampler, module, extra):
     import importlib.util
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ortools" else real(name, *a))
-    plan = campaign(tmp_path, suite, "suite: suite\nsettings:\n  exact: {sampler: cpsat}\n")
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == module else real(name, *a))
+    plan = campaign(tmp_path, suite, f"suite: suite\nsettings:\n  chosen: {{sampler: {sampler}}}\n")
     status, _, err = run_cli("run", plan)
     assert status == 2 and err.count("\n") == 1
-    assert "settings.exact: the 'cpsat' sampler needs the 'ortools' package" in err and 'nonoqubo[cp]' in err
+    assert f"settings.chosen: the '{sampler}' sampler needs the '{module}' package" in err
+    assert f"nonoqubo[{extra}]" in err
     assert not (tmp_path / "runs").exists()
 
 
