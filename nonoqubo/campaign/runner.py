@@ -674,6 +674,8 @@ def execute_batch(tasks: Sequence[Task], data: ModelData | None = None, limit: f
             for task, got in zip(tasks, watched(marked, tasks, limit, KILL_GRACE))]
 
 
+#: model bytes sent to a Dask cluster in one scatter at most (each scatter is a round trip to every worker)
+SCATTER_BYTES = 64 << 20
 #: tasks a Dask batch holds at most (one model's; fewer when there are few tasks per worker)
 BATCH = 64
 
@@ -698,8 +700,15 @@ def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver, limit: float | N
     data: dict[str, Any] = {}
 
     def scattered(source: str) -> Any:
-        if source not in data:
-            data[source] = client.scatter(ModelData.of(source), broadcast=True, hash=False)
+        if source not in data:  # the models of the batches to come with it, in one round trip (SCATTER_BYTES at most)
+            group: list[ModelData] = []
+            size = 0
+            for name in dict.fromkeys([source, *(t.source for t in tasks if t.source not in data)]):
+                group.append(ModelData.of(name))
+                size += len(group[-1].data)
+                if size > SCATTER_BYTES:
+                    break
+            data.update(zip((m.name for m in group), client.scatter(group, broadcast=True, hash=False)))
         return data[source]
 
     run_id = uuid.uuid4().hex[:8]
