@@ -72,9 +72,9 @@ def cpu_of(pids: list[int]) -> float:
     return total
 
 
-def timed(argv: list[str], cwd: Path, root: Path, watch: list[int]) -> tuple[float, float]:
+def timed(argv: list[str], cwd: Path, root: Path, watch: list[int]) -> tuple[float, float, dict]:
     """Wall and CPU seconds of ``nonoqubo ARGV`` (with *root* on PYTHONPATH), its children's CPU and the CPU of
-    the processes *watch* (a cluster's) counted."""
+    the processes *watch* (a cluster's) counted, and its ``--json`` summary (``{}`` when it gives none)."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -87,12 +87,37 @@ def timed(argv: list[str], cwd: Path, root: Path, watch: list[int]) -> tuple[flo
         raise SystemExit(f"{' '.join(argv)}: exit {done.returncode}\n{done.stderr}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime + cpu_of(watch) - cluster
-    return wall, cpu
+    try:
+        summary = json.loads(done.stdout)
+    except ValueError:
+        summary = {}
+    return wall, cpu, summary
 
 
-def tiny(count: int, old: str | None) -> None:
+def busy(log: Path) -> tuple[float, int]:
+    """The seconds the workers spent inside ``execute`` (the log's ``done KEY in S s on WORKER`` lines) and how
+    many workers did."""
+    import re
+
+    seconds, workers = 0.0, set()
+    for line in log.read_text().splitlines():
+        found = re.search(r" done \S+ in ([0-9.]+) s on (\S+):", line)
+        if found:
+            seconds += float(found.group(1))
+            workers.add(found.group(2))
+    return seconds, len(workers)
+
+
+def median(values: list[float]) -> float:
+    import statistics
+
+    return statistics.median(values)
+
+
+def tiny(count: int, old: str | None, rounds: int) -> None:
     """The overhead per task (the module docstring's ``--tiny``)."""
     work = Path(tempfile.mkdtemp(prefix="bench-run-tiny-"))
+    cluster = None
     try:
         roots = [("this checkout", ROOT)]
         if old:
@@ -110,30 +135,47 @@ def tiny(count: int, old: str | None) -> None:
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                silence_logs=40)
         watch = [w.pid for w in cluster.workers.values() if getattr(w, "pid", None)]
+        ways = [("-j 2", ["-j", "2"]), ("Dask, 2 workers", ["--scheduler", cluster.scheduler_address])]
+        measured: dict[tuple[str, str], list[tuple]] = {}
+        made = 0
+        for turn in range(rounds):  # the ways alternate, their order turned each round: the load falls on both
+            for label, root in roots:
+                for way, extra in (ways if turn % 2 == 0 else ways[::-1]):
+                    runs = []
+                    for scale in (1, 3):  # N and 3N tasks: the difference is the rate without the fixed start-up
+                        made += 1
+                        folder = work / f"{made}"
+                        folder.mkdir()
+                        (folder / "plan.json").write_text(json.dumps({**plan, "seeds": scale * seeds}))
+                        wall, cpu, summary = timed(["run", "plan.json", "-q", "--json", *extra], folder, root, watch)
+                        runs.append((len(list((folder / "runs").rglob("*.json"))), wall, cpu,
+                                     summary.get("seconds"), busy(folder / "runs.log")))
+                    measured.setdefault((label, way), []).append(tuple(runs))
         rows = []
-        for label, root in roots:
-            for way, extra in (("-j 2", ["-j", "2"]), ("Dask, 2 workers", ["--scheduler", cluster.scheduler_address])):
-                measured = []
-                for scale in (1, 3):  # N and 3N tasks: the difference is the rate without the fixed start-up
-                    folder = work / f"{len(rows)}-{scale}"
-                    folder.mkdir()
-                    (folder / "plan.json").write_text(json.dumps({**plan, "seeds": scale * seeds}))
-                    wall, cpu = timed(["run", "plan.json", "-q", *extra], folder, root, watch)
-                    measured.append((len(list((folder / "runs").rglob("*.json"))), wall, cpu))
-                (n1, w1, c1), (n3, w3, c3) = measured
-                rows.append((label, way, n1, w1, n1 / w1, (n3 - n1) / (w3 - w1), 1000 * (c3 - c1) / (n3 - n1)))
-        cluster.close()
+        for (label, way), got in measured.items():
+            n1 = got[0][0][0]
+            marginal = [(r3[0] - r1[0]) / (r3[1] - r1[1]) for r1, r3 in got]
+            cpu = [1000 * (r3[2] - r1[2]) / (r3[0] - r1[0]) for r1, r3 in got]
+            inside = [r3[0] / r3[3] if r3[3] else float("nan") for _, r3 in got]
+            share = [r3[4][0] / (r3[4][1] * r3[3]) if r3[3] and r3[4][1] else float("nan") for _, r3 in got]
+            rows.append((label, way, n1, median([r1[1] for r1, _ in got]), median([r1[0] / r1[1] for r1, _ in got]),
+                         median(marginal), median(cpu), median(inside), median(share)))
         base = rows[0]
         print(f"{rows[0][2]} and {3 * rows[0][2]} tiny tasks (sa, 1 read of 10 sweeps, 5x5 models), {os.cpu_count()} "
-              f"CPUs, load {os.getloadavg()[0]:.2f}; 'marginal': the extra tasks over the extra seconds (and CPU) "
-              "of the larger run, the start-up (imports, the cluster's connection) left out\n")
-        print("| code | way | wall s (N) | tasks/s (N) | marginal tasks/s | marginal CPU ms per task | "
-              "marginal tasks/s / this -j 2 | CPU / this -j 2 |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|")
-        for label, way, tasks, wall, rate, marginal, cpu in rows:
-            print(f"| {label} | `{way}` | {wall:.2f} | {rate:.1f} | {marginal:.1f} | {cpu:.1f} | "
-                  f"{marginal / base[5]:.2f} | {cpu / base[6]:.2f} |")
+              f"CPUs, load {os.getloadavg()[0]:.2f}, the median of {rounds} rounds (the ways alternating); "
+              "'marginal': the extra tasks over the extra seconds (and CPU) of the larger run, the start-up "
+              "(imports, the cluster's connection) left out; 'in run': the 3N tasks over the seconds run gives in "
+              "its summary (from the first task sent to the last file written); 'in execute': the share of the "
+              "workers' time (workers x in-run seconds) spent inside execute, the rest is waiting and transport\n")
+        print("| code | way | wall s (N) | tasks/s (N) | marginal tasks/s | marginal CPU ms per task | in-run tasks/s "
+              "(3N) | in execute | marginal / this -j 2 | in-run / this -j 2 | CPU / this -j 2 |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for label, way, tasks, wall, rate, marginal, cpu, inside, share in rows:
+            print(f"| {label} | `{way}` | {wall:.2f} | {rate:.1f} | {marginal:.1f} | {cpu:.1f} | {inside:.1f} | "
+                  f"{share:.0%} | {marginal / base[5]:.2f} | {inside / base[7]:.2f} | {cpu / base[6]:.2f} |")
     finally:
+        if cluster is not None:
+            cluster.close()
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -141,6 +183,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tiny", type=int, default=0, metavar="N", help="measure the overhead per task on N tiny tasks")
     ap.add_argument("--old", metavar="REV", help="with --tiny: that revision beside this checkout")
+    ap.add_argument("--rounds", type=int, default=3, help="with --tiny: rounds of every way, their medians shown")
     ap.add_argument("--models", type=int, default=4)
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--reads", type=int, default=10)
@@ -148,7 +191,7 @@ def main() -> None:
     ap.add_argument("--no-dask", action="store_true")
     args = ap.parse_args()
     if args.tiny:
-        tiny(args.tiny, args.old)
+        tiny(args.tiny, args.old, args.rounds)
         return
     work = Path(tempfile.mkdtemp(prefix="bench-run-"))
     try:

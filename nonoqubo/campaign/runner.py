@@ -727,12 +727,12 @@ def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver, limit: float | N
         return future
 
     workers = max(1, len(client.scheduler_info().get("workers", {})))
-    queue = as_completed([submit(b) for b in batches(tasks, workers)])
-    for future in queue:
+    # results fetched by the client's own thread as batches end, while this one writes the files of the last
+    queue = as_completed([submit(b) for b in batches(tasks, workers)], with_results=True, raise_errors=False)
+    for future, results in queue:
         batch = by_future.pop(future)
-        try:
-            results = future.result()
-        except Exception as exc:  # the cluster's, not a task's (execute never raises): a killed worker, lost data
+        if future.status != "finished":  # the cluster's, not a task's (execute never raises): a killed worker, lost data
+            exc = results[1] if isinstance(results, tuple) and len(results) == 3 else results
             data.pop(batch[0].source, None)  # its model's bytes may have gone with the worker: send them again
             again = []
             for task in batch:
