@@ -3,12 +3,15 @@
 Run: ``python benchmarks/bench_run.py [--models 4] [--seeds 3] [--reads 10] [--sweeps 100] [--no-dask]``.
 Prints a markdown table.
 
-``--tiny N [--old REV]`` measures the overhead per task instead (issue 51): N tiny tasks (``sa``, 1 read of
-10 sweeps on a 5x5 model: well under a millisecond of sampling each) run by ``run -j 2`` and on a 2-worker
-Dask cluster, by this checkout and, with ``--old REV``, by that revision of the repository (unpacked with
-``git archive``) side by side: wall seconds and tasks per second of N tasks, and the marginal rate and CPU
-milliseconds per task (every process's: the command, its workers, the cluster's) from N to 3N tasks, which
-leave the fixed start-up out, as ratios to ``-j 2`` of this checkout.
+``--tiny N [--old REV] [--rounds R]`` measures the overhead per task instead (issue 51): N tiny tasks (``sa``,
+1 read of 10 sweeps on a 5x5 model: well under a millisecond of sampling each) run by ``run -j 2`` and on a
+2-worker Dask cluster (each way run once before the clock: an existing cluster has imported nonoqubo), by this
+checkout and, with ``--old REV``, by that revision of the repository (unpacked with ``git archive``; it must
+have ``run --json``) side by side, the ways alternating over R rounds (default 3), medians: wall seconds and
+tasks per second of N tasks; the marginal rate and CPU milliseconds per task (every process's: the command,
+its workers, the cluster's and this script's, where a LocalCluster's scheduler runs) from N to 3N tasks, which
+leave the fixed start-up out; the in-run rate of the 3N tasks (``run --json``'s seconds); and the share of
+the workers' time inside ``execute`` (the log's task seconds); as ratios to ``-j 2`` of this checkout.
 
 One suite of random 6x6 puzzles (``--models``), one plan of two ``sa`` settings (``--sweeps`` and ten
 times it) and one ``tabu`` setting at ``--seeds`` seeds: models x 3 x seeds tasks, each a few
@@ -77,16 +80,18 @@ def timed(argv: list[str], cwd: Path, root: Path, watch: list[int]) -> tuple[flo
     the processes *watch* (a cluster's) counted, and its ``--json`` summary (``{}`` when it gives none)."""
     import resource
 
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cluster = cpu_of(watch)
+    def now() -> float:  # the command's CPU, this process's (a LocalCluster's scheduler and nannies) and *watch*'s
+        mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime + cpu_of(watch)
+
+    before = now()
     start = time.perf_counter()
     done = subprocess.run([*NONOQUBO, *argv], cwd=cwd, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(root)})
     wall = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)}: exit {done.returncode}\n{done.stderr}")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime + cpu_of(watch) - cluster
+    cpu = now() - before
     try:
         summary = json.loads(done.stdout)
     except ValueError:
@@ -138,6 +143,12 @@ def tiny(count: int, old: str | None, rounds: int) -> None:
         ways = [("-j 2", ["-j", "2"]), ("Dask, 2 workers", ["--scheduler", cluster.scheduler_address])]
         measured: dict[tuple[str, str], list[tuple]] = {}
         made = 0
+        for label, root in roots:  # an existing cluster: its workers have imported nonoqubo (once in their life)
+            for way, extra in ways:
+                made += 1
+                (work / f"{made}").mkdir()
+                (work / f"{made}" / "plan.json").write_text(json.dumps({**plan, "seeds": 2}))
+                timed(["run", "plan.json", "-q", *extra], work / f"{made}", root, watch)
         for turn in range(rounds):  # the ways alternate, their order turned each round: the load falls on both
             for label, root in roots:
                 for way, extra in (ways if turn % 2 == 0 else ways[::-1]):

@@ -659,7 +659,7 @@ def execute_batch(tasks: Sequence[Task], data: ModelData | None = None, limit: f
     With a time limit the tasks sample in a child process (:func:`~nonoqubo._util.workers.watched`, forked after
     the model is read here, so it is read once per worker still) that is killed :data:`KILL_GRACE` s past the
     limit: a read the sampler's tick never ends is cut, and the task's failed run file returned."""
-    if limit is None:
+    if limit is None or not hasattr(os, "fork"):  # no fork (Windows): the sampler's tick alone holds the limit
         return [execute(task, data, None, limit) for task in tasks]
     with contextlib.suppress(Exception):  # the model read and built in this process, for every child to inherit
         _CACHE.prepared(tasks[0], data)
