@@ -41,7 +41,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 from ..errors import Terminated
 
-__all__ = ["WATCH_SECONDS", "ChildDied", "Overran", "die_with_parent", "pool", "stop_workers", "terminate_as_interrupt",
+__all__ = ["WATCH_SECONDS", "Overran", "die_with_parent", "pool", "stop_workers", "terminate_as_interrupt",
            "watched"]
 
 #: how often a worker without ``prctl`` looks whether its parent is still there
@@ -151,10 +151,6 @@ class Overran(NamedTuple):
     seconds: float
 
 
-class ChildDied(RuntimeError):
-    """The child process of :func:`watched` ended before it gave every result (killed from outside, out of memory)."""
-
-
 Mark = Callable[[float], None]
 
 
@@ -170,7 +166,7 @@ def watched(call: Callable[[Any, Mark], Any], items: Sequence[Any], limit: float
     ``multiprocessing`` parent, so the fork is ``os.fork`` itself).  POSIX only.
 
     Raises:
-        ChildDied: the child ended before its results (killed from outside, out of memory).
+        ChildProcessError: the child ended before its results (killed from outside, out of memory).
     """
     results: list[Any] = []
     while len(results) < len(items):
@@ -209,7 +205,7 @@ def _one_child(call: Callable[[Any, Mark], Any], items: Sequence[Any], limit: fl
             try:
                 what, value = reader.recv()
             except EOFError:
-                raise ChildDied("its process ended before it gave a result (killed, or out of memory?)") from None
+                raise ChildProcessError("its process ended before it gave a result (killed, or out of memory?)") from None
             if what == "start":
                 since = value
             else:

@@ -772,7 +772,8 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
 
     Args:
         plan: the checked plan (:func:`~nonoqubo.campaign.plan.read_plan`).
-        jobs: local worker processes (None: every CPU; 1: in this process); not with *scheduler*.
+        jobs: local worker processes (None: every CPU; 1: in this process, or with a time limit in one worker
+            process that can be killed inside a read); not with *scheduler*.
         scheduler: a Dask scheduler's address or scheduler file: run on that cluster instead.
         progress: called as ``progress(done, failed)`` after every task.
         found: the plan's :func:`~nonoqubo.campaign.plan.scan` (made here when not given).

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from nonoqubo._util.workers import ChildDied, Overran, watched
+from nonoqubo._util.workers import Overran, watched
 from nonoqubo.campaign.evaluate import evaluate
 from nonoqubo.records import RunRecord
 
@@ -114,5 +114,5 @@ def test_watched_says_when_its_child_dies_otherwise():
         os.kill(os.getpid(), signal.SIGKILL)
         return item
 
-    with pytest.raises(ChildDied):
+    with pytest.raises(ChildProcessError, match="before it gave a result"):
         watched(dies, [1], limit=5)
