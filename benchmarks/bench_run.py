@@ -12,6 +12,8 @@ tasks per second of N tasks; the marginal rate and CPU milliseconds per task (ev
 its workers, the cluster's and this script's, where a LocalCluster's scheduler runs) from N to 3N tasks, which
 leave the fixed start-up out; the in-run rate of the 3N tasks (``run --json``'s seconds); and the share of
 the workers' time inside ``execute`` (the log's task seconds); as ratios to ``-j 2`` of this checkout.
+``--no-worker-profile`` turns the Dask workers' statistical profiler off (a thread sampling every 10 ms, on by
+default), as the guide advises for clusters of tiny tasks.
 
 One suite of random 6x6 puzzles (``--models``), one plan of two ``sa`` settings (``--sweeps`` and ten
 times it) and one ``tabu`` setting at ``--seeds`` seeds: models x 3 x seeds tasks, each a few
@@ -119,8 +121,13 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
-def tiny(count: int, old: str | None, rounds: int) -> None:
-    """The overhead per task (the module docstring's ``--tiny``)."""
+def tiny(count: int, old: str | None, rounds: int, profile: bool = True) -> None:
+    """The overhead per task (the module docstring's ``--tiny``); *profile*: the Dask workers' own statistical
+    profiler on (Dask's default: a thread sampling every 10 ms) or off (``--no-worker-profile``)."""
+    if not profile:  # before the cluster starts: its nannies hand the setting to the worker processes
+        import dask
+
+        dask.config.set({"distributed.worker.profile.enabled": False})
     work = Path(tempfile.mkdtemp(prefix="bench-run-tiny-"))
     cluster = None
     try:
@@ -173,7 +180,8 @@ def tiny(count: int, old: str | None, rounds: int) -> None:
                          median(marginal), median(cpu), median(inside), median(share)))
         base = rows[0]
         print(f"{rows[0][2]} and {3 * rows[0][2]} tiny tasks (sa, 1 read of 10 sweeps, 5x5 models), {os.cpu_count()} "
-              f"CPUs, load {os.getloadavg()[0]:.2f}, the median of {rounds} rounds (the ways alternating); "
+              f"CPUs, load {os.getloadavg()[0]:.2f}, the median of {rounds} rounds (the ways alternating), the Dask "
+              f"workers' profiler {'on' if profile else 'off'}; "
               "'marginal': the extra tasks over the extra seconds (and CPU) of the larger run, the start-up "
               "(imports, the cluster's connection) left out; 'in run': the 3N tasks over the seconds run gives in "
               "its summary (from the first task sent to the last file written); 'in execute': the share of the "
@@ -195,6 +203,8 @@ def main() -> None:
     ap.add_argument("--tiny", type=int, default=0, metavar="N", help="measure the overhead per task on N tiny tasks")
     ap.add_argument("--old", metavar="REV", help="with --tiny: that revision beside this checkout")
     ap.add_argument("--rounds", type=int, default=3, help="with --tiny: rounds of every way, their medians shown")
+    ap.add_argument("--no-worker-profile", action="store_true",
+                    help="with --tiny: the Dask workers' statistical profiler off (distributed.worker.profile.enabled)")
     ap.add_argument("--models", type=int, default=4)
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--reads", type=int, default=10)
@@ -202,7 +212,7 @@ def main() -> None:
     ap.add_argument("--no-dask", action="store_true")
     args = ap.parse_args()
     if args.tiny:
-        tiny(args.tiny, args.old, args.rounds)
+        tiny(args.tiny, args.old, args.rounds, not args.no_worker_profile)
         return
     work = Path(tempfile.mkdtemp(prefix="bench-run-"))
     try:
