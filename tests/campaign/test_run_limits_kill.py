@@ -77,8 +77,9 @@ def test_on_dask_a_read_past_the_limit_is_cut_and_its_failed_run_file_written(tm
         done, took = _run(plan, "--scheduler", cluster.scheduler_address, "--task-time-limit", 2, "--json", "-q")
         workers = [w.pid for w in cluster.workers.values() if getattr(w, "pid", None)]
         time.sleep(0.5)
+        assert workers, "the cluster's worker processes were not found"
         children = subprocess.run(["ps", "-o", "pid=", "--ppid", ",".join(map(str, workers))], capture_output=True,
-                                  text=True).stdout.split() if workers else []
+                                  text=True).stdout.split()
     assert took < 3 * 3 + 30, f"a stuck read was not cut on Dask: {took:.1f} s"
     assert not children, f"a sampling child outlived its task: {children}"
     _check_failed_runs(tmp_path, done, "process")
