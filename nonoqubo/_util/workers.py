@@ -34,13 +34,15 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, Callable, NamedTuple, Sequence
 
 from ..errors import Terminated
 
-__all__ = ["WATCH_SECONDS", "die_with_parent", "pool", "stop_workers", "terminate_as_interrupt"]
+__all__ = ["WATCH_SECONDS", "Overran", "die_with_parent", "pool", "stop_workers", "terminate_as_interrupt",
+           "watched"]
 
 #: how often a worker without ``prctl`` looks whether its parent is still there
 WATCH_SECONDS = 1.0
@@ -140,3 +142,80 @@ def terminate_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+class Overran(NamedTuple):
+    """What :func:`watched` gives for an item whose call ran past its limit: its process was killed *seconds* after
+    the call marked its start."""
+
+    seconds: float
+
+
+Mark = Callable[[float], None]
+
+
+def watched(call: Callable[[Any, Mark], Any], items: Sequence[Any], limit: float, grace: float = 1.0) -> list[Any]:
+    """``call(item, mark)`` of every item, in order, in a child process (forked) this one kills when a call runs
+    *grace* seconds past *limit*: what holds a time limit where the call cannot be stopped from inside (a C loop
+    that holds the GIL) and its process is not the command's to kill (a thread of a Dask worker).
+
+    The clock of an item starts when its call says so, ``mark(time.perf_counter())`` (a model read before its
+    sampling is not counted); an item killed past its limit gives :class:`Overran` (the seconds since its mark)
+    and the items after it go on in a new child.  The child dies with this process (:func:`die_with_parent`);
+    forked, it has every module and cached model of this one already (a Dask worker is not a daemon's
+    ``multiprocessing`` parent, so the fork is ``os.fork`` itself).  POSIX only.
+
+    Raises:
+        ChildProcessError: the child ended before its results (killed from outside, out of memory).
+    """
+    results: list[Any] = []
+    while len(results) < len(items):
+        results.extend(_one_child(call, items[len(results):], limit, grace))
+    return results
+
+
+def _one_child(call: Callable[[Any, Mark], Any], items: Sequence[Any], limit: float, grace: float) -> list[Any]:
+    """The results of one child of :func:`watched`: all of *items*, or up to the one it was killed in."""
+    reader, writer = multiprocessing.Pipe(duplex=False)
+    parent = os.getpid()
+    with warnings.catch_warnings():  # Python 3.12+ warns of fork in a threaded process: the child runs no thread's lock
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:  # the child: results through the pipe, then out without any of the parent's exit handlers
+        status = 0
+        try:
+            reader.close()
+            die_with_parent(parent)
+            for item in items:
+                writer.send(("done", call(item, lambda since: writer.send(("start", since)))))
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    writer.close()
+    out: list[Any] = []
+    since: float | None = None
+    try:
+        while len(out) < len(items):
+            wait = None if since is None else max(0.0, since + limit + grace - time.perf_counter())
+            if not reader.poll(wait):
+                os.kill(pid, signal.SIGKILL)
+                out.append(Overran(time.perf_counter() - (since or 0.0)))
+                break
+            try:
+                what, value = reader.recv()
+            except EOFError:
+                raise ChildProcessError("its process ended before it gave a result (killed, or out of memory?)") from None
+            if what == "start":
+                since = value
+            else:
+                out.append(value)
+                since = None
+    finally:
+        reader.close()
+        if len(out) < len(items):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+    return out

@@ -27,9 +27,11 @@ every task whose run file is not there yet:
   is replaced and its tasks run again, up to :data:`ATTEMPTS` times; on Dask the scheduler moves a dead
   worker's tasks to the others, and a task whose data went with it is sent again.
 * **a time limit per task** (``task-time-limit``): a task past it is stopped at the sampler's next read (its
-  progress tick), or with ``-j N``, inside a read, by killing its worker :data:`KILL_GRACE` s later
-  (:func:`_kill_late`); it fails, and its run file is a *failed run file* (:func:`failed_run_text`: no samples,
-  the record's ``failed``), which ``scan`` counts done and ``evaluate`` counts as a failed run.
+  progress tick), or inside a read by killing the process that samples it :data:`KILL_GRACE` s later: its local
+  worker (``-j N``, and ``-j 1`` too, which then runs its tasks in one worker process: :func:`_kill_late`), or on
+  Dask the child process the worker's task samples in (:func:`~nonoqubo._util.workers.watched`); it fails, and
+  its run file is a *failed run file* (:func:`failed_run_text`: no samples, the record's ``failed``), which
+  ``scan`` counts done and ``evaluate`` counts as a failed run.
 
 The campaign log (:attr:`Plan.log <nonoqubo.campaign.plan.Plan.log>`, ``runs.log`` beside ``runs/``)
 gets one line per event: the start (tasks, done, to do, where), each task done (its seconds, valid
@@ -56,7 +58,7 @@ from typing import Any, ContextManager, TextIO
 
 from .._util.atomic import TEMP_MARK, atomic_write
 from .._util.lock import hold
-from .._util.workers import pool, terminate_as_interrupt
+from .._util.workers import Overran, pool, terminate_as_interrupt, watched
 from .._version import __version__
 from ..errors import MissingDependency, NonoquboError, Note, Terminated, TimeLimit
 from ..pipeline import Models, Step
@@ -134,6 +136,12 @@ class ModelCache:
         self._read = read
         self._ready: dict[str, Prepared] = {}
         self.reads = 0  # models read (and built) so far: a test's and the log's count
+
+    def forked(self) -> None:
+        """New locks in a forked child (another thread of its parent may have held one at the fork)."""
+        self._lock = threading.Lock()
+        for entry in self._entries.values():
+            entry.lock = threading.Lock()
 
     def ready(self, task: Task) -> None:
         """Prepare *task* now and keep it for its run (``solve --sweep`` prepares every setting before the first
@@ -284,15 +292,24 @@ def failed_run_text(task: Task, reason: str, seconds: float, limit: float | None
     return json.dumps(document)
 
 
-#: where a local worker says which task it samples and since when (``run -j N`` with a time limit; None elsewhere)
-_STARTS: Any = None
+#: where a worker process says which task it samples and since when (with a time limit: a local worker's queue's
+#: ``put``, a Dask task's child's mark; None elsewhere)
+_STARTS: Callable[[tuple[int, str, float | None]], None] | None = None
 
 
 def _started(key: str, since: float | None) -> None:
-    """Tell the pool's parent that this worker samples *key* since *since* (None: it stopped), when it listens."""
+    """Tell the process that watches this one that it samples *key* since *since* (None: it stopped), if one does."""
     if _STARTS is not None:
         with contextlib.suppress(Exception):
-            _STARTS.put((os.getpid(), key, since))
+            _STARTS((os.getpid(), key, since))
+
+
+def _overran(task: Task, seconds: float, limit: float, what: str) -> TaskResult:
+    """The result of *task* whose *what* (its worker, its process) was killed *seconds* into it, past *limit*."""
+    reason = (f"time limit: the task ran past its limit of {limit:g} s (task-time-limit) inside a read and its "
+              f"{what} was killed after {seconds:.1f} s")
+    return TaskResult(task.key, task.output, error=reason, seconds=seconds, timed_out=True,
+                      text=failed_run_text(task, reason, seconds, limit))
 
 
 @dataclass
@@ -499,7 +516,7 @@ def _local(tasks: Sequence[Task], jobs: int, deliver: Deliver, limit: float | No
     attempts: collections.Counter[str] = collections.Counter()
     while pending:
         starts = context.SimpleQueue() if watch else None
-        _STARTS = starts  # inherited by the workers this pool forks
+        _STARTS = None if starts is None else starts.put  # inherited by the workers this pool forks
         running: dict[int, tuple[str, float]] = {}  # worker pid -> (task key, sampling since)
         killed: dict[str, float] = {}  # task key -> seconds it had run when its worker was killed
         try:
@@ -523,12 +540,8 @@ def _local(tasks: Sequence[Task], jobs: int, deliver: Deliver, limit: float | No
                     for future, task in inflight.items():
                         if future.done() and future.exception() is None:
                             deliver(future.result())
-                        elif task.key in killed:
-                            reason = (f"time limit: the task ran past its limit of {limit:g} s (task-time-limit) "
-                                      f"inside a read and its worker was killed after {killed[task.key]:.1f} s")
-                            deliver(TaskResult(task.key, task.output, error=reason, seconds=killed[task.key],
-                                               timed_out=True,
-                                               text=failed_run_text(task, reason, killed[task.key], limit)))
+                        elif task.key in killed and limit is not None:
+                            deliver(_overran(task, killed[task.key], limit, "worker"))
                         elif killed:  # the pool broke because a late task's worker was killed: not this one's fault
                             attempts[task.key] -= 1
                             pending.appendleft(task)
@@ -641,10 +654,28 @@ def _described(client: Any) -> str:
 def execute_batch(tasks: Sequence[Task], data: ModelData | None = None, limit: float | None = None
                   ) -> list[TaskResult]:
     """:func:`execute` of every task of *tasks* (one model's, whose bytes are *data*), in order: what a Dask worker
-    runs, so that one round trip to the scheduler carries several tiny tasks."""
-    return [execute(task, data, None, limit) for task in tasks]
+    runs, so that one round trip to the scheduler carries several tiny tasks.
+
+    With a time limit the tasks sample in a child process (:func:`~nonoqubo._util.workers.watched`, forked after
+    the model is read here, so it is read once per worker still) that is killed :data:`KILL_GRACE` s past the
+    limit: a read the sampler's tick never ends is cut, and the task's failed run file returned."""
+    if limit is None or not hasattr(os, "fork"):  # no fork (Windows): the sampler's tick alone holds the limit
+        return [execute(task, data, None, limit) for task in tasks]
+    with contextlib.suppress(Exception):  # the model read and built in this process, for every child to inherit
+        _CACHE.prepared(tasks[0], data)
+
+    def marked(task: Task, mark: Callable[[float], None]) -> TaskResult:  # in the child
+        global _STARTS
+        _CACHE.forked()
+        _STARTS = lambda said: None if said[2] is None else mark(said[2])  # noqa: E731
+        return execute(task, data, None, limit)
+
+    return [_overran(task, got.seconds, limit, "process") if isinstance(got, Overran) else got
+            for task, got in zip(tasks, watched(marked, tasks, limit, KILL_GRACE))]
 
 
+#: model bytes sent to a Dask cluster in one scatter at most (each scatter is a round trip to every worker)
+SCATTER_BYTES = 64 << 20
 #: tasks a Dask batch holds at most (one model's; fewer when there are few tasks per worker)
 BATCH = 64
 
@@ -669,8 +700,15 @@ def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver, limit: float | N
     data: dict[str, Any] = {}
 
     def scattered(source: str) -> Any:
-        if source not in data:
-            data[source] = client.scatter(ModelData.of(source), broadcast=True, hash=False)
+        if source not in data:  # the models of the batches to come with it, in one round trip (SCATTER_BYTES at most)
+            group: list[ModelData] = []
+            size = 0
+            for name in dict.fromkeys([source, *(t.source for t in tasks if t.source not in data)]):
+                group.append(ModelData.of(name))
+                size += len(group[-1].data)
+                if size > SCATTER_BYTES:
+                    break
+            data.update(zip((m.name for m in group), client.scatter(group, broadcast=True, hash=False)))
         return data[source]
 
     run_id = uuid.uuid4().hex[:8]
@@ -689,12 +727,12 @@ def _dask(tasks: Sequence[Task], client: Any, deliver: Deliver, limit: float | N
         return future
 
     workers = max(1, len(client.scheduler_info().get("workers", {})))
-    queue = as_completed([submit(b) for b in batches(tasks, workers)])
-    for future in queue:
+    # results fetched by the client's own thread as batches end, while this one writes the files of the last
+    queue = as_completed([submit(b) for b in batches(tasks, workers)], with_results=True, raise_errors=False)
+    for future, results in queue:
         batch = by_future.pop(future)
-        try:
-            results = future.result()
-        except Exception as exc:  # the cluster's, not a task's (execute never raises): a killed worker, lost data
+        if future.status != "finished":  # the cluster's, not a task's (execute never raises): a killed worker, lost data
+            exc = results[1] if isinstance(results, tuple) and len(results) == 3 else results
             data.pop(batch[0].source, None)  # its model's bytes may have gone with the worker: send them again
             again = []
             for task in batch:
@@ -734,7 +772,8 @@ def run_plan(plan: Plan, *, jobs: int | None = None, scheduler: str | None = Non
 
     Args:
         plan: the checked plan (:func:`~nonoqubo.campaign.plan.read_plan`).
-        jobs: local worker processes (None: every CPU; 1: in this process); not with *scheduler*.
+        jobs: local worker processes (None: every CPU; 1: in this process, or with a time limit in one worker
+            process that can be killed inside a read); not with *scheduler*.
         scheduler: a Dask scheduler's address or scheduler file: run on that cluster instead.
         progress: called as ``progress(done, failed)`` after every task.
         found: the plan's :func:`~nonoqubo.campaign.plan.scan` (made here when not given).
@@ -827,8 +866,8 @@ def _run_locked(plan: Plan, jobs: int | None, scheduler: str | None, progress: C
             pass
         elif client is not None:
             _dask(found.todo, client, deliver, limit)
-        elif jobs == 1:
-            run_in_process(found.todo, deliver, limit=limit)
+        elif jobs == 1 and limit is None:  # with a limit, one worker process: killed inside a read past it
+            run_in_process(found.todo, deliver)
         else:
             _local(found.todo, jobs or 1, deliver, limit)
     except KeyboardInterrupt:

@@ -46,8 +46,9 @@ option exactly as 'solve' checks it: an unknown key or a bad value, a key
 given twice, a plan of more than 1,000,000 tasks (10,000 expansions, 100,000
 seeds), a sampler whose package is missing, is one line naming the plan file
 and the key (exit status 2), and nothing is written.  A task past the
-task-time-limit (or --task-time-limit) is stopped by its worker and fails; the
-others go on.  The summary gives, per setting, the tasks skipped, run and
+task-time-limit (or --task-time-limit) is stopped by its worker and fails (even
+inside one long read: its process is killed 1 s past the limit, with -j 1 and on
+Dask too); the others go on.  The summary gives, per setting, the tasks skipped, run and
 failed and p valid (the share of valid pictures among the samples run now).
 
 Resumable: a task whose run file is there and records its run is done, so
@@ -110,8 +111,9 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     conflicts.add_argument("--keep-conflicts", dest="conflicts", action="store_const", const="keep",
                            help="leave such run files as they are and count their tasks as not done")
     parser.add_argument("--task-time-limit", type=float, default=None, metavar="SECONDS",
-                        help="stop a task past this many seconds (at the sampler's next read; with -j N its "
-                             "worker is killed 1 s later if it is inside one read) and count it failed: its run "
+                        help="stop a task past this many seconds (at the sampler's next read; inside one read "
+                             "its process is killed 1 s later: -j 1 then runs its tasks in one worker process, a "
+                             "Dask task samples in a child process) and count it failed: its run "
                              "file records the failure, evaluate counts it as a failed run; the campaign goes on "
                              "(default: the plan's task-time-limit)")
     add(parser, "json", "the summary (or the dry run)")

@@ -177,3 +177,36 @@ def test_batches_are_of_one_model_and_leave_every_worker_several():
     assert all(len({t.source for t in b}) == 1 for b in made)
     assert max(len(b) for b in made) <= min(BATCH, 300 // 8) and len(made) >= 8
     assert len(batches(plan_tasks[:5], 2)) == 5  # few tasks: one each
+
+
+def _lost(*args, **kwargs):
+    raise RuntimeError("the batch's data was lost")
+
+
+def test_a_batch_the_cluster_fails_is_sent_again_task_by_task_then_failed(tmp_path, suite, monkeypatch):
+    """The results come back with as_completed(with_results=True): a batch that errs on the cluster (not a task's
+    failure: execute never raises) is sent again one task at a time, each up to ATTEMPTS times, then failed with
+    the cluster's reason; nothing is written for it.  Its models are scattered again (they may have gone)."""
+    from distributed import Client, LocalCluster
+
+    from nonoqubo.campaign import runner
+
+    plan = campaign(tmp_path, suite, "suite: suite\nseeds: 4\nsettings:\n  sa: {sampler: sa, reads: 2, sweeps: 20}\n")
+    sent: list[int] = []
+    monkeypatch.setattr(runner, "execute_batch", _lost)  # in-process workers: the patched function runs there
+    real_scatter = Client.scatter
+
+    def counting(self, data, *args, **kwargs):
+        sent.append(len(data))
+        return real_scatter(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(Client, "scatter", counting)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp://", dashboard_address=None,
+                      silence_logs=40) as local:
+        outcome = runner.run_plan(read_plan(plan), scheduler=local.scheduler_address, quiet=True)
+    assert outcome.ran == 0 and len(outcome.failed) == 3 * 4
+    assert all(reason == "the Dask cluster could not run it (RuntimeError: the batch's data was lost)"
+               for _, reason in outcome.failed), outcome.failed[:2]
+    assert sent[0] == 3  # every model in the first scatter, then again after the failures
+    assert len(sent) > 1
+    assert not list((tmp_path / "runs").rglob("*.json"))
