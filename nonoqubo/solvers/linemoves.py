@@ -247,14 +247,17 @@ class Lines:
     def place(self, state: np.ndarray, placement: np.ndarray) -> None:
         """Write placement ``placement[l]`` (an index into the line's own placements) of every line into *state*."""
         for l in range(self.count):
-            a = int(placement[l])
-            m = int(self.block_ptr[l + 1] - self.block_ptr[l])
-            shifts = self.shifts[self.shift_ptr[l] + a * m: self.shift_ptr[l] + (a + 1) * m]
-            for k in range(m):
-                b = int(self.block_ptr[l]) + k
-                wall = self.slots[self.slot_ptr[b]: self.slot_ptr[b + 1]]
-                for p in np.flatnonzero(wall >= 0):
-                    state[self.line_vars[self.var_ptr[l] + wall[p]]] = 1 if p < shifts[k] else 0
+            self.place_line(state, l, int(placement[l]))
+
+    def place_line(self, state: np.ndarray, line: int, a: int) -> None:
+        """Write placement *a* of *line* (an index into its own placements) into *state*."""
+        m = int(self.block_ptr[line + 1] - self.block_ptr[line])
+        shifts = self.shifts[self.shift_ptr[line] + a * m: self.shift_ptr[line] + (a + 1) * m]
+        for k in range(m):
+            b = int(self.block_ptr[line]) + k
+            wall = self.slots[self.slot_ptr[b]: self.slot_ptr[b + 1]]
+            for p in np.flatnonzero(wall >= 0):
+                state[self.line_vars[self.var_ptr[line] + wall[p]]] = 1 if p < shifts[k] else 0
 
 
 def _csr(qubo: Qubo) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
