@@ -31,7 +31,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["WEIGHT_CUT", "lines_read", "move"]
+__all__ = ["WEIGHT_CUT", "lines_pa_read", "lines_read", "move", "weight_table"]
 
 #: a placement whose weight is below ``exp(-WEIGHT_CUT)`` of the best one's is never drawn (about 10^-30)
 WEIGHT_CUT = 69.0
@@ -189,3 +189,88 @@ def lines_read(indptr, indices, weights, linear, var_line, var_ptr, line_vars, b
             best_energy[0] = energy
             best[:] = state
     return betas.size
+
+
+@njit(cache=True)
+def lines_pa_read(indptr, indices, weights, linear, var_line, var_ptr, line_vars, block_ptr, slot_ptr, slots,
+                  place_ptr, shift_ptr, shifts, intra, betas, per_beta, state, current, energy, streams, target,
+                  best, best_energy):
+    """One read of population annealing with line moves: the population ``state`` (K x n, a replica a row; its
+    placements ``current``, K x lines; its energies ``energy``) down the schedule ``betas``.
+
+    Before each beta but the first the population is resampled in proportion to ``exp(-(beta' - beta) E)``
+    (systematic resampling, one draw of stream 0: the size kept), then swept *per_beta* times at the new
+    beta, each replica's sweep visiting the lines in its own order (stream ``1 + k`` of replica ``k``).
+    *best*, ``best_energy`` and the return value (the sweeps of one replica run) as :func:`lines_read`'s.
+    """
+    replicas = state.shape[0]
+    lines = var_ptr.size - 1
+    most_vars, most_slots, most_places = 1, 1, 1
+    for line in range(lines):
+        most_vars = max(most_vars, var_ptr[line + 1] - var_ptr[line])
+        most_places = max(most_places, place_ptr[line + 1] - place_ptr[line])
+        most_slots = max(most_slots, slot_ptr[block_ptr[line + 1]] - slot_ptr[block_ptr[line]]
+                         + block_ptr[line + 1] - block_ptr[line])
+    ext = np.empty(most_vars, dtype=np.int64)
+    cum = np.empty(most_slots, dtype=np.int64)
+    energies = np.empty(most_places, dtype=np.int64)
+    chosen = np.empty(1, dtype=np.int64)
+    order = np.arange(lines)
+    spare_state = np.empty_like(state)
+    spare_current = np.empty_like(current)
+    spare_energy = np.empty_like(energy)
+    weight = np.empty(replicas, dtype=np.float64)
+    source = np.empty(replicas, dtype=np.int64)
+    low = 0
+    for k in range(1, replicas):
+        if energy[k] < energy[low]:
+            low = k
+    if energy[low] < best_energy[0]:
+        best_energy[0] = energy[low]
+        best[:] = state[low]
+    if best_energy[0] <= target:
+        return 0
+    done = 0
+    for step in range(betas.size):
+        beta = betas[step]
+        if step:
+            least = energy.min()
+            total = 0.0
+            for k in range(replicas):
+                total += math.exp(-(beta - betas[step - 1]) * (energy[k] - least))
+                weight[k] = total
+            start = _uniform(streams, 0)
+            j = 0
+            for k in range(replicas):
+                point = (start + k) / replicas * total
+                while j < replicas - 1 and weight[j] <= point:
+                    j += 1
+                source[k] = j
+            for k in range(replicas):
+                spare_state[k] = state[source[k]]
+                spare_current[k] = current[source[k]]
+                spare_energy[k] = energy[source[k]]
+            state, spare_state = spare_state, state
+            current, spare_current = spare_current, current
+            energy, spare_energy = spare_energy, energy
+        table = weight_table(beta)
+        for _ in range(per_beta):
+            done += 1
+            for k in range(replicas):
+                for i in range(lines - 1, 0, -1):
+                    j = int(_uniform(streams, 1 + k) * (i + 1))
+                    order[i], order[j] = order[j], order[i]
+                row = state[k]
+                placed = current[k]
+                for i in range(lines):
+                    energy[k] += move(order[i], indptr, indices, weights, linear, var_line, var_ptr, line_vars,
+                                      block_ptr, slot_ptr, slots, place_ptr, shift_ptr, shifts, intra, table, row,
+                                      placed, streams[1 + k:2 + k], ext, cum, energies, chosen)
+                    if energy[k] <= target:
+                        best_energy[0] = energy[k]
+                        best[:] = row
+                        return done
+                if energy[k] < best_energy[0]:
+                    best_energy[0] = energy[k]
+                    best[:] = row
+    return done

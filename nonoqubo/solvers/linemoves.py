@@ -52,7 +52,7 @@ from ..samples import SampleBatch, samples_from
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick
 from .tempering import target_record
 
-__all__ = ["DEFAULT_BETA_RANGE", "DEFAULT_SWEEPS", "PLACEMENT_CAP", "Lines", "check_model", "run_lines"]
+__all__ = ["DEFAULT_BETA_RANGE", "DEFAULT_SWEEPS", "PLACEMENT_CAP", "Lines", "check_model", "line_replicas", "run_lines"]
 
 #: the most placements of one line that are enumerated; a line with more is refused
 PLACEMENT_CAP = 200_000
@@ -151,6 +151,11 @@ def _counted(bounds: list[_LineBounds]) -> list[int]:
                               "fixed variables")
         counts.append(count)
     return counts
+
+
+def line_replicas(options: SampleOptions) -> int:
+    """``lines``' population: ``--replicas``, default 1 (one annealed state; more: population annealing)."""
+    return options.replicas or 1
 
 
 def check_model(qubo: Qubo, options: SampleOptions) -> None:
@@ -299,37 +304,48 @@ def run_lines(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
     csr = _csr(qubo)
     lo, hi = opts.beta_range if opts.beta_range is not None else DEFAULT_BETA_RANGE
     sweeps = opts.sweeps or DEFAULT_SWEEPS
-    betas = np.geomspace(float(lo), float(hi), sweeps) if sweeps > 1 else np.array([float(hi)])
+    per_beta = opts.sweeps_per_beta or 1
+    replicas = line_replicas(opts)
+    count = sweeps // per_beta
+    betas = np.geomspace(float(lo), float(hi), count) if count > 1 else np.array([float(hi)])
     n = qubo.num_vars
     target = _NO_TARGET if opts.target_energy is None else int(opts.target_energy)
 
-    def read(state: np.ndarray, start: np.ndarray, streams: np.ndarray, schedule: np.ndarray) -> tuple[int, np.ndarray, int]:
-        current = lines.place_ptr[:-1] + start
+    def read(states: np.ndarray, starts: np.ndarray, streams: np.ndarray, schedule: np.ndarray) -> tuple[int, np.ndarray, int]:
+        current = lines.place_ptr[:-1][None, :] + starts
         best = np.zeros(n, dtype=np.int8)
         best_energy = np.array([np.iinfo(np.int64).max])
-        energy = int(qubo.energy(state)[0])
-        done = kernel.lines_read(*csr, *lines.arrays(), schedule, state, current, energy, streams, target, best,
-                                 best_energy, True)
+        energy = qubo.energy(states).astype(np.int64)
+        if replicas == 1:
+            done = kernel.lines_read(*csr, *lines.arrays(), np.repeat(schedule, per_beta), states[0], current[0],
+                                     int(energy[0]), streams, target, best, best_energy, True)
+        else:
+            done = kernel.lines_pa_read(*csr, *lines.arrays(), schedule, per_beta, states, current, energy, streams,
+                                        target, best, best_energy)
         return int(done), best, int(best_energy[0])
+
+    def starting(rng: np.random.Generator | None) -> tuple[np.ndarray, np.ndarray]:
+        states = np.zeros((replicas, n), dtype=np.int8)
+        starts = np.zeros((replicas, lines.count), _INT)
+        for k in range(replicas):
+            if rng is not None:
+                starts[k] = (rng.random(lines.count) * lines.placements).astype(_INT)
+            lines.place(states[k], starts[k])
+        return states, starts
 
     rng = np.random.default_rng(opts.seed)
     load_began = time.perf_counter()
-    start = np.zeros(lines.count, _INT)
-    warm_state = np.zeros(n, dtype=np.int8)
-    lines.place(warm_state, start)
-    read(warm_state, start, np.zeros(1, dtype=np.uint64), betas[:0])  # compile, or load numba's cache, untimed
+    read(*starting(None), np.zeros(replicas + 1, dtype=np.uint64), betas[:0])  # compile, or load numba's cache
     load_seconds = time.perf_counter() - load_began
     bits = np.zeros((opts.reads, n), dtype=np.int8)
     energies = np.zeros(opts.reads, dtype=np.int64)
     seconds: list[float] = []
     sweeps_run: list[int] = []
     for r in range(opts.reads):
-        start = (rng.random(lines.count) * lines.placements).astype(_INT)
-        state = np.zeros(n, dtype=np.int8)
-        lines.place(state, start)
-        streams = rng.bit_generator.random_raw(1).astype(np.uint64)
+        states, starts = starting(rng)
+        streams = rng.bit_generator.random_raw(1 if replicas == 1 else replicas + 1).astype(np.uint64)
         began = time.perf_counter()
-        done, best, best_energy = read(state, start, streams, betas)
+        done, best, best_energy = read(states, starts, streams, betas)
         seconds.append(time.perf_counter() - began)
         sweeps_run.append(done)
         bits[r], energies[r] = best, best_energy
@@ -337,11 +353,13 @@ def run_lines(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
     batch = replace(samples_from(bits, qubo.labels, spin=False, source="lines sampler"), energies=energies)
     batch.extra[READ_SECONDS] = seconds
     batch.extra[SAMPLER_INFO] = {
-        "beta_range": [float(lo), float(hi)], "sweeps": sweeps, "lines": lines.count,
+        "beta_range": [float(lo), float(hi)], "sweeps": sweeps, "betas": len(betas), "replicas": replicas,
+        "lines": lines.count,
         "placements": int(lines.placements.sum()), "most_placements": int(lines.placements.max(initial=0)),
         "setup_seconds": round(setup_seconds, 4), "kernel": f"numba {_numba_version()}",
         "kernel_load_seconds": round(load_seconds, 4),
-        "read": "the lowest energy after a sweep; a sweep is a heat-bath move of every line, in a random order"}
+        "read": "the lowest energy any replica had after a sweep; a sweep is a heat-bath move of every line, in a "
+                "random order"}
     if opts.target_energy is not None:
         batch.extra[SAMPLER_INFO].update(target_record(opts.target_energy, energies, seconds, sweeps_run, sweeps))
     return batch
