@@ -69,11 +69,11 @@ def weight_table(beta):
 
 @njit(cache=True)
 def move(line, indptr, indices, weights, linear, var_line, var_ptr, line_vars, block_ptr, slot_ptr, slots,
-         place_ptr, shift_ptr, shifts, intra, table, state, current, streams, ext, cum, energies, chosen):
+         place_ptr, shift_ptr, shifts, intra, table, state, current, streams, ext, cum, offsets, energies, chosen):
     """One heat-bath move of *line*: its placement redrawn from ``exp(-beta E) / Z`` (beta in *table*).
 
-    *ext*, *cum* and *energies* are scratch (at least the line's variables, its blocks' slots plus one each,
-    and its placements); ``chosen[0]`` receives the placement drawn.  Returns the energy change.
+    *ext*, *cum*, *offsets* and *energies* are scratch (at least the line's variables, its blocks' slots plus one
+    each, its blocks, and its placements); ``chosen[0]`` receives the placement drawn.  Returns the energy change.
     """
     first_var, last_var = var_ptr[line], var_ptr[line + 1]
     for t in range(first_var, last_var):
@@ -100,13 +100,15 @@ def move(line, indptr, indices, weights, linear, var_line, var_ptr, line_vars, b
     count = last - first
     base = shift_ptr[line]
     low = np.iinfo(np.int64).max
+    c = 0
+    for b in range(m):
+        offsets[b] = c
+        c += slot_ptr[first_block + b + 1] - slot_ptr[first_block + b] + 1
     for a in range(count):
         e = intra[first + a]
         row = base + a * m
-        c = 0
         for b in range(m):
-            e += cum[c + shifts[row + b]]
-            c += slot_ptr[first_block + b + 1] - slot_ptr[first_block + b] + 1
+            e += cum[offsets[b] + shifts[row + b]]
         energies[a] = e
         if e < low:
             low = e
@@ -163,6 +165,7 @@ def lines_read(indptr, indices, weights, linear, var_line, var_ptr, line_vars, b
                          + block_ptr[line + 1] - block_ptr[line])
     ext = np.empty(most_vars, dtype=np.int64)
     cum = np.empty(most_slots, dtype=np.int64)
+    offsets = np.empty(most_slots, dtype=np.int64)
     energies = np.empty(most_places, dtype=np.int64)
     chosen = np.empty(1, dtype=np.int64)
     order = np.arange(lines)
@@ -180,7 +183,7 @@ def lines_read(indptr, indices, weights, linear, var_line, var_ptr, line_vars, b
         for k in range(lines):
             energy += move(order[k], indptr, indices, weights, linear, var_line, var_ptr, line_vars, block_ptr,
                            slot_ptr, slots, place_ptr, shift_ptr, shifts, intra, table, state, current, streams,
-                           ext, cum, energies, chosen)
+                           ext, cum, offsets, energies, chosen)
             if energy <= target:
                 best_energy[0] = energy
                 best[:] = state
@@ -213,6 +216,7 @@ def lines_pa_read(indptr, indices, weights, linear, var_line, var_ptr, line_vars
                          + block_ptr[line + 1] - block_ptr[line])
     ext = np.empty(most_vars, dtype=np.int64)
     cum = np.empty(most_slots, dtype=np.int64)
+    offsets = np.empty(most_slots, dtype=np.int64)
     energies = np.empty(most_places, dtype=np.int64)
     chosen = np.empty(1, dtype=np.int64)
     order = np.arange(lines)
@@ -265,7 +269,7 @@ def lines_pa_read(indptr, indices, weights, linear, var_line, var_ptr, line_vars
                 for i in range(lines):
                     energy[k] += move(order[i], indptr, indices, weights, linear, var_line, var_ptr, line_vars,
                                       block_ptr, slot_ptr, slots, place_ptr, shift_ptr, shifts, intra, table, row,
-                                      placed, streams[1 + k:2 + k], ext, cum, energies, chosen)
+                                      placed, streams[1 + k:2 + k], ext, cum, offsets, energies, chosen)
                     if energy[k] <= target:
                         best_energy[0] = energy[k]
                         best[:] = row

@@ -57,12 +57,13 @@ def _moves(q: Qubo, beta: float, count: int, line: int | None, seed: int = 3):
     current = lines.place_ptr[:-1] + start
     streams = rng.bit_generator.random_raw(1).astype(np.uint64)
     scratch = (np.empty(q.num_vars, np.int64), np.empty(q.num_vars + len(lines.slots) + 1, np.int64),
+               np.empty(len(lines.slots) + 1, np.int64),
                np.empty(int(lines.placements.max()), np.int64), np.empty(1, np.int64))
     table = heatbath.weight_table(beta)
     for _ in range(count):
         which = int(rng.integers(lines.count)) if line is None else line
         change = heatbath.move(which, *_kernel_args(q, lines), table, state, current, streams, *scratch)
-        yield which, int(scratch[3][0]), state, int(change)
+        yield which, int(scratch[4][0]), state, int(change)
 
 
 def test_each_move_keeps_every_line_valid_and_the_energy_exact():
