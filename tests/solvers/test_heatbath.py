@@ -210,3 +210,22 @@ def test_population_annealing_keeps_its_energies_exact_on_a_hard_core():
     batch = sample(q, "lines", reads=2, seed=3, sweeps=50, replicas=4)
     assert np.array_equal(batch.energies, q.energy(batch.bits))
     assert all(_lines_valid(q, state) for state in batch.bits)
+
+
+def test_a_campaign_plan_runs_lines_as_solve_does(run_cli, tmp_path):
+    status, _, err = run_cli("suite", "--random", "5x5:0.5:1:7", "-o", tmp_path / "suite", "-q")
+    assert status == 0, err
+    (tmp_path / "plan.yaml").write_text("suite: suite\nseeds: [3]\nsettings:\n"
+                                        "  lines: {sampler: lines, reads: 3, sweeps: [20, 40]}\n")
+    status, out, err = run_cli("run", tmp_path / "plan.yaml", "-j", 1, "-q")
+    assert status == 0, out + err
+    ran = sorted((tmp_path / "runs").glob("*/*.json"))
+    assert [p.parent.name for p in ran] == ["lines-sweeps=20", "lines-sweeps=40"]
+    record = json.loads(ran[1].read_text())["info"]["nonoqubo"]
+    assert record["sampler"] == "lines" and record["parameters"]["sweeps"] == 40
+    model = next(p for p in (tmp_path / "suite").iterdir() if p.name.endswith(".qubo.json"))
+    alone = tmp_path / "alone.json"
+    status, _, err = run_cli("solve", model, "--sampler", "lines", "--reads", 3, "--sweeps", 40, "--seed", 3, "-q",
+                             "-o", alone)
+    assert status in (0, 1), err
+    assert json.loads(alone.read_text())["sample_data"] == json.loads(ran[1].read_text())["sample_data"]
