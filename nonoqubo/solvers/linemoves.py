@@ -12,7 +12,14 @@ couplings).  A *sweep* moves every line once, in an order drawn anew each sweep;
 a placement's energy changes by whole cell conflicts, so the range is the model's, not a flip's), from
 a placement of every line drawn uniformly.  A read's sample is the lowest-energy state after a sweep,
 or with ``--target-energy E`` its first state of energy ``E`` or less (the read stops there; the
-record keeps the time to target and the budget, as ``pt``'s and ``pa``'s).
+record keeps the time to target and the budget, as ``pt``'s and ``pa``'s).  ``--sweeps-per-beta N`` holds
+each of ``--sweeps / N`` betas for ``N`` sweeps.
+
+With ``--replicas K`` (``K > 1``) a read is population annealing with line moves
+(:func:`nonoqubo.solvers.heatbath.lines_pa_read`): ``K`` such states, each from its own random
+placements, resampled in proportion to ``exp(-(beta' - beta) E)`` before each new beta (systematic
+resampling, as ``pa``'s), each then swept ``--sweeps-per-beta`` times (default 1) with its own stream; a
+read costs ``K`` anneals, and its sample is the lowest energy any replica had after a sweep.
 
 Why: a single flip inside a line breaks its wall or its order (a penalty of the weights' size), so at
 the cold end a flip sampler cannot slide a block; a line move slides all of a line's blocks at once
@@ -52,7 +59,8 @@ from ..samples import SampleBatch, samples_from
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick
 from .tempering import target_record
 
-__all__ = ["DEFAULT_BETA_RANGE", "DEFAULT_SWEEPS", "PLACEMENT_CAP", "Lines", "check_model", "line_replicas", "run_lines"]
+__all__ = ["DEFAULT_BETA_RANGE", "DEFAULT_SWEEPS", "PLACEMENT_CAP", "Lines", "check_model", "line_replicas", "placements_of",
+           "run_lines"]
 
 #: the most placements of one line that are enumerated; a line with more is refused
 PLACEMENT_CAP = 200_000
