@@ -424,6 +424,7 @@ def run_lines(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
         "beta_range": [float(lo), float(hi)], "sweeps": sweeps, "betas": len(betas), "replicas": replicas,
         "lines": lines.count,
         "placements": int(lines.placements.sum()), "most_placements": int(lines.placements.max(initial=0)),
+        "dp_lines": int(lines.dp.sum()),
         "setup_seconds": round(setup_seconds, 4), "kernel": f"numba {_numba_version()}",
         "kernel_load_seconds": round(load_seconds, 4),
         "read": "the lowest energy any replica had after a sweep; a sweep is a heat-bath move of every line, in a "
