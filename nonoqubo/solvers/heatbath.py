@@ -19,6 +19,11 @@ state ``x`` of every other line:
    ``E_a - min E`` read from a table per beta, 0 when it is below ``e^-69`` (about ``10^-30``) of the
    best placement's), written into ``x``; the read's energy moves by ``E_new - E_old``.
 
+A line of many placements is moved by :func:`move_dp` instead, which enumerates nothing: the same energy
+written as a chain over the blocks (each block's prefix sums plus its own terms, and a table of the terms
+between neighbouring blocks), a forward pass of log-sum-exp over the shifts, and the shifts drawn
+backwards, the last block first; it draws from the same distribution.
+
 That is Gibbs sampling with a whole line as the block: it leaves ``exp(-beta E)`` invariant and never
 leaves the states whose every line is valid.  The random numbers are SplitMix64 streams (Steele, Lea and
 Flood 2014), seeded from the run's ``numpy.random.Generator``: the same seed gives the same samples.
