@@ -17,6 +17,7 @@ name                               what                                         
 ``qbpp``                           QUBO++ ``EasySolver`` (pyqbpp), a child process    ``qbpp``
 ``openjij-sa``, ``openjij-sqa``    OpenJij's SA and simulated *quantum* annealing      ``openjij``
 ``pt``, ``pa``                     parallel tempering, population annealing (NumPy)   ``tempering``
+``lines``                          heat-bath line moves (numba)                       ``linemoves``
 ``cpsat``                          CP-SAT: the puzzle solved exactly (``--count``)     ``cpsat``
 =================================  =================================================  ==============
 
