@@ -192,9 +192,9 @@ PACKAGES: dict[str, tuple[str, str, str]] = {
     "sa": ("dwave.samplers", "dwave-samplers", "solvers"), "tabu": ("dwave.samplers", "dwave-samplers", "solvers"),
     "qbpp": ("pyqbpp", "pyqbpp", "qbpp"),
     "openjij-sa": ("openjij", "openjij", "openjij"), "openjij-sqa": ("openjij", "openjij", "openjij"),
-    "lines": ("numba", "numba", "tempering"), "cpsat": ("ortools", "ortools", "cp"), "mock-dwave": ("dwave.system", "dwave-system", "dwave"),
+    "cpsat": ("ortools", "ortools", "cp"), "mock-dwave": ("dwave.system", "dwave-system", "dwave"),
     "dwave": ("dwave.system", "dwave-system", "dwave"),
-    "pt": ("numba", "numba", "tempering"), "pa": ("numba", "numba", "tempering"),
+    "pt": ("numba", "numba", "tempering"), "pa": ("numba", "numba", "tempering"), "lines": ("numba", "numba", "tempering"),
 }
 
 

@@ -446,6 +446,7 @@ def test_duplicate_keys_in_a_json_plan_name_both_lines(tmp_path, suite, run_cli)
 
 
 @pytest.mark.parametrize("sampler, module, extra", [("cpsat", "ortools", "cp"), ("pt", "numba", "tempering"),
+                                                     ("lines", "numba", "tempering"),
                                                      ("pa", "numba", "tempering")])
 def test_a_sampler_whose_package_is_missing_is_refused_before_anything_runs(tmp_path, suite, run_cli, monkeypatch,
                                                                           sampler, module, extra):
