@@ -57,7 +57,7 @@ The files are judged in plan order, in this process or with at most ``jobs *``
 :data:`IN_FLIGHT` chunks of :data:`CHUNK` files in the workers at a time, and each is folded into
 its group's running figures as it comes back and let go: the merged :class:`Tally` (one size
 however many files, :mod:`nonoqubo.campaign.aggregate`), the files and reads, the reads-weighted
-seconds, the time sources, the run records merged key by key (:class:`RecordMerge`).  Memory
+seconds, the time sources, the run records merged key by key (:class:`~nonoqubo.records.RecordMerge`).  Memory
 grows with the groups and models, not with the files; what does grow with them is small: the plan
 (a path a file), 4 bytes a file of plan positions per group, and the distinct values the run
 record lists (the seeds).  Time is linear in the files: a file finds its model by lookup
@@ -105,7 +105,6 @@ are :mod:`nonoqubo.campaign.aggregate`'s, importable from here too.
 
 from __future__ import annotations
 
-import math
 import os
 from array import array
 from collections import deque
@@ -136,7 +135,7 @@ from .aggregate import (
     figures, runs_to_solution, weighted_quantiles, wilson,
 )
 from .runtime import recorded_time, time_per_run
-from ..records import GroupRecord, RunRecord, SuiteIndex
+from ..records import NOT_SCORED, GroupRecord, RecordMerge, RunRecord, SuiteIndex, merged, plain
 from ..samples import recorded_model
 from .runs import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
 
@@ -372,123 +371,10 @@ def _failed_file(job: Job, record: RunRecord, decoder: Decoder) -> FileResult:
                       failed=record.failed.seconds if record.failed is not None else 0.0)
 
 
-def recorded_run(text: str) -> dict[str, Any] | None:
-    """The run record ``solve -o`` writes in a SampleSet's ``info["nonoqubo"]``, without its per-read lists."""
-    record = the_record(text, "<samples>")
-    return None if record is None else summary(record)
-
-
-def _frozen(value: Any) -> Any:
-    """A hashable stand-in for a JSON value, equal to another's exactly when the values are equal."""
-    if isinstance(value, dict):
-        return ("dict", frozenset((k, _frozen(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return ("list", tuple(_frozen(v) for v in value))
-    return value
-
-
-def _merged(records: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
-    """Records merged key by key; where they differ, the list of the distinct values (None if any is missing).
-
-    :class:`RecordMerge` gives the same as the records come, one at a time.
-    """
-    if not records or any(r is None for r in records):
-        return None
-    out: dict[str, Any] = {}
-    for key in records[0]:  # type: ignore[union-attr]
-        values = [r.get(key) for r in records]  # type: ignore[union-attr]
-        if all(isinstance(v, dict) for v in values):
-            out[key] = _merged(values)
-            continue
-        seen: dict[Any, Any] = {}
-        for v in values:
-            seen.setdefault(_frozen(v), v)  # the first of equal values, in the order first seen
-        distinct = list(seen.values())
-        out[key] = distinct[0] if len(distinct) == 1 else distinct
-    return out
-
-
-class RecordMerge:
-    """Run records merged key by key as they come: at the end :meth:`value` is :func:`_merged` of them all.
-
-    Per key of the first record it keeps the distinct values seen (hashed, not compared with every
-    other: a group's 10,000 seeds cost linear time), or, while every value of the key is a dict, a
-    merge of those dicts.  A key that is a dict in some files and not in the ones after is
-    :attr:`mixed`: the distinct dicts were not kept, and the records are merged again from the
-    files (:meth:`_Fold.finish`).
-
-    Examples:
-        >>> m = RecordMerge()
-        >>> for seed in (1, 2, 1):
-        ...     m.add({"sampler": "sa", "parameters": {"seed": seed, "sweeps": 10}})
-        >>> m.value(), m.mixed
-        ({'sampler': 'sa', 'parameters': {'seed': [1, 2], 'sweeps': 10}}, False)
-    """
-
-    def __init__(self) -> None:
-        self.missing = False  # a record was None: the merge is None
-        self.fields: dict[str, _Field] | None = None
-
-    def add(self, record: dict[str, Any] | None) -> None:
-        if self.missing:
-            return
-        if record is None:
-            self.missing, self.fields = True, None
-            return
-        if self.fields is None:
-            self.fields = {key: _Field() for key in record}
-        for key, f in self.fields.items():
-            f.add(record.get(key))
-
-    @property
-    def mixed(self) -> bool:
-        return bool(self.fields) and any(f.mixed for f in self.fields.values())  # type: ignore[union-attr]
-
-    def value(self) -> dict[str, Any] | None:
-        if self.missing or self.fields is None:
-            return None
-        return {key: f.value() for key, f in self.fields.items()}
-
-
-class _Field:
-    """One key of :class:`RecordMerge`: its distinct values, or the merge of its dicts."""
-
-    def __init__(self) -> None:
-        self.nested: RecordMerge | None = None
-        self.distinct: dict[Any, Any] = {}
-        self.started = self.broken = False
-        self.last: Any = None  # the value added before: the same again changes nothing
-
-    def add(self, value: Any) -> None:
-        if not self.started:
-            self.started = True
-            if isinstance(value, dict):
-                self.nested = RecordMerge()
-        elif value is self.last or (type(value) is type(self.last) and value == self.last
-                                    and not (isinstance(value, float) and value != value)):
-            return
-        self.last = value
-        if self.nested is None:
-            self.distinct.setdefault(_frozen(value), value)
-        elif isinstance(value, dict):
-            self.nested.add(value)
-        else:
-            self.broken = True
-
-    @property
-    def mixed(self) -> bool:
-        return self.broken or (self.nested is not None and self.nested.mixed)
-
-    def value(self) -> Any:
-        if self.nested is not None:
-            return self.nested.value()
-        values = list(self.distinct.values())
-        return values[0] if len(values) == 1 else values
-
-
 def recorded_summary(path: str) -> dict[str, Any] | None:
     """The run record of the sample file at *path* as :func:`judge_file` reports it (``FileResult.run``)."""
-    return recorded_run(searched_text(read_bytes(path, path)))
+    record = the_record(searched_text(read_bytes(path, path)), path)
+    return None if record is None else summary(record)
 
 
 def _judge(job: Job) -> FileResult | Skipped | str:
@@ -966,7 +852,7 @@ class _Fold:
                      + [f"column {j + 1}" for j in range(info["width"])])
             record = acc.setting if acc.same_setting else None
             by = BY_OPTION if campaign.given_setting is not None else BY_RECORD if record is not None else BY_FOLDER
-            run = acc.record.value() if not acc.record.mixed else _merged(
+            run = acc.record.value() if not acc.record.mixed else merged(
                 [recorded_summary(campaign.runs[i].path) for i in acc.positions])
             groups.append(Group(name, names[key], info, acc.files, t, acc.raw, acc.polished, lines, source, run,
                                 record, by, solved_by_presolve=acc.solved_by_presolve,
@@ -999,32 +885,6 @@ def set_aside(groups: Sequence[Group]) -> dict[str, list[dict[str, Any]]]:
     return {"solved_by_presolve": [{"model": g.model, "setting": g.setting} for g in groups if g.solved_by_presolve],
             "unsolvable": [{"model": g.model, "setting": g.setting, "best_known_energy": g.best_known_energy}
                            for g in groups if g.unsolvable and not g.solved_by_presolve]}
-
-
-# -- plain data for scripts --------------------------------------------------------------------
-def plain(value: Any) -> Any:
-    """JSON-safe plain Python: NumPy scalars become ``int``, ``float``, ``bool``; infinity the string ``"inf"``.
-
-    Every number the JSON and CSV outputs hold passes here, so none is written as ``np.float64(...)``.
-
-    Examples:
-        >>> plain({"p": np.float64(0.25), "n": [np.int64(3), float("inf")]})
-        {'p': 0.25, 'n': [3, 'inf']}
-    """
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and math.isinf(value):
-        return "inf"
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    return value
-
-
-#: the figures of a group set aside (solved by presolve, proven unsolvable) that are not given: they would mislead
-NOT_SCORED = ("p", "p_lo", "p_hi", "r99", "r99_lo", "r99_hi", "tts99", "tts99_lo", "tts99_hi",
-              "p_bound", "r99_bound", "tts99_bound")
 
 
 def status(group: Group) -> str:

@@ -22,13 +22,16 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ._fields import Fields, check_version
 
-__all__ = ["GROUP_RECORD_VERSION", "GroupRecord"]
+__all__ = ["GROUP_RECORD_VERSION", "NOT_SCORED", "GroupRecord", "RecordMerge", "merged", "plain"]
 
 GROUP_RECORD_VERSION = 1
 #: the statuses a group has
@@ -100,3 +103,137 @@ class GroupRecord:
                    f.integer("width"), f.integer("height"), f.text("puzzle"), f.text("encoding"), f.text("weights"),
                    status, f.text("grouped_by"), f.mapping("setting_record", True), f.mapping("raw"),
                    f.mapping("polished", True), f.mapping("run", True), failed_runs=f.integer("failed_runs", True) or 0)
+
+
+def plain(value: Any) -> Any:
+    """JSON-safe plain Python: NumPy scalars become ``int``, ``float``, ``bool``; infinity the string ``"inf"``.
+
+    Every number the JSON and CSV outputs hold passes here, so none is written as ``np.float64(...)``.
+
+    Examples:
+        >>> plain({"p": np.float64(0.25), "n": [np.int64(3), float("inf")]})
+        {'p': 0.25, 'n': [3, 'inf']}
+    """
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and math.isinf(value):
+        return "inf"
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+#: the figures of a group set aside (solved by presolve, proven unsolvable) that are not given: they would mislead
+NOT_SCORED = ("p", "p_lo", "p_hi", "r99", "r99_lo", "r99_hi", "tts99", "tts99_lo", "tts99_hi",
+              "p_bound", "r99_bound", "tts99_bound")
+
+
+# -- a group's run records, merged -----------------------------------------------------------
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for a JSON value, equal to another's exactly when the values are equal."""
+    if isinstance(value, dict):
+        return ("dict", frozenset((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("list", tuple(_frozen(v) for v in value))
+    return value
+
+
+def merged(records: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
+    """Run records (their summaries) merged key by key; where they differ, the list of the distinct values (None if any is missing).
+
+    :class:`RecordMerge` gives the same as the records come, one at a time.
+    """
+    if not records or any(r is None for r in records):
+        return None
+    out: dict[str, Any] = {}
+    for key in records[0]:  # type: ignore[union-attr]
+        values = [r.get(key) for r in records]  # type: ignore[union-attr]
+        if all(isinstance(v, dict) for v in values):
+            out[key] = merged(values)
+            continue
+        seen: dict[Any, Any] = {}
+        for v in values:
+            seen.setdefault(_frozen(v), v)  # the first of equal values, in the order first seen
+        distinct = list(seen.values())
+        out[key] = distinct[0] if len(distinct) == 1 else distinct
+    return out
+
+
+class RecordMerge:
+    """Run records merged key by key as they come: at the end :meth:`value` is :func:`merged` of them all.
+
+    Per key of the first record it keeps the distinct values seen (hashed, not compared with every
+    other: a group's 10,000 seeds cost linear time), or, while every value of the key is a dict, a
+    merge of those dicts.  A key that is a dict in some files and not in the ones after is
+    :attr:`mixed`: the distinct dicts were not kept, and the records are merged again from the
+    files (``evaluate`` reads them again).
+
+    Examples:
+        >>> m = RecordMerge()
+        >>> for seed in (1, 2, 1):
+        ...     m.add({"sampler": "sa", "parameters": {"seed": seed, "sweeps": 10}})
+        >>> m.value(), m.mixed
+        ({'sampler': 'sa', 'parameters': {'seed': [1, 2], 'sweeps': 10}}, False)
+    """
+
+    def __init__(self) -> None:
+        self.missing = False  # a record was None: the merge is None
+        self.fields: dict[str, _Field] | None = None
+
+    def add(self, record: dict[str, Any] | None) -> None:
+        if self.missing:
+            return
+        if record is None:
+            self.missing, self.fields = True, None
+            return
+        if self.fields is None:
+            self.fields = {key: _Field() for key in record}
+        for key, f in self.fields.items():
+            f.add(record.get(key))
+
+    @property
+    def mixed(self) -> bool:
+        return bool(self.fields) and any(f.mixed for f in self.fields.values())  # type: ignore[union-attr]
+
+    def value(self) -> dict[str, Any] | None:
+        if self.missing or self.fields is None:
+            return None
+        return {key: f.value() for key, f in self.fields.items()}
+
+
+class _Field:
+    """One key of :class:`RecordMerge`: its distinct values, or the merge of its dicts."""
+
+    def __init__(self) -> None:
+        self.nested: RecordMerge | None = None
+        self.distinct: dict[Any, Any] = {}
+        self.started = self.broken = False
+        self.last: Any = None  # the value added before: the same again changes nothing
+
+    def add(self, value: Any) -> None:
+        if not self.started:
+            self.started = True
+            if isinstance(value, dict):
+                self.nested = RecordMerge()
+        elif value is self.last or (type(value) is type(self.last) and value == self.last
+                                    and not (isinstance(value, float) and value != value)):
+            return
+        self.last = value
+        if self.nested is None:
+            self.distinct.setdefault(_frozen(value), value)
+        elif isinstance(value, dict):
+            self.nested.add(value)
+        else:
+            self.broken = True
+
+    @property
+    def mixed(self) -> bool:
+        return self.broken or (self.nested is not None and self.nested.mixed)
+
+    def value(self) -> Any:
+        if self.nested is not None:
+            return self.nested.value()
+        values = list(self.distinct.values())
+        return values[0] if len(values) == 1 else values
