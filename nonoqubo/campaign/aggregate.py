@@ -105,6 +105,7 @@ import numpy as np
 from ..answers.decode import Analysis
 from ..errors import NonoquboError
 from ..model.palette import BW, Palette
+from ..records import ModelInfo
 
 __all__ = [
     "BOUND_CONFIDENCE", "BY_FOLDER", "BY_OPTION", "BY_RECORD", "CENSORED_NOTE", "CLASS_QUANTILES", "MAX_BARS",
@@ -304,12 +305,11 @@ class Group:
 
     model: str
     setting: str
-    info: dict[str, Any]
+    info: ModelInfo
     files: int
     seconds: float | None
     raw: Tally
     polished: Tally | None = None
-    line_names: list[str] = field(default_factory=list)
     #: where ``seconds`` came from (:mod:`nonoqubo.campaign.evaluate`'s docstring), and what the files record of their run
     time_source: str = "none"
     run: dict[str, Any] | None = None
@@ -340,9 +340,8 @@ class Group:
         if tally is None:
             raise ValueError(f"no {stage} figures")
         split = self.split_seconds if stage == "raw" else None  # polishing changes which runs succeed
-        out = figures(tally, self.seconds, self.info["width"], self.line_names, self.time_source, split)
-        out["solutions"] = self.info.get("solutions")
-        out["solutions_exact"] = self.info.get("solutions_exact")
+        out = figures(tally, self.seconds, self.info.width, self.info.line_names, self.time_source, split)
+        out["solutions"], out["solutions_exact"] = self.info.solutions, self.info.solutions_exact
         # a proven-unsolvable puzzle has no energy-0 state: its ground energy is unknown and above 0
         out["ground_energy"] = "none" if self.unsolvable else 0
         out["best_known_energy"] = self.best_known_energy if self.unsolvable else 0
@@ -417,7 +416,7 @@ def best_known_energies(groups: Sequence[Group]) -> dict[tuple[str, str, str], i
     """The lowest energy any setting found, per model as scored: ``(model, encoding, weights)`` -> energy."""
     best: dict[tuple[str, str, str], int] = {}
     for g in groups:
-        k = (g.model, g.info["encoding"], g.info["weights"])
+        k = (g.model, g.info.encoding, g.info.weights)
         found = min(t.best_energy for t in (g.raw, g.polished) if t is not None)
         best[k] = min(best.get(k, found), found)
     return best
@@ -604,7 +603,7 @@ def points(groups: Sequence[Group], stages: Sequence[str] | None = None, metric:
     metric = metric or cost_metric(groups)
     out = []
     for g in groups:
-        cls = size_class(g.info.get("family"), g.info["variables"])
+        cls = size_class(g.info.family, g.info.variables)
         for stage in stages:
             f = g.figures(stage)
             scale = 1.0 if metric == "r99" else float(g.seconds)  # type: ignore[arg-type]
@@ -613,7 +612,7 @@ def points(groups: Sequence[Group], stages: Sequence[str] | None = None, metric:
                                       else (f["tts99"], f["tts99_lo"], f["tts99_hi"]))
             out.append(Point(
                 model=g.model, setting=g.setting, stage=stage, size_class=cls.label,
-                variables=int(g.info["variables"]), samples=f["samples"], valid=f["valid"],
+                variables=g.info.variables, samples=f["samples"], valid=f["valid"],
                 p=f["p"], p_lo=f["p_lo"], p_hi=f["p_hi"], censored=censored,
                 seconds_per_run=g.seconds, r99=f["r99"], cost=cost, cost_lo=cost_lo, cost_hi=cost_hi,
                 p_bound=f["p_bound"] if censored else None,
@@ -767,7 +766,7 @@ def median_lines(stats: Sequence[ClassStat]) -> list[list[int]]:
 # -- the panels: residual-energy histograms, conflict maps, best pictures ----------------------
 def panel_order(groups: Sequence[Group]) -> list[Group]:
     """Model-major (by size, then name), settings in order within a model: a row per model."""
-    return sorted(groups, key=lambda g: (g.info["variables"], g.model, g.setting))
+    return sorted(groups, key=lambda g: (g.info.variables, g.model, g.setting))
 
 
 def bin_width(low: int, high: int) -> int:
@@ -868,7 +867,7 @@ class ConflictMap:
 
 def conflict_maps(groups: Sequence[Group]) -> list[ConflictMap]:
     """A conflict map per group (raw samples), in :func:`panel_order`."""
-    return [ConflictMap(g, g.raw.cell_wrong.reshape(g.info["height"], g.info["width"]) / max(1, g.raw.samples))
+    return [ConflictMap(g, g.raw.cell_wrong.reshape(g.info.height, g.info.width) / max(1, g.raw.samples))
             for g in panel_order(groups)]
 
 

@@ -110,7 +110,7 @@ from array import array
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -135,7 +135,7 @@ from .aggregate import (
     figures, runs_to_solution, weighted_quantiles, wilson,
 )
 from .runtime import recorded_time, time_per_run
-from ..records import NOT_SCORED, GroupRecord, RecordMerge, RunRecord, SuiteIndex, merged, plain
+from ..records import NOT_SCORED, GroupRecord, ModelInfo, RecordMerge, RunRecord, SuiteIndex, merged, plain
 from ..samples import recorded_model
 from .runs import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
 
@@ -412,7 +412,7 @@ class Run:
 class Campaign:
     """Models by name (their file and size) and the runs to judge."""
 
-    models: dict[str, dict[str, Any]]
+    models: dict[str, ModelInfo]
     runs: list[Run]
     #: ``--setting NAME``: every file pooled into one setting of that name
     given_setting: str | None = None
@@ -447,7 +447,7 @@ def _settings(samples: Sequence[str], setting: str | None) -> list[tuple[str, st
     return pairs
 
 
-def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
+def _suite_models(folder: str) -> dict[str, ModelInfo]:
     """The suite's models (:meth:`~nonoqubo.records.SuiteIndex.models`, the one list ``run`` solves), by name."""
     index = SuiteIndex.read(folder)
     if index is None or not index.entries:
@@ -517,9 +517,8 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *,
     name = Path(model).name
     decoder = _decoder(model, force, embedding)
     assert decoder.puzzle is not None
-    models = {name: {"path": model, "name": name, "width": decoder.puzzle.width,
-                     "height": decoder.puzzle.height, "variables": len(decoder.labels), "puzzle": name,
-                     "encoding": str(decoder.encoding), "weights": str(decoder.weights)}}
+    models = {name: ModelInfo(model, name, decoder.puzzle.width, decoder.puzzle.height, len(decoder.labels), name,
+                              str(decoder.encoding), str(decoder.weights))}
     return Campaign(models, [Run("" if found and _not_a_run(p) else name, s, p, found) for s, p, found in pairs],
                     setting)
 
@@ -642,8 +641,8 @@ def evaluate(
             raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
     def job(r: Run) -> Job:
         info = campaign.models[r.model]
-        return Job(info["path"], r.path, polish, samples_format, force, campaign.rebuild, embedding, method, r.found,
-                   info.get("clues"), in_order)
+        return Job(info.path, r.path, polish, samples_format, force, campaign.rebuild, embedding, method, r.found,
+                   info.clues, in_order)
 
     count = sum(1 for r in campaign.runs if r.model)
     if planned is not None:
@@ -846,28 +845,25 @@ class _Fold:
         groups = []
         for (name, key), acc in self.groups.items():
             t, source = acc.seconds(given)
-            info = {**campaign.models[name], "encoding": acc.encoding, "weights": acc.weights,
-                    "variables": acc.variables}
-            lines = ([f"row {i + 1}" for i in range(info["height"])]  # Layout.line_name, without the model
-                     + [f"column {j + 1}" for j in range(info["width"])])
+            info = replace(campaign.models[name], encoding=acc.encoding, weights=acc.weights, variables=acc.variables)
             record = acc.setting if acc.same_setting else None
             by = BY_OPTION if campaign.given_setting is not None else BY_RECORD if record is not None else BY_FOLDER
             run = acc.record.value() if not acc.record.mixed else merged(
                 [recorded_summary(campaign.runs[i].path) for i in acc.positions])
-            groups.append(Group(name, names[key], info, acc.files, t, acc.raw, acc.polished, lines, source, run,
+            groups.append(Group(name, names[key], info, acc.files, t, acc.raw, acc.polished, source, run,
                                 record, by, solved_by_presolve=acc.solved_by_presolve,
-                                unsolvable=info.get("solutions") == 0 and bool(info.get("solutions_exact")),
+                                unsolvable=info.unsolvable,
                                 split_seconds=acc.split_seconds() if given is None else None,
                                 failed_runs=acc.failed))
         best = best_known_energies(groups)  # the lowest energy any setting found, per model as scored
         for g in groups:
-            g.best_known_energy = best[(g.model, g.info["encoding"], g.info["weights"])]
-        if len({(g.info["encoding"], g.info["weights"]) for g in groups}) > 1:  # an A/B campaign: a puzzle's
+            g.best_known_energy = best[(g.model, g.info.encoding, g.info.weights)]
+        if len({(g.info.encoding, g.info.weights) for g in groups}) > 1:  # an A/B campaign: a puzzle's
             # variants side by side (every model made from one puzzle has its size)
-            groups.sort(key=lambda g: (g.setting, g.info["width"] * g.info["height"], g.info["puzzle"],
-                                       g.info["encoding"], g.info["weights"], g.model))
+            groups.sort(key=lambda g: (g.setting, g.info.width * g.info.height, g.info.puzzle, g.info.encoding,
+                                       g.info.weights, g.model))
         else:
-            groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
+            groups.sort(key=lambda g: (g.setting, g.info.variables, g.model))
         return groups
 
 
@@ -912,9 +908,8 @@ def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
 
 
 def _group_records(groups: Sequence[Group]) -> list[GroupRecord]:
-    return [GroupRecord(g.model, g.setting, g.files, g.info["variables"], g.info["width"], g.info["height"],
-                        g.info.get("puzzle", g.model), g.info.get("encoding", DEFAULT.name),
-                        g.info.get("weights", str(DEFAULT_WEIGHTS)), status(g), g.grouped_by, g.setting_record,
+    return [GroupRecord(g.model, g.setting, g.files, g.info.variables, g.info.width, g.info.height, g.info.puzzle,
+                        g.info.encoding, g.info.weights, status(g), g.grouped_by, g.setting_record,
                         _stage(g, "raw"), None if g.polished is None else _stage(g, "polished"),
                         plain(g.run), failed_runs=g.failed_runs) for g in groups]
 

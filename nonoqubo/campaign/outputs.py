@@ -207,7 +207,7 @@ def table(groups: Sequence[Group]) -> str:
     """The terminal table (one line per model, setting and stage; encoding and weights columns when they vary)."""
     head: tuple[str, ...] = ("model", "setting", "stage", "samples", "p [95% CI]", "TTS99 s [95% CI]",
                              "E min/med/q90", "walls", "order", "cells", "solutions")
-    variants = {(g.info.get("encoding"), g.info.get("weights")) for g in groups}
+    variants = {(g.info.encoding, g.info.weights) for g in groups}
     ab = len(variants) > 1
     if ab:
         head = head[:2] + ("encoding", "weights") + head[2:]
@@ -220,7 +220,7 @@ def table(groups: Sequence[Group]) -> str:
     for g in groups:
         for stage in group_stages(g):  # a polished row only where polishing changed an energy
             f = g.figures(stage)
-            extra = (str(g.info.get("encoding")), str(g.info.get("weights"))) if ab else ()
+            extra = (g.info.encoding, g.info.weights) if ab else ()
             p_text = (f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]" if g.scored
                       else f"({status(g)}: not scored)")
             cost_text = cost_cell(f, "tts99", number) if g.scored else "-"

@@ -261,7 +261,7 @@ def write_submission(groups: Sequence[Group], folder: str, *, submitter: str, fr
 
 
 def _write_instance(root: str, inst: str, group: Group, **columns: str) -> None:
-    qubo = _model_of(group.info["path"])
+    qubo = _model_of(group.info.path)
     row = summary_row(group, inst, qubo, **columns)
     folder = os.path.join(root, inst)
     buf = io.StringIO()

@@ -141,7 +141,7 @@ def _table(groups: Sequence[Group]) -> str:
             source = (f'<br><span class="source">t: {_esc(g.time_source if g.seconds is not None else "none")}</span>'
                       if timed else "")
             rows.append(f'<tr><th scope="row" class="name">{_esc(g.model)}</th><td class="name">{_esc(g.setting)}'
-                        f'{source}</td><td class="name">{stage}</td><td>{g.info["variables"]}</td>'
+                        f'{source}</td><td class="name">{stage}</td><td>{g.info.variables}</td>'
                         + "".join(f"<td>{_esc(v)}</td>" for v in values) + "</tr>")
     unchanged = sum(g.polished is not None and len(group_stages(g)) == 1 for g in groups)
     explain = ("Per model, setting and stage (raw samples, and after polishing with --polish where polishing "

@@ -29,13 +29,63 @@ from typing import Any
 
 import numpy as np
 
+from ..model.encodings import DEFAULT
+from ..model.weights import DEFAULT_WEIGHTS
 from ._fields import Fields, check_version
 
-__all__ = ["GROUP_RECORD_VERSION", "NOT_SCORED", "GroupRecord", "RecordMerge", "merged", "plain"]
+__all__ = ["GROUP_RECORD_VERSION", "NOT_SCORED", "GroupRecord", "ModelInfo", "RecordMerge", "merged", "plain"]
 
 GROUP_RECORD_VERSION = 1
 #: the statuses a group has
 STATUSES = ("scored", "solved by presolve", "unsolvable")
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What a campaign knows of a group's model (``Group.info``): the file scored against and the facts of it.
+
+    Made from a suite's index (:meth:`SuiteModel.described <nonoqubo.records.SuiteModel.described>`) or from
+    a model file; ``evaluate`` replaces ``encoding``, ``weights`` and ``variables`` with those of the model
+    a group's runs were scored against.  Its size and model fields go into the :class:`GroupRecord`.
+
+    Attributes:
+        path: the model file (or clue file) scored against.
+        name, puzzle: the model's name, and the puzzle it is a variant of.
+        width, height, variables: the puzzle's size and the variables sampled.
+        encoding, weights: the model's encoding and weights (as ``--weights`` spells them).
+        clues: the member's clue file a suite wrote beside its models (a run's own model is rebuilt from it).
+        family: the random family it was drawn from, as the generator wrote it (None: a puzzle of a file).
+        solutions, solutions_exact: CP-SAT's count of the puzzle's solutions (``suite --truth``; None: unknown).
+
+    Examples:
+        >>> info = ModelInfo("logo.bqm", "logo", 2, 1, 6, "logo", solutions=0, solutions_exact=True)
+        >>> info.unsolvable, info.line_names
+        (True, ['row 1', 'column 1', 'column 2'])
+    """
+
+    path: str
+    name: str
+    width: int
+    height: int
+    variables: int
+    puzzle: str
+    encoding: str = DEFAULT.name
+    weights: str = str(DEFAULT_WEIGHTS)
+    clues: str | None = None
+    family: Mapping[str, Any] | None = None
+    solutions: int | None = None
+    solutions_exact: bool | None = None
+
+    @property
+    def unsolvable(self) -> bool:
+        """CP-SAT proved the puzzle has no solution (0 solutions, exact)."""
+        return self.solutions == 0 and bool(self.solutions_exact)
+
+    @property
+    def line_names(self) -> list[str]:
+        """The puzzle's lines as a campaign names them (:meth:`Layout.line_name
+        <nonoqubo.model.encoding.Layout.line_name>`, without the model): ``row 1``, ..., ``column 1``, ..."""
+        return [f"row {i + 1}" for i in range(self.height)] + [f"column {j + 1}" for j in range(self.width)]
 
 
 @dataclass(frozen=True)

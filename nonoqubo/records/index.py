@@ -52,6 +52,7 @@ from ..errors import NonoquboError, RecordError
 from ..model.encodings import DEFAULT
 from ..model.weights import Weights
 from ._fields import Fields, check_version, loads, quoted
+from .group import ModelInfo
 
 __all__ = ["INDEX_CSV", "INDEX_JSON", "NOT_KEPT", "SUITE_INDEX_VERSION", "IndexEntry", "IndexFile", "SuiteIndex",
            "SuiteModel", "check_digests", "file_digest", "safe_name"]
@@ -211,20 +212,17 @@ class SuiteModel:
         fields = self.entry.fields
         return str(fields.get("encoding", DEFAULT.name)), Weights.of(fields.get("weights"))
 
-    def described(self) -> dict[str, Any]:
+    def described(self) -> ModelInfo:
         """What ``evaluate`` keeps of the model (a group's ``info``): its path, name, size, variables, puzzle,
         encoding and weights (spelt as ``--weights`` takes them), and where the index has them its clue file,
         family and CP-SAT's count of its solutions (``solutions``, ``solutions_exact``)."""
         fields = self.entry.fields
         solutions = fields.get("solutions")
-        return {"path": self.path, "name": self.name, "width": fields.get("width", 0),
-                "height": fields.get("height", 0), "variables": self.variables, "puzzle": self.puzzle,
-                "encoding": fields.get("encoding", DEFAULT.name),
-                **({"clues": self.clues} if self.clues is not None else {}),
-                "weights": str(Weights.of(fields.get("weights"))),
-                **({"family": dict(self.family)} if self.family is not None else {}),
-                **({"solutions": solutions, "solutions_exact": fields.get("solutions_exact")}
-                   if isinstance(solutions, int) and not isinstance(solutions, bool) else {})}
+        counted = isinstance(solutions, int) and not isinstance(solutions, bool)
+        return ModelInfo(self.path, self.name, fields.get("width", 0), fields.get("height", 0), self.variables,
+                         self.puzzle, fields.get("encoding", DEFAULT.name), str(Weights.of(fields.get("weights"))),
+                         self.clues, self.family, solutions if counted else None,
+                         fields.get("solutions_exact") if counted else None)
 
     def variables_after(self, presolve: str) -> int:
         """The variables *presolve* (``line``, ``probe``) leaves, as the index counts them, else :attr:`variables`."""
