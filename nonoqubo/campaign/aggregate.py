@@ -96,7 +96,7 @@ Examples:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -449,15 +449,15 @@ def solutions_label(f: dict[str, Any]) -> str:
     return f"{f['distinct_solutions']}/{total}"
 
 
-def cost_cell(f: dict[str, Any], metric: str, number: Callable[[Any], str]) -> str:
+def cost_cell(f: dict[str, Any], metric: str) -> str:
     """A cost (``tts99`` or ``r99``) as the tables print it: ``value [lo, hi]``, or for a censored
     point (no success) ``inf (>=bound)``, the one-sided 95 % bound the figures draw it at.
 
     Examples:
-        >>> cost_cell({"r99": 2.0, "r99_lo": 1.0, "r99_hi": 5.0, "r99_bound": None}, "r99", str)
-        '2.0 [1.0, 5.0]'
-        >>> cost_cell({"r99": float("inf"), "r99_lo": 7.0, "r99_hi": float("inf"), "r99_bound": 29.0}, "r99", str)
-        'inf (>=29.0)'
+        >>> cost_cell({"r99": 2.0, "r99_lo": 1.0, "r99_hi": 5.0, "r99_bound": None}, "r99")
+        '2 [1, 5]'
+        >>> cost_cell({"r99": float("inf"), "r99_lo": 7.0, "r99_hi": float("inf"), "r99_bound": 29.0}, "r99")
+        'inf (>=29)'
     """
     bound = f.get(f"{metric}_bound")
     if bound is not None:

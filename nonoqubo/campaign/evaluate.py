@@ -447,15 +447,6 @@ def _settings(samples: Sequence[str], setting: str | None) -> list[tuple[str, st
     return pairs
 
 
-def _suite_models(folder: str) -> dict[str, ModelInfo]:
-    """The suite's models (:meth:`~nonoqubo.records.SuiteIndex.models`, the one list ``run`` solves), by name."""
-    index = SuiteIndex.read(folder)
-    if index is None or not index.entries:
-        raise NonoquboError(f"{folder}: a folder given as MODEL must hold a suite's index.json "
-                            "(written by 'nonoqubo suite')")
-    return {m.name: m.described() for m in index.models()}
-
-
 def _owner(path: str, root_parts: Sequence[str], names: set[str]) -> str | None:
     """The longest model name that starts the file name (before a ``.``, ``-`` or ``_``) or names one of its folders.
 
@@ -498,7 +489,7 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *,
         if embedding is not None:
             raise NonoquboError(f"--embedding {embedding}: an embedding is for one model; give that model's file "
                                 f"(or clue file) as MODEL, not the suite folder {model}")
-        models = _suite_models(model)
+        models = {m.name: m.described() for m in SuiteIndex.models_in(model, "MODEL ")}  # the one list run solves
         names = set(models)
         runs = []
         for s, path, found in pairs:

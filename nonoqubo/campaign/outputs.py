@@ -35,7 +35,7 @@ from typing import Any, ContextManager
 from .._util.atomic import atomic_write, check_distinct_outputs, check_not_inputs, check_writable, wrote
 from .._util.progress import Steps, steps as progress_steps
 from ..errors import NonoquboError
-from .aggregate import BY_OPTION, CENSORED_NOTE, Group, cost_cell, group_stages, number, percent, solutions_label
+from .aggregate import BY_OPTION, CENSORED_NOTE, Group, cost_cell, group_stages, percent, solutions_label
 from .evaluate import check_options, csv_text, evaluate, records, scored, set_aside, status
 from .qoblib_submission import check_submission, submission_line, write_submission
 from .runs import describe, qpu_words
@@ -223,7 +223,7 @@ def table(groups: Sequence[Group]) -> str:
             extra = (g.info.encoding, g.info.weights) if ab else ()
             p_text = (f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]" if g.scored
                       else f"({status(g)}: not scored)")
-            cost_text = cost_cell(f, "tts99", number) if g.scored else "-"
+            cost_text = cost_cell(f, "tts99") if g.scored else "-"
             censored = censored or (g.scored and f["tts99_bound"] is not None)
             rows.append((g.model, g.setting, *extra, stage, str(f["samples"]),
                          *((str(g.failed_runs),) if failed else ()), p_text, cost_text,

@@ -353,19 +353,6 @@ def _options(name: str, options: Any, where: str, base: str) -> dict[str, Any]:
     return checked
 
 
-def _suite_models(suite: str, where: str) -> list[SuiteModel]:
-    """The models of the suite (:meth:`~nonoqubo.records.SuiteIndex.models`), in the index's order."""
-    if not os.path.isdir(suite):
-        raise NonoquboError(f"{where}: suite: {suite}: no such folder (a folder 'nonoqubo suite' wrote)")
-    index = SuiteIndex.read(suite)
-    if index is None or not index.entries:
-        raise NonoquboError(f"{where}: suite: {suite} has no index.json of a suite (write one with 'nonoqubo suite')")
-    models = index.models()
-    if not models:
-        raise NonoquboError(f"{where}: suite: {suite} holds no model that was built (status ok)")
-    return models
-
-
 def _select(models: list[Model], value: Any, where: str) -> list[Model]:
     if value is None:
         return models
@@ -441,7 +428,7 @@ def read_plan(path: str | os.PathLike[str]) -> Plan:
     _check_beside(where, runs)
     seeds = _seeds(doc.get("seeds"), where)
     settings, options = _settings(doc["settings"], where, base, len(seeds))
-    models = _select(_suite_models(suite, where), doc.get("models"), where)
+    models = _select(SuiteIndex.models_in(suite, f"{where}: suite: "), doc.get("models"), where)
     check_digests(models)
     for name, given in options.items():
         if _builds(given):

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 from .._util.atomic import atomic_write
 from ..errors import MissingDependency, NonoquboError
 from ..model.palette import Palette
+from ..records import plain
 from .aggregate import (
     MAX_BARS, ClassStat, EnergyPanel, Group, Point, best_pictures, bound_counts, class_places, class_stats,
     conflict_maps, conflict_scale, cost_label, cost_metric, energy_panels, instance_marks, lowest_p, median_lines,
@@ -116,17 +117,8 @@ class Plot:
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(self.header)
         for row in self.rows:
-            writer.writerow(["" if v is None else _cell(v) for v in row])
+            writer.writerow(["" if v is None else plain(v) for v in row])  # a NumPy scalar as its number
         return buf.getvalue()
-
-
-def _cell(v: Any) -> Any:
-    """A CSV field: a plain number (a NumPy scalar as the Python number it holds, never ``np.float64(...)``)."""
-    if isinstance(v, np.generic):
-        v = v.item()
-    if isinstance(v, float):
-        return "inf" if math.isinf(v) else repr(v)
-    return v
 
 
 def require_matplotlib() -> None:

@@ -44,7 +44,8 @@ from typing import Any
 from .._util import notebook
 from .._version import __version__
 from ..errors import MissingDependency, NonoquboError
-from .aggregate import CENSORED_NOTE, cost_cell, cost_metric, describe_time, group_stages, percent, solutions_label, stages_to_draw
+from .aggregate import (CENSORED_NOTE, cost_cell, cost_metric, describe_time, group_stages, number, percent, solutions_label,
+                        stages_to_draw)
 from .evaluate import Evaluation, Group, scored, set_aside, status
 from .plots import SMALLEST_TEXT, Plot, all_plots, figure_bytes, palette_colours, require_matplotlib
 
@@ -108,15 +109,6 @@ def _esc(text: Any) -> str:
     return html.escape(str(text))
 
 
-def _num(x: Any) -> str:
-    """A number as the CLI table prints it (3 significant digits, ``inf``, ``-`` for none)."""
-    if x is None:
-        return "-"
-    if isinstance(x, float) and x == float("inf"):
-        return "inf"
-    return f"{x:.3g}"
-
-
 def _table(groups: Sequence[Group]) -> str:
     metric = cost_metric(scored(groups) or groups)  # the figures' metric: set-aside groups have no cost
     cost_head = "TTS99 s [95% CI]" if metric == "tts99" else "R99 runs [95% CI]"
@@ -131,11 +123,11 @@ def _table(groups: Sequence[Group]) -> str:
         for stage in group_stages(g):
             f = g.figures(stage)
             # the cost falls as p rises: its interval is [cost(p_hi), cost(p_lo)], the _lo and _hi figures
-            cost = cost_cell(f, metric, _num) if g.scored else "-"
+            cost = cost_cell(f, metric) if g.scored else "-"
             censored = censored or (g.scored and f[metric + "_bound"] is not None)
             p_text = f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]" if g.scored else f"({status(g)}: not scored)"
             values = [f["samples"], p_text, cost,
-                      *([_num(f["seconds_per_run"])] if timed else []), f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
+                      *([number(f["seconds_per_run"])] if timed else []), f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
                       percent(f["share_broken_walls"]), percent(f["share_order_violations"]),
                       percent(f["share_cell_conflicts"]), solutions_label(f)]
             source = (f'<br><span class="source">t: {_esc(g.time_source if g.seconds is not None else "none")}</span>'

@@ -19,9 +19,9 @@ from __future__ import annotations
 from ._fields import decode_at, quoted
 from .group import GROUP_RECORD_VERSION, NOT_SCORED, GroupRecord, ModelInfo, RecordMerge, merged, plain
 from .index import (INDEX_CSV, INDEX_JSON, NOT_KEPT, SUITE_INDEX_VERSION, IndexEntry, IndexFile, SuiteIndex, SuiteModel, check_digests,
-                    file_digest, safe_name)
+                    file_digest, safe_name, up_to_date)
 from .run import RUN_IDENTITY, RUN_RECORD_VERSION, RecordedModel, RunFailure, RunIdentity, RunModel, RunRecord
 
 __all__ = ["GROUP_RECORD_VERSION", "INDEX_JSON", "RUN_IDENTITY", "RUN_RECORD_VERSION", "SUITE_INDEX_VERSION",
            "GroupRecord", "INDEX_CSV", "NOT_SCORED", "RecordMerge", "merged", "plain", "IndexEntry", "IndexFile", "ModelInfo", "NOT_KEPT", "RecordedModel", "RunFailure", "RunIdentity", "RunModel", "RunRecord",
-           "SuiteIndex", "SuiteModel", "check_digests", "decode_at", "file_digest", "quoted", "safe_name"]
+           "SuiteIndex", "SuiteModel", "check_digests", "decode_at", "file_digest", "quoted", "safe_name", "up_to_date"]
