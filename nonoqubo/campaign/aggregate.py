@@ -96,7 +96,7 @@ Examples:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -503,31 +503,34 @@ def describe_time(group: Group) -> str:
     ``"given"`` is ``--time``; ``"sampler timing"`` and ``"wall clock"`` come with the way
     ``solve -o`` took them (``timing.per_run`` of its record) when the files say it.
     """
-    source = getattr(group, "time_source", None) or "none"
+    source = group.time_source
     if group.seconds is None or source == "none":
         return "no time per run recorded"
     if source == "given":
         return "given with --time"
-    run = getattr(group, "run", None) or {}
+    run = group.run or {}
     timing = given if isinstance(given := run.get("timing"), dict) else {}
     how = timing.get("per_run") if isinstance(timing.get("per_run"), str) else None
     return f"{source} ({how})" if how else source
 
 
-def time_sources(groups: Sequence[Group]) -> dict[str, str]:
-    """Per setting, where its time per run came from, in short (a cost plot's legend)."""
+def by_setting(groups: Sequence[Group], what: Callable[[Group], str]) -> dict[str, list[str]]:
+    """Per setting (in the order first met), the distinct ``what(group)`` of its groups, sorted."""
     by: dict[str, set[str]] = {}
     for g in groups:
-        by.setdefault(g.setting, set()).add(g.time_source if g.seconds is not None else "none")
-    return {s: ", ".join(sorted(v)) for s, v in by.items()}
+        by.setdefault(g.setting, set()).add(what(g))
+    return {s: sorted(v) for s, v in by.items()}
+
+
+def time_sources(groups: Sequence[Group]) -> dict[str, str]:
+    """Per setting, where its time per run came from, in short (a cost plot's legend)."""
+    by = by_setting(groups, lambda g: g.time_source if g.seconds is not None else "none")
+    return {s: ", ".join(v) for s, v in by.items()}
 
 
 def time_notes(groups: Sequence[Group]) -> str:
     """Per setting, where its time per run came from and how it was taken (:func:`describe_time`), in one line."""
-    by: dict[str, set[str]] = {}
-    for g in groups:
-        by.setdefault(g.setting, set()).add(describe_time(g))
-    return "; ".join(f"{s}: {', '.join(sorted(v))}" for s, v in sorted(by.items()))
+    return "; ".join(f"{s}: {', '.join(v)}" for s, v in sorted(by_setting(groups, describe_time).items()))
 
 
 def cost_label(metric: str) -> str:

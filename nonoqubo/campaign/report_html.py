@@ -46,7 +46,7 @@ from .._version import __version__
 from ..errors import MissingDependency, NonoquboError
 from .aggregate import (CENSORED_NOTE, cost_cell, cost_metric, describe_time, group_stages, number, percent, solutions_label,
                         stages_to_draw)
-from .evaluate import Evaluation, Group, scored, set_aside, status
+from .evaluate import Evaluation, Group, scored, set_aside_named, status
 from .plots import SMALLEST_TEXT, Plot, all_plots, figure_bytes, palette_colours, require_matplotlib
 
 __all__ = ["CSS_COLOURS", "READABLE_PX", "STYLE", "check_report_path", "evaluation_html", "palette_colours",
@@ -194,20 +194,11 @@ def _settings_list(groups: Sequence[Group]) -> str:
 
 def _set_aside_text(groups: Sequence[Group]) -> str | None:
     """The header's line on the groups kept out of p, TTS and the figures, counted and named; None if none."""
-    apart = set_aside(groups)
-    parts = []
-    for key, what in (("solved_by_presolve", "solved by presolve (0 variables left)"),
-                      ("unsolvable", "proven unsolvable (CP-SAT: 0 solutions; ground energy none)")):
-        pairs = apart[key]
-        if pairs:
-            named = ", ".join(f"{x['model']} / {x['setting']}"
-                              + (f" (best known energy {x['best_known_energy']})" if key == "unsolvable" else "")
-                              for x in pairs)
-            parts.append(f"{len(pairs)} {what}: {named}")
+    parts = set_aside_named(groups)
     if not parts:
         return None
-    return (f"{sum(len(v) for v in apart.values())} of {len(groups)} model/setting pairs, not in p, TTS or the "
-            "figures (listed in the table): " + "; ".join(parts))
+    return (f"{sum(n for _, n, _ in parts)} of {len(groups)} model/setting pairs, not in p, TTS or the "
+            "figures (listed in the table): " + "; ".join(f"{n} {words}): {named}" for words, n, named in parts))
 
 
 def _header(groups: Sequence[Group], command: str | None, when: datetime) -> str:
