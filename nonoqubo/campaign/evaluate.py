@@ -336,12 +336,19 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
     text = searched_text(read_bytes(job.samples_path, job.samples_path))  # a stream named: bounded, never blocking
     record = the_record(text, job.samples_path)
     decoder, key = scoring_decoder(job, record)
-    if record is not None and record.failed is not None:
-        return _failed_file(job, record, decoder)
+    palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
+    sampled = None if record is None or record.model is None else record.model.variables
+    variables = sampled if sampled is not None else len(decoder.labels)
+    encoding, weights_text = decoder.encoding.name, str(decoder.weights)
+    setting = None if record is None else setting_of(record, encoding, weights_text)
+    if record is not None and record.failed is not None:  # a failed run (RunFailure): its setting and seconds spent
+        layout = decoder.layout
+        empty = Tally.empty(layout.height, layout.width, layout.height + layout.width, palette, in_order=job.in_order)
+        return FileResult(job.samples_path, 0, None, empty, empty if job.polish else None, "none", None, setting,
+                          encoding, weights_text, variables, False, failed=record.failed.seconds)
     batch = _batch(decoder, job, record)
     weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
                else np.asarray(batch.num_occurrences, np.int64))
-    palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
     analysis = decoder.analyse(batch.bits)
     raw = Tally.of(analysis, weights, palette, in_order=job.in_order)
     polished = None
@@ -349,26 +356,9 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
         polished = Tally.of(decoder.analyse(polisher(key)(batch.bits)), weights, palette, in_order=job.in_order)
     reads = int(weights.sum())
     seconds, source = time_per_run(text, reads) if record is None else recorded_time(record, text, reads)
-    sampled = None if record is None or record.model is None else record.model.variables
-    variables = sampled if sampled is not None else len(decoder.labels)
-    encoding, weights_text = decoder.encoding.name, str(decoder.weights)
     return FileResult(job.samples_path, reads, seconds, raw, polished, source,
-                      None if record is None else summary(record),
-                      None if record is None else setting_of(record, encoding, weights_text),
-                      encoding, weights_text, variables, variables == 0,
+                      None if record is None else summary(record), setting, encoding, weights_text, variables, variables == 0,
                       split_seconds(record, analysis.energy) if (weights == 1).all() else None)
-
-
-def _failed_file(job: Job, record: RunRecord, decoder: Decoder) -> FileResult:
-    """A failed run's file (:class:`~nonoqubo.records.RunFailure`): no samples, its setting and the seconds it spent."""
-    palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
-    layout = decoder.layout
-    empty = Tally.empty(layout.height, layout.width, layout.height + layout.width, palette, in_order=job.in_order)
-    encoding, weights_text = decoder.encoding.name, str(decoder.weights)
-    variables = len(decoder.labels) if record.model is None or record.model.variables is None else record.model.variables
-    return FileResult(job.samples_path, 0, None, empty, empty if job.polish else None, "none", None,
-                      setting_of(record, encoding, weights_text), encoding, weights_text, variables, False,
-                      failed=record.failed.seconds if record.failed is not None else 0.0)
 
 
 def recorded_summary(path: str) -> dict[str, Any] | None:

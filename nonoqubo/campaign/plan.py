@@ -68,6 +68,7 @@ from ..solvers.base import SEED_LIMIT
 from ..solvers.options import OPTIONS, option_named
 from ..solvers.request import SolveRequest
 from ..solvers.grid import expand
+from ._options import run_seconds
 from ..solvers.samplers import missing_package
 
 __all__ = ["CONFLICT_POLICIES", "KEYS", "Model", "Plan", "Scan", "Task", "expansions", "option_names",
@@ -440,11 +441,8 @@ def read_plan(path: str | os.PathLike[str]) -> Plan:
     total = len(models) * len(settings) * len(seeds)
     if total > MAX_TASKS:
         raise NonoquboError(f"{where}: {total:,} tasks; at most {MAX_TASKS:,} in one plan")
-    limit = doc.get("task-time-limit")
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
-                              or not (math.isfinite(limit) and limit > 0)):
-        raise NonoquboError(f"{where}: task-time-limit: a positive number of seconds, not {quoted(limit)}")
-    return Plan(where, suite, runs, seeds, settings, options, models, None if limit is None else float(limit))
+    limit = run_seconds(doc.get("task-time-limit"), f"{where}: task-time-limit")  # run's --task-time-limit's check
+    return Plan(where, suite, runs, seeds, settings, options, models, limit)
 
 
 #: what ``run`` does with a conflict (a run file that records another run): stop (None), run the task again

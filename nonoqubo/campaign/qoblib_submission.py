@@ -65,7 +65,7 @@ from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
 from .evaluate import Group, plan_runs
 from ..solvers.samplers import known_sampler
-from .runs import searched_text, the_record
+from ..samples import record_of
 from .runtime import QPU_ACCESS, qpu_timed
 from .qoblib import check_empty_folder, check_instance_name, folder_in_place, pbm_text, write_text
 
@@ -146,11 +146,10 @@ def _check_recorded(path: str) -> None:
     none, and QOBLIB's summary would hold "not recorded" where a reviewer needs the figures.
     """
     try:
-        with open(path, "rb") as fh:
-            text = searched_text(fh.read())
+        record = record_of(path)
     except OSError as exc:
         raise QoblibError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if the_record(text, path) is None:
+    if record is None:
         raise QoblibError(f"{path}: records no run (sampler, parameters, timing, machine), which a QOBLIB "
                           "submission reports; make the runs with 'nonoqubo solve -o' or leave this file out")
 
