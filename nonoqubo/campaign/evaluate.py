@@ -135,8 +135,8 @@ from .aggregate import (
     figures, runs_to_solution, weighted_quantiles, wilson,
 )
 from .runtime import recorded_time, time_per_run
-from ..records import NOT_SCORED, GroupRecord, ModelInfo, RecordMerge, RunRecord, SuiteIndex, merged, plain
-from ..samples import recorded_model
+from ..records import GroupRecord, ModelInfo, RecordMerge, RunRecord, SuiteIndex, merged, plain
+from ..samples import record_of, recorded_model
 from .runs import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
 
 __all__ = [
@@ -279,10 +279,6 @@ def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
     """
     if model_path in _POLISHERS:
         return _POLISHERS[model_path]
-    try:
-        from dwave.samplers import SteepestDescentSolver
-    except ImportError:
-        raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
     from ..model.qubo import Qubo
     from ..solvers.base import index_bqm
 
@@ -292,7 +288,7 @@ def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
         raise NonoquboError(f"{model_path}: --polish needs a QUBO model; this is a constrained model")
     n = qubo.num_vars
     bqm = index_bqm(qubo)  # the model's own BQM, labelled 0..N-1 in its variable order
-    solver = SteepestDescentSolver()
+    solver = _descent()()
 
     def polish(bits: np.ndarray) -> np.ndarray:
         if n == 0 or bits.shape[0] == 0:
@@ -304,6 +300,19 @@ def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
 
     _POLISHERS[model_path] = polish
     return polish
+
+
+def _descent() -> Any:
+    """dwave-samplers' ``SteepestDescentSolver`` class.
+
+    Raises:
+        MissingDependency: no dwave-samplers (naming ``--polish``).
+    """
+    try:
+        from dwave.samplers import SteepestDescentSolver
+    except ImportError:
+        raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
+    return SteepestDescentSolver
 
 
 def _batch(decoder: Decoder, job: Job, record: RunRecord | None) -> Any:
@@ -363,7 +372,7 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
 
 def recorded_summary(path: str) -> dict[str, Any] | None:
     """The run record of the sample file at *path* as :func:`judge_file` reports it (``FileResult.run``)."""
-    record = the_record(searched_text(read_bytes(path, path)), path)
+    record = record_of(path)
     return None if record is None else summary(record)
 
 
@@ -615,11 +624,8 @@ def evaluate(
     if embedding is not None and not os.path.isfile(embedding):
         raise NonoquboError(f"--embedding {embedding}: no such file")
     campaign = plan_runs(model, samples, setting, force=force, embedding=embedding)
-    if polish:  # fail before judging anything when dwave-samplers is missing
-        try:
-            import dwave.samplers  # noqa: F401
-        except ImportError:
-            raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
+    if polish:
+        _descent()  # fail before judging anything when dwave-samplers is missing
     def job(r: Run) -> Job:
         info = campaign.models[r.model]
         return Job(info.path, r.path, polish, samples_format, force, campaign.rebuild, embedding, method, r.found,
@@ -882,13 +888,6 @@ def status(group: Group) -> str:
     return "solved by presolve" if group.solved_by_presolve else "unsolvable" if group.unsolvable else "scored"
 
 
-def _stage(group: Group, stage: str) -> dict[str, Any]:
-    f = plain(group.figures(stage))
-    if not group.scored:
-        f.update({k: None for k in NOT_SCORED})
-    return f
-
-
 def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
     """One JSON-safe dict per group (:class:`~nonoqubo.records.GroupRecord`'s ``to_dict``, its ``version`` first):
     model, setting, files, size, ``raw`` (and ``polished``) figures, ``run``.
@@ -902,10 +901,9 @@ def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
 
 
 def _group_records(groups: Sequence[Group]) -> list[GroupRecord]:
-    return [GroupRecord(g.model, g.setting, g.files, g.info.variables, g.info.width, g.info.height, g.info.puzzle,
-                        g.info.encoding, g.info.weights, status(g), g.grouped_by, g.setting_record,
-                        _stage(g, "raw"), None if g.polished is None else _stage(g, "polished"),
-                        plain(g.run), failed_runs=g.failed_runs) for g in groups]
+    return [GroupRecord.of(g.model, g.setting, g.files, g.info, status(g), g.grouped_by, g.setting_record,
+                           g.figures("raw"), None if g.polished is None else g.figures("polished"), g.run, g.failed_runs)
+            for g in groups]
 
 
 def csv_text(groups: Sequence[Group]) -> str:

@@ -141,6 +141,19 @@ class GroupRecord:
         return rows
 
     @classmethod
+    def of(cls, model: str, setting: str, files: int, info: ModelInfo, status: str, grouped_by: str,
+           setting_record: Mapping[str, Any] | None, raw: Mapping[str, Any], polished: Mapping[str, Any] | None,
+           run: Mapping[str, Any] | None, failed_runs: int = 0) -> GroupRecord:
+        """The record of a group: its model's fields from *info*, its stages' figures and run made :func:`plain`,
+        and a group set aside (*status* not ``scored``) with its :data:`NOT_SCORED` figures None."""
+        def stage(figures: Mapping[str, Any]) -> dict[str, Any]:
+            return {**plain(dict(figures)), **(dict.fromkeys(NOT_SCORED) if status != "scored" else {})}
+
+        return cls(model, setting, files, info.variables, info.width, info.height, info.puzzle, info.encoding,
+                   info.weights, status, grouped_by, setting_record, stage(raw),
+                   None if polished is None else stage(polished), plain(run), failed_runs=failed_runs)
+
+    @classmethod
     def from_dict(cls, doc: Any, source: str) -> GroupRecord:
         """The group of *doc*, every field checked (:class:`~nonoqubo.errors.RecordError`, one line naming *source*)."""
         where = f"{source}: group record"
