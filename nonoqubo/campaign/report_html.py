@@ -36,7 +36,6 @@ import html
 import math
 import os
 import re
-import platform
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -44,6 +43,7 @@ from typing import Any
 from .._util import notebook
 from .._version import __version__
 from ..errors import MissingDependency, NonoquboError
+from ..solvers.base import machine
 from .aggregate import (CENSORED_NOTE, cost_cell, cost_metric, describe_time, group_stages, number, percent, solutions_label,
                         stages_to_draw)
 from .evaluate import Evaluation, Group, scored, set_aside_named, status
@@ -202,11 +202,10 @@ def _set_aside_text(groups: Sequence[Group]) -> str | None:
 
 
 def _header(groups: Sequence[Group], command: str | None, when: datetime) -> str:
-    machine = {"platform": platform.platform(), "cpu_count": os.cpu_count(), "python": platform.python_version()}
     models = len({g.model for g in groups})
     drawn = scored(groups)
     rows = [("nonoqubo", __version__), ("date", when.strftime("%Y-%m-%d %H:%M UTC")),
-            ("command", command or "not given"), ("machine", _machine_text(machine) + " (where the report was made)"),
+            ("command", command or "not given"), ("machine", _machine_text(machine()) + " (where the report was made)"),
             ("campaign", f"{models} models, {len({g.setting for g in groups})} settings, "
                          f"{sum(g.files for g in groups)} sample files; {len(drawn)} of {len(groups)} "
                          "model/setting pairs scored")]
