@@ -138,15 +138,11 @@ class Task:
     #: ... or why it could not be read (its located error)
     error: str | None = None
 
-    def load(self, time_limit: float | None = None) -> Puzzle:
-        """The puzzle; *time_limit*: seconds for each CP-SAT proof of a ``--unique`` member."""
-        return self.draw(time_limit)[0]
-
     def draw(self, time_limit: float | None = None,
              step: Callable[[str], None] | None = None) -> tuple[Puzzle, int, dict[str, Any]]:
-        """The puzzle, the draws a ``--unique`` member skipped because *time_limit* stopped their proof,
-        and what the index keeps of how it was made (a hard core's proof and repair, :data:`INDEX_REPAIR`);
-        *step* hears how a hard core's repair goes, step by step."""
+        """The puzzle, the draws a ``--unique`` member skipped because *time_limit* (seconds for each CP-SAT
+        proof) stopped their proof, and what the index keeps of how it was made (a hard core's proof and repair,
+        :data:`INDEX_REPAIR`); *step* hears how a hard core's repair goes, step by step."""
         if self.member is not None:
             drawn = draw(self.member, time_limit, step)
             return drawn.puzzle, drawn.undecided, drawn.record
