@@ -56,7 +56,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from .. import clues, exports
+from .._util.names import file_stem
 from .._version import __version__
 from ..errors import QoblibError
 from ..inputs import load_model
@@ -84,22 +84,14 @@ NA = "N/A"
 
 def instance_of(model_name: str, from_suite: bool) -> str:
     """The QOBLIB instance a campaign's model answers: a suite entry's name without ``.presolved``;
-    a model or clue file's name without the extension of its format.
+    a model or clue file's name without its format endings (:func:`~nonoqubo._util.names.file_stem`, the one
+    rule for names made from file names; ``.presolved`` is such an ending too).
 
     Examples:
         >>> instance_of("heart.presolved", True), instance_of("random-4x4-d0.5-s1-0001.qubo.json", False)
         ('heart', 'random-4x4-d0.5-s1-0001')
     """
-    name = model_name[: -len(".presolved")] if model_name.endswith(".presolved") else model_name
-    if from_suite:
-        return name
-    endings = sorted({f".{e}" for mod in (*exports.formats(), *clues.formats()) for e in mod.EXTENSIONS},
-                     key=len, reverse=True)
-    for ending in endings:
-        if name.lower().endswith(ending.lower()) and len(name) > len(ending):
-            name = name[: -len(ending)]
-            break
-    return name[: -len(".presolved")] if name.endswith(".presolved") else name
+    return model_name.removesuffix(".presolved") if from_suite else file_stem(model_name)
 
 
 def check_submission(folder: str | None, submitter: str | None, model: str, samples: Sequence[str],
