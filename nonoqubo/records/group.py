@@ -13,6 +13,11 @@ later nonoqubo) reads one back with :meth:`GroupRecord.from_dict`.  Its JSON Sch
 ``failed_runs``: the group's runs that left no samples (campaign tasks their time limit stopped; a group
 record without it, written before, had none).
 
+What the record is made from lives here too: :class:`ModelInfo`, the model of a group (its size and
+model fields; ``Group.info``), :meth:`GroupRecord.of` (a group's figures made :func:`plain`, the
+:data:`NOT_SCORED` ones of a group set aside None) and :class:`RecordMerge` / :func:`merged`, the
+group's run records merged key by key into its ``run``.
+
 Examples:
     >>> g = GroupRecord("logo", "sa", 4, 120, 8, 7, "logo", "domain-wall", "shape=1,order=1,cell=1", "scored",
     ...                 "run record", None, {"p": 0.5})
