@@ -97,7 +97,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -592,10 +592,6 @@ class Point:
     #: where the time per run came from (:func:`describe_time`)
     time_source: str = ""
 
-    def row(self) -> dict[str, Any]:
-        """A CSV row (infinity as ``inf``)."""
-        return asdict(self)
-
 
 def points(groups: Sequence[Group], stages: Sequence[str] | None = None, metric: str | None = None) -> list[Point]:
     """One :class:`Point` per group and stage (default: :func:`stages_to_draw`, :func:`cost_metric`).
@@ -710,9 +706,6 @@ class ClassStat:
     q25_bound: bool
     median_bound: bool
     q75_bound: bool
-
-    def row(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def _bound_or(bound: float | None, value: float, censored: bool) -> float:

@@ -46,7 +46,7 @@ import io
 import math
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -530,7 +530,7 @@ SIZE_HEADER = ("level", *Point.__dataclass_fields__,
 
 def _rows(header: Sequence[str], pts: Sequence[Point], stats: Sequence[ClassStat]) -> list[list[Any]]:
     """The CSV rows of a size plot: an instance's row per point, then a class's per statistic."""
-    rows = [{"level": "instance", **pt.row()} for pt in pts] + [{"level": "class", **st.row()} for st in stats]
+    rows = [{"level": "instance", **asdict(pt)} for pt in pts] + [{"level": "class", **asdict(st)} for st in stats]
     return [[row.get(h) for h in header] for row in rows]
 
 
