@@ -492,17 +492,12 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *,
         names = set(models)
         runs = []
         for s, path, found in pairs:
-            owner = _owner(path, Path(path).parts[:-1], names)
-            if found and _not_a_run(path):  # a figure, a FIFO: skipped with the note, never opened
-                runs.append(Run("", s, path, found))
-                continue
-            if owner is None:
-                if found and not _looks_like_samples(path):
-                    runs.append(Run("", s, path, found))  # judged as "not a sample file" (skipped with a note)
-                    continue
+            not_a_run = found and _not_a_run(path)  # a figure, a FIFO: skipped with the note, never opened
+            owner = None if not_a_run else _owner(path, Path(path).parts[:-1], names)
+            if owner is None and not (not_a_run or (found and not _looks_like_samples(path))):
                 raise NonoquboError(f"{path}: matches no puzzle of the suite {model} "
                                     "(name sample files after the puzzle: NAME.json, NAME-run1.json, NAME/...)")
-            runs.append(Run(owner, s, path, found))
+            runs.append(Run(owner or "", s, path, found))  # no owner: skipped as "not a sample file", with a note
         return Campaign(models, runs, setting, rebuild=True)
     name = Path(model).name
     decoder = _decoder(model, force, embedding)
