@@ -95,8 +95,10 @@ Examples:
 
 from __future__ import annotations
 
+import csv
+import io
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,13 +107,13 @@ import numpy as np
 from ..answers.decode import Analysis
 from ..errors import NonoquboError
 from ..model.palette import BW, Palette
-from ..records import ModelInfo
+from ..records import ModelInfo, plain
 
 __all__ = [
     "BOUND_CONFIDENCE", "BY_FOLDER", "BY_OPTION", "BY_RECORD", "CENSORED_NOTE", "CLASS_QUANTILES", "MAX_BARS",
     "QUANTILES", "TOP", "Bars", "ClassStat", "ConflictMap", "EnergyPanel", "Group", "Point", "SizeClass", "Tally",
     "best_known_energies", "best_pictures", "bin_width", "bound_counts", "censored_bounds", "censored_quantiles",
-    "class_places", "class_stats", "conflict_maps", "conflict_scale", "cost_cell", "cost_label", "cost_metric",
+    "class_places", "class_stats", "conflict_maps", "conflict_scale", "cost_cell", "csv_table", "cost_label", "cost_metric",
     "describe_time", "energy_bins", "energy_panels", "figures", "group_stages", "instance_marks", "lowest_p",
     "median_lines", "number", "panel_order", "percent", "points", "runs_to_solution", "size_class",
     "solutions_label", "stages_to_draw", "time_notes", "time_sources", "tts_of", "weighted_quantiles", "wilson",
@@ -423,6 +425,21 @@ def best_known_energies(groups: Sequence[Group]) -> dict[tuple[str, str, str], i
 
 
 # -- the words of the tables -------------------------------------------------------------------
+def csv_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """CSV text: *header*, then *rows*, every value :func:`~nonoqubo.records.plain` (a NumPy scalar as its
+    number, infinity ``inf``) and None an empty field: evaluate's ``--csv``, a figure's numbers, QOBLIB's metrics.
+
+    Examples:
+        >>> csv_table(["a", "b"], [[np.float64(0.5), None], [float("inf"), "x"]])
+        'a,b\\n0.5,\\ninf,x\\n'
+    """
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(["" if v is None else plain(v) for v in row] for row in rows)
+    return buf.getvalue()
+
+
 def percent(x: float) -> str:
     """A share as the CLI prints it: ``0.17`` -> ``17.0%``."""
     return f"{100 * x:.1f}%"

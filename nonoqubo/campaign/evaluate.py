@@ -132,7 +132,7 @@ from ._options import run_seconds
 # the numbers' one home; imported here for the callers that take them from evaluate
 from .aggregate import (
     BOUND_CONFIDENCE, BY_FOLDER, BY_OPTION, BY_RECORD, QUANTILES, Group, Tally, best_known_energies, censored_bounds,
-    figures, runs_to_solution, weighted_quantiles, wilson,
+    csv_table, figures, runs_to_solution, weighted_quantiles, wilson,
 )
 from .runtime import recorded_time, time_per_run
 from ..records import GroupRecord, ModelInfo, RecordMerge, RunRecord, SuiteIndex, merged, plain
@@ -904,16 +904,6 @@ def _group_records(groups: Sequence[Group]) -> list[GroupRecord]:
 def csv_text(groups: Sequence[Group]) -> str:
     """The figures as CSV: a row per (model, setting, stage) (:meth:`GroupRecord.csv_rows
     <nonoqubo.records.GroupRecord.csv_rows>`), with the setting in words (:func:`~nonoqubo.campaign.runs.describe`)."""
-    import csv
-    import io
-
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    header: list[str] | None = None
-    for rec in _group_records(groups):
-        for row in rec.csv_rows("" if rec.setting_record is None else describe(rec.setting_record)):
-            if header is None:
-                header = list(row)
-                writer.writerow(header)
-            writer.writerow(["" if row[k] is None else row[k] for k in header])
-    return buf.getvalue()
+    rows = [row for rec in _group_records(groups)
+            for row in rec.csv_rows("" if rec.setting_record is None else describe(rec.setting_record))]
+    return csv_table(list(rows[0]), ([row[k] for k in rows[0]] for row in rows)) if rows else ""

@@ -40,7 +40,6 @@ matplotlib is optional (the ``campaign`` extra): :func:`require_matplotlib` says
 from __future__ import annotations
 
 import contextlib
-import csv
 import functools
 import io
 import math
@@ -57,10 +56,9 @@ if TYPE_CHECKING:
 from .._util.atomic import atomic_write
 from ..errors import MissingDependency, NonoquboError
 from ..model.palette import Palette
-from ..records import plain
 from .aggregate import (
     MAX_BARS, ClassStat, Group, Point, best_pictures, bound_counts, class_places, class_stats,
-    conflict_maps, conflict_scale, cost_label, cost_metric, energy_panels, instance_marks, lowest_p, median_lines,
+    conflict_maps, conflict_scale, cost_label, cost_metric, csv_table, energy_panels, instance_marks, lowest_p, median_lines,
     points, stages_to_draw, time_notes, time_sources,
 )
 from .._util.jobs import workers
@@ -112,13 +110,9 @@ class Plot:
         return self.width if self.figure is None and self.width is not None else float(self.figure.get_size_inches()[0])
 
     def csv_text(self) -> str:
-        """The numbers drawn, as CSV (infinity as ``inf``, missing as an empty field)."""
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(self.header)
-        for row in self.rows:
-            writer.writerow(["" if v is None else plain(v) for v in row])  # a NumPy scalar as its number
-        return buf.getvalue()
+        """The numbers drawn, as CSV (:func:`~nonoqubo.campaign.aggregate.csv_table`: infinity as ``inf``, missing
+        as an empty field)."""
+        return csv_table(self.header, self.rows)
 
 
 def require_matplotlib() -> None:
