@@ -47,8 +47,6 @@ temporary name and renamed into place.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 from collections.abc import Sequence
@@ -63,6 +61,7 @@ from ..inputs import load_model
 from ..model.build import build
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
+from .aggregate import csv_table
 from .evaluate import Group, plan_runs
 from ..solvers.samplers import known_sampler
 from ..samples import record_of
@@ -255,11 +254,7 @@ def _write_instance(root: str, inst: str, group: Group, **columns: str) -> None:
     qubo = _model_of(group.info.path)
     row = summary_row(group, inst, qubo, **columns)
     folder = os.path.join(root, inst)
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerow(row)
-    write_text(folder, f"{inst}_summary.csv", buf.getvalue())
+    write_text(folder, f"{inst}_summary.csv", csv_table(COLUMNS, [[row[c] for c in COLUMNS]]))
     best = group.raw
     write_text(folder, f"{inst}_solution.pbm",
           pbm_text(best.best_grid, f"{inst}: the best sample's picture, QUBO energy {best.best_energy}"
