@@ -123,7 +123,7 @@ def ab_table(reads: int, sweeps: int, seeds: int, jobs: int, encodings: list[str
     acc: dict[tuple[str, str, str], dict] = defaultdict(lambda: defaultdict(list))
     for g in groups:
         e = entries[g.model]
-        key = (family_of(e["puzzle"]), g.info["encoding"], g.info["weights"])
+        key = (family_of(e["puzzle"]), g.info.encoding, g.info.weights)
         raw, pol = g.figures("raw"), g.figures("polished")
         a = acc[key]
         a["variables"].append(e["variables"])

@@ -95,9 +95,11 @@ Examples:
 
 from __future__ import annotations
 
+import csv
+import io
 import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -105,12 +107,13 @@ import numpy as np
 from ..answers.decode import Analysis
 from ..errors import NonoquboError
 from ..model.palette import BW, Palette
+from ..records import ModelInfo, plain
 
 __all__ = [
     "BOUND_CONFIDENCE", "BY_FOLDER", "BY_OPTION", "BY_RECORD", "CENSORED_NOTE", "CLASS_QUANTILES", "MAX_BARS",
     "QUANTILES", "TOP", "Bars", "ClassStat", "ConflictMap", "EnergyPanel", "Group", "Point", "SizeClass", "Tally",
     "best_known_energies", "best_pictures", "bin_width", "bound_counts", "censored_bounds", "censored_quantiles",
-    "class_places", "class_stats", "conflict_maps", "conflict_scale", "cost_cell", "cost_label", "cost_metric",
+    "class_places", "class_stats", "conflict_maps", "conflict_scale", "cost_cell", "csv_table", "cost_label", "cost_metric",
     "describe_time", "energy_bins", "energy_panels", "figures", "group_stages", "instance_marks", "lowest_p",
     "median_lines", "number", "panel_order", "percent", "points", "runs_to_solution", "size_class",
     "solutions_label", "stages_to_draw", "time_notes", "time_sources", "tts_of", "weighted_quantiles", "wilson",
@@ -304,12 +307,11 @@ class Group:
 
     model: str
     setting: str
-    info: dict[str, Any]
+    info: ModelInfo
     files: int
     seconds: float | None
     raw: Tally
     polished: Tally | None = None
-    line_names: list[str] = field(default_factory=list)
     #: where ``seconds`` came from (:mod:`nonoqubo.campaign.evaluate`'s docstring), and what the files record of their run
     time_source: str = "none"
     run: dict[str, Any] | None = None
@@ -340,9 +342,8 @@ class Group:
         if tally is None:
             raise ValueError(f"no {stage} figures")
         split = self.split_seconds if stage == "raw" else None  # polishing changes which runs succeed
-        out = figures(tally, self.seconds, self.info["width"], self.line_names, self.time_source, split)
-        out["solutions"] = self.info.get("solutions")
-        out["solutions_exact"] = self.info.get("solutions_exact")
+        out = figures(tally, self.seconds, self.info.width, self.info.line_names, self.time_source, split)
+        out["solutions"], out["solutions_exact"] = self.info.solutions, self.info.solutions_exact
         # a proven-unsolvable puzzle has no energy-0 state: its ground energy is unknown and above 0
         out["ground_energy"] = "none" if self.unsolvable else 0
         out["best_known_energy"] = self.best_known_energy if self.unsolvable else 0
@@ -417,13 +418,28 @@ def best_known_energies(groups: Sequence[Group]) -> dict[tuple[str, str, str], i
     """The lowest energy any setting found, per model as scored: ``(model, encoding, weights)`` -> energy."""
     best: dict[tuple[str, str, str], int] = {}
     for g in groups:
-        k = (g.model, g.info["encoding"], g.info["weights"])
+        k = (g.model, g.info.encoding, g.info.weights)
         found = min(t.best_energy for t in (g.raw, g.polished) if t is not None)
         best[k] = min(best.get(k, found), found)
     return best
 
 
 # -- the words of the tables -------------------------------------------------------------------
+def csv_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """CSV text: *header*, then *rows*, every value :func:`~nonoqubo.records.plain` (a NumPy scalar as its
+    number, infinity ``inf``) and None an empty field: evaluate's ``--csv``, a figure's numbers, QOBLIB's metrics.
+
+    Examples:
+        >>> csv_table(["a", "b"], [[np.float64(0.5), None], [float("inf"), "x"]])
+        'a,b\\n0.5,\\ninf,x\\n'
+    """
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(["" if v is None else plain(v) for v in row] for row in rows)
+    return buf.getvalue()
+
+
 def percent(x: float) -> str:
     """A share as the CLI prints it: ``0.17`` -> ``17.0%``."""
     return f"{100 * x:.1f}%"
@@ -450,15 +466,15 @@ def solutions_label(f: dict[str, Any]) -> str:
     return f"{f['distinct_solutions']}/{total}"
 
 
-def cost_cell(f: dict[str, Any], metric: str, number: Callable[[Any], str]) -> str:
+def cost_cell(f: dict[str, Any], metric: str) -> str:
     """A cost (``tts99`` or ``r99``) as the tables print it: ``value [lo, hi]``, or for a censored
     point (no success) ``inf (>=bound)``, the one-sided 95 % bound the figures draw it at.
 
     Examples:
-        >>> cost_cell({"r99": 2.0, "r99_lo": 1.0, "r99_hi": 5.0, "r99_bound": None}, "r99", str)
-        '2.0 [1.0, 5.0]'
-        >>> cost_cell({"r99": float("inf"), "r99_lo": 7.0, "r99_hi": float("inf"), "r99_bound": 29.0}, "r99", str)
-        'inf (>=29.0)'
+        >>> cost_cell({"r99": 2.0, "r99_lo": 1.0, "r99_hi": 5.0, "r99_bound": None}, "r99")
+        '2 [1, 5]'
+        >>> cost_cell({"r99": float("inf"), "r99_lo": 7.0, "r99_hi": float("inf"), "r99_bound": 29.0}, "r99")
+        'inf (>=29)'
     """
     bound = f.get(f"{metric}_bound")
     if bound is not None:
@@ -504,31 +520,34 @@ def describe_time(group: Group) -> str:
     ``"given"`` is ``--time``; ``"sampler timing"`` and ``"wall clock"`` come with the way
     ``solve -o`` took them (``timing.per_run`` of its record) when the files say it.
     """
-    source = getattr(group, "time_source", None) or "none"
+    source = group.time_source
     if group.seconds is None or source == "none":
         return "no time per run recorded"
     if source == "given":
         return "given with --time"
-    run = getattr(group, "run", None) or {}
+    run = group.run or {}
     timing = given if isinstance(given := run.get("timing"), dict) else {}
     how = timing.get("per_run") if isinstance(timing.get("per_run"), str) else None
     return f"{source} ({how})" if how else source
 
 
-def time_sources(groups: Sequence[Group]) -> dict[str, str]:
-    """Per setting, where its time per run came from, in short (a cost plot's legend)."""
+def by_setting(groups: Sequence[Group], what: Callable[[Group], str]) -> dict[str, list[str]]:
+    """Per setting (in the order first met), the distinct ``what(group)`` of its groups, sorted."""
     by: dict[str, set[str]] = {}
     for g in groups:
-        by.setdefault(g.setting, set()).add(g.time_source if g.seconds is not None else "none")
-    return {s: ", ".join(sorted(v)) for s, v in by.items()}
+        by.setdefault(g.setting, set()).add(what(g))
+    return {s: sorted(v) for s, v in by.items()}
+
+
+def time_sources(groups: Sequence[Group]) -> dict[str, str]:
+    """Per setting, where its time per run came from, in short (a cost plot's legend)."""
+    by = by_setting(groups, lambda g: g.time_source if g.seconds is not None else "none")
+    return {s: ", ".join(v) for s, v in by.items()}
 
 
 def time_notes(groups: Sequence[Group]) -> str:
     """Per setting, where its time per run came from and how it was taken (:func:`describe_time`), in one line."""
-    by: dict[str, set[str]] = {}
-    for g in groups:
-        by.setdefault(g.setting, set()).add(describe_time(g))
-    return "; ".join(f"{s}: {', '.join(sorted(v))}" for s, v in sorted(by.items()))
+    return "; ".join(f"{s}: {', '.join(v)}" for s, v in sorted(by_setting(groups, describe_time).items()))
 
 
 def cost_label(metric: str) -> str:
@@ -590,10 +609,6 @@ class Point:
     #: where the time per run came from (:func:`describe_time`)
     time_source: str = ""
 
-    def row(self) -> dict[str, Any]:
-        """A CSV row (infinity as ``inf``)."""
-        return asdict(self)
-
 
 def points(groups: Sequence[Group], stages: Sequence[str] | None = None, metric: str | None = None) -> list[Point]:
     """One :class:`Point` per group and stage (default: :func:`stages_to_draw`, :func:`cost_metric`).
@@ -604,7 +619,7 @@ def points(groups: Sequence[Group], stages: Sequence[str] | None = None, metric:
     metric = metric or cost_metric(groups)
     out = []
     for g in groups:
-        cls = size_class(g.info.get("family"), g.info["variables"])
+        cls = size_class(g.info.family, g.info.variables)
         for stage in stages:
             f = g.figures(stage)
             scale = 1.0 if metric == "r99" else float(g.seconds)  # type: ignore[arg-type]
@@ -613,7 +628,7 @@ def points(groups: Sequence[Group], stages: Sequence[str] | None = None, metric:
                                       else (f["tts99"], f["tts99_lo"], f["tts99_hi"]))
             out.append(Point(
                 model=g.model, setting=g.setting, stage=stage, size_class=cls.label,
-                variables=int(g.info["variables"]), samples=f["samples"], valid=f["valid"],
+                variables=g.info.variables, samples=f["samples"], valid=f["valid"],
                 p=f["p"], p_lo=f["p_lo"], p_hi=f["p_hi"], censored=censored,
                 seconds_per_run=g.seconds, r99=f["r99"], cost=cost, cost_lo=cost_lo, cost_hi=cost_hi,
                 p_bound=f["p_bound"] if censored else None,
@@ -709,9 +724,6 @@ class ClassStat:
     median_bound: bool
     q75_bound: bool
 
-    def row(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 def _bound_or(bound: float | None, value: float, censored: bool) -> float:
     """A censored point's bound (every censored point has one), else its measured value."""
@@ -767,7 +779,7 @@ def median_lines(stats: Sequence[ClassStat]) -> list[list[int]]:
 # -- the panels: residual-energy histograms, conflict maps, best pictures ----------------------
 def panel_order(groups: Sequence[Group]) -> list[Group]:
     """Model-major (by size, then name), settings in order within a model: a row per model."""
-    return sorted(groups, key=lambda g: (g.info["variables"], g.model, g.setting))
+    return sorted(groups, key=lambda g: (g.info.variables, g.model, g.setting))
 
 
 def bin_width(low: int, high: int) -> int:
@@ -868,7 +880,7 @@ class ConflictMap:
 
 def conflict_maps(groups: Sequence[Group]) -> list[ConflictMap]:
     """A conflict map per group (raw samples), in :func:`panel_order`."""
-    return [ConflictMap(g, g.raw.cell_wrong.reshape(g.info["height"], g.info["width"]) / max(1, g.raw.samples))
+    return [ConflictMap(g, g.raw.cell_wrong.reshape(g.info.height, g.info.width) / max(1, g.raw.samples))
             for g in panel_order(groups)]
 
 

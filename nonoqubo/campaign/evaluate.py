@@ -57,7 +57,7 @@ The files are judged in plan order, in this process or with at most ``jobs *``
 :data:`IN_FLIGHT` chunks of :data:`CHUNK` files in the workers at a time, and each is folded into
 its group's running figures as it comes back and let go: the merged :class:`Tally` (one size
 however many files, :mod:`nonoqubo.campaign.aggregate`), the files and reads, the reads-weighted
-seconds, the time sources, the run records merged key by key (:class:`RecordMerge`).  Memory
+seconds, the time sources, the run records merged key by key (:class:`~nonoqubo.records.RecordMerge`).  Memory
 grows with the groups and models, not with the files; what does grow with them is small: the plan
 (a path a file), 4 bytes a file of plan positions per group, and the distinct values the run
 record lists (the seeds).  Time is linear in the files: a file finds its model by lookup
@@ -105,13 +105,12 @@ are :mod:`nonoqubo.campaign.aggregate`'s, importable from here too.
 
 from __future__ import annotations
 
-import math
 import os
 from array import array
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -133,11 +132,11 @@ from ._options import run_seconds
 # the numbers' one home; imported here for the callers that take them from evaluate
 from .aggregate import (
     BOUND_CONFIDENCE, BY_FOLDER, BY_OPTION, BY_RECORD, QUANTILES, Group, Tally, best_known_energies, censored_bounds,
-    figures, runs_to_solution, weighted_quantiles, wilson,
+    csv_table, figures, runs_to_solution, weighted_quantiles, wilson,
 )
 from .runtime import recorded_time, time_per_run
-from ..records import GroupRecord, RunRecord, SuiteIndex
-from ..samples import recorded_model
+from ..records import GroupRecord, ModelInfo, RecordMerge, RunRecord, SuiteIndex, merged, plain
+from ..samples import record_of, recorded_model
 from .runs import describe, key_of, searched_text, setting_names, setting_of, summary, the_record
 
 __all__ = [
@@ -280,10 +279,6 @@ def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
     """
     if model_path in _POLISHERS:
         return _POLISHERS[model_path]
-    try:
-        from dwave.samplers import SteepestDescentSolver
-    except ImportError:
-        raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
     from ..model.qubo import Qubo
     from ..solvers.base import index_bqm
 
@@ -293,7 +288,7 @@ def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
         raise NonoquboError(f"{model_path}: --polish needs a QUBO model; this is a constrained model")
     n = qubo.num_vars
     bqm = index_bqm(qubo)  # the model's own BQM, labelled 0..N-1 in its variable order
-    solver = SteepestDescentSolver()
+    solver = _descent()()
 
     def polish(bits: np.ndarray) -> np.ndarray:
         if n == 0 or bits.shape[0] == 0:
@@ -305,6 +300,19 @@ def polisher(model_path: str) -> Callable[[np.ndarray], np.ndarray]:
 
     _POLISHERS[model_path] = polish
     return polish
+
+
+def _descent() -> Any:
+    """dwave-samplers' ``SteepestDescentSolver`` class.
+
+    Raises:
+        MissingDependency: no dwave-samplers (naming ``--polish``).
+    """
+    try:
+        from dwave.samplers import SteepestDescentSolver
+    except ImportError:
+        raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
+    return SteepestDescentSolver
 
 
 def _batch(decoder: Decoder, job: Job, record: RunRecord | None) -> Any:
@@ -337,12 +345,19 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
     text = searched_text(read_bytes(job.samples_path, job.samples_path))  # a stream named: bounded, never blocking
     record = the_record(text, job.samples_path)
     decoder, key = scoring_decoder(job, record)
-    if record is not None and record.failed is not None:
-        return _failed_file(job, record, decoder)
+    palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
+    sampled = None if record is None or record.model is None else record.model.variables
+    variables = sampled if sampled is not None else len(decoder.labels)
+    encoding, weights_text = decoder.encoding.name, str(decoder.weights)
+    setting = None if record is None else setting_of(record, encoding, weights_text)
+    if record is not None and record.failed is not None:  # a failed run (RunFailure): its setting and seconds spent
+        layout = decoder.layout
+        empty = Tally.empty(layout.height, layout.width, layout.height + layout.width, palette, in_order=job.in_order)
+        return FileResult(job.samples_path, 0, None, empty, empty if job.polish else None, "none", None, setting,
+                          encoding, weights_text, variables, False, failed=record.failed.seconds)
     batch = _batch(decoder, job, record)
     weights = (np.ones(len(batch), np.int64) if batch.num_occurrences is None
                else np.asarray(batch.num_occurrences, np.int64))
-    palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
     analysis = decoder.analyse(batch.bits)
     raw = Tally.of(analysis, weights, palette, in_order=job.in_order)
     polished = None
@@ -350,145 +365,15 @@ def judge_file(model_path: str, samples_path: str, polish: bool = False, samples
         polished = Tally.of(decoder.analyse(polisher(key)(batch.bits)), weights, palette, in_order=job.in_order)
     reads = int(weights.sum())
     seconds, source = time_per_run(text, reads) if record is None else recorded_time(record, text, reads)
-    sampled = None if record is None or record.model is None else record.model.variables
-    variables = sampled if sampled is not None else len(decoder.labels)
-    encoding, weights_text = decoder.encoding.name, str(decoder.weights)
     return FileResult(job.samples_path, reads, seconds, raw, polished, source,
-                      None if record is None else summary(record),
-                      None if record is None else setting_of(record, encoding, weights_text),
-                      encoding, weights_text, variables, variables == 0,
+                      None if record is None else summary(record), setting, encoding, weights_text, variables, variables == 0,
                       split_seconds(record, analysis.energy) if (weights == 1).all() else None)
-
-
-def _failed_file(job: Job, record: RunRecord, decoder: Decoder) -> FileResult:
-    """A failed run's file (:class:`~nonoqubo.records.RunFailure`): no samples, its setting and the seconds it spent."""
-    palette = decoder.puzzle.palette if decoder.puzzle is not None else BW
-    layout = decoder.layout
-    empty = Tally.empty(layout.height, layout.width, layout.height + layout.width, palette, in_order=job.in_order)
-    encoding, weights_text = decoder.encoding.name, str(decoder.weights)
-    variables = len(decoder.labels) if record.model is None or record.model.variables is None else record.model.variables
-    return FileResult(job.samples_path, 0, None, empty, empty if job.polish else None, "none", None,
-                      setting_of(record, encoding, weights_text), encoding, weights_text, variables, False,
-                      failed=record.failed.seconds if record.failed is not None else 0.0)
-
-
-def recorded_run(text: str) -> dict[str, Any] | None:
-    """The run record ``solve -o`` writes in a SampleSet's ``info["nonoqubo"]``, without its per-read lists."""
-    record = the_record(text, "<samples>")
-    return None if record is None else summary(record)
-
-
-def _frozen(value: Any) -> Any:
-    """A hashable stand-in for a JSON value, equal to another's exactly when the values are equal."""
-    if isinstance(value, dict):
-        return ("dict", frozenset((k, _frozen(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return ("list", tuple(_frozen(v) for v in value))
-    return value
-
-
-def _merged(records: Sequence[dict[str, Any] | None]) -> dict[str, Any] | None:
-    """Records merged key by key; where they differ, the list of the distinct values (None if any is missing).
-
-    :class:`RecordMerge` gives the same as the records come, one at a time.
-    """
-    if not records or any(r is None for r in records):
-        return None
-    out: dict[str, Any] = {}
-    for key in records[0]:  # type: ignore[union-attr]
-        values = [r.get(key) for r in records]  # type: ignore[union-attr]
-        if all(isinstance(v, dict) for v in values):
-            out[key] = _merged(values)
-            continue
-        seen: dict[Any, Any] = {}
-        for v in values:
-            seen.setdefault(_frozen(v), v)  # the first of equal values, in the order first seen
-        distinct = list(seen.values())
-        out[key] = distinct[0] if len(distinct) == 1 else distinct
-    return out
-
-
-class RecordMerge:
-    """Run records merged key by key as they come: at the end :meth:`value` is :func:`_merged` of them all.
-
-    Per key of the first record it keeps the distinct values seen (hashed, not compared with every
-    other: a group's 10,000 seeds cost linear time), or, while every value of the key is a dict, a
-    merge of those dicts.  A key that is a dict in some files and not in the ones after is
-    :attr:`mixed`: the distinct dicts were not kept, and the records are merged again from the
-    files (:meth:`_Fold.finish`).
-
-    Examples:
-        >>> m = RecordMerge()
-        >>> for seed in (1, 2, 1):
-        ...     m.add({"sampler": "sa", "parameters": {"seed": seed, "sweeps": 10}})
-        >>> m.value(), m.mixed
-        ({'sampler': 'sa', 'parameters': {'seed': [1, 2], 'sweeps': 10}}, False)
-    """
-
-    def __init__(self) -> None:
-        self.missing = False  # a record was None: the merge is None
-        self.fields: dict[str, _Field] | None = None
-
-    def add(self, record: dict[str, Any] | None) -> None:
-        if self.missing:
-            return
-        if record is None:
-            self.missing, self.fields = True, None
-            return
-        if self.fields is None:
-            self.fields = {key: _Field() for key in record}
-        for key, f in self.fields.items():
-            f.add(record.get(key))
-
-    @property
-    def mixed(self) -> bool:
-        return bool(self.fields) and any(f.mixed for f in self.fields.values())  # type: ignore[union-attr]
-
-    def value(self) -> dict[str, Any] | None:
-        if self.missing or self.fields is None:
-            return None
-        return {key: f.value() for key, f in self.fields.items()}
-
-
-class _Field:
-    """One key of :class:`RecordMerge`: its distinct values, or the merge of its dicts."""
-
-    def __init__(self) -> None:
-        self.nested: RecordMerge | None = None
-        self.distinct: dict[Any, Any] = {}
-        self.started = self.broken = False
-        self.last: Any = None  # the value added before: the same again changes nothing
-
-    def add(self, value: Any) -> None:
-        if not self.started:
-            self.started = True
-            if isinstance(value, dict):
-                self.nested = RecordMerge()
-        elif value is self.last or (type(value) is type(self.last) and value == self.last
-                                    and not (isinstance(value, float) and value != value)):
-            return
-        self.last = value
-        if self.nested is None:
-            self.distinct.setdefault(_frozen(value), value)
-        elif isinstance(value, dict):
-            self.nested.add(value)
-        else:
-            self.broken = True
-
-    @property
-    def mixed(self) -> bool:
-        return self.broken or (self.nested is not None and self.nested.mixed)
-
-    def value(self) -> Any:
-        if self.nested is not None:
-            return self.nested.value()
-        values = list(self.distinct.values())
-        return values[0] if len(values) == 1 else values
 
 
 def recorded_summary(path: str) -> dict[str, Any] | None:
     """The run record of the sample file at *path* as :func:`judge_file` reports it (``FileResult.run``)."""
-    return recorded_run(searched_text(read_bytes(path, path)))
+    record = record_of(path)
+    return None if record is None else summary(record)
 
 
 def _judge(job: Job) -> FileResult | Skipped | str:
@@ -526,7 +411,7 @@ class Run:
 class Campaign:
     """Models by name (their file and size) and the runs to judge."""
 
-    models: dict[str, dict[str, Any]]
+    models: dict[str, ModelInfo]
     runs: list[Run]
     #: ``--setting NAME``: every file pooled into one setting of that name
     given_setting: str | None = None
@@ -559,15 +444,6 @@ def _settings(samples: Sequence[str], setting: str | None) -> list[tuple[str, st
         else:
             pairs.append((setting or os.path.splitext(os.path.basename(item))[0] or item, item, False))
     return pairs
-
-
-def _suite_models(folder: str) -> dict[str, dict[str, Any]]:
-    """The suite's models (:meth:`~nonoqubo.records.SuiteIndex.models`, the one list ``run`` solves), by name."""
-    index = SuiteIndex.read(folder)
-    if index is None or not index.entries:
-        raise NonoquboError(f"{folder}: a folder given as MODEL must hold a suite's index.json "
-                            "(written by 'nonoqubo suite')")
-    return {m.name: m.described() for m in index.models()}
 
 
 def _owner(path: str, root_parts: Sequence[str], names: set[str]) -> str | None:
@@ -612,28 +488,22 @@ def plan_runs(model: str, samples: Sequence[str], setting: str | None = None, *,
         if embedding is not None:
             raise NonoquboError(f"--embedding {embedding}: an embedding is for one model; give that model's file "
                                 f"(or clue file) as MODEL, not the suite folder {model}")
-        models = _suite_models(model)
+        models = {m.name: m.described() for m in SuiteIndex.models_in(model, "MODEL ")}  # the one list run solves
         names = set(models)
         runs = []
         for s, path, found in pairs:
-            owner = _owner(path, Path(path).parts[:-1], names)
-            if found and _not_a_run(path):  # a figure, a FIFO: skipped with the note, never opened
-                runs.append(Run("", s, path, found))
-                continue
-            if owner is None:
-                if found and not _looks_like_samples(path):
-                    runs.append(Run("", s, path, found))  # judged as "not a sample file" (skipped with a note)
-                    continue
+            not_a_run = found and _not_a_run(path)  # a figure, a FIFO: skipped with the note, never opened
+            owner = None if not_a_run else _owner(path, Path(path).parts[:-1], names)
+            if owner is None and not (not_a_run or (found and not _looks_like_samples(path))):
                 raise NonoquboError(f"{path}: matches no puzzle of the suite {model} "
                                     "(name sample files after the puzzle: NAME.json, NAME-run1.json, NAME/...)")
-            runs.append(Run(owner, s, path, found))
+            runs.append(Run(owner or "", s, path, found))  # no owner: skipped as "not a sample file", with a note
         return Campaign(models, runs, setting, rebuild=True)
     name = Path(model).name
     decoder = _decoder(model, force, embedding)
     assert decoder.puzzle is not None
-    models = {name: {"path": model, "name": name, "width": decoder.puzzle.width,
-                     "height": decoder.puzzle.height, "variables": len(decoder.labels), "puzzle": name,
-                     "encoding": str(decoder.encoding), "weights": str(decoder.weights)}}
+    models = {name: ModelInfo(model, name, decoder.puzzle.width, decoder.puzzle.height, len(decoder.labels), name,
+                              str(decoder.encoding), str(decoder.weights))}
     return Campaign(models, [Run("" if found and _not_a_run(p) else name, s, p, found) for s, p, found in pairs],
                     setting)
 
@@ -749,15 +619,12 @@ def evaluate(
     if embedding is not None and not os.path.isfile(embedding):
         raise NonoquboError(f"--embedding {embedding}: no such file")
     campaign = plan_runs(model, samples, setting, force=force, embedding=embedding)
-    if polish:  # fail before judging anything when dwave-samplers is missing
-        try:
-            import dwave.samplers  # noqa: F401
-        except ImportError:
-            raise MissingDependency("dwave-samplers", "solvers", "--polish (steepest descent)") from None
+    if polish:
+        _descent()  # fail before judging anything when dwave-samplers is missing
     def job(r: Run) -> Job:
         info = campaign.models[r.model]
-        return Job(info["path"], r.path, polish, samples_format, force, campaign.rebuild, embedding, method, r.found,
-                   info.get("clues"), in_order)
+        return Job(info.path, r.path, polish, samples_format, force, campaign.rebuild, embedding, method, r.found,
+                   info.clues, in_order)
 
     count = sum(1 for r in campaign.runs if r.model)
     if planned is not None:
@@ -960,28 +827,25 @@ class _Fold:
         groups = []
         for (name, key), acc in self.groups.items():
             t, source = acc.seconds(given)
-            info = {**campaign.models[name], "encoding": acc.encoding, "weights": acc.weights,
-                    "variables": acc.variables}
-            lines = ([f"row {i + 1}" for i in range(info["height"])]  # Layout.line_name, without the model
-                     + [f"column {j + 1}" for j in range(info["width"])])
+            info = replace(campaign.models[name], encoding=acc.encoding, weights=acc.weights, variables=acc.variables)
             record = acc.setting if acc.same_setting else None
             by = BY_OPTION if campaign.given_setting is not None else BY_RECORD if record is not None else BY_FOLDER
-            run = acc.record.value() if not acc.record.mixed else _merged(
+            run = acc.record.value() if not acc.record.mixed else merged(
                 [recorded_summary(campaign.runs[i].path) for i in acc.positions])
-            groups.append(Group(name, names[key], info, acc.files, t, acc.raw, acc.polished, lines, source, run,
+            groups.append(Group(name, names[key], info, acc.files, t, acc.raw, acc.polished, source, run,
                                 record, by, solved_by_presolve=acc.solved_by_presolve,
-                                unsolvable=info.get("solutions") == 0 and bool(info.get("solutions_exact")),
+                                unsolvable=info.unsolvable,
                                 split_seconds=acc.split_seconds() if given is None else None,
                                 failed_runs=acc.failed))
         best = best_known_energies(groups)  # the lowest energy any setting found, per model as scored
         for g in groups:
-            g.best_known_energy = best[(g.model, g.info["encoding"], g.info["weights"])]
-        if len({(g.info["encoding"], g.info["weights"]) for g in groups}) > 1:  # an A/B campaign: a puzzle's
+            g.best_known_energy = best[(g.model, g.info.encoding, g.info.weights)]
+        if len({(g.info.encoding, g.info.weights) for g in groups}) > 1:  # an A/B campaign: a puzzle's
             # variants side by side (every model made from one puzzle has its size)
-            groups.sort(key=lambda g: (g.setting, g.info["width"] * g.info["height"], g.info["puzzle"],
-                                       g.info["encoding"], g.info["weights"], g.model))
+            groups.sort(key=lambda g: (g.setting, g.info.width * g.info.height, g.info.puzzle, g.info.encoding,
+                                       g.info.weights, g.model))
         else:
-            groups.sort(key=lambda g: (g.setting, g.info["variables"], g.model))
+            groups.sort(key=lambda g: (g.setting, g.info.variables, g.model))
         return groups
 
 
@@ -1001,42 +865,22 @@ def set_aside(groups: Sequence[Group]) -> dict[str, list[dict[str, Any]]]:
                            for g in groups if g.unsolvable and not g.solved_by_presolve]}
 
 
-# -- plain data for scripts --------------------------------------------------------------------
-def plain(value: Any) -> Any:
-    """JSON-safe plain Python: NumPy scalars become ``int``, ``float``, ``bool``; infinity the string ``"inf"``.
-
-    Every number the JSON and CSV outputs hold passes here, so none is written as ``np.float64(...)``.
-
-    Examples:
-        >>> plain({"p": np.float64(0.25), "n": [np.int64(3), float("inf")]})
-        {'p': 0.25, 'n': [3, 'inf']}
-    """
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and math.isinf(value):
-        return "inf"
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    return value
+#: what the text and the report say of each kind of group :func:`set_aside` lists
+ASIDE_WORDS = {"solved_by_presolve": "solved by presolve (0 variables left",
+               "unsolvable": "proven unsolvable (CP-SAT: 0 solutions; ground energy none"}
 
 
-#: the figures of a group set aside (solved by presolve, proven unsolvable) that are not given: they would mislead
-NOT_SCORED = ("p", "p_lo", "p_hi", "r99", "r99_lo", "r99_hi", "tts99", "tts99_lo", "tts99_hi",
-              "p_bound", "r99_bound", "tts99_bound")
+def set_aside_named(groups: Sequence[Group]) -> list[tuple[str, int, str]]:
+    """Per kind of group set aside that has any (:func:`set_aside`): its words (:data:`ASIDE_WORDS`, the
+    parenthesis left open), how many, and the pairs named (``model / setting``, an unsolvable one's best known energy)."""
+    return [(ASIDE_WORDS[key], len(pairs), ", ".join(
+        f"{x['model']} / {x['setting']}" + (f" (best known energy {x['best_known_energy']})" if key == "unsolvable" else "")
+        for x in pairs)) for key, pairs in set_aside(groups).items() if pairs]
 
 
 def status(group: Group) -> str:
     """``"scored"``, ``"solved by presolve"`` or ``"unsolvable"`` (proven: CP-SAT counted no solution)."""
     return "solved by presolve" if group.solved_by_presolve else "unsolvable" if group.unsolvable else "scored"
-
-
-def _stage(group: Group, stage: str) -> dict[str, Any]:
-    f = plain(group.figures(stage))
-    if not group.scored:
-        f.update({k: None for k in NOT_SCORED})
-    return f
 
 
 def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
@@ -1052,26 +896,14 @@ def records(groups: Sequence[Group]) -> list[dict[str, Any]]:
 
 
 def _group_records(groups: Sequence[Group]) -> list[GroupRecord]:
-    return [GroupRecord(g.model, g.setting, g.files, g.info["variables"], g.info["width"], g.info["height"],
-                        g.info.get("puzzle", g.model), g.info.get("encoding", DEFAULT.name),
-                        g.info.get("weights", str(DEFAULT_WEIGHTS)), status(g), g.grouped_by, g.setting_record,
-                        _stage(g, "raw"), None if g.polished is None else _stage(g, "polished"),
-                        plain(g.run), failed_runs=g.failed_runs) for g in groups]
+    return [GroupRecord.of(g.model, g.setting, g.files, g.info, status(g), g.grouped_by, g.setting_record,
+                           g.figures("raw"), None if g.polished is None else g.figures("polished"), g.run, g.failed_runs)
+            for g in groups]
 
 
 def csv_text(groups: Sequence[Group]) -> str:
     """The figures as CSV: a row per (model, setting, stage) (:meth:`GroupRecord.csv_rows
     <nonoqubo.records.GroupRecord.csv_rows>`), with the setting in words (:func:`~nonoqubo.campaign.runs.describe`)."""
-    import csv
-    import io
-
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    header: list[str] | None = None
-    for rec in _group_records(groups):
-        for row in rec.csv_rows("" if rec.setting_record is None else describe(rec.setting_record)):
-            if header is None:
-                header = list(row)
-                writer.writerow(header)
-            writer.writerow(["" if row[k] is None else row[k] for k in header])
-    return buf.getvalue()
+    rows = [row for rec in _group_records(groups)
+            for row in rec.csv_rows("" if rec.setting_record is None else describe(rec.setting_record))]
+    return csv_table(list(rows[0]), ([row[k] for k in rows[0]] for row in rows)) if rows else ""

@@ -35,8 +35,8 @@ from typing import Any, ContextManager
 from .._util.atomic import atomic_write, check_distinct_outputs, check_not_inputs, check_writable, wrote
 from .._util.progress import Steps, steps as progress_steps
 from ..errors import NonoquboError
-from .aggregate import BY_OPTION, CENSORED_NOTE, Group, cost_cell, group_stages, number, percent, solutions_label
-from .evaluate import check_options, csv_text, evaluate, records, scored, set_aside, status
+from .aggregate import BY_OPTION, CENSORED_NOTE, by_setting, Group, cost_cell, group_stages, percent, solutions_label
+from .evaluate import check_options, csv_text, evaluate, records, scored, set_aside, set_aside_named, status
 from .qoblib_submission import check_submission, submission_line, write_submission
 from .runs import describe, qpu_words
 
@@ -207,7 +207,7 @@ def table(groups: Sequence[Group]) -> str:
     """The terminal table (one line per model, setting and stage; encoding and weights columns when they vary)."""
     head: tuple[str, ...] = ("model", "setting", "stage", "samples", "p [95% CI]", "TTS99 s [95% CI]",
                              "E min/med/q90", "walls", "order", "cells", "solutions")
-    variants = {(g.info.get("encoding"), g.info.get("weights")) for g in groups}
+    variants = {(g.info.encoding, g.info.weights) for g in groups}
     ab = len(variants) > 1
     if ab:
         head = head[:2] + ("encoding", "weights") + head[2:]
@@ -220,10 +220,10 @@ def table(groups: Sequence[Group]) -> str:
     for g in groups:
         for stage in group_stages(g):  # a polished row only where polishing changed an energy
             f = g.figures(stage)
-            extra = (str(g.info.get("encoding")), str(g.info.get("weights"))) if ab else ()
+            extra = (g.info.encoding, g.info.weights) if ab else ()
             p_text = (f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]" if g.scored
                       else f"({status(g)}: not scored)")
-            cost_text = cost_cell(f, "tts99", number) if g.scored else "-"
+            cost_text = cost_cell(f, "tts99") if g.scored else "-"
             censored = censored or (g.scored and f["tts99_bound"] is not None)
             rows.append((g.model, g.setting, *extra, stage, str(f["samples"]),
                          *((str(g.failed_runs),) if failed else ()), p_text, cost_text,
@@ -248,31 +248,18 @@ def table(groups: Sequence[Group]) -> str:
 
 def header_lines(groups: Sequence[Group]) -> list[str]:
     """The lines above the table: the groups set aside from p, TTS and the figures, counted and named."""
-    apart = set_aside(groups)
-    out = []
-    if apart["solved_by_presolve"]:
-        pairs = apart["solved_by_presolve"]
-        out.append(f"solved by presolve (0 variables left; not in p, TTS or the figures): {len(pairs)} of "
-                   f"{len(groups)} model/setting pairs: " + ", ".join(f"{x['model']} / {x['setting']}" for x in pairs))
-    if apart["unsolvable"]:
-        pairs = apart["unsolvable"]
-        out.append(f"proven unsolvable (CP-SAT: 0 solutions; ground energy none; not in p, TTS or the figures): "
-                   f"{len(pairs)} of {len(groups)} model/setting pairs: "
-                   + ", ".join(f"{x['model']} / {x['setting']} (best known energy {x['best_known_energy']})"
-                               for x in pairs))
-    return out
+    return [f"{words}; not in p, TTS or the figures): {n} of {len(groups)} model/setting pairs: {named}"
+            for words, n, named in set_aside_named(groups)]
 
 
 def setting_lines(groups: Sequence[Group]) -> list[str]:
     """One line per setting under the table: what it is and where its time per run came from; then what a QPU returned."""
-    out = []
-    seen: dict[str, set[str]] = {}
-    for g in groups:
-        what = (describe(g.setting_record) if g.setting_record is not None
+    def what(g: Group) -> str:
+        said = (describe(g.setting_record) if g.setting_record is not None
                 else "pooled by --setting" if g.grouped_by == BY_OPTION else "grouped by folder: the files record no run")
-        seen.setdefault(g.setting, set()).add(f"{what}; time per run: {g.time_source}")
-    for name, whats in sorted(seen.items()):
-        out += [f"setting {name}: {w}" for w in sorted(whats)]
+        return f"{said}; time per run: {g.time_source}"
+
+    out = [f"setting {name}: {w}" for name, whats in sorted(by_setting(groups, what).items()) for w in whats]
     # what a QPU (or the mock) returned, per model and setting: problem ids, timing, embedding, chain breaks
     out += [f"QPU {g.model} / {g.setting}: {qpu_words(g.run['qpu'])}"
             for g in groups if isinstance(g.run, dict) and isinstance(g.run.get("qpu"), dict)]

@@ -68,6 +68,7 @@ from ..solvers.base import SEED_LIMIT
 from ..solvers.options import OPTIONS, option_named
 from ..solvers.request import SolveRequest
 from ..solvers.grid import expand
+from ._options import run_seconds
 from ..solvers.samplers import missing_package
 
 __all__ = ["CONFLICT_POLICIES", "KEYS", "Model", "Plan", "Scan", "Task", "expansions", "option_names",
@@ -353,19 +354,6 @@ def _options(name: str, options: Any, where: str, base: str) -> dict[str, Any]:
     return checked
 
 
-def _suite_models(suite: str, where: str) -> list[SuiteModel]:
-    """The models of the suite (:meth:`~nonoqubo.records.SuiteIndex.models`), in the index's order."""
-    if not os.path.isdir(suite):
-        raise NonoquboError(f"{where}: suite: {suite}: no such folder (a folder 'nonoqubo suite' wrote)")
-    index = SuiteIndex.read(suite)
-    if index is None or not index.entries:
-        raise NonoquboError(f"{where}: suite: {suite} has no index.json of a suite (write one with 'nonoqubo suite')")
-    models = index.models()
-    if not models:
-        raise NonoquboError(f"{where}: suite: {suite} holds no model that was built (status ok)")
-    return models
-
-
 def _select(models: list[Model], value: Any, where: str) -> list[Model]:
     if value is None:
         return models
@@ -441,7 +429,7 @@ def read_plan(path: str | os.PathLike[str]) -> Plan:
     _check_beside(where, runs)
     seeds = _seeds(doc.get("seeds"), where)
     settings, options = _settings(doc["settings"], where, base, len(seeds))
-    models = _select(_suite_models(suite, where), doc.get("models"), where)
+    models = _select(SuiteIndex.models_in(suite, f"{where}: suite: "), doc.get("models"), where)
     check_digests(models)
     for name, given in options.items():
         if _builds(given):
@@ -453,11 +441,8 @@ def read_plan(path: str | os.PathLike[str]) -> Plan:
     total = len(models) * len(settings) * len(seeds)
     if total > MAX_TASKS:
         raise NonoquboError(f"{where}: {total:,} tasks; at most {MAX_TASKS:,} in one plan")
-    limit = doc.get("task-time-limit")
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
-                              or not (math.isfinite(limit) and limit > 0)):
-        raise NonoquboError(f"{where}: task-time-limit: a positive number of seconds, not {quoted(limit)}")
-    return Plan(where, suite, runs, seeds, settings, options, models, None if limit is None else float(limit))
+    limit = run_seconds(doc.get("task-time-limit"), f"{where}: task-time-limit")  # run's --task-time-limit's check
+    return Plan(where, suite, runs, seeds, settings, options, models, limit)
 
 
 #: what ``run`` does with a conflict (a run file that records another run): stop (None), run the task again

@@ -40,13 +40,12 @@ matplotlib is optional (the ``campaign`` extra): :func:`require_matplotlib` says
 from __future__ import annotations
 
 import contextlib
-import csv
 import functools
 import io
 import math
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -58,8 +57,8 @@ from .._util.atomic import atomic_write
 from ..errors import MissingDependency, NonoquboError
 from ..model.palette import Palette
 from .aggregate import (
-    MAX_BARS, ClassStat, EnergyPanel, Group, Point, best_pictures, bound_counts, class_places, class_stats,
-    conflict_maps, conflict_scale, cost_label, cost_metric, energy_panels, instance_marks, lowest_p, median_lines,
+    MAX_BARS, ClassStat, Group, Point, best_pictures, bound_counts, class_places, class_stats,
+    conflict_maps, conflict_scale, cost_label, cost_metric, csv_table, energy_panels, instance_marks, lowest_p, median_lines,
     points, stages_to_draw, time_notes, time_sources,
 )
 from .._util.jobs import workers
@@ -111,22 +110,9 @@ class Plot:
         return self.width if self.figure is None and self.width is not None else float(self.figure.get_size_inches()[0])
 
     def csv_text(self) -> str:
-        """The numbers drawn, as CSV (infinity as ``inf``, missing as an empty field)."""
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(self.header)
-        for row in self.rows:
-            writer.writerow(["" if v is None else _cell(v) for v in row])
-        return buf.getvalue()
-
-
-def _cell(v: Any) -> Any:
-    """A CSV field: a plain number (a NumPy scalar as the Python number it holds, never ``np.float64(...)``)."""
-    if isinstance(v, np.generic):
-        v = v.item()
-    if isinstance(v, float):
-        return "inf" if math.isinf(v) else repr(v)
-    return v
+        """The numbers drawn, as CSV (:func:`~nonoqubo.campaign.aggregate.csv_table`: infinity as ``inf``, missing
+        as an empty field)."""
+        return csv_table(self.header, self.rows)
 
 
 def require_matplotlib() -> None:
@@ -538,7 +524,7 @@ SIZE_HEADER = ("level", *Point.__dataclass_fields__,
 
 def _rows(header: Sequence[str], pts: Sequence[Point], stats: Sequence[ClassStat]) -> list[list[Any]]:
     """The CSV rows of a size plot: an instance's row per point, then a class's per statistic."""
-    rows = [{"level": "instance", **pt.row()} for pt in pts] + [{"level": "class", **st.row()} for st in stats]
+    rows = [{"level": "instance", **asdict(pt)} for pt in pts] + [{"level": "class", **asdict(st)} for st in stats]
     return [[row.get(h) for h in header] for row in rows]
 
 
@@ -598,8 +584,11 @@ def cost_plot(groups: Sequence[Group]) -> Plot:
 
 
 # -- small multiples ---------------------------------------------------------------------------
-def _pages(items: Sequence[Any], per_page: int) -> list[Sequence[Any]]:
-    return [items[i:i + per_page] for i in range(0, len(items), per_page)] or [[]]
+def _pages(items: Sequence[Any], only: int | None) -> tuple[int, list[tuple[int, Sequence[Any]]]]:
+    """How many pages of :data:`PANELS_PER_PAGE` *items* make (one, empty, for none), and the pages numbered
+    from 1: every one, or with *only* that page alone."""
+    pages = [items[i:i + PANELS_PER_PAGE] for i in range(0, len(items), PANELS_PER_PAGE)] or [[]]
+    return len(pages), [(n, page) for n, page in enumerate(pages, 1) if only is None or n == only]
 
 
 def _cells(count: int, ncol: int, panel_h: float, panel_w: float, *, title_lines: int, ticks: bool = False,
@@ -702,11 +691,9 @@ def histogram_plots(groups: Sequence[Group], only: int | None = None) -> list[Pl
     With *only* (a page number, from 1) only that page is made, on the scales of them all (a worker's share).
     """
     ordered = energy_panels(groups)  # every number drawn: bins, counts, shares, the model's span (aggregate)
-    pages: list[Sequence[EnergyPanel]] = _pages(ordered, PANELS_PER_PAGE)
+    total, pages = _pages(ordered, only)
     out = []
-    for number, page in enumerate(pages, 1):
-        if only is not None and number != only:
-            continue
+    for number, page in pages:
         header = ["model", "setting", "stage", "energy_from", "energy_to", "samples", "share"]
         rows: list[list[Any]] = []
         any_polished = any(panel.polished is not None for panel in page)
@@ -744,7 +731,6 @@ def histogram_plots(groups: Sequence[Group], only: int | None = None) -> list[Pl
                 fig.legend(handles=[Patch(color=COLOURS[0], label="raw samples"),
                                     Line2D([], [], color="black", label="after polishing")],
                            loc="lower center", bbox_to_anchor=(0.5, 0.0), borderaxespad=0.2, ncols=2, frameon=False)
-        total = len(pages)
         widths = {panel.group.model: panel.width for panel in page}
         wide = sorted(m for m in widths if widths[m] > 1)
         caption = (
@@ -774,12 +760,9 @@ def heatmap_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot
     """
     maps = conflict_maps(groups)  # the shares and their one scale (aggregate)
     vmax = conflict_scale(maps)
-    pages = _pages(maps, PANELS_PER_PAGE)
-    total = len(pages)
+    total, pages = _pages(maps, only)
     out = []
-    for number, page in enumerate(pages, 1):
-        if only is not None and number != only:
-            continue
+    for number, page in pages:
         header = ["model", "setting", "row", "column", "share"]
         rows: list[list[Any]] = []
         with _style():
@@ -839,11 +822,9 @@ def picture_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot
 
     *only*: make that page alone (its number, from 1).
     """
-    pages = _pages(best_pictures(groups), PANELS_PER_PAGE)
+    total, pages = _pages(best_pictures(groups), only)
     out = []
-    for number, page in enumerate(pages, 1):
-        if only is not None and number != only:
-            continue
+    for number, page in pages:
         rows: list[list[Any]] = []
         with _style():
             titles = [f"{_wrap(g.model)}\nE = {g.raw.best_energy} ({g.setting})" for g in page]
@@ -855,11 +836,11 @@ def picture_plots(groups: Sequence[Group], only: int | None = None) -> list[Plot
                 _image_panel(board, rect, g.raw.best_grid, title, cmap=cmap, vmin=0, vmax=cmap.N - 1)
                 rows.append([g.model, g.setting, g.raw.best_energy, "/".join(g.raw.palette.picture(g.raw.best_grid))])
         caption = (f"The lowest-energy picture the samples of any setting found for each model (page {number} "
-                   f"of {len(pages)}), with its residual energy E (0: a valid picture) and the setting that found "
+                   f"of {total}), with its residual energy E (0: a valid picture) and the setting that found "
                    "it; each cell is drawn in its colour as the rows read it.")
         alt = (f"Grid of {len(page)} pictures, the best sample found for each model, from {page[0].model} to "
                f"{page[-1].model}." if page else "No samples.")
-        out.append(Plot(f"best-{number}", f"Best picture of each model (page {number} of {len(pages)})",
+        out.append(Plot(f"best-{number}", f"Best picture of each model (page {number} of {total})",
                         caption, alt, fig, ["model", "setting", "energy", "picture"], rows))
     return out
 

@@ -287,7 +287,7 @@ def write_class(
     with folder_in_place(out) as work:
         for t in tasks:
             try:
-                puzzle = t.load(truth_time)
+                puzzle = t.draw(truth_time)[0]
                 done.append(_one(t.name, t.source, puzzle, work, compress, truth, truth_limit, truth_time, force))
                 if t.member is not None:  # the family's fields, as the generator knows them
                     done[-1].entry["family"] = t.member.fields()

@@ -35,8 +35,6 @@ Examples:
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -44,6 +42,7 @@ import numpy as np
 
 from ..errors import FormatError
 from ..model.constrained import ConstrainedModel
+from .aggregate import csv_table
 
 __all__ = ["LP_COLUMNS", "QS_COLUMNS", "lp_metrics", "metrics_csv", "qs_metrics", "readme_table"]
 
@@ -88,12 +87,7 @@ def lp_metrics(name: str, model: ConstrainedModel) -> dict[str, Any]:
 
 def metrics_csv(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
     """``metrics.csv``: a header of *columns*, one row per file (None as an empty cell)."""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow(["" if row.get(c) is None else row[c] for c in columns])
-    return buf.getvalue()
+    return csv_table(columns, ([row.get(c) for c in columns] for row in rows))
 
 
 def readme_table(rows: Sequence[Mapping[str, Any]], links: Mapping[str, str]) -> str:

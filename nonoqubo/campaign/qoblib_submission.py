@@ -47,8 +47,6 @@ temporary name and renamed into place.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 from collections.abc import Sequence
@@ -56,16 +54,17 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from .. import clues, exports
+from .._util.names import file_stem
 from .._version import __version__
 from ..errors import QoblibError
 from ..inputs import load_model
 from ..model.build import build
 from ..model.puzzle import Puzzle
 from ..model.qubo import Qubo
+from .aggregate import csv_table
 from .evaluate import Group, plan_runs
 from ..solvers.samplers import known_sampler
-from .runs import searched_text, the_record
+from ..samples import record_of
 from .runtime import QPU_ACCESS, qpu_timed
 from .qoblib import check_empty_folder, check_instance_name, folder_in_place, pbm_text, write_text
 
@@ -84,22 +83,14 @@ NA = "N/A"
 
 def instance_of(model_name: str, from_suite: bool) -> str:
     """The QOBLIB instance a campaign's model answers: a suite entry's name without ``.presolved``;
-    a model or clue file's name without the extension of its format.
+    a model or clue file's name without its format endings (:func:`~nonoqubo._util.names.file_stem`, the one
+    rule for names made from file names; ``.presolved`` is such an ending too).
 
     Examples:
         >>> instance_of("heart.presolved", True), instance_of("random-4x4-d0.5-s1-0001.qubo.json", False)
         ('heart', 'random-4x4-d0.5-s1-0001')
     """
-    name = model_name[: -len(".presolved")] if model_name.endswith(".presolved") else model_name
-    if from_suite:
-        return name
-    endings = sorted({f".{e}" for mod in (*exports.formats(), *clues.formats()) for e in mod.EXTENSIONS},
-                     key=len, reverse=True)
-    for ending in endings:
-        if name.lower().endswith(ending.lower()) and len(name) > len(ending):
-            name = name[: -len(ending)]
-            break
-    return name[: -len(".presolved")] if name.endswith(".presolved") else name
+    return model_name.removesuffix(".presolved") if from_suite else file_stem(model_name)
 
 
 def check_submission(folder: str | None, submitter: str | None, model: str, samples: Sequence[str],
@@ -146,11 +137,10 @@ def _check_recorded(path: str) -> None:
     none, and QOBLIB's summary would hold "not recorded" where a reviewer needs the figures.
     """
     try:
-        with open(path, "rb") as fh:
-            text = searched_text(fh.read())
+        record = record_of(path)
     except OSError as exc:
         raise QoblibError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if the_record(text, path) is None:
+    if record is None:
         raise QoblibError(f"{path}: records no run (sampler, parameters, timing, machine), which a QOBLIB "
                           "submission reports; make the runs with 'nonoqubo solve -o' or leave this file out")
 
@@ -261,14 +251,10 @@ def write_submission(groups: Sequence[Group], folder: str, *, submitter: str, fr
 
 
 def _write_instance(root: str, inst: str, group: Group, **columns: str) -> None:
-    qubo = _model_of(group.info["path"])
+    qubo = _model_of(group.info.path)
     row = summary_row(group, inst, qubo, **columns)
     folder = os.path.join(root, inst)
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerow(row)
-    write_text(folder, f"{inst}_summary.csv", buf.getvalue())
+    write_text(folder, f"{inst}_summary.csv", csv_table(COLUMNS, [[row[c] for c in COLUMNS]]))
     best = group.raw
     write_text(folder, f"{inst}_solution.pbm",
           pbm_text(best.best_grid, f"{inst}: the best sample's picture, QUBO energy {best.best_energy}"

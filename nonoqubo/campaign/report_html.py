@@ -36,7 +36,6 @@ import html
 import math
 import os
 import re
-import platform
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -44,8 +43,10 @@ from typing import Any
 from .._util import notebook
 from .._version import __version__
 from ..errors import MissingDependency, NonoquboError
-from .aggregate import CENSORED_NOTE, cost_cell, cost_metric, describe_time, group_stages, percent, solutions_label, stages_to_draw
-from .evaluate import Evaluation, Group, scored, set_aside, status
+from ..solvers.base import machine
+from .aggregate import (CENSORED_NOTE, cost_cell, cost_metric, describe_time, group_stages, number, percent, solutions_label,
+                        stages_to_draw)
+from .evaluate import Evaluation, Group, scored, set_aside_named, status
 from .plots import SMALLEST_TEXT, Plot, all_plots, figure_bytes, palette_colours, require_matplotlib
 
 __all__ = ["CSS_COLOURS", "READABLE_PX", "STYLE", "check_report_path", "evaluation_html", "palette_colours",
@@ -108,15 +109,6 @@ def _esc(text: Any) -> str:
     return html.escape(str(text))
 
 
-def _num(x: Any) -> str:
-    """A number as the CLI table prints it (3 significant digits, ``inf``, ``-`` for none)."""
-    if x is None:
-        return "-"
-    if isinstance(x, float) and x == float("inf"):
-        return "inf"
-    return f"{x:.3g}"
-
-
 def _table(groups: Sequence[Group]) -> str:
     metric = cost_metric(scored(groups) or groups)  # the figures' metric: set-aside groups have no cost
     cost_head = "TTS99 s [95% CI]" if metric == "tts99" else "R99 runs [95% CI]"
@@ -131,17 +123,17 @@ def _table(groups: Sequence[Group]) -> str:
         for stage in group_stages(g):
             f = g.figures(stage)
             # the cost falls as p rises: its interval is [cost(p_hi), cost(p_lo)], the _lo and _hi figures
-            cost = cost_cell(f, metric, _num) if g.scored else "-"
+            cost = cost_cell(f, metric) if g.scored else "-"
             censored = censored or (g.scored and f[metric + "_bound"] is not None)
             p_text = f"{f['p']:.3f} [{f['p_lo']:.3f}, {f['p_hi']:.3f}]" if g.scored else f"({status(g)}: not scored)"
             values = [f["samples"], p_text, cost,
-                      *([_num(f["seconds_per_run"])] if timed else []), f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
+                      *([number(f["seconds_per_run"])] if timed else []), f"{f['energy_min']}/{f['energy_q50']}/{f['energy_q90']}",
                       percent(f["share_broken_walls"]), percent(f["share_order_violations"]),
                       percent(f["share_cell_conflicts"]), solutions_label(f)]
             source = (f'<br><span class="source">t: {_esc(g.time_source if g.seconds is not None else "none")}</span>'
                       if timed else "")
             rows.append(f'<tr><th scope="row" class="name">{_esc(g.model)}</th><td class="name">{_esc(g.setting)}'
-                        f'{source}</td><td class="name">{stage}</td><td>{g.info["variables"]}</td>'
+                        f'{source}</td><td class="name">{stage}</td><td>{g.info.variables}</td>'
                         + "".join(f"<td>{_esc(v)}</td>" for v in values) + "</tr>")
     unchanged = sum(g.polished is not None and len(group_stages(g)) == 1 for g in groups)
     explain = ("Per model, setting and stage (raw samples, and after polishing with --polish where polishing "
@@ -202,28 +194,18 @@ def _settings_list(groups: Sequence[Group]) -> str:
 
 def _set_aside_text(groups: Sequence[Group]) -> str | None:
     """The header's line on the groups kept out of p, TTS and the figures, counted and named; None if none."""
-    apart = set_aside(groups)
-    parts = []
-    for key, what in (("solved_by_presolve", "solved by presolve (0 variables left)"),
-                      ("unsolvable", "proven unsolvable (CP-SAT: 0 solutions; ground energy none)")):
-        pairs = apart[key]
-        if pairs:
-            named = ", ".join(f"{x['model']} / {x['setting']}"
-                              + (f" (best known energy {x['best_known_energy']})" if key == "unsolvable" else "")
-                              for x in pairs)
-            parts.append(f"{len(pairs)} {what}: {named}")
+    parts = set_aside_named(groups)
     if not parts:
         return None
-    return (f"{sum(len(v) for v in apart.values())} of {len(groups)} model/setting pairs, not in p, TTS or the "
-            "figures (listed in the table): " + "; ".join(parts))
+    return (f"{sum(n for _, n, _ in parts)} of {len(groups)} model/setting pairs, not in p, TTS or the "
+            "figures (listed in the table): " + "; ".join(f"{n} {words}): {named}" for words, n, named in parts))
 
 
 def _header(groups: Sequence[Group], command: str | None, when: datetime) -> str:
-    machine = {"platform": platform.platform(), "cpu_count": os.cpu_count(), "python": platform.python_version()}
     models = len({g.model for g in groups})
     drawn = scored(groups)
     rows = [("nonoqubo", __version__), ("date", when.strftime("%Y-%m-%d %H:%M UTC")),
-            ("command", command or "not given"), ("machine", _machine_text(machine) + " (where the report was made)"),
+            ("command", command or "not given"), ("machine", _machine_text(machine()) + " (where the report was made)"),
             ("campaign", f"{models} models, {len({g.setting for g in groups})} settings, "
                          f"{sum(g.files for g in groups)} sample files; {len(drawn)} of {len(groups)} "
                          "model/setting pairs scored")]

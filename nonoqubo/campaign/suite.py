@@ -77,7 +77,8 @@ from typing import Any
 from .. import clues, exports
 from .._util.names import file_stem
 from .._util.stream import file_kind, is_stream
-from ..records import INDEX_JSON, NOT_KEPT, SuiteIndex, file_digest
+from ..records import INDEX_JSON, NOT_KEPT, SuiteIndex, file_digest, up_to_date
+from ..records.index import INDEX_FIGURES, INDEX_HARDNESS, INDEX_OPTIONAL, INDEX_PRESOLVE_FIGURES, INDEX_REPAIR, INDEX_TRUTH
 from ..errors import RecordError, FormatError, NonoquboError, TimeLimit, WriteError
 from .._util.workers import pool, terminate_as_interrupt
 from ..model.encodings import DEFAULT, Encoding, EncodingLike, encoding_named
@@ -137,15 +138,11 @@ class Task:
     #: ... or why it could not be read (its located error)
     error: str | None = None
 
-    def load(self, time_limit: float | None = None) -> Puzzle:
-        """The puzzle; *time_limit*: seconds for each CP-SAT proof of a ``--unique`` member."""
-        return self.draw(time_limit)[0]
-
     def draw(self, time_limit: float | None = None,
              step: Callable[[str], None] | None = None) -> tuple[Puzzle, int, dict[str, Any]]:
-        """The puzzle, the draws a ``--unique`` member skipped because *time_limit* stopped their proof,
-        and what the index keeps of how it was made (a hard core's proof and repair, :data:`INDEX_REPAIR`);
-        *step* hears how a hard core's repair goes, step by step."""
+        """The puzzle, the draws a ``--unique`` member skipped because *time_limit* (seconds for each CP-SAT
+        proof) stopped their proof, and what the index keeps of how it was made (a hard core's proof and repair,
+        :data:`INDEX_REPAIR`); *step* hears how a hard core's repair goes, step by step."""
         if self.member is not None:
             drawn = draw(self.member, time_limit, step)
             return drawn.puzzle, drawn.undecided, drawn.record
@@ -351,19 +348,6 @@ def _key(puzzle: Puzzle, options: Options, variant: Variant | None = None) -> st
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _up_to_date(previous: dict[str, Any], key: str, out_dir: str) -> bool:
-    if previous.get("status") != "ok" or previous.get("key") != key:
-        return False
-    given = previous.get("clues")
-    if not isinstance(given, dict):  # an index from before members' clues were written: build again
-        return False
-    for f in [*previous.get("files", []), given]:
-        path = os.path.join(out_dir, f["path"])
-        if not os.path.isfile(path) or file_digest(path) != f["sha256"]:
-            return False
-    return True
-
-
 def build_one(task: Task, options: Options, previous: dict[str, Any] | None = None,
               step: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Build, write and describe one puzzle; never raises for a bad puzzle (the entry records it); *step* hears
@@ -384,7 +368,7 @@ def build_one(task: Task, options: Options, previous: dict[str, Any] | None = No
             if why is not None:
                 return {**entry, "status": NOT_KEPT, "reason": why}
         key = _key(puzzle, options, variant)
-        if previous is not None and _up_to_date(previous, key, options.out_dir):
+        if previous is not None and up_to_date(previous, key, options.out_dir):
             return {**previous, "skipped": True}
         entry.update(_describe_and_write(task.name, puzzle, options, variant))
         entry["key"] = key
@@ -521,27 +505,12 @@ def _embed_columns(models: Models, options: Options) -> dict[str, Any]:
 
 
 # -- the index ---------------------------------------------------------------------------------
-#: the figures of :meth:`nonoqubo.pipeline.Models.figures` an index entry keeps, under the same names
-INDEX_FIGURES = ("width", "height", "variables", "terms", "linear_terms", "quadratic_terms", "offset")
-#: those of :meth:`nonoqubo.pipeline.Models.presolve_figures`
-INDEX_PRESOLVE_FIGURES = ("variables_after_presolve", "terms_after_presolve", "offset_after_presolve")
-#: the figures of :func:`nonoqubo.solvers.cpsat.truth` (``--truth``) an index entry keeps, under the same names
-INDEX_TRUTH = ("solutions", "solutions_exact", "solutions_label", "solutions_limit", "unique",
-               "solve_seconds", "proof_seconds", "timed_out")
-#: the figures of :func:`nonoqubo.logic.hardness.hardness` an index entry keeps (``--truth``, ``--presolve probe``)
-#: (the two counts of the hard core's size: cells open after one-cell probing, cells open after nonoqubo's
-#: probing of the model's variables; the variables it leaves are ``variables_after_probe``)
-INDEX_HARDNESS = ("hardness", "variables_after_line", "variables_after_probe", "probe_rounds",
-                  "cells_open_after_cell_probing", "cells_open_after_variable_probing")
-#: what the index keeps of a ``--unique=hard`` random member's making (:meth:`nonoqubo.campaign.repair.Repaired.record`):
-#: its uniqueness proof (CP-SAT's count up to 2: exactly 1) and the repair's steps, flips and time
-INDEX_REPAIR = ("uniqueness_proof", "repair_steps", "repair_flips", "repair_restarts", "repair_seconds")
 def write_index(entries: Sequence[dict[str, Any]], out_dir: str) -> None:
     """Write ``index.json`` and ``index.csv`` (:meth:`SuiteIndex.write <nonoqubo.records.SuiteIndex.write>`,
     every entry checked as it will be read), with the truth, hardness, repair and embedding columns it holds."""
     from ..qpu.cache import INDEX_EMBEDDING
 
-    SuiteIndex.of(entries, out_dir).write((INDEX_TRUTH, INDEX_HARDNESS, INDEX_REPAIR, INDEX_EMBEDDING))
+    SuiteIndex.of(entries, out_dir).write((*INDEX_OPTIONAL, INDEX_EMBEDDING))
 
 
 def read_index(out_dir: str) -> dict[str, dict[str, Any]]:

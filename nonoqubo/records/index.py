@@ -52,9 +52,11 @@ from ..errors import NonoquboError, RecordError
 from ..model.encodings import DEFAULT
 from ..model.weights import Weights
 from ._fields import Fields, check_version, loads, quoted
+from .group import ModelInfo
 
-__all__ = ["INDEX_CSV", "INDEX_JSON", "NOT_KEPT", "SUITE_INDEX_VERSION", "IndexEntry", "IndexFile", "SuiteIndex",
-           "SuiteModel", "check_digests", "file_digest", "safe_name"]
+__all__ = ["INDEX_CSV", "INDEX_FIGURES", "INDEX_HARDNESS", "INDEX_JSON", "INDEX_OPTIONAL", "INDEX_PRESOLVE_FIGURES",
+           "INDEX_REPAIR", "INDEX_TRUTH", "NOT_KEPT", "SUITE_INDEX_VERSION", "IndexEntry", "IndexFile", "SuiteIndex",
+           "SuiteModel", "check_digests", "file_digest", "safe_name", "up_to_date"]
 
 INDEX_JSON = "index.json"
 #: the index's table for a spreadsheet: one row per file, its entry's columns repeated (:meth:`SuiteIndex.write`)
@@ -66,6 +68,23 @@ CSV_PUZZLE = ("name", "source", "status", "error", "width", "height", "variables
 #: the variant columns of index.csv (after the puzzle's), in a suite built with variants
 CSV_VARIANT = ("puzzle", "encoding", "weights", "max_degree")
 CSV_FILE = ("format", "variant", "path", "sha256", "bytes", "ground_state", "convention")
+#: the figures of :meth:`nonoqubo.pipeline.Models.figures` an index entry keeps, under the same names
+INDEX_FIGURES = ("width", "height", "variables", "terms", "linear_terms", "quadratic_terms", "offset")
+#: those of :meth:`nonoqubo.pipeline.Models.presolve_figures`
+INDEX_PRESOLVE_FIGURES = ("variables_after_presolve", "terms_after_presolve", "offset_after_presolve")
+#: the figures of :func:`nonoqubo.solvers.cpsat.truth` (``--truth``) an index entry keeps, under the same names
+INDEX_TRUTH = ("solutions", "solutions_exact", "solutions_label", "solutions_limit", "unique",
+               "solve_seconds", "proof_seconds", "timed_out")
+#: the figures of :func:`nonoqubo.logic.hardness.hardness` an index entry keeps (``--truth``, ``--presolve probe``)
+#: (the two counts of the hard core's size: cells open after one-cell probing, cells open after nonoqubo's
+#: probing of the model's variables; the variables it leaves are ``variables_after_probe``)
+INDEX_HARDNESS = ("hardness", "variables_after_line", "variables_after_probe", "probe_rounds",
+                  "cells_open_after_cell_probing", "cells_open_after_variable_probing")
+#: what the index keeps of a ``--unique=hard`` random member's making (:meth:`nonoqubo.campaign.repair.Repaired.record`):
+#: its uniqueness proof (CP-SAT's count up to 2: exactly 1) and the repair's steps, flips and time
+INDEX_REPAIR = ("uniqueness_proof", "repair_steps", "repair_flips", "repair_restarts", "repair_seconds")
+#: the optional column groups of index.csv nonoqubo's records know (``suite --embed``'s are the qpu layer's)
+INDEX_OPTIONAL = (INDEX_TRUTH, INDEX_HARDNESS, INDEX_REPAIR)
 #: the status of a puzzle ``suite --unique`` does not keep (not built; its ``reason`` says why)
 NOT_KEPT = "not-kept"
 #: the version of the index this nonoqubo writes, and the ones it reads
@@ -82,6 +101,21 @@ def file_digest(path: str) -> str:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
+
+
+def up_to_date(entry: Mapping[str, Any], key: str, folder: str) -> bool:
+    """Whether a suite need not build *entry* again: it is ``ok``, made with *key* (its clues' and options' hash),
+    and its clue file and every model file are in *folder* with the sha256 it records."""
+    if entry.get("status") != "ok" or entry.get("key") != key:
+        return False
+    given = entry.get("clues")
+    if not isinstance(given, dict):  # an index from before members' clues were written: build again
+        return False
+    for f in [*entry.get("files", []), given]:
+        path = os.path.join(folder, f["path"])
+        if not os.path.isfile(path) or file_digest(path) != f["sha256"]:
+            return False
+    return True
 
 
 def safe_name(name: str) -> bool:
@@ -211,20 +245,17 @@ class SuiteModel:
         fields = self.entry.fields
         return str(fields.get("encoding", DEFAULT.name)), Weights.of(fields.get("weights"))
 
-    def described(self) -> dict[str, Any]:
+    def described(self) -> ModelInfo:
         """What ``evaluate`` keeps of the model (a group's ``info``): its path, name, size, variables, puzzle,
         encoding and weights (spelt as ``--weights`` takes them), and where the index has them its clue file,
         family and CP-SAT's count of its solutions (``solutions``, ``solutions_exact``)."""
         fields = self.entry.fields
         solutions = fields.get("solutions")
-        return {"path": self.path, "name": self.name, "width": fields.get("width", 0),
-                "height": fields.get("height", 0), "variables": self.variables, "puzzle": self.puzzle,
-                "encoding": fields.get("encoding", DEFAULT.name),
-                **({"clues": self.clues} if self.clues is not None else {}),
-                "weights": str(Weights.of(fields.get("weights"))),
-                **({"family": dict(self.family)} if self.family is not None else {}),
-                **({"solutions": solutions, "solutions_exact": fields.get("solutions_exact")}
-                   if isinstance(solutions, int) and not isinstance(solutions, bool) else {})}
+        counted = isinstance(solutions, int) and not isinstance(solutions, bool)
+        return ModelInfo(self.path, self.name, fields.get("width", 0), fields.get("height", 0), self.variables,
+                         self.puzzle, fields.get("encoding", DEFAULT.name), str(Weights.of(fields.get("weights"))),
+                         self.clues, self.family, solutions if counted else None,
+                         fields.get("solutions_exact") if counted else None)
 
     def variables_after(self, presolve: str) -> int:
         """The variables *presolve* (``line``, ``probe``) leaves, as the index counts them, else :attr:`variables`."""
@@ -342,6 +373,25 @@ class SuiteIndex:
         if not os.path.lexists(path):
             return None
         return cls.from_dict(loads(read_bytes(path, path), path), path, folder)
+
+    @classmethod
+    def models_in(cls, folder: str, where: str) -> list[SuiteModel]:
+        """The models of the suite in *folder* (:meth:`models`), the one reading ``run`` and ``evaluate`` share.
+
+        Raises:
+            NonoquboError: no such folder, no suite's index in it, or no model built; one line that
+                starts with *where* (the plan's key, or ``MODEL``).
+            RecordError: an index.json that is not a suite's index (one line naming it).
+        """
+        if not os.path.isdir(folder):
+            raise NonoquboError(f"{where}{folder}: no such folder (a folder 'nonoqubo suite' wrote)")
+        index = cls.read(folder)
+        if index is None or not index.entries:
+            raise NonoquboError(f"{where}{folder} has no index.json of a suite (write one with 'nonoqubo suite')")
+        models = index.models()
+        if not models:
+            raise NonoquboError(f"{where}{folder} holds no model that was built (status ok)")
+        return models
 
     def by_name(self) -> dict[str, IndexEntry]:
         return {e.name: e for e in self.entries}

@@ -126,7 +126,7 @@ def test_one_hot_weighted_runs_score_against_their_own_model_rebuilt_from_the_cl
     expected = sorted(own.energy(bits).tolist())  # weighted, not at weights 1
     assert sorted(g.raw.energies.tolist()) == expected
     assert np.repeat(g.raw.values, g.raw.counts).tolist() == expected  # the histogram every figure is made from
-    assert (g.info["encoding"], g.info["weights"]) == ("one-hot", "shape=3,order=1,cell=2")
+    assert (g.info.encoding, g.info.weights) == ("one-hot", "shape=3,order=1,cell=2")
 
 
 def test_a_run_whose_record_disagrees_with_the_model_file_is_refused(clue_file, tmp_path, run_cli):
@@ -147,7 +147,7 @@ def test_one_hot_runs_score_against_a_suite_of_domain_wall_models(clue_file, tmp
     write_run(tmp_path / "runs" / "picture.json", load_clues(suite / "picture.clues.json"), "sa", reads=5, seed=1,
               encoding="one-hot")
     (g,) = evaluate(str(suite), [str(tmp_path / "runs")], jobs=1)
-    assert g.info["encoding"] == "one-hot" and g.raw.samples == 5
+    assert g.info.encoding == "one-hot" and g.raw.samples == 5
 
 
 def test_samples_that_fit_no_model_and_record_no_run_say_the_model_is_unknown(clue_file, tmp_path, run_cli):

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 import nonoqubo.campaign.evaluate as ev
-from nonoqubo.campaign.evaluate import FileResult, RecordMerge, evaluate, judge_file, records
+from nonoqubo.campaign.evaluate import FileResult, evaluate, judge_file, records
+from nonoqubo.records import RecordMerge, merged
 from nonoqubo.campaign.generate import parse_family
 from nonoqubo.campaign.suite import run_suite
 from nonoqubo.inputs import load_model
@@ -154,7 +155,7 @@ def test_a_record_key_that_stops_being_a_dict_is_merged_again_from_the_files(cam
         if k == 2:
             del doc["info"]["nonoqubo"]["model"]  # a hand-made record: no model (a dict in the others)
         (tmp_path / "sa-5" / f.name).write_text(json.dumps(doc))
-        expected.append(ev.recorded_run(json.dumps(doc)))
+        expected.append(ev.recorded_summary(str(tmp_path / "sa-5" / f.name)))
     (g,) = evaluate(str(suite), [str(tmp_path / "sa-5")], jobs=1)
     assert g.run == _listed_merge(expected)
     assert isinstance(g.run["model"], list) and None in g.run["model"]
@@ -171,7 +172,7 @@ def test_record_merge_equals_the_listed_merge():
             merge.add(r)
         if not merge.mixed:
             assert merge.value() == _listed_merge(recs), recs
-        assert ev._merged(recs) == _listed_merge(recs), recs
+        assert merged(recs) == _listed_merge(recs), recs
     merge = RecordMerge()
     merge.add({"a": 1})
     merge.add(None)

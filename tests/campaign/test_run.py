@@ -579,4 +579,4 @@ settings:
 def test_a_bad_task_time_limit_in_the_plan_is_one_line(tmp_path, suite, run_cli, value):
     plan = campaign(tmp_path, suite, f"suite: suite\ntask-time-limit: {value}\nsettings: {{sa: {{sampler: sa}}}}\n")
     status, _, err = run_cli("run", plan)
-    assert status == 2 and "task-time-limit: a positive number of seconds" in err and err.count("\n") == 1
+    assert status == 2 and "task-time-limit must be a positive number of seconds" in err and err.count("\n") == 1

@@ -42,3 +42,19 @@ def test_a_broken_group_record_is_refused_by_its_class_and_its_schema(change, wo
         GroupRecord.from_dict(bad, "e.json")
     assert not validator("evaluation").is_valid({"groups": [bad]})
     assert validator("evaluation").is_valid({"groups": [good]})
+
+
+def test_of_makes_the_figures_plain_and_hides_the_p_and_tts_of_a_group_set_aside():
+    import numpy as np
+
+    from nonoqubo.records import NOT_SCORED, ModelInfo
+
+    info = ModelInfo("logo.bqm", "logo", 3, 2, 12, "logo", solutions=0, solutions_exact=True)
+    figures = {"p": np.float64(0.25), "tts99": float("inf"), "samples": np.int64(4)}
+    scored = GroupRecord.of("logo", "sa", 1, info, "scored", "run record", None, figures, None, {"seed": np.int64(3)})
+    assert scored.raw == {"p": 0.25, "tts99": "inf", "samples": 4} and type(scored.raw["samples"]) is int
+    assert (scored.variables, scored.width, scored.height, scored.run) == (12, 3, 2, {"seed": 3})
+    apart = GroupRecord.of("logo", "sa", 1, info, "unsolvable", "run record", None, figures, figures, None)
+    assert apart.raw["samples"] == 4 and all(apart.raw[k] is None and apart.polished[k] is None for k in NOT_SCORED)
+    assert GroupRecord.from_dict(json.loads(json.dumps(apart.to_dict())), "e.json") == apart
+    assert info.unsolvable and info.line_names == ["row 1", "row 2", "column 1", "column 2", "column 3"]

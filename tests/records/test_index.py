@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from nonoqubo.errors import RecordError
+from nonoqubo.errors import NonoquboError, RecordError
 from nonoqubo.records import SUITE_INDEX_VERSION, SuiteIndex, safe_name
 from tests.support.record_schemas import validator
 
@@ -72,3 +72,14 @@ def test_a_broken_index_is_refused_in_one_line(doc, words):
 def test_safe_names():
     assert safe_name("random-4x4-d0.5-s3-0001") and safe_name("café.one-hot")
     assert not any(safe_name(n) for n in ("", "..", "a/b", "a\\b", "/x", "a\0b", "x..y"))
+
+
+def test_models_in_refuses_a_folder_that_holds_no_built_model_in_one_line(tmp_path):
+    with pytest.raises(NonoquboError, match=r"^plan.yaml: suite: .*missing: no such folder"):
+        SuiteIndex.models_in(str(tmp_path / "missing"), "plan.yaml: suite: ")
+    with pytest.raises(NonoquboError, match=r"has no index.json of a suite"):
+        SuiteIndex.models_in(str(tmp_path), "MODEL ")
+    (tmp_path / "index.json").write_text(json.dumps({"version": 2, "suite": "nonoqubo", "puzzles": [
+        {"name": "a", "status": "error", "error": "bad clues"}]}))
+    with pytest.raises(NonoquboError, match=r"holds no model that was built \(status ok\)"):
+        SuiteIndex.models_in(str(tmp_path), "MODEL ")
