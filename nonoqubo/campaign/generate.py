@@ -39,7 +39,7 @@ what one-cell probing cannot settle (:mod:`nonoqubo.campaign.repair`).  ``min_op
 --min-open``) asks for at least so many cells open after one-cell probing; left out (``None``) it is
 :func:`default_min_open`, a quarter of the member's cells (100 at 20x20, 157 at 25x25): a target of one
 open cell never steers the repair towards hard pictures, so it wanders, while a quarter of the cells
-is a target the repair reaches in about half a minute a member at 20x20 (``benchmarks/README.md``);
+is a target the repair reaches in seconds to a few minutes a member at 20x20 (``benchmarks/README.md``);
 an explicit value wins (0: at least one cell open).  The uniqueness proof
 and the repair's steps go in the suite's index (:attr:`Drawn.record`).  A picture that
 needs more than :data:`MAX_TRIES` draws (a hard core more than
