@@ -109,7 +109,7 @@ class SolveOption:
 #: the groups of ``solve --help``, in order: key -> title
 CLI_GROUPS = {
     "sampling": "",
-    "anneal": "annealing, tempering and tabu knobs (sa, tabu, pt, pa; openjij-sa, openjij-sqa where OpenJij has them)",
+    "anneal": "annealing, tempering and tabu knobs (sa, tabu, pt, pa, lines; openjij-sa, openjij-sqa where OpenJij has them)",
     "openjij": "OpenJij schedules (openjij-sa, openjij-sqa)",
     "qpu": "QPU samplers (mock-dwave, dwave)",
     "search": "embedding search (mock-dwave, dwave, without --embedding)",
@@ -141,8 +141,8 @@ _ENTRIES = (
                 most=MOST_READS),
     SolveOption("seed", "seed", "whole", "S", "random seed 0..4294967295, for repeatable runs (read r uses S + r)"),
     SolveOption("sweeps", "sweeps", "whole", "N",
-                "annealing sweeps per read, at least 1 (sa, openjij-sa, openjij-sqa; pt, pa: of every replica; "
-                "default 1000)", most=MOST_SWEEPS),
+                "annealing sweeps per read, at least 1 (sa, openjij-sa, openjij-sqa; pt, pa: of every replica; lines: "
+                "moves of every line; default 1000)", most=MOST_SWEEPS),
     SolveOption("time-limit", "time_limit", "number", "SECONDS",
                 "seconds per read, more than 0 (tabu, qbpp; qbpp default 1); cpsat: the whole search",
                 most=MOST_SECONDS),
@@ -160,8 +160,8 @@ _ENTRIES = (
                 group="", sweepable=False),
     # the annealing knobs (SampleOptions' KNOBS)
     SolveOption("beta-range", "beta_range", "text", "LO,HI",
-                "sa, openjij-sa, pt, pa: first and last inverse temperature, 0 < LO < HI (default: the sampler's range "
-                "from the model's biases, about 0.02,23 here; 0.5,10 often does better)", group="anneal"),
+                "sa, openjij-sa, pt, pa, lines: first and last inverse temperature, 0 < LO < HI (default: the sampler's range "
+                "from the model's biases, about 0.02,23 here; 0.5,10 often does better; lines: 0.3,10)", group="anneal"),
     SolveOption("beta-schedule", "beta_schedule", "text", "KIND",
                 "sa, openjij-sa: how beta runs from LO to HI: linear, geometric (the default), or custom FILE (the "
                 "betas, one per line or a JSON list, never decreasing; no --sweeps or --beta-range then); "
@@ -185,7 +185,7 @@ _ENTRIES = (
                 "(default 32); every replica is swept --sweeps times, so a read costs K anneals", group="anneal",
                 most=MOST_RESTARTS),
     SolveOption("target-energy", "target_energy", "whole", "E",
-                "pt, pa: a read ends at its first state of energy E or less (0: a solution), as QUBO++'s "
+                "pt, pa, lines: a read ends at its first state of energy E or less (0: a solution), as QUBO++'s "
                 "target_energy; the run record keeps each read's time to target and the whole read's budget, "
                 "and evaluate's TTS99 counts a read that ends early at its time, the others at theirs",
                 group="anneal"),

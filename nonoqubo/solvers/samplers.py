@@ -28,7 +28,7 @@ from ..errors import MissingDependency, SolverError
 from ..model.qubo import Qubo
 from ..qpu.physical import parse_chain_strength
 from ..samples import SampleBatch
-from . import cpsat, dwave, openjij, qbpp, qpu, tempering
+from . import cpsat, dwave, linemoves, openjij, qbpp, qpu, tempering
 from .base import KNOBS, SEED_LIMIT, SampleOptions, Tick
 from .initial import WORDS
 from .schedule import SCHEDULE_TYPES, parse_beta_range, read_betas
@@ -160,6 +160,11 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     frozenset({"sweeps", "beta_range", "sweeps_per_beta", "replicas", "initial_states",
                                "target_energy"}), tempering.run_pa, check=tempering.check_pa, check_model=tempering.check_pa_model,
                     timing=SAMPLER_TIMING, states_per_read=tempering.pa_replicas, work_bounded=True),
+        SamplerSpec("lines", "heat-bath line moves (compiled, numba; domain-wall only): each sweep redraws every row's "
+                             "and column's block placement from its exact distribution given the crossing lines, "
+                             "annealed over --beta-range (default 0.3,10); --sweeps, --target-energy",
+                    frozenset({"sweeps", "beta_range", "target_energy"}), linemoves.run_lines,
+                    check_model=linemoves.check_model, timing=SAMPLER_TIMING),
         SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
                              "per line; --count N enumerates and counts solutions",
                     frozenset({"time_limit", "workers", "count"}), cpsat.run, deterministic=True,
@@ -185,7 +190,7 @@ PACKAGES: dict[str, tuple[str, str, str]] = {
     "sa": ("dwave.samplers", "dwave-samplers", "solvers"), "tabu": ("dwave.samplers", "dwave-samplers", "solvers"),
     "qbpp": ("pyqbpp", "pyqbpp", "qbpp"),
     "openjij-sa": ("openjij", "openjij", "openjij"), "openjij-sqa": ("openjij", "openjij", "openjij"),
-    "cpsat": ("ortools", "ortools", "cp"), "mock-dwave": ("dwave.system", "dwave-system", "dwave"),
+    "lines": ("numba", "numba", "tempering"), "cpsat": ("ortools", "ortools", "cp"), "mock-dwave": ("dwave.system", "dwave-system", "dwave"),
     "dwave": ("dwave.system", "dwave-system", "dwave"),
 }
 

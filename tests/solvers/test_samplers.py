@@ -20,7 +20,7 @@ SMALL = Puzzle.from_picture(["#.#..", ".###.", "#...#", "##.##"])
 
 
 def test_the_table_names_every_sampler_once_in_help_order():
-    assert SAMPLERS == ("sa", "tabu", "exact", "qbpp", "openjij-sa", "openjij-sqa", "pt", "pa", "cpsat", "mock-dwave",
+    assert SAMPLERS == ("sa", "tabu", "exact", "qbpp", "openjij-sa", "openjij-sqa", "pt", "pa", "lines", "cpsat", "mock-dwave",
                         "dwave")
     assert set(openjij.SAMPLERS) <= set(SAMPLER_TABLE)
     assert SAMPLER_TABLE["exact"].run is dwave.run_exact and SAMPLER_TABLE["qbpp"].run is qbpp.run
