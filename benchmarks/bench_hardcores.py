@@ -30,7 +30,10 @@ elsewhere (``--initial-states probe --restarts 4``, a colder range ``2,20`` so t
 full and line-presolved models only (with ``--presolve probe`` the fixed variables are gone).  ``pt`` and ``pa`` sweep every
 replica ``--sweeps`` times, so a read costs replicas x sweeps; TTS99 counts it.
 
-With ``--target-energy`` (issue 52), ``pt`` and ``pa`` stop each read at its first energy-0 state
+``lines`` (issue 52 item 4: the heat-bath line move, ``nonoqubo/solvers/linemoves.py``) runs at every
+``--sweeps`` on its own default beta range (0.3,10), not ``--beta-range``.
+
+With ``--target-energy`` (issue 52), ``pt``, ``pa`` and ``lines`` stop each read at its first energy-0 state
 (``--target-energy 0``) and TTS99 is :func:`nonoqubo.campaign.aggregate.tts_of`'s, ``t_s + (R99 - 1) t_f``:
 the successful reads' mean time to target and the others' mean time (their whole budget), each read's
 time from the record's ``read_seconds``; ``t/read`` is then the mean over all reads.
@@ -111,7 +114,7 @@ class Measured:
 
 def settings(samplers: list[str], sweeps: list[int], beta_range: tuple[float, float],
              target: bool = False) -> list[Setting]:
-    """The rows, in table order; *target*: pt and pa stop each read at energy 0."""
+    """The rows, in table order; *target*: pt, pa and lines stop each read at energy 0."""
     rows: list[Setting] = []
     stop = {"target_energy": 0} if target else {}
     until = ", to energy 0" if target else ""
@@ -131,6 +134,9 @@ def settings(samplers: list[str], sweeps: list[int], beta_range: tuple[float, fl
         elif name == "pa":
             rows += [Setting(f"pa {s:g}, 32 replicas{until}", "pa", {"sweeps": s, "beta_range": beta_range, "replicas": 32,
                                                               "sweeps_per_beta": 10, **stop}, 4 if s <= 1000 else 2)
+                     for s in sweeps]
+        elif name == "lines":  # the heat-bath line move (issue 52 item 4), on its own beta range (0.3,10)
+            rows += [Setting(f"lines {s:g}{until}", "lines", {"sweeps": s, **stop}, 8 if s <= 1000 else 2)
                      for s in sweeps]
         else:
             raise SystemExit(f"bench_hardcores: unknown sampler {name!r}")
@@ -280,7 +286,7 @@ def main() -> None:
     ap.add_argument("--presolves", default="none,probe",
                     help="the models each setting runs on: none, line, probe (default none,probe)")
     ap.add_argument("--target-energy", action="store_true",
-                    help="pt and pa stop each read at its first energy-0 state (TTS99 counted as tts_of says)")
+                    help="pt, pa and lines stop each read at its first energy-0 state (TTS99 counted as tts_of says)")
     ap.add_argument("--json", metavar="PATH", help="also write every row, member and verdict to PATH as JSON")
     args = ap.parse_args()
     asked = [None if name == "none" else name for name in args.presolves.split(",")]
