@@ -52,7 +52,8 @@ presolve's time added); where it does not, by how much (the best ``p_lo / 1 %`` 
 of any setting, successes too rare for the lower bound, or p met but too slow.  ``--json PATH`` writes
 every row's numbers, every member's facts (variables per model, CP-SAT's solve and proof seconds, the
 presolve's seconds, the load average before and after the member) and the verdicts, for the README's
-tables.  The settings of a member run one after another in this one process (one core, apart from
+tables; ``python benchmarks/bench_hardcores.py --from-json A.json B.json ...`` prints one table and
+the verdicts from several such runs (:func:`summarize`).  The settings of a member run one after another in this one process (one core, apart from
 CP-SAT's own short solve, which uses its default workers as ``solve --sampler cpsat`` does).
 """
 
@@ -275,7 +276,54 @@ def verdict_line(name: str, v: dict[str, Any]) -> str:
             f"({v['best_p_setting']}), best TTS99 / (10 x CP-SAT) {tts} ({v['best_tts_setting']})")
 
 
+def summarize(paths: list[str]) -> None:
+    """Print one table and the verdicts from the ``--json`` files of several runs (``--from-json``).
+
+    A member measured by several runs (say the sa, pt and pa rows in one, the lines rows in another) gets
+    one CP-SAT solve time, the median of its runs' (CP-SAT's time moves with the machine's load), and
+    every row's ``TTS99 / (10 x CP-SAT)`` is recomputed against it; the verdict is over all its rows.
+    """
+    members: dict[str, dict[str, Any]] = {}
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for path in paths:
+        report = json.loads(Path(path).read_text())
+        for member in report["members"]:
+            seen = members.setdefault(member["name"], {**member, "cpsat_runs": [], "loads": []})
+            seen["cpsat_runs"].append(member["cpsat"]["solve_seconds"])
+            seen["loads"] += member["load_average"]
+        for row in report["rows"]:
+            rows.setdefault(row["member"], []).append(row)
+    print("| member | variables after presolve | CP-SAT solve (s) | presolve (s) | setting | solved/reads | "
+          "p [95% Wilson] | t/read (s) | TTS99 (s) | TTS99 + presolve (s) | p_lo / 1 % | TTS99 / (10 x CP-SAT) | "
+          "TTS99 + presolve / (10 x CP-SAT) |")
+    print("|" + "---|" * 13)
+    verdicts = {}
+    for name, member in members.items():
+        cpsat = float(np.median(member["cpsat_runs"]))
+        target = CPSAT_FACTOR * cpsat
+        for r in rows.get(name, []):
+            presolve = member["presolved"].get(r["presolve"], {}).get("seconds")
+            r["tts_ratio"] = r["tts99"] / target
+            r["tts_presolve_ratio"] = (r["tts99"] + (presolve or 0.0)) / target
+            at_least = ">= " if r["bound"] else ""
+            p_text = (f"{r['p']:.3f} [{r['p_lo']:.3f}, {r['p_hi']:.3f}]" if r["successes"]
+                      else f"0 (<= {r['p_bound']:.3f})")
+            print(f"| {name} | {r['variables']} | {cpsat:.3g} | {'-' if presolve is None else f'{presolve:.3g}'} | "
+                  f"{r['setting']} | {r['successes']}/{r['reads']} | {p_text} | {r['seconds_per_read']:.3g} | "
+                  f"{at_least}{r['tts99']:.3g} | {at_least}{r['tts99'] + (presolve or 0.0):.3g} | "
+                  f"{r['p_lo_ratio']:.2g}x | {at_least}{r['tts_ratio']:.3g}x | {at_least}{r['tts_presolve_ratio']:.3g}x |")
+        verdicts[name] = verdict(rows.get(name, []))
+    print()
+    for name, member in members.items():
+        runs = ", ".join(f"{t:.3g}" for t in member["cpsat_runs"])
+        print(f"- {verdict_line(name, verdicts[name])}; CP-SAT solve {runs} s in its runs; load average "
+              f"{min(member['loads']):.2f} to {max(member['loads']):.2f}")
+
+
 def main() -> None:
+    if "--from-json" in sys.argv[1:]:
+        summarize([a for a in sys.argv[1:] if a != "--from-json"])
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("inputs", nargs="+", metavar="SUITE_OR_PUZZLES")
     ap.add_argument("--budget", type=float, default=40.0, help="wall-clock seconds per setting and model (default 40)")
