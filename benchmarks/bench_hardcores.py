@@ -230,7 +230,8 @@ def verdict(rows: list[dict[str, Any]]) -> dict[str, Any]:
     when TTS99 also misses).
 
     Examples:
-        >>> row = dict(setting="pa", sweeps=10000, successes=5, p_lo_ratio=4.0, tts_ratio=0.5, tts_presolve_ratio=2.0)
+        >>> row = dict(setting="pa", sweeps=10000, reads=20, successes=5, p_lo_ratio=4.0, tts_ratio=0.5,
+        ...            tts_presolve_ratio=2.0)
         >>> v = verdict([row]); (v["holds"], v["holds_with_presolve"], v["why"])
         (True, False, 'met')
         >>> verdict([dict(row, tts_ratio=3.0)])["why"]
@@ -261,7 +262,8 @@ def verdict(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "why": why, "met_by": [r["setting"] for r in holding],
             "best_p_lo_ratio": best_p["p_lo_ratio"], "best_p_setting": best_p["setting"],
             "best_tts_ratio": best_t["tts_ratio"], "best_tts_bound": not best_t["successes"],
-            "best_tts_setting": best_t["setting"]}
+            "best_tts_setting": best_t["setting"], "reads": sum(r["reads"] for r in eligible),
+            "successes": sum(r["successes"] for r in eligible)}
 
 
 def verdict_line(name: str, v: dict[str, Any]) -> str:
@@ -272,6 +274,9 @@ def verdict_line(name: str, v: dict[str, Any]) -> str:
         extra = "" if v["holds_with_presolve"] else " (not with the presolve's time added)"
         return f"{name}: **the moonshot holds** with {', '.join(v['met_by'])}{extra}"
     tts = f"{'>= ' if v['best_tts_bound'] else ''}{v['best_tts_ratio']:.3g}x"
+    if v["why"] == "no success":
+        return (f"{name}: **not met** (no success in any of its {v.get('reads', '?')} reads, every setting): "
+                f"TTS99 / (10 x CP-SAT) {tts} even for the best bound ({v['best_tts_setting']})")
     return (f"{name}: **not met** ({v['why']}): best p_lo / 1 % {v['best_p_lo_ratio']:.2g}x "
             f"({v['best_p_setting']}), best TTS99 / (10 x CP-SAT) {tts} ({v['best_tts_setting']})")
 
