@@ -28,10 +28,10 @@ and ``pa`` (32 replicas, 10 sweeps per beta), each annealer at every ``--sweeps`
 ``sa-probe-starts``, sa whose restarts (4 per read) start from probing's fixings with random values
 elsewhere (``--initial-states probe --restarts 4``, a colder range ``2,20`` so the start is kept), on the
 full and line-presolved models only (with ``--presolve probe`` the fixed variables are gone).  ``pt`` and ``pa`` sweep every
-replica ``--sweeps`` times, so a read costs replicas x sweeps; TTS99 counts it.
-
-``lines`` (issue 52 item 4: the heat-bath line move, ``nonoqubo/solvers/linemoves.py``) runs at every
-``--sweeps`` on its own default beta range (0.3,10), not ``--beta-range``.
+replica ``--sweeps`` times, so a read costs replicas x sweeps; TTS99 counts it.  ``lines`` (asked by
+name, not in the default list): heat-bath line moves (issue 52 item 4) at every ``--sweeps``, on its own
+beta range (0.3,10), each sweep a move of every line; ``lines-pa``: population annealing with line moves
+(``--replicas``), 16 replicas x 300 sweeps and 64 x 200 (2 sweeps per beta), whatever ``--sweeps`` says.
 
 With ``--target-energy`` (issue 52), ``pt``, ``pa`` and ``lines`` stop each read at its first energy-0 state
 (``--target-energy 0``) and TTS99 is :func:`nonoqubo.campaign.aggregate.tts_of`'s, ``t_s + (R99 - 1) t_f``:
@@ -136,12 +136,27 @@ def settings(samplers: list[str], sweeps: list[int], beta_range: tuple[float, fl
             rows += [Setting(f"pa {s:g}, 32 replicas{until}", "pa", {"sweeps": s, "beta_range": beta_range, "replicas": 32,
                                                               "sweeps_per_beta": 10, **stop}, 4 if s <= 1000 else 2)
                      for s in sweeps]
-        elif name == "lines":  # the heat-bath line move (issue 52 item 4), on its own beta range (0.3,10)
-            rows += [Setting(f"lines {s:g}{until}", "lines", {"sweeps": s, **stop}, 8 if s <= 1000 else 2)
-                     for s in sweeps]
+        elif name == "lines":
+            rows += lines_settings(sweeps, target)
+        elif name == "lines-pa":
+            rows += lines_settings(sweeps, target, population=True)
         else:
             raise SystemExit(f"bench_hardcores: unknown sampler {name!r}")
     return rows
+
+
+def lines_settings(sweeps: list[int], target: bool = False, population: bool = False) -> list[Setting]:
+    """``lines`` (heat-bath line moves, issue 52 item 4) at every ``--sweeps``, on its own default beta range
+    (0.3,10: a move's energy is whole cell conflicts, not a flip's); *target*: each read stops at energy 0.
+    *population* (``lines-pa``): population annealing with line moves instead, two fixed settings whose reads
+    cost about what 5,000 and 13,000 single sweeps cost: 16 replicas x 300 sweeps, 64 x 200 (2 per beta)."""
+    stop = {"target_energy": 0} if target else {}
+    until = ", to energy 0" if target else ""
+    if population:
+        return [Setting(f"lines 300, 16 replicas{until}", "lines", {"sweeps": 300, "replicas": 16, **stop}, 2),
+                Setting(f"lines 200, 64 replicas, 2 per beta{until}", "lines",
+                        {"sweeps": 200, "replicas": 64, "sweeps_per_beta": 2, **stop}, 1)]
+    return [Setting(f"lines {s:g}{until}", "lines", {"sweeps": s, **stop}, 8 if s <= 1000 else 4) for s in sweeps]
 
 
 def puzzles_of(paths: list[str]) -> list[tuple[str, Puzzle]]:
@@ -334,7 +349,8 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=40.0, help="wall-clock seconds per setting and model (default 40)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--beta-range", default="1,20", help="LO,HI for sa, pt and pa (default 1,20: issue 43's best)")
-    ap.add_argument("--samplers", default="sa,tabu,pt,pa,sa-probe-starts")
+    ap.add_argument("--samplers", default="sa,tabu,pt,pa,sa-probe-starts",
+                    help="of sa, tabu, pt, pa, sa-probe-starts, lines, lines-pa (default all but the lines ones)")
     ap.add_argument("--sweeps", default="1000,10000")
     ap.add_argument("--presolves", default="none,probe",
                     help="the models each setting runs on: none, line, probe (default none,probe)")

@@ -73,8 +73,9 @@ class SampleOptions:
             warm start, resolved into :attr:`states` by :func:`nonoqubo.solvers.sampling.sample`
             through :func:`nonoqubo.solvers.initial.initial_states`.
         replicas: ``pt``: the rungs of its temperature ladder (default 8); ``pa``: its population (default
-            32): the copies of the state every read moves together (:mod:`nonoqubo.solvers.tempering`).
-        target_energy: ``pt``, ``pa``: a read ends at its first state of at most this energy (its time is
+            32): the copies of the state every read moves together (:mod:`nonoqubo.solvers.tempering`);
+            ``lines``: its population (default 1: no resampling; :mod:`nonoqubo.solvers.linemoves`).
+        target_energy: ``pt``, ``pa``, ``lines``: a read ends at its first state of at most this energy (its time is
             then its time to target; the run record keeps the budget beside it).
         states: the ``(reads, N)`` warm-start states themselves (not recorded; the run file
             records ``initial_states``).

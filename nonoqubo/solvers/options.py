@@ -167,7 +167,7 @@ _ENTRIES = (
                 "betas, one per line or a JSON list, never decreasing; no --sweeps or --beta-range then); "
                 "openjij-sa's linear needs --beta-range", group="anneal", two_words="custom"),
     SolveOption("sweeps-per-beta", "sweeps_per_beta", "whole", "N",
-                "sa, openjij-sa, pa: sweeps held at each beta (default 1, pa 10; --sweeps must be a multiple of it; "
+                "sa, openjij-sa, pa, lines: sweeps held at each beta (default 1, pa 10; --sweeps must be a multiple of it; "
                 "openjij-sa needs --beta-range with it)", group="anneal", most=MOST_SWEEPS),
     SolveOption("restarts", "restarts", "whole", "R",
                 "sa: R independent anneals per read, the read keeping the best (its time is all R); tabu: the "
@@ -182,7 +182,8 @@ _ENTRIES = (
                 "with an --sqa-schedule that starts near s=1)", group="anneal"),
     SolveOption("replicas", "replicas", "whole", "K",
                 "pt: the rungs of its temperature ladder, at least 2 (default 8); pa: its population, at least 1 "
-                "(default 32); every replica is swept --sweeps times, so a read costs K anneals", group="anneal",
+                "(default 32); lines: a population of K states annealed with population annealing's resampling (default 1, no "
+                "resampling); every replica is swept --sweeps times, so a read costs K anneals", group="anneal",
                 most=MOST_RESTARTS),
     SolveOption("target-energy", "target_energy", "whole", "E",
                 "pt, pa, lines: a read ends at its first state of energy E or less (0: a solution), as QUBO++'s "

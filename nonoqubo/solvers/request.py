@@ -35,7 +35,7 @@ Examples:
     {'reads': 20, 'seed': 3, 'sweeps': None, 'time_limit': None, 'workers': None, 'count': None, 'beta_range': '0.5,10', 'presolve': 'probe'}
     >>> SolveRequest.of("tabu", sweeps=100).check()
     Traceback (most recent call last):
-    nonoqubo.errors.SolverError: --sweeps does not apply to the tabu sampler (it applies to: sa, openjij-sa, openjij-sqa, pt, pa, mock-dwave)
+    nonoqubo.errors.SolverError: --sweeps does not apply to the tabu sampler (it applies to: sa, openjij-sa, openjij-sqa, pt, pa, lines, mock-dwave)
 """
 
 from __future__ import annotations

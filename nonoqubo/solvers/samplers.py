@@ -162,9 +162,11 @@ SAMPLER_TABLE: dict[str, SamplerSpec] = {
                     timing=SAMPLER_TIMING, states_per_read=tempering.pa_replicas, work_bounded=True),
         SamplerSpec("lines", "heat-bath line moves (compiled, numba; domain-wall only): each sweep redraws every row's "
                              "and column's block placement from its exact distribution given the crossing lines, "
-                             "annealed over --beta-range (default 0.3,10); --sweeps, --target-energy",
-                    frozenset({"sweeps", "beta_range", "target_energy"}), linemoves.run_lines,
-                    check_model=linemoves.check_model, timing=SAMPLER_TIMING),
+                             "annealed over --beta-range (default 0.3,10); --sweeps, --sweeps-per-beta, --target-energy; "
+                             "--replicas K > 1: population annealing of K states",
+                    frozenset({"sweeps", "beta_range", "sweeps_per_beta", "replicas", "target_energy"}),
+                    linemoves.run_lines, check_model=linemoves.check_model, timing=SAMPLER_TIMING,
+                    states_per_read=linemoves.line_replicas),
         SamplerSpec("cpsat", "CP-SAT (ortools): the puzzle solved exactly, a Boolean per cell and an automaton "
                              "per line; --count N enumerates and counts solutions",
                     frozenset({"time_limit", "workers", "count"}), cpsat.run, deterministic=True,

@@ -53,16 +53,17 @@ def _moves(q: Qubo, beta: float, count: int, line: int | None, seed: int = 3):
     rng = np.random.default_rng(seed)
     state = np.zeros(q.num_vars, np.int8)
     start = (rng.random(lines.count) * lines.placements).astype(np.int64)
-    lines.place(state, start)
+    lines.place(state, start, lines.first_shifts())
     current = lines.place_ptr[:-1] + start
     streams = rng.bit_generator.random_raw(1).astype(np.uint64)
     scratch = (np.empty(q.num_vars, np.int64), np.empty(q.num_vars + len(lines.slots) + 1, np.int64),
+               np.empty(len(lines.slots) + 1, np.int64),
                np.empty(int(lines.placements.max()), np.int64), np.empty(1, np.int64))
     table = heatbath.weight_table(beta)
     for _ in range(count):
         which = int(rng.integers(lines.count)) if line is None else line
         change = heatbath.move(which, *_kernel_args(q, lines), table, state, current, streams, *scratch)
-        yield which, int(scratch[3][0]), state, int(change)
+        yield which, int(scratch[4][0]), state, int(change)
 
 
 def test_each_move_keeps_every_line_valid_and_the_energy_exact():
@@ -164,13 +165,102 @@ def test_a_model_without_its_puzzle_is_refused():
         sample(bare, "lines", reads=1)
 
 
-def test_a_line_past_the_cap_is_refused_in_one_line():
-    row = "#." * 10 + "." * 40  # one row of 10 blocks in 60 cells: C(41 + 10, 10) placements
-    q = build(Puzzle.from_picture([row]))
+WIDE = Puzzle.from_picture(["#." * 10 + "." * 40])  # one row of 10 blocks in 60 cells: C(41 + 10, 10) placements
+
+
+def test_a_line_past_the_cap_is_moved_by_dynamic_programming():
+    q = build(WIDE)
+    lines = linemoves.Lines.of(q)
+    assert lines.placements.max() == linemoves.placements_of(41, 10) == 12_777_711_870
+    assert lines.dp.tolist() == [1] + [0] * (lines.count - 1) and lines.place_ptr[-1] < 100  # nothing enumerated
+    batch = sample(q, "lines", reads=3, seed=2, sweeps=300)
+    assert np.array_equal(batch.energies, q.energy(batch.bits)) and (batch.energies == 0).all()
+    assert all(_lines_valid(q, state) for state in batch.bits)
+
+
+def test_a_line_past_the_cap_that_no_programme_can_move_is_refused_in_one_line(monkeypatch):
+    tables = linemoves._dp_tables
+
+    def unready(qubo, bounds):
+        *rest, ready = tables(qubo, bounds)
+        return (*rest, np.zeros_like(ready))
+
+    monkeypatch.setattr(linemoves, "_dp_tables", unready)
     with pytest.raises(SolverError, match=r"^--sampler lines: row 1 has 12,777,711,870 placements of its blocks; "
                                           r"at most 200,000 a line"):
-        sample(q, "lines", reads=1)
-    assert linemoves.placements_of(41, 10) == 12_777_711_870
+        sample(build(WIDE), "lines", reads=1)
+
+
+@pytest.mark.parametrize("path", [None, CORE])
+def test_dynamic_programming_moves_draw_the_exact_distribution_and_keep_energies(monkeypatch, path):
+    """Every line moved by move_dp (DP_FROM 0): energies exact move by move, lines valid, and one line's
+    placements drawn 40,000 times from a fixed rest against exp(-beta E) / Z (E by Qubo.energy)."""
+    from nonoqubo.solvers import heatbath
+
+    if path is None:
+        q = build(SMALL)
+    else:
+        from nonoqubo.clues import load
+        from nonoqubo.pipeline import Models
+
+        q = Models.build(load(path), presolve="line").presolve()
+    monkeypatch.setattr(linemoves, "DP_FROM", 10**18)
+    enumerated = linemoves.Lines.of(q)
+    monkeypatch.setattr(linemoves, "DP_FROM", 0)
+    lines = linemoves.Lines.of(q)
+    assert lines.dp.all() and lines.place_ptr[-1] == 0
+    rng = np.random.default_rng(4)
+    state = np.zeros(q.num_vars, np.int8)
+    shift_now = lines.first_shifts()
+    lines.place(state, np.zeros(lines.count, np.int64), shift_now)
+    size = len(lines.slots) + 2 * len(lines.lo) + 2
+    scratch = (np.empty(q.num_vars, np.int64), np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size),
+               np.empty(size, np.int64))
+    args = (*linemoves._csr(q), lines.var_line, lines.var_ptr, lines.line_vars, lines.block_ptr, lines.slot_ptr,
+            lines.slots, lines.lo, lines.hi, lines.self_e, lines.pair_ptr, lines.pair_e)
+    streams = rng.bit_generator.random_raw(1).astype(np.uint64)
+    energy = int(q.energy(state)[0])
+    for _ in range(300):
+        energy += heatbath.move_dp(int(rng.integers(lines.count)), *args, 0.8, state, shift_now, streams, *scratch)
+        assert energy == int(q.energy(state)[0])
+        assert _lines_valid(q, state)
+    line = int(np.argmax(enumerated.placements))
+    count = int(enumerated.placements[line])
+    m = int(lines.block_ptr[line + 1] - lines.block_ptr[line])
+    placed = enumerated.shifts[enumerated.shift_ptr[line]:enumerated.shift_ptr[line + 1]].reshape(count, m)
+    index = {tuple(row.tolist()): a for a, row in enumerate(placed)}
+    energies = []
+    for a in range(count):
+        x = state.copy()
+        enumerated.place_line(x, line, a)
+        energies.append(int(q.energy(x)[0]))
+    beta, draws = 0.6, 40_000
+    seen = np.zeros(count)
+    blocks = slice(int(lines.block_ptr[line]), int(lines.block_ptr[line + 1]))
+    for _ in range(draws):
+        heatbath.move_dp(line, *args, beta, state, shift_now, streams, *scratch)
+        seen[index[tuple(shift_now[blocks].tolist())]] += 1
+    exact = np.exp(-beta * (np.array(energies) - min(energies)))
+    exact /= exact.sum()
+    expected = draws * exact
+    big = expected >= 5  # chi-square over the placements expected 5 times or more, the rest pooled
+    chi2 = float((((seen[big] - expected[big]) ** 2) / expected[big]).sum())
+    pooled = expected[~big].sum()
+    if pooled > 0:
+        chi2 += float((seen[~big].sum() - pooled) ** 2 / max(pooled, 1.0))
+    cells = int(big.sum()) + 1
+    assert chi2 < 3 * cells + 20, (chi2, cells)
+    assert len(set(energies)) > 1
+
+
+def test_dynamic_programming_in_whole_reads_single_and_population(monkeypatch):
+    monkeypatch.setattr(linemoves, "DP_FROM", 0)
+    q = build(MEDIUM)
+    for extra in ({}, {"replicas": 4}):
+        one = sample(q, "lines", reads=3, seed=9, sweeps=60, **extra)
+        two = sample(q, "lines", reads=3, seed=9, sweeps=60, **extra)
+        assert np.array_equal(one.bits, two.bits) and np.array_equal(one.energies, q.energy(one.bits))
+        assert (one.energies == 0).all() and all(_lines_valid(q, state) for state in one.bits)
 
 
 def test_cli_run_file_records_lines_and_decodes(run_cli, tmp_path):
@@ -186,3 +276,45 @@ def test_cli_run_file_records_lines_and_decodes(run_cli, tmp_path):
     assert record["timing"]["time_source"] == "sampler timing"
     status, decoded, err = run_cli("decode", clues, out, "--json")
     assert status == 0 and json.loads(decoded)["best_energy"] == 0, err
+
+
+def test_population_annealing_with_line_moves():
+    """--replicas K > 1: a population of K states resampled between betas; the same seed gives the same samples,
+    energies are the model's, every line valid, and a small puzzle reaches 0."""
+    q = build(MEDIUM)
+    one = sample(q, "lines", reads=3, seed=5, sweeps=40, replicas=8, sweeps_per_beta=2)
+    two = sample(q, "lines", reads=3, seed=5, sweeps=40, replicas=8, sweeps_per_beta=2)
+    assert np.array_equal(one.bits, two.bits)
+    assert np.array_equal(one.energies, q.energy(one.bits)) and (one.energies == 0).all()
+    assert all(_lines_valid(q, state) for state in one.bits)
+    info = one.extra[RUN]["sampler_reported"]
+    assert (info["replicas"], info["betas"]) == (8, 20)
+
+
+def test_population_annealing_keeps_its_energies_exact_on_a_hard_core():
+    from nonoqubo.clues import load
+    from nonoqubo.pipeline import Models
+
+    q = Models.build(load(CORE), presolve="line").presolve()
+    batch = sample(q, "lines", reads=2, seed=3, sweeps=50, replicas=4)
+    assert np.array_equal(batch.energies, q.energy(batch.bits))
+    assert all(_lines_valid(q, state) for state in batch.bits)
+
+
+def test_a_campaign_plan_runs_lines_as_solve_does(run_cli, tmp_path):
+    status, _, err = run_cli("suite", "--random", "5x5:0.5:1:7", "-o", tmp_path / "suite", "-q")
+    assert status == 0, err
+    (tmp_path / "plan.yaml").write_text("suite: suite\nseeds: [3]\nsettings:\n"
+                                        "  lines: {sampler: lines, reads: 3, sweeps: [20, 40]}\n")
+    status, out, err = run_cli("run", tmp_path / "plan.yaml", "-j", 1, "-q")
+    assert status == 0, out + err
+    ran = sorted((tmp_path / "runs").glob("*/*.json"))
+    assert [p.parent.name for p in ran] == ["lines-sweeps=20", "lines-sweeps=40"]
+    record = json.loads(ran[1].read_text())["info"]["nonoqubo"]
+    assert record["sampler"] == "lines" and record["parameters"]["sweeps"] == 40
+    model = next(p for p in (tmp_path / "suite").iterdir() if p.name.endswith(".qubo.json"))
+    alone = tmp_path / "alone.json"
+    status, _, err = run_cli("solve", model, "--sampler", "lines", "--reads", 3, "--sweeps", 40, "--seed", 3, "-q",
+                             "-o", alone)
+    assert status in (0, 1), err
+    assert json.loads(alone.read_text())["sample_data"] == json.loads(ran[1].read_text())["sample_data"]

@@ -105,7 +105,7 @@ def test_bad_reads(run_cli):
     (["--sampler", "qbpp", "--time-limit", "-1"], "--time-limit must be a positive number of seconds, not -1.0"),
     (["--sampler", "tabu", "--time-limit", "nan"], "--time-limit must be a positive number of seconds, not nan"),
     (["--time-limit", "-1"], "--time-limit does not apply to the sa sampler (it applies to: tabu, qbpp, cpsat)"),
-    (["--sampler", "qbpp", "--sweeps", "5"], "--sweeps does not apply to the qbpp sampler (it applies to: sa, openjij-sa, openjij-sqa, pt, pa, mock-dwave)"),
+    (["--sampler", "qbpp", "--sweeps", "5"], "--sweeps does not apply to the qbpp sampler (it applies to: sa, openjij-sa, openjij-sqa, pt, pa, lines, mock-dwave)"),
 ])
 def test_every_bad_option_is_one_line_and_status_2(run_cli, args, message, monkeypatch):
     from nonoqubo.pipeline import Models

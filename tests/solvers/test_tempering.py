@@ -173,7 +173,7 @@ def test_cli_sweep_over_replicas(run_cli, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--sampler", "pt", "--replicas", "1"], "--replicas must be at least 2 for --sampler pt"),
     (["--sampler", "pa", "--replicas", "0"], "--replicas must be a whole number of at least 1, not 0"),
-    (["--sampler", "sa", "--replicas", "4"], "--replicas does not apply to the sa sampler (it applies to: pt, pa)"),
+    (["--sampler", "sa", "--replicas", "4"], "--replicas does not apply to the sa sampler (it applies to: pt, pa, lines)"),
     (["--sampler", "pa", "--sweeps", "100", "--sweeps-per-beta", "30"], "--sweeps (100) must be a multiple of"),
     (["--sampler", "pt", "--sweeps-per-beta", "10"], "--sweeps-per-beta does not apply to the pt sampler"),
     (["--sampler", "pt", "--beta-range", "5,1"], "--beta-range: LO must be below HI"),
@@ -256,7 +256,7 @@ def test_a_read_that_misses_the_target_runs_its_whole_budget():
 def test_target_energy_is_refused_by_a_sampler_that_does_not_stop_at_one(run_cli, tmp_path):
     status, stdout, err = run_cli("solve", HEART, "--sampler", "sa", "--target-energy", "0", "-q",
                                   "-o", tmp_path / "s.json")
-    assert status == 2 and "--target-energy does not apply to the sa sampler (it applies to: pt, pa)" in err, err
+    assert status == 2 and "--target-energy does not apply to the sa sampler (it applies to: pt, pa, lines)" in err, err
 
 
 @pytest.mark.parametrize("sampler", ["pt", "pa"])
