@@ -41,6 +41,20 @@ time from the record's ``read_seconds``; ``t/read`` is then the mean over all re
 The targets of issue 43: ``p_lo >= 1 %`` at <= 10^4 sweeps and ``TTS99 <= 10 x`` CP-SAT's solve
 time; the last two columns give each row's distance to them (``p_lo / 1 %`` and ``TTS99 / (10 x CP-SAT)``).
 The table is markdown on stdout; progress goes to stderr.
+
+**The study of issue 52 item 6** (``python benchmarks/bench_hardcores.py cores20 cores25
+tests/data/puzzles/json/gecode-difficult.json --presolves line --samplers sa,pt,pa --target-energy
+--budget 30 --json study.json``): after the table, a per-member verdict on the *moonshot* (:func:`verdict`):
+it holds on a member when one setting at <= 10^4 sweeps has ``p_lo >= 1 %`` **and** ``TTS99 <= 10 x``
+CP-SAT's solve time (the sampler's time alone; the verdict also says whether it still holds with the
+presolve's time added); where it does not, by how much (the best ``p_lo / 1 %`` and the best
+``TTS99 / (10 x CP-SAT)`` over the settings, each with its setting) and why: no success in any read
+of any setting, successes too rare for the lower bound, or p met but too slow.  ``--json PATH`` writes
+every row's numbers, every member's facts (variables per model, CP-SAT's solve and proof seconds, the
+presolve's seconds, the load average before and after the member) and the verdicts, for the README's
+tables; ``python benchmarks/bench_hardcores.py --from-json A.json B.json ...`` prints one table and
+the verdicts from several such runs (:func:`summarize`).  The settings of a member run one after another in this one process (one core, apart from
+CP-SAT's own short solve, which uses its default workers as ``solve --sampler cpsat`` does).
 """
 
 from __future__ import annotations
@@ -101,7 +115,7 @@ class Measured:
 
 def settings(samplers: list[str], sweeps: list[int], beta_range: tuple[float, float],
              target: bool = False) -> list[Setting]:
-    """The rows, in table order; *target*: pt and pa stop each read at energy 0."""
+    """The rows, in table order; *target*: pt, pa and lines stop each read at energy 0."""
     rows: list[Setting] = []
     stop = {"target_energy": 0} if target else {}
     until = ", to energy 0" if target else ""
@@ -182,30 +196,154 @@ def measure(model, setting: Setting, budget: float, seed: int) -> Measured:
     return out
 
 
-def row_cells(m: Measured, cpsat_seconds: float, presolve_seconds: float | None) -> list[str]:
-    """p [CI], t, TTS99, TTS99 + presolve, distance to the p target and to 10x CP-SAT."""
+def row_numbers(m: Measured, cpsat_seconds: float, presolve_seconds: float | None) -> dict[str, Any]:
+    """One row's numbers: successes, reads, p with its Wilson interval (``p_bound``: the one-sided 95 %
+    bound when there is no success), seconds per read, TTS99 (``bound``: a lower bound, no success),
+    TTS99 + presolve, and the distances to the targets (``p_lo_ratio = p_lo / 1 %``, ``tts_ratio`` and
+    ``tts_presolve_ratio`` = TTS99 (+ presolve) / (10 x CP-SAT))."""
     t = float(np.mean(m.seconds))
     p = m.valid / m.reads
     lo, hi = wilson(m.valid, m.reads)
+    p_bound = None
     if m.settled:  # nothing left to sample: the one read is the presolve's answer, p is exactly 1
-        tts = t
-        p_text, tts_text, p_lo = "1 (settled by the presolve)", f"{tts:.3g}", 1.0
+        tts, p_lo = t, 1.0
     elif m.valid:
-        tts = float(tts_of(runs_to_solution(p), t, m.split()))
-        p_text, tts_text, p_lo = f"{p:.3f} [{lo:.3f}, {hi:.3f}]", f"{tts:.3g}", lo
+        tts, p_lo = float(tts_of(runs_to_solution(p), t, m.split())), lo
     else:
         p_bound, _, tts_bound = censored_bounds(m.reads, t)
-        tts = float(tts_bound or math.inf)
-        p_text, tts_text, p_lo = f"0 (<= {p_bound:.3f})", f">= {tts:.3g}", 0.0
-    with_presolve = "-" if presolve_seconds is None else (
-        f"{'>= ' if not m.valid else ''}{tts + presolve_seconds:.3g}")
+        tts, p_lo = float(tts_bound or math.inf), 0.0
+    target = CPSAT_FACTOR * cpsat_seconds
     total = tts + (presolve_seconds or 0.0)
-    p_gap = "met (p = 1)" if m.settled else f"{p_lo / P_TARGET:.2g}x" if p_lo else "0 (no success)"
-    tts_gap = f"{'>= ' if not m.valid else ''}{total / (CPSAT_FACTOR * cpsat_seconds):.3g}x"
-    return [f"{m.valid}/{m.reads}", p_text, f"{t:.3g}", tts_text, with_presolve, p_gap, tts_gap]
+    return {"successes": m.valid, "reads": m.reads, "settled": m.settled, "p": p, "p_lo": lo, "p_hi": hi,
+            "p_bound": p_bound, "seconds_per_read": t, "tts99": tts, "bound": not m.valid and not m.settled,
+            "tts99_presolve": None if presolve_seconds is None else total, "p_lo_ratio": p_lo / P_TARGET,
+            "tts_ratio": tts / target, "tts_presolve_ratio": total / target}
+
+
+def row_cells(m: Measured, cpsat_seconds: float, presolve_seconds: float | None) -> list[str]:
+    """p [CI], t, TTS99, TTS99 + presolve, distance to the p target and to 10x CP-SAT."""
+    r = row_numbers(m, cpsat_seconds, presolve_seconds)
+    at_least = ">= " if r["bound"] else ""
+    if r["settled"]:
+        p_text = "1 (settled by the presolve)"
+    elif r["successes"]:
+        p_text = f"{r['p']:.3f} [{r['p_lo']:.3f}, {r['p_hi']:.3f}]"
+    else:
+        p_text = f"0 (<= {r['p_bound']:.3f})"
+    with_presolve = "-" if r["tts99_presolve"] is None else f"{at_least}{r['tts99_presolve']:.3g}"
+    p_gap = ("met (p = 1)" if r["settled"] else f"{r['p_lo_ratio']:.2g}x" if r["successes"] else "0 (no success)")
+    return [f"{m.valid}/{m.reads}", p_text, f"{r['seconds_per_read']:.3g}", f"{at_least}{r['tts99']:.3g}",
+            with_presolve, p_gap, f"{at_least}{r['tts_presolve_ratio']:.3g}x"]
+
+
+def verdict(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The moonshot on one member from its rows (:func:`row_numbers` with ``setting`` and ``sweeps``):
+    it holds when a row at <= 10^4 sweeps has ``p_lo >= 1 %`` and TTS99 (the sampler alone) <= 10x
+    CP-SAT's solve time.  Otherwise the best distances and why: ``"no success"`` (no read of any
+    setting reached energy 0), ``"p met, too slow"`` (p_lo >= 1 % somewhere, TTS99 above the target
+    everywhere it is), ``"too rare"`` (successes, but p_lo < 1 % in every setting; ``"too rare and too slow"``
+    when TTS99 also misses).
+
+    Examples:
+        >>> row = dict(setting="pa", sweeps=10000, reads=20, successes=5, p_lo_ratio=4.0, tts_ratio=0.5,
+        ...            tts_presolve_ratio=2.0)
+        >>> v = verdict([row]); (v["holds"], v["holds_with_presolve"], v["why"])
+        (True, False, 'met')
+        >>> verdict([dict(row, tts_ratio=3.0)])["why"]
+        'p met, too slow'
+        >>> verdict([dict(row, successes=0, p_lo_ratio=0.0)])["why"]
+        'no success'
+    """
+    eligible = [r for r in rows if (r.get("sweeps") or 0) <= 10_000]
+    if not eligible:
+        return {"holds": False, "holds_with_presolve": False, "why": "not measured"}
+
+    def meets(r: dict[str, Any], key: str) -> bool:
+        return r["successes"] > 0 and r["p_lo_ratio"] >= 1.0 and r[key] <= 1.0
+
+    best_p = max(eligible, key=lambda r: r["p_lo_ratio"])
+    # the best TTS99 measured (a row with a success) before any lower bound of a row without one
+    best_t = min(eligible, key=lambda r: (not r["successes"], r["tts_ratio"]))
+    holding = [r for r in eligible if meets(r, "tts_ratio")]
+    if holding:
+        why = "met"
+    elif not any(r["successes"] for r in eligible):
+        why = "no success"
+    elif best_p["p_lo_ratio"] >= 1.0:
+        why = "p met, too slow"
+    else:
+        why = "too rare" if best_t["tts_ratio"] <= 1.0 else "too rare and too slow"
+    return {"holds": bool(holding), "holds_with_presolve": any(meets(r, "tts_presolve_ratio") for r in eligible),
+            "why": why, "met_by": [r["setting"] for r in holding],
+            "best_p_lo_ratio": best_p["p_lo_ratio"], "best_p_setting": best_p["setting"],
+            "best_tts_ratio": best_t["tts_ratio"], "best_tts_bound": not best_t["successes"],
+            "best_tts_setting": best_t["setting"], "reads": sum(r["reads"] for r in eligible),
+            "successes": sum(r["successes"] for r in eligible)}
+
+
+def verdict_line(name: str, v: dict[str, Any]) -> str:
+    """One member's verdict in words (the README's list)."""
+    if v["why"] == "not measured":
+        return f"{name}: not measured"
+    if v["holds"]:
+        extra = "" if v["holds_with_presolve"] else " (not with the presolve's time added)"
+        return f"{name}: **the moonshot holds** with {', '.join(v['met_by'])}{extra}"
+    tts = f"{'>= ' if v['best_tts_bound'] else ''}{v['best_tts_ratio']:.3g}x"
+    if v["why"] == "no success":
+        return (f"{name}: **not met** (no success in any of its {v.get('reads', '?')} reads, every setting): "
+                f"TTS99 / (10 x CP-SAT) {tts} even for the best bound ({v['best_tts_setting']})")
+    return (f"{name}: **not met** ({v['why']}): best p_lo / 1 % {v['best_p_lo_ratio']:.2g}x "
+            f"({v['best_p_setting']}), best TTS99 / (10 x CP-SAT) {tts} ({v['best_tts_setting']})")
+
+
+def summarize(paths: list[str]) -> None:
+    """Print one table and the verdicts from the ``--json`` files of several runs (``--from-json``).
+
+    A member measured by several runs (say the sa, pt and pa rows in one, the lines rows in another) gets
+    one CP-SAT solve time, the median of its runs' (CP-SAT's time moves with the machine's load), and
+    every row's ``TTS99 / (10 x CP-SAT)`` is recomputed against it; the verdict is over all its rows.
+    """
+    members: dict[str, dict[str, Any]] = {}
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for path in paths:
+        report = json.loads(Path(path).read_text())
+        for member in report["members"]:
+            seen = members.setdefault(member["name"], {**member, "cpsat_runs": [], "loads": []})
+            seen["cpsat_runs"].append(member["cpsat"]["solve_seconds"])
+            seen["loads"] += member["load_average"]
+        for row in report["rows"]:
+            rows.setdefault(row["member"], []).append(row)
+    print("| member | variables after presolve | CP-SAT solve (s) | presolve (s) | setting | solved/reads | "
+          "p [95% Wilson] | t/read (s) | TTS99 (s) | TTS99 + presolve (s) | p_lo / 1 % | TTS99 / (10 x CP-SAT) | "
+          "TTS99 + presolve / (10 x CP-SAT) |")
+    print("|" + "---|" * 13)
+    verdicts = {}
+    for name, member in members.items():
+        cpsat = float(np.median(member["cpsat_runs"]))
+        target = CPSAT_FACTOR * cpsat
+        for r in rows.get(name, []):
+            presolve = member["presolved"].get(r["presolve"], {}).get("seconds")
+            r["tts_ratio"] = r["tts99"] / target
+            r["tts_presolve_ratio"] = (r["tts99"] + (presolve or 0.0)) / target
+            at_least = ">= " if r["bound"] else ""
+            p_text = (f"{r['p']:.3f} [{r['p_lo']:.3f}, {r['p_hi']:.3f}]" if r["successes"]
+                      else f"0 (<= {r['p_bound']:.3f})")
+            print(f"| {name} | {r['variables']} | {cpsat:.3g} | {'-' if presolve is None else f'{presolve:.3g}'} | "
+                  f"{r['setting']} | {r['successes']}/{r['reads']} | {p_text} | {r['seconds_per_read']:.3g} | "
+                  f"{at_least}{r['tts99']:.3g} | {at_least}{r['tts99'] + (presolve or 0.0):.3g} | "
+                  f"{r['p_lo_ratio']:.2g}x | {at_least}{r['tts_ratio']:.3g}x | {at_least}{r['tts_presolve_ratio']:.3g}x |")
+        verdicts[name] = verdict(rows.get(name, []))
+    print()
+    for name, member in members.items():
+        runs = ", ".join(f"{t:.3g}" for t in member["cpsat_runs"])
+        print(f"- {verdict_line(name, verdicts[name])}; CP-SAT solve {runs} s in its runs; load average "
+              f"{min(member['loads']):.2f} to {max(member['loads']):.2f}")
 
 
 def main() -> None:
+    if "--from-json" in sys.argv[1:]:
+        summarize([a for a in sys.argv[1:] if a != "--from-json"])
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("inputs", nargs="+", metavar="SUITE_OR_PUZZLES")
     ap.add_argument("--budget", type=float, default=40.0, help="wall-clock seconds per setting and model (default 40)")
@@ -218,6 +356,7 @@ def main() -> None:
                     help="the models each setting runs on: none, line, probe (default none,probe)")
     ap.add_argument("--target-energy", action="store_true",
                     help="pt, pa and lines stop each read at its first energy-0 state (TTS99 counted as tts_of says)")
+    ap.add_argument("--json", metavar="PATH", help="also write every row, member and verdict to PATH as JSON")
     args = ap.parse_args()
     asked = [None if name == "none" else name for name in args.presolves.split(",")]
     beta_range = tuple(float(v) for v in args.beta_range.split(","))
@@ -225,11 +364,14 @@ def main() -> None:
                     args.target_energy)
     began = time.perf_counter()
     load_before = os.getloadavg()
-    print("| puzzle | setting | presolve | variables | solved/reads | p [95% Wilson] | t/read (s) | TTS99 (s) | "
-          "TTS99 + presolve (s) | p_lo / 1 % | TTS99 / (10 x CP-SAT) |")
-    print("|" + "---|" * 11)
+    print("| puzzle | setting | presolve | variables | CP-SAT solve (s) | presolve (s) | solved/reads | "
+          "p [95% Wilson] | t/read (s) | TTS99 (s) | TTS99 + presolve (s) | p_lo / 1 % | TTS99 / (10 x CP-SAT) |")
+    print("|" + "---|" * 13)
     notes = []
+    report: dict[str, Any] = {"argv": sys.argv[1:], "budget": args.budget, "seed": args.seed,
+                              "beta_range": list(beta_range), "members": [], "rows": []}
     for name, puzzle in puzzles_of(args.inputs):
+        member_load = os.getloadavg()
         fact = truth(puzzle, 2, time_limit=60)
         presolved: dict[str | None, tuple[Any, float | None]] = {None: (Models.build(puzzle).qubo, None)}
         for level in filter(None, asked):
@@ -241,20 +383,48 @@ def main() -> None:
                      f"{' (exact)' if fact.exact else ''}, solve {fact.solve_seconds:.3g} s, proof "
                      f"{fact.proof_seconds:.3g} s")
         print(f"  {notes[-1]}", file=sys.stderr)
+        member_rows: list[dict[str, Any]] = []
         for setting in rows:
             for presolve in [level for level in asked if level is None or level in setting.presolves]:
                 model, presolve_seconds = presolved[presolve]
                 print(f"  {name} {setting.label} presolve {presolve or 'none'}", file=sys.stderr, flush=True)
                 m = measure(model, setting, args.budget, args.seed)
                 cells = row_cells(m, fact.solve_seconds, presolve_seconds)
-                print(f"| {name} | {setting.label} | {presolve or 'none'} | {model.num_vars} | " + " | ".join(cells)
-                      + " |", flush=True)
+                print(f"| {name} | {setting.label} | {presolve or 'none'} | {model.num_vars} | "
+                      f"{fact.solve_seconds:.3g} | {'-' if presolve_seconds is None else f'{presolve_seconds:.3g}'} | "
+                      + " | ".join(cells) + " |", flush=True)
+                member_rows.append({"member": name, "setting": setting.label, "sampler": setting.sampler,
+                                    "sweeps": setting.options.get("sweeps"), "presolve": presolve or "none",
+                                    "variables": model.num_vars, **row_numbers(m, fact.solve_seconds, presolve_seconds)})
+        verdicts = {level or "none": verdict([r for r in member_rows if r["presolve"] == (level or "none")])
+                    for level in asked}
+        report["rows"] += member_rows
+        report["members"].append({
+            "name": name, "variables": presolved[None][0].num_vars,
+            "presolved": {level: {"variables": model.num_vars, "seconds": seconds}
+                          for level, (model, seconds) in presolved.items() if level},
+            "cpsat": {"solutions": fact.solutions, "exact": fact.exact, "solve_seconds": fact.solve_seconds,
+                      "proof_seconds": fact.proof_seconds},
+            "load_average": [member_load[0], os.getloadavg()[0]], "verdict": verdicts})
+        if args.json:  # after every member, so a run stopped early keeps what it measured
+            Path(args.json).write_text(json.dumps(report, indent=1, default=float) + "\n")
     load_after = os.getloadavg()
     print()
     for note in notes:
         print(f"- {note}")
     print(f"- {time.perf_counter() - began:.0f} s in all; load average {load_before[0]:.2f} before, "
           f"{load_after[0]:.2f} after; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print()
+    print("The moonshot (p_lo >= 1 % at <= 10^4 sweeps and TTS99 <= 10x CP-SAT's solve time), per member and model:")
+    print()
+    for member in report["members"]:
+        for level, v in member["verdict"].items():
+            print(f"- {verdict_line(member['name'] + (f' ({level})' if len(asked) > 1 else ''), v)}; load average "
+                  f"{member['load_average'][0]:.2f} to {member['load_average'][1]:.2f}")
+    report["load_average"] = [load_before[0], load_after[0]]
+    report["seconds"] = time.perf_counter() - began
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1, default=float) + "\n")
 
 
 if __name__ == "__main__":

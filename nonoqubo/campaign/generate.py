@@ -36,7 +36,11 @@ logic nor lookahead settles it and a solver has real search to do), made by *rep
 drawing: random pictures are almost never hard cores, so the member's random picture is
 changed where CP-SAT's two solutions differ until its puzzle is unique, keeping at every step
 what one-cell probing cannot settle (:mod:`nonoqubo.campaign.repair`).  ``min_open`` (``suite
---min-open``) asks for at least so many cells open after one-cell probing; the uniqueness proof
+--min-open``) asks for at least so many cells open after one-cell probing; left out (``None``) it is
+:func:`default_min_open`, a quarter of the member's cells (100 at 20x20, 157 at 25x25): a target of one
+open cell never steers the repair towards hard pictures, so it wanders, while a quarter of the cells
+is a target the repair reaches in seconds to a few minutes a member at 20x20 (``benchmarks/README.md``);
+an explicit value wins (0: at least one cell open).  The uniqueness proof
 and the repair's steps go in the suite's index (:attr:`Drawn.record`).  A picture that
 needs more than :data:`MAX_TRIES` draws (a hard core more than
 :data:`~nonoqubo.campaign.repair.MAX_STEPS` repair steps) is an error for that puzzle.
@@ -64,8 +68,8 @@ import numpy as np
 from ..errors import NonoquboError, TimeLimit
 from ..model.puzzle import Puzzle
 
-__all__ = ["MAX_MEMBERS", "MAX_SEED", "MAX_TRIES", "MAX_UNDECIDED", "Drawn", "Family", "Member", "draw", "make",
-           "parse_family"]
+__all__ = ["MAX_MEMBERS", "MAX_SEED", "MAX_TRIES", "MAX_UNDECIDED", "Drawn", "Family", "Member", "default_min_open",
+           "draw", "make", "parse_family"]
 
 #: draws per puzzle before ``unique=True`` gives up
 MAX_TRIES = 1000
@@ -81,6 +85,17 @@ MAX_SEED = 2**64 - 1
 _SIZE_DIGITS = 6
 
 _SIZE = re.compile(r"^(\d+)x(\d+)$")
+
+
+def default_min_open(width: int, height: int) -> int:
+    """The cells a hard core of ``width x height`` keeps open after one-cell probing when ``--min-open``
+    is not given: a quarter of its cells, rounded up (``ceil(W*H/4)``).
+
+    Examples:
+        >>> default_min_open(20, 20), default_min_open(25, 25), default_min_open(3, 3)
+        (100, 157, 3)
+    """
+    return (width * height + 3) // 4
 
 
 @dataclass(frozen=True)
@@ -121,11 +136,17 @@ class Family:
     count: int
     seed: int = 0
     unique: bool | str = False
-    min_open: int = 0
+    #: ``unique="hard"``: cells open after one-cell probing; None: :func:`default_min_open` of each size
+    min_open: int | None = None
 
     def members(self) -> list[Member]:
-        return [Member(w, h, self.density, self.seed, i + 1, self.unique, self.min_open)
+        return [Member(w, h, self.density, self.seed, i + 1, self.unique, self._min_open(w, h))
                 for w, h in self.sizes for i in range(self.count)]
+
+    def _min_open(self, width: int, height: int) -> int:
+        if unique_mode(self.unique) != "hard":
+            return 0
+        return default_min_open(width, height) if self.min_open is None else int(self.min_open)
 
 
 #: what a member's source says of its uniqueness rule
@@ -149,8 +170,17 @@ def unique_mode(unique: bool | str | None) -> str | None:
                         f"unique and not probe-solvable), not {unique!r}")
 
 
-def parse_family(text: str, unique: bool | str = False, min_open: int = 0) -> Family:
-    """Read ``SIZES:DENSITY:COUNT[:SEED]``; *min_open*: a hard core's cells open after one-cell probing.
+def parse_family(text: str, unique: bool | str = False, min_open: int | None = None) -> Family:
+    """Read ``SIZES:DENSITY:COUNT[:SEED]``; *min_open*: a hard core's cells open after one-cell probing
+    (None: :func:`default_min_open` of each size with ``unique="hard"``; 0: at least one).
+
+    Examples:
+        >>> [m.min_open for m in parse_family("20x20,25x25:0.5:1", unique="hard").members()]
+        [100, 157]
+        >>> [m.min_open for m in parse_family("20x20,25x25:0.5:1", unique="hard", min_open=30).members()]
+        [30, 30]
+        >>> [m.min_open for m in parse_family("20x20:0.5:1", unique="cpsat").members()]
+        [0]
 
     Raises:
         NonoquboError: the text does not follow the grammar (the message says which part), or
@@ -197,8 +227,9 @@ def parse_family(text: str, unique: bool | str = False, min_open: int = 0) -> Fa
         small = [f"{w}x{h}" for w, h in sizes if w * h < min_open]
         if small:
             raise NonoquboError(f"{where}: size {small[0]} has fewer than --min-open {min_open} cells")
+    kept = (None if min_open is None else int(min_open)) if mode == "hard" else 0
     return Family(tuple(sizes), density, numbers[0], numbers[1] if len(numbers) > 1 else 0,
-                  False if mode is None else mode, int(min_open) if mode == "hard" else 0)
+                  False if mode is None else mode, kept)
 
 
 @dataclass(frozen=True)

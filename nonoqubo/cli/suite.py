@@ -52,9 +52,11 @@ cells_open_after_variable_probing says).  Random pictures are almost never
 hard cores, so a --random member is made by repair: its random picture is
 changed where CP-SAT's two solutions differ, keeping what one-cell probing
 cannot settle, until CP-SAT proves it unique; --min-open CELLS asks for at
-least CELLS cells open after one-cell probing ('--random 20x20:0.5:6:1
---unique=hard --min-open 100': six 20x20 hard cores; minutes each, see
-benchmarks/README.md).  Each member's index entry records its uniqueness
+least CELLS cells open after one-cell probing, by default a quarter of the
+member's cells, ceil(W*H/4) (100 at 20x20, 157 at 25x25; --min-open 0: at
+least one), the target that steers the repair to hard pictures
+('--random 20x20:0.5:6:1 --unique=hard': six 20x20 hard cores, about a
+minute each, see benchmarks/README.md).  Each member's index entry records its uniqueness
 proof (uniqueness_proof: CP-SAT's count up to 2 found exactly 1) and the
 repair (repair_steps, repair_flips, repair_restarts, repair_seconds); hard
 cores are rarer at small sizes (repair found none at 6x6 to 10x10), where
@@ -167,9 +169,10 @@ def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "needs ortools), with --unique=line only line-solvable ones, with --unique=hard only "
                              "hard cores (proven unique and not settled by one-cell probing; random members are made "
                              "by repair)")
-    parser.add_argument("--min-open", type=int, default=0, metavar="CELLS",
+    parser.add_argument("--min-open", type=int, default=None, metavar="CELLS",
                         help="with --unique=hard and --random: each member keeps at least CELLS cells open after "
-                             "one-cell probing (its index entry's cells_open_after_cell_probing; default: at least 1)")
+                             "one-cell probing (its index entry's cells_open_after_cell_probing; default: a quarter "
+                             "of the member's cells, ceil(W*H/4), 100 at 20x20; 0: at least one)")
     add_truth_arguments(parser, "record per puzzle their number, line-solvability and the solve and proof times in "
                                 "the index", unique=True)
     add(parser, "encoding", f"build each puzzle in these ({', '.join(names())}; comma-separated); default: "

@@ -98,6 +98,47 @@ def test_min_open_is_checked_before_any_work(run_cli, tmp_path):
         assert not (tmp_path / "out").exists()
 
 
+def test_unique_hard_defaults_min_open_to_a_quarter_of_the_cells():
+    """Issue 52 item 5: with --unique=hard and no --min-open a member keeps ceil(W*H/4) cells open (a target
+    of one cell never steers the repair to hard pictures); an explicit --min-open wins, 0 included; the
+    default is applied with --unique=hard only."""
+    from nonoqubo.campaign.generate import default_min_open
+
+    assert [default_min_open(w, h) for w, h in [(20, 20), (25, 25), (3, 5), (1, 1)]] == [100, 157, 4, 1]
+    hard = parse_family("20x20,25x25,3x5:0.5:1:1", unique="hard").members()
+    assert [m.min_open for m in hard] == [100, 157, 4]
+    assert ">= 157 cells open after one-cell probing" in hard[1].source
+    assert [m.min_open for m in parse_family("20x20,25x25:0.5:1", unique="hard", min_open=30).members()] == [30, 30]
+    assert [m.min_open for m in parse_family("20x20:0.5:1", unique="hard", min_open=0).members()] == [0]
+    for unique in (False, True, "cpsat", "line"):
+        (member,) = parse_family("20x20:0.5:1", unique=unique).members()
+        assert member.min_open == 0 and "cells open" not in member.source
+
+
+@pytest.mark.parametrize("extra, expected", [((), 100), (("--min-open", "40"), 40), (("--min-open", "0"), 0)])
+def test_the_suite_passes_the_default_or_the_explicit_min_open_to_the_repair(run_cli, tmp_path, monkeypatch,
+                                                                             extra, expected):
+    """What ``suite --unique=hard`` hands the repair: ceil(W*H/4) = 100 at 20x20 without --min-open, the
+    value given with it (the repair replaced by one from a known picture, to stay fast)."""
+    asked: list[int] = []
+
+    def known(height, width, density, seed, *, min_open=0, time_limit=None, name="", source="", step=None):
+        asked.append(min_open)
+        return repair_picture(_difficult(), np.random.default_rng(0), min_open=min_open, name=name, source=source)
+
+    monkeypatch.setattr(repair_module, "repair", known)
+    status, _, err = run_cli("suite", "--random", "20x20:0.5:1:1", "--unique=hard", *extra,
+                             "-o", tmp_path / "s", "-j", "1", "-f", "qbsolv", "-q")
+    assert status == 0, err
+    assert asked == [expected]
+
+
+def test_the_help_says_the_min_open_default(run_cli):
+    status, out, _ = run_cli("suite", "--help")
+    text = " ".join(out.split())
+    assert status == 0 and "ceil(W*H/4)" in text and "100 at 20x20" in text and "0: at least one" in text
+
+
 def test_the_index_records_each_members_proof_and_open_cells(run_cli, tmp_path, monkeypatch):
     """The suite's plumbing: a member's repair record and its two open-cell counts reach index.json and
     index.csv (the repair itself replaced by one from a known picture, to stay fast)."""
