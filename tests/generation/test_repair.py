@@ -215,7 +215,7 @@ def test_a_20x20_member_is_repaired_into_a_hard_core_end_to_end(tmp_path, run_cl
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("NONOQUBO_LONG_TESTS"), reason="a random 20x20 hard core takes minutes to over "
-                    "20 on a loaded machine to find: NONOQUBO_LONG_TESTS=1 python -m pytest tests/campaign/test_repair.py")
+                    "20 on a loaded machine to find: NONOQUBO_LONG_TESTS=1 python -m pytest tests/generation/test_repair.py")
 def test_a_random_20x20_member_is_a_hard_core(tmp_path, run_cli):
     """End to end, no replacement: one random 20x20 member with >= 100 cells open after one-cell probing."""
     status, _, err = run_cli("suite", "--random", "20x20:0.5:1:1", "--unique=hard", "--min-open", "100",
