@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's nonoqubo
 
-from nonoqubo.campaign.generate import make, parse_family  # noqa: E402
+from nonoqubo.generation.families import make, parse_family  # noqa: E402
 from nonoqubo.clues import spec  # noqa: E402
 from nonoqubo.pipeline import Models  # noqa: E402
 from nonoqubo.qpu.cache import embed  # noqa: E402

@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from nonoqubo import exports  # noqa: E402
 from nonoqubo.campaign.evaluate import evaluate  # noqa: E402
-from nonoqubo.campaign.generate import parse_family  # noqa: E402
+from nonoqubo.generation.families import parse_family  # noqa: E402
 from nonoqubo.campaign.suite import run_suite, variants_of  # noqa: E402
 from nonoqubo.model.build import build  # noqa: E402
 from nonoqubo.model.encodings import REGISTRY, encoding_named  # noqa: E402

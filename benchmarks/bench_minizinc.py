@@ -70,7 +70,7 @@ def gecode(text: str, limit: float) -> dict[str, object]:
 def _puzzles(names: list[str], random: int) -> list[tuple[str, Puzzle]]:
     found = [(n, clues.load(ROOT / "tests" / "data" / "puzzles" / "json" / f"{n}.json")) for n in names]
     if random:
-        from nonoqubo.campaign.generate import draw, parse_family
+        from nonoqubo.generation.families import draw, parse_family
 
         family = parse_family(f"25x25:0.5:{random}:1", unique="cpsat")
         found += [(m.name, draw(m).puzzle) for m in family.members()]

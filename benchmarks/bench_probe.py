@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from nonoqubo import clues  # noqa: E402
 from nonoqubo.campaign.evaluate import wilson  # noqa: E402
-from nonoqubo.campaign.generate import make, parse_family  # noqa: E402
+from nonoqubo.generation.families import make, parse_family  # noqa: E402
 from nonoqubo.logic.hardness import hardness  # noqa: E402
 from nonoqubo.logic.linesolve import line_solve  # noqa: E402
 from nonoqubo.logic.probe import probe_solve  # noqa: E402

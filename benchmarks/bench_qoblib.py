@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from nonoqubo.campaign.generate import parse_family  # noqa: E402
+from nonoqubo.generation.families import parse_family  # noqa: E402
 from nonoqubo.campaign.qoblib import write_class  # noqa: E402
 from nonoqubo.campaign.suite import run_suite  # noqa: E402
 

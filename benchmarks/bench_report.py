@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from nonoqubo.inputs import load_model  # noqa: E402
 from nonoqubo.campaign.evaluate import evaluate  # noqa: E402
-from nonoqubo.campaign.generate import parse_family  # noqa: E402
+from nonoqubo.generation.families import parse_family  # noqa: E402
 from nonoqubo.campaign.plots import all_plots, figure_bytes  # noqa: E402
 from nonoqubo.campaign.report_html import render_report  # noqa: E402
 from nonoqubo.campaign.suite import run_suite  # noqa: E402

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from nonoqubo.campaign.generate import parse_family  # noqa: E402
+from nonoqubo.generation.families import parse_family  # noqa: E402
 from nonoqubo.campaign.suite import run_suite  # noqa: E402
 
 SHARED = ROOT / "tests" / "data" / "puzzles" / "json"

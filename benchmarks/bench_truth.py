@@ -65,7 +65,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from nonoqubo import clues  # noqa: E402
-from nonoqubo.campaign.generate import draw, make, parse_family  # noqa: E402
+from nonoqubo.generation.families import draw, make, parse_family  # noqa: E402
 from nonoqubo.campaign.evaluate import wilson  # noqa: E402
 from nonoqubo.errors import NonoquboError, NoSolution, SolverError  # noqa: E402
 from nonoqubo.logic.linesolve import line_solve  # noqa: E402

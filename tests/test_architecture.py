@@ -374,8 +374,8 @@ def test_a_layer_row_that_lists_its_modules_lists_them_all(layer, folder):
 
 #: a backticked path of the package (``solvers/grid``, ``campaign/runner.execute``, ``model/onehot.py``), or a
 #: dotted name that starts with one of its packages or flat modules (``qpu.cache.embed``, ``pipeline.logical_model``)
-_NAMED = re.compile(r"`((?:_util|model|logic|samples|answers|clues|exports|qpu|solvers|campaign|cli)/[A-Za-z_][\w.]*"
-                    r"|(?:_util|model|logic|samples|answers|clues|exports|qpu|solvers|campaign|cli|pipeline|inputs|"
+_NAMED = re.compile(r"`((?:_util|model|logic|samples|answers|clues|exports|qpu|solvers|generation|records|campaign|cli)/[A-Za-z_][\w.]*"
+                    r"|(?:_util|model|logic|samples|answers|clues|exports|qpu|solvers|generation|records|campaign|cli|pipeline|inputs|"
                     r"decoding|errors)\.[A-Za-z_][\w.]*)")
 
 

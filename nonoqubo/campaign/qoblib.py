@@ -34,7 +34,7 @@ must be file-name safe (:func:`check_instance_name`).
 
 Examples:
     >>> import os, tempfile
-    >>> from nonoqubo.campaign.generate import parse_family
+    >>> from nonoqubo.generation.families import parse_family
     >>> out = os.path.join(tempfile.mkdtemp(), "10-nonogram")
     >>> res = write_class([], out, families=[parse_family("4x4:0.5:2:1")])
     >>> sorted(os.listdir(out))
@@ -65,7 +65,7 @@ from ..model.puzzle import Puzzle
 from ..pipeline import Models
 from ..solvers.cpsat import TRUTH_TIME
 from . import qoblib_check, qoblib_metrics
-from .generate import Family
+from ..generation.families import Family
 from .suite import SuiteResult, file_entry, model_columns, plan, truth_columns, write_index
 
 __all__ = ["COMPRESSIONS", "check_empty_folder", "check_instance_name", "folder_in_place", "pbm_text",

@@ -3,7 +3,7 @@
 People who benchmark an annealer or a heuristic export puzzles by the hundred.
 :func:`run_suite` takes clue files, folders and globs of them (any clue
 format, mixed; every puzzle of a multi-puzzle file) and generated families
-(:mod:`nonoqubo.campaign.generate`), builds and writes each through the library
+(:mod:`nonoqubo.generation.families`), builds and writes each through the library
 pipeline (:mod:`nonoqubo.pipeline`, as ``nonoqubo build`` does, with the same
 figure names as ``nonoqubo info --json``), and writes into one folder:
 
@@ -49,7 +49,7 @@ when the run ends (also on Ctrl-C), so a stopped run resumes where it was.
 
 Examples:
     >>> import tempfile, os
-    >>> from nonoqubo.campaign.generate import parse_family
+    >>> from nonoqubo.generation.families import parse_family
     >>> out = tempfile.mkdtemp()
     >>> res = run_suite([], out, formats=["qbsolv"], families=[parse_family("3x3:0.5:2:1")], jobs=1)
     >>> res.built, res.failed, sorted(os.listdir(out))[:2]
@@ -89,7 +89,7 @@ from ..model.weights import DEFAULT_WEIGHTS, Weights
 from ..pipeline import Models, kind_of, write_files
 from ..solvers.cpsat import TRUTH_TIME
 from .._util.jobs import workers
-from .generate import MAX_MEMBERS, Family, Member, draw, unique_mode
+from ..generation.families import MAX_MEMBERS, Family, Member, draw, unique_mode
 
 __all__ = ["SuiteResult", "Task", "Variant", "file_entry", "ground_state", "model_columns", "plan", "read_index",
            "run_suite", "truth_columns", "variants_of", "write_index"]
@@ -304,7 +304,7 @@ def unique_refusal(puzzle: Puzzle, rule: str, time_limit: float | None) -> str |
 
     ``line``: line logic settles every cell; ``cpsat``: CP-SAT proves it unique (a count within
     *time_limit*); ``hard``: proven unique and one-cell probing
-    (:func:`nonoqubo.campaign.repair.open_after_cell_probing`) leaves cells open.
+    (:func:`nonoqubo.generation.repair.open_after_cell_probing`) leaves cells open.
 
     Raises:
         TimeLimit: the time limit stopped CP-SAT before its first solution.
@@ -314,7 +314,7 @@ def unique_refusal(puzzle: Puzzle, rule: str, time_limit: float | None) -> str |
     if rule == "line":
         return None if line_solve(puzzle).solved else "not line-solvable (--unique=line)"
     if rule == "hard":
-        from .repair import open_after_cell_probing
+        from ..generation.repair import open_after_cell_probing
 
         if open_after_cell_probing(puzzle) == 0:  # one-cell probing (line logic included) settles it
             return "not a hard core: probing settles it (--unique=hard)"
@@ -581,7 +581,7 @@ def run_suite(
         presolve: also write the presolved variant of every model.
         presolve_method: ``"probe"``: the presolved variant (and the index's presolve figures) is
             probing's residual model, and the index gets the hardness label (:data:`INDEX_HARDNESS`).
-        families: generated families (:func:`nonoqubo.campaign.generate.parse_family`).
+        families: generated families (:func:`nonoqubo.generation.families.parse_family`).
         unique: ``--unique`` for the puzzles of *inputs* (``True``/``"cpsat"``, ``"line"``, ``"hard"``;
             a family carries its own): a puzzle that fails it is not built, and its index entry
             has status :data:`~nonoqubo.records.NOT_KEPT` and the ``reason``.
@@ -596,7 +596,7 @@ def run_suite(
         truth_time: seconds for each CP-SAT search of *truth* and of a ``unique="cpsat"`` family's
             proofs (None: no limit).  A count it stops is never "unique"; a draw whose proof it
             stops is not kept (the entry counts them, ``undecided_draws``), and a member with
-            :data:`~nonoqubo.campaign.generate.MAX_UNDECIDED` of them in a row is an error entry
+            :data:`~nonoqubo.generation.families.MAX_UNDECIDED` of them in a row is an error entry
             with ``solutions_label`` ``unknown (time limit)``.
         embed: a topology (``pegasus:16``, a QPU properties file ...): also embed every full and
             presolved model on it and record qubits and chains (:func:`nonoqubo.qpu.cache.fit_figures`,

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from .._util.atomic import INDEX_NAMES, check_not_inputs
 from .._util.jobs import workers
-from ..campaign.generate import parse_family
+from ..generation.families import parse_family
 from ..campaign.qoblib import COMPRESSIONS, write_class
 from .._util.progress import bar
 from ..campaign.suite import CLUES_SUFFIX, run_suite, variants_of

@@ -80,7 +80,7 @@ INDEX_TRUTH = ("solutions", "solutions_exact", "solutions_label", "solutions_lim
 #: probing of the model's variables; the variables it leaves are ``variables_after_probe``)
 INDEX_HARDNESS = ("hardness", "variables_after_line", "variables_after_probe", "probe_rounds",
                   "cells_open_after_cell_probing", "cells_open_after_variable_probing")
-#: what the index keeps of a ``--unique=hard`` random member's making (:meth:`nonoqubo.campaign.repair.Repaired.record`):
+#: what the index keeps of a ``--unique=hard`` random member's making (:meth:`nonoqubo.generation.repair.Repaired.record`):
 #: its uniqueness proof (CP-SAT's count up to 2: exactly 1) and the repair's steps, flips and time
 INDEX_REPAIR = ("uniqueness_proof", "repair_steps", "repair_flips", "repair_restarts", "repair_seconds")
 #: the optional column groups of index.csv nonoqubo's records know (``suite --embed``'s are the qpu layer's)

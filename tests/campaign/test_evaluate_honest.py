@@ -266,7 +266,7 @@ def test_a_log_in_a_runs_folder_is_skipped_with_one_note(clue_file, tmp_path, ru
 
 
 def test_a_suite_writes_every_members_clues_random_ones_too(tmp_path):
-    from nonoqubo.campaign.generate import parse_family
+    from nonoqubo.generation.families import parse_family
 
     out = tmp_path / "suite"
     run_suite([], str(out), formats=["qubo-json"], families=[parse_family("4x4:0.5:2:7")], jobs=1)

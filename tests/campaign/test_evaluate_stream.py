@@ -16,7 +16,7 @@ import pytest
 import nonoqubo.campaign.evaluate as ev
 from nonoqubo.campaign.evaluate import FileResult, evaluate, judge_file, records
 from nonoqubo.records import RecordMerge, merged
-from nonoqubo.campaign.generate import parse_family
+from nonoqubo.generation.families import parse_family
 from nonoqubo.campaign.suite import run_suite
 from nonoqubo.inputs import load_model
 from nonoqubo.solvers.sampling import sampleset_document, solve

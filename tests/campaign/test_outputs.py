@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from nonoqubo.campaign.evaluate import csv_text, evaluate
-from nonoqubo.campaign.generate import parse_family
+from nonoqubo.generation.families import parse_family
 from nonoqubo.campaign.outputs import EvaluateOptions, check_outputs, command_line, table, write_outputs
 from nonoqubo.campaign.suite import run_suite
 from nonoqubo.errors import NonoquboError

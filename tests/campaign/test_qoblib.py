@@ -17,7 +17,7 @@ import pytest
 from nonoqubo import clues, exports
 from nonoqubo.campaign import qoblib_check
 from nonoqubo.campaign.qoblib import check_instance_name, write_class
-from nonoqubo.campaign.generate import parse_family
+from nonoqubo.generation.families import parse_family
 from nonoqubo.errors import QoblibError
 from nonoqubo.logic.check import check
 from nonoqubo.model.build import build

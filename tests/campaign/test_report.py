@@ -25,7 +25,7 @@ from tests.support.wcag import contrast
 from nonoqubo.inputs import load_model
 from nonoqubo.campaign.aggregate import class_stats, cost_metric, points, size_class
 from nonoqubo.campaign.evaluate import evaluate
-from nonoqubo.campaign.generate import parse_family
+from nonoqubo.generation.families import parse_family
 from nonoqubo.campaign.plots import all_plots, cost_plot
 from nonoqubo.campaign.report_html import CSS_COLOURS, STYLE, render_report
 from nonoqubo.campaign.suite import run_suite

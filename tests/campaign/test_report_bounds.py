@@ -22,7 +22,7 @@ from tests.support import run_cli
 from nonoqubo._util.progress import steps
 from nonoqubo.campaign.aggregate import censored_bounds, group_stages, points
 from nonoqubo.campaign.evaluate import evaluate
-from nonoqubo.campaign.generate import parse_family
+from nonoqubo.generation.families import parse_family
 from nonoqubo.campaign.plots import cost_plot, figure_bytes, histogram_plots, p_plot
 from nonoqubo.campaign.report_html import READABLE_PX, readable_width, render_report
 from nonoqubo.campaign.suite import run_suite

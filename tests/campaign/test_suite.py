@@ -17,7 +17,7 @@ import pytest
 from tests.support import SHARED
 from nonoqubo import clues
 from nonoqubo.errors import NonoquboError
-from nonoqubo.campaign.generate import make, parse_family
+from nonoqubo.generation.families import make, parse_family
 from nonoqubo.logic.linesolve import line_solve
 from nonoqubo.campaign.suite import ground_state, plan, run_suite
 

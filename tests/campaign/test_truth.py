@@ -18,7 +18,7 @@ from nonoqubo.model.puzzle import Puzzle
 
 pytest.importorskip("ortools.sat.python.cp_model", reason="the cp extra (ortools) is not installed")
 
-from nonoqubo.campaign.generate import MAX_UNDECIDED, Member, draw, make  # noqa: E402
+from nonoqubo.generation.families import MAX_UNDECIDED, Member, draw, make  # noqa: E402
 from nonoqubo.errors import TimeLimit  # noqa: E402
 from nonoqubo.solvers.cpsat import TRUTH_TIME, UNKNOWN, Truth, truth  # noqa: E402
 

@@ -132,7 +132,7 @@ def test_presolve_that_fixes_every_variable_is_not_an_error(run_cli, tmp_path):
 
 
 def test_presolve_embeds_the_reduced_model(run_cli, tmp_path):
-    from nonoqubo.campaign.generate import make, parse_family
+    from nonoqubo.generation.families import make, parse_family
     from nonoqubo.clues import dumps
     from nonoqubo.pipeline import Models
 
@@ -152,7 +152,7 @@ def test_presolve_embeds_the_reduced_model(run_cli, tmp_path):
 
 def test_presolve_of_a_one_hot_model_file_fixes_one_hot_variables(run_cli, tmp_path):
     """A model file is presolved in its own encoding (the one-hot labels, not the domain wall's)."""
-    from nonoqubo.campaign.generate import make, parse_family
+    from nonoqubo.generation.families import make, parse_family
     from nonoqubo.clues import dumps
     from nonoqubo.pipeline import Models
 

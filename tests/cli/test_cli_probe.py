@@ -117,7 +117,7 @@ def test_suite_presolve_probe_writes_residuals_and_indexes_hardness(run_cli, sta
 
 
 def test_suite_unique_names_the_hard_rule(run_cli, tmp_path):
-    from nonoqubo.campaign.generate import parse_family
+    from nonoqubo.generation.families import parse_family
 
     assert "not probe-solvable by one-cell probing" in parse_family("9x9:0.5:1", unique="hard").members()[0].source
     status, _, err = run_cli("suite", "--random", "6x6:0.5:1", "--unique=hardest", "-o", tmp_path / "s")

@@ -124,7 +124,7 @@ def test_every_guarded_command_documents_force(command, run_cli):
 
 
 def test_the_random_estimate_is_near_a_real_model():
-    from nonoqubo.campaign.generate import make, parse_family
+    from nonoqubo.generation.families import make, parse_family
 
     real = estimate.estimate(make(parse_family("40x30:0.5:1:3").members()[0]))
     guess = estimate.estimate_random(40, 30, 0.5)

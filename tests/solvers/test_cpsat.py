@@ -115,7 +115,7 @@ def test_a_time_limit_too_short_is_an_error_not_a_crash():
 
 def test_the_time_limit_before_any_solution_is_a_time_limit_error():
     # a random 50x50 puzzle: CP-SAT's first search takes far longer than a millisecond
-    from nonoqubo.campaign.generate import Member, make
+    from nonoqubo.generation.families import Member, make
     from nonoqubo.errors import TimeLimit
     from nonoqubo.solvers.cpsat import solutions
 

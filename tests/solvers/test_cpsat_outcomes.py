@@ -22,7 +22,7 @@ def validate(doc: dict) -> None:
 @pytest.fixture
 def big(tmp_path):
     """A random 50x50 puzzle: CP-SAT's first search takes far longer than a millisecond."""
-    from nonoqubo.campaign.generate import Member, make
+    from nonoqubo.generation.families import Member, make
 
     path = tmp_path / "big.non"
     clues.dump(make(Member(50, 50, 0.5, 0, 1)), path)

@@ -182,7 +182,7 @@ def test_solve_on_a_collection_without_answers_file_and_with_json(files, run_cli
 
 
 def test_a_time_limit_in_a_collection_is_exit_3(tmp_path, run_cli):
-    from nonoqubo.campaign.generate import Member, make
+    from nonoqubo.generation.families import Member, make
 
     big = make(Member(50, 50, 0.5, 0, 1))
     questions = tmp_path / "q.taai"

@@ -18,9 +18,9 @@ pytest.importorskip("ortools")
 
 from tests.logic.test_hardness_counts import reference_open_after_cell_probing  # noqa: E402
 from tests.support import shared_puzzle  # noqa: E402
-from nonoqubo.campaign import repair as repair_module  # noqa: E402
-from nonoqubo.campaign.generate import Member, draw, parse_family  # noqa: E402
-from nonoqubo.campaign.repair import Repaired, repair_picture  # noqa: E402
+from nonoqubo.generation import repair as repair_module  # noqa: E402
+from nonoqubo.generation.families import Member, draw, parse_family  # noqa: E402
+from nonoqubo.generation.repair import Repaired, repair_picture  # noqa: E402
 from nonoqubo.errors import NonoquboError, TimeLimit  # noqa: E402
 from nonoqubo.logic.hardness import hardness  # noqa: E402
 from nonoqubo.model.puzzle import Puzzle  # noqa: E402
@@ -102,7 +102,7 @@ def test_unique_hard_defaults_min_open_to_a_quarter_of_the_cells():
     """Issue 52 item 5: with --unique=hard and no --min-open a member keeps ceil(W*H/4) cells open (a target
     of one cell never steers the repair to hard pictures); an explicit --min-open wins, 0 included; the
     default is applied with --unique=hard only."""
-    from nonoqubo.campaign.generate import default_min_open
+    from nonoqubo.generation.families import default_min_open
 
     assert [default_min_open(w, h) for w, h in [(20, 20), (25, 25), (3, 5), (1, 1)]] == [100, 157, 4, 1]
     hard = parse_family("20x20,25x25,3x5:0.5:1:1", unique="hard").members()
@@ -215,7 +215,7 @@ def test_a_20x20_member_is_repaired_into_a_hard_core_end_to_end(tmp_path, run_cl
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("NONOQUBO_LONG_TESTS"), reason="a random 20x20 hard core takes minutes to over "
-                    "20 on a loaded machine to find: NONOQUBO_LONG_TESTS=1 python -m pytest tests/campaign/test_repair.py")
+                    "20 on a loaded machine to find: NONOQUBO_LONG_TESTS=1 python -m pytest tests/generation/test_repair.py")
 def test_a_random_20x20_member_is_a_hard_core(tmp_path, run_cli):
     """End to end, no replacement: one random 20x20 member with >= 100 cells open after one-cell probing."""
     status, _, err = run_cli("suite", "--random", "20x20:0.5:1:1", "--unique=hard", "--min-open", "100",

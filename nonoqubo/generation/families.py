@@ -35,7 +35,7 @@ uniqueness).  With ``unique="hard"`` the member is a
 logic nor lookahead settles it and a solver has real search to do), made by *repair* rather than by
 drawing: random pictures are almost never hard cores, so the member's random picture is
 changed where CP-SAT's two solutions differ until its puzzle is unique, keeping at every step
-what one-cell probing cannot settle (:mod:`nonoqubo.campaign.repair`).  ``min_open`` (``suite
+what one-cell probing cannot settle (:mod:`nonoqubo.generation.repair`).  ``min_open`` (``suite
 --min-open``) asks for at least so many cells open after one-cell probing; left out (``None``) it is
 :func:`default_min_open`, a quarter of the member's cells (100 at 20x20, 157 at 25x25): a target of one
 open cell never steers the repair towards hard pictures, so it wanders, while a quarter of the cells
@@ -43,7 +43,7 @@ is a target the repair reaches in seconds to a few minutes a member at 20x20 (``
 an explicit value wins (0: at least one cell open).  The uniqueness proof
 and the repair's steps go in the suite's index (:attr:`Drawn.record`).  A picture that
 needs more than :data:`MAX_TRIES` draws (a hard core more than
-:data:`~nonoqubo.campaign.repair.MAX_STEPS` repair steps) is an error for that puzzle.
+:data:`~nonoqubo.generation.repair.MAX_STEPS` repair steps) is an error for that puzzle.
 
 Examples:
     >>> fam = parse_family("4x3:0.5:2:7")
@@ -239,7 +239,7 @@ class Drawn:
     puzzle: Puzzle
     draws: int  # pictures drawn, this one included (``unique="hard"``: CP-SAT counts of the repair)
     undecided: int = 0  # draws skipped because the time limit stopped their proof (``unique="cpsat"``)
-    #: ``unique="hard"``: the uniqueness proof and the repair's figures (:meth:`~nonoqubo.campaign.repair.Repaired.record`)
+    #: ``unique="hard"``: the uniqueness proof and the repair's figures (:meth:`~nonoqubo.generation.repair.Repaired.record`)
     record: dict[str, Any] = field(default_factory=dict)
 
 
@@ -253,14 +253,14 @@ def draw(member: Member, time_limit: float | None = None, step: Callable[[str], 
 
     Args:
         member: the family member.
-        step: ``unique="hard"``: called with a line after every repair step (:func:`~nonoqubo.campaign.repair.repair`).
+        step: ``unique="hard"``: called with a line after every repair step (:func:`~nonoqubo.generation.repair.repair`).
         time_limit: seconds for each CP-SAT proof of ``unique="cpsat"`` (None: no limit).  A draw
             whose proof it stops is skipped (``undecided``); :data:`MAX_UNDECIDED` of them in a row
             end the search.
 
     Raises:
         NonoquboError: ``unique`` and no such picture in :data:`MAX_TRIES` draws (``"hard"``: no hard
-            core in :data:`~nonoqubo.campaign.repair.MAX_STEPS` repair steps).
+            core in :data:`~nonoqubo.generation.repair.MAX_STEPS` repair steps).
         TimeLimit: ``unique="cpsat"`` and :data:`MAX_UNDECIDED` draws in a row whose proof the time
             limit stopped (uniqueness unknown: the limit is too short for the size).
         MissingDependency: ``unique="cpsat"`` without ortools.

@@ -108,7 +108,7 @@ def repair(height: int, width: int, density: float, seed: tuple[int, ...], *, mi
            time_limit: float | None = None, name: str = "", source: str = "",
            step: Callable[[str], None] | None = None) -> Repaired:
     """Make a hard core by repair (the module docstring), from the random picture of *seed*: a
-    family member's (:func:`nonoqubo.campaign.generate.draw` passes ``(seed, width, height, number)``),
+    family member's (:func:`nonoqubo.generation.families.draw` passes ``(seed, width, height, number)``),
     each cell black with probability *density*; at least *min_open* cells (1 when 0) open after
     one-cell probing.
 
