@@ -292,7 +292,7 @@ def verdict_line(name: str, v: dict[str, Any]) -> str:
     if v["why"] == "no success":
         return (f"{name}: **not met** (no success in any of its {v.get('reads', '?')} reads, every setting): "
                 f"TTS99 / (10 x CP-SAT) {tts} even for the best bound ({v['best_tts_setting']})")
-    return (f"{name}: **not met** ({v['why']}): best p_lo / 1 % {v['best_p_lo_ratio']:.2g}x "
+    return (f"{name}: **not met** ({v['why']}): best p_lo / 1 % {v['best_p_lo_ratio']:.3g}x "
             f"({v['best_p_setting']}), best TTS99 / (10 x CP-SAT) {tts} ({v['best_tts_setting']})")
 
 

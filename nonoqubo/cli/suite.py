@@ -55,8 +55,8 @@ cannot settle, until CP-SAT proves it unique; --min-open CELLS asks for at
 least CELLS cells open after one-cell probing, by default a quarter of the
 member's cells, ceil(W*H/4) (100 at 20x20, 157 at 25x25; --min-open 0: at
 least one), the target that steers the repair to hard pictures
-('--random 20x20:0.5:6:1 --unique=hard': six 20x20 hard cores, about a
-minute each, see benchmarks/README.md).  Each member's index entry records its uniqueness
+('--random 20x20:0.5:6:1 --unique=hard -j 2': six 20x20 hard cores in
+about 4 minutes on 2 shared cores, see benchmarks/README.md).  Each member's index entry records its uniqueness
 proof (uniqueness_proof: CP-SAT's count up to 2 found exactly 1) and the
 repair (repair_steps, repair_flips, repair_restarts, repair_seconds); hard
 cores are rarer at small sizes (repair found none at 6x6 to 10x10), where
