@@ -42,7 +42,7 @@ from numba import njit
 from nonoqubo.clues import load
 from nonoqubo.pipeline import Models
 from nonoqubo.solvers.sampling import RUN, sample
-from nonoqubo.solvers.metropolis import _draw as _draw64  # the same SplitMix64 streams
+from nonoqubo.solvers.metropolis import splitmix64 as _draw64  # the same SplitMix64 streams
 from nonoqubo.solvers.tempering import _Model
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -36,30 +36,19 @@ import math
 import numpy as np
 from numba import njit
 
+from .metropolis import splitmix64
+
 __all__ = ["WEIGHT_CUT", "lines_pa_read", "lines_read", "move", "move_dp", "weight_table"]
 
 #: a placement whose weight is below ``exp(-WEIGHT_CUT)`` of the best one's is never drawn (about 10^-30)
 WEIGHT_CUT = 69.0
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53
-
-
-@njit(cache=True, inline="always")
-def _draw(streams, k):
-    """The next 64-bit draw of stream *k* (SplitMix64)."""
-    z = streams[k] + _GOLDEN
-    streams[k] = z
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True, inline="always")
 def _uniform(streams, k):
     """A draw in ``[0, 1)`` with 53 bits."""
-    return np.float64(_draw(streams, k) >> np.uint64(11)) * _UNIT
+    return np.float64(splitmix64(streams, k) >> np.uint64(11)) * _UNIT
 
 
 @njit(cache=True)
@@ -72,14 +61,10 @@ def weight_table(beta):
     return table
 
 
-@njit(cache=True)
-def move(line, indptr, indices, weights, linear, var_line, var_ptr, line_vars, block_ptr, slot_ptr, slots,
-         place_ptr, shift_ptr, shifts, intra, table, state, current, streams, ext, cum, offsets, energies, chosen):
-    """One heat-bath move of *line*: its placement redrawn from ``exp(-beta E) / Z`` (beta in *table*).
-
-    *ext*, *cum*, *offsets* and *energies* are scratch (at least the line's variables, its blocks' slots plus one
-    each, its blocks, and its placements); ``chosen[0]`` receives the placement drawn.  Returns the energy change.
-    """
+@njit(cache=True, inline="always")
+def _external_fields(line, indptr, indices, weights, linear, var_line, var_ptr, line_vars, state, ext):
+    """``ext[t]``: the field on the line's ``t``-th variable from its linear term and the crossing lines' variables
+    that are 1 (the couplings inside the line are the placement's own energy, added by the caller)."""
     first_var, last_var = var_ptr[line], var_ptr[line + 1]
     for t in range(first_var, last_var):
         i = line_vars[t]
@@ -89,6 +74,18 @@ def move(line, indptr, indices, weights, linear, var_line, var_ptr, line_vars, b
             if var_line[j] != line and state[j]:
                 f += weights[k]
         ext[t - first_var] = f
+
+
+@njit(cache=True)
+def move(line, indptr, indices, weights, linear, var_line, var_ptr, line_vars, block_ptr, slot_ptr, slots,
+         place_ptr, shift_ptr, shifts, intra, table, state, current, streams, ext, cum, offsets, energies, chosen):
+    """One heat-bath move of *line*: its placement redrawn from ``exp(-beta E) / Z`` (beta in *table*).
+
+    *ext*, *cum*, *offsets* and *energies* are scratch (at least the line's variables, its blocks' slots plus one
+    each, its blocks, and its placements); ``chosen[0]`` receives the placement drawn.  Returns the energy change.
+    """
+    _external_fields(line, indptr, indices, weights, linear, var_line, var_ptr, line_vars, state, ext)
+    first_var = var_ptr[line]
     first_block, last_block = block_ptr[line], block_ptr[line + 1]
     m = last_block - first_block
     c = 0
@@ -332,15 +329,8 @@ def move_dp(line, indptr, indices, weights, linear, var_line, var_ptr, line_vars
     the shifts are then drawn backwards, the last block first, so the placement is drawn exactly from
     ``exp(-beta E) / Z``.  ``shift_now`` holds every block's shift and is kept; returns the energy change.
     """
-    first_var, last_var = var_ptr[line], var_ptr[line + 1]
-    for t in range(first_var, last_var):
-        i = line_vars[t]
-        f = np.int64(linear[i])
-        for k in range(indptr[i], indptr[i + 1]):
-            j = indices[k]
-            if var_line[j] != line and state[j]:
-                f += weights[k]
-        ext[t - first_var] = f
+    _external_fields(line, indptr, indices, weights, linear, var_line, var_ptr, line_vars, state, ext)
+    first_var = var_ptr[line]
     first_block, last_block = block_ptr[line], block_ptr[line + 1]
     m = last_block - first_block
     c = 0

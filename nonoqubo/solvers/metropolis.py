@@ -37,7 +37,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["TABLE_LIMIT", "acceptance_table", "pa_read", "pt_read"]
+__all__ = ["TABLE_LIMIT", "acceptance_table", "pa_read", "pt_read", "splitmix64"]
 
 #: the longest acceptance table (entries per beta); past it the exponential is computed per proposal
 TABLE_LIMIT = 1 << 16
@@ -68,8 +68,9 @@ def acceptance_table(betas: np.ndarray, reach: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _draw(streams, k):
-    """The next 64-bit draw of stream *k* (SplitMix64)."""
+def splitmix64(streams, k):
+    """The next 64-bit draw of stream *k* (SplitMix64; every compiled sampler's generator: ``pt``, ``pa``,
+    ``lines``)."""
     z = streams[k] + _GOLDEN
     streams[k] = z
     z = (z ^ (z >> np.uint64(30))) * _MIX1
@@ -116,7 +117,7 @@ def _sweep(indptr, indices, weights, state, field, energy, rows, table, cut, bet
                 row = rows[l]
                 if d >= cut[row]:
                     continue
-                u = _draw(streams, l) >> _TOP
+                u = splitmix64(streams, l) >> _TOP
                 if d < length:
                     threshold = table[row, d]
                 else:  # no table (a model of very large changes): the exponential itself
@@ -175,7 +176,7 @@ def pt_read(indptr, indices, weights, linear, offset, betas, table, sweeps, stat
         for r in range(s % 2, lanes - 1, 2):
             a, b = lane_at[r], lane_at[r + 1]
             gain = (betas[r + 1] - betas[r]) * (energy[b] - energy[a])
-            if gain >= 0 or (_draw(streams, lanes) >> _TOP) < math.exp(gain) * 4294967296.0:
+            if gain >= 0 or (splitmix64(streams, lanes) >> _TOP) < math.exp(gain) * 4294967296.0:
                 lane_at[r], lane_at[r + 1] = b, a
                 rung_of[a], rung_of[b] = r + 1, r
         _keep_best(state, energy, best, best_energy)
@@ -215,7 +216,7 @@ def pa_read(indptr, indices, weights, linear, offset, betas, per_beta, reach, st
             for l in range(lanes):  # cumulative weights, the lowest energy's weight 1
                 total += math.exp(-(beta - betas[step - 1]) * (energy[l] - low))
                 weight[l] = total
-            start = (_draw(streams, lanes) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+            start = (splitmix64(streams, lanes) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
             k = 0
             for l in range(lanes):
                 point = (start + l) / lanes * total
