@@ -36,7 +36,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .metropolis import splitmix64
+from .metropolis import splitmix64, systematic_sources
 
 __all__ = ["WEIGHT_CUT", "lines_pa_read", "lines_read", "move", "move_dp", "weight_table"]
 
@@ -147,6 +147,22 @@ def move(line, indptr, indices, weights, linear, var_line, var_ptr, line_vars, b
 
 
 @njit(cache=True)
+def _scratch(var_ptr, block_ptr, slot_ptr, place_ptr):
+    """The scratch arrays of :func:`move` and :func:`move_dp`, sized for the largest line: ``ext`` (its variables),
+    ``cum`` and ``offsets`` (its blocks' slots plus one each), ``energies`` (its placements), ``chosen``, and the
+    dynamic programme's ``logw`` and ``picked``."""
+    most_vars, most_slots, most_places = 1, 1, 1
+    for line in range(var_ptr.size - 1):
+        most_vars = max(most_vars, var_ptr[line + 1] - var_ptr[line])
+        most_places = max(most_places, place_ptr[line + 1] - place_ptr[line])
+        most_slots = max(most_slots, slot_ptr[block_ptr[line + 1]] - slot_ptr[block_ptr[line]]
+                         + block_ptr[line + 1] - block_ptr[line])
+    return (np.empty(most_vars, dtype=np.int64), np.empty(most_slots, dtype=np.int64),
+            np.empty(most_slots, dtype=np.int64), np.empty(most_places, dtype=np.int64), np.empty(1, dtype=np.int64),
+            np.empty(most_slots, dtype=np.float64), np.empty(most_slots, dtype=np.int64))
+
+
+@njit(cache=True)
 def lines_read(indptr, indices, weights, linear, var_line, var_ptr, line_vars, block_ptr, slot_ptr, slots,
                place_ptr, shift_ptr, shifts, intra, dp, lo, hi, self_e, pair_ptr, pair_e, betas, state, current,
                shift_now, energy, streams, target, best, best_energy, shuffle):
@@ -161,19 +177,7 @@ def lines_read(indptr, indices, weights, linear, var_line, var_ptr, line_vars, b
     *target* counted whole).
     """
     lines = var_ptr.size - 1
-    most_vars, most_slots, most_places = 1, 1, 1
-    for line in range(lines):
-        most_vars = max(most_vars, var_ptr[line + 1] - var_ptr[line])
-        most_places = max(most_places, place_ptr[line + 1] - place_ptr[line])
-        most_slots = max(most_slots, slot_ptr[block_ptr[line + 1]] - slot_ptr[block_ptr[line]]
-                         + block_ptr[line + 1] - block_ptr[line])
-    ext = np.empty(most_vars, dtype=np.int64)
-    cum = np.empty(most_slots, dtype=np.int64)
-    offsets = np.empty(most_slots, dtype=np.int64)
-    energies = np.empty(most_places, dtype=np.int64)
-    chosen = np.empty(1, dtype=np.int64)
-    logw = np.empty(most_slots, dtype=np.float64)
-    picked = np.empty(most_slots, dtype=np.int64)
+    ext, cum, offsets, energies, chosen, logw, picked = _scratch(var_ptr, block_ptr, slot_ptr, place_ptr)
     order = np.arange(lines)
     for line in range(lines):
         if dp[line]:
@@ -228,20 +232,8 @@ def lines_pa_read(indptr, indices, weights, linear, var_line, var_ptr, line_vars
     """
     replicas = state.shape[0]
     lines = var_ptr.size - 1
-    most_vars, most_slots, most_places = 1, 1, 1
-    for line in range(lines):
-        most_vars = max(most_vars, var_ptr[line + 1] - var_ptr[line])
-        most_places = max(most_places, place_ptr[line + 1] - place_ptr[line])
-        most_slots = max(most_slots, slot_ptr[block_ptr[line + 1]] - slot_ptr[block_ptr[line]]
-                         + block_ptr[line + 1] - block_ptr[line])
-    ext = np.empty(most_vars, dtype=np.int64)
-    cum = np.empty(most_slots, dtype=np.int64)
-    offsets = np.empty(most_slots, dtype=np.int64)
-    energies = np.empty(most_places, dtype=np.int64)
-    chosen = np.empty(1, dtype=np.int64)
+    ext, cum, offsets, energies, chosen, logw, picked = _scratch(var_ptr, block_ptr, slot_ptr, place_ptr)
     order = np.arange(lines)
-    logw = np.empty(most_slots, dtype=np.float64)
-    picked = np.empty(most_slots, dtype=np.int64)
     for k in range(replicas):
         for line in range(lines):
             if dp[line]:
@@ -267,18 +259,7 @@ def lines_pa_read(indptr, indices, weights, linear, var_line, var_ptr, line_vars
     for step in range(betas.size):
         beta = betas[step]
         if step:
-            least = energy.min()
-            total = 0.0
-            for k in range(replicas):
-                total += math.exp(-(beta - betas[step - 1]) * (energy[k] - least))
-                weight[k] = total
-            start = _uniform(streams, 0)
-            j = 0
-            for k in range(replicas):
-                point = (start + k) / replicas * total
-                while j < replicas - 1 and weight[j] <= point:
-                    j += 1
-                source[k] = j
+            systematic_sources(energy, beta - betas[step - 1], _uniform(streams, 0), weight, source)
             for k in range(replicas):
                 spare_state[k] = state[source[k]]
                 spare_current[k] = current[source[k]]

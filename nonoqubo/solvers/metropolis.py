@@ -37,7 +37,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["TABLE_LIMIT", "acceptance_table", "pa_read", "pt_read", "splitmix64"]
+__all__ = ["TABLE_LIMIT", "acceptance_table", "pa_read", "pt_read", "splitmix64", "systematic_sources"]
 
 #: the longest acceptance table (entries per beta); past it the exponential is computed per proposal
 TABLE_LIMIT = 1 << 16
@@ -184,6 +184,26 @@ def pt_read(indptr, indices, weights, linear, offset, betas, table, sweeps, stat
 
 
 @njit(cache=True)
+def systematic_sources(energy, gain, start, weight, source):
+    """Systematic resampling of a population (``pa``'s, ``lines --replicas``'): ``source[k]``, the member whose
+    copy becomes member ``k``, drawn in proportion to ``exp(-gain (E - min E))`` (*gain*: the step of beta) with
+    one uniform *start* in ``[0, 1)``; the population's size is kept.  *weight* is scratch (the cumulative
+    weights, the lowest energy's weight 1)."""
+    size = energy.size
+    least = energy.min()
+    total = 0.0
+    for k in range(size):
+        total += math.exp(-gain * (energy[k] - least))
+        weight[k] = total
+    j = 0
+    for k in range(size):
+        point = (start + k) / size * total
+        while j < size - 1 and weight[j] <= point:
+            j += 1
+        source[k] = j
+
+
+@njit(cache=True)
 def pa_read(indptr, indices, weights, linear, offset, betas, per_beta, reach, state, streams, target, best,
             best_energy):
     """One read of population annealing: the population ``state`` (n x K) down the schedule ``betas``.
@@ -211,18 +231,8 @@ def pa_read(indptr, indices, weights, linear, offset, betas, per_beta, reach, st
     for step in range(betas.size):
         beta = betas[step]
         if step:
-            low = energy.min()
-            total = 0.0
-            for l in range(lanes):  # cumulative weights, the lowest energy's weight 1
-                total += math.exp(-(beta - betas[step - 1]) * (energy[l] - low))
-                weight[l] = total
             start = (splitmix64(streams, lanes) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-            k = 0
-            for l in range(lanes):
-                point = (start + l) / lanes * total
-                while k < lanes - 1 and weight[k] <= point:
-                    k += 1
-                source[l] = k
+            systematic_sources(energy, beta - betas[step - 1], start, weight, source)
             for i in range(n):
                 for l in range(lanes):
                     spare_state[i, l] = state[i, source[l]]
