@@ -53,7 +53,9 @@ of any setting, successes too rare for the lower bound, or p met but too slow.  
 every row's numbers, every member's facts (variables per model, CP-SAT's solve and proof seconds, the
 presolve's seconds, the load average before and after the member) and the verdicts, for the README's
 tables; ``python benchmarks/bench_hardcores.py --from-json A.json B.json ...`` prints one table and
-the verdicts from several such runs (:func:`summarize`).  The settings of a member run one after another in this one process (one core, apart from
+the verdicts from several such runs (:func:`summarize`; a later file's row of the same member, setting and
+model replaces the earlier one's).  ``--min-reads N`` reads on past ``--budget`` until every setting has
+``N`` reads, within ``--max-budget`` seconds a setting.  The settings of a member run one after another in this one process (one core, apart from
 CP-SAT's own short solve, which uses its default workers as ``solve --sampler cpsat`` does).
 """
 
@@ -177,12 +179,20 @@ def puzzles_of(paths: list[str]) -> list[tuple[str, Puzzle]]:
     return found
 
 
-def measure(model, setting: Setting, budget: float, seed: int) -> Measured:
-    """Reads of *setting* on *model* in growing batches until *budget* seconds of wall clock are spent."""
+def measure(model, setting: Setting, budget: float, seed: int, min_reads: int = 0, max_budget: float = math.inf
+            ) -> Measured:
+    """Reads of *setting* on *model* in growing batches until *budget* seconds of wall clock are spent and at
+    least *min_reads* reads are drawn, but never past *max_budget* seconds (the reads then stop short)."""
     out = Measured(settled=model.num_vars == 0, targeted="target_energy" in setting.options)
     start, size = time.perf_counter(), setting.batch
     cap = 1 if model.num_vars == 0 else setting.reads_cap  # the presolve settled it: every read is the same one
-    while out.reads < cap and (out.reads == 0 or time.perf_counter() - start < budget):
+    min_reads = min(min_reads, cap)
+
+    def going_on() -> bool:
+        spent = time.perf_counter() - start
+        return out.reads == 0 or (spent < max_budget and (spent < budget or out.reads < min_reads))
+
+    while out.reads < cap and going_on():
         batch = sample(model, setting.sampler, reads=size, seed=seed + out.reads, **setting.options)
         won = model.energy(batch.bits) == 0
         out.valid += int(np.count_nonzero(won))
@@ -193,6 +203,8 @@ def measure(model, setting: Setting, budget: float, seed: int) -> Measured:
         left = budget - (time.perf_counter() - start)
         per_read = (time.perf_counter() - start) / out.reads
         size = max(1, min(setting.batch * 4, int(left / per_read) if per_read > 0 else size))
+        if left <= 0 and out.reads < min_reads:  # past the budget: the reads still wanted, a batch at most
+            size = max(1, min(setting.batch * 4, min_reads - out.reads))
     return out
 
 
@@ -311,8 +323,13 @@ def summarize(paths: list[str]) -> None:
             seen = members.setdefault(member["name"], {**member, "cpsat_runs": [], "loads": []})
             seen["cpsat_runs"].append(member["cpsat"]["solve_seconds"])
             seen["loads"] += member["load_average"]
-        for row in report["rows"]:
-            rows.setdefault(row["member"], []).append(row)
+        for row in report["rows"]:  # a later run's row of the same setting and model replaces the earlier one
+            kept = rows.setdefault(row["member"], [])
+            same = [k for k, r in enumerate(kept) if (r["setting"], r["presolve"]) == (row["setting"], row["presolve"])]
+            if same:
+                kept[same[0]] = row
+            else:
+                kept.append(row)
     print("| member | variables after presolve | CP-SAT solve (s) | presolve (s) | setting | solved/reads | "
           "p [95% Wilson] | t/read (s) | TTS99 (s) | TTS99 + presolve (s) | p_lo / 1 % | TTS99 / (10 x CP-SAT) | "
           "TTS99 + presolve / (10 x CP-SAT) |")
@@ -341,12 +358,16 @@ def summarize(paths: list[str]) -> None:
 
 
 def main() -> None:
-    if "--from-json" in sys.argv[1:]:
-        summarize([a for a in sys.argv[1:] if a != "--from-json"])
-        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("inputs", nargs="+", metavar="SUITE_OR_PUZZLES")
+    ap.add_argument("inputs", nargs="*", metavar="SUITE_OR_PUZZLES")
+    ap.add_argument("--from-json", nargs="+", metavar="JSON",
+                    help="print one table and the verdicts from the --json files of earlier runs, nothing run (a later "
+                         "file's row of a member, setting and model replaces an earlier one's)")
     ap.add_argument("--budget", type=float, default=40.0, help="wall-clock seconds per setting and model (default 40)")
+    ap.add_argument("--min-reads", type=int, default=0,
+                    help="read on past --budget until a setting has this many reads (default 0: the budget decides)")
+    ap.add_argument("--max-budget", type=float, default=math.inf,
+                    help="with --min-reads: never more wall-clock seconds than this per setting and model")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--beta-range", default="1,20", help="LO,HI for sa, pt and pa (default 1,20: issue 43's best)")
     ap.add_argument("--samplers", default="sa,tabu,pt,pa,sa-probe-starts",
@@ -358,6 +379,11 @@ def main() -> None:
                     help="pt, pa and lines stop each read at its first energy-0 state (TTS99 counted as tts_of says)")
     ap.add_argument("--json", metavar="PATH", help="also write every row, member and verdict to PATH as JSON")
     args = ap.parse_args()
+    if args.from_json:
+        summarize(args.from_json)
+        return
+    if not args.inputs:
+        ap.error("give suite folders or clue files to measure, or --from-json")
     asked = [None if name == "none" else name for name in args.presolves.split(",")]
     beta_range = tuple(float(v) for v in args.beta_range.split(","))
     rows = settings(args.samplers.split(","), [int(s) for s in args.sweeps.split(",")], beta_range,  # type: ignore[arg-type]
@@ -388,7 +414,7 @@ def main() -> None:
             for presolve in [level for level in asked if level is None or level in setting.presolves]:
                 model, presolve_seconds = presolved[presolve]
                 print(f"  {name} {setting.label} presolve {presolve or 'none'}", file=sys.stderr, flush=True)
-                m = measure(model, setting, args.budget, args.seed)
+                m = measure(model, setting, args.budget, args.seed, args.min_reads, args.max_budget)
                 cells = row_cells(m, fact.solve_seconds, presolve_seconds)
                 print(f"| {name} | {setting.label} | {presolve or 'none'} | {model.num_vars} | "
                       f"{fact.solve_seconds:.3g} | {'-' if presolve_seconds is None else f'{presolve_seconds:.3g}'} | "
