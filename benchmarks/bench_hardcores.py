@@ -73,6 +73,7 @@ from typing import Any
 
 import numpy as np
 
+from nonoqubo._util.names import file_stem
 from nonoqubo.campaign.aggregate import censored_bounds, runs_to_solution, tts_of, wilson
 from nonoqubo.clues import load, read_all
 from nonoqubo.model.puzzle import Puzzle
@@ -174,8 +175,8 @@ def puzzles_of(paths: list[str]) -> list[tuple[str, Puzzle]]:
         else:
             for read in read_all(path):
                 if read.puzzle is not None:
-                    found.append((read.name or f"{path.stem}{'' if read.index is None else f'-{read.index}'}",
-                                  read.puzzle))
+                    stem = file_stem(path)  # a suite's NAME.clues.json is member NAME, as its index names it
+                    found.append((read.name or f"{stem}{'' if read.index is None else f'-{read.index}'}", read.puzzle))
     return found
 
 
