@@ -43,7 +43,7 @@ from nonoqubo.clues import load
 from nonoqubo.pipeline import Models
 from nonoqubo.solvers.sampling import RUN, sample
 from nonoqubo.solvers.metropolis import splitmix64 as _draw64  # the same SplitMix64 streams
-from nonoqubo.solvers.tempering import _Model
+from nonoqubo.solvers.tempering import KernelModel
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGO = ROOT / "examples" / "qbpp-logo.yaml"
@@ -176,7 +176,7 @@ def models() -> dict[str, object]:
     return {f"QUBO++ logo ({logo.num_vars})": logo, f"20x20 hard core 0002, line-presolved ({core.num_vars})": core}
 
 
-def reference_read(kind: str, model: _Model, n: int, betas: np.ndarray, sweeps: int, replicas: int, per_beta: int,
+def reference_read(kind: str, model: KernelModel, n: int, betas: np.ndarray, sweeps: int, replicas: int, per_beta: int,
                    rng: np.random.Generator) -> float:
     state = rng.integers(0, 2, size=(n, replicas), dtype=np.int8)
     streams = rng.bit_generator.random_raw(replicas + 1).astype(np.uint64)
@@ -219,7 +219,7 @@ def main() -> None:
     per: dict[tuple[str, str], list[float]] = {}
     settings = {"pt": 8, "pa": 32}
     for name, qubo in models().items():
-        model = _Model.of(qubo)
+        model = KernelModel.of(qubo)
         n = qubo.num_vars
         for _ in range(args.rounds):
             rng = np.random.default_rng(1)

@@ -53,17 +53,16 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
-from ..errors import MissingDependency, SolverError
+from ..errors import SolverError
 from ..model.encoding import Layout
 from ..model.encodings import DOMAIN_WALL
 from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick
-from .tempering import target_record
+from .tempering import NO_TARGET, KernelModel, compiled_kernels, geometric, numba_version, target_record
 
 __all__ = ["DEFAULT_BETA_RANGE", "DEFAULT_SWEEPS", "DP_FROM", "PLACEMENT_CAP", "Lines", "check_model", "line_replicas", "placements_of",
            "run_lines"]
@@ -326,51 +325,25 @@ def _narrow(shifts: np.ndarray) -> np.ndarray:
     return shifts.astype(kind)
 
 
-def _csr(qubo: Qubo) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The couplings as CSR adjacency both ways (``indptr``, ``indices``, ``weights``) and the linear biases."""
-    n = qubo.num_vars
-    row, col = np.asarray(qubo.row, _INT), np.asarray(qubo.col, _INT)
-    quad = np.asarray(qubo.quad, _INT)
-    a, b, w = np.concatenate([row, col]), np.concatenate([col, row]), np.concatenate([quad, quad])
-    order = np.lexsort((b, a))
-    indptr = np.zeros(n + 1, _INT)
-    np.cumsum(np.bincount(a, minlength=n), out=indptr[1:])
-    return indptr, b[order], w[order], np.asarray(qubo.linear, _INT)
-
-
-#: the target of a run that has none: no energy reaches it
-_NO_TARGET = np.iinfo(np.int64).min
-
-
-def _kernel() -> Any:
-    try:
-        import numba  # noqa: F401
-    except ImportError:
-        raise MissingDependency("numba", "tempering", "the 'lines' sampler") from None
-    from . import heatbath
-
-    return heatbath
-
-
 def run_lines(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
     """``--sampler lines``: one compiled read (:func:`nonoqubo.solvers.heatbath.lines_read`) per read, each timed alone.
 
     Read by read, the run's Generator (``--seed``) draws every line's starting placement and seeds the
     kernel's stream, so the same seed gives the same samples and a read does not depend on the reads after it.
     """
-    kernel = _kernel()
+    kernel = compiled_kernels("the 'lines' sampler", "heatbath")
     began = time.perf_counter()
     lines = Lines.of(qubo)
     setup_seconds = time.perf_counter() - began
-    csr = _csr(qubo)
+    csr = KernelModel.of(qubo).csr()
     lo, hi = opts.beta_range if opts.beta_range is not None else DEFAULT_BETA_RANGE
     sweeps = opts.sweeps or DEFAULT_SWEEPS
     per_beta = opts.sweeps_per_beta or 1
     replicas = line_replicas(opts)
     count = sweeps // per_beta
-    betas = np.geomspace(float(lo), float(hi), count) if count > 1 else np.array([float(hi)])
+    betas = geometric(float(lo), float(hi), count)
     n = qubo.num_vars
-    target = _NO_TARGET if opts.target_energy is None else int(opts.target_energy)
+    target = NO_TARGET if opts.target_energy is None else int(opts.target_energy)
 
     first = lines.first_shifts()
 
@@ -425,19 +398,13 @@ def run_lines(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
         "lines": lines.count,
         "placements": int(lines.placements.sum()), "most_placements": int(lines.placements.max(initial=0)),
         "dp_lines": int(lines.dp.sum()),
-        "setup_seconds": round(setup_seconds, 4), "kernel": f"numba {_numba_version()}",
+        "setup_seconds": round(setup_seconds, 4), "kernel": f"numba {numba_version()}",
         "kernel_load_seconds": round(load_seconds, 4),
         "read": "the lowest energy any replica had after a sweep; a sweep is a heat-bath move of every line, in a "
                 "random order"}
     if opts.target_energy is not None:
         batch.extra[SAMPLER_INFO].update(target_record(opts.target_energy, energies, seconds, sweeps_run, sweeps))
     return batch
-
-
-def _numba_version() -> str:
-    import numba
-
-    return str(numba.__version__)
 
 
 def placements_of(margin: int, blocks: int) -> int:

@@ -57,6 +57,7 @@ Examples:
 
 from __future__ import annotations
 
+import importlib
 import math
 import time
 from collections.abc import Callable
@@ -70,9 +71,10 @@ from ..model.qubo import Qubo
 from ..samples import SampleBatch, samples_from
 from .base import READ_SECONDS, SAMPLER_INFO, SampleOptions, Tick
 
-__all__ = ["DEFAULT_PA_REPLICAS", "DEFAULT_PT_REPLICAS", "DEFAULT_SWEEPS", "MEMORY_LIMIT", "PA_SWEEPS_PER_BETA",
-           "check_model", "check_pa", "check_pa_model", "check_pt", "check_pt_model", "default_beta_range",
-           "pa_replicas", "pt_replicas", "run_pa", "run_pt"]
+__all__ = ["DEFAULT_PA_REPLICAS", "DEFAULT_PT_REPLICAS", "DEFAULT_SWEEPS", "MEMORY_LIMIT", "NO_TARGET",
+           "PA_SWEEPS_PER_BETA", "KernelModel", "check_model", "check_pa", "check_pa_model", "check_pt", "check_pt_model",
+           "compiled_kernels", "default_beta_range", "geometric", "numba_version", "pa_replicas", "pt_replicas", "run_pa",
+           "run_pt"]
 
 #: sweeps of every replica when ``--sweeps`` is not given (as ``sa``'s)
 DEFAULT_SWEEPS = 1000
@@ -155,20 +157,20 @@ def default_beta_range(qubo: Qubo) -> tuple[float, float]:
 
 
 
-def _kernels(purpose: str) -> Any:
-    """The compiled kernels (:mod:`nonoqubo.solvers.metropolis`), or the install line when numba is missing."""
+def compiled_kernels(purpose: str, module: str = "metropolis") -> Any:
+    """The compiled kernels of *module* (:mod:`nonoqubo.solvers.metropolis`; ``heatbath`` for ``lines``), or the
+    install line naming *purpose* when numba is missing."""
     try:
         import numba  # noqa: F401
     except ImportError:
         raise MissingDependency("numba", "tempering", purpose) from None
-    from . import metropolis
-
-    return metropolis
+    return importlib.import_module(f"{__package__}.{module}")
 
 
 @dataclass(frozen=True)
-class _Model:
-    """The model as the kernels take it: CSR adjacency both ways, integer biases, the largest change of a flip."""
+class KernelModel:
+    """The model as the compiled kernels take it (pt, pa and lines): CSR adjacency both ways, integer biases, the
+    largest change of a flip."""
 
     indptr: np.ndarray
     indices: np.ndarray
@@ -178,7 +180,7 @@ class _Model:
     reach: int  # max_i |h_i| + sum_j |J_ij|: no flip changes the energy by more
 
     @classmethod
-    def of(cls, qubo: Qubo) -> _Model:
+    def of(cls, qubo: Qubo) -> KernelModel:
         n = qubo.num_vars
         row, col = np.asarray(qubo.row, dtype=np.int64), np.asarray(qubo.col, dtype=np.int64)
         quad = np.asarray(qubo.quad, dtype=np.int64)
@@ -197,18 +199,22 @@ class _Model:
         kind = np.int32 if reach < 2**31 else np.int64
         return cls(indptr, b.astype(np.int32), w.astype(kind), linear.astype(kind), int(qubo.offset), reach)
 
+    def csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(indptr, indices, weights, linear)``: the model's arrays as every compiled kernel takes them first."""
+        return self.indptr, self.indices, self.weights, self.linear
 
-#: the target of a run that has none: no energy reaches it
-_NO_TARGET = np.iinfo(np.int64).min
+
+#: the target of a run that has none: no energy reaches it (pt, pa and lines)
+NO_TARGET = np.iinfo(np.int64).min
 
 
-def _warm(kernel: Callable[..., int], model: _Model, tail: tuple[Any, ...]) -> float:
+def _warm(kernel: Callable[..., int], model: KernelModel, tail: tuple[Any, ...]) -> float:
     """Compile *kernel* for *model*'s types (or load it from numba's cache) on a one-variable model, before any
     read is timed; returns the seconds that took (the "first call")."""
     began = time.perf_counter()
     kind = model.weights.dtype
     kernel(np.zeros(2, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, dtype=kind), np.zeros(1, dtype=kind),
-           0, *tail, np.zeros((1, 2), dtype=np.int8), np.zeros(3, dtype=np.uint64), _NO_TARGET,
+           0, *tail, np.zeros((1, 2), dtype=np.int8), np.zeros(3, dtype=np.uint64), NO_TARGET,
            np.zeros(1, dtype=np.int8), np.array([np.iinfo(np.int64).max]))
     return time.perf_counter() - began
 
@@ -218,8 +224,8 @@ def _runner(name: str, replicas_of: Callable[[SampleOptions], int],
     """The run function of ``pt`` or ``pa``: one compiled kernel call per read, each read timed alone."""
 
     def run(qubo: Qubo, opts: SampleOptions, tick: Tick) -> SampleBatch:
-        kernels = _kernels(f"the '{name}' sampler")
-        model = _Model.of(qubo)
+        kernels = compiled_kernels(f"the '{name}' sampler")
+        model = KernelModel.of(qubo)
         replicas = replicas_of(opts)
         lo, hi = opts.beta_range if opts.beta_range is not None else default_beta_range(qubo)
         betas = ladder(float(lo), float(hi), opts, replicas)
@@ -238,7 +244,7 @@ def _runner(name: str, replicas_of: Callable[[SampleOptions], int],
         energies = np.zeros(opts.reads, dtype=np.int64)
         seconds: list[float] = []
         sweeps_run: list[int] = []
-        target = _NO_TARGET if opts.target_energy is None else int(opts.target_energy)
+        target = NO_TARGET if opts.target_energy is None else int(opts.target_energy)
         budget = opts.sweeps or DEFAULT_SWEEPS
         for r in range(opts.reads):
             if opts.states is None:
@@ -259,7 +265,7 @@ def _runner(name: str, replicas_of: Callable[[SampleOptions], int],
         batch.extra[READ_SECONDS] = seconds
         batch.extra[SAMPLER_INFO] = {"beta_range": [float(lo), float(hi)], "betas": len(betas),
                                      "replicas": replicas, "sweeps": opts.sweeps or DEFAULT_SWEEPS,
-                                     "kernel": f"numba {_numba_version()}", "kernel_load_seconds": round(load_seconds, 4),
+                                     "kernel": f"numba {numba_version()}", "kernel_load_seconds": round(load_seconds, 4),
                                      "read": "the lowest energy any replica had after a sweep"}
         if opts.target_energy is not None:
             batch.extra[SAMPLER_INFO].update(target_record(opts.target_energy, energies, seconds, sweeps_run, budget))
@@ -288,16 +294,18 @@ def target_record(target: int, energies: np.ndarray, seconds: list[float], sweep
             "sweeps_run": list(sweeps_run), "budget_sweeps": budget, "budget_seconds": budget_seconds}
 
 
-def _numba_version() -> str:
+def numba_version() -> str:
+    """numba's version, as a run record names the kernel."""
     import numba
 
     return str(numba.__version__)
 
 
-def _geometric(lo: float, hi: float, count: int) -> np.ndarray:
+def geometric(lo: float, hi: float, count: int) -> np.ndarray:
+    """*count* betas from *lo* to *hi* in a geometric progression (one: *hi*)."""
     return np.geomspace(lo, hi, count) if count > 1 else np.array([hi])
 
 
-run_pt = _runner("pt", pt_replicas, lambda lo, hi, opts, k: _geometric(lo, hi, k))
-run_pa = _runner("pa", pa_replicas, lambda lo, hi, opts, k: _geometric(
+run_pt = _runner("pt", pt_replicas, lambda lo, hi, opts, k: geometric(lo, hi, k))
+run_pa = _runner("pa", pa_replicas, lambda lo, hi, opts, k: geometric(
     lo, hi, (opts.sweeps or DEFAULT_SWEEPS) // (opts.sweeps_per_beta or PA_SWEEPS_PER_BETA)))

@@ -16,6 +16,7 @@ from nonoqubo.model.build import build
 from nonoqubo.model.encoding import Completion, Layout
 from nonoqubo.model.puzzle import Puzzle
 from nonoqubo.model.qubo import Qubo
+from nonoqubo.solvers.tempering import KernelModel
 from nonoqubo.solvers import linemoves
 from nonoqubo.solvers.sampling import RUN, sample
 
@@ -27,7 +28,7 @@ CORE = Path(__file__).parents[1] / "data" / "puzzles" / "hard" / "random-20x20-d
 
 
 def _kernel_args(q: Qubo, lines: linemoves.Lines):
-    return (*linemoves._csr(q), *lines.arrays())
+    return (*KernelModel.of(q).csr(), *lines.arrays())
 
 
 def _lines_valid(q: Qubo, state: np.ndarray) -> bool:
@@ -216,7 +217,7 @@ def test_dynamic_programming_moves_draw_the_exact_distribution_and_keep_energies
     size = len(lines.slots) + 2 * len(lines.lo) + 2
     scratch = (np.empty(q.num_vars, np.int64), np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size),
                np.empty(size, np.int64))
-    args = (*linemoves._csr(q), lines.var_line, lines.var_ptr, lines.line_vars, lines.block_ptr, lines.slot_ptr,
+    args = (*KernelModel.of(q).csr(), lines.var_line, lines.var_ptr, lines.line_vars, lines.block_ptr, lines.slot_ptr,
             lines.slots, lines.lo, lines.hi, lines.self_e, lines.pair_ptr, lines.pair_e)
     streams = rng.bit_generator.random_raw(1).astype(np.uint64)
     energy = int(q.energy(state)[0])

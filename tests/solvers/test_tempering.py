@@ -32,7 +32,7 @@ def _sweep_many(q, beta: float, lanes: int, sweeps: int, seed: int = 5):
     """*lanes* independent replicas of *q* swept *sweeps* times at *beta* by the compiled kernel."""
     from nonoqubo.solvers import metropolis
 
-    model = tempering._Model.of(q)
+    model = tempering.KernelModel.of(q)
     rng = np.random.default_rng(seed)
     state = rng.integers(0, 2, size=(q.num_vars, lanes), dtype=np.int8)
     field = np.empty(state.shape, dtype=model.weights.dtype)
@@ -57,7 +57,7 @@ def test_the_sweep_samples_boltzmann_weights_and_keeps_energies_exact(scale):
 
     q = Qubo.from_terms(["a", "b", "c", "d"], [-1 * scale, 2 * scale, -1 * scale, 1 * scale],
                         [(0, 1, -2 * scale), (1, 2, 3 * scale), (2, 3, -2 * scale), (0, 3, scale), (0, 2, scale)])
-    assert (tempering._Model.of(q).weights.dtype == np.int64) == (scale > 1)
+    assert (tempering.KernelModel.of(q).weights.dtype == np.int64) == (scale > 1)
     beta = 0.7 / scale
     state, energy = _sweep_many(q, beta, 40_000, 30)
     assert np.array_equal(energy, q.energy(state.T))  # kept by the accepted changes
@@ -187,7 +187,7 @@ def test_a_bad_value_is_one_line_and_exit_2(run_cli, tmp_path, args, message):
     assert not out.exists() and stdout == ""
 
 
-@pytest.mark.parametrize("sampler", ["pt", "pa"])
+@pytest.mark.parametrize("sampler", ["pt", "pa", "lines"])
 def test_without_numba_the_message_is_the_install_line(monkeypatch, run_cli, sampler):
     import sys
     import tomllib
