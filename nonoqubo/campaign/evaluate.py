@@ -865,15 +865,15 @@ def set_aside(groups: Sequence[Group]) -> dict[str, list[dict[str, Any]]]:
                            for g in groups if g.unsolvable and not g.solved_by_presolve]}
 
 
-#: what the text and the report say of each kind of group :func:`set_aside` lists
-ASIDE_WORDS = {"solved_by_presolve": "solved by presolve (0 variables left",
-               "unsolvable": "proven unsolvable (CP-SAT: 0 solutions; ground energy none"}
+#: what the text and the report say of each kind of group :func:`set_aside` lists: its name, and why it is set aside
+ASIDE_WORDS = {"solved_by_presolve": ("solved by presolve", "0 variables left"),
+               "unsolvable": ("proven unsolvable", "CP-SAT: 0 solutions; ground energy none")}
 
 
-def set_aside_named(groups: Sequence[Group]) -> list[tuple[str, int, str]]:
-    """Per kind of group set aside that has any (:func:`set_aside`): its words (:data:`ASIDE_WORDS`, the
-    parenthesis left open), how many, and the pairs named (``model / setting``, an unsolvable one's best known energy)."""
-    return [(ASIDE_WORDS[key], len(pairs), ", ".join(
+def set_aside_named(groups: Sequence[Group]) -> list[tuple[str, str, int, str]]:
+    """Per kind of group set aside that has any (:func:`set_aside`): its name and why (:data:`ASIDE_WORDS`), how
+    many, and the pairs named (``model / setting``, an unsolvable one's best known energy)."""
+    return [(*ASIDE_WORDS[key], len(pairs), ", ".join(
         f"{x['model']} / {x['setting']}" + (f" (best known energy {x['best_known_energy']})" if key == "unsolvable" else "")
         for x in pairs)) for key, pairs in set_aside(groups).items() if pairs]
 

@@ -248,8 +248,8 @@ def table(groups: Sequence[Group]) -> str:
 
 def header_lines(groups: Sequence[Group]) -> list[str]:
     """The lines above the table: the groups set aside from p, TTS and the figures, counted and named."""
-    return [f"{words}; not in p, TTS or the figures): {n} of {len(groups)} model/setting pairs: {named}"
-            for words, n, named in set_aside_named(groups)]
+    return [f"{kind} ({why}; not in p, TTS or the figures): {n} of {len(groups)} model/setting pairs: {named}"
+            for kind, why, n, named in set_aside_named(groups)]
 
 
 def setting_lines(groups: Sequence[Group]) -> list[str]:

@@ -197,8 +197,8 @@ def _set_aside_text(groups: Sequence[Group]) -> str | None:
     parts = set_aside_named(groups)
     if not parts:
         return None
-    return (f"{sum(n for _, n, _ in parts)} of {len(groups)} model/setting pairs, not in p, TTS or the "
-            "figures (listed in the table): " + "; ".join(f"{n} {words}): {named}" for words, n, named in parts))
+    return (f"{sum(n for _, _, n, _ in parts)} of {len(groups)} model/setting pairs, not in p, TTS or the "
+            "figures (listed in the table): " + "; ".join(f"{n} {kind} ({why}): {named}" for kind, why, n, named in parts))
 
 
 def _header(groups: Sequence[Group], command: str | None, when: datetime) -> str:
